@@ -1,0 +1,178 @@
+"""Files in, files out: read a prompt file into the prompts it holds, and write fixes back.
+
+A plain text or Markdown file holds one prompt. A chat JSON file holds one
+record and a JSONL file one per line; each record's messages are joined into
+one text for the rules, and every offset in that text maps back to the file.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from . import chatjson
+from .findings import Edit, Finding, Severity
+from .model import Message, Span
+
+# Messages are joined with a line holding only the record-separator control
+# character: the segmenter reads it as a blank line, and no prompt text uses it,
+# so the fixed text splits back into the same messages.
+MESSAGE_SEPARATOR = "\n\x1e\n"
+JSON_SUFFIXES = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}
+BOM = "\ufeff"
+
+
+class UnreadableFile(Exception):
+    """The file cannot be read as text; the message names the file and why."""
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """One prompt of a file: its text as the rules see it, and how to map it back."""
+
+    texts: tuple[str, ...]  # one per message (a single one for a plain text file)
+    chats: tuple[chatjson.ChatText, ...] | None  # where each text lives in a JSON file
+    record: int | None = None
+
+    @property
+    def text(self) -> str:
+        return MESSAGE_SEPARATOR.join(self.texts)
+
+    def message_spans(self) -> list[Span]:
+        spans, start = [], 0
+        for text in self.texts:
+            spans.append(Span(start, start + len(text)))
+            start += len(text) + len(MESSAGE_SEPARATOR)
+        return spans
+
+    def messages(self) -> list[Message] | None:
+        if self.chats is None:
+            return None
+        return [Message(chat.role, span, _message_name(chat)) for chat, span in zip(self.chats, self.message_spans())]
+
+    def edits_fit(self, edits: tuple[Edit, ...]) -> bool:
+        """An edit of a chat prompt must stay inside one message."""
+        spans = self.message_spans()
+        return all(any(s.contains(e.span) for s in spans) for e in edits)
+
+    def with_text(self, text: str) -> "Prompt":
+        if self.chats is None:
+            return replace(self, texts=(text,))
+        texts = text.split(MESSAGE_SEPARATOR)
+        if len(texts) != len(self.texts):
+            raise ValueError("a fix changed the message layout")
+        return replace(self, texts=tuple(texts))
+
+
+@dataclass(frozen=True)
+class Document:
+    path: str
+    raw: str  # the file's text, without a BOM
+    kind: str  # "text", "json" or "jsonl"
+    bom: bool
+    prompts: tuple[Prompt, ...]
+    errors: tuple[Finding, ...]  # PL900 for what could not be parsed
+
+    @property
+    def original(self) -> str:
+        """The file's text exactly as read, BOM included."""
+        return (BOM if self.bom else "") + self.raw
+
+    def locate(self, prompt: Prompt, offset: int) -> tuple[int, int]:
+        """1-based line and column in the file of an offset in ``prompt.text``."""
+        if prompt.chats is None:
+            return _line_column(self.raw, offset)
+        spans = prompt.message_spans()
+        index = max(0, bisect.bisect_right([s.start for s in spans], offset) - 1)
+        chat = prompt.chats[index]
+        inner = min(max(offset - spans[index].start, 0), len(chat.text))
+        return _line_column(self.raw, chatjson.raw_offset(chat, self.raw, inner))
+
+    def context(self, prompt: Prompt, offset: int) -> str:
+        if prompt.chats is None:
+            return ""
+        spans = prompt.message_spans()
+        index = max(0, bisect.bisect_right([s.start for s in spans], offset) - 1)
+        name = _message_name(prompt.chats[index])
+        return f"record {prompt.record + 1}, {name}" if self.kind == "jsonl" else name
+
+    def with_prompts(self, prompts: list[Prompt]) -> str:
+        """The file's new text (with its BOM) after the prompts were fixed."""
+        if self.kind == "text":
+            raw = prompts[0].texts[0]
+        else:
+            replacements = {}
+            for old, new in zip(self.prompts, prompts):
+                for chat, text in zip(old.chats or (), new.texts):
+                    if text != chat.text:
+                        replacements[chat.literal] = text
+            raw = chatjson.replace_texts(self.raw, replacements)
+        return (BOM if self.bom else "") + raw
+
+
+def _message_name(chat: chatjson.ChatText) -> str:
+    part = f".content[{chat.part}]" if chat.part is not None else ""
+    return f"messages[{chat.message}]{part} ({chat.role})"
+
+
+def _line_column(raw: str, offset: int) -> tuple[int, int]:
+    line = raw.count("\n", 0, offset) + 1
+    line_start = raw.rfind("\n", 0, offset) + 1
+    return line, offset - line_start + 1
+
+
+def syntax_error(path: str, message: str, line: int, column: int) -> Finding:
+    return Finding(
+        code="PL900",
+        name="syntax-error",
+        message=message,
+        span=Span(0, 0),
+        severity=Severity.ERROR,
+        path=path,
+        line=line,
+        column=column,
+        end_line=line,
+        end_column=column,
+    )
+
+
+def read(path: Path, display: str | None = None) -> Document:
+    display = display or str(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UnreadableFile(f"{display}: cannot read: {exc.strerror or exc}") from None
+    return parse(data, display, path.suffix.lower())
+
+
+def parse(data: bytes, display: str, suffix: str) -> Document:
+    if b"\0" in data[:8192]:
+        raise UnreadableFile(f"{display}: binary file, skipped")
+    try:
+        raw = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UnreadableFile(f"{display}: not valid UTF-8 (byte offset {exc.start})") from None
+    bom = raw.startswith(BOM)
+    raw = raw[1:] if bom else raw
+    kind = JSON_SUFFIXES.get(suffix, "text")
+    if kind == "text":
+        return Document(display, raw, kind, bom, (Prompt((raw,), None),), ())
+    prompts, errors = [], []
+    if kind == "json":
+        records = [_parse_json(raw)]
+    else:
+        records = chatjson.parse_chat_jsonl(raw)
+    for number, record in enumerate(records):
+        if isinstance(record, chatjson.JsonSyntaxError):
+            errors.append(syntax_error(display, record.message, record.line, record.column))
+        elif record:
+            prompts.append(Prompt(tuple(c.text for c in record), tuple(record), number))
+    return Document(display, raw, kind, bom, tuple(prompts), tuple(errors))
+
+
+def _parse_json(raw: str) -> list[chatjson.ChatText] | chatjson.JsonSyntaxError:
+    try:
+        return chatjson.parse_chat_json(raw)
+    except chatjson.JsonSyntaxError as exc:
+        return exc

@@ -1,0 +1,99 @@
+"""Run the selected rules over a prompt, a text, or a whole file, and fix.
+
+This is the pipeline: load -> segment -> check -> fix. It touches no files;
+the CLI reads and writes them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from . import document as documents
+from .config import Config, default_config
+from .context import RuleContext
+from .findings import Applicability, Finding
+from .fix import FixDidNotConverge, fix_loop
+from .model import Prompt
+from .segment import segment_text
+
+
+def lint_prompt(prompt: Prompt, config: Config) -> list[Finding]:
+    findings: list[Finding] = []
+    for rule in config.selected:
+        context = RuleContext(rule, config.rule_options(rule), config.today)
+        findings.extend(rule.check(prompt, context))
+    return sorted(findings, key=lambda f: (f.span.start, f.code))
+
+
+def _lint_piece(piece: documents.Prompt, text: str, config: Config) -> list[Finding]:
+    found = lint_prompt(segment_text(text, piece.with_text(text).messages()), config)
+    if piece.chats is None:
+        return found
+    # In a chat file an edit that crosses two messages cannot be written back.
+    return [f if f.fix is None or piece.edits_fit(f.fix.edits) else dataclasses.replace(f, fix=None) for f in found]
+
+
+@dataclasses.dataclass(frozen=True)
+class FileResult:
+    path: str
+    findings: list[Finding]
+    fixed: str | None = None  # the new file text, when fixing changed it
+    error: str | None = None  # a one-line reason the file was not fixed
+
+
+def check_document(doc: documents.Document, config: Config, fix: Applicability | None = None) -> FileResult:
+    """Lint every prompt of a document; with ``fix``, also return the fixed file text."""
+    selected = {rule.code for rule in config.selected}
+    findings = [error for error in doc.errors if error.code in selected]
+    new_pieces = []
+    error = None
+    for piece in doc.prompts:
+        text = piece.text
+        if fix is not None:
+            try:
+                text, _ = fix_loop(text, lambda t, p=piece: _lint_piece(p, t, config), fix)
+            except FixDidNotConverge as exc:
+                error = f"{doc.path}: {exc}; the file was left as it was"
+                text = piece.text
+        remaining = _lint_piece(piece, text, config)
+        fixed_piece = piece.with_text(text)
+        findings.extend(_place(doc, fixed_piece, f) for f in remaining)
+        new_pieces.append(fixed_piece)
+    fixed = None
+    if fix is not None and error is None:
+        new_raw = doc.with_prompts(new_pieces)
+        if new_raw != doc.original:
+            fixed = new_raw
+    return FileResult(doc.path, sorted(findings, key=lambda f: (f.line, f.column, f.code)), fixed, error)
+
+
+def _place(doc: documents.Document, piece: documents.Prompt, finding: Finding) -> Finding:
+    line, column = doc.locate(piece, finding.span.start)
+    end_line, end_column = doc.locate(piece, finding.span.end)
+    return dataclasses.replace(
+        finding,
+        path=doc.path,
+        line=line,
+        column=column,
+        end_line=end_line,
+        end_column=end_column,
+        context=doc.context(piece, finding.span.start),
+    )
+
+
+def lint_text(text: str, *, path: str | None = None, config: Config | None = None) -> list[Finding]:
+    """Findings for a prompt given as text (``path`` picks the format by its suffix)."""
+    config = config or default_config()
+    name = path or "<text>"
+    doc = documents.parse(text.encode("utf-8"), name, Path(name).suffix.lower())
+    return check_document(doc, config).findings
+
+
+def fix_text(text: str, *, path: str | None = None, config: Config | None = None, unsafe: bool = False) -> str:
+    """The text with every safe fix (and with ``unsafe``, every unsafe one) applied."""
+    config = config or default_config()
+    name = path or "<text>"
+    doc = documents.parse(text.encode("utf-8"), name, Path(name).suffix.lower())
+    result = check_document(doc, config, Applicability.UNSAFE if unsafe else Applicability.SAFE)
+    return result.fixed if result.fixed is not None else text

@@ -1,0 +1,117 @@
+"""The one model of a prompt that every front-end produces and every rule reads.
+
+Positions are character offsets into ``Prompt.text`` (half-open spans). They are
+turned into 1-based lines and columns only at the edge, when findings are shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    start: int
+    end: int
+
+    def __len__(self) -> int:
+        return self.end - self.start
+
+    def contains(self, other: "Span") -> bool:
+        return self.start <= other.start and other.end <= self.end
+
+    def overlaps(self, other: "Span") -> bool:
+        return self.start < other.end and other.start < self.end
+
+
+@dataclass(frozen=True)
+class Field:
+    """A piece of metadata rendered in a source's wrapper.
+
+    ``span`` covers what a fix removes to drop the field (label, value and the
+    punctuation that belongs to it); ``value_span`` covers the value alone.
+    """
+
+    label: str  # normalised: lower case, words joined by single spaces
+    value: str
+    span: Span
+    value_span: Span
+    form: str  # "line" (a line of its own), "inline" (inside the header), "tag" (an XML element)
+
+
+@dataclass
+class Source:
+    """One retrieved chunk as rendered in the prompt."""
+
+    position: int  # 0-based rank order in the prompt
+    span: Span  # the whole source, wrapper and content
+    header: Span  # the header line or opening tag(s)
+    content: Span  # the chunk text itself; fixes never edit inside it
+    key: str | None = None  # the citation key the model is asked to use ("1")
+    key_span: Span | None = None
+    title: str | None = None
+    heading_path: tuple[str, ...] = ()
+    fields: list[Field] = field(default_factory=list)
+    wrapper_lines: list[Span] = field(default_factory=list)  # unlabelled lines between header and content
+    style: str = "text"  # "text" or "xml"
+
+    @property
+    def document_id(self) -> str | None:
+        """Which document the chunk came from: an explicit id field, else its title."""
+        for f in self.fields:
+            if f.label in ("document id", "doc id", "document", "file", "file name", "filename", "source id"):
+                return f.value.strip().lower()
+        return self.title.strip().lower() if self.title else None
+
+    def field_named(self, *labels: str) -> Field | None:
+        return next((f for f in self.fields if f.label in labels), None)
+
+
+class PartKind(str, Enum):
+    INSTRUCTIONS = "instructions"  # static text: rules, task, format, examples
+    HISTORY = "history"  # earlier turns of the conversation
+    SOURCES = "sources"  # the retrieved content block
+    QUESTION = "question"  # the user's question
+    VOLATILE = "volatile"  # per-request data: the current date or time, user data
+
+
+DYNAMIC_KINDS = frozenset({PartKind.HISTORY, PartKind.SOURCES, PartKind.QUESTION, PartKind.VOLATILE})
+
+
+@dataclass(frozen=True)
+class Part:
+    kind: PartKind
+    span: Span
+    label: str = ""  # a human word for messages: "the current date", "chat history"
+
+
+@dataclass(frozen=True)
+class Message:
+    """A chat message (or a role-marked region of plain text)."""
+
+    role: str
+    span: Span
+    name: str  # how findings name it: "messages[2] (user)"
+
+
+@dataclass
+class Prompt:
+    text: str
+    lower: str  # text.lower(), computed once so that rules match case-sensitively
+    sources: list[Source]
+    parts: list[Part]  # in text order, not overlapping
+    questions: list[Span]  # every place the question is asked, in text order
+    messages: list[Message]
+    sources_block: Span | None = None  # from the first source to the last, with any container tags
+
+    def message_at(self, offset: int) -> Message | None:
+        for message in self.messages:
+            if message.span.start <= offset < message.span.end:
+                return message
+        return None
+
+    @property
+    def question(self) -> Span | None:
+        """The question as asked last, the copy that should stay."""
+        return self.questions[-1] if self.questions else None

@@ -1,0 +1,74 @@
+"""Pieces several rules share: reading metadata fields and building the fixes that drop them."""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Iterator
+
+from ..findings import Applicability, Edit, Fix
+from ..model import Field, Prompt, Source, Span
+
+_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:\s*%)?")
+
+
+def number(value: str) -> float | None:
+    """The leading number of a field value; a percentage reads as a fraction."""
+    match = _NUMBER.match(value.strip())
+    if not match:
+        return None
+    text = match.group(0)
+    if text.endswith("%"):
+        return float(text[:-1].strip()) / 100
+    return float(text)
+
+
+def fields(source: Source, labels: frozenset[str]) -> Iterator[Field]:
+    return (f for f in source.fields if f.label in labels)
+
+
+def remove_field(field: Field, description: str, applicability: Applicability = Applicability.SAFE) -> Fix:
+    return Fix(applicability, (Edit(field.span),), description)
+
+
+def remove_source(prompt: Prompt, source: Source, description: str) -> Fix:
+    """Drop a whole source, with the blank line that separates it from the next."""
+    end = source.span.end
+    text = prompt.text
+    while end < len(text) and text[end] in " \t":
+        end += 1
+    while end < len(text) and text[end] == "\n" and (end + 1 >= len(text) or text[end + 1] in "\n"):
+        end += 1
+    if end < len(text) and text[end] == "\n":
+        end += 1
+    return Fix(Applicability.UNSAFE, (Edit(Span(source.span.start, end)),), description)
+
+
+_MONTHS = "january february march april may june july august september october november december".split()
+_MONTH = r"(?P<month>jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_DATE_FORMS = [
+    re.compile(r"(?P<year>\d{4})[-/.](?P<mon>\d{1,2})[-/.](?P<day>\d{1,2})"),
+    re.compile(_MONTH + r"\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<year>\d{4})"),
+    re.compile(r"(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+" + _MONTH + r",?\s+(?P<year>\d{4})"),
+    re.compile(r"(?P<mon>\d{1,2})/(?P<day>\d{1,2})/(?P<year>\d{4})"),
+    re.compile(_MONTH + r"\s+(?P<year>\d{4})"),
+]
+
+
+def parse_date(value: str) -> datetime.date | None:
+    """A calendar date written in one of the usual ways, or None."""
+    lowered = value.lower()
+    for form in _DATE_FORMS:
+        match = form.search(lowered)
+        if not match:
+            continue
+        parts = match.groupdict()
+        if parts.get("month"):
+            month = next(i for i, m in enumerate(_MONTHS, 1) if m.startswith(parts["month"][:3]))
+        else:
+            month = int(parts["mon"])
+        try:
+            return datetime.date(int(parts["year"]), month, int(parts.get("day") or 1))
+        except ValueError:
+            return None
+    return None

@@ -1,0 +1,56 @@
+"""Chunk below the relevance floor.
+
+## What it does
+When scores are visible in the prompt and a `relevance-floor` is configured, flags
+each source whose score is under the floor. Off until a floor is set.
+
+## Why is this bad?
+A chunk below the floor cannot be the answer and can be mistaken for it: it is a
+near-miss distractor, the expensive kind. Sending it "in case it helps" is
+strictly negative.
+
+## Example
+With `relevance-floor: 0.5`:
+```
+[3] Shipping FAQ (score: 0.21)
+```
+
+## Use instead
+Filter chunks under the floor before building the prompt.
+
+## Fix safety
+Unsafe: the whole source is dropped, which changes what the model can cite.
+
+## Options
+- `relevance-floor` (number, default unset): scores under it are below the floor.
+"""
+
+from __future__ import annotations
+
+from .. import vocabulary
+from ..context import RuleContext
+from ..model import Prompt
+from ._fields import fields, number, remove_source
+
+CODE = "PL106"
+NAME = "below-relevance-floor"
+SUMMARY = "A chunk under the configured relevance floor is sent to the model"
+FIX = "unsafe"
+OPTIONS = {"relevance-floor": None}
+
+
+def check(prompt: Prompt, ctx: RuleContext):
+    floor = ctx.options.get("relevance-floor")
+    if floor is None:
+        return
+    labels = vocabulary.label_set(vocabulary.load("retrieval-score")["labels"])
+    for source in prompt.sources:
+        scores = [s for s in (number(f.value) for f in fields(source, labels)) if s is not None]
+        if scores and max(scores) < floor:
+            yield ctx.finding(
+                prompt,
+                source.header,
+                f"Source {source.key or source.position + 1} scores {max(scores):g}, under the relevance floor of {floor:g}; "
+                "it cannot be the answer and can be mistaken for it",
+                fix=remove_source(prompt, source, "Drop the source"),
+            )

@@ -1,0 +1,76 @@
+"""Dynamic content before the static instructions.
+
+## What it does
+Flags per-request content (conversation history, sources, the question, the
+current date or time, user data) placed before the main block of static
+instructions or examples. A one-line reminder after the context ("Answer:",
+"Cite your sources.") is not a violation; a timestamp rendered at the top of the
+system prompt is.
+
+## Why is this bad?
+Providers cache the longest unchanged prefix of a prompt. Anything that changes
+per request ends the cacheable prefix where it stands, so every static token after
+it is paid for (and waited for) again on every call. The assembled prompt should be:
+system prompt and examples (the cached prefix), then history, sources, and the
+question.
+
+## Example
+```
+Today's date is 2026-12-02.
+You are a support assistant. Answer only from the sources...
+(twenty more lines of rules)
+```
+
+## Use instead
+```
+You are a support assistant. Answer only from the sources...
+(twenty more lines of rules)
+
+Today's date is 2026-12-02.
+```
+
+## Fix safety
+No automatic fix: moving instructions can change their meaning.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..context import RuleContext
+from ..model import DYNAMIC_KINDS, PartKind, Prompt
+
+CODE = "PL305"
+NAME = "cache-boundary"
+SUMMARY = "Per-request content comes before static instructions and breaks prefix caching"
+# Static text after the first dynamic part that is more than a reminder.
+OPTIONS = {"reminder-lines": 1, "reminder-chars": 300}
+
+_LABEL_ONLY = re.compile(r"\s*[#\[\]\w' ]{0,30}:?\s*$")
+
+
+def _static_lines(prompt: Prompt, start: int) -> list[str]:
+    lines = []
+    for part in prompt.parts:
+        if part.kind is PartKind.INSTRUCTIONS and part.span.start >= start:
+            for line in prompt.text[part.span.start : part.span.end].splitlines():
+                if line.strip() and not _LABEL_ONLY.fullmatch(line):
+                    lines.append(line)
+    return lines
+
+
+def check(prompt: Prompt, ctx: RuleContext):
+    dynamic = next((p for p in prompt.parts if p.kind in DYNAMIC_KINDS), None)
+    if dynamic is None:
+        return
+    static = _static_lines(prompt, dynamic.span.end)
+    chars = sum(len(line) for line in static)
+    if len(static) <= ctx.options["reminder-lines"] and chars < ctx.options["reminder-chars"]:
+        return
+    yield ctx.finding(
+        prompt,
+        dynamic.span if dynamic.kind is not PartKind.SOURCES else prompt.sources[0].header,
+        f"{dynamic.label.capitalize()} comes before {len(static)} lines of static instructions; "
+        "everything after it misses the prompt cache on every request",
+        tokens_text="\n".join(static),
+    )

@@ -1,0 +1,52 @@
+"""The question is not the last thing before generation.
+
+## What it does
+Flags a question that is followed by retrieved sources or conversation history.
+A short reminder after the question ("Answer:") is fine.
+
+## Why is this bad?
+The question belongs next to generation, after everything the model must read to
+answer it; the assembled prompt is: cached instructions, history, sources, then
+the original question. Material after the question is read without knowing what
+it is for, and then competes with it.
+
+## Example
+```
+Question: Can I return a damaged item after 40 days?
+Sources:
+[1] Returns Policy ...
+```
+
+## Use instead
+```
+Sources:
+[1] Returns Policy ...
+Question: Can I return a damaged item after 40 days?
+```
+
+## Fix safety
+No automatic fix; `promptlint format` rewrites a prompt in the canonical order.
+"""
+
+from __future__ import annotations
+
+from ..context import RuleContext
+from ..model import PartKind, Prompt
+
+CODE = "PL306"
+NAME = "question-not-last"
+SUMMARY = "Sources or history come after the question"
+
+
+def check(prompt: Prompt, ctx: RuleContext):
+    question = prompt.question
+    if question is None:
+        return
+    after = [p for p in prompt.parts if p.span.start >= question.end and p.kind in (PartKind.SOURCES, PartKind.HISTORY)]
+    if after:
+        yield ctx.finding(
+            prompt,
+            question,
+            f"The question comes before {after[0].label}; put it last, next to generation",
+            tokens_text="",
+        )

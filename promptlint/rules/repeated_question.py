@@ -1,0 +1,90 @@
+"""The question, repeated.
+
+## What it does
+Flags every copy of the user's question beyond the last one: the question stated
+in the instructions, again before the sources, and again after them. Copies are
+compared after folding case, white space and quotes. A source whose text happens
+to contain the question's words is not a repeat; sources are not searched.
+
+## Why is this bad?
+It feels like emphasis and reads as padding: measured at -0.01 correctness and
+about 40 wasted tokens. The last copy, next to generation, is the one that counts.
+
+## Example
+```
+Answer the question: Can I return a damaged item after 40 days?
+Sources: ...
+Question: Can I return a damaged item after 40 days?
+```
+
+## Use instead
+```
+Answer the question from the sources.
+Sources: ...
+Question: Can I return a damaged item after 40 days?
+```
+
+## Fix safety
+Safe when the extra copy is a line of its own (a `Question:` line or a
+`<question>` element): the line is removed. A copy inside a sentence is reported
+without a fix, because removing it would break the sentence.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..context import RuleContext
+from ..findings import Applicability, Edit, Fix
+from ..model import Prompt, Span
+
+CODE = "PL101"
+NAME = "repeated-question"
+SUMMARY = "The question appears more than once"
+FIX = "safe"
+MIN_WORDS = 3
+
+
+def _copies(prompt: Prompt, question: Span) -> list[Span]:
+    words = re.findall(r"\w+", prompt.lower[question.start : question.end])
+    if len(words) < MIN_WORDS:
+        return []
+    pattern = re.compile(r"\b" + r"[\W_]+".join(re.escape(w) for w in words) + r"\b")
+    outside = [s.span for s in prompt.sources]
+    copies = []
+    for match in pattern.finditer(prompt.lower):
+        span = Span(match.start(), match.end())
+        if not span.overlaps(question) and not any(s.overlaps(span) for s in outside):
+            copies.append(span)
+    return copies
+
+
+def _own_line(prompt: Prompt, span: Span) -> Span | None:
+    """The whole line holding ``span`` when the line is only the question (with a label or tag)."""
+    start = prompt.text.rfind("\n", 0, span.start) + 1
+    end = prompt.text.find("\n", span.end)
+    end = len(prompt.text) if end < 0 else end
+    before = prompt.lower[start : span.start].strip()
+    after = prompt.lower[span.end : end].strip()
+    label = re.fullmatch(r"(?:#{1,6}\s*)?(?:[a-z' ]{1,20}:|<[a-z_]+>)?\s*[\"'“‘]?", before)
+    closing = re.fullmatch(r"[\"'”’?.!]*\s*(?:</[a-z_]+>)?", after)
+    if not (label and closing):
+        return None
+    return Span(start, min(end + 1, len(prompt.text)))
+
+
+def check(prompt: Prompt, ctx: RuleContext):
+    question = prompt.question
+    if question is None:
+        return
+    copies = sorted(_copies(prompt, question) + [question])
+    for copy in copies[:-1]:
+        line = _own_line(prompt, copy)
+        fix = Fix(Applicability.SAFE, (Edit(line),), "Remove the extra copy of the question") if line else None
+        yield ctx.finding(
+            prompt,
+            copy,
+            "The question is repeated here; only the copy next to generation is needed",
+            fix=fix,
+            tokens_text=prompt.text[copy.start : copy.end] if fix is None else None,
+        )

@@ -1,0 +1,71 @@
+"""Restricted content sent to the model.
+
+## What it does
+Flags a source marked restricted, confidential or do-not-use (`[RESTRICTED]`,
+`classification: confidential`, "do not use this document"), and an instruction
+that tells the model not to use restricted or confidential sources, which means
+such sources are being sent. Markers are in `rules/restricted-content.yaml`.
+
+## Why is this bad?
+Sending forbidden content with an instruction not to use it treats the prompt as a
+permission system, which it is not: the model may still use it, and the content
+now sits in your logs and traces. Filter it before the prompt is built.
+
+## Example
+```
+[2] [RESTRICTED] Q3 layoff plan
+...
+```
+
+## Use instead
+Leave the source out; enforce access before retrieval results reach the prompt.
+
+## Fix safety
+Unsafe: the whole marked source is dropped, which changes what the model can cite.
+An instruction about restricted content is reported without a fix.
+"""
+
+from __future__ import annotations
+
+from ..context import RuleContext
+from ..findings import Severity
+from ..model import PartKind, Prompt, Span
+from ..vocabulary import patterns
+from ._fields import remove_source
+
+CODE = "PL105"
+NAME = "restricted-content"
+SUMMARY = "Content marked restricted or do-not-use is sent to the model"
+FIX = "unsafe"
+SEVERITY = Severity.ERROR
+
+
+def _first_line(prompt: Prompt, span: Span) -> Span:
+    end = prompt.text.find("\n", span.start, span.end)
+    return Span(span.start, span.end if end < 0 else end)
+
+
+def check(prompt: Prompt, ctx: RuleContext):
+    markers = patterns(ctx.words("markers"))
+    for source in prompt.sources:
+        scopes = [source.header, _first_line(prompt, source.content)] + [f.span for f in source.fields] + source.wrapper_lines
+        match = next((m for s in scopes if (m := markers.search(prompt.lower, s.start, s.end))), None)
+        if match:
+            yield ctx.finding(
+                prompt,
+                Span(match.start(), match.end()),
+                f"Source {source.key or source.position + 1} is marked '{prompt.text[match.start():match.end()]}' "
+                "and is still sent; an instruction not to use it is no access control",
+                fix=remove_source(prompt, source, "Drop the restricted source"),
+            )
+    instructions = patterns(ctx.words("instructions"))
+    for part in prompt.parts:
+        if part.kind is PartKind.INSTRUCTIONS:
+            for match in instructions.finditer(prompt.lower, part.span.start, part.span.end):
+                yield ctx.finding(
+                    prompt,
+                    Span(match.start(), match.end()),
+                    "The prompt tells the model not to use restricted content, so such content is being sent; "
+                    "filter it before the prompt is built",
+                    tokens_text="",
+                )

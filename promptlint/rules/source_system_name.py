@@ -1,0 +1,59 @@
+"""Source system name shown to the model.
+
+## What it does
+Flags the name of the system or connector a chunk came from (Confluence,
+SharePoint, Zendesk, Google Drive, ...) when it is rendered as a field of the
+source's wrapper (`Source: Confluence`, `[Zendesk]`). A title that mentions a
+product is not flagged.
+
+## Why is this bad?
+It costs about 4 tokens per source and measured no gain at all (0.00). The model
+gains nothing from knowing which connector fetched the text, and the name can
+read as a signal of authority.
+
+## Example
+```
+DOCUMENT 1: Returns Policy
+Source: Confluence
+```
+
+## Use instead
+```
+[1] Returns Policy — Returns > Damaged goods
+```
+
+## Fix safety
+Safe: the field is removed; the chunk text is untouched.
+"""
+
+from __future__ import annotations
+
+from ..context import RuleContext
+from ..model import Prompt
+from ..vocabulary import normalise_label
+from ._fields import remove_field
+
+CODE = "PL202"
+NAME = "source-system-name"
+SUMMARY = "The name of the source system or connector is shown to the model"
+FIX = "safe"
+
+
+def _is_system(value: str, systems: frozenset[str]) -> bool:
+    name = normalise_label(value.strip(" \"'`"))
+    return name in systems or any(name.startswith(s + " ") and not name[len(s) + 1 :].isalpha() for s in systems)
+
+
+def check(prompt: Prompt, ctx: RuleContext):
+    labels = ctx.labels() | {""}
+    systems = ctx.labels("systems")
+    for source in prompt.sources:
+        for field in source.fields:
+            if field.label in labels and _is_system(field.value, systems):
+                yield ctx.finding(
+                    prompt,
+                    field.value_span,
+                    f"Source {source.key or source.position + 1} names its source system ('{field.value}'), "
+                    "which tells the model nothing about the answer",
+                    fix=remove_field(field, "Remove the system name"),
+                )

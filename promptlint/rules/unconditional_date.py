@@ -1,0 +1,110 @@
+"""A date on every source.
+
+## What it does
+Flags dates rendered on every source (two or more sources, all dated, at least one
+of them not stale). A date is worth showing only when it is a warning: the source
+is older than `stale-after` days, rendered `(last updated YYYY-MM-DD)`. A single
+stale note on one source is the recommended form and is not flagged.
+
+## Why is this bad?
+With a date everywhere the model starts preferring recency over relevance; on a
+corpus where the authoritative policy is five years old and unchanged, that is
+exactly backwards. Measured at -0.01 correctness for 7 tokens per source, while
+a freshness note shown only when stale measured +0.02.
+
+## Example
+```
+[1] Returns Policy (updated 2026-11-20)
+[2] Shipping FAQ (updated 2026-10-02)
+```
+
+## Use instead
+```
+[1] Returns Policy
+[2] Shipping FAQ
+```
+and `(last updated 2024-03-01)` only on a source that is actually stale.
+
+## Fix safety
+Safe: a date that is not stale is removed; a stale date is rewritten as
+`(last updated YYYY-MM-DD)` in the header. A date that cannot be read is removed
+by an unsafe fix only, since it might have been a needed staleness warning.
+
+## Options
+- `stale-after` (days, default 365): older than this, a source is stale.
+- The run's `today` setting fixes "now" for reproducible results.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from ..context import RuleContext
+from ..findings import Applicability, Edit, Fix
+from ..model import Field, Prompt, Source, Span
+from ._fields import parse_date
+
+CODE = "PL201"
+NAME = "unconditional-date"
+SUMMARY = "Every source carries a date, so the model prefers recency over relevance"
+FIX = "safe/unsafe"
+OPTIONS = {"stale-after": 365}
+STALE_LABEL = "last updated"
+
+
+def _date_field(source: Source, labels: frozenset[str]) -> tuple[Field, datetime.date | None] | None:
+    for field in source.fields:
+        date = parse_date(field.value)
+        if field.label in labels or (field.label == "" and date is not None):
+            return field, date
+    return None
+
+
+def is_stale(date: datetime.date | None, ctx: RuleContext) -> bool:
+    return date is not None and (ctx.today - date).days > ctx.options["stale-after"]
+
+
+def _canonical(field: Field, date: datetime.date) -> bool:
+    return field.form == "inline" and field.label == STALE_LABEL and field.value == date.isoformat()
+
+
+def _header_end(prompt: Prompt, source: Source) -> int:
+    """Where a stale note goes: the end of the header, before a parse warning."""
+    warning = next((f for f in source.fields if f.label == "parse warning" and f.form == "inline"), None)
+    return warning.span.start if warning else source.header.end
+
+
+def _fix(prompt: Prompt, source: Source, field: Field, date: datetime.date | None, ctx: RuleContext) -> Fix:
+    if date is None:
+        return Fix(Applicability.UNSAFE, (Edit(field.span),), "Remove the date (it could not be read)")
+    if not is_stale(date, ctx):
+        return Fix(Applicability.SAFE, (Edit(field.span),), "Remove the date: the source is not stale")
+    note = f" ({STALE_LABEL} {date.isoformat()})"
+    if source.style == "text" and field.form == "inline" and source.header.contains(field.span):
+        return Fix(Applicability.SAFE, (Edit(field.span, note),), "Keep the date as a stale note")
+    if source.style == "text":
+        edits = (Edit(field.span), Edit(Span(_header_end(prompt, source), _header_end(prompt, source)), note))
+        return Fix(Applicability.SAFE, edits, "Move the date into the header as a stale note")
+    return Fix(Applicability.SAFE, (Edit(field.value_span, f"{STALE_LABEL} {date.isoformat()}"),), "Keep the date as a stale note")
+
+
+def check(prompt: Prompt, ctx: RuleContext):
+    if len(prompt.sources) < 2:
+        return
+    labels = ctx.labels()
+    dated = [(source, _date_field(source, labels)) for source in prompt.sources]
+    if any(found is None for _, found in dated):
+        return
+    if all(is_stale(date, ctx) for _, (_, date) in dated):
+        return
+    total = len(dated)
+    for source, (field, date) in dated:
+        if date is not None and is_stale(date, ctx) and _canonical(field, date):
+            continue
+        yield ctx.finding(
+            prompt,
+            field.value_span,
+            f"All {total} sources are dated; a date on every source makes the model prefer recency over relevance",
+            fix=_fix(prompt, source, field, date, ctx),
+            tokens_text=prompt.text[field.span.start : field.span.end],
+        )

@@ -1,0 +1,100 @@
+"""Chunks of one document are not adjacent.
+
+## What it does
+Flags chunks that come from the same document (same document id or title) but are
+separated by chunks of other documents.
+
+## Why is this bad?
+Grouped by document, sources tie with rank order overall and win on questions that
+need two chunks of one document: adjacent chunks read as continuous prose, so
+cross-references between them resolve. Chronological ordering, by contrast,
+measured 0.87 against 0.91 for rank order.
+
+## Example
+```
+[1] Returns Policy — Returns > Damaged goods
+[2] Shipping FAQ
+[3] Returns Policy — Returns > Refund timing
+```
+
+## Use instead
+```
+[1] Returns Policy — Returns > Damaged goods
+[2] Returns Policy — Returns > Refund timing
+[3] Shipping FAQ
+```
+Group by document, order groups by their best chunk, order chunks within a group
+by their position in the document.
+
+## Fix safety
+Unsafe: the sources are regrouped (groups in order of their best-ranked chunk,
+chunks by their ordinal when known, else in rank order) and the citation keys are
+renumbered to match. Chunk text moves intact but is never edited.
+"""
+
+from __future__ import annotations
+
+from ..context import RuleContext
+from ..findings import Applicability, Edit, Fix
+from ..chunks import to_chunk
+from ..model import Prompt, Source
+from ..render import order_sources
+
+CODE = "PL301"
+NAME = "ungrouped-sources"
+SUMMARY = "Chunks of one document are separated by other documents' chunks"
+FIX = "unsafe"
+
+
+def grouped_order(prompt: Prompt) -> list[Source]:
+    """The sources in the canonical renderer's order: grouped by document, groups in rank order."""
+    chunks = [to_chunk(prompt, s) for s in prompt.sources]
+    by_chunk = {id(c): s for c, s in zip(chunks, prompt.sources)}
+    return [by_chunk[id(c)] for c in order_sources(chunks)]
+
+
+def _renumbered(prompt: Prompt, source: Source, key: str | None) -> str:
+    text = prompt.text[source.span.start : source.span.end]
+    if key is None or source.key_span is None:
+        return text
+    start = source.key_span.start - source.span.start
+    return text[:start] + key + text[start + len(source.key_span) :]
+
+
+def _keys_are_ranks(sources: list[Source]) -> bool:
+    return all(s.key == str(i + 1) for i, s in enumerate(sources))
+
+
+def check(prompt: Prompt, ctx: RuleContext):
+    sources = prompt.sources
+    seen: set[str] = set()
+    previous = None
+    for source in sources:
+        doc = source.document_id
+        if doc is not None and doc in seen and doc != previous:
+            yield ctx.finding(
+                prompt,
+                source.header,
+                f"Source {source.key or source.position + 1} is from '{source.title or doc}', like an earlier source, "
+                "but not next to it; group chunks of one document together",
+                fix=_regroup(prompt),
+                tokens_text="",
+            )
+            return
+        if doc is not None:
+            seen.add(doc)
+        previous = doc
+
+
+def _regroup(prompt: Prompt) -> Fix:
+    sources = prompt.sources
+    order = grouped_order(prompt)
+    renumber = _keys_are_ranks(sources)
+    edits = []
+    for slot, (old, new) in enumerate(zip(sources, order)):
+        if old is new and not renumber:
+            continue
+        replacement = _renumbered(prompt, new, str(slot + 1) if renumber else None)
+        if replacement != prompt.text[old.span.start : old.span.end]:
+            edits.append(Edit(old.span, replacement))
+    return Fix(Applicability.UNSAFE, tuple(edits), "Group the sources by document and renumber them")

@@ -1,0 +1,664 @@
+"""Turn the text of an assembled prompt into the prompt model.
+
+The segmenter finds the parts every rule reasons about: chat turns, the sources
+(each with its header, metadata fields and content), the question, and which
+stretches are static instructions or per-request data. It reads the text once
+per concern and looks closely only at wrappers (header lines, metadata lines,
+tags), never scanning chunk content word by word.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from . import vocabulary
+from .model import Field, Message, Part, PartKind, Prompt, Source, Span
+from .vocabulary import normalise_label
+
+_LINE = re.compile(r"[^\n]*\n|[^\n]+")
+
+
+@dataclass(frozen=True)
+class _Vocab:
+    question_labels: frozenset[str]
+    content_labels: frozenset[str]
+    title_labels: frozenset[str]
+    heading_labels: frozenset[str]
+    warning_labels: frozenset[str]
+    field_labels: frozenset[str]  # every label worth reading as metadata
+    history_labels: frozenset[str]
+    source_header: re.Pattern[str]
+    role_marker: re.Pattern[str]
+    source_tag: re.Pattern[str]
+    container_tags: frozenset[str]
+    content_tags: frozenset[str]
+    instruction_opener: re.Pattern[str]
+    volatile: re.Pattern[str]
+
+
+def _alternation(words: list[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+@cache
+def _vocab() -> _Vocab:
+    seg = vocabulary.load("segment")
+    rule_labels: set[str] = set()
+    for name in ("retrieval-score", "unconditional-date", "source-system-name", "chunk-ordinal", "derived-text"):
+        rule_labels |= vocabulary.label_set(vocabulary.load(name)["labels"])
+    labelled = {
+        key: vocabulary.label_set(seg[key])
+        for key in ("question-labels", "content-labels", "title-labels", "heading-labels", "warning-labels", "history-labels")
+    }
+    words = _alternation(seg["source-words"])
+    # Headers are matched on the lower-cased line. The number after the word must
+    # be followed by punctuation or the end of the line, so that a sentence such
+    # as "Source 1 says ..." inside a chunk is not taken for a header.
+    source_header = re.compile(
+        r"(?:[-=*#]{2,}\s*|#{1,6}\s+)?"
+        r"(?:"
+        r"\[#?(?P<key1>\d+)\](?P<rest1>.*)"
+        r"|\[(?:" + words + r")\s*#?(?P<key2>\d+)\]\s*:?(?P<rest2>.*)"
+        r"|\[(?:" + words + r")(?: from \w+)?\]\s*:?(?P<rest5>.*)"
+        r"|(?:" + words + r")\s*\[?#?(?P<key3>\d+)\]?(?:\s+of\s+\d+)?"
+        r"(?P<rest3>\s*(?::::|[:.\u2014\u2013|]|-(?=\s)|\)).*|\s*[(\[].*|\s*[-=*]{2,}\s*|\s*)"
+        r"|\((?P<key4>\d+)\)\s+(?P<rest4>.*)"
+        r")$"
+    )
+    roles = _alternation(seg["role-markers"])
+    role_marker = re.compile(r"\s*(?:\[(?:" + roles + r")\]|(?:" + roles + r") message:|(?:human|assistant):(?=\s*$))\s*$")
+    tag_names = _alternation(seg["source-tags"])
+    volatile = vocabulary.patterns(vocabulary.load("cache-boundary")["volatile"])
+    return _Vocab(
+        question_labels=labelled["question-labels"],
+        content_labels=labelled["content-labels"],
+        title_labels=labelled["title-labels"],
+        heading_labels=labelled["heading-labels"],
+        warning_labels=labelled["warning-labels"],
+        field_labels=frozenset(rule_labels | labelled["title-labels"] | labelled["heading-labels"] | labelled["warning-labels"]),
+        history_labels=labelled["history-labels"],
+        source_header=source_header,
+        role_marker=role_marker,
+        source_tag=re.compile(r"<(" + tag_names + r")(\s[^<>]*)?>"),
+        container_tags=frozenset(seg["container-tags"]),
+        content_tags=frozenset(seg["content-tags"]),
+        instruction_opener=re.compile(r"\s*(?:" + _alternation(seg["instruction-openers"]) + r")\b"),
+        volatile=volatile,
+    )
+
+
+@dataclass(frozen=True)
+class _Line:
+    start: int
+    end: int  # without the newline
+    text: str  # without the newline, as in the prompt
+    lower: str
+
+    @property
+    def blank(self) -> bool:
+        return not self.text.strip()
+
+
+def _lines(text: str, lower: str, start: int = 0, end: int | None = None) -> list[_Line]:
+    end = len(text) if end is None else end
+    lines = []
+    for m in _LINE.finditer(text, start, end):
+        s, e = m.span()
+        if text[e - 1 : e] == "\n":
+            e -= 1
+        lines.append(_Line(s, e, text[s:e], lower[s:e]))
+    return lines
+
+
+# "Label: value" at the start of a metadata line.
+_LABEL_LINE = re.compile(r"\s*(?:[-*•]\s+)?(?P<label>[a-z@][\w .@;/-]{0,40}?)\s*[:=]\s*(?P<value>.*)$")
+# "label: value", "label=value" or "label value" inside a header group.
+_INLINE_ITEM = re.compile(r"\s*(?P<label>[a-z@][a-z _.@;-]{0,30}?)\s*(?:[:=]\s*|\s+(?=[\d(]))(?P<value>\S.*?)\s*$")
+_QUESTION_LINE = re.compile(r"\s*(?:#{1,6}\s*)?(?P<label>[a-z][\w' ]{0,20}?)\s*:\s*(?P<value>.*)$")
+_SEPARATOR = re.compile(r"\s*(?:[-=*_]{3,}|```\w*)\s*$")
+_WARNING_MARK = re.compile("\u26a0\ufe0f?")
+_HEADING_SPLIT = re.compile(r"\s+[\u2014\u2013]\s+")
+
+
+def segment_text(text: str, messages: list[Message] | None = None) -> Prompt:
+    """Build the prompt model of ``text``.
+
+    ``messages`` comes from a chat front-end (JSON): the regions of the text that
+    are separate messages. Plain text gets its turns from role-marker lines.
+    """
+    lower = text.lower()
+    vocab = _vocab()
+    lines = _lines(text, lower)
+    if messages is None:
+        messages = _role_messages(text, lines, vocab)
+    sources, block = _xml_sources(text, lower, vocab)
+    if not sources:
+        sources, block = _text_sources(text, lines, vocab, messages)
+    questions = _questions(text, lines, vocab, sources, messages)
+    parts = _parts(text, lines, vocab, sources, block, questions, messages)
+    return Prompt(text=text, lower=lower, sources=sources, parts=parts, questions=questions, messages=messages, sources_block=block)
+
+
+# ---------------------------------------------------------------- messages
+
+
+def _role_messages(text: str, lines: list[_Line], vocab: _Vocab) -> list[Message]:
+    markers = [line for line in lines if vocab.role_marker.match(line.lower)]
+    messages = []
+    for i, marker in enumerate(markers):
+        end = markers[i + 1].start if i + 1 < len(markers) else len(text)
+        role = re.sub(r"[\[\]:]|message", "", marker.lower).strip()
+        role = {"human": "user", "ai": "assistant"}.get(role, role)
+        messages.append(Message(role=role, span=Span(marker.start, end), name=f"{role} turn at offset {marker.start}"))
+    return messages
+
+
+# ---------------------------------------------------------------- text sources
+
+
+def _text_sources(text: str, lines: list[_Line], vocab: _Vocab, messages: list[Message]) -> tuple[list[Source], Span | None]:
+    headers = []
+    for index, line in enumerate(lines):
+        match = vocab.source_header.match(line.lower.strip()) if line.text[:1] not in ("", " ") or line.text.strip() else None
+        if match:
+            headers.append((index, match))
+    if not headers:
+        return [], None
+    sources = []
+    for n, (index, match) in enumerate(headers):
+        last = n + 1 == len(headers)
+        stop = headers[n + 1][0] if not last else len(lines)
+        body = lines[index + 1 : stop]
+        if last:
+            body = _cut_last_source(body, vocab, messages, lines[index].start)
+        sources.append(_text_source(text, n, lines[index], match, body, vocab))
+    block = Span(sources[0].span.start, sources[-1].span.end)
+    return sources, block
+
+
+def _cut_last_source(body: list[_Line], vocab: _Vocab, messages: list[Message], start: int) -> list[_Line]:
+    """Where the last source ends: at the next part of the prompt, not at the end of the text."""
+    message_end = next((m.span.end for m in messages if m.span.start <= start < m.span.end), None)
+    seen_content = False
+    for i, line in enumerate(body):
+        if message_end is not None and line.start >= message_end:
+            return body[:i]
+        stripped = line.lower.strip()
+        if not stripped:
+            nxt = body[i + 1] if i + 1 < len(body) else None
+            if seen_content and nxt is not None and (
+                vocab.instruction_opener.match(nxt.lower) or _is_boundary(nxt, vocab)
+            ):
+                return body[:i]
+            continue
+        if seen_content and _is_boundary(line, vocab):
+            return body[:i]
+        seen_content = True
+    return body
+
+
+def _is_boundary(line: _Line, vocab: _Vocab) -> bool:
+    stripped = line.lower.strip()
+    if vocab.role_marker.match(line.lower) or stripped.startswith("</") or stripped.startswith("#"):
+        return True
+    label = _QUESTION_LINE.match(line.lower)
+    return bool(label) and normalise_label(label["label"]) in vocab.question_labels | vocab.history_labels
+
+
+def _text_source(text: str, position: int, header: _Line, match: re.Match[str], body: list[_Line], vocab: _Vocab) -> Source:
+    key_group = next((g for g in ("key1", "key2", "key3", "key4") if match[g] is not None), None)
+    rest_group = next(g for g in ("rest1", "rest2", "rest3", "rest4", "rest5") if match[g] is not None)
+    offset = header.start + (len(header.lower) - len(header.lower.lstrip()))
+    key = match[key_group] if key_group else None
+    key_span = Span(offset + match.start(key_group), offset + match.end(key_group)) if key_group else None
+    rest = Span(offset + match.start(rest_group), offset + match.end(rest_group))
+    title, heading, fields = _parse_header(text, rest, vocab)
+
+    # Metadata lines and wrapper lines come first; the content starts at the
+    # first line that is neither (or after an explicit "Content:" label).
+    wrapper_lines: list[Span] = []
+    content_start = None
+    i = 0
+    while i < len(body):
+        line = body[i]
+        if line.blank or _SEPARATOR.match(line.text):
+            i += 1
+            continue
+        labelled = _LABEL_LINE.match(line.lower)
+        label = normalise_label(labelled["label"]) if labelled else ""
+        if labelled and label in vocab.content_labels:
+            value_start = line.start + labelled.start("value")
+            content_start = value_start if labelled["value"].strip() else None
+            i += 1
+            break
+        if labelled and label in vocab.field_labels:
+            value = text[line.start + labelled.start("value") : line.end].strip()
+            fields.append(
+                Field(label, value, _line_span(text, line), Span(line.start + labelled.start("value"), line.end), "line")
+            )
+            if label in vocab.title_labels and title is None:
+                title = value
+            elif label in vocab.heading_labels and not heading:
+                heading = tuple(p.strip() for p in value.split(">") if p.strip())
+            i += 1
+            continue
+        if _looks_like_instruction(line):
+            wrapper_lines.append(_line_span(text, line))
+            i += 1
+            continue
+        break
+    rest_lines = body[i:]
+    content_lines, trailing = _split_trailing_fields(rest_lines, vocab)
+    for line, labelled in trailing:
+        label = normalise_label(labelled["label"])
+        fields.append(Field(label, line.text[labelled.start("value") :].strip(), _line_span(text, line), Span(line.start + labelled.start("value"), line.end), "line"))
+    content_lines = _strip_blank_edges(content_lines)
+    if content_start is None:
+        content_start = content_lines[0].start if content_lines else (body[i - 1].end if i and body else header.end)
+    content_end = content_lines[-1].end if content_lines else content_start
+    content_end = max(content_end, content_start)
+    end = max([content_end, header.end] + [f.span.end for f in fields] + [w.end for w in wrapper_lines])
+    return Source(
+        position=position,
+        span=Span(header.start, end),
+        header=Span(header.start, header.end),
+        content=Span(content_start, content_end),
+        key=key,
+        key_span=key_span,
+        title=title,
+        heading_path=heading,
+        fields=fields,
+        wrapper_lines=wrapper_lines,
+    )
+
+
+def _split_trailing_fields(lines: list[_Line], vocab: _Vocab) -> tuple[list[_Line], list[tuple[_Line, re.Match[str]]]]:
+    """Derived fields rendered after the chunk text ("\\n\\nSummary: ...") belong to the wrapper.
+
+    Only a labelled line after a blank line, at the end of the source, counts:
+    a "Summary" heading in the middle of a document is the document's own text.
+    """
+    derived = vocabulary.label_set(vocabulary.load("derived-text")["labels"])
+    trailing: list[tuple[_Line, re.Match[str]]] = []
+    end = len(lines)
+    while end > 0 and lines[end - 1].blank:
+        end -= 1
+    i = end - 1
+    while i > 0:
+        line = lines[i]
+        labelled = _LABEL_LINE.match(line.lower)
+        if labelled and normalise_label(labelled["label"]) in derived and lines[i - 1].blank:
+            trailing.insert(0, (line, labelled))
+            end = i
+            i -= 1
+            continue
+        if labelled and normalise_label(labelled["label"]) in derived:
+            break
+        i -= 1
+        if i < end - 3:
+            break
+    # A trailing field's value may run onto the lines after its label.
+    if trailing:
+        first_line = trailing[0][0]
+        cut = next(k for k, line in enumerate(lines) if line is first_line)
+        return lines[:cut], [_extend_value(lines, lines.index(line), m) for line, m in trailing]
+    return lines, []
+
+
+def _extend_value(lines: list[_Line], index: int, match: re.Match[str]) -> tuple[_Line, re.Match[str]]:
+    line = lines[index]
+    end = index
+    while end + 1 < len(lines) and not lines[end + 1].blank and not _LABEL_LINE.match(lines[end + 1].lower):
+        end += 1
+    if end == index:
+        return line, match
+    last = lines[end]
+    joined_text = line.text + "\n" + "\n".join(l.text for l in lines[index + 1 : end + 1])
+    merged = _Line(line.start, last.end, joined_text, joined_text.lower())
+    return merged, _LABEL_LINE.match(merged.lower.replace("\n", " "))
+
+
+def _strip_blank_edges(lines: list[_Line]) -> list[_Line]:
+    start, end = 0, len(lines)
+    while start < end and (lines[start].blank or _SEPARATOR.match(lines[start].text)):
+        start += 1
+    while end > start and (lines[end - 1].blank or _SEPARATOR.match(lines[end - 1].text)):
+        end -= 1
+    return lines[start:end]
+
+
+def _line_span(text: str, line: _Line) -> Span:
+    """A whole line with its newline, which is what removing a line removes."""
+    end = line.end + 1 if line.end < len(text) and text[line.end] == "\n" else line.end
+    return Span(line.start, end)
+
+
+@cache
+def _instruction_pattern() -> re.Pattern[str]:
+    return vocabulary.patterns(vocabulary.load("per-source-instruction")["phrases"])
+
+
+def _looks_like_instruction(line: _Line) -> bool:
+    return bool(_instruction_pattern().search(line.lower)) or line.lower.lstrip().startswith(("note:", "nb:", "important:"))
+
+
+# ---------------------------------------------------------------- headers
+
+
+def _parse_header(text: str, rest: Span, vocab: _Vocab) -> tuple[str | None, tuple[str, ...], list[Field]]:
+    """Split "Title — A > B (score: 0.61) ⚠️ OCR confidence 0.86" into title, heading path and fields."""
+    fields: list[Field] = []
+    raw = text[rest.start : rest.end]
+    lowered = raw.lower()
+    end = len(raw)
+    warning = _WARNING_MARK.search(raw)
+    if warning:
+        value_start = warning.end() + (len(raw[warning.end() :]) - len(raw[warning.end() :].lstrip()))
+        fields.append(
+            Field("parse warning", raw[value_start:].strip(), _with_space(raw, rest.start, warning.start(), end), Span(rest.start + value_start, rest.end), "inline")
+        )
+        end = warning.start()
+    # Parenthesised and bracketed groups hold metadata; "|" separates items.
+    title_end = end
+    for group in re.finditer(r"\(([^()]*)\)|\[([^\[\]]*)\]", lowered[:end]):
+        inner_start = group.start() + 1
+        inner = lowered[inner_start : group.end() - 1]
+        items = list(_split_items(inner, inner_start))
+        group_fields = [_inline_field(raw, rest.start, s, e) for s, e in items]
+        if len(group_fields) == 1:
+            f = group_fields[0]
+            fields.append(Field(f.label, f.value, _with_space(raw, rest.start, group.start(), group.end()), f.value_span, "inline"))
+        else:
+            fields.extend(group_fields)
+        title_end = min(title_end, group.start())
+    pieces = [(s, e) for s, e in _split_items(lowered[:title_end], 0, separators="|")]
+    if len(pieces) > 1:
+        fields.extend(_inline_field(raw, rest.start, s, e, separator="|") for s, e in pieces[1:])
+        title_end = pieces[0][1]
+    title_text = raw[:title_end].strip(" \t:.-|")
+    title_text = re.sub(r"^[-=*]{2,}|[-=*]{2,}$", "", title_text).strip()
+    labelled = _LABEL_LINE.match(title_text.lower())
+    if labelled and normalise_label(labelled["label"]) in vocab.title_labels:
+        title_text = title_text[labelled.start("value") :].strip()
+    elif labelled and normalise_label(labelled["label"]) in vocab.field_labels and "," in title_text:
+        # "[1] source_id=RAGAS2023, chunk_id=17": every item is a field.
+        fields.extend(_inline_field(raw, rest.start, s, e) for s, e in _split_items(lowered[:title_end], 0))
+        title_text = ""
+    heading: tuple[str, ...] = ()
+    parts = _HEADING_SPLIT.split(title_text, maxsplit=1)
+    if len(parts) == 2:
+        title_text = parts[0].strip()
+        heading = tuple(p.strip() for p in parts[1].split(">") if p.strip())
+    return (title_text or None), heading, fields
+
+
+def _split_items(inner: str, base: int, separators: str = ",;|") -> list[tuple[int, int]]:
+    items, start = [], 0
+    for i, ch in enumerate(inner):
+        if ch in separators:
+            items.append((base + start, base + i))
+            start = i + 1
+    items.append((base + start, base + len(inner)))
+    return [(s, e) for s, e in items if inner[s - base : e - base].strip()]
+
+
+def _inline_field(raw: str, offset: int, start: int, end: int, separator: str = ",;") -> Field:
+    item = raw[start:end]
+    match = _INLINE_ITEM.match(item.lower())
+    if match:
+        label = normalise_label(match["label"])
+        value_start = start + match.start("value")
+        value = raw[value_start : start + match.end("value")]
+    else:
+        # An unlabelled item ("(2025-08-02)", "[Confluence]"): the rules judge it by its value.
+        label = ""
+        value_start = start + len(item) - len(item.lstrip())
+        value = item.strip()
+    # The span a fix removes: the item and the separator before it (or after it, for the first item).
+    span_start, span_end = start, end
+    before = raw[:start].rstrip()
+    if before.endswith(tuple(separator)):
+        span_start = len(before) - 1
+    elif raw[end : end + 1] and raw[end] in separator:
+        span_end = end + 1
+        while span_end < len(raw) and raw[span_end] == " ":
+            span_end += 1
+    return Field(label, value.strip(), Span(offset + span_start, offset + span_end), Span(offset + value_start, offset + value_start + len(value.rstrip())), "inline")
+
+
+def _with_space(raw: str, offset: int, start: int, end: int) -> Span:
+    """A header group and the one space before it, so that removing it leaves no double space."""
+    if start > 0 and raw[start - 1] == " ":
+        start -= 1
+    return Span(offset + start, offset + end)
+
+
+# ---------------------------------------------------------------- XML sources
+
+
+def _xml_sources(text: str, lower: str, vocab: _Vocab) -> tuple[list[Source], Span | None]:
+    if "<" not in text:
+        return [], None
+    sources: list[Source] = []
+    pos = 0
+    while True:
+        match = vocab.source_tag.search(lower, pos)
+        if not match:
+            break
+        tag = match[1]
+        close = lower.find(f"</{tag}>", match.end())
+        if close < 0:
+            pos = match.end()
+            continue
+        sources.append(_xml_source(text, lower, len(sources), match, close, vocab))
+        pos = close + len(tag) + 3
+    if not sources:
+        return [], None
+    block = Span(sources[0].span.start, sources[-1].span.end)
+    return sources, _widen_to_container(lower, block, vocab)
+
+
+_ATTRIBUTE = re.compile(r"([\w:.-]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
+_CHILD_OPEN = re.compile(r"<([a-z_][\w.-]*)(?:\s[^<>]*)?>")
+
+
+def _xml_source(text: str, lower: str, position: int, match: re.Match[str], close: int, vocab: _Vocab) -> Source:
+    tag = match[1]
+    end = close + len(tag) + 3
+    fields: list[Field] = []
+    key = key_span = None
+    for attr in _ATTRIBUTE.finditer(lower, match.start(), match.end()):
+        label = normalise_label(attr[1])
+        group = 2 if attr[2] is not None else 3
+        value_span = Span(attr.start(group), attr.end(group))
+        if label in ("index", "id", "n", "number", "key") and key is None:
+            key, key_span = text[value_span.start : value_span.end], value_span
+            continue
+        start = attr.start() - 1 if text[attr.start() - 1] == " " else attr.start()
+        fields.append(Field(label, text[value_span.start : value_span.end], Span(start, attr.end()), value_span, "inline"))
+    inner_start, inner_end = match.end(), close
+    content: Span | None = None
+    title = None
+    heading: tuple[str, ...] = ()
+    child_spans: list[Span] = []
+    pos = inner_start
+    while True:
+        child = _CHILD_OPEN.search(lower, pos, inner_end)
+        if not child:
+            break
+        name = child[1]
+        child_close = lower.find(f"</{name}>", child.end(), inner_end)
+        if child_close < 0:
+            pos = child.end()
+            continue
+        value_span = Span(child.end(), child_close)
+        value = text[value_span.start : value_span.end].strip()
+        child_end = child_close + len(name) + 3
+        if name in vocab.content_tags and content is None:
+            content = value_span
+        else:
+            label = normalise_label(name)
+            span = _tag_line_span(text, Span(child.start(), child_end))
+            fields.append(Field(label, value, span, value_span, "tag"))
+            child_spans.append(span)
+            if label in vocab.title_labels | {"source"} and title is None:
+                title = value
+            elif label in vocab.heading_labels and not heading:
+                heading = tuple(p.strip() for p in value.split(">") if p.strip())
+        pos = child_end
+    if content is None:
+        # No content element: the text between the children is the chunk.
+        rest = [s for s in child_spans]
+        start = max([inner_start] + [s.end for s in rest if s.start <= inner_start + 1])
+        content = Span(start, inner_end)
+    content = _trim(text, content)
+    for name in ("title", "name", "source", "filename", "file"):
+        f = next((f for f in fields if f.label == name and f.form == "inline"), None)
+        if f and title is None:
+            title = f.value
+    return Source(
+        position=position,
+        span=Span(match.start(), end),
+        header=Span(match.start(), match.end()),
+        content=content,
+        key=key,
+        key_span=key_span,
+        title=title,
+        heading_path=heading,
+        fields=fields,
+        style="xml",
+    )
+
+
+def _trim(text: str, span: Span) -> Span:
+    start, end = span.start, span.end
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return Span(start, end)
+
+
+def _tag_line_span(text: str, span: Span) -> Span:
+    """A child element alone on its line is removed with its line."""
+    line_start = text.rfind("\n", 0, span.start) + 1
+    line_end = text.find("\n", span.end)
+    line_end = len(text) if line_end < 0 else line_end
+    if not text[line_start : span.start].strip() and not text[span.end : line_end].strip():
+        return Span(line_start, min(line_end + 1, len(text)))
+    return span
+
+
+def _widen_to_container(lower: str, block: Span, vocab: _Vocab) -> Span:
+    before = lower[: block.start].rstrip()
+    opened = re.search(r"<([a-z_]+)(?:\s[^<>]*)?>$", before)
+    if not opened or opened[1] not in vocab.container_tags:
+        return block
+    closing = f"</{opened[1]}>"
+    after = lower[block.end :]
+    if after.lstrip().startswith(closing):
+        end = block.end + (len(after) - len(after.lstrip())) + len(closing)
+        return Span(opened.start(), end)
+    return block
+
+
+# ---------------------------------------------------------------- the question
+
+
+def _questions(text: str, lines: list[_Line], vocab: _Vocab, sources: list[Source], messages: list[Message]) -> list[Span]:
+    """Every place the question is asked, outside the sources' content."""
+    inside = [s.span for s in sources]
+    found: list[Span] = []
+    for line in lines:
+        if any(s.start <= line.start < s.end for s in inside):
+            continue
+        match = _QUESTION_LINE.match(line.lower)
+        if match and normalise_label(match["label"]) in vocab.question_labels and match["value"].strip():
+            start = line.start + match.start("value")
+            found.append(_trim(text, Span(start, line.end)))
+    for tag in ("question", "query", "user_query", "user_question"):
+        pos = 0
+        while (open_at := text.lower().find(f"<{tag}>", pos)) >= 0:
+            close = text.lower().find(f"</{tag}>", open_at)
+            if close < 0:
+                break
+            span = _trim(text, Span(open_at + len(tag) + 2, close))
+            if span.end > span.start and not any(s.contains(span) for s in inside):
+                found.append(span)
+            pos = close
+    if not found:
+        last_user = next((m for m in reversed(messages) if m.role == "user"), None)
+        if last_user is not None:
+            tail = Span(max([last_user.span.start] + [s.span.end for s in sources if last_user.span.contains(s.span)]), last_user.span.end)
+            body = [ln for ln in _lines(text, text.lower(), tail.start, tail.end) if not ln.blank and not vocab.role_marker.match(ln.lower)]
+            if body and body[-1].text.rstrip().endswith("?"):
+                found.append(_trim(text, Span(body[-1].start, body[-1].end)))
+    found.sort()
+    return _restated(text, found)
+
+
+def _restated(text: str, found: list[Span]) -> list[Span]:
+    """Keep the labelled places; the same question asked elsewhere is found by the rule."""
+    unique: list[Span] = []
+    for span in found:
+        if not unique or not unique[-1].overlaps(span):
+            unique.append(span)
+    return unique
+
+
+# ---------------------------------------------------------------- parts
+
+
+def _parts(
+    text: str,
+    lines: list[_Line],
+    vocab: _Vocab,
+    sources: list[Source],
+    block: Span | None,
+    questions: list[Span],
+    messages: list[Message],
+) -> list[Part]:
+    """Label every non-blank stretch of the prompt as static or per-request."""
+    parts: list[Part] = []
+    taken: list[Span] = []
+    if block is not None:
+        parts.append(Part(PartKind.SOURCES, block, "the sources"))
+        taken.append(block)
+    for question in questions:
+        if not any(t.contains(question) for t in taken):
+            line_start = text.rfind("\n", 0, question.start) + 1
+            parts.append(Part(PartKind.QUESTION, Span(line_start, question.end), "the question"))
+    last_user = next((i for i in range(len(messages) - 1, -1, -1) if messages[i].role == "user"), None)
+    for i, message in enumerate(messages):
+        if message.role == "assistant" or (message.role == "user" and last_user is not None and i < last_user):
+            parts.append(Part(PartKind.HISTORY, message.span, "an earlier turn"))
+    for line in lines:
+        if any(p.span.start <= line.start < p.span.end for p in parts) or line.blank:
+            continue
+        labelled = _QUESTION_LINE.match(line.lower) or re.match(r"\s*\[?(?P<label>[a-z_ ]+?)\]?\s*:?\s*$", line.lower)
+        if labelled and normalise_label(labelled["label"]) in vocab.history_labels:
+            parts.append(Part(PartKind.HISTORY, Span(line.start, line.end), "chat history"))
+            continue
+        if vocab.role_marker.match(line.lower):
+            continue
+        volatile = vocab.volatile.search(line.lower)
+        if volatile:
+            parts.append(Part(PartKind.VOLATILE, Span(line.start + volatile.start(), line.end), "per-request data"))
+            continue
+        parts.append(Part(PartKind.INSTRUCTIONS, Span(line.start, line.end)))
+    parts.sort(key=lambda p: p.span.start)
+    return _merge_adjacent(text, parts)
+
+
+def _merge_adjacent(text: str, parts: list[Part]) -> list[Part]:
+    merged: list[Part] = []
+    for part in parts:
+        if merged and merged[-1].kind == part.kind and not text[merged[-1].span.end : part.span.start].strip():
+            merged[-1] = Part(part.kind, Span(merged[-1].span.start, max(merged[-1].span.end, part.span.end)), merged[-1].label)
+        elif merged and merged[-1].span.contains(part.span):
+            continue
+        else:
+            merged.append(part)
+    return merged

@@ -1,0 +1,34 @@
+"""The word lists rules match, loaded from the YAML files in the top-level rules/ folder.
+
+They are data so that a reader can see what a rule looks for and a user can add
+to it (``rules: {retrieval-score: {extend-labels: [...]}}`` in the config).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+
+import yaml
+
+
+@cache
+def load(name: str) -> dict[str, list[str]]:
+    """The vocabulary file ``rules/<name>.yaml`` as shipped with the package."""
+    text = resources.files("promptlint.rulesdata").joinpath(f"{name}.yaml").read_text(encoding="utf-8")
+    return yaml.safe_load(text) or {}
+
+
+def normalise_label(label: str) -> str:
+    """Labels compare in lower case with "_" and "-" read as spaces: "Updated_At" == "updated at"."""
+    return " ".join(label.lower().replace("_", " ").replace("-", " ").split())
+
+
+def label_set(words: list[str]) -> frozenset[str]:
+    return frozenset(normalise_label(w) for w in words)
+
+
+def patterns(phrases: list[str]) -> re.Pattern[str]:
+    """One alternation over lower-cased text, compiled case-sensitively for speed."""
+    return re.compile("|".join(f"(?:{p})" for p in phrases), re.MULTILINE)

@@ -1,0 +1,1 @@
+"""Rule vocabularies (YAML), installed as promptlint.rulesdata."""
