@@ -165,7 +165,7 @@ def parse(data: bytes, display: str, suffix: str) -> Document:
         records = chatjson.parse_chat_jsonl(raw)
     for number, record in enumerate(records):
         if isinstance(record, chatjson.JsonSyntaxError):
-            errors.append(syntax_error(display, record.message, record.line, record.column))
+            errors.append(syntax_error(display, f"invalid {kind.upper()}: {record.message}", record.line, record.column))
         elif record:
             prompts.append(Prompt(tuple(c.text for c in record), tuple(record), number))
     return Document(display, raw, kind, bom, tuple(prompts), tuple(errors))

@@ -9,6 +9,7 @@ tags), never scanning chunk content word by word.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -133,9 +134,9 @@ def segment_text(text: str, messages: list[Message] | None = None) -> Prompt:
     lines = _lines(text, lower)
     if messages is None:
         messages = _role_messages(text, lines, vocab)
-    sources, block = _xml_sources(text, lower, vocab)
-    if not sources:
-        sources, block = _text_sources(text, lines, vocab, messages)
+    sources = _xml_sources(text, lower, vocab)
+    sources = _by_position(sources + _text_sources(text, lines, vocab, messages, [s.span for s in sources]))
+    block = _widen_to_container(lower, Span(sources[0].span.start, sources[-1].span.end), vocab) if sources else None
     questions = _questions(text, lines, vocab, sources, messages)
     parts = _parts(text, lines, vocab, sources, block, questions, messages)
     return Prompt(text=text, lower=lower, sources=sources, parts=parts, questions=questions, messages=messages, sources_block=block)
@@ -158,24 +159,29 @@ def _role_messages(text: str, lines: list[_Line], vocab: _Vocab) -> list[Message
 # ---------------------------------------------------------------- text sources
 
 
-def _text_sources(text: str, lines: list[_Line], vocab: _Vocab, messages: list[Message]) -> tuple[list[Source], Span | None]:
+def _by_position(sources: list[Source]) -> list[Source]:
+    ordered = sorted(sources, key=lambda s: s.span.start)
+    return [dataclasses.replace(s, position=i) for i, s in enumerate(ordered)]
+
+
+def _text_sources(text: str, lines: list[_Line], vocab: _Vocab, messages: list[Message], taken: list[Span]) -> list[Source]:
+    """Sources written as text: a header line ("[1] Title", "Document 2:") and the lines under it."""
     headers = []
     for index, line in enumerate(lines):
-        match = vocab.source_header.match(line.lower.strip()) if line.text[:1] not in ("", " ") or line.text.strip() else None
+        if any(t.start <= line.start < t.end for t in taken):
+            continue
+        match = vocab.source_header.match(line.lower.strip())
         if match:
             headers.append((index, match))
-    if not headers:
-        return [], None
     sources = []
     for n, (index, match) in enumerate(headers):
         last = n + 1 == len(headers)
         stop = headers[n + 1][0] if not last else len(lines)
-        body = lines[index + 1 : stop]
+        body = [line for line in lines[index + 1 : stop] if not any(t.start <= line.start < t.end for t in taken)]
         if last:
             body = _cut_last_source(body, vocab, messages, lines[index].start)
         sources.append(_text_source(text, n, lines[index], match, body, vocab))
-    block = Span(sources[0].span.start, sources[-1].span.end)
-    return sources, block
+    return sources
 
 
 def _cut_last_source(body: list[_Line], vocab: _Vocab, messages: list[Message], start: int) -> list[_Line]:
@@ -220,6 +226,7 @@ def _text_source(text: str, position: int, header: _Line, match: re.Match[str], 
     # first line that is neither (or after an explicit "Content:" label).
     wrapper_lines: list[Span] = []
     content_start = None
+    labelled_content = False
     i = 0
     while i < len(body):
         line = body[i]
@@ -231,6 +238,7 @@ def _text_source(text: str, position: int, header: _Line, match: re.Match[str], 
         if labelled and label in vocab.content_labels:
             value_start = line.start + labelled.start("value")
             content_start = value_start if labelled["value"].strip() else None
+            labelled_content = True
             i += 1
             break
         if labelled and label in vocab.field_labels:
@@ -250,7 +258,7 @@ def _text_source(text: str, position: int, header: _Line, match: re.Match[str], 
             continue
         break
     rest_lines = body[i:]
-    content_lines, trailing = _split_trailing_fields(rest_lines, vocab)
+    content_lines, trailing = _split_trailing_fields(rest_lines, vocab) if labelled_content else (rest_lines, [])
     for line, labelled in trailing:
         label = normalise_label(labelled["label"])
         fields.append(Field(label, line.text[labelled.start("value") :].strip(), _line_span(text, line), Span(line.start + labelled.start("value"), line.end), "line"))
@@ -277,8 +285,9 @@ def _text_source(text: str, position: int, header: _Line, match: re.Match[str], 
 def _split_trailing_fields(lines: list[_Line], vocab: _Vocab) -> tuple[list[_Line], list[tuple[_Line, re.Match[str]]]]:
     """Derived fields rendered after the chunk text ("\\n\\nSummary: ...") belong to the wrapper.
 
-    Only a labelled line after a blank line, at the end of the source, counts:
-    a "Summary" heading in the middle of a document is the document's own text.
+    Called only when the text was introduced by a label ("Text:", "Content:"),
+    and only a labelled line after a blank line at the end of the source counts:
+    otherwise a "Summary:" paragraph is the document's own text.
     """
     derived = vocabulary.label_set(vocabulary.load("derived-text")["labels"])
     trailing: list[tuple[_Line, re.Match[str]]] = []
@@ -341,7 +350,12 @@ def _instruction_pattern() -> re.Pattern[str]:
 
 
 def _looks_like_instruction(line: _Line) -> bool:
-    return bool(_instruction_pattern().search(line.lower)) or line.lower.lstrip().startswith(("note:", "nb:", "important:"))
+    """A line of its own that talks to the model ("NOTE: prefer this source"), not chunk text that happens to."""
+    stripped = line.lower.lstrip(" \t*_-")
+    if stripped.startswith(("note:", "nb:", "important:", "instruction:", "guidance:")):
+        return True
+    match = _instruction_pattern().search(stripped)
+    return bool(match) and match.start() == 0
 
 
 # ---------------------------------------------------------------- headers
@@ -379,13 +393,15 @@ def _parse_header(text: str, rest: Span, vocab: _Vocab) -> tuple[str | None, tup
         title_end = pieces[0][1]
     title_text = raw[:title_end].strip(" \t:.-|")
     title_text = re.sub(r"^[-=*]{2,}|[-=*]{2,}$", "", title_text).strip()
+    items = _split_items(lowered[:title_end], 0)
     labelled = _LABEL_LINE.match(title_text.lower())
-    if labelled and normalise_label(labelled["label"]) in vocab.title_labels:
+    if len(items) > 1 and labelled and normalise_label(labelled["label"]) in vocab.field_labels:
+        # "[1] source_id=RAGAS2023, chunk_id=17": every item is a field, one may be the title.
+        item_fields = [_inline_field(raw, rest.start, s, e) for s, e in items]
+        fields.extend(item_fields)
+        title_text = next((f.value for f in item_fields if f.label in vocab.title_labels), "")
+    elif labelled and normalise_label(labelled["label"]) in vocab.title_labels:
         title_text = title_text[labelled.start("value") :].strip()
-    elif labelled and normalise_label(labelled["label"]) in vocab.field_labels and "," in title_text:
-        # "[1] source_id=RAGAS2023, chunk_id=17": every item is a field.
-        fields.extend(_inline_field(raw, rest.start, s, e) for s, e in _split_items(lowered[:title_end], 0))
-        title_text = ""
     heading: tuple[str, ...] = ()
     parts = _HEADING_SPLIT.split(title_text, maxsplit=1)
     if len(parts) == 2:
@@ -394,10 +410,15 @@ def _parse_header(text: str, rest: Span, vocab: _Vocab) -> tuple[str | None, tup
     return (title_text or None), heading, fields
 
 
+# After a comma, what starts a new item: "label: value", "label=value" or "label 3".
+_ITEM_START = re.compile(r"\s*[a-z@][\w .@-]{0,30}?(?:\s*[:=]|\s+\d)")
+
+
 def _split_items(inner: str, base: int, separators: str = ",;|") -> list[tuple[int, int]]:
+    """Split a header group into items; a comma inside a value ("March 3, 2019") does not split."""
     items, start = [], 0
     for i, ch in enumerate(inner):
-        if ch in separators:
+        if ch in separators and (ch == "|" or _ITEM_START.match(inner, i + 1)):
             items.append((base + start, base + i))
             start = i + 1
     items.append((base + start, base + len(inner)))
@@ -438,9 +459,10 @@ def _with_space(raw: str, offset: int, start: int, end: int) -> Span:
 # ---------------------------------------------------------------- XML sources
 
 
-def _xml_sources(text: str, lower: str, vocab: _Vocab) -> tuple[list[Source], Span | None]:
+def _xml_sources(text: str, lower: str, vocab: _Vocab) -> list[Source]:
+    """Sources wrapped in elements: <document index="1">...</document>, <item>, <search_result>, ..."""
     if "<" not in text:
-        return [], None
+        return []
     sources: list[Source] = []
     pos = 0
     while True:
@@ -454,10 +476,7 @@ def _xml_sources(text: str, lower: str, vocab: _Vocab) -> tuple[list[Source], Sp
             continue
         sources.append(_xml_source(text, lower, len(sources), match, close, vocab))
         pos = close + len(tag) + 3
-    if not sources:
-        return [], None
-    block = Span(sources[0].span.start, sources[-1].span.end)
-    return sources, _widen_to_container(lower, block, vocab)
+    return sources
 
 
 _ATTRIBUTE = re.compile(r"([\w:.-]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")

@@ -53,5 +53,5 @@ def check(prompt: Prompt, ctx: RuleContext):
                     field.value_span,
                     f"Source {source.key or source.position + 1} shows a chunk ordinal ('{field.label}: {field.value}'), "
                     "which costs tokens and says nothing about the answer",
-                    fix=remove_field(field, "Remove the chunk ordinal"),
+                    fix=remove_field(prompt, field, "Remove the chunk ordinal"),
                 )

@@ -54,5 +54,5 @@ def check(prompt: Prompt, ctx: RuleContext):
                 field.span,
                 f"Source {source.key or source.position + 1} carries derived text ('{field.label}') beside its content; "
                 "the shorter, lossy copy competes with the source",
-                fix=remove_field(field, f"Remove the {field.label}"),
+                fix=remove_field(prompt, field, f"Remove the {field.label}"),
             )

@@ -35,6 +35,7 @@ from ..context import RuleContext
 from ..findings import Applicability, Edit, Fix
 from ..model import Prompt, Span
 from ..vocabulary import patterns
+from ._fields import remove_line
 
 CODE = "PL103"
 NAME = "per-source-instruction"
@@ -51,7 +52,7 @@ def check(prompt: Prompt, ctx: RuleContext):
                 prompt,
                 Span(line.start, line.end - (prompt.text[line.end - 1 : line.end] == "\n")),
                 f"Source {name} carries an instruction to the model; it competes with the system prompt's rules",
-                fix=Fix(Applicability.SAFE, (Edit(line),), "Remove the instruction line"),
+                fix=Fix(Applicability.SAFE, (Edit(remove_line(prompt.text, line)),), "Remove the instruction line"),
             )
         for scope in (source.header, source.content):
             for match in phrases.finditer(prompt.lower, scope.start, scope.end):

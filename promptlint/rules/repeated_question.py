@@ -37,6 +37,7 @@ import re
 from ..context import RuleContext
 from ..findings import Applicability, Edit, Fix
 from ..model import Prompt, Span
+from ._fields import remove_line
 
 CODE = "PL101"
 NAME = "repeated-question"
@@ -80,7 +81,7 @@ def check(prompt: Prompt, ctx: RuleContext):
     copies = sorted(_copies(prompt, question) + [question])
     for copy in copies[:-1]:
         line = _own_line(prompt, copy)
-        fix = Fix(Applicability.SAFE, (Edit(line),), "Remove the extra copy of the question") if line else None
+        fix = Fix(Applicability.SAFE, (Edit(remove_line(prompt.text, line)),), "Remove the extra copy of the question") if line else None
         yield ctx.finding(
             prompt,
             copy,

@@ -51,5 +51,5 @@ def check(prompt: Prompt, ctx: RuleContext):
                 field.value_span,
                 f"Source {source.key or source.position + 1} shows its retrieval score "
                 f"('{field.label}: {field.value}'); the model reads it as an instruction to defer to the top hit",
-                fix=remove_field(field, "Remove the score"),
+                fix=remove_field(prompt, field, "Remove the score"),
             )

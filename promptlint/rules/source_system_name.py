@@ -55,5 +55,5 @@ def check(prompt: Prompt, ctx: RuleContext):
                     field.value_span,
                     f"Source {source.key or source.position + 1} names its source system ('{field.value}'), "
                     "which tells the model nothing about the answer",
-                    fix=remove_field(field, "Remove the system name"),
+                    fix=remove_field(prompt, field, "Remove the system name"),
                 )
