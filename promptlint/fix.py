@@ -27,7 +27,8 @@ def apply_fixes(text: str, fixes: Sequence[Fix]) -> tuple[str, int]:
     """Apply the fixes that do not overlap an earlier one; return the text and how many were applied."""
     taken: list[Edit] = []
     applied = 0
-    for fix in sorted(fixes, key=lambda f: min(e.span.start for e in f.edits)):
+    # A fix shared by several findings (one edit set for the whole prompt) is applied once.
+    for fix in sorted(set(fixes), key=lambda f: (min(e.span.start for e in f.edits), f.description)):
         if any(_overlap(edit, other) for edit in fix.edits for other in taken):
             continue
         if _self_overlap(fix.edits):

@@ -19,6 +19,10 @@ from .model import Field, Message, Part, PartKind, Prompt, Source, Span
 from .vocabulary import normalise_label
 
 _LINE = re.compile(r"[^\n]*\n|[^\n]+")
+# A header "title" this long is the chunk's text on the header line.
+PASSAGE_WORDS = 16
+# "[[ ## question ## ]]" (DSPy) and "## Question" / "Question:" on a line of their own.
+_SECTION_LABEL = re.compile(r"\s*(?:\[\[ ## (?P<dspy>[\w ]+?) ## \]\]|#{1,6}\s*(?P<md>[\w' ]+?)|(?P<plain>[a-z][\w' ]{0,25}?)\s*:)\s*$")
 
 
 @dataclass(frozen=True)
@@ -207,7 +211,7 @@ def _cut_last_source(body: list[_Line], vocab: _Vocab, messages: list[Message], 
 
 def _is_boundary(line: _Line, vocab: _Vocab) -> bool:
     stripped = line.lower.strip()
-    if vocab.role_marker.match(line.lower) or stripped.startswith("</") or stripped.startswith("#"):
+    if vocab.role_marker.match(line.lower) or stripped.startswith(("</", "#", "[[ ##")):
         return True
     label = _QUESTION_LINE.match(line.lower)
     return bool(label) and normalise_label(label["label"]) in vocab.question_labels | vocab.history_labels
@@ -220,6 +224,11 @@ def _text_source(text: str, position: int, header: _Line, match: re.Match[str], 
     key = match[key_group] if key_group else None
     key_span = Span(offset + match.start(key_group), offset + match.end(key_group)) if key_group else None
     rest = Span(offset + match.start(rest_group), offset + match.end(rest_group))
+    if _is_passage(text[rest.start : rest.end]):
+        # "[1] «chunk text»": the header line carries the chunk itself, and has no title.
+        lines = _strip_blank_edges(body)
+        end = max(rest.end, lines[-1].end if lines else rest.end)
+        return Source(position, Span(header.start, end), Span(header.start, rest.start), _trim(text, Span(rest.start, end)), key, key_span)
     title, heading, fields = _parse_header(text, rest, vocab)
 
     # Metadata lines and wrapper lines come first; the content starts at the
@@ -241,15 +250,11 @@ def _text_source(text: str, position: int, header: _Line, match: re.Match[str], 
             labelled_content = True
             i += 1
             break
-        if labelled and label in vocab.field_labels:
+        if labelled and (label in vocab.field_labels or "_" in labelled["label"].strip()):
             value = text[line.start + labelled.start("value") : line.end].strip()
             fields.append(
                 Field(label, value, _line_span(text, line), Span(line.start + labelled.start("value"), line.end), "line")
             )
-            if label in vocab.title_labels and title is None:
-                title = value
-            elif label in vocab.heading_labels and not heading:
-                heading = tuple(p.strip() for p in value.split(">") if p.strip())
             i += 1
             continue
         if _looks_like_instruction(line):
@@ -267,6 +272,9 @@ def _text_source(text: str, position: int, header: _Line, match: re.Match[str], 
         content_start = content_lines[0].start if content_lines else (body[i - 1].end if i and body else header.end)
     content_end = content_lines[-1].end if content_lines else content_start
     content_end = max(content_end, content_start)
+    title = title or _first_value(fields, vocab.title_labels) or _first_value(fields, frozenset({"source"}))
+    if not heading and (path := _first_value(fields, vocab.heading_labels)):
+        heading = tuple(p.strip() for p in path.split(">") if p.strip())
     end = max([content_end, header.end] + [f.span.end for f in fields] + [w.end for w in wrapper_lines])
     return Source(
         position=position,
@@ -280,6 +288,16 @@ def _text_source(text: str, position: int, header: _Line, match: re.Match[str], 
         fields=fields,
         wrapper_lines=wrapper_lines,
     )
+
+
+def _is_passage(rest: str) -> bool:
+    """A header line that carries the chunk itself rather than a title."""
+    rest = rest.strip()
+    return rest.startswith(("«", '"', "“")) or len(rest.split()) >= PASSAGE_WORDS
+
+
+def _first_value(fields: list[Field], labels: frozenset[str]) -> str | None:
+    return next((f.value for f in fields if f.label in labels and f.value), None)
 
 
 def _split_trailing_fields(lines: list[_Line], vocab: _Vocab) -> tuple[list[_Line], list[tuple[_Line, re.Match[str]]]]:
@@ -597,6 +615,12 @@ def _questions(text: str, lines: list[_Line], vocab: _Vocab, sources: list[Sourc
         if match and normalise_label(match["label"]) in vocab.question_labels and match["value"].strip():
             start = line.start + match.start("value")
             found.append(_trim(text, Span(start, line.end)))
+            continue
+        section = _SECTION_LABEL.match(line.lower)
+        if section and normalise_label(section["dspy"] or section["md"] or section["plain"]) in vocab.question_labels:
+            nxt = next((ln for ln in lines if ln.start > line.start and not ln.blank), None)
+            if nxt is not None and not _SECTION_LABEL.match(nxt.lower) and not any(s.start <= nxt.start < s.end for s in inside):
+                found.append(_trim(text, Span(nxt.start, nxt.end)))
     for tag in ("question", "query", "user_query", "user_question"):
         pos = 0
         while (open_at := text.lower().find(f"<{tag}>", pos)) >= 0:
@@ -651,6 +675,8 @@ def _parts(
             parts.append(Part(PartKind.QUESTION, Span(line_start, question.end), "the question"))
     last_user = next((i for i in range(len(messages) - 1, -1, -1) if messages[i].role == "user"), None)
     for i, message in enumerate(messages):
+        if i == len(messages) - 1 and message.role == "assistant" and _only_marker(text, message, vocab):
+            continue  # an empty assistant turn at the end is where generation starts
         if message.role == "assistant" or (message.role == "user" and last_user is not None and i < last_user):
             parts.append(Part(PartKind.HISTORY, message.span, "an earlier turn"))
     for line in lines:
@@ -669,6 +695,11 @@ def _parts(
         parts.append(Part(PartKind.INSTRUCTIONS, Span(line.start, line.end)))
     parts.sort(key=lambda p: p.span.start)
     return _merge_adjacent(text, parts)
+
+
+def _only_marker(text: str, message: Message, vocab: _Vocab) -> bool:
+    body = vocab.role_marker.sub("", text[message.span.start : message.span.end].lower(), count=1)
+    return not body.strip()
 
 
 def _merge_adjacent(text: str, parts: list[Part]) -> list[Part]:

@@ -2,7 +2,10 @@
 
 ## What it does
 Flags a question that is followed by retrieved sources or conversation history.
-A short reminder after the question ("Answer:") is fine.
+A short reminder after the question ("Answer:") is fine. Off by default
+(`extend-select: [PL306]`): the reference chapter builds prompts this way but did
+not measure the cost of other orders, and many good public prompts state the
+question before the context.
 
 ## Why is this bad?
 The question belongs next to generation, after everything the model must read to
@@ -36,6 +39,7 @@ from ..model import PartKind, Prompt
 CODE = "PL306"
 NAME = "question-not-last"
 SUMMARY = "Sources or history come after the question"
+DEFAULT = False
 
 
 def check(prompt: Prompt, ctx: RuleContext):

@@ -26,9 +26,9 @@ a freshness note shown only when stale measured +0.02.
 and `(last updated 2024-03-01)` only on a source that is actually stale.
 
 ## Fix safety
-Safe: a date that is not stale is removed; a stale date is rewritten as
-`(last updated YYYY-MM-DD)` in the header. A date that cannot be read is removed
-by an unsafe fix only, since it might have been a needed staleness warning.
+Safe: every date that is not stale is removed and each stale one is rewritten as
+`(last updated YYYY-MM-DD)` in the header, all in one fix. When a date cannot be
+read the fix is unsafe, since that date might have been a needed staleness warning.
 
 ## Options
 - `stale-after` (days, default 365): older than this, a source is stale.
@@ -42,7 +42,7 @@ import datetime
 from ..context import RuleContext
 from ..findings import Applicability, Edit, Fix
 from ..model import Field, Prompt, Source, Span
-from ._fields import parse_date
+from ._fields import parse_date, remove_line
 
 CODE = "PL201"
 NAME = "unconditional-date"
@@ -74,18 +74,25 @@ def _header_end(prompt: Prompt, source: Source) -> int:
     return warning.span.start if warning else source.header.end
 
 
-def _fix(prompt: Prompt, source: Source, field: Field, date: datetime.date | None, ctx: RuleContext) -> Fix:
-    if date is None:
-        return Fix(Applicability.UNSAFE, (Edit(field.span),), "Remove the date (it could not be read)")
-    if not is_stale(date, ctx):
-        return Fix(Applicability.SAFE, (Edit(field.span),), "Remove the date: the source is not stale")
-    note = f" ({STALE_LABEL} {date.isoformat()})"
-    if source.style == "text" and field.form == "inline" and source.header.contains(field.span):
-        return Fix(Applicability.SAFE, (Edit(field.span, note),), "Keep the date as a stale note")
-    if source.style == "text":
-        edits = (Edit(field.span), Edit(Span(_header_end(prompt, source), _header_end(prompt, source)), note))
-        return Fix(Applicability.SAFE, edits, "Move the date into the header as a stale note")
-    return Fix(Applicability.SAFE, (Edit(field.value_span, f"{STALE_LABEL} {date.isoformat()}"),), "Keep the date as a stale note")
+def _edits(prompt: Prompt, source: Source, field: Field, date: datetime.date | None, ctx: RuleContext) -> tuple[Edit, ...]:
+    if date is None or not is_stale(date, ctx):
+        return (Edit(remove_line(prompt.text, field.span) if field.form == "line" else field.span),)
+    note = f"{STALE_LABEL} {date.isoformat()}"
+    if source.style == "xml":
+        return (Edit(field.value_span, note),)
+    if field.form == "inline" and source.header.contains(field.span):
+        return (Edit(field.span, f" ({note})"),)
+    at = _header_end(prompt, source)
+    return (Edit(field.span), Edit(Span(at, at), f" ({note})"))
+
+
+def _fix(prompt: Prompt, dated: list, ctx: RuleContext) -> Fix:
+    """One fix for every source at once: removing only some dates would leave the rest unjudged."""
+    edits = [e for source, (field, date) in dated for e in _edits(prompt, source, field, date, ctx)]
+    unreadable = any(date is None for _, (_, date) in dated)
+    if unreadable:
+        return Fix(Applicability.UNSAFE, tuple(edits), "Remove the dates (one could not be read) and keep stale ones as notes")
+    return Fix(Applicability.SAFE, tuple(edits), "Remove the dates that are not stale; keep stale ones as notes")
 
 
 def check(prompt: Prompt, ctx: RuleContext):
@@ -97,14 +104,13 @@ def check(prompt: Prompt, ctx: RuleContext):
         return
     if all(is_stale(date, ctx) for _, (_, date) in dated):
         return
-    total = len(dated)
+    dated = [(source, found) for source, found in dated if not (is_stale(found[1], ctx) and _canonical(*found))]
+    fix = _fix(prompt, dated, ctx)
     for source, (field, date) in dated:
-        if date is not None and is_stale(date, ctx) and _canonical(field, date):
-            continue
         yield ctx.finding(
             prompt,
             field.value_span,
-            f"All {total} sources are dated; a date on every source makes the model prefer recency over relevance",
-            fix=_fix(prompt, source, field, date, ctx),
+            f"All {len(prompt.sources)} sources are dated; a date on every source makes the model prefer recency over relevance",
+            fix=fix,
             tokens_text=prompt.text[field.span.start : field.span.end],
         )

@@ -5,6 +5,9 @@ Flags a source whose wrapper (header line, metadata lines, tags: everything but
 the chunk text) costs more than `wrapper-budget` tokens, 25 by default, and more
 than the canonical header for the same source would (a long title, a heading
 path, a stale note and a parse warning are worth their tokens; the rest is not).
+Fields that another rule already reports (scores, dates, system names, ordinals,
+derived text) are not counted again here, nor are fence lines (`-----`, a code
+fence) that only mark where the text begins and ends.
 
 ## Why is this bad?
 A good wrapper (citation key, title, heading path, a stale note or parse warning
@@ -32,11 +35,12 @@ No fix of its own: the other metadata rules remove the fields that cost the most
 from __future__ import annotations
 
 import dataclasses
+import re
 
-from .. import tokens
+from .. import tokens, vocabulary
 from ..chunks import to_chunk
 from ..context import RuleContext
-from ..model import Prompt
+from ..model import Prompt, Source, Span
 from ..render import render_header
 
 CODE = "PL402"
@@ -45,11 +49,30 @@ SUMMARY = "A source's wrapper costs more tokens than the wrapper budget"
 OPTIONS = {"wrapper-budget": 25}
 
 
+_FENCE = re.compile(r"^[ \t]*(?:[-=*_]{3,}|```\w*)[ \t]*\n?", re.MULTILINE)
+
+
+def _reported_labels() -> frozenset[str]:
+    names = ("retrieval-score", "unconditional-date", "source-system-name", "chunk-ordinal", "derived-text")
+    return frozenset().union(*(vocabulary.label_set(vocabulary.load(n)["labels"]) for n in names))
+
+
+def _wrapper(prompt: Prompt, source: Source, reported: frozenset[str]) -> str:
+    """The source's text outside its content, less the fields other rules report."""
+    skip = sorted(f.span for f in source.fields if f.label in reported)
+    pieces, pos = [], source.span.start
+    for span in skip + [source.content, Span(source.span.end, source.span.end)]:
+        if span.start >= pos:
+            pieces.append(prompt.text[pos : span.start])
+            pos = span.end
+    return _FENCE.sub("", "".join(pieces))
+
+
 def check(prompt: Prompt, ctx: RuleContext):
     budget = ctx.options["wrapper-budget"]
+    reported = _reported_labels()
     for source in prompt.sources:
-        text = prompt.text
-        wrapper = text[source.span.start : source.content.start] + text[source.content.end : source.span.end]
+        wrapper = _wrapper(prompt, source, reported)
         # Cheap bound first: a cl100k token is rarely under one character.
         if len(wrapper) <= budget:
             continue
