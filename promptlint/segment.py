@@ -9,6 +9,7 @@ tags), never scanning chunk content word by word.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import re
 from dataclasses import dataclass
@@ -94,6 +95,27 @@ def _vocab() -> _Vocab:
     )
 
 
+class _SpanSet:
+    """The union of some spans, with a logarithmic "is this offset inside?"."""
+
+    def __init__(self, spans: list[Span]):
+        self.spans: list[Span] = []
+        for span in sorted(spans):
+            if self.spans and span.start < self.spans[-1].end:
+                self.spans[-1] = Span(self.spans[-1].start, max(self.spans[-1].end, span.end))
+            else:
+                self.spans.append(span)
+        self.starts = [s.start for s in self.spans]
+
+    def __contains__(self, offset: int) -> bool:
+        i = bisect.bisect_right(self.starts, offset) - 1
+        return i >= 0 and offset < self.spans[i].end
+
+    def covers(self, span: Span) -> bool:
+        i = bisect.bisect_right(self.starts, span.start) - 1
+        return i >= 0 and self.spans[i].contains(span)
+
+
 @dataclass(frozen=True)
 class _Line:
     start: int
@@ -139,7 +161,7 @@ def segment_text(text: str, messages: list[Message] | None = None) -> Prompt:
     if messages is None:
         messages = _role_messages(text, lines, vocab)
     sources = _xml_sources(text, lower, vocab)
-    sources = _by_position(sources + _text_sources(text, lines, vocab, messages, [s.span for s in sources]))
+    sources = _by_position(sources + _text_sources(text, lines, vocab, messages, _SpanSet([s.span for s in sources])))
     block = _widen_to_container(lower, Span(sources[0].span.start, sources[-1].span.end), vocab) if sources else None
     questions = _questions(text, lines, vocab, sources, messages)
     parts = _parts(text, lines, vocab, sources, block, questions, messages)
@@ -168,11 +190,11 @@ def _by_position(sources: list[Source]) -> list[Source]:
     return [dataclasses.replace(s, position=i) for i, s in enumerate(ordered)]
 
 
-def _text_sources(text: str, lines: list[_Line], vocab: _Vocab, messages: list[Message], taken: list[Span]) -> list[Source]:
+def _text_sources(text: str, lines: list[_Line], vocab: _Vocab, messages: list[Message], taken: _SpanSet) -> list[Source]:
     """Sources written as text: a header line ("[1] Title", "Document 2:") and the lines under it."""
     headers = []
     for index, line in enumerate(lines):
-        if any(t.start <= line.start < t.end for t in taken):
+        if line.start in taken:
             continue
         match = vocab.source_header.match(line.lower.strip())
         if match:
@@ -181,7 +203,7 @@ def _text_sources(text: str, lines: list[_Line], vocab: _Vocab, messages: list[M
     for n, (index, match) in enumerate(headers):
         last = n + 1 == len(headers)
         stop = headers[n + 1][0] if not last else len(lines)
-        body = [line for line in lines[index + 1 : stop] if not any(t.start <= line.start < t.end for t in taken)]
+        body = [line for line in lines[index + 1 : stop] if line.start not in taken]
         if last:
             body = _cut_last_source(body, vocab, messages, lines[index].start)
         sources.append(_text_source(text, n, lines[index], match, body, vocab))
@@ -606,10 +628,10 @@ def _widen_to_container(lower: str, block: Span, vocab: _Vocab) -> Span:
 
 def _questions(text: str, lines: list[_Line], vocab: _Vocab, sources: list[Source], messages: list[Message]) -> list[Span]:
     """Every place the question is asked, outside the sources' content."""
-    inside = [s.span for s in sources]
+    inside = _SpanSet([s.span for s in sources])
     found: list[Span] = []
-    for line in lines:
-        if any(s.start <= line.start < s.end for s in inside):
+    for index, line in enumerate(lines):
+        if line.start in inside:
             continue
         match = _QUESTION_LINE.match(line.lower)
         if match and normalise_label(match["label"]) in vocab.question_labels and match["value"].strip():
@@ -618,8 +640,8 @@ def _questions(text: str, lines: list[_Line], vocab: _Vocab, sources: list[Sourc
             continue
         section = _SECTION_LABEL.match(line.lower)
         if section and normalise_label(section["dspy"] or section["md"] or section["plain"]) in vocab.question_labels:
-            nxt = next((ln for ln in lines if ln.start > line.start and not ln.blank), None)
-            if nxt is not None and not _SECTION_LABEL.match(nxt.lower) and not any(s.start <= nxt.start < s.end for s in inside):
+            nxt = next((ln for ln in lines[index + 1 :] if not ln.blank), None)
+            if nxt is not None and not _SECTION_LABEL.match(nxt.lower) and nxt.start not in inside:
                 found.append(_trim(text, Span(nxt.start, nxt.end)))
     for tag in ("question", "query", "user_query", "user_question"):
         pos = 0
@@ -628,7 +650,7 @@ def _questions(text: str, lines: list[_Line], vocab: _Vocab, sources: list[Sourc
             if close < 0:
                 break
             span = _trim(text, Span(open_at + len(tag) + 2, close))
-            if span.end > span.start and not any(s.contains(span) for s in inside):
+            if span.end > span.start and not inside.covers(span):
                 found.append(span)
             pos = close
     if not found:
@@ -643,7 +665,7 @@ def _questions(text: str, lines: list[_Line], vocab: _Vocab, sources: list[Sourc
 
 
 def _restated(text: str, found: list[Span]) -> list[Span]:
-    """Keep the labelled places; the same question asked elsewhere is found by the rule."""
+    """One span per place: a question found both by its label and its tag counts once."""
     unique: list[Span] = []
     for span in found:
         if not unique or not unique[-1].overlaps(span):
@@ -665,12 +687,10 @@ def _parts(
 ) -> list[Part]:
     """Label every non-blank stretch of the prompt as static or per-request."""
     parts: list[Part] = []
-    taken: list[Span] = []
     if block is not None:
         parts.append(Part(PartKind.SOURCES, block, "the sources"))
-        taken.append(block)
     for question in questions:
-        if not any(t.contains(question) for t in taken):
+        if block is None or not block.contains(question):
             line_start = text.rfind("\n", 0, question.start) + 1
             parts.append(Part(PartKind.QUESTION, Span(line_start, question.end), "the question"))
     last_user = next((i for i in range(len(messages) - 1, -1, -1) if messages[i].role == "user"), None)
@@ -679,8 +699,9 @@ def _parts(
             continue  # an empty assistant turn at the end is where generation starts
         if message.role == "assistant" or (message.role == "user" and last_user is not None and i < last_user):
             parts.append(Part(PartKind.HISTORY, message.span, "an earlier turn"))
+    taken = _SpanSet([p.span for p in parts])
     for line in lines:
-        if any(p.span.start <= line.start < p.span.end for p in parts) or line.blank:
+        if line.blank or line.start in taken:
             continue
         labelled = _QUESTION_LINE.match(line.lower) or re.match(r"\s*\[?(?P<label>[a-z_ ]+?)\]?\s*:?\s*$", line.lower)
         if labelled and normalise_label(labelled["label"]) in vocab.history_labels:
