@@ -35,6 +35,7 @@ class _Vocab:
     warning_labels: frozenset[str]
     field_labels: frozenset[str]  # every label worth reading as metadata
     history_labels: frozenset[str]
+    context_labels: frozenset[str]
     source_header: re.Pattern[str]
     role_marker: re.Pattern[str]
     source_tag: re.Pattern[str]
@@ -56,7 +57,7 @@ def _vocab() -> _Vocab:
         rule_labels |= vocabulary.label_set(vocabulary.load(name)["labels"])
     labelled = {
         key: vocabulary.label_set(seg[key])
-        for key in ("question-labels", "content-labels", "title-labels", "heading-labels", "warning-labels", "history-labels")
+        for key in ("question-labels", "content-labels", "title-labels", "heading-labels", "warning-labels", "history-labels", "context-labels")
     }
     words = _alternation(seg["source-words"])
     # Headers are matched on the lower-cased line. The number after the word must
@@ -85,6 +86,7 @@ def _vocab() -> _Vocab:
         warning_labels=labelled["warning-labels"],
         field_labels=frozenset(rule_labels | labelled["title-labels"] | labelled["heading-labels"] | labelled["warning-labels"]),
         history_labels=labelled["history-labels"],
+        context_labels=labelled["context-labels"],
         source_header=source_header,
         role_marker=role_marker,
         source_tag=re.compile(r"<(" + tag_names + r")(\s[^<>]*)?>"),
@@ -162,6 +164,8 @@ def segment_text(text: str, messages: list[Message] | None = None) -> Prompt:
         messages = _role_messages(text, lines, vocab)
     sources = _xml_sources(text, lower, vocab)
     sources = _by_position(sources + _text_sources(text, lines, vocab, messages, _SpanSet([s.span for s in sources])))
+    if not sources:
+        sources = _separated_sources(text, lines, vocab, messages)
     block = _widen_to_container(lower, Span(sources[0].span.start, sources[-1].span.end), vocab) if sources else None
     questions = _questions(text, lines, vocab, sources, messages)
     parts = _parts(text, lines, vocab, sources, block, questions, messages)
@@ -208,6 +212,29 @@ def _text_sources(text: str, lines: list[_Line], vocab: _Vocab, messages: list[M
             body = _cut_last_source(body, vocab, messages, lines[index].start)
         sources.append(_text_source(text, n, lines[index], match, body, vocab))
     return sources
+
+
+def _separated_sources(text: str, lines: list[_Line], vocab: _Vocab, messages: list[Message]) -> list[Source]:
+    """Sources with no headers, only "---" lines between them, under a "Context:" label."""
+    for index, line in enumerate(lines):
+        section = _SECTION_LABEL.match(line.lower)
+        if not section or normalise_label(section["dspy"] or section["md"] or section["plain"]) not in vocab.context_labels:
+            continue
+        block = _cut_last_source(lines[index + 1 :], vocab, messages, line.start)
+        chunks: list[list[_Line]] = [[]]
+        for body_line in block:
+            if _SEPARATOR.match(body_line.text):
+                chunks.append([])
+            else:
+                chunks[-1].append(body_line)
+        chunks = [c for c in (_strip_blank_edges(c) for c in chunks) if c]
+        if len(chunks) < 2:
+            continue
+        return [
+            Source(n, Span(c[0].start, c[-1].end), Span(c[0].start, c[0].start), Span(c[0].start, c[-1].end))
+            for n, c in enumerate(chunks)
+        ]
+    return []
 
 
 def _cut_last_source(body: list[_Line], vocab: _Vocab, messages: list[Message], start: int) -> list[_Line]:
@@ -257,6 +284,7 @@ def _text_source(text: str, position: int, header: _Line, match: re.Match[str], 
     # first line that is neither (or after an explicit "Content:" label).
     wrapper_lines: list[Span] = []
     content_start = None
+    inline_content_end = None  # "Content: text" on the label's own line
     labelled_content = False
     i = 0
     while i < len(body):
@@ -269,6 +297,7 @@ def _text_source(text: str, position: int, header: _Line, match: re.Match[str], 
         if labelled and label in vocab.content_labels:
             value_start = line.start + labelled.start("value")
             content_start = value_start if labelled["value"].strip() else None
+            inline_content_end = line.end if content_start is not None else None
             labelled_content = True
             i += 1
             break
@@ -292,7 +321,7 @@ def _text_source(text: str, position: int, header: _Line, match: re.Match[str], 
     content_lines = _strip_blank_edges(content_lines)
     if content_start is None:
         content_start = content_lines[0].start if content_lines else (body[i - 1].end if i and body else header.end)
-    content_end = content_lines[-1].end if content_lines else content_start
+    content_end = content_lines[-1].end if content_lines else (inline_content_end or content_start)
     content_end = max(content_end, content_start)
     title = title or _first_value(fields, vocab.title_labels) or _first_value(fields, frozenset({"source"}))
     if not heading and (path := _first_value(fields, vocab.heading_labels)):
@@ -431,7 +460,7 @@ def _parse_header(text: str, rest: Span, vocab: _Vocab) -> tuple[str | None, tup
     if len(pieces) > 1:
         fields.extend(_inline_field(raw, rest.start, s, e, separator="|") for s, e in pieces[1:])
         title_end = pieces[0][1]
-    title_text = raw[:title_end].strip(" \t:.-|")
+    title_text = raw[:title_end].strip(" \t:.-|\u2014\u2013")
     title_text = re.sub(r"^[-=*]{2,}|[-=*]{2,}$", "", title_text).strip()
     items = _split_items(lowered[:title_end], 0)
     labelled = _LABEL_LINE.match(title_text.lower())

@@ -1,0 +1,92 @@
+"""The segmenter reads every source style the issue lists into the same model."""
+
+from __future__ import annotations
+
+import pytest
+
+from promptlint.model import PartKind
+from promptlint.segment import segment_text
+
+
+def _sources(text):
+    prompt = segment_text(text)
+    return [
+        (s.key, s.title, s.heading_path, text[s.content.start : s.content.end])
+        for s in prompt.sources
+    ]
+
+
+@pytest.mark.parametrize(
+    "header, key, title, heading",
+    [
+        ("[1] Returns Policy — Returns > Damaged goods", "1", "Returns Policy", ("Returns", "Damaged goods")),
+        ("Document[1]: Returns Policy", "1", "Returns Policy", ()),
+        ("Source 1: Returns Policy", "1", "Returns Policy", ()),
+        ("Passage 1 — Returns Policy", "1", "Returns Policy", ()),
+        ("(1) Returns Policy", "1", "Returns Policy", ()),
+        ("## Document 1: Returns Policy", "1", "Returns Policy", ()),
+        ("---- Document 1 ----", "1", None, ()),
+        ("[CONTEXT 1]:", "1", None, ()),
+        ("DOCUMENT 1: Returns Policy", "1", "Returns Policy", ()),
+    ],
+)
+def test_text_headers(header, key, title, heading):
+    text = f"Answer from the sources.\n\n{header}\nDamaged goods may be returned within 30 days.\n\nQuestion: How long?\n"
+    assert _sources(text) == [(key, title, heading, "Damaged goods may be returned within 30 days.")]
+
+
+def test_sentence_starting_like_a_header_is_content():
+    text = "[1] Returns Policy\nSource 1 says returns take 30 days.\nDocument 2 describes shipping.\n"
+    assert _sources(text) == [("1", "Returns Policy", (), "Source 1 says returns take 30 days.\nDocument 2 describes shipping.")]
+
+
+def test_xml_documents():
+    text = (
+        "<documents>\n<document index=\"1\">\n<source>Returns Policy</source>\n"
+        "<document_content>\nDamaged goods may be returned within 30 days.\n</document_content>\n</document>\n"
+        "<document index=\"2\"><source>Shipping FAQ</source><document_content>Delivery takes 3-5 days.</document_content></document>\n"
+        "</documents>\n\nQuestion: How long do returns take?"
+    )
+    prompt = segment_text(text)
+    assert _sources(text) == [
+        ("1", "Returns Policy", (), "Damaged goods may be returned within 30 days."),
+        ("2", "Shipping FAQ", (), "Delivery takes 3-5 days."),
+    ]
+    assert text[prompt.sources_block.start : prompt.sources_block.end].startswith("<documents>")
+    assert text[prompt.sources_block.start : prompt.sources_block.end].endswith("</documents>")
+
+
+def test_separator_delimited_sources_under_a_context_label():
+    text = "Answer from the context.\n\nContext:\n---\nReturns take 30 days.\n---\nDelivery takes 3-5 days.\n---\n\nQuestion: How long?\n"
+    assert _sources(text) == [(None, None, (), "Returns take 30 days."), (None, None, (), "Delivery takes 3-5 days.")]
+
+
+def test_metadata_lines_and_explicit_content_label():
+    text = "[1] Returns Policy\nSource: Confluence\nUpdated: 2026-01-04\nContent: Returns take 30 days.\n"
+    prompt = segment_text(text)
+    source = prompt.sources[0]
+    assert [(f.label, f.value, f.form) for f in source.fields] == [
+        ("source", "Confluence", "line"),
+        ("updated", "2026-01-04", "line"),
+    ]
+    assert text[source.content.start : source.content.end] == "Returns take 30 days."
+
+
+def test_last_source_ends_before_trailing_instructions():
+    text = "[1] Returns Policy\nReturns take 30 days.\n\nAnswer in one sentence and cite [n].\n"
+    prompt = segment_text(text)
+    assert text[prompt.sources[0].content.start : prompt.sources[0].content.end] == "Returns take 30 days."
+    assert [p.kind for p in prompt.parts] == [PartKind.SOURCES, PartKind.INSTRUCTIONS]
+
+
+def test_role_markers_make_messages_and_history():
+    text = "[system]\nBe brief.\n\n[user]\nHi there, what is the returns window?\n\n[assistant]\n30 days.\n\n[user]\nAnd for damaged goods?\n"
+    prompt = segment_text(text)
+    assert [m.role for m in prompt.messages] == ["system", "user", "assistant", "user"]
+    assert [p.kind for p in prompt.parts].count(PartKind.HISTORY) >= 1
+    assert text[prompt.question.start : prompt.question.end] == "And for damaged goods?"
+
+
+def test_volatile_date_is_per_request_data():
+    prompt = segment_text("The current date is 2026-12-02.\nYou are Atlas.\nAnswer briefly.\n")
+    assert [p.kind for p in prompt.parts] == [PartKind.VOLATILE, PartKind.INSTRUCTIONS]
