@@ -12,10 +12,9 @@ from . import document as documents
 from . import files, output, registry
 from .config import Config, ConfigError
 from .config import load as load_config
-from .findings import Applicability, Edit
-from .formatting import sources_edit
+from .findings import Applicability
+from .formatting import format_document
 from .lint import check_document
-from .segment import segment_text
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -24,11 +23,17 @@ def _selectors(value: str | None) -> list[str]:
     return [v.strip() for v in value.split(",") if v.strip()] if value else []
 
 
+class Failure(click.ClickException):
+    """A one-line error; exit 2 like every failure to run (1 means findings)."""
+
+    exit_code = EXIT_ERROR
+
+
 def _config(config_path: str | None, select: str | None, ignore: str | None) -> Config:
     try:
         return load_config(Path(config_path) if config_path else None, select=_selectors(select), ignore=_selectors(ignore))
     except ConfigError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise Failure(str(exc)) from None
 
 
 def _diff(path: str, old: str, new: str) -> str:
@@ -41,6 +46,16 @@ def _read(path: Path) -> documents.Document | None:
     except documents.UnreadableFile as exc:
         click.echo(f"error: {exc}", err=True)
         return None
+
+
+def _write(path: Path, display: str, text: str) -> bool:
+    """Write a fixed file; on failure say why in one line (not a traceback) and return False."""
+    try:
+        files.write_atomic(path, text)
+    except OSError as exc:
+        click.echo(f"error: {display}: cannot write: {exc.strerror or exc}", err=True)
+        return False
+    return True
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -78,14 +93,16 @@ def check(paths, fix, unsafe_fixes, show_diff, output_format, config_path, selec
         result = check_document(doc, config, threshold)
         if result.error:
             click.echo(f"warning: {result.error}", err=True)
+        if result.fixed is not None and not show_diff and not _write(path, doc.path, result.fixed):
+            failed = True
+            # The file is as it was, so report the findings in it.
+            result = check_document(doc, config)
         if result.fixed is not None:
-            old = doc.original
             if show_diff:
-                click.echo(_diff(doc.path, old, result.fixed), nl=False)
-            else:
-                files.write_atomic(path, result.fixed)
+                click.echo(_diff(doc.path, doc.original, result.fixed), nl=False)
             changed += 1
-        texts[doc.path] = result.fixed if (result.fixed is not None and not show_diff) else doc.raw
+        # Findings are placed in the text the rules read (no BOM, LF newlines), so show that one.
+        texts[doc.path] = doc.as_read(result.fixed) if (result.fixed is not None and not show_diff) else doc.raw
         all_findings.extend(result.findings)
     if show_diff:
         sys.exit(EXIT_ERROR if failed else (EXIT_FINDINGS if changed else EXIT_CLEAN))
@@ -95,22 +112,6 @@ def check(paths, fix, unsafe_fixes, show_diff, output_format, config_path, selec
     if failed:
         sys.exit(EXIT_ERROR)
     sys.exit(EXIT_FINDINGS if all_findings else EXIT_CLEAN)
-
-
-def format_document(doc: documents.Document, config: Config) -> str | None:
-    """The document with every prompt's sources block in canonical form, or None when unchanged."""
-    pieces = []
-    for piece in doc.prompts:
-        prompt = segment_text(piece.text, piece.messages())
-        edit = sources_edit(prompt, config)
-        text = piece.text
-        if edit is not None:
-            span, replacement = edit
-            if piece.chats is None or piece.edits_fit((Edit(span, replacement),)):
-                text = text[: span.start] + replacement + text[span.end :]
-        pieces.append(piece.with_text(text))
-    new = doc.with_prompts(pieces)
-    return None if new == doc.original else new
 
 
 @main.command("format")
@@ -135,9 +136,10 @@ def format_command(paths, check_only, show_diff, config_path):
             click.echo(_diff(doc.path, doc.original, new), nl=False)
         elif check_only:
             click.echo(f"Would reformat: {doc.path}")
-        else:
-            files.write_atomic(path, new)
+        elif _write(path, doc.path, new):
             click.echo(f"Reformatted: {doc.path}", err=True)
+        else:
+            failed = True
     if failed:
         sys.exit(EXIT_ERROR)
     sys.exit(EXIT_FINDINGS if changed and (check_only or show_diff) else EXIT_CLEAN)
@@ -149,7 +151,7 @@ def rule(selector):
     """Show the documentation of one rule (by code or name)."""
     found = registry.get(selector)
     if found is None:
-        raise click.ClickException(f"unknown rule '{selector}' (see 'promptlint rules')")
+        raise Failure(f"unknown rule '{selector}' (see 'promptlint rules')")
     click.echo(f"# {found.name} ({found.code})\n")
     click.echo(f"Fix: {found.fix}. Severity: {found.severity.name.lower()}. {'On' if found.default else 'Off'} by default.\n")
     click.echo(found.doc)

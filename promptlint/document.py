@@ -8,7 +8,9 @@ one text for the rules, and every offset in that text maps back to the file.
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 
 from . import chatjson
@@ -68,26 +70,41 @@ class Prompt:
 @dataclass(frozen=True)
 class Document:
     path: str
-    raw: str  # the file's text, without a BOM
+    raw: str  # the file's text, without a BOM and with \n newlines
     kind: str  # "text", "json" or "jsonl"
     bom: bool
     prompts: tuple[Prompt, ...]
     errors: tuple[Finding, ...]  # PL900 for what could not be parsed
+    newline: str = "\n"  # "\r\n" when every line of the file ends so
+
+    @cached_property
+    def line_starts(self) -> list[int]:
+        return _line_starts(self.raw)
 
     @property
     def original(self) -> str:
-        """The file's text exactly as read, BOM included."""
-        return (BOM if self.bom else "") + self.raw
+        """The file's text exactly as read, BOM and newlines included."""
+        return self._file_text(self.raw)
+
+    def _file_text(self, raw: str) -> str:
+        if self.newline != "\n":
+            raw = raw.replace("\n", self.newline)
+        return (BOM if self.bom else "") + raw
+
+    def as_read(self, file_text: str) -> str:
+        """A new text of this file (from with_prompts) as the rules see it: no BOM, LF newlines."""
+        text = file_text.removeprefix(BOM) if self.bom else file_text
+        return text.replace(self.newline, "\n") if self.newline != "\n" else text
 
     def locate(self, prompt: Prompt, offset: int) -> tuple[int, int]:
         """1-based line and column in the file of an offset in ``prompt.text``."""
         if prompt.chats is None:
-            return _line_column(self.raw, offset)
+            return _line_column(self.line_starts, offset)
         spans = prompt.message_spans()
         index = max(0, bisect.bisect_right([s.start for s in spans], offset) - 1)
         chat = prompt.chats[index]
         inner = min(max(offset - spans[index].start, 0), len(chat.text))
-        return _line_column(self.raw, chatjson.raw_offset(chat, self.raw, inner))
+        return _line_column(self.line_starts, chatjson.raw_offset(chat, self.raw, inner))
 
     def context(self, prompt: Prompt, offset: int) -> str:
         if prompt.chats is None:
@@ -108,7 +125,7 @@ class Document:
                     if text != chat.text:
                         replacements[chat.literal] = text
             raw = chatjson.replace_texts(self.raw, replacements)
-        return (BOM if self.bom else "") + raw
+        return self._file_text(raw)
 
 
 def _message_name(chat: chatjson.ChatText) -> str:
@@ -116,10 +133,14 @@ def _message_name(chat: chatjson.ChatText) -> str:
     return f"messages[{chat.message}]{part} ({chat.role})"
 
 
-def _line_column(raw: str, offset: int) -> tuple[int, int]:
-    line = raw.count("\n", 0, offset) + 1
-    line_start = raw.rfind("\n", 0, offset) + 1
-    return line, offset - line_start + 1
+def _line_starts(raw: str) -> list[int]:
+    return [0] + [m.end() for m in re.finditer("\n", raw)]
+
+
+def _line_column(starts: list[int], offset: int) -> tuple[int, int]:
+    """1-based line and column (in characters) of an offset, by bisection over the line starts."""
+    line = bisect.bisect_right(starts, offset)
+    return line, offset - starts[line - 1] + 1
 
 
 def syntax_error(path: str, message: str, line: int, column: int) -> Finding:
@@ -155,9 +176,17 @@ def parse(data: bytes, display: str, suffix: str) -> Document:
         raise UnreadableFile(f"{display}: not valid UTF-8 (byte offset {exc.start})") from None
     bom = raw.startswith(BOM)
     raw = raw[1:] if bom else raw
+    # The rules read lines ending in \n; a stray \r would hide a blank line from
+    # the segmenter. A file whose every line ends in \r\n is read with \n and
+    # written back with \r\n; a file that mixes the two is read as it is, so
+    # that writing it back changes no line it did not fix.
+    newline = "\n"
+    if "\r\n" in raw and raw.count("\r\n") == raw.count("\n"):
+        newline = "\r\n"
+        raw = raw.replace("\r\n", "\n")
     kind = JSON_SUFFIXES.get(suffix, "text")
     if kind == "text":
-        return Document(display, raw, kind, bom, (Prompt((raw,), None),), ())
+        return Document(display, raw, kind, bom, (Prompt((raw,), None),), (), newline)
     prompts, errors = [], []
     if kind == "json":
         records = [_parse_json(raw)]
@@ -168,7 +197,7 @@ def parse(data: bytes, display: str, suffix: str) -> Document:
             errors.append(syntax_error(display, f"invalid {kind.upper()}: {record.message}", record.line, record.column))
         elif record:
             prompts.append(Prompt(tuple(c.text for c in record), tuple(record), number))
-    return Document(display, raw, kind, bom, tuple(prompts), tuple(errors))
+    return Document(display, raw, kind, bom, tuple(prompts), tuple(errors), newline)
 
 
 def _parse_json(raw: str) -> list[chatjson.ChatText] | chatjson.JsonSyntaxError:

@@ -29,7 +29,11 @@ def expand(paths: list[Path]) -> Iterator[Path]:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Replace the file in one step, so a crash never leaves it half-written; keep its mode."""
+    """Replace the file in one step, so a crash never leaves it half-written; keep its mode.
+
+    A symlink is followed: the file it points to is replaced, the link stays.
+    """
+    path = path.resolve()
     mode = path.stat().st_mode & 0o7777
     fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".promptlint")
     try:

@@ -44,8 +44,9 @@ class FileResult:
 
 def check_document(doc: documents.Document, config: Config, fix: Applicability | None = None) -> FileResult:
     """Lint every prompt of a document; with ``fix``, also return the fixed file text."""
-    selected = {rule.code for rule in config.selected}
-    findings = [error for error in doc.errors if error.code in selected]
+    # A file that does not parse was not checked: report it whatever rules are
+    # selected, or a narrow --select would pass a broken file as clean.
+    findings = list(doc.errors)
     new_pieces = []
     error = None
     for piece in doc.prompts:

