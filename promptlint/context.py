@@ -19,7 +19,7 @@ class RuleContext:
 
     def words(self, key: str) -> list[str]:
         """A word list from the rule's vocabulary file plus the user's ``extend-<key>``."""
-        base = vocabulary.load(self.rule.vocabulary or self.rule.name).get(key, [])
+        base = vocabulary.load(self.rule.vocabulary).get(key, []) if self.rule.vocabulary else []
         return list(base) + list(self.options.get(f"extend-{key}", []))
 
     def labels(self, key: str = "labels") -> frozenset[str]:

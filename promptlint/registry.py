@@ -15,6 +15,7 @@ from functools import cache
 from types import ModuleType
 
 from . import rules as rules_package
+from . import vocabulary
 from .findings import Finding, Severity
 
 FIX_KINDS = ("none", "safe", "unsafe", "safe/unsafe")
@@ -30,7 +31,7 @@ class Rule:
     default: bool  # selected when the config says nothing
     options: dict  # option name -> default value
     doc: str
-    vocabulary: str | None  # the rules/<name>.yaml it reads, if any
+    vocabulary: str | None  # the rule's name when it has a word list, rules/<name>.yaml
     check: Callable[..., Iterable[Finding]]
 
 
@@ -47,7 +48,7 @@ def _from_module(module: ModuleType) -> Rule:
         default=getattr(module, "DEFAULT", True),
         options=dict(getattr(module, "OPTIONS", {})),
         doc=(module.__doc__ or "").strip(),
-        vocabulary=getattr(module, "VOCABULARY", None),
+        vocabulary=module.NAME if vocabulary.exists(module.NAME) else None,
         check=module.check,
     )
 

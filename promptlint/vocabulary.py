@@ -13,10 +13,18 @@ from importlib import resources
 import yaml
 
 
+def _file(name: str):
+    return resources.files("promptlint.rulesdata").joinpath(f"{name}.yaml")
+
+
+def exists(name: str) -> bool:
+    return _file(name).is_file()
+
+
 @cache
 def load(name: str) -> dict[str, list[str]]:
     """The vocabulary file ``rules/<name>.yaml`` as shipped with the package."""
-    text = resources.files("promptlint.rulesdata").joinpath(f"{name}.yaml").read_text(encoding="utf-8")
+    text = _file(name).read_text(encoding="utf-8")
     return yaml.safe_load(text) or {}
 
 
