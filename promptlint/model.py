@@ -55,6 +55,8 @@ class Source:
     fields: list[Field] = field(default_factory=list)
     wrapper_lines: list[Span] = field(default_factory=list)  # unlabelled lines between header and content
     style: str = "text"  # "text" or "xml"
+    # A template of a source ("[{i}] {title}\n{content}"), rendered once per retrieved chunk.
+    repeated: bool = False
 
     @property
     def document_id(self) -> str | None:
@@ -104,6 +106,8 @@ class Prompt:
     questions: list[Span]  # every place the question is asked, in text order
     messages: list[Message]
     sources_block: Span | None = None  # from the first source to the last, with any container tags
+    # Template slots filled with a rewritten form of the question ({standalone_question}).
+    rewritten_questions: list[Span] = field(default_factory=list)
 
     def message_at(self, offset: int) -> Message | None:
         for message in self.messages:

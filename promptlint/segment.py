@@ -36,6 +36,8 @@ class _Vocab:
     field_labels: frozenset[str]  # every label worth reading as metadata
     history_labels: frozenset[str]
     context_labels: frozenset[str]
+    slot_kinds: dict[str, str]  # template variable name -> "question", "rewritten", "context", "history", "volatile"
+    volatile_prefixes: tuple[str, ...]
     source_header: re.Pattern[str]
     role_marker: re.Pattern[str]
     source_tag: re.Pattern[str]
@@ -63,13 +65,15 @@ def _vocab() -> _Vocab:
     # Headers are matched on the lower-cased line. The number after the word must
     # be followed by punctuation or the end of the line, so that a sentence such
     # as "Source 1 says ..." inside a chunk is not taken for a header.
+    # A citation key: a number, or in a template the slot that numbers the sources.
+    key = r"\d+|\$?\{\{?[^{}\n]{1,40}\}\}?"
     source_header = re.compile(
         r"(?:[-=*#]{2,}\s*|#{1,6}\s+)?"
         r"(?:"
-        r"\[#?(?P<key1>\d+)\](?P<rest1>.*)"
-        r"|\[(?:" + words + r")\s*#?(?P<key2>\d+)\]\s*:?(?P<rest2>.*)"
+        r"\[#?(?P<key1>" + key + r")\](?P<rest1>.*)"
+        r"|\[(?:" + words + r")\s*#?(?P<key2>" + key + r")\]\s*:?(?P<rest2>.*)"
         r"|\[(?:" + words + r")(?: from \w+)?\]\s*:?(?P<rest5>.*)"
-        r"|(?:" + words + r")\s*\[?#?(?P<key3>\d+)\]?(?:\s+of\s+\d+)?"
+        r"|(?:" + words + r")\s*\[?#?(?P<key3>" + key + r")\]?(?:\s+of\s+\d+)?"
         r"(?P<rest3>\s*(?::::|[:.\u2014\u2013|]|-(?=\s)|\)).*|\s*[(\[].*|\s*[-=*]{2,}\s*|\s*)"
         r"|\((?P<key4>\d+)\)\s+(?P<rest4>.*)"
         r")$"
@@ -87,6 +91,12 @@ def _vocab() -> _Vocab:
         field_labels=frozenset(rule_labels | labelled["title-labels"] | labelled["heading-labels"] | labelled["warning-labels"]),
         history_labels=labelled["history-labels"],
         context_labels=labelled["context-labels"],
+        slot_kinds={
+            normalise_label(word): kind
+            for kind in ("question", "rewritten", "context", "history", "volatile")
+            for word in seg[f"{kind}-vars"]
+        },
+        volatile_prefixes=tuple(normalise_label(w) + " " for w in seg["volatile-prefixes"]),
         source_header=source_header,
         role_marker=role_marker,
         source_tag=re.compile(r"<(" + tag_names + r")(\s[^<>]*)?>"),
@@ -118,6 +128,30 @@ class _SpanSet:
         return i >= 0 and self.spans[i].contains(span)
 
 
+# A template slot in text: {name}, {name:.2f}, {doc['x']}, {{ name }}, {{#name#}}.
+_SLOT = re.compile(r"\{\{?[#\s]*(?P<name>[a-z_][\w]*(?:\.[\w]+)*)(?:[^{}\n]{0,80}?)[#\s]*\}\}?")
+
+
+def slot_kind(name: str) -> str | None:
+    """What a template variable holds, judged by its name; None when the name says nothing."""
+    vocab = _vocab()
+    label = normalise_label(name.rsplit(".", 1)[-1])
+    kind = vocab.slot_kinds.get(label)
+    if kind is None and (label + " ").startswith(vocab.volatile_prefixes):
+        kind = "volatile"
+    return kind
+
+
+def _slots(lower: str, start: int, end: int) -> list[tuple[Span, str]]:
+    """The slots between two offsets whose names say what they hold, with that kind."""
+    found = []
+    for match in _SLOT.finditer(lower, start, end):
+        kind = slot_kind(match["name"])
+        if kind is not None:
+            found.append((Span(match.start(), match.end()), kind))
+    return found
+
+
 @dataclass(frozen=True)
 class _Line:
     start: int
@@ -145,6 +179,7 @@ def _lines(text: str, lower: str, start: int = 0, end: int | None = None) -> lis
 _LABEL_LINE = re.compile(r"\s*(?:[-*•]\s+)?(?P<label>[a-z@][\w .@;/-]{0,40}?)\s*[:=]\s*(?P<value>.*)$")
 # "label: value", "label=value" or "label value" inside a header group.
 _INLINE_ITEM = re.compile(r"\s*(?P<label>[a-z@][a-z _.@;-]{0,30}?)\s*(?:[:=]\s*|\s+(?=[\d(]))(?P<value>\S.*?)\s*$")
+_SLOT_LABEL_LINE = re.compile(r"\s*\{\{?\s*[a-z_][\w.]*\s*\}\}?\s*:")
 _QUESTION_LINE = re.compile(r"\s*(?:#{1,6}\s*)?(?P<label>[a-z][\w' ]{0,20}?)\s*:\s*(?P<value>.*)$")
 _SEPARATOR = re.compile(r"\s*(?:[-=*_]{3,}|```\w*)\s*$")
 _WARNING_MARK = re.compile("\u26a0\ufe0f?")
@@ -166,10 +201,21 @@ def segment_text(text: str, messages: list[Message] | None = None) -> Prompt:
     sources = _by_position(sources + _text_sources(text, lines, vocab, messages, _SpanSet([s.span for s in sources])))
     if not sources:
         sources = _separated_sources(text, lines, vocab, messages)
+    if "{" in text:
+        sources = [dataclasses.replace(s, repeated=bool(_SLOT.search(lower, s.span.start, s.span.end))) for s in sources]
     block = _widen_to_container(lower, Span(sources[0].span.start, sources[-1].span.end), vocab) if sources else None
-    questions = _questions(text, lines, vocab, sources, messages)
-    parts = _parts(text, lines, vocab, sources, block, questions, messages)
-    return Prompt(text=text, lower=lower, sources=sources, parts=parts, questions=questions, messages=messages, sources_block=block)
+    questions, rewritten = _questions(text, lines, vocab, sources, messages)
+    parts = _parts(text, lines, vocab, sources, block, questions + rewritten, messages)
+    return Prompt(
+        text=text,
+        lower=lower,
+        sources=sources,
+        parts=parts,
+        questions=questions,
+        messages=messages,
+        sources_block=block,
+        rewritten_questions=rewritten,
+    )
 
 
 # ---------------------------------------------------------------- messages
@@ -301,6 +347,11 @@ def _text_source(text: str, position: int, header: _Line, match: re.Match[str], 
             labelled_content = True
             i += 1
             break
+        if not labelled and _SLOT_LABEL_LINE.match(line.lower):
+            # "{key}: {value}": a template line that prints any metadata field.
+            fields.append(Field("metadata", line.text.strip(), _line_span(text, line), Span(line.start, line.end), "line"))
+            i += 1
+            continue
         if labelled and (label in vocab.field_labels or "_" in labelled["label"].strip()):
             value = text[line.start + labelled.start("value") : line.end].strip()
             fields.append(
@@ -658,8 +709,8 @@ def _widen_to_container(lower: str, block: Span, vocab: _Vocab) -> Span:
 # ---------------------------------------------------------------- the question
 
 
-def _questions(text: str, lines: list[_Line], vocab: _Vocab, sources: list[Source], messages: list[Message]) -> list[Span]:
-    """Every place the question is asked, outside the sources' content."""
+def _questions(text: str, lines: list[_Line], vocab: _Vocab, sources: list[Source], messages: list[Message]) -> tuple[list[Span], list[Span]]:
+    """Every place the question is asked outside the sources, and every slot for a rewritten form of it."""
     inside = _SpanSet([s.span for s in sources])
     found: list[Span] = []
     for index, line in enumerate(lines):
@@ -685,6 +736,15 @@ def _questions(text: str, lines: list[_Line], vocab: _Vocab, sources: list[Sourc
             if span.end > span.start and not inside.covers(span):
                 found.append(span)
             pos = close
+    rewritten: list[Span] = []
+    if "{" in text:
+        for span, kind in _slots(text.lower(), 0, len(text)):
+            if span.start in inside:
+                continue
+            if kind == "question":
+                found.append(span)
+            elif kind == "rewritten":
+                rewritten.append(span)
     if not found:
         last_user = next((m for m in reversed(messages) if m.role == "user"), None)
         if last_user is not None:
@@ -693,7 +753,7 @@ def _questions(text: str, lines: list[_Line], vocab: _Vocab, sources: list[Sourc
             if body and body[-1].text.rstrip().endswith("?"):
                 found.append(_trim(text, Span(body[-1].start, body[-1].end)))
     found.sort()
-    return _restated(text, found)
+    return _restated(text, found), rewritten
 
 
 def _restated(text: str, found: list[Span]) -> list[Span]:
@@ -741,6 +801,11 @@ def _parts(
             continue
         if vocab.role_marker.match(line.lower):
             continue
+        slots = _slots(line.lower, 0, len(line.lower)) if "{" in line.lower else []
+        if slots:
+            kind = PartKind(_PART_OF_SLOT[slots[0][1]])
+            parts.append(Part(kind, Span(line.start, line.end), _SLOT_LABELS[kind]))
+            continue
         volatile = vocab.volatile.search(line.lower)
         if volatile:
             parts.append(Part(PartKind.VOLATILE, Span(line.start + volatile.start(), line.end), "per-request data"))
@@ -748,6 +813,15 @@ def _parts(
         parts.append(Part(PartKind.INSTRUCTIONS, Span(line.start, line.end)))
     parts.sort(key=lambda p: p.span.start)
     return _merge_adjacent(text, parts)
+
+
+_PART_OF_SLOT = {"question": "question", "rewritten": "question", "context": "sources", "history": "history", "volatile": "volatile"}
+_SLOT_LABELS = {
+    PartKind.QUESTION: "the question",
+    PartKind.SOURCES: "the retrieved context",
+    PartKind.HISTORY: "chat history",
+    PartKind.VOLATILE: "per-request data",
+}
 
 
 def _only_marker(text: str, message: Message, vocab: _Vocab) -> bool:

@@ -23,6 +23,14 @@ def number(value: str) -> float | None:
     return float(text)
 
 
+_SLOT_VALUE = re.compile(r"\{\{?[#\s]*[A-Za-z_][^{}]*\}\}?")
+
+
+def is_slot(value: str) -> bool:
+    """A template slot standing for the value ("{score:.2f}", "{{ doc.score }}")."""
+    return bool(_SLOT_VALUE.fullmatch(value.strip()))
+
+
 def fields(source: Source, labels: frozenset[str]) -> Iterator[Field]:
     return (f for f in source.fields if f.label in labels)
 

@@ -69,7 +69,7 @@ def check(prompt: Prompt, ctx: RuleContext):
         return
     yield ctx.finding(
         prompt,
-        dynamic.span if dynamic.kind is not PartKind.SOURCES else prompt.sources[0].header,
+        prompt.sources[0].header if dynamic.kind is PartKind.SOURCES and prompt.sources else dynamic.span,
         f"{dynamic.label.capitalize()} comes before {len(static)} lines of static instructions; "
         "everything after it misses the prompt cache on every request",
         tokens_text="\n".join(static),

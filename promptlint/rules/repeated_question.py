@@ -74,12 +74,22 @@ def _own_line(prompt: Prompt, span: Span) -> Span | None:
     return Span(start, min(end + 1, len(prompt.text)))
 
 
+def _normal(prompt: Prompt, span: Span) -> str:
+    return " ".join(re.findall(r"\w+", prompt.lower[span.start : span.end]))
+
+
 def check(prompt: Prompt, ctx: RuleContext):
     question = prompt.question
     if question is None:
         return
-    copies = sorted(_copies(prompt, question) + [question])
-    for copy in copies[:-1]:
+    same = [q for q in prompt.questions[:-1] if _normal(prompt, q) == _normal(prompt, question)]
+    # A rewritten form sent beside the original is the question again, in other words.
+    copies: list[Span] = []
+    for span in sorted(_copies(prompt, question) + same + prompt.rewritten_questions):
+        # The same place can be found twice (by its label and by its words): report it once.
+        if not span.overlaps(question) and not any(span.overlaps(c) for c in copies):
+            copies.append(span)
+    for copy in copies:
         line = _own_line(prompt, copy)
         fix = Fix(Applicability.SAFE, (Edit(remove_line(prompt.text, line)),), "Remove the extra copy of the question") if line else None
         yield ctx.finding(

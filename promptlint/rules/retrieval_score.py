@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from ..context import RuleContext
 from ..model import Prompt
-from ._fields import fields, number, remove_field
+from ._fields import fields, is_slot, number, remove_field
 
 CODE = "PL102"
 NAME = "retrieval-score"
@@ -44,7 +44,7 @@ def check(prompt: Prompt, ctx: RuleContext):
     labels = ctx.labels()
     for source in prompt.sources:
         for field in fields(source, labels):
-            if number(field.value) is None:
+            if number(field.value) is None and not is_slot(field.value):
                 continue
             yield ctx.finding(
                 prompt,

@@ -95,10 +95,24 @@ def _fix(prompt: Prompt, dated: list, ctx: RuleContext) -> Fix:
     return Fix(Applicability.SAFE, tuple(edits), "Remove the dates that are not stale; keep stale ones as notes")
 
 
+def _template_findings(prompt: Prompt, ctx: RuleContext, labels: frozenset[str]):
+    """A date slot in a source template is rendered on every source."""
+    for source in prompt.sources:
+        for field in source.fields:
+            if source.repeated and field.label in labels:
+                yield ctx.finding(
+                    prompt,
+                    field.value_span,
+                    f"Every source is rendered with its date ('{field.label}'); show a date only when it is stale",
+                    tokens_text=prompt.text[field.span.start : field.span.end],
+                )
+
+
 def check(prompt: Prompt, ctx: RuleContext):
-    if len(prompt.sources) < 2:
-        return
     labels = ctx.labels()
+    yield from _template_findings(prompt, ctx, labels)
+    if len(prompt.sources) < 2 or any(s.repeated for s in prompt.sources):
+        return
     dated = [(source, _date_field(source, labels)) for source in prompt.sources]
     if any(found is None for _, found in dated):
         return
