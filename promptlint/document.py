@@ -13,6 +13,8 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
+import yaml
+
 from . import chatjson
 from .findings import Edit, Finding, Severity
 from .model import Message, Span
@@ -21,6 +23,7 @@ from .model import Message, Span
 # character: the segmenter reads it as a blank line, and no prompt text uses it,
 # so the fixed text splits back into the same messages.
 MESSAGE_SEPARATOR = "\n\x1e\n"
+JINJA_SUFFIXES = (".j2", ".jinja", ".jinja2")
 JSON_SUFFIXES = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 BOM = "\ufeff"
 
@@ -36,6 +39,17 @@ class Prompt:
     texts: tuple[str, ...]  # one per message (a single one for a plain text file)
     chats: tuple[chatjson.ChatText, ...] | None  # where each text lives in a JSON file
     record: int | None = None
+    syntax: str = "text"  # "text" (assembled prompt or format string) or "jinja" (a Jinja template)
+    # Where the text stands in the file, character for character (a Prompty body, a
+    # Python string literal); None for a whole text file or a chat file.
+    origin: tuple[int, int] | None = None
+    # For a Python string that does not stand verbatim in the file (escapes, an f-string):
+    # the line and column where its literal starts. Its findings point there, unfixable.
+    anchor: tuple[int, int] | None = None
+
+    @property
+    def writable(self) -> bool:
+        return self.anchor is None
 
     @property
     def text(self) -> str:
@@ -98,8 +112,10 @@ class Document:
 
     def locate(self, prompt: Prompt, offset: int) -> tuple[int, int]:
         """1-based line and column in the file of an offset in ``prompt.text``."""
+        if prompt.anchor is not None:
+            return prompt.anchor  # the text is not in the file verbatim: point at its literal
         if prompt.chats is None:
-            return _line_column(self.line_starts, offset)
+            return _line_column(self.line_starts, (prompt.origin[0] if prompt.origin else 0) + offset)
         spans = prompt.message_spans()
         index = max(0, bisect.bisect_right([s.start for s in spans], offset) - 1)
         chat = prompt.chats[index]
@@ -116,8 +132,13 @@ class Document:
 
     def with_prompts(self, prompts: list[Prompt]) -> str:
         """The file's new text (with its BOM) after the prompts were fixed."""
-        if self.kind == "text":
-            raw = prompts[0].texts[0]
+        if self.kind in ("text", "python") and not any(p.origin for p in prompts):
+            raw = prompts[0].texts[0] if prompts else self.raw
+        elif self.kind in ("text", "python"):
+            raw = self.raw
+            for prompt in sorted(prompts, key=lambda p: p.origin or (0, 0), reverse=True):
+                if prompt.origin is not None:
+                    raw = raw[: prompt.origin[0]] + prompt.texts[0] + raw[prompt.origin[1] :]
         else:
             replacements = {}
             for old, new in zip(self.prompts, prompts):
@@ -185,19 +206,80 @@ def parse(data: bytes, display: str, suffix: str) -> Document:
         newline = "\r\n"
         raw = raw.replace("\r\n", "\n")
     kind = JSON_SUFFIXES.get(suffix, "text")
+    if kind == "text" and suffix == ".prompty":
+        return _prompty(display, raw, bom, newline)
+    if kind == "text" and suffix == ".py":
+        return _python(display, raw, bom, newline)
     if kind == "text":
-        return Document(display, raw, kind, bom, (Prompt((raw,), None),), (), newline)
+        syntax = template_syntax(suffix, raw)
+        if syntax == "jinja":
+            from .jinja import TemplateError, check_syntax
+
+            try:
+                check_syntax(raw)
+            except TemplateError as exc:
+                return Document(display, raw, kind, bom, (), (syntax_error(display, f"invalid Jinja: {exc.message}", exc.line, exc.column),), newline)
+        return Document(display, raw, kind, bom, (Prompt((raw,), None, syntax=syntax),), (), newline)
     prompts, errors = [], []
     if kind == "json":
         records = [_parse_json(raw)]
     else:
         records = chatjson.parse_chat_jsonl(raw)
     for number, record in enumerate(records):
+        if isinstance(record, chatjson.JsonSyntaxError) and record.message == chatjson.SHAPE_ERROR:
+            continue  # valid JSON that is not a chat record (package.json, a config): not a prompt
         if isinstance(record, chatjson.JsonSyntaxError):
             errors.append(syntax_error(display, f"invalid {kind.upper()}: {record.message}", record.line, record.column))
         elif record:
             prompts.append(Prompt(tuple(c.text for c in record), tuple(record), number))
     return Document(display, raw, kind, bom, tuple(prompts), tuple(errors), newline)
+
+
+def _prompty(display: str, raw: str, bom: bool, newline: str) -> Document:
+    """A .prompty file: YAML front matter between --- lines, then a Jinja body."""
+    from .jinja import TemplateError, check_syntax
+
+    match = re.match(r"---[ \t]*\n(.*?\n)---[ \t]*\n", raw, re.DOTALL)
+    head = match.group(0) if match else ""
+    if match:
+        try:
+            yaml.safe_load(match.group(1))
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            line, column = (mark.line + 2, mark.column + 1) if mark else (1, 1)
+            error = syntax_error(display, f"invalid front matter: {getattr(exc, 'problem', None) or exc}", line, column)
+            return Document(display, raw, "text", bom, (), (error,), newline)
+    body = raw[len(head) :]
+    try:
+        check_syntax(body)
+    except TemplateError as exc:
+        error = syntax_error(display, f"invalid Jinja: {exc.message}", exc.line + head.count("\n"), exc.column)
+        return Document(display, raw, "text", bom, (), (error,), newline)
+    return Document(display, raw, "text", bom, (Prompt((body,), None, syntax="jinja", origin=(len(head), len(raw))),), (), newline)
+
+
+def _python(display: str, raw: str, bom: bool, newline: str) -> Document:
+    """A Python file: each prompt template found in it is one prompt."""
+    from .jinja import parses
+    from .pysource import PythonSyntaxError, templates_in
+
+    try:
+        found = templates_in(raw)
+    except PythonSyntaxError as exc:
+        return Document(display, raw, "python", bom, (), (syntax_error(display, f"invalid Python: {exc.message}", exc.line, exc.column),), newline)
+    prompts = []
+    for template in found:
+        syntax = template.syntax if template.syntax == "text" or parses(template.text) else "text"
+        anchor = None if template.origin else (template.line, template.column)
+        prompts.append(Prompt((template.text,), None, syntax=syntax, origin=template.origin, anchor=anchor))
+    return Document(display, raw, "python", bom, tuple(prompts), (), newline)
+
+
+def template_syntax(suffix: str, raw: str) -> str:
+    """Jinja for .j2/.jinja/.jinja2 files, and for a .prompt file that uses Jinja tags."""
+    if suffix in JINJA_SUFFIXES or (suffix == ".prompt" and ("{%" in raw or "{{" in raw)):
+        return "jinja"
+    return "text"
 
 
 def _parse_json(raw: str) -> list[chatjson.ChatText] | chatjson.JsonSyntaxError:

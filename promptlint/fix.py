@@ -23,8 +23,11 @@ def applicable(findings: Sequence[Finding], threshold: Applicability) -> list[Fi
     return [f.fix for f in findings if f.fix is not None and f.fix.applicability >= threshold and f.fix.edits]
 
 
-def apply_fixes(text: str, fixes: Sequence[Fix]) -> tuple[str, int]:
-    """Apply the fixes that do not overlap an earlier one; return the text and how many were applied."""
+def apply_fixes(text: str, fixes: Sequence[Fix], valid: Callable[[str], bool] | None = None) -> tuple[str, int]:
+    """Apply the fixes that do not overlap an earlier one; return the text and how many were applied.
+
+    With ``valid`` (a template must still parse), a fix whose result fails it is left out.
+    """
     taken: list[Edit] = []
     applied = 0
     # A fix shared by several findings (one edit set for the whole prompt) is applied once.
@@ -33,12 +36,18 @@ def apply_fixes(text: str, fixes: Sequence[Fix]) -> tuple[str, int]:
             continue
         if _self_overlap(fix.edits):
             continue
+        if valid is not None and not valid(_apply(text, taken + list(fix.edits))):
+            continue
         taken.extend(fix.edits)
         applied += 1
+    return _apply(text, taken), applied
+
+
+def _apply(text: str, edits: list[Edit]) -> str:
     out = text
-    for edit in sorted(taken, key=lambda e: (e.span.start, e.span.end), reverse=True):
+    for edit in sorted(edits, key=lambda e: (e.span.start, e.span.end), reverse=True):
         out = out[: edit.span.start] + edit.replacement + out[edit.span.end :]
-    return out, applied
+    return out
 
 
 def _overlap(a: Edit, b: Edit) -> bool:
@@ -56,7 +65,12 @@ def _self_overlap(edits: Sequence[Edit]) -> bool:
     return any(_overlap(x, y) for x, y in zip(ordered, ordered[1:]))
 
 
-def fix_loop(text: str, lint: Callable[[str], list[Finding]], threshold: Applicability) -> tuple[str, list[Finding]]:
+def fix_loop(
+    text: str,
+    lint: Callable[[str], list[Finding]],
+    threshold: Applicability,
+    valid: Callable[[str], bool] | None = None,
+) -> tuple[str, list[Finding]]:
     """Lint and fix until nothing fixable is left; return the fixed text and the findings that remain."""
     seen = {text}
     current = text
@@ -65,8 +79,10 @@ def fix_loop(text: str, lint: Callable[[str], list[Finding]], threshold: Applica
         fixes = applicable(findings, threshold)
         if not fixes:
             return current, findings
-        current, applied = apply_fixes(current, fixes)
-        if not applied or current in seen:
+        current, applied = apply_fixes(current, fixes, valid)
+        if not applied:
+            return current, findings
+        if current in seen:
             raise FixDidNotConverge("fixes did not settle (a cycle)")
         seen.add(current)
     raise FixDidNotConverge(f"fixes did not settle after {MAX_PASSES} passes")

@@ -38,6 +38,7 @@ class Field:
     span: Span
     value_span: Span
     form: str  # "line" (a line of its own), "inline" (inside the header), "tag" (an XML element)
+    conditional: bool = False  # in a template, shown only under a staleness test
 
 
 @dataclass
@@ -57,6 +58,7 @@ class Source:
     style: str = "text"  # "text" or "xml"
     # A template of a source ("[{i}] {title}\n{content}"), rendered once per retrieved chunk.
     repeated: bool = False
+    collection: str = ""  # in a template, what the sources loop iterates ("relevant + marginal[:3]")
 
     @property
     def document_id(self) -> str | None:
@@ -108,6 +110,16 @@ class Prompt:
     sources_block: Span | None = None  # from the first source to the last, with any container tags
     # Template slots filled with a rewritten form of the question ({standalone_question}).
     rewritten_questions: list[Span] = field(default_factory=list)
+    # In a template, the branches of each `{% if %}`: text in two branches never renders together.
+    branches: list[tuple[Span, ...]] = field(default_factory=list)
+
+    def exclusive(self, a: Span, b: Span) -> bool:
+        for spans in self.branches:
+            where_a = next((i for i, s in enumerate(spans) if s.contains(a)), None)
+            where_b = next((i for i, s in enumerate(spans) if s.contains(b)), None)
+            if where_a is not None and where_b is not None and where_a != where_b:
+                return True
+        return False
 
     def message_at(self, offset: int) -> Message | None:
         for message in self.messages:

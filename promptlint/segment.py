@@ -20,6 +20,8 @@ from .model import Field, Message, Part, PartKind, Prompt, Source, Span
 from .vocabulary import normalise_label
 
 _LINE = re.compile(r"[^\n]*\n|[^\n]+")
+# A source whose text is only this is a written-out "and so on", not a source.
+_ELISIONS = ("...", "\u2026", "[...]")
 # A header "title" this long is the chunk's text on the header line.
 PASSAGE_WORDS = 16
 # "[[ ## question ## ]]" (DSPy) and "## Question" / "Question:" on a line of their own.
@@ -27,7 +29,7 @@ _SECTION_LABEL = re.compile(r"\s*(?:\[\[ ## (?P<dspy>[\w ]+?) ## \]\]|#{1,6}\s*(
 
 
 @dataclass(frozen=True)
-class _Vocab:
+class Vocab:
     question_labels: frozenset[str]
     content_labels: frozenset[str]
     title_labels: frozenset[str]
@@ -52,7 +54,7 @@ def _alternation(words: list[str]) -> str:
 
 
 @cache
-def _vocab() -> _Vocab:
+def words() -> Vocab:
     seg = vocabulary.load("segment")
     rule_labels: set[str] = set()
     for name in ("retrieval-score", "unconditional-date", "source-system-name", "chunk-ordinal", "derived-text"):
@@ -79,10 +81,10 @@ def _vocab() -> _Vocab:
         r")$"
     )
     roles = _alternation(seg["role-markers"])
-    role_marker = re.compile(r"\s*(?:\[(?:" + roles + r")\]|(?:" + roles + r") message:|(?:human|assistant):(?=\s*$))\s*$")
+    role_marker = re.compile(r"\s*(?:\[(?:" + roles + r")\]|(?:" + roles + r") message:|(?:" + roles + r"):(?=\s*$))\s*$")
     tag_names = _alternation(seg["source-tags"])
     volatile = vocabulary.patterns(vocabulary.load("cache-boundary")["volatile"])
-    return _Vocab(
+    return Vocab(
         question_labels=labelled["question-labels"],
         content_labels=labelled["content-labels"],
         title_labels=labelled["title-labels"],
@@ -123,6 +125,10 @@ class _SpanSet:
         i = bisect.bisect_right(self.starts, offset) - 1
         return i >= 0 and offset < self.spans[i].end
 
+    def end_at(self, offset: int) -> int:
+        """The end of the span that holds ``offset`` (which must be inside one)."""
+        return self.spans[bisect.bisect_right(self.starts, offset) - 1].end
+
     def covers(self, span: Span) -> bool:
         i = bisect.bisect_right(self.starts, span.start) - 1
         return i >= 0 and self.spans[i].contains(span)
@@ -134,7 +140,7 @@ _SLOT = re.compile(r"\{\{?[#\s]*(?P<name>[a-z_][\w]*(?:\.[\w]+)*)(?:[^{}\n]{0,80
 
 def slot_kind(name: str) -> str | None:
     """What a template variable holds, judged by its name; None when the name says nothing."""
-    vocab = _vocab()
+    vocab = words()
     label = normalise_label(name.rsplit(".", 1)[-1])
     kind = vocab.slot_kinds.get(label)
     if kind is None and (label + " ").startswith(vocab.volatile_prefixes):
@@ -153,7 +159,7 @@ def _slots(lower: str, start: int, end: int) -> list[tuple[Span, str]]:
 
 
 @dataclass(frozen=True)
-class _Line:
+class Line:
     start: int
     end: int  # without the newline
     text: str  # without the newline, as in the prompt
@@ -164,14 +170,14 @@ class _Line:
         return not self.text.strip()
 
 
-def _lines(text: str, lower: str, start: int = 0, end: int | None = None) -> list[_Line]:
+def text_lines(text: str, lower: str, start: int = 0, end: int | None = None) -> list[Line]:
     end = len(text) if end is None else end
     lines = []
     for m in _LINE.finditer(text, start, end):
         s, e = m.span()
         if text[e - 1 : e] == "\n":
             e -= 1
-        lines.append(_Line(s, e, text[s:e], lower[s:e]))
+        lines.append(Line(s, e, text[s:e], lower[s:e]))
     return lines
 
 
@@ -179,6 +185,11 @@ def _lines(text: str, lower: str, start: int = 0, end: int | None = None) -> lis
 _LABEL_LINE = re.compile(r"\s*(?:[-*•]\s+)?(?P<label>[a-z@][\w .@;/-]{0,40}?)\s*[:=]\s*(?P<value>.*)$")
 # "label: value", "label=value" or "label value" inside a header group.
 _INLINE_ITEM = re.compile(r"\s*(?P<label>[a-z@][a-z _.@;-]{0,30}?)\s*(?:[:=]\s*|\s+(?=[\d(]))(?P<value>\S.*?)\s*$")
+# A line holding only a tag that groups metadata ("<document_metadata>") or ends a source ("[END CONTEXT 1]").
+_LONE_TAG = re.compile(r"\s*(?:</?[a-z_][\w-]*>|\[end [^\]]*\])\s*$")
+# "{context} := ...": a written-out prompt shape saying what a slot expands to.
+_DEFINITION = re.compile(r"\s*\{\{?\s*[a-z_][\w.]*\s*\}\}?\s*:?=")
+_LONE_SLOT = re.compile(r"\s*\{\{?\s*(?P<name>[a-z_][\w.]*)\s*\}\}?\s*$")
 _SLOT_LABEL_LINE = re.compile(r"\s*\{\{?\s*[a-z_][\w.]*\s*\}\}?\s*:")
 _QUESTION_LINE = re.compile(r"\s*(?:#{1,6}\s*)?(?P<label>[a-z][\w' ]{0,20}?)\s*:\s*(?P<value>.*)$")
 _SEPARATOR = re.compile(r"\s*(?:[-=*_]{3,}|```\w*)\s*$")
@@ -193,14 +204,14 @@ def segment_text(text: str, messages: list[Message] | None = None) -> Prompt:
     are separate messages. Plain text gets its turns from role-marker lines.
     """
     lower = text.lower()
-    vocab = _vocab()
-    lines = _lines(text, lower)
+    vocab = words()
+    lines = text_lines(text, lower)
     if messages is None:
-        messages = _role_messages(text, lines, vocab)
+        messages = role_messages(text, lines, vocab)
     sources = _xml_sources(text, lower, vocab)
     sources = _by_position(sources + _text_sources(text, lines, vocab, messages, _SpanSet([s.span for s in sources])))
     if not sources:
-        sources = _separated_sources(text, lines, vocab, messages)
+        sources = _section_sources(text, lines, vocab) or _separated_sources(text, lines, vocab, messages)
     if "{" in text:
         sources = [dataclasses.replace(s, repeated=bool(_SLOT.search(lower, s.span.start, s.span.end))) for s in sources]
     block = _widen_to_container(lower, Span(sources[0].span.start, sources[-1].span.end), vocab) if sources else None
@@ -221,7 +232,7 @@ def segment_text(text: str, messages: list[Message] | None = None) -> Prompt:
 # ---------------------------------------------------------------- messages
 
 
-def _role_messages(text: str, lines: list[_Line], vocab: _Vocab) -> list[Message]:
+def role_messages(text: str, lines: list[Line], vocab: Vocab) -> list[Message]:
     markers = [line for line in lines if vocab.role_marker.match(line.lower)]
     messages = []
     for i, marker in enumerate(markers):
@@ -240,7 +251,7 @@ def _by_position(sources: list[Source]) -> list[Source]:
     return [dataclasses.replace(s, position=i) for i, s in enumerate(ordered)]
 
 
-def _text_sources(text: str, lines: list[_Line], vocab: _Vocab, messages: list[Message], taken: _SpanSet) -> list[Source]:
+def _text_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Message], taken: _SpanSet) -> list[Source]:
     """Sources written as text: a header line ("[1] Title", "Document 2:") and the lines under it."""
     headers = []
     for index, line in enumerate(lines):
@@ -256,18 +267,40 @@ def _text_sources(text: str, lines: list[_Line], vocab: _Vocab, messages: list[M
         body = [line for line in lines[index + 1 : stop] if line.start not in taken]
         if last:
             body = _cut_last_source(body, vocab, messages, lines[index].start)
-        sources.append(_text_source(text, n, lines[index], match, body, vocab))
+        source = _text_source(text, n, lines[index], match, body, vocab)
+        if text[source.content.start : source.content.end].strip() not in _ELISIONS or source.fields:
+            sources.append(source)
     return sources
 
 
-def _separated_sources(text: str, lines: list[_Line], vocab: _Vocab, messages: list[Message]) -> list[Source]:
+_SECTION_OPEN = re.compile(r"\s*\{\{#(?:each\s+)?(?P<name>[\w.]+)[^{}]*\}\}\s*$")
+_SECTION_CLOSE = re.compile(r"\s*\{\{/[\w.]+\}\}\s*$")
+
+
+def _section_sources(text: str, lines: list[Line], vocab: Vocab) -> list[Source]:
+    """A Mustache/Handlebars section ({{#each results}} ... {{/each}}) that renders each source."""
+    for index, line in enumerate(lines):
+        opened = _SECTION_OPEN.match(line.lower)
+        if not opened:
+            continue
+        close = next((j for j in range(index + 1, len(lines)) if _SECTION_CLOSE.match(lines[j].lower)), None)
+        if close is None or any(_SECTION_OPEN.match(ln.lower) for ln in lines[index + 1 : close]):
+            continue  # the innermost section is the one that renders a source
+        body = _read_body(text, lines[index + 1 : close], vocab, default_start=line.end)
+        if body.content.end > body.content.start and any(_SLOT.search(ln.lower) for ln in lines[index + 1 : close]):
+            title = _first_value(body.fields, vocab.title_labels)
+            return [Source(0, Span(line.start, lines[close].end), Span(line.start, line.end), body.content, title=title, fields=body.fields, repeated=True)]
+    return []
+
+
+def _separated_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Message]) -> list[Source]:
     """Sources with no headers, only "---" lines between them, under a "Context:" label."""
     for index, line in enumerate(lines):
         section = _SECTION_LABEL.match(line.lower)
         if not section or normalise_label(section["dspy"] or section["md"] or section["plain"]) not in vocab.context_labels:
             continue
         block = _cut_last_source(lines[index + 1 :], vocab, messages, line.start)
-        chunks: list[list[_Line]] = [[]]
+        chunks: list[list[Line]] = [[]]
         for body_line in block:
             if _SEPARATOR.match(body_line.text):
                 chunks.append([])
@@ -283,7 +316,7 @@ def _separated_sources(text: str, lines: list[_Line], vocab: _Vocab, messages: l
     return []
 
 
-def _cut_last_source(body: list[_Line], vocab: _Vocab, messages: list[Message], start: int) -> list[_Line]:
+def _cut_last_source(body: list[Line], vocab: Vocab, messages: list[Message], start: int) -> list[Line]:
     """Where the last source ends: at the next part of the prompt, not at the end of the text."""
     message_end = next((m.span.end for m in messages if m.span.start <= start < m.span.end), None)
     seen_content = False
@@ -304,15 +337,15 @@ def _cut_last_source(body: list[_Line], vocab: _Vocab, messages: list[Message], 
     return body
 
 
-def _is_boundary(line: _Line, vocab: _Vocab) -> bool:
+def _is_boundary(line: Line, vocab: Vocab) -> bool:
     stripped = line.lower.strip()
-    if vocab.role_marker.match(line.lower) or stripped.startswith(("</", "#", "[[ ##")):
+    if vocab.role_marker.match(line.lower) or stripped.startswith(("</", "#", "[[ ##", "[end ")):
         return True
     label = _QUESTION_LINE.match(line.lower)
     return bool(label) and normalise_label(label["label"]) in vocab.question_labels | vocab.history_labels
 
 
-def _text_source(text: str, position: int, header: _Line, match: re.Match[str], body: list[_Line], vocab: _Vocab) -> Source:
+def _text_source(text: str, position: int, header: Line, match: re.Match[str], body: list[Line], vocab: Vocab) -> Source:
     key_group = next((g for g in ("key1", "key2", "key3", "key4") if match[g] is not None), None)
     rest_group = next(g for g in ("rest1", "rest2", "rest3", "rest4", "rest5") if match[g] is not None)
     offset = header.start + (len(header.lower) - len(header.lower.lstrip()))
@@ -325,55 +358,10 @@ def _text_source(text: str, position: int, header: _Line, match: re.Match[str], 
         end = max(rest.end, lines[-1].end if lines else rest.end)
         return Source(position, Span(header.start, end), Span(header.start, rest.start), _trim(text, Span(rest.start, end)), key, key_span)
     title, heading, fields = _parse_header(text, rest, vocab)
-
-    # Metadata lines and wrapper lines come first; the content starts at the
-    # first line that is neither (or after an explicit "Content:" label).
-    wrapper_lines: list[Span] = []
-    content_start = None
-    inline_content_end = None  # "Content: text" on the label's own line
-    labelled_content = False
-    i = 0
-    while i < len(body):
-        line = body[i]
-        if line.blank or _SEPARATOR.match(line.text):
-            i += 1
-            continue
-        labelled = _LABEL_LINE.match(line.lower)
-        label = normalise_label(labelled["label"]) if labelled else ""
-        if labelled and label in vocab.content_labels:
-            value_start = line.start + labelled.start("value")
-            content_start = value_start if labelled["value"].strip() else None
-            inline_content_end = line.end if content_start is not None else None
-            labelled_content = True
-            i += 1
-            break
-        if not labelled and _SLOT_LABEL_LINE.match(line.lower):
-            # "{key}: {value}": a template line that prints any metadata field.
-            fields.append(Field("metadata", line.text.strip(), _line_span(text, line), Span(line.start, line.end), "line"))
-            i += 1
-            continue
-        if labelled and (label in vocab.field_labels or "_" in labelled["label"].strip()):
-            value = text[line.start + labelled.start("value") : line.end].strip()
-            fields.append(
-                Field(label, value, _line_span(text, line), Span(line.start + labelled.start("value"), line.end), "line")
-            )
-            i += 1
-            continue
-        if _looks_like_instruction(line):
-            wrapper_lines.append(_line_span(text, line))
-            i += 1
-            continue
-        break
-    rest_lines = body[i:]
-    content_lines, trailing = _split_trailing_fields(rest_lines, vocab) if labelled_content else (rest_lines, [])
-    for line, labelled in trailing:
-        label = normalise_label(labelled["label"])
-        fields.append(Field(label, line.text[labelled.start("value") :].strip(), _line_span(text, line), Span(line.start + labelled.start("value"), line.end), "line"))
-    content_lines = _strip_blank_edges(content_lines)
-    if content_start is None:
-        content_start = content_lines[0].start if content_lines else (body[i - 1].end if i and body else header.end)
-    content_end = content_lines[-1].end if content_lines else (inline_content_end or content_start)
-    content_end = max(content_end, content_start)
+    body_read = _read_body(text, body, vocab, default_start=header.end)
+    fields += body_read.fields
+    wrapper_lines = body_read.wrapper_lines
+    content_start, content_end = body_read.content.start, body_read.content.end
     title = title or _first_value(fields, vocab.title_labels) or _first_value(fields, frozenset({"source"}))
     if not heading and (path := _first_value(fields, vocab.heading_labels)):
         heading = tuple(p.strip() for p in path.split(">") if p.strip())
@@ -392,6 +380,85 @@ def _text_source(text: str, position: int, header: _Line, match: re.Match[str], 
     )
 
 
+@dataclass(frozen=True)
+class _Body:
+    fields: list[Field]
+    wrapper_lines: list[Span]
+    content: Span
+
+
+def _read_body(text: str, body: list[Line], vocab: Vocab, default_start: int) -> _Body:
+    """Split the lines under a header into metadata lines, wrapper lines and the content.
+
+    Metadata and wrapper lines come first; the content starts at the first line
+    that is neither, or after an explicit "Content:" (or bare "Text") label.
+    """
+    fields: list[Field] = []
+    wrapper_lines: list[Span] = []
+    content_start = None
+    inline_content_end = None  # "Content: text" on the label's own line
+    labelled_content = False
+    i = 0
+    while i < len(body):
+        line = body[i]
+        if line.blank or _SEPARATOR.match(line.text) or _LONE_TAG.match(line.lower):
+            i += 1
+            continue
+        labelled = _LABEL_LINE.match(line.lower)
+        # The label as written, so that "sourceDocument" reads as "source document".
+        label = normalise_label(line.text[labelled.start("label") : labelled.end("label")]) if labelled else ""
+        if not labelled and normalise_label(line.lower.strip()) in vocab.content_labels:
+            labelled_content = True  # "Text" alone on its line
+            i += 1
+            break
+        if labelled and label in vocab.content_labels:
+            value_start = line.start + labelled.start("value")
+            content_start = value_start if labelled["value"].strip() else None
+            inline_content_end = line.end if content_start is not None else None
+            labelled_content = True
+            i += 1
+            break
+        slot = _LONE_SLOT.match(line.lower)
+        if slot and normalise_label(slot["name"]) in vocab.title_labels | vocab.heading_labels:
+            # "{chunk_heading}" alone on a line: the slot names what it prints.
+            fields.append(Field(normalise_label(slot["name"]), line.text.strip(), _line_span(text, line), Span(line.start, line.end), "line"))
+            i += 1
+            continue
+        if not labelled and _SLOT_LABEL_LINE.match(line.lower):
+            # "{key}: {value}": a template line that prints any metadata field.
+            fields.append(Field("metadata", line.text.strip(), _line_span(text, line), Span(line.start, line.end), "line"))
+            i += 1
+            continue
+        if labelled and (label in vocab.field_labels or "_" in labelled["label"].strip()):
+            value = text[line.start + labelled.start("value") : line.end].strip()
+            fields.append(Field(label, value, _line_span(text, line), Span(line.start + labelled.start("value"), line.end), "line"))
+            i += 1
+            continue
+        if looks_like_instruction(line):
+            wrapper_lines.append(_line_span(text, line))
+            i += 1
+            continue
+        break
+    if inline_content_end is not None and _LONE_SLOT.match(text[content_start:inline_content_end].lower()):
+        # "Snippet: {{Snippet}}" in a source template: the labelled lines after it are fields too.
+        while i < len(body) and (labelled := _LABEL_LINE.match(body[i].lower)):
+            label = normalise_label(body[i].text[labelled.start("label") : labelled.end("label")])
+            if label not in vocab.field_labels:
+                break
+            fields.append(Field(label, body[i].text[labelled.start("value") :].strip(), _line_span(text, body[i]), Span(body[i].start + labelled.start("value"), body[i].end), "line"))
+            i += 1
+    rest_lines = body[i:]
+    content_lines, trailing = _split_trailing_fields(rest_lines, vocab) if labelled_content else (rest_lines, [])
+    for line, labelled in trailing:
+        label = normalise_label(labelled["label"])
+        fields.append(Field(label, line.text[labelled.start("value") :].strip(), _line_span(text, line), Span(line.start + labelled.start("value"), line.end), "line"))
+    content_lines = _strip_blank_edges(content_lines)
+    if content_start is None:
+        content_start = content_lines[0].start if content_lines else (body[i - 1].end if i and body else default_start)
+    content_end = content_lines[-1].end if content_lines else (inline_content_end or content_start)
+    return _Body(fields, wrapper_lines, Span(content_start, max(content_end, content_start)))
+
+
 def _is_passage(rest: str) -> bool:
     """A header line that carries the chunk itself rather than a title."""
     rest = rest.strip()
@@ -405,7 +472,7 @@ def _first_value(fields: list[Field], labels: frozenset[str]) -> str | None:
     return next((f.value for f in fields if f.label in labels and f.value), None)
 
 
-def _split_trailing_fields(lines: list[_Line], vocab: _Vocab) -> tuple[list[_Line], list[tuple[_Line, re.Match[str]]]]:
+def _split_trailing_fields(lines: list[Line], vocab: Vocab) -> tuple[list[Line], list[tuple[Line, re.Match[str]]]]:
     """Derived fields rendered after the chunk text ("\\n\\nSummary: ...") belong to the wrapper.
 
     Called only when the text was introduced by a label ("Text:", "Content:"),
@@ -413,7 +480,7 @@ def _split_trailing_fields(lines: list[_Line], vocab: _Vocab) -> tuple[list[_Lin
     otherwise a "Summary:" paragraph is the document's own text.
     """
     derived = vocabulary.label_set(vocabulary.load("derived-text")["labels"])
-    trailing: list[tuple[_Line, re.Match[str]]] = []
+    trailing: list[tuple[Line, re.Match[str]]] = []
     end = len(lines)
     while end > 0 and lines[end - 1].blank:
         end -= 1
@@ -439,7 +506,7 @@ def _split_trailing_fields(lines: list[_Line], vocab: _Vocab) -> tuple[list[_Lin
     return lines, []
 
 
-def _extend_value(lines: list[_Line], index: int, match: re.Match[str]) -> tuple[_Line, re.Match[str]]:
+def _extend_value(lines: list[Line], index: int, match: re.Match[str]) -> tuple[Line, re.Match[str]]:
     line = lines[index]
     end = index
     while end + 1 < len(lines) and not lines[end + 1].blank and not _LABEL_LINE.match(lines[end + 1].lower):
@@ -448,20 +515,24 @@ def _extend_value(lines: list[_Line], index: int, match: re.Match[str]) -> tuple
         return line, match
     last = lines[end]
     joined_text = line.text + "\n" + "\n".join(l.text for l in lines[index + 1 : end + 1])
-    merged = _Line(line.start, last.end, joined_text, joined_text.lower())
+    merged = Line(line.start, last.end, joined_text, joined_text.lower())
     return merged, _LABEL_LINE.match(merged.lower.replace("\n", " "))
 
 
-def _strip_blank_edges(lines: list[_Line]) -> list[_Line]:
+def _edge(line: Line) -> bool:
+    return line.blank or bool(_SEPARATOR.match(line.text) or _LONE_TAG.match(line.lower))
+
+
+def _strip_blank_edges(lines: list[Line]) -> list[Line]:
     start, end = 0, len(lines)
-    while start < end and (lines[start].blank or _SEPARATOR.match(lines[start].text)):
+    while start < end and _edge(lines[start]):
         start += 1
-    while end > start and (lines[end - 1].blank or _SEPARATOR.match(lines[end - 1].text)):
+    while end > start and _edge(lines[end - 1]):
         end -= 1
     return lines[start:end]
 
 
-def _line_span(text: str, line: _Line) -> Span:
+def _line_span(text: str, line: Line) -> Span:
     """A whole line with its newline, which is what removing a line removes."""
     end = line.end + 1 if line.end < len(text) and text[line.end] == "\n" else line.end
     return Span(line.start, end)
@@ -472,7 +543,7 @@ def _instruction_pattern() -> re.Pattern[str]:
     return vocabulary.patterns(vocabulary.load("per-source-instruction")["phrases"])
 
 
-def _looks_like_instruction(line: _Line) -> bool:
+def looks_like_instruction(line: Line) -> bool:
     """A line of its own that talks to the model ("NOTE: prefer this source"), not chunk text that happens to."""
     stripped = line.lower.lstrip(" \t*_-")
     if stripped.startswith(("note:", "nb:", "important:", "instruction:", "guidance:")):
@@ -484,7 +555,7 @@ def _looks_like_instruction(line: _Line) -> bool:
 # ---------------------------------------------------------------- headers
 
 
-def _parse_header(text: str, rest: Span, vocab: _Vocab) -> tuple[str | None, tuple[str, ...], list[Field]]:
+def _parse_header(text: str, rest: Span, vocab: Vocab) -> tuple[str | None, tuple[str, ...], list[Field]]:
     """Split "Title — A > B (score: 0.61) ⚠️ OCR confidence 0.86" into title, heading path and fields."""
     fields: list[Field] = []
     raw = text[rest.start : rest.end]
@@ -582,7 +653,7 @@ def _with_space(raw: str, offset: int, start: int, end: int) -> Span:
 # ---------------------------------------------------------------- XML sources
 
 
-def _xml_sources(text: str, lower: str, vocab: _Vocab) -> list[Source]:
+def _xml_sources(text: str, lower: str, vocab: Vocab) -> list[Source]:
     """Sources wrapped in elements: <document index="1">...</document>, <item>, <search_result>, ..."""
     if "<" not in text:
         return []
@@ -606,7 +677,7 @@ _ATTRIBUTE = re.compile(r"([\w:.-]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
 _CHILD_OPEN = re.compile(r"<([a-z_][\w.-]*)(?:\s[^<>]*)?>")
 
 
-def _xml_source(text: str, lower: str, position: int, match: re.Match[str], close: int, vocab: _Vocab) -> Source:
+def _xml_source(text: str, lower: str, position: int, match: re.Match[str], close: int, vocab: Vocab) -> Source:
     tag = match[1]
     end = close + len(tag) + 3
     fields: list[Field] = []
@@ -651,10 +722,12 @@ def _xml_source(text: str, lower: str, position: int, match: re.Match[str], clos
                 heading = tuple(p.strip() for p in value.split(">") if p.strip())
         pos = child_end
     if content is None:
-        # No content element: the text between the children is the chunk.
-        rest = [s for s in child_spans]
-        start = max([inner_start] + [s.end for s in rest if s.start <= inner_start + 1])
-        content = Span(start, inner_end)
+        # No content element: the text between the children reads like a text source's body.
+        covered = _SpanSet(child_spans)
+        lines = [ln for ln in text_lines(text, lower, inner_start, inner_end) if ln.start not in covered]
+        body = _read_body(text, lines, vocab, default_start=inner_start)
+        fields += body.fields
+        content = body.content
     content = _trim(text, content)
     for name in ("title", "name", "source", "filename", "file"):
         f = next((f for f in fields if f.label == name and f.form == "inline"), None)
@@ -693,7 +766,7 @@ def _tag_line_span(text: str, span: Span) -> Span:
     return span
 
 
-def _widen_to_container(lower: str, block: Span, vocab: _Vocab) -> Span:
+def _widen_to_container(lower: str, block: Span, vocab: Vocab) -> Span:
     before = lower[: block.start].rstrip()
     opened = re.search(r"<([a-z_]+)(?:\s[^<>]*)?>$", before)
     if not opened or opened[1] not in vocab.container_tags:
@@ -709,7 +782,7 @@ def _widen_to_container(lower: str, block: Span, vocab: _Vocab) -> Span:
 # ---------------------------------------------------------------- the question
 
 
-def _questions(text: str, lines: list[_Line], vocab: _Vocab, sources: list[Source], messages: list[Message]) -> tuple[list[Span], list[Span]]:
+def _questions(text: str, lines: list[Line], vocab: Vocab, sources: list[Source], messages: list[Message]) -> tuple[list[Span], list[Span]]:
     """Every place the question is asked outside the sources, and every slot for a rewritten form of it."""
     inside = _SpanSet([s.span for s in sources])
     found: list[Span] = []
@@ -749,7 +822,7 @@ def _questions(text: str, lines: list[_Line], vocab: _Vocab, sources: list[Sourc
         last_user = next((m for m in reversed(messages) if m.role == "user"), None)
         if last_user is not None:
             tail = Span(max([last_user.span.start] + [s.span.end for s in sources if last_user.span.contains(s.span)]), last_user.span.end)
-            body = [ln for ln in _lines(text, text.lower(), tail.start, tail.end) if not ln.blank and not vocab.role_marker.match(ln.lower)]
+            body = [ln for ln in text_lines(text, text.lower(), tail.start, tail.end) if not ln.blank and not vocab.role_marker.match(ln.lower)]
             if body and body[-1].text.rstrip().endswith("?"):
                 found.append(_trim(text, Span(body[-1].start, body[-1].end)))
     found.sort()
@@ -770,8 +843,8 @@ def _restated(text: str, found: list[Span]) -> list[Span]:
 
 def _parts(
     text: str,
-    lines: list[_Line],
-    vocab: _Vocab,
+    lines: list[Line],
+    vocab: Vocab,
     sources: list[Source],
     block: Span | None,
     questions: list[Span],
@@ -793,7 +866,12 @@ def _parts(
             parts.append(Part(PartKind.HISTORY, message.span, "an earlier turn"))
     taken = _SpanSet([p.span for p in parts])
     for line in lines:
-        if line.blank or line.start in taken:
+        if _DEFINITION.match(line.lower):
+            break  # what follows says what a slot expands to; it is not sent where it stands
+        if line.start in taken:
+            # What follows a closing tag on its line ("</search_results> Using the results...").
+            line = _rest_of_line(text, line, taken.end_at(line.start))
+        if line.blank:
             continue
         labelled = _QUESTION_LINE.match(line.lower) or re.match(r"\s*\[?(?P<label>[a-z_ ]+?)\]?\s*:?\s*$", line.lower)
         if labelled and normalise_label(labelled["label"]) in vocab.history_labels:
@@ -801,10 +879,9 @@ def _parts(
             continue
         if vocab.role_marker.match(line.lower):
             continue
-        slots = _slots(line.lower, 0, len(line.lower)) if "{" in line.lower else []
+        slots = _slots(text.lower(), line.start, line.end) if "{" in line.lower else []
         if slots:
-            kind = PartKind(_PART_OF_SLOT[slots[0][1]])
-            parts.append(Part(kind, Span(line.start, line.end), _SLOT_LABELS[kind]))
+            parts.extend(_slot_parts(text, line, slots))
             continue
         volatile = vocab.volatile.search(line.lower)
         if volatile:
@@ -812,7 +889,26 @@ def _parts(
             continue
         parts.append(Part(PartKind.INSTRUCTIONS, Span(line.start, line.end)))
     parts.sort(key=lambda p: p.span.start)
-    return _merge_adjacent(text, parts)
+    return merge_parts(text, parts)
+
+
+def _rest_of_line(text: str, line: Line, start: int) -> Line:
+    start = min(max(start, line.start), line.end)
+    return Line(start, line.end, text[start : line.end], text[start : line.end].lower())
+
+
+def _slot_parts(text: str, line: Line, slots: list[tuple[Span, str]]) -> list[Part]:
+    """A line with slots: each slot is the part its name says, the words around them are static."""
+    parts, pos = [], line.start
+    for span, kind in slots:
+        if text[pos : span.start].strip():
+            parts.append(Part(PartKind.INSTRUCTIONS, Span(pos, span.start)))
+        part = PartKind(_PART_OF_SLOT[kind])
+        parts.append(Part(part, span, _SLOT_LABELS[part]))
+        pos = span.end
+    if text[pos : line.end].strip():
+        parts.append(Part(PartKind.INSTRUCTIONS, Span(pos, line.end)))
+    return parts
 
 
 _PART_OF_SLOT = {"question": "question", "rewritten": "question", "context": "sources", "history": "history", "volatile": "volatile"}
@@ -824,12 +920,12 @@ _SLOT_LABELS = {
 }
 
 
-def _only_marker(text: str, message: Message, vocab: _Vocab) -> bool:
+def _only_marker(text: str, message: Message, vocab: Vocab) -> bool:
     body = vocab.role_marker.sub("", text[message.span.start : message.span.end].lower(), count=1)
     return not body.strip()
 
 
-def _merge_adjacent(text: str, parts: list[Part]) -> list[Part]:
+def merge_parts(text: str, parts: list[Part]) -> list[Part]:
     merged: list[Part] = []
     for part in parts:
         if merged and merged[-1].kind == part.kind and not text[merged[-1].span.end : part.span.start].strip():

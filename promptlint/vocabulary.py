@@ -28,9 +28,13 @@ def load(name: str) -> dict[str, list[str]]:
     return yaml.safe_load(text) or {}
 
 
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
 def normalise_label(label: str) -> str:
-    """Labels compare in lower case with "_" and "-" read as spaces: "Updated_At" == "updated at"."""
-    return " ".join(label.lower().replace("_", " ").replace("-", " ").split())
+    """Labels compare in lower case with "_", "-" and camelCase read as spaces: "updatedAt" == "updated at"."""
+    spaced = _CAMEL.sub(" ", label)
+    return " ".join(spaced.lower().replace("_", " ").replace("-", " ").split())
 
 
 def label_set(words: list[str]) -> frozenset[str]:

@@ -2,8 +2,8 @@
 
 The manifest says per file which rules must fire (`expect`), which may (`allow`,
 and the advisory ones the labeller saw); any other finding is a false positive.
-Assembled prompts are judged here; the template files join when templates are
-parsed as templates.
+Every file is judged: assembled prompts, Jinja and Prompty templates, and format
+strings read as text. The known misses are listed with their reason.
 """
 
 from __future__ import annotations
@@ -26,16 +26,25 @@ def _items():
     return yaml.safe_load(MANIFEST.read_text(encoding="utf-8"))["items"]
 
 
-ASSEMBLED = [item for item in _items() if item["language"].startswith("plain text")]
+# Files the linter does not judge as labelled yet, and why.
+KNOWN = {
+    "onyx-search-results-json.txt": "a JSON tool result written out with comments: not JSON, not a text prompt shape",
+    "langchain-stuff-qa-prompt.txt": "holds two alternative prompts (completion and chat) in one file",
+}
+
+
+def _case(item):
+    marks = [pytest.mark.xfail(reason=KNOWN[item["file"]], strict=True)] if item["file"] in KNOWN else []
+    return pytest.param(item, id=item["file"], marks=marks)
 
 
 @pytest.mark.skipif(not MANIFEST.exists(), reason="the shared corpus is not beside this checkout")
-def test_corpus_has_assembled_prompts():
-    assert len(ASSEMBLED) >= 3
+def test_corpus_is_there():
+    assert len(_items()) >= 50
 
 
-@pytest.mark.parametrize("item", ASSEMBLED, ids=lambda item: item["file"])
-def test_assembled_prompt_matches_manifest(item):
+@pytest.mark.parametrize("item", [_case(item) for item in _items()])
+def test_prompt_matches_manifest(item):
     text = (CORPUS / item["file"]).read_text(encoding="utf-8")
     names = {f.name for f in lint_text(text, path=item["file"], config=build({"today": "2026-12-02"}, "corpus"))}
     expected = set(item.get("expect") or [])
@@ -45,8 +54,7 @@ def test_assembled_prompt_matches_manifest(item):
 
 
 @pytest.mark.parametrize("item", _items(), ids=lambda item: item["file"])
-def test_every_corpus_file_lints_without_error(item):
-    """Templates are not judged yet, but no file may crash the linter or be unparseable as text."""
+def test_every_corpus_file_parses(item):
     text = (CORPUS / item["file"]).read_text(encoding="utf-8")
-    findings = lint_text(text, path="prompt.txt", config=build({"select": ["ALL"], "today": "2026-12-02"}, "corpus"))
+    findings = lint_text(text, path=item["file"], config=build({"select": ["ALL"], "today": "2026-12-02"}, "corpus"))
     assert all(f.code != "PL900" for f in findings)

@@ -48,4 +48,4 @@ def test_bad_config_names_the_key(data, message):
 
 def test_selectors_accept_codes_names_and_prefixes():
     config = build({"select": ["PL1", "unconditional-date", "PL402"]}, "test")
-    assert [r.code for r in config.selected] == ["PL101", "PL102", "PL103", "PL104", "PL105", "PL106", "PL201", "PL402"]
+    assert [r.code for r in config.selected] == ["PL101", "PL102", "PL103", "PL104", "PL105", "PL106", "PL107", "PL201", "PL402"]

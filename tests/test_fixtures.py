@@ -1,17 +1,17 @@
-"""Every rule against its fixtures: exact findings on the bad prompt, none on the good
+"""Every rule against its fixtures: exact findings on each bad prompt, none on each good
 one, the exact fixed text, and fixes that settle (fixing again changes nothing).
 
-A fixture folder is fixtures/<CODE>-<name>/ with:
-  bad.<ext>          a prompt the rule must flag
-  bad.expected       the findings, one per line: "line:column CODE"
-  bad.fixed.<ext>    the text after --fix (or --unsafe-fixes for unsafe rules); absent when the rule has no fix
-  good.<ext>         a prompt the rule must not flag
-  config.yaml        optional rule options
+A fixture folder is fixtures/<CODE>-<name>/ with one or more cases:
+  bad<case>.<ext>              a prompt (or template) the rule must flag
+  bad<case>.expected           the findings, one per line: "line:column CODE"
+  bad<case>.fixed.<ext>        the text after --fix (--unsafe-fixes for unsafe rules); absent when no fix applies
+  good<case>.<ext>             a prompt the rule must not flag
+  config.yaml                  optional rule options
+where <case> is empty or "-something" (bad.txt, bad-template.j2, ...).
 """
 
 from __future__ import annotations
 
-import datetime
 from pathlib import Path
 
 import pytest
@@ -34,52 +34,52 @@ def _config(rule, folder: Path):
     return build({"select": [rule.code], "today": TODAY, **extra}, str(folder))
 
 
-def _one(folder: Path, stem: str) -> Path:
-    found = [p for p in folder.glob(f"{stem}.*") if p.suffix not in (".expected",) and not p.name.startswith(f"{stem}.fixed")]
-    assert len(found) == 1, f"{folder}: expected one {stem}.* file, found {found}"
-    return found[0]
+def _cases(kind: str) -> list[tuple]:
+    cases = []
+    for rule in registry.all_rules():
+        for path in sorted(_folder(rule).glob(f"{kind}*")):
+            if path.suffix != ".expected" and ".fixed" not in path.suffixes and path.suffix != ".yaml":
+                cases.append(pytest.param(rule, path, id=f"{rule.code}/{path.name}"))
+    return cases
 
 
-RULES = list(registry.all_rules())
+def _stem(path: Path) -> str:
+    return path.name[: -len(path.suffix)]
 
 
-@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
-def test_bad_fixture_findings(rule):
-    folder = _folder(rule)
-    bad = _one(folder, "bad")
-    findings = lint_text(bad.read_text(encoding="utf-8"), path=bad.name, config=_config(rule, folder))
+@pytest.mark.parametrize("rule, bad", _cases("bad"))
+def test_bad_fixture_findings(rule, bad):
+    findings = lint_text(bad.read_text(encoding="utf-8"), path=bad.name, config=_config(rule, bad.parent))
     got = [f"{f.line}:{f.column} {f.code}" for f in findings]
-    assert got == (folder / "bad.expected").read_text().split("\n")[:-1]
+    assert got == (bad.parent / f"{_stem(bad)}.expected").read_text().split("\n")[:-1]
 
 
-@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
-def test_good_fixture_is_clean(rule):
-    folder = _folder(rule)
-    good = _one(folder, "good")
-    assert lint_text(good.read_text(encoding="utf-8"), path=good.name, config=_config(rule, folder)) == []
+@pytest.mark.parametrize("rule, good", _cases("good"))
+def test_good_fixture_is_clean(rule, good):
+    assert lint_text(good.read_text(encoding="utf-8"), path=good.name, config=_config(rule, good.parent)) == []
 
 
-@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
-def test_fixed_output(rule):
-    folder = _folder(rule)
-    bad = _one(folder, "bad")
-    config = _config(rule, folder)
-    unsafe = rule.fix == "unsafe" or (folder / "unsafe").exists()
-    fixed = fix_text(bad.read_text(encoding="utf-8"), path=bad.name, config=config, unsafe=unsafe)
-    expected = folder / f"bad.fixed{bad.suffix}"
-    if rule.fix == "none":
-        assert not expected.exists()
-        assert fixed == bad.read_text(encoding="utf-8")
+@pytest.mark.parametrize("rule, bad", _cases("bad"))
+def test_fixed_output(rule, bad):
+    config = _config(rule, bad.parent)
+    original = bad.read_text(encoding="utf-8")
+    fixed = fix_text(original, path=bad.name, config=config, unsafe=rule.fix != "safe")
+    expected = bad.parent / f"{_stem(bad)}.fixed{bad.suffix}"
+    if not expected.exists():
+        assert fixed == original, "a fix was applied but no fixed output is recorded"
         return
     assert fixed == expected.read_text(encoding="utf-8")
     # Fixed text has nothing fixable left, and fixing it again changes nothing.
     remaining = lint_text(fixed, path=bad.name, config=config)
     assert all(f.fix is None for f in remaining)
-    assert fix_text(fixed, path=bad.name, config=config, unsafe=unsafe) == fixed
+    assert fix_text(fixed, path=bad.name, config=config, unsafe=rule.fix != "safe") == fixed
 
 
 def test_every_rule_has_fixtures_and_docs():
     for rule in registry.all_rules():
         for section in ("## What it does", "## Why is this bad?", "## Example", "## Fix safety"):
             assert section in rule.doc, f"{rule.code} docs lack '{section}'"
-        assert _folder(rule).is_dir(), f"{rule.code} has no fixture folder"
+        assert list(_folder(rule).glob("bad*")), f"{rule.code} has no bad fixture"
+        assert list(_folder(rule).glob("good*")), f"{rule.code} has no good fixture"
+        if rule.fix != "none":
+            assert list(_folder(rule).glob("*.fixed.*")), f"{rule.code} offers a fix but no fixed output is checked"

@@ -37,7 +37,7 @@ def test_current_date_slot_before_static_rules_breaks_the_cache():
         "You are a helpful assistant.\n- Answer in markdown.\n- Be concise.\n- Use only the context.\n\n"
         "{context}\n\nQuestion: {question}\n"
     )
-    assert _found(text) == [(1, 1, "PL305")]
+    assert _found(text) == [(1, 17, "PL305")]
 
 
 def test_slots_after_the_static_rules_are_fine():

@@ -91,3 +91,10 @@ def parse_date(value: str) -> datetime.date | None:
         except ValueError:
             return None
     return None
+
+
+def source_label(source: Source) -> str:
+    """How a message names a source: by its citation key, or as every source of a template."""
+    if source.repeated:
+        return "Each source"
+    return f"Source {source.key or source.position + 1}"

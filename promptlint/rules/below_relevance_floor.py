@@ -30,7 +30,7 @@ from __future__ import annotations
 from .. import vocabulary
 from ..context import RuleContext
 from ..model import Prompt
-from ._fields import fields, number, remove_source
+from ._fields import fields, number, remove_source, source_label
 
 CODE = "PL106"
 NAME = "below-relevance-floor"
@@ -50,7 +50,7 @@ def check(prompt: Prompt, ctx: RuleContext):
             yield ctx.finding(
                 prompt,
                 source.header,
-                f"Source {source.key or source.position + 1} scores {max(scores):g}, under the relevance floor of {floor:g}; "
+                f"{source_label(source)} scores {max(scores):g}, under the relevance floor of {floor:g}; "
                 "it cannot be the answer and can be mistaken for it",
                 fix=remove_source(prompt, source, "Drop the source"),
             )

@@ -3,8 +3,8 @@
 ## What it does
 Flags per-request content (conversation history, sources, the question, the
 current date or time, user data) placed before the main block of static
-instructions or examples. A one-line reminder after the context ("Answer:",
-"Cite your sources.") is not a violation; a timestamp rendered at the top of the
+instructions or examples. A one-line, one-sentence reminder after the context
+("Answer:", "Cite your sources.") is not a violation; a timestamp rendered at the top of the
 system prompt is.
 
 ## Why is this bad?
@@ -46,31 +46,44 @@ SUMMARY = "Per-request content comes before static instructions and breaks prefi
 # Static text after the first dynamic part that is more than a reminder.
 OPTIONS = {"reminder-lines": 1, "reminder-chars": 300}
 
-_LABEL_ONLY = re.compile(r"\s*[#\[\]\w' ]{0,30}:?\s*$")
+# Lines that carry no instruction: a label alone ("Context:") or a separator ("---").
+_LABEL_ONLY = re.compile(r"\s*[#\[\]\w' ]{0,30}:?\s*[.:]?\s*$|\s*[-=*_~]{3,}\s*$")
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 
 
-def _static_lines(prompt: Prompt, start: int) -> list[str]:
-    lines = []
+def _static_after(prompt: Prompt, start: int) -> list[tuple[int, str]]:
+    """The static pieces after ``start``, with the line each is on; labels alone do not count."""
+    pieces = []
     for part in prompt.parts:
         if part.kind is PartKind.INSTRUCTIONS and part.span.start >= start:
-            for line in prompt.text[part.span.start : part.span.end].splitlines():
+            offset = part.span.start
+            for line in prompt.text[part.span.start : part.span.end].split("\n"):
                 if line.strip() and not _LABEL_ONLY.fullmatch(line):
-                    lines.append(line)
-    return lines
+                    pieces.append((prompt.text.count("\n", 0, offset), line))
+                offset += len(line) + 1
+    return pieces
+
+
+def _is_reminder(pieces: list[tuple[int, str]], ctx: RuleContext) -> bool:
+    """One short line of one sentence ("Answer:", "Cite your sources.") is a reminder, not a block."""
+    lines = {line for line, _ in pieces}
+    text = " ".join(piece.strip() for _, piece in pieces)
+    sentences = len(_SENTENCE_END.findall(text + " "))
+    return len(lines) <= ctx.options["reminder-lines"] and sentences <= 1 and len(text) < ctx.options["reminder-chars"]
 
 
 def check(prompt: Prompt, ctx: RuleContext):
     dynamic = next((p for p in prompt.parts if p.kind in DYNAMIC_KINDS), None)
     if dynamic is None:
         return
-    static = _static_lines(prompt, dynamic.span.end)
-    chars = sum(len(line) for line in static)
-    if len(static) <= ctx.options["reminder-lines"] and chars < ctx.options["reminder-chars"]:
+    static = _static_after(prompt, dynamic.span.end)
+    if not static or _is_reminder(static, ctx):
         return
+    lines = len({line for line, _ in static})
     yield ctx.finding(
         prompt,
         prompt.sources[0].header if dynamic.kind is PartKind.SOURCES and prompt.sources else dynamic.span,
-        f"{dynamic.label.capitalize()} comes before {len(static)} lines of static instructions; "
+        f"{dynamic.label.capitalize()} comes before {lines} line{'s' if lines != 1 else ''} of static instructions; "
         "everything after it misses the prompt cache on every request",
-        tokens_text="\n".join(static),
+        tokens_text="\n".join(piece for _, piece in static),
     )

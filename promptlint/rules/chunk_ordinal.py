@@ -31,7 +31,7 @@ import re
 
 from ..context import RuleContext
 from ..model import Prompt
-from ._fields import remove_field
+from ._fields import remove_field, source_label
 
 CODE = "PL203"
 NAME = "chunk-ordinal"
@@ -51,7 +51,7 @@ def check(prompt: Prompt, ctx: RuleContext):
                 yield ctx.finding(
                     prompt,
                     field.value_span,
-                    f"Source {source.key or source.position + 1} shows a chunk ordinal ('{field.label}: {field.value}'), "
+                    f"{source_label(source)} shows a chunk ordinal ('{field.label}: {field.value}'), "
                     "which costs tokens and says nothing about the answer",
                     fix=remove_field(prompt, field, "Remove the chunk ordinal"),
                 )

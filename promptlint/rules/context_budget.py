@@ -38,7 +38,8 @@ OPTIONS = {"budget": 3000}
 
 
 def check(prompt: Prompt, ctx: RuleContext):
-    if not prompt.sources:
+    # A source template's size says nothing of what it renders to.
+    if not prompt.sources or any(s.repeated for s in prompt.sources):
         return
     budget = ctx.options["budget"]
     # Cheap bound first: a cl100k token is rarely under one character.

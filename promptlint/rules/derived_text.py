@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from ..context import RuleContext
 from ..model import Prompt
-from ._fields import fields, remove_field
+from ._fields import fields, remove_field, source_label
 
 CODE = "PL104"
 NAME = "derived-text"
@@ -52,7 +52,7 @@ def check(prompt: Prompt, ctx: RuleContext):
             yield ctx.finding(
                 prompt,
                 field.span,
-                f"Source {source.key or source.position + 1} carries derived text ('{field.label}') beside its content; "
+                f"{source_label(source)} carries derived text ('{field.label}') beside its content; "
                 "the shorter, lossy copy competes with the source",
                 fix=remove_field(prompt, field, f"Remove the {field.label}"),
             )

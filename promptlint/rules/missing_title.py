@@ -1,8 +1,9 @@
 """Source without a title.
 
 ## What it does
-Advisory. Flags a prompt whose sources carry no document title (reported once, at
-the first untitled source).
+Advisory. Flags a prompt whose sources carry no document title and no heading path
+(reported once, at the first such source). A source template that renders its
+item's own fields (beyond a URL) is taken to identify it.
 
 ## Why is this bad?
 The document title measured +0.03 correctness for about 5 tokens: it tells the
@@ -28,16 +29,22 @@ from __future__ import annotations
 
 from ..context import RuleContext
 from ..findings import Severity
-from ..model import Prompt
+from ..model import Prompt, Source
 
 CODE = "PL205"
 NAME = "missing-title"
 SUMMARY = "Sources are rendered without a document title"
 SEVERITY = Severity.INFO
+URL_LABELS = frozenset({"url", "link", "source", "href", "uri"})
+
+
+def _identified(source: Source) -> bool:
+    """A source template that renders its item's own fields (a place's name, type and location)."""
+    return source.repeated and any(f.label not in URL_LABELS for f in source.fields)
 
 
 def check(prompt: Prompt, ctx: RuleContext):
-    untitled = [s for s in prompt.sources if not s.title]
+    untitled = [s for s in prompt.sources if not s.title and not s.heading_path and not _identified(s)]
     if untitled:
         yield ctx.finding(
             prompt,

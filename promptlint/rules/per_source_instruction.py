@@ -35,7 +35,7 @@ from ..context import RuleContext
 from ..findings import Applicability, Edit, Fix
 from ..model import Prompt, Span
 from ..vocabulary import patterns
-from ._fields import remove_line
+from ._fields import remove_line, source_label
 
 CODE = "PL103"
 NAME = "per-source-instruction"
@@ -46,23 +46,25 @@ FIX = "safe"
 def check(prompt: Prompt, ctx: RuleContext):
     phrases = patterns(ctx.words("phrases"))
     for source in prompt.sources:
-        name = source.key or source.position + 1
+        name = source_label(source)
         for line in source.wrapper_lines:
             yield ctx.finding(
                 prompt,
                 Span(line.start, line.end - (prompt.text[line.end - 1 : line.end] == "\n")),
-                f"Source {name} carries an instruction to the model; it competes with the system prompt's rules",
+                f"{name} carries an instruction to the model; it competes with the system prompt's rules",
                 fix=Fix(Applicability.SAFE, (Edit(remove_line(prompt.text, line)),), "Remove the instruction line"),
             )
         for scope in (source.header, source.content):
             for match in phrases.finditer(prompt.lower, scope.start, scope.end):
+                if any(line.start <= match.start() < line.end for line in source.wrapper_lines):
+                    continue  # already reported, with its fix, as a wrapper line
                 start = prompt.text.rfind("\n", scope.start, match.start()) + 1 or scope.start
                 end = prompt.text.find("\n", match.end(), scope.end)
                 sentence = Span(max(start, scope.start), scope.end if end < 0 else end)
                 yield ctx.finding(
                     prompt,
                     Span(match.start(), match.end()),
-                    f"Source {name} contains an instruction to the model ('{prompt.text[match.start():match.end()]}'); "
+                    f"{name} contains an instruction to the model ('{prompt.text[match.start():match.end()]}'); "
                     "move guidance about sources into the system prompt",
                     tokens_text=prompt.text[sentence.start : sentence.end],
                 )

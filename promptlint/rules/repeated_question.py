@@ -87,7 +87,10 @@ def check(prompt: Prompt, ctx: RuleContext):
     copies: list[Span] = []
     for span in sorted(_copies(prompt, question) + same + prompt.rewritten_questions):
         # The same place can be found twice (by its label and by its words): report it once.
-        if not span.overlaps(question) and not any(span.overlaps(c) for c in copies):
+        if span.overlaps(question) or any(span.overlaps(c) for c in copies):
+            continue
+        # In a template, copies in two branches of one `{% if %}` never render together.
+        if not prompt.exclusive(span, question):
             copies.append(span)
     for copy in copies:
         line = _own_line(prompt, copy)

@@ -2,7 +2,8 @@
 
 ## What it does
 Flags a source marked restricted, confidential or do-not-use (`[RESTRICTED]`,
-`classification: confidential`, "do not use this document"), and an instruction
+`classification: confidential`, "do not use this document"), a template loop over
+restricted items (`{% for c in forbidden %}`), and an instruction
 that tells the model not to use restricted or confidential sources, which means
 such sources are being sent. Markers are in `rules/restricted-content.yaml`.
 
@@ -27,17 +28,22 @@ An instruction about restricted content is reported without a fix.
 
 from __future__ import annotations
 
+import re
+
 from ..context import RuleContext
 from ..findings import Severity
 from ..model import PartKind, Prompt, Span
 from ..vocabulary import patterns
-from ._fields import remove_source
+from ._fields import remove_source, source_label
 
 CODE = "PL105"
 NAME = "restricted-content"
 SUMMARY = "Content marked restricted or do-not-use is sent to the model"
 FIX = "unsafe"
 SEVERITY = Severity.ERROR
+
+
+_RESTRICTED_NAME = re.compile(r"\b\w*(?:restricted|forbidden|confidential|denied|blocked|secret|classified)\w*\b")
 
 
 def _first_line(prompt: Prompt, span: Span) -> Span:
@@ -54,9 +60,19 @@ def check(prompt: Prompt, ctx: RuleContext):
             yield ctx.finding(
                 prompt,
                 Span(match.start(), match.end()),
-                f"Source {source.key or source.position + 1} is marked '{prompt.text[match.start():match.end()]}' "
+                f"{source_label(source)} is marked '{prompt.text[match.start():match.end()]}' "
                 "and is still sent; an instruction not to use it is no access control",
                 fix=remove_source(prompt, source, "Drop the restricted source"),
+            )
+    for source in prompt.sources:
+        # A template loop over restricted items sends every one of them.
+        match = _RESTRICTED_NAME.search(source.collection.lower())
+        if match:
+            yield ctx.finding(
+                prompt,
+                source.header,
+                f"The sources loop iterates '{source.collection}': restricted content is rendered into the prompt",
+                tokens_text="",
             )
     instructions = patterns(ctx.words("instructions"))
     for part in prompt.parts:

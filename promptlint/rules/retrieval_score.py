@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from ..context import RuleContext
 from ..model import Prompt
-from ._fields import fields, is_slot, number, remove_field
+from ._fields import fields, is_slot, number, remove_field, source_label
 
 CODE = "PL102"
 NAME = "retrieval-score"
@@ -49,7 +49,7 @@ def check(prompt: Prompt, ctx: RuleContext):
             yield ctx.finding(
                 prompt,
                 field.value_span,
-                f"Source {source.key or source.position + 1} shows its retrieval score "
+                f"{source_label(source)} shows its retrieval score "
                 f"('{field.label}: {field.value}'); the model reads it as an instruction to defer to the top hit",
                 fix=remove_field(prompt, field, "Remove the score"),
             )

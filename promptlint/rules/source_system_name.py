@@ -30,8 +30,7 @@ from __future__ import annotations
 
 from ..context import RuleContext
 from ..model import Prompt
-from ..vocabulary import normalise_label
-from ._fields import remove_field
+from ._fields import remove_field, source_label
 
 CODE = "PL202"
 NAME = "source-system-name"
@@ -40,20 +39,21 @@ FIX = "safe"
 
 
 def _is_system(value: str, systems: frozenset[str]) -> bool:
-    name = normalise_label(value.strip(" \"'`"))
+    # Plain lower case: "SharePoint" is one word here, not camelCase to split.
+    name = " ".join(value.strip(" \"'`").lower().replace("_", " ").split())
     return name in systems or any(name.startswith(s + " ") and not name[len(s) + 1 :].isalpha() for s in systems)
 
 
 def check(prompt: Prompt, ctx: RuleContext):
     labels = ctx.labels() | {""}
-    systems = ctx.labels("systems")
+    systems = frozenset(" ".join(w.lower().split()) for w in ctx.words("systems"))
     for source in prompt.sources:
         for field in source.fields:
             if field.label in labels and _is_system(field.value, systems):
                 yield ctx.finding(
                     prompt,
                     field.value_span,
-                    f"Source {source.key or source.position + 1} names its source system ('{field.value}'), "
+                    f"{source_label(source)} names its source system ('{field.value}'), "
                     "which tells the model nothing about the answer",
                     fix=remove_field(prompt, field, "Remove the system name"),
                 )

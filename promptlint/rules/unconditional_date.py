@@ -30,14 +30,20 @@ Safe: every date that is not stale is removed and each stale one is rewritten as
 `(last updated YYYY-MM-DD)` in the header, all in one fix. When a date cannot be
 read the fix is unsafe, since that date might have been a needed staleness warning.
 
+In a template, a date slot outside a staleness test fires; the unsafe fix wraps it
+in `{% if doc.stale %}...{% endif %}`, and the flag must then be set in the render
+context.
+
 ## Options
 - `stale-after` (days, default 365): older than this, a source is stale.
+- `stale-flag` (default `stale`): the loop item's attribute the template fix tests.
 - The run's `today` setting fixes "now" for reproducible results.
 """
 
 from __future__ import annotations
 
 import datetime
+import re
 
 from ..context import RuleContext
 from ..findings import Applicability, Edit, Fix
@@ -48,7 +54,7 @@ CODE = "PL201"
 NAME = "unconditional-date"
 SUMMARY = "Every source carries a date, so the model prefers recency over relevance"
 FIX = "safe/unsafe"
-OPTIONS = {"stale-after": 365}
+OPTIONS = {"stale-after": 365, "stale-flag": "stale"}
 STALE_LABEL = "last updated"
 
 
@@ -96,16 +102,31 @@ def _fix(prompt: Prompt, dated: list, ctx: RuleContext) -> Fix:
 
 
 def _template_findings(prompt: Prompt, ctx: RuleContext, labels: frozenset[str]):
-    """A date slot in a source template is rendered on every source."""
+    """A date slot in a source template, outside a staleness test, is rendered on every source."""
     for source in prompt.sources:
         for field in source.fields:
-            if source.repeated and field.label in labels:
+            if source.repeated and field.label in labels and not field.conditional:
                 yield ctx.finding(
                     prompt,
                     field.value_span,
                     f"Every source is rendered with its date ('{field.label}'); show a date only when it is stale",
+                    fix=_wrap_in_staleness_test(prompt, source, field, ctx),
                     tokens_text=prompt.text[field.span.start : field.span.end],
                 )
+
+
+def _wrap_in_staleness_test(prompt: Prompt, source: Source, field: Field, ctx: RuleContext) -> Fix | None:
+    """In a Jinja template: show the date only under `{% if doc.<flag> %}`; the flag must be in the render context."""
+    root = re.match(r"\{\{-?\s*([A-Za-z_]\w*)", field.value)
+    if source.style != "template" or not root:
+        return None
+    test = f"{{% if {root[1]}.{ctx.options['stale-flag']} %}}"
+    original = prompt.text[field.span.start : field.span.end]
+    return Fix(
+        Applicability.UNSAFE,
+        (Edit(field.span, f"{test}{original}{{% endif %}}"),),
+        f"Show the date only when the source is stale ({root[1]}.{ctx.options['stale-flag']})",
+    )
 
 
 def check(prompt: Prompt, ctx: RuleContext):

@@ -37,6 +37,7 @@ from __future__ import annotations
 from ..context import RuleContext
 from ..findings import Applicability, Edit, Fix
 from ..chunks import to_chunk
+from ._fields import source_label
 from ..model import Prompt, Source
 from ..render import order_sources
 
@@ -75,7 +76,7 @@ def check(prompt: Prompt, ctx: RuleContext):
             yield ctx.finding(
                 prompt,
                 source.header,
-                f"Source {source.key or source.position + 1} is from '{source.title or doc}', like an earlier source, "
+                f"{source_label(source)} is from '{source.title or doc}', like an earlier source, "
                 "but not next to it; group chunks of one document together",
                 fix=_regroup(prompt),
                 tokens_text="",

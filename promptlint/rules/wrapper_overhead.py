@@ -40,6 +40,7 @@ import re
 from .. import tokens, vocabulary
 from ..chunks import to_chunk
 from ..context import RuleContext
+from ._fields import source_label
 from ..model import Prompt, Source, Span
 from ..render import render_header
 
@@ -71,7 +72,8 @@ def _wrapper(prompt: Prompt, source: Source, reported: frozenset[str]) -> str:
 def check(prompt: Prompt, ctx: RuleContext):
     budget = ctx.options["wrapper-budget"]
     reported = _reported_labels()
-    for source in prompt.sources:
+    # A source template's wrapper holds slots, not the text the model gets: not measurable.
+    for source in (s for s in prompt.sources if not s.repeated):
         wrapper = _wrapper(prompt, source, reported)
         # Cheap bound first: a cl100k token is rarely under one character.
         if len(wrapper) <= budget:
@@ -84,7 +86,7 @@ def check(prompt: Prompt, ctx: RuleContext):
             finding = ctx.finding(
                 prompt,
                 source.header,
-                f"Source {source.key or source.position + 1} has a {cost}-token wrapper, over the budget of {budget}; "
+                f"{source_label(source)} has a {cost}-token wrapper, over the budget of {budget}; "
                 f"the canonical header would take {canonical}",
                 tokens_text="",
             )

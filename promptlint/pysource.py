@@ -1,0 +1,140 @@
+"""Find the prompt templates that live inside Python code, without running it.
+
+The file is parsed with `ast`, never imported. A template is a string constant
+that is assigned to a name like ``*_PROMPT`` or ``*_TEMPLATE``, or passed as the
+template of a prompt class (LangChain's PromptTemplate and ChatPromptTemplate,
+Haystack's PromptBuilder and ChatMessage.from_*, LlamaIndex's PromptTemplate).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+# Names a template is assigned to: SYSTEM_PROMPT, qa_template, PROMPT_TMPL, ...
+TEMPLATE_NAME = re.compile(r"(?i)(?:^|_)(?:prompt|template|tmpl|instructions?)(?:_\w*)?$")
+# Calls whose string arguments are templates, by the called name's last part.
+TEMPLATE_CALLS = frozenset(
+    {
+        "PromptTemplate",
+        "ChatPromptTemplate",
+        "from_template",
+        "from_messages",
+        "PromptBuilder",
+        "ChatPromptBuilder",
+        "from_system",
+        "from_user",
+        "from_assistant",
+        "SystemMessage",
+        "HumanMessage",
+        "AIMessage",
+        "SystemMessagePromptTemplate",
+        "HumanMessagePromptTemplate",
+        "RichPromptTemplate",
+    }
+)
+# Keyword arguments that hold the template of such a call.
+TEMPLATE_KEYWORDS = frozenset({"template", "text", "content", "messages", "template_str"})
+MIN_LENGTH = 20  # shorter strings are labels and names, not prompts
+
+
+@dataclass(frozen=True)
+class PyTemplate:
+    text: str  # the template as the application sees it
+    syntax: str  # "jinja" or "text" (a format string)
+    line: int  # 1-based line of the string in the file
+    column: int  # 1-based column
+    # Where ``text`` stands in the file, character for character; None when the
+    # literal has escapes or is an f-string, so positions inside it cannot be mapped.
+    origin: tuple[int, int] | None
+
+
+class PythonSyntaxError(Exception):
+    def __init__(self, message: str, line: int, column: int):
+        super().__init__(message)
+        self.message, self.line, self.column = message, line, column
+
+
+def templates_in(raw: str) -> list[PyTemplate]:
+    try:
+        module = ast.parse(raw)
+    except SyntaxError as exc:
+        raise PythonSyntaxError(exc.msg, exc.lineno or 1, exc.offset or 1) from None
+    starts = [0] + [m.end() for m in re.finditer("\n", raw)]
+    found: dict[tuple[int, int], PyTemplate] = {}
+    for node in ast.walk(module):
+        for literal, jinja_hint in _candidates(node):
+            template = _template(raw, starts, literal, jinja_hint)
+            if template is not None:
+                found.setdefault((template.line, template.column), template)
+    return [found[k] for k in sorted(found)]
+
+
+def _candidates(node: ast.AST):
+    """String nodes that are templates, with whether the context says Jinja."""
+    if isinstance(node, (ast.Assign, ast.AnnAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        if any(isinstance(t, ast.Name) and TEMPLATE_NAME.search(t.id) for t in targets) and node.value is not None:
+            yield from _strings(node.value, False)
+    elif isinstance(node, ast.Call):
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if name in TEMPLATE_CALLS:
+            jinja = name in ("PromptBuilder", "ChatPromptBuilder", "from_system", "from_user", "from_assistant") or any(
+                k.arg == "template_format" and isinstance(k.value, ast.Constant) and k.value.value == "jinja2"
+                for k in node.keywords
+            )
+            for arg in node.args:
+                yield from _strings(arg, jinja)
+            for keyword in node.keywords:
+                if keyword.arg in TEMPLATE_KEYWORDS:
+                    yield from _strings(keyword.value, jinja)
+
+
+def _strings(node: ast.AST, jinja: bool):
+    """The string literals in a value: itself, or the items of a list/tuple of messages."""
+    if isinstance(node, (ast.Constant, ast.JoinedStr)):
+        yield node, jinja
+    elif isinstance(node, (ast.List, ast.Tuple)):
+        for item in node.elts:
+            yield from _strings(item, jinja)
+
+
+def _template(raw: str, starts: list[int], node: ast.AST, jinja_hint: bool) -> PyTemplate | None:
+    if isinstance(node, ast.Constant):
+        if not isinstance(node.value, str):
+            return None
+        text = node.value
+    else:
+        # An f-string: its fields read as format-string slots ("{context}").
+        text = "".join(
+            part.value if isinstance(part, ast.Constant) else "{" + ast.unparse(part.value) + "}"
+            for part in node.values
+        )
+    if len(text.strip()) < MIN_LENGTH:
+        return None
+    start = starts[node.lineno - 1] + _char_column(raw, starts[node.lineno - 1], node.col_offset)
+    end = starts[node.end_lineno - 1] + _char_column(raw, starts[node.end_lineno - 1], node.end_col_offset)
+    origin = _origin(raw, start, end, text) if isinstance(node, ast.Constant) else None
+    syntax = "jinja" if jinja_hint or "{{" in text and "}}" in text or "{%" in text else "text"
+    return PyTemplate(text, syntax, node.lineno, start - starts[node.lineno - 1] + 1, origin)
+
+
+def _char_column(raw: str, line_start: int, byte_offset: int) -> int:
+    """ast gives UTF-8 byte offsets within the line; positions here are characters."""
+    line_end = raw.find("\n", line_start)
+    line = raw[line_start : len(raw) if line_end < 0 else line_end]
+    return len(line.encode("utf-8")[:byte_offset].decode("utf-8", errors="ignore"))
+
+
+def _origin(raw: str, start: int, end: int, text: str) -> tuple[int, int] | None:
+    """Where the string's text stands inside its literal, when it stands there verbatim."""
+    literal = raw[start:end]
+    match = re.match(r"(?i)([rbu]*)('''|\"\"\"|'|\")", literal)
+    if not match or not literal.endswith(match.group(2)):
+        return None  # implicit concatenation or something unusual
+    inner_start = start + match.end()
+    inner_end = end - len(match.group(2))
+    if raw[inner_start:inner_end] != text:
+        return None  # escapes: the text is not the source character for character
+    return inner_start, inner_end

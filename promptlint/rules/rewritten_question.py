@@ -1,0 +1,68 @@
+"""The question slot is filled from a rewritten question.
+
+## What it does
+Flags a template whose question slot is a rewritten, condensed, standalone,
+expanded or search-query form of the user's question (`{{ standalone_question }}`,
+`{search_query}`) when the original question is not sent at all. (Sent beside the
+original, the rewrite is a repeated question: PL101.)
+
+## Why is this bad?
+Rewrites exist for retrieval: they make a better search query. The answer must
+address what the user asked, and a rewrite can drop a constraint or change the
+intent. The assembled prompt should end with the original question; it is the
+decision most easily lost in a refactor.
+
+## Example
+```
+Sources: {{ context }}
+Question: {{ standalone_question }}
+```
+
+## Use instead
+```
+Sources: {{ context }}
+Question: {{ question }}
+```
+
+## Fix safety
+Unsafe: the slot is renamed to the original question's variable (option
+`original-question`, default `question`), which must then be passed in the render
+context.
+
+## Options
+- `original-question` (default `question`): the variable that holds the user's question.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..context import RuleContext
+from ..findings import Applicability, Edit, Fix
+from ..model import Prompt, Span
+
+CODE = "PL304"
+NAME = "rewritten-question"
+SUMMARY = "The question slot is filled from a rewritten question, not the original"
+FIX = "unsafe"
+OPTIONS = {"original-question": "question"}
+
+_NAME = re.compile(r"[A-Za-z_][\w]*(?:\.[\w]+)*")
+
+
+def check(prompt: Prompt, ctx: RuleContext):
+    if prompt.questions:
+        return
+    original = ctx.options["original-question"]
+    for slot in prompt.rewritten_questions:
+        name = _NAME.search(prompt.text, slot.start, slot.end)
+        fix = None
+        if name:
+            fix = Fix(Applicability.UNSAFE, (Edit(Span(name.start(), name.end()), original),), f"Use the original question ({original})")
+        yield ctx.finding(
+            prompt,
+            slot,
+            "The question is filled from a rewritten form of it; send the user's original question",
+            fix=fix,
+            tokens_text="",
+        )

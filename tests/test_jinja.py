@@ -1,0 +1,123 @@
+"""The Jinja front-end: exact positions, the same model as text, fixes that keep the template valid."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jinja2
+import pytest
+
+from promptlint.config import build
+from promptlint.jinja import environment, segment_jinja, tags
+from promptlint.lint import fix_text, lint_text
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+TEMPLATES = sorted(FIXTURES.glob("*/*.j2")) + sorted(CORPUS.glob("*.j2"))
+CONFIG = build({"select": ["ALL"], "today": "2026-12-02"}, "test")
+
+
+@pytest.mark.parametrize("path", TEMPLATES, ids=lambda p: p.name if p.parent == CORPUS else f"{p.parent.name}/{p.name}")
+def test_tag_slices_join_back_into_the_source(path):
+    source = path.read_text(encoding="utf-8")
+    found = tags(source)
+    pos = 0
+    for tag in found:
+        # Between tags there is only the whitespace that `-` modifiers or the final newline drop.
+        assert not source[pos : tag.span.start].strip()
+        pos = tag.span.end
+    assert not source[pos:].strip()
+    assert "".join(source[t.span.start : t.span.end] for t in found).replace(" ", "").replace("\n", "") == source.replace(" ", "").replace("\n", "")
+
+
+def test_whitespace_control_and_final_newline():
+    source = "A {{- x -}}\n  B{%- if y %} C {% endif -%}\n"
+    found = tags(source)
+    assert [(t.kind, source[t.span.start : t.span.end]) for t in found] == [
+        ("data", "A"),
+        ("variable", "{{- x -}}\n  "),  # `-}}` takes the whitespace it strips
+        ("data", "B"),
+        ("block", "{%- if y %}"),
+        ("data", " C "),
+        ("block", "{% endif -%}"),  # the final newline is not part of any tag
+    ]
+
+
+def test_sources_loop_becomes_one_repeated_source():
+    source = (
+        "Answer from the sources.\n{% for doc in documents %}\n"
+        "[{{ loop.index }}] {{ doc.meta.title }} (score: {{ doc.score }})\n{{ doc.content }}\n{% endfor %}\n"
+        "Question: {{ question }}\n"
+    )
+    prompt = segment_jinja(source)
+    [src] = prompt.sources
+    assert src.repeated and src.collection == "documents"
+    assert source[src.content.start : src.content.end] == "{{ doc.content }}"
+    assert src.key == "{{ loop.index }}"
+    assert src.title == "{{ doc.meta.title }}"
+    assert [(f.label, source[f.span.start : f.span.end]) for f in src.fields] == [
+        ("title", "{{ doc.meta.title }}"),
+        ("score", " (score: {{ doc.score }})"),
+    ]
+    assert [source[q.start : q.end] for q in prompt.questions] == ["{{ question }}"]
+
+
+def test_side_effecting_expressions_are_never_evaluated(monkeypatch):
+    source = "{% set x = cycler.__init__ %}{{ ''.__class__.__mro__ }}\n{% for doc in documents %}{{ doc.content }}{% endfor %}\n{{ question }}"
+    # Rendering would be the only way to run them: make it fail loudly if anything renders.
+    monkeypatch.setattr(jinja2.Template, "render", lambda *a, **k: pytest.fail("a template was rendered"))
+    monkeypatch.setattr(jinja2.Environment, "from_string", lambda *a, **k: pytest.fail("a template was compiled"))
+    assert [f.code for f in lint_text(source, path="t.j2", config=CONFIG)] == ["PL205"]
+
+
+def test_syntax_error_is_pl900_with_line():
+    findings = lint_text("Hello\n{% for x in y %}\n{{ x }\n", path="t.j2", config=CONFIG)
+    assert [(f.code, f.line) for f in findings] == [("PL900", 3)]
+    assert findings[0].message.startswith("invalid Jinja: ")
+
+
+def test_a_fix_that_would_break_the_template_is_not_applied():
+    # The score output opens an `if` whose end sits on another line: removing the
+    # line would cut the block in two, so the fix is dropped and the finding stays.
+    source = "{% for d in docs %}\n[{{ loop.index }}] {{ d.meta.title }}\nScore: {% if d.score %}{{ d.score }}\n{% endif %}{{ d.content }}\n{% endfor %}\n{{ question }}"
+    fixed = fix_text(source, path="t.j2", config=CONFIG)
+    environment().parse(fixed)
+    assert "{% if d.score %}" in fixed and "{% endif %}" in fixed
+
+
+SAMPLE = {
+    "question": "Can I return a damaged item after 40 days?",
+    "documents": [
+        {"content": "Damaged goods may be returned within 30 days.", "score": 0.91,
+         "meta": {"title": "Returns Policy", "relevance": 0.9, "summary": "Returns.", "updated_at": "2026-11-20", "chunk_id": "8f3a"}},
+        {"content": "Delivery takes 3-5 days.", "score": 0.61,
+         "meta": {"title": "Shipping FAQ", "relevance": 0.5, "summary": "Shipping.", "updated_at": "2026-10-02", "chunk_id": "77c1"}},
+    ],
+}
+
+
+REMOVING_FIXES = [p for p in sorted(FIXTURES.glob("*/bad*.fixed.j2")) if not p.parent.name.startswith("PL304")]
+
+
+@pytest.mark.parametrize("path", REMOVING_FIXES, ids=lambda p: p.parent.name)
+def test_fixed_template_renders_the_same_text_less_what_was_removed(path):
+    """Rendered with sample data (our fixture, not a user's template), every line of the fixed
+    output is a line of the original output: the fix only took things away."""
+    original = path.with_name(path.name.replace(".fixed", "")).read_text(encoding="utf-8")
+    fixed = path.read_text(encoding="utf-8")
+    env = jinja2.Environment()
+    before = env.from_string(original).render(**SAMPLE, relevant=SAMPLE["documents"], marginal=[], permitted=SAMPLE["documents"], forbidden=[])
+    after = env.from_string(fixed).render(**SAMPLE, relevant=SAMPLE["documents"], marginal=[], permitted=SAMPLE["documents"], forbidden=[], standalone_question="")
+    kept = iter(before.splitlines())
+    for line in after.splitlines():
+        if line.strip():
+            assert any(line.strip() in old for old in kept), f"{line!r} is not in the original output"
+    for doc in SAMPLE["documents"]:
+        assert doc["content"] in after
+
+
+def test_rewritten_question_fix_sends_the_original():
+    folder = FIXTURES / "PL304-rewritten-question"
+    env = jinja2.Environment()
+    after = env.from_string((folder / "bad.fixed.j2").read_text()).render(**SAMPLE, standalone_question="returns > 40d?")
+    assert after.rstrip().endswith("Question: " + SAMPLE["question"])

@@ -1,0 +1,66 @@
+"""Prompt templates inside Python code: found with ast, linted at the .py file's own positions."""
+
+from __future__ import annotations
+
+from promptlint.config import build
+from promptlint.lint import fix_text, lint_text
+from promptlint.pysource import templates_in
+
+CONFIG = build({"today": "2026-12-02"}, "test")
+
+SOURCE = '''from langchain.prompts import PromptTemplate
+
+QA_PROMPT = """You are an assistant. Answer from the context.
+PASSAGE {i} (RELEVANCE: {score:.2f})
+{doc}
+
+Question: {question}
+Question: {question}
+"""
+
+builder = PromptBuilder(template="""
+{% for doc in documents %}
+[{{ loop.index }}] {{ doc.meta.title }} (score: {{ doc.score }})
+{{ doc.content }}
+{% endfor %}
+Question: {{ query }}
+""")
+
+ESCAPED_TEMPLATE = "Answer from {context}.\\nQuestion: {question}\\nQuestion: {question}"
+label = "not a template, just a string that is long enough"
+'''
+
+
+def test_templates_are_found_by_name_and_by_call():
+    found = templates_in(SOURCE)
+    assert [(t.line, t.column, t.syntax, t.origin is not None) for t in found] == [
+        (3, 13, "text", True),
+        (11, 34, "jinja", True),
+        (19, 20, "text", False),
+    ]
+
+
+def test_findings_point_into_the_python_file():
+    assert [(f.line, f.column, f.code) for f in lint_text(SOURCE, path="app.py", config=CONFIG)] == [
+        (4, 25, "PL102"),
+        (7, 11, "PL101"),
+        (13, 49, "PL102"),
+        (19, 20, "PL101"),  # escapes: the literal's start, and no fix
+    ]
+
+
+def test_fixes_edit_the_literals_in_place():
+    fixed = fix_text(SOURCE, path="app.py", config=CONFIG)
+    assert "PASSAGE {i}\n{doc}" in fixed
+    assert fixed.count("Question: {question}\n") == 1
+    assert "[{{ loop.index }}] {{ doc.meta.title }}\n" in fixed
+    assert fixed.endswith('ESCAPED_TEMPLATE = "Answer from {context}.\\nQuestion: {question}\\nQuestion: {question}"\nlabel = "not a template, just a string that is long enough"\n')
+    compile(fixed, "app.py", "exec")
+
+
+def test_python_syntax_error_is_pl900():
+    assert [(f.code, f.line) for f in lint_text("PROMPT = '''\n", path="app.py", config=CONFIG)] == [("PL900", 1)]
+
+
+def test_json_that_is_not_a_chat_record_is_not_a_prompt():
+    assert lint_text('{"name": "my-app", "version": "1.0.0"}', path="package.json", config=CONFIG) == []
