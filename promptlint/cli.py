@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import difflib
+import os
 import sys
+from collections import Counter
 from pathlib import Path
 
 import click
 
 from . import document as documents
-from . import files, output, registry
-from .config import Config, ConfigError
-from .config import load as load_config
+from . import baseline, files, output, registry
+from .config import Config, ConfigError, Resolver
 from .findings import Applicability
 from .formatting import format_document
 from .lint import check_document
@@ -29,9 +30,19 @@ class Failure(click.ClickException):
     exit_code = EXIT_ERROR
 
 
-def _config(config_path: str | None, select: str | None, ignore: str | None) -> Config:
+def _resolver(config_path: str | None, select: str | None, ignore: str | None) -> Resolver:
+    return Resolver(Path(config_path) if config_path else None, select=_selectors(select), ignore=_selectors(ignore))
+
+
+def _targets(paths: tuple[Path, ...], config_path: str | None, select: str | None, ignore: str | None) -> list[tuple[Path, Config]]:
+    """Each file to work on, with the config of its folder.
+
+    Every config is read before any file is touched, so a bad one stops the run
+    with nothing written.
+    """
     try:
-        return load_config(Path(config_path) if config_path else None, select=_selectors(select), ignore=_selectors(ignore))
+        configs = _resolver(config_path, select, ignore)
+        return [(path, configs.for_folder(path.parent)) for path in files.expand(list(paths) or [Path(".")], configs.wants)]
     except ConfigError as exc:
         raise Failure(str(exc)) from None
 
@@ -58,13 +69,39 @@ def _write(path: Path, display: str, text: str) -> bool:
     return True
 
 
+def _read_stdin(name: str) -> documents.Document | None:
+    try:
+        return documents.parse(sys.stdin.buffer.read(), name, Path(name).suffix.lower())
+    except documents.UnreadableFile as exc:
+        click.echo(f"error: {exc}", err=True)
+        return None
+
+
+def _load_baseline(path: str) -> Counter[baseline.Key]:
+    try:
+        return baseline.loads(Path(path).read_text(encoding="utf-8"), path)
+    except OSError as exc:
+        raise Failure(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise Failure(f"{path}: not valid UTF-8 (byte offset {exc.start})") from None
+    except baseline.BaselineError as exc:
+        raise Failure(str(exc)) from None
+
+
+def _write_baseline(path: str, text: str) -> None:
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise Failure(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="promptlint")
 def main() -> None:
     """promptlint: find and fix the context anti-patterns that cost RAG answers their correctness."""
 
 
-config_option = click.option("--config", "config_path", type=click.Path(dir_okay=False), help="Config file (default: nearest .promptlint.yaml).")
+config_option = click.option("--config", "config_path", type=click.Path(dir_okay=False), help="Config file for every file (default: the nearest config above each file).")
 select_option = click.option("--select", help="Comma-separated rule codes, names or prefixes to run (replaces the default set).")
 ignore_option = click.option("--ignore", help="Comma-separated rule codes, names or prefixes to skip.")
 
@@ -75,25 +112,42 @@ ignore_option = click.option("--ignore", help="Comma-separated rule codes, names
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply unsafe fixes (with --fix or --diff).")
 @click.option("--diff", "show_diff", is_flag=True, help="Print the fixes as a unified diff; write nothing.")
 @click.option("--output-format", type=click.Choice(output.FORMATS), default="full", show_default=True)
+@click.option("--statistics", is_flag=True, help="Print how many findings and tokens each rule has, instead of the findings.")
+@click.option("--show-fixes", is_flag=True, help="After the findings, list the fixes they offer and what applies each.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the findings: no summary line.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings (still 2 on an error).")
+@click.option("--stdin-filename", metavar="NAME", help="Lint standard input as the file NAME; with --fix, print the fixed text.")
+@click.option("--baseline", "baseline_path", type=click.Path(dir_okay=False), help="Report only the findings that are not in this baseline file.")
+@click.option("--write-baseline", type=click.Path(dir_okay=False), help="Record the current findings in this baseline file; exit 0.")
 @config_option
 @select_option
 @ignore_option
-def check(paths, fix, unsafe_fixes, show_diff, output_format, config_path, select, ignore):
+def check(paths, fix, unsafe_fixes, show_diff, output_format, statistics, show_fixes, quiet, exit_zero, stdin_filename, baseline_path, write_baseline, config_path, select, ignore):
     """Lint prompt files (or folders of them)."""
-    config = _config(config_path, select, ignore)
+    if stdin_filename and paths:
+        raise Failure("--stdin-filename lints standard input: give no paths")
+    if (statistics or show_fixes) and output_format not in output.TEXT_FORMATS:
+        raise Failure("--statistics and --show-fixes print text: use them with --output-format full or concise")
+    known = _load_baseline(baseline_path) if baseline_path else None
+    targets = _targets((Path(stdin_filename),) if stdin_filename else paths, config_path, select, ignore)
+    # A baseline is JSON, which a folder walk would otherwise lint as a chat file.
+    baseline_files = {Path(p).resolve() for p in (baseline_path, write_baseline) if p}
     threshold = None
     if fix or show_diff:
         threshold = Applicability.UNSAFE if unsafe_fixes else Applicability.SAFE
     all_findings, texts, failed, changed = [], {}, False, 0
-    for path in files.expand(list(paths) or [Path(".")]):
-        doc = _read(path)
+    fixed_stdin = None  # with --fix, standard input's text after fixing, printed instead of written
+    for path, config in targets:
+        if path.resolve() in baseline_files:
+            continue
+        doc = _read_stdin(stdin_filename) if stdin_filename else _read(path)
         if doc is None:
             failed = True
             continue
         result = check_document(doc, config, threshold)
         if result.error:
             click.echo(f"warning: {result.error}", err=True)
-        if result.fixed is not None and not show_diff and not _write(path, doc.path, result.fixed):
+        if result.fixed is not None and not show_diff and not stdin_filename and not _write(path, doc.path, result.fixed):
             failed = True
             # The file is as it was, so report the findings in it.
             result = check_document(doc, config)
@@ -101,17 +155,42 @@ def check(paths, fix, unsafe_fixes, show_diff, output_format, config_path, selec
             if show_diff:
                 click.echo(_diff(doc.path, doc.original, result.fixed), nl=False)
             changed += 1
+        if stdin_filename and fix and not show_diff:
+            fixed_stdin = doc.original if result.fixed is None else result.fixed
         # Findings are placed in the text the rules read (no BOM, LF newlines), so show that one.
         texts[doc.path] = doc.as_read(result.fixed) if (result.fixed is not None and not show_diff) else doc.raw
         all_findings.extend(result.findings)
     if show_diff:
-        sys.exit(EXIT_ERROR if failed else (EXIT_FINDINGS if changed else EXIT_CLEAN))
-    click.echo(output.RENDERERS[output_format](all_findings, texts), nl=False)
-    if output_format != "json":
-        click.echo(output.summary(all_findings, changed if fix else 0), err=output_format == "concise")
+        sys.exit(EXIT_ERROR if failed else (EXIT_FINDINGS if changed and not exit_zero else EXIT_CLEAN))
+    if fixed_stdin is not None:
+        click.echo(fixed_stdin, nl=False)
+    if write_baseline:
+        _write_baseline(write_baseline, baseline.dumps(all_findings, texts))
+        if not quiet:
+            click.echo(f"Wrote {len(all_findings)} finding(s) to {write_baseline}", err=True)
+        sys.exit(EXIT_ERROR if failed else EXIT_CLEAN)
+    if known is not None:
+        all_findings = baseline.new_findings(all_findings, texts, known)
+    # Standard output holds the fixed text, so the report goes to standard error.
+    to_stderr = fixed_stdin is not None
+    render = output.RENDERERS[output_format]
+    if statistics:
+        report = output.statistics(all_findings)
+    elif output_format in output.TEXT_FORMATS:
+        # NO_COLOR (no-color.org) turns colour off; click.echo drops it when stdout is not a terminal.
+        report = render(all_findings, texts, color=not os.environ.get("NO_COLOR"))
+    else:
+        report = render(all_findings, texts)
+    click.echo(report, nl=False, err=to_stderr)
+    if show_fixes:
+        click.echo(output.fixes(all_findings), nl=False, err=to_stderr)
+    # The summary is for people: after the full report, on stderr beside lines a tool
+    # reads, and never inside a JSON or XML document.
+    if not quiet and output_format in ("full", "concise", "github"):
+        click.echo(output.summary(all_findings, changed if fix else 0), err=to_stderr or output_format != "full")
     if failed:
         sys.exit(EXIT_ERROR)
-    sys.exit(EXIT_FINDINGS if all_findings else EXIT_CLEAN)
+    sys.exit(EXIT_FINDINGS if all_findings and not exit_zero else EXIT_CLEAN)
 
 
 @main.command("format")
@@ -121,9 +200,8 @@ def check(paths, fix, unsafe_fixes, show_diff, output_format, config_path, selec
 @config_option
 def format_command(paths, check_only, show_diff, config_path):
     """Rewrite the sources block of each prompt with the canonical renderer."""
-    config = _config(config_path, None, None)
     failed, changed = False, 0
-    for path in files.expand(list(paths) or [Path(".")]):
+    for path, config in _targets(paths, config_path, None, None):
         doc = _read(path)
         if doc is None:
             failed = True
@@ -163,3 +241,46 @@ def rules():
     for r in registry.all_rules():
         flag = "" if r.default else " (off by default)"
         click.echo(f"{r.code}  {r.name:<28} {r.fix:<12} {r.summary}{flag}")
+
+
+@main.command("config")
+@click.argument("path", default=Path("."), type=click.Path(exists=True, path_type=Path))
+@config_option
+@select_option
+@ignore_option
+def config_command(path, config_path, select, ignore):
+    """Show the settings for PATH (a file or folder; default: here) as YAML, and the file they come from."""
+    try:
+        configs = _resolver(config_path, select, ignore)
+        # For a file, what runs on it: its folder's config less its per-file-ignores.
+        config = configs.for_folder(path) if path.is_dir() else configs.for_folder(path.parent).for_file(path)
+    except ConfigError as exc:
+        raise Failure(str(exc)) from None
+    click.echo(config.as_yaml(), nl=False)
+
+
+@main.command("docs")
+@click.option("--check", "check_only", is_flag=True, help="Exit 1 if a generated file is stale; write nothing.")
+def docs_command(check_only):
+    """Generate docs/rules.md and the README's rule table from the rules (run in the checkout's root)."""
+    # A maintainers' command: the other commands do not load the generator.
+    from . import docs
+
+    readme = Path("README.md")
+    try:
+        readme_text = readme.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise Failure(f"{readme}: cannot read: {exc.strerror or exc}") from None
+    try:
+        wanted = {Path(docs.RULES_PAGE): docs.render_rules(), readme: docs.with_rules_table(readme_text)}
+    except ValueError as exc:
+        raise Failure(f"{readme}: {exc}") from None
+    stale = [path for path, text in wanted.items() if not path.is_file() or path.read_text(encoding="utf-8") != text]
+    for path in stale:
+        if check_only:
+            click.echo(f"Stale: {path} (run 'promptlint docs')")
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(wanted[path], encoding="utf-8")
+        click.echo(f"Wrote: {path}", err=True)
+    sys.exit(EXIT_FINDINGS if check_only and stale else EXIT_CLEAN)

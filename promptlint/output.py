@@ -1,28 +1,69 @@
-"""Show findings: one function per output format, each returning the text to print."""
+"""Show findings: one function per output format, each returning the text to print.
+
+Every renderer takes the findings and the text of each linted file as the rules
+read it (path -> text; a file without findings is there too). The formats
+``full`` and ``concise`` are for people and take ``color``; the others are for
+machines (CI annotations, code-quality reports, SARIF viewers, test reports).
+"""
 
 from __future__ import annotations
 
 import json
+import os
+import xml.etree.ElementTree as ET
+from collections import Counter
 from collections.abc import Sequence
+from importlib.metadata import version
+from pathlib import Path
+from urllib.parse import quote
 
-from .findings import Applicability, Finding
+import click
 
-FORMATS = ("full", "concise", "json")
+from . import baseline, registry
+from . import document as documents
+from .findings import Applicability, Finding, Severity
+
+FORMATS = ("full", "concise", "json", "json-lines", "github", "gitlab", "sarif", "junit")
+TEXT_FORMATS = ("full", "concise")
+
+# How a person is told what applies a fix.
+APPLIES = {Applicability.SAFE: "safe", Applicability.UNSAFE: "unsafe", Applicability.DISPLAY: "suggestion"}
 
 
 def _where(f: Finding) -> str:
     return f"{f.path}:{f.line}:{f.column}"
 
 
-def concise(findings: Sequence[Finding], sources: dict[str, str]) -> str:
-    return "".join(f"{_where(f)}: {f.code} [{f.name}] {f.message}\n" for f in findings)
+def _style(text: str, color: bool, **styles) -> str:
+    return click.style(text, **styles) if color else text
 
 
-def full(findings: Sequence[Finding], sources: dict[str, str]) -> str:
+def _headline(f: Finding, color: bool) -> str:
+    return f"{_style(_where(f), color, bold=True)}: {_style(f.code, color, fg='red', bold=True)} [{f.name}] {f.message}"
+
+
+def _repo_path(path: str) -> str:
+    """The path with forward slashes, relative to the current folder when the file is under it.
+
+    CI services match annotations against paths from the repository root, where
+    the linter runs; a file elsewhere keeps its absolute path.
+    """
+    absolute = Path(os.path.abspath(path))
+    try:
+        return absolute.relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return absolute.as_posix()
+
+
+def concise(findings: Sequence[Finding], sources: dict[str, str], color: bool = False) -> str:
+    return "".join(f"{_headline(f, color)}\n" for f in findings)
+
+
+def full(findings: Sequence[Finding], sources: dict[str, str], color: bool = False) -> str:
     out = []
     for f in findings:
         context = f" ({f.context})" if f.context else ""
-        out.append(f"{_where(f)}: {f.code} [{f.name}] {f.message}{context}")
+        out.append(f"{_headline(f, color)}{context}")
         lines = sources.get(f.path, "").split("\n")
         if 0 < f.line <= len(lines):
             text = lines[f.line - 1]
@@ -31,10 +72,9 @@ def full(findings: Sequence[Finding], sources: dict[str, str]) -> str:
             width = max(1, (f.end_column - f.column) if f.end_line == f.line else len(text) - f.column + 1)
             out.append(f" {pad} |")
             out.append(f" {number} | {text}")
-            out.append(f" {pad} | {' ' * (f.column - 1)}{'^' * width}")
+            out.append(f" {pad} | {' ' * (f.column - 1)}{_style('^' * width, color, fg='red')}")
         if f.fix is not None:
-            kind = {Applicability.SAFE: "safe", Applicability.UNSAFE: "unsafe"}.get(f.fix.applicability, "suggestion")
-            out.append(f"  = fix ({kind}): {f.fix.description}")
+            out.append(f"  = fix ({APPLIES[f.fix.applicability]}): {f.fix.description}")
         if f.tokens:
             out.append(f"  = costs {f.tokens} tokens")
         out.append("")
@@ -43,6 +83,10 @@ def full(findings: Sequence[Finding], sources: dict[str, str]) -> str:
 
 def as_json(findings: Sequence[Finding], sources: dict[str, str]) -> str:
     return json.dumps([_record(f) for f in findings], indent=2, ensure_ascii=False) + "\n"
+
+
+def json_lines(findings: Sequence[Finding], sources: dict[str, str]) -> str:
+    return "".join(json.dumps(_record(f), ensure_ascii=False) + "\n" for f in findings)
 
 
 def _record(f: Finding) -> dict:
@@ -70,7 +114,190 @@ def _record(f: Finding) -> dict:
     }
 
 
-RENDERERS = {"full": full, "concise": concise, "json": as_json}
+GITHUB_COMMANDS = {Severity.INFO: "notice", Severity.WARNING: "warning", Severity.ERROR: "error"}
+
+
+def _github_data(text: str) -> str:
+    # A workflow command ends at the line end, and % starts an escape.
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _github_property(text: str) -> str:
+    # Properties are separated by commas, and a colon pair ends them.
+    return _github_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def github(findings: Sequence[Finding], sources: dict[str, str]) -> str:
+    """GitHub Actions workflow commands: each finding becomes an annotation on the pull request."""
+    out = []
+    for f in findings:
+        properties = {
+            "file": _repo_path(f.path),
+            "line": f.line,
+            "col": f.column,
+            "endLine": f.end_line,
+            "endColumn": f.end_column,
+            "title": f"{f.code} ({f.name})",
+        }
+        listed = ",".join(f"{key}={_github_property(str(value))}" for key, value in properties.items())
+        out.append(f"::{GITHUB_COMMANDS[f.severity]} {listed}::{_github_data(f.message)}\n")
+    return "".join(out)
+
+
+GITLAB_SEVERITIES = {Severity.INFO: "info", Severity.WARNING: "major", Severity.ERROR: "critical"}
+
+
+def gitlab(findings: Sequence[Finding], sources: dict[str, str]) -> str:
+    """A GitLab Code Quality report."""
+    issues, seen = [], Counter()
+    for f in findings:
+        path = _repo_path(f.path)
+        identity = (path, baseline.fingerprint(f, sources.get(f.path, "")))
+        seen[identity] += 1
+        # GitLab compares reports by fingerprint: it must not move with the line, and
+        # identical findings in one file are told apart by their order.
+        fingerprint = baseline.digest(*identity, str(seen[identity]))
+        issues.append(
+            {
+                "description": f.message,
+                "check_name": f.code,
+                "fingerprint": fingerprint,
+                "severity": GITLAB_SEVERITIES[f.severity],
+                "location": {"path": path, "lines": {"begin": f.line, "end": f.end_line}},
+            }
+        )
+    return json.dumps(issues, indent=2, ensure_ascii=False) + "\n"
+
+
+SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+SARIF_LEVELS = {Severity.INFO: "note", Severity.WARNING: "warning", Severity.ERROR: "error"}
+
+
+def _sarif_uri(path: str) -> str:
+    relative = _repo_path(path)
+    return Path(relative).as_uri() if Path(relative).is_absolute() else quote(relative)
+
+
+def _sarif_region(line: int, column: int, end_line: int, end_column: int) -> dict:
+    return {"startLine": line, "startColumn": column, "endLine": end_line, "endColumn": end_column}
+
+
+def _sarif_rule(code: str) -> dict:
+    rule = registry.get(code)
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": rule.doc},
+        "help": {"text": rule.doc, "markdown": rule.doc},
+        "defaultConfiguration": {"level": SARIF_LEVELS[rule.severity]},
+    }
+
+
+def _sarif_fixes(f: Finding, uri: str, source: str) -> list[dict]:
+    """The finding's fix as SARIF replacements, or none when its edits cannot be placed in the file.
+
+    Edits are offsets into the prompt text. In a plain text file that is the file
+    text, read again here to place them; in a chat file it is the joined messages,
+    and a replacement would need JSON escaping, so such fixes are left out. So is a
+    replacement that holds a line break: the file may use CRLF, which ``source``
+    (read with LF) no longer tells.
+    """
+    if f.fix is None or any("\n" in e.replacement for e in f.fix.edits):
+        return []
+    doc = documents.parse(source.encode("utf-8"), f.path, Path(f.path).suffix.lower())
+    if doc.kind != "text":
+        return []
+    replacements = []
+    for edit in f.fix.edits:
+        region = _sarif_region(*doc.locate(doc.prompts[0], edit.span.start), *doc.locate(doc.prompts[0], edit.span.end))
+        replacement = {"deletedRegion": region}
+        if edit.replacement:
+            replacement["insertedContent"] = {"text": edit.replacement}
+        replacements.append(replacement)
+    return [
+        {
+            "description": {"text": f.fix.description},
+            "artifactChanges": [{"artifactLocation": {"uri": uri}, "replacements": replacements}],
+            "properties": {"applicability": f.fix.applicability.name.lower()},
+        }
+    ]
+
+
+def sarif(findings: Sequence[Finding], sources: dict[str, str]) -> str:
+    """SARIF 2.1.0, for code-scanning services and SARIF viewers."""
+    codes = sorted({f.code for f in findings})
+    results = []
+    for f in findings:
+        uri = _sarif_uri(f.path)
+        result = {
+            "ruleId": f.code,
+            "ruleIndex": codes.index(f.code),
+            "level": SARIF_LEVELS[f.severity],
+            "message": {"text": f.message},
+            "locations": [
+                {"physicalLocation": {"artifactLocation": {"uri": uri}, "region": _sarif_region(f.line, f.column, f.end_line, f.end_column)}}
+            ],
+        }
+        fixes = _sarif_fixes(f, uri, sources.get(f.path, ""))
+        if fixes:
+            result["fixes"] = fixes
+        results.append(result)
+    run = {
+        "tool": {"driver": {"name": "promptlint", "version": version("promptlint"), "rules": [_sarif_rule(c) for c in codes]}},
+        # Columns count characters, as everywhere in promptlint (SARIF's default is UTF-16 units).
+        "columnKind": "unicodeCodePoints",
+        "results": results,
+    }
+    return json.dumps({"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}, indent=2, ensure_ascii=False) + "\n"
+
+
+def junit(findings: Sequence[Finding], sources: dict[str, str]) -> str:
+    """JUnit XML: a test suite per file, a failing test case per finding, one passing case for a clean file."""
+    by_path: dict[str, list[Finding]] = {path: [] for path in sources}
+    for f in findings:
+        by_path.setdefault(f.path, []).append(f)
+    tests = sum(max(1, len(found)) for found in by_path.values())
+    suites = ET.Element("testsuites", name="promptlint", tests=str(tests), failures=str(len(findings)), errors="0")
+    for path, found in by_path.items():
+        suite = ET.SubElement(suites, "testsuite", name=path, tests=str(max(1, len(found))), failures=str(len(found)), errors="0")
+        if not found:
+            ET.SubElement(suite, "testcase", name="promptlint", classname=path, file=path)
+        for f in found:
+            case = ET.SubElement(suite, "testcase", name=f"{f.code} ({f.name})", classname=path, file=path, line=str(f.line))
+            failure = ET.SubElement(case, "failure", message=f.message)
+            failure.text = f"{_where(f)}: {f.code} [{f.name}] {f.message}"
+    ET.indent(suites)
+    return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
+
+
+RENDERERS = {
+    "full": full,
+    "concise": concise,
+    "json": as_json,
+    "json-lines": json_lines,
+    "github": github,
+    "gitlab": gitlab,
+    "sarif": sarif,
+    "junit": junit,
+}
+
+
+def statistics(findings: Sequence[Finding]) -> str:
+    """A line per rule: how many findings, and the tokens they cost; the most frequent first."""
+    counts = Counter((f.code, f.name) for f in findings)
+    tokens: Counter[tuple[str, str]] = Counter()
+    for f in findings:
+        tokens[f.code, f.name] += f.tokens
+    width = max((len(name) for _, name in counts), default=0)
+    rows = sorted(counts, key=lambda rule: (-counts[rule], rule))
+    return "".join(f"{counts[rule]:>5}  {rule[0]}  {rule[1]:<{width}}  {tokens[rule]:>6} tokens\n" for rule in rows)
+
+
+def fixes(findings: Sequence[Finding]) -> str:
+    """The fixes the findings offer, each with what applies it."""
+    lines = [f"  {_where(f)}: {f.code} {f.fix.description} ({APPLIES[f.fix.applicability]})\n" for f in findings if f.fix is not None]
+    return "Fixes (safe: --fix, unsafe: --unsafe-fixes):\n" + "".join(lines) if lines else ""
 
 
 def summary(findings: Sequence[Finding], fixed: int = 0) -> str:

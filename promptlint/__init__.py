@@ -1,0 +1,85 @@
+"""promptlint: a static analyzer for RAG prompts, as a library.
+
+    import promptlint
+
+    findings = promptlint.lint_text(text, path="prompt.txt")
+    fixed = promptlint.fix_text(text, path="prompt.txt")
+    findings = promptlint.lint_paths(["prompts/"])
+
+Every name below is imported on first use, so ``import promptlint`` loads
+neither the rules, their word lists nor the tokenizer; a tool that imports the
+package only to call one function, or not at all, pays for nothing else.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable
+from os import PathLike
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .config import Config
+    from .document import UnreadableFile
+    from .findings import Applicability, Edit, Finding, Fix, Severity
+    from .lint import fix_text, lint_text
+    from .render import Chunk, build_prompt, order_sources, render_source
+
+_LAZY = {
+    "lint_text": "promptlint.lint",
+    "fix_text": "promptlint.lint",
+    "Finding": "promptlint.findings",
+    "Fix": "promptlint.findings",
+    "Edit": "promptlint.findings",
+    "Applicability": "promptlint.findings",
+    "Severity": "promptlint.findings",
+    "UnreadableFile": "promptlint.document",
+    "Chunk": "promptlint.render",
+    "render_source": "promptlint.render",
+    "order_sources": "promptlint.render",
+    "build_prompt": "promptlint.render",
+}
+
+__all__ = [*_LAZY, "lint_paths"]
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'promptlint' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name]), name)
+    globals()[name] = value  # found directly from now on
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+def lint_paths(paths: Iterable[str | PathLike[str]], *, config: Config | None = None) -> list[Finding]:
+    """Findings for files, and for folders searched for prompt files, as ``promptlint check`` finds them.
+
+    Without ``config`` each file gets the config of its folder (the nearest
+    ``.promptlint.yaml``, ``.promptlint.yml`` or ``pyproject.toml`` with
+    ``[tool.promptlint]``) and folders are walked by its include and exclude, as
+    on the command line; with one, that config is used for every file, as with
+    ``--config``. Findings come file by file in the order of the walk, each
+    file's by position, with ``Finding.path`` naming the file.
+
+    A file that cannot be read (missing, binary, not UTF-8) raises
+    ``UnreadableFile`` naming it, and a bad config raises
+    ``promptlint.config.ConfigError``: the command line reports both as errors
+    (exit 2), not as findings. A file that reads but does not parse (bad JSON) is
+    a PL900 finding.
+    """
+    from . import document, files
+    from .config import Resolver
+    from .lint import check_document
+
+    resolver = Resolver() if config is None else None
+    wants = resolver.wants if resolver else config.wants
+    findings: list[Finding] = []
+    for path in files.expand([Path(p) for p in paths], wants):
+        file_config = resolver.for_folder(path.parent) if resolver else config
+        findings.extend(check_document(document.read(path), file_config).findings)
+    return findings
