@@ -24,6 +24,7 @@ from .model import Message, Span
 # so the fixed text splits back into the same messages.
 MESSAGE_SEPARATOR = "\n\x1e\n"
 JINJA_SUFFIXES = (".j2", ".jinja", ".jinja2")
+YAML_SUFFIXES = (".yaml", ".yml")
 JSON_SUFFIXES = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 BOM = "\ufeff"
 
@@ -46,10 +47,13 @@ class Prompt:
     # For a Python string that does not stand verbatim in the file (escapes, an f-string):
     # the line and column where its literal starts. Its findings point there, unfixable.
     anchor: tuple[int, int] | None = None
+    # For a YAML block scalar: the file line and column offset of each line of the text
+    # (its indentation is not part of the text). Findings point into it; not fixable.
+    line_map: tuple[tuple[int, int], ...] | None = None
 
     @property
     def writable(self) -> bool:
-        return self.anchor is None
+        return self.anchor is None and self.line_map is None
 
     @property
     def text(self) -> str:
@@ -114,6 +118,11 @@ class Document:
         """1-based line and column in the file of an offset in ``prompt.text``."""
         if prompt.anchor is not None:
             return prompt.anchor  # the text is not in the file verbatim: point at its literal
+        if prompt.line_map is not None:
+            text = prompt.texts[0]
+            index = text.count("\n", 0, offset)
+            line, indent = prompt.line_map[min(index, len(prompt.line_map) - 1)]
+            return line, indent + offset - (text.rfind("\n", 0, offset) + 1) + 1
         if prompt.chats is None:
             return _line_column(self.line_starts, (prompt.origin[0] if prompt.origin else 0) + offset)
         spans = prompt.message_spans()
@@ -132,9 +141,9 @@ class Document:
 
     def with_prompts(self, prompts: list[Prompt]) -> str:
         """The file's new text (with its BOM) after the prompts were fixed."""
-        if self.kind in ("text", "python") and not any(p.origin for p in prompts):
+        if self.kind in ("text", "python", "yaml") and not any(p.origin for p in prompts):
             raw = prompts[0].texts[0] if prompts else self.raw
-        elif self.kind in ("text", "python"):
+        elif self.kind in ("text", "python", "yaml"):
             raw = self.raw
             for prompt in sorted(prompts, key=lambda p: p.origin or (0, 0), reverse=True):
                 if prompt.origin is not None:
@@ -210,6 +219,8 @@ def parse(data: bytes, display: str, suffix: str) -> Document:
         return _prompty(display, raw, bom, newline)
     if kind == "text" and suffix == ".py":
         return _python(display, raw, bom, newline)
+    if suffix in YAML_SUFFIXES:
+        return _langchain_yaml(display, raw, bom, newline)
     if kind == "text":
         syntax = template_syntax(suffix, raw)
         if syntax == "jinja":
@@ -273,6 +284,42 @@ def _python(display: str, raw: str, bom: bool, newline: str) -> Document:
         anchor = None if template.origin else (template.line, template.column)
         prompts.append(Prompt((template.text,), None, syntax=syntax, origin=template.origin, anchor=anchor))
     return Document(display, raw, "python", bom, tuple(prompts), (), newline)
+
+
+def _langchain_yaml(display: str, raw: str, bom: bool, newline: str) -> Document:
+    """A LangChain prompt file: a mapping with `template` (and `template_format`); other YAML is not a prompt."""
+    from .jinja import parses
+
+    try:
+        node = yaml.compose(raw)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        error = syntax_error(display, f"invalid YAML: {getattr(exc, 'problem', None) or exc}", line, column)
+        return Document(display, raw, "yaml", bom, (), (error,), newline)
+    fields = {k.value: v for k, v in node.value} if isinstance(node, yaml.MappingNode) else {}
+    template = fields.get("template")
+    if not isinstance(template, yaml.ScalarNode) or not isinstance(template.value, str):
+        return Document(display, raw, "yaml", bom, (), (), newline)
+    style = fields.get("template_format")
+    text = template.value
+    syntax = "jinja" if style is not None and style.value == "jinja2" and parses(text) else "text"
+    prompt = Prompt((text,), None, syntax=syntax, **_yaml_position(raw, template))
+    return Document(display, raw, "yaml", bom, (prompt,), (), newline)
+
+
+def _yaml_position(raw: str, node: yaml.ScalarNode) -> dict:
+    """Where a YAML string's lines stand in the file: exactly for a plain one-line value,
+    line by line under a `|` block, else at the value's start."""
+    start, end = node.start_mark.index, node.end_mark.index
+    if node.style is None and raw[start:end] == node.value:
+        return {"origin": (start, end)}
+    if node.style == "|":
+        first = node.start_mark.line + 1  # the block starts on the line after `|`
+        lines = raw.split("\n")
+        indent = next((len(ln) - len(ln.lstrip(" ")) for ln in lines[first:] if ln.strip()), 0)
+        return {"line_map": tuple((first + 1 + k, indent) for k in range(node.value.count("\n") + 1))}
+    return {"anchor": (node.start_mark.line + 1, node.start_mark.column + 1)}
 
 
 def template_syntax(suffix: str, raw: str) -> str:

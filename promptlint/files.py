@@ -8,7 +8,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-DEFAULT_INCLUDE = ("*.txt", "*.md", "*.prompt", "*.json", "*.jsonl", "*.ndjson", "*.j2", "*.jinja", "*.jinja2", "*.prompty", "*.py")
+DEFAULT_INCLUDE = ("*.txt", "*.md", "*.prompt", "*.json", "*.jsonl", "*.ndjson", "*.j2", "*.jinja", "*.jinja2", "*.prompty", "*.py", "*.yaml", "*.yml")
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".promptlint_cache"})
 
 

@@ -26,6 +26,8 @@ from .vocabulary import normalise_label
 
 # What the loop variable's attribute must be called for the loop to be the sources loop.
 CONTENT_KEYS = frozenset({"content", "text", "page content", "body", "chunk", "passage", "snippet", "document content", "chunk text"})
+# How deep macro calls are followed (a macro may call another).
+MAX_MACRO_DEPTH = 5
 # Attribute names that say nothing about what they hold.
 GENERIC_KEYS = frozenset({"value", "val", "v", "data", "item", "meta", "metadata", "field", "x"})
 # Words in an `{% if %}` test that make a date shown under it conditional on staleness.
@@ -230,6 +232,17 @@ class _Reader:
         self.rewritten: list[Span] = []
         self.parts: list[Part] = []
         self.branches: list[tuple[Span, ...]] = []
+        self.macros: dict[str, tuple[Block, list[str]]] = {}
+
+    def collect_macros(self, items: list) -> None:
+        """The macros this file defines, so that a loop calling one is read through it."""
+        for item in items:
+            if isinstance(item, Block) and item.keyword == "macro":
+                macro = _statement(item.tags[0].inner, "endmacro")
+                if isinstance(macro, nodes.Macro):
+                    self.macros[macro.name] = (item, [arg.name for arg in macro.args])
+            elif isinstance(item, Block):
+                self.collect_macros(item.children)
 
     # -- walking
 
@@ -282,7 +295,7 @@ class _Reader:
             self.parts.append(Part(PartKind.HISTORY, block.span, "chat history"))
             return True
         body = block.branch_spans()[0]
-        outputs = [(tag, reference(_expression(tag.inner)), tests) for tag, tests in self._outputs(block.children, [])]
+        outputs = self._outputs(block.children, [], {})
         mine = [(tag, ref, tests) for tag, ref, tests in outputs if ref and target and ref.root == target]
         if any(not ref.path for _, ref, _ in mine) and not any(ref.key in CONTENT_KEYS for _, ref, _ in mine):
             # `{{ item }}`: each item arrives rendered already, so its wrapper cannot be judged here.
@@ -302,12 +315,14 @@ class _Reader:
         title = next((f.value for f in fields if f.label in self.vocab.title_labels), None)
         heading = next((f.value for f in fields if f.label in self.vocab.heading_labels), None)
         content_span = content.span if content else Span(body.end, body.end)
+        # Content printed by a macro defined elsewhere in the file: the loop body is the wrapper.
+        header = Span(body.start, content_span.start) if body.contains(content_span) else body
         collection = block.tags[0].inner.split(" in ", 1)[-1].strip()
         self.sources.append(
             Source(
                 position=len(self.sources),
                 span=block.span,  # the whole loop: dropping the source drops the loop
-                header=Span(body.start, content_span.start),
+                header=header,
                 content=content_span,
                 key=self.source[key_span.start : key_span.end] if key_span else None,
                 key_span=key_span,
@@ -323,16 +338,42 @@ class _Reader:
         self.parts.append(Part(PartKind.SOURCES, block.span, "the sources"))
         return True
 
-    def _outputs(self, items: list, tests: list[str]) -> list[tuple[Tag, list[str]]]:
-        """Every output inside a loop body, with the `{% if %}` tests it sits under."""
+    def _outputs(self, items: list, tests: list[str], aliases: dict[str, str], depth: int = 0) -> list[tuple[Tag, Reference | None, list[str]]]:
+        """Every output inside a loop body, with what it reads and the `{% if %}` tests it sits under.
+
+        A call of a macro defined in this file is followed into the macro's body, its
+        parameters read as the arguments passed (`render(doc)` makes `d.content` read `doc.content`).
+        """
         found = []
         for item in items:
             if isinstance(item, Block):
                 inner = tests + [item.tags[0].inner] if item.keyword == "if" else tests
-                found.extend(self._outputs(item.children, inner))
+                found.extend(self._outputs(item.children, inner, aliases, depth))
             elif item.kind == "variable":
-                found.append((item, tests))
+                expression = _expression(item.inner)
+                called = self._macro_call(expression, aliases) if depth < MAX_MACRO_DEPTH else None
+                if called is not None:
+                    macro, bound = called
+                    found.extend(self._outputs(macro.children, tests, bound, depth + 1))
+                    continue
+                ref = reference(expression)
+                if ref is not None and ref.root in aliases:
+                    ref = Reference(aliases[ref.root], ref.path)
+                found.append((item, ref, tests))
         return found
+
+    def _macro_call(self, expression: nodes.Node | None, aliases: dict[str, str]) -> tuple[Block, dict[str, str]] | None:
+        if not (isinstance(expression, nodes.Call) and isinstance(expression.node, nodes.Name)):
+            return None
+        macro = self.macros.get(expression.node.name)
+        if macro is None:
+            return None
+        block, params = macro
+        bound = {}
+        for param, arg in zip(params, expression.args):
+            if isinstance(arg, nodes.Name):
+                bound[param] = aliases.get(arg.name, arg.name)
+        return block, bound
 
     def _field(self, tag: Tag, ref: Reference, tests: list[str]) -> Field:
         label = ref.key
@@ -424,7 +465,9 @@ def segment_jinja(source: str) -> Prompt:
     check_syntax(source)
     flat = tags(source)
     reader = _Reader(source, flat)
-    reader.walk(tree(flat))
+    roots = tree(flat)
+    reader.collect_macros(roots)
+    reader.walk(roots)
     lower = source.lower()
     lines = text_lines(source, lower)
     parts = merge_parts(source, sorted(reader.parts, key=lambda p: p.span.start))

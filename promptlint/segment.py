@@ -189,6 +189,8 @@ _INLINE_ITEM = re.compile(r"\s*(?P<label>[a-z@][a-z _.@;-]{0,30}?)\s*(?:[:=]\s*|
 _LONE_TAG = re.compile(r"\s*(?:</?[a-z_][\w-]*>|\[end [^\]]*\])\s*$")
 # "{context} := ...": a written-out prompt shape saying what a slot expands to.
 _DEFINITION = re.compile(r"\s*\{\{?\s*[a-z_][\w.]*\s*\}\}?\s*:?=")
+# A slot alone on a line that prints what names the source ({chunk_heading}, {doc_title}).
+_NAMING_SLOTS = ("title", "heading", "name", "section")
 _LONE_SLOT = re.compile(r"\s*\{\{?\s*(?P<name>[a-z_][\w.]*)\s*\}\}?\s*$")
 _SLOT_LABEL_LINE = re.compile(r"\s*\{\{?\s*[a-z_][\w.]*\s*\}\}?\s*:")
 _QUESTION_LINE = re.compile(r"\s*(?:#{1,6}\s*)?(?P<label>[a-z][\w' ]{0,20}?)\s*:\s*(?P<value>.*)$")
@@ -419,7 +421,7 @@ def _read_body(text: str, body: list[Line], vocab: Vocab, default_start: int) ->
             i += 1
             break
         slot = _LONE_SLOT.match(line.lower)
-        if slot and normalise_label(slot["name"]) in vocab.title_labels | vocab.heading_labels:
+        if slot and normalise_label(slot["name"]).endswith(_NAMING_SLOTS):
             # "{chunk_heading}" alone on a line: the slot names what it prints.
             fields.append(Field(normalise_label(slot["name"]), line.text.strip(), _line_span(text, line), Span(line.start, line.end), "line"))
             i += 1

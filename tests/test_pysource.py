@@ -42,6 +42,7 @@ def test_templates_are_found_by_name_and_by_call():
 
 def test_findings_point_into_the_python_file():
     assert [(f.line, f.column, f.code) for f in lint_text(SOURCE, path="app.py", config=CONFIG)] == [
+        (4, 1, "PL205"),
         (4, 25, "PL102"),
         (7, 11, "PL101"),
         (13, 49, "PL102"),
@@ -64,3 +65,27 @@ def test_python_syntax_error_is_pl900():
 
 def test_json_that_is_not_a_chat_record_is_not_a_prompt():
     assert lint_text('{"name": "my-app", "version": "1.0.0"}', path="package.json", config=CONFIG) == []
+
+
+LANGCHAIN_YAML = """_type: prompt
+input_variables: ["context", "question"]
+template_format: f-string
+template: |
+  Use the context.
+  PASSAGE {i} (score: {score})
+  {context}
+
+  Question: {question}
+  Question: {question}
+"""
+
+
+def test_langchain_prompt_file_points_into_the_yaml_block():
+    found = lint_text(LANGCHAIN_YAML, path="qa.yaml", config=CONFIG)
+    assert [(f.line, f.column, f.code, f.fix) for f in found] == [(6, 3, "PL205", None), (6, 23, "PL102", None), (9, 13, "PL101", None)]
+
+
+def test_langchain_jinja_template_and_other_yaml():
+    jinja = "_type: prompt\ntemplate_format: jinja2\ntemplate: 'Answer. {% for d in docs %}{{ d.content }} (score: {{ d.score }}){% endfor %} Question: {{ question }}'\n"
+    assert [f.code for f in lint_text(jinja, path="p.yml", config=CONFIG)] == ["PL102", "PL205"]
+    assert lint_text("steps:\n  - run: pytest\n", path=".github/ci.yml", config=CONFIG) == []

@@ -5,7 +5,9 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Iterator
+from functools import cache
 
+from .. import vocabulary
 from ..findings import Applicability, Edit, Fix
 from ..model import Field, Prompt, Source, Span
 
@@ -98,3 +100,10 @@ def source_label(source: Source) -> str:
     if source.repeated:
         return "Each source"
     return f"Source {source.key or source.position + 1}"
+
+
+@cache
+def reported_labels() -> frozenset[str]:
+    """Field labels that a metadata rule reports: scores, dates, system names, ordinals, derived text."""
+    names = ("retrieval-score", "unconditional-date", "source-system-name", "chunk-ordinal", "derived-text")
+    return frozenset().union(*(vocabulary.label_set(vocabulary.load(n)["labels"]) for n in names))

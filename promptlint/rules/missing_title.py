@@ -30,6 +30,7 @@ from __future__ import annotations
 from ..context import RuleContext
 from ..findings import Severity
 from ..model import Prompt, Source
+from ._fields import reported_labels
 
 CODE = "PL205"
 NAME = "missing-title"
@@ -40,7 +41,7 @@ URL_LABELS = frozenset({"url", "link", "source", "href", "uri"})
 
 def _identified(source: Source) -> bool:
     """A source template that renders its item's own fields (a place's name, type and location)."""
-    return source.repeated and any(f.label not in URL_LABELS for f in source.fields)
+    return source.repeated and any(f.label not in URL_LABELS | reported_labels() for f in source.fields)
 
 
 def check(prompt: Prompt, ctx: RuleContext):

@@ -37,9 +37,9 @@ from __future__ import annotations
 from ..context import RuleContext
 from ..findings import Applicability, Edit, Fix
 from ..chunks import to_chunk
-from ._fields import source_label
 from ..model import Prompt, Source
 from ..render import order_sources
+from ._fields import source_label
 
 CODE = "PL301"
 NAME = "ungrouped-sources"

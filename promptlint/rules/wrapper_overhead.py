@@ -37,12 +37,12 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from .. import tokens, vocabulary
+from .. import tokens
 from ..chunks import to_chunk
 from ..context import RuleContext
-from ._fields import source_label
 from ..model import Prompt, Source, Span
 from ..render import render_header
+from ._fields import reported_labels, source_label
 
 CODE = "PL402"
 NAME = "wrapper-overhead"
@@ -51,11 +51,6 @@ OPTIONS = {"wrapper-budget": 25}
 
 
 _FENCE = re.compile(r"^[ \t]*(?:[-=*_]{3,}|```\w*)[ \t]*\n?", re.MULTILINE)
-
-
-def _reported_labels() -> frozenset[str]:
-    names = ("retrieval-score", "unconditional-date", "source-system-name", "chunk-ordinal", "derived-text")
-    return frozenset().union(*(vocabulary.label_set(vocabulary.load(n)["labels"]) for n in names))
 
 
 def _wrapper(prompt: Prompt, source: Source, reported: frozenset[str]) -> str:
@@ -71,7 +66,7 @@ def _wrapper(prompt: Prompt, source: Source, reported: frozenset[str]) -> str:
 
 def check(prompt: Prompt, ctx: RuleContext):
     budget = ctx.options["wrapper-budget"]
-    reported = _reported_labels()
+    reported = reported_labels()
     # A source template's wrapper holds slots, not the text the model gets: not measurable.
     for source in (s for s in prompt.sources if not s.repeated):
         wrapper = _wrapper(prompt, source, reported)
