@@ -128,6 +128,6 @@ def test_a_macro_defined_in_the_file_is_read_through():
         "{% macro render_doc(d, i) %}\n[{{ i }}] {{ d.meta.title }} (score: {{ d.score }})\n{{ d.content }}\n{% endmacro %}\n"
         "Answer from the sources.\n{% for doc in documents %}\n{{ render_doc(doc, loop.index) }}\n{% endfor %}\nQuestion: {{ question }}\n"
     )
-    assert [(f.line, f.column, f.code) for f in lint_text(source, path="t.j2", config=CONFIG)] == [(2, 38, "PL102")]
+    assert [(f.line, f.column, f.code) for f in lint_text(source, path="t.j2", config=CONFIG)] == [(2, 38, "PL102"), (6, 27, "PL204")]
     fixed = fix_text(source, path="t.j2", config=CONFIG)
     assert fixed.splitlines()[1] == "[{{ i }}] {{ d.meta.title }}"
