@@ -432,8 +432,7 @@ def _read_body(text: str, body: list[Line], vocab: Vocab, default_start: int) ->
             i += 1
             continue
         if labelled and (label in vocab.field_labels or "_" in labelled["label"].strip()):
-            value = text[line.start + labelled.start("value") : line.end].strip()
-            fields.append(Field(label, value, _line_span(text, line), Span(line.start + labelled.start("value"), line.end), "line"))
+            fields.append(_line_field(text, line, labelled, label))
             i += 1
             continue
         if looks_like_instruction(line):
@@ -447,18 +446,24 @@ def _read_body(text: str, body: list[Line], vocab: Vocab, default_start: int) ->
             label = normalise_label(body[i].text[labelled.start("label") : labelled.end("label")])
             if label not in vocab.field_labels:
                 break
-            fields.append(Field(label, body[i].text[labelled.start("value") :].strip(), _line_span(text, body[i]), Span(body[i].start + labelled.start("value"), body[i].end), "line"))
+            fields.append(_line_field(text, body[i], labelled, label))
             i += 1
     rest_lines = body[i:]
     content_lines, trailing = _split_trailing_fields(rest_lines, vocab) if labelled_content else (rest_lines, [])
     for line, labelled in trailing:
         label = normalise_label(labelled["label"])
-        fields.append(Field(label, line.text[labelled.start("value") :].strip(), _line_span(text, line), Span(line.start + labelled.start("value"), line.end), "line"))
+        fields.append(_line_field(text, line, labelled, label))
     content_lines = _strip_blank_edges(content_lines)
     if content_start is None:
         content_start = content_lines[0].start if content_lines else (body[i - 1].end if i and body else default_start)
     content_end = content_lines[-1].end if content_lines else (inline_content_end or content_start)
     return _Body(fields, wrapper_lines, Span(content_start, max(content_end, content_start)))
+
+
+def _line_field(text: str, line: Line, labelled: re.Match[str], label: str) -> Field:
+    """A "Label: value" line as a field; removing it removes the line."""
+    value_start = line.start + labelled.start("value")
+    return Field(label, text[value_start : line.end].strip(), _line_span(text, line), Span(value_start, line.end), "line")
 
 
 def _is_passage(rest: str) -> bool:
