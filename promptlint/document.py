@@ -141,9 +141,10 @@ class Document:
 
     def with_prompts(self, prompts: list[Prompt]) -> str:
         """The file's new text (with its BOM) after the prompts were fixed."""
-        if self.kind in ("text", "python", "yaml") and not any(p.origin for p in prompts):
+        if self.kind == "text" and not any(p.origin for p in prompts):
             raw = prompts[0].texts[0] if prompts else self.raw
         elif self.kind in ("text", "python", "yaml"):
+            # Only text that stands verbatim in the file is written back; the rest stays as read.
             raw = self.raw
             for prompt in sorted(prompts, key=lambda p: p.origin or (0, 0), reverse=True):
                 if prompt.origin is not None:

@@ -422,7 +422,8 @@ class _Reader:
 
     def _line_has_only(self, tag: Tag, line_start: int, line_end: int) -> bool:
         return not any(
-            other is not tag and other.kind != "data" and other.span.start < line_end and other.span.end > line_start
+            # Comments print nothing, so they do not keep a line alive.
+            other is not tag and other.kind not in ("data", "comment") and other.span.start < line_end and other.span.end > line_start
             for other in self.flat
         )
 

@@ -1,6 +1,6 @@
 """Run the selected rules over a prompt, a text, or a whole file, and fix.
 
-This is the pipeline: load -> segment -> check -> fix. It touches no files;
+This is the pipeline: load -> segment -> check -> suppress -> fix. It touches no files;
 the CLI reads and writes them.
 """
 
@@ -18,15 +18,19 @@ from .model import Prompt
 from .segment import segment_text
 
 
-def lint_prompt(prompt: Prompt, config: Config) -> list[Finding]:
+def lint_prompt(prompt: Prompt, config: Config, *, template: bool = False) -> list[Finding]:
+    """The findings of the selected rules; in a template, less those its directives suppress."""
     findings: list[Finding] = []
     for rule in config.selected:
         context = RuleContext(rule, config.rule_options(rule), config.today)
-        found = rule.check(prompt, context)
-        if rule.code not in config.fixable:
-            # Still reported, but --fix must leave it: the user has said so.
-            found = [dataclasses.replace(f, fix=None) for f in found]
-        findings.extend(found)
+        findings.extend(rule.check(prompt, context))
+    if template:
+        # Only a template has directives: Jinja drops its comments, so they never reach the model.
+        from .suppress import apply_suppressions
+
+        findings = apply_suppressions(prompt, findings, config)
+    # Still reported, but --fix must leave it: the user has said so.
+    findings = [f if f.code in config.fixable else dataclasses.replace(f, fix=None) for f in findings]
     return sorted(findings, key=lambda f: (f.span.start, f.code))
 
 
@@ -48,7 +52,7 @@ def _valid(piece: documents.Prompt):
 
 
 def _lint_piece(piece: documents.Prompt, text: str, config: Config) -> list[Finding]:
-    found = lint_prompt(_segment(piece, text), config)
+    found = lint_prompt(_segment(piece, text), config, template=piece.syntax == "jinja")
     if not piece.writable:
         # The text is not in the file verbatim (escapes, an f-string): report, never edit.
         return [dataclasses.replace(f, fix=None) if f.fix else f for f in found]

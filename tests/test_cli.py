@@ -434,7 +434,7 @@ def test_check_folder_finds_prompt_files_and_skips_tool_folders(work):
         "prompts/deep/c.prompt": bad_text,
         "prompts/deep/d.json": chat,
         "prompts/deep/e.jsonl": chat + "\n",
-        "prompts/notes.yaml": bad_text,
+        "prompts/notes.csv": bad_text,
         "prompts/script.sh": bad_text,
         "prompts/.git/f.txt": bad_text,
         "prompts/node_modules/pkg/g.txt": bad_text,

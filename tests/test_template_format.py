@@ -1,0 +1,322 @@
+"""The canonical renderer for templates: the Jinja macros, and `promptlint format` on a Jinja template.
+
+Both are held to promptlint.render byte for byte: the macros for the same data, the
+formatted template when rendered with jinja2 and the same chunks.
+"""
+
+from __future__ import annotations
+
+import datetime
+from importlib import resources
+
+import jinja2
+import pytest
+from click.testing import CliRunner
+from test_render import RETURNS, SKU, TODAY
+
+from promptlint import document, formatting
+from promptlint.cli import main
+from promptlint.config import build
+from promptlint.formatting import format_document, format_template
+from promptlint.jinja import parses
+from promptlint.lint import lint_text
+from promptlint.render import Chunk, freshness_note, render_header, render_source, render_sources
+
+CONFIG = build({"today": TODAY.isoformat()}, "test")
+
+# ---------------------------------------------------------------- canonical.jinja
+
+# The cases of tests/test_render.py, and a few the macros must also get right:
+# (chunk, citation key, stale-after days).
+CASES = [
+    (RETURNS, 1, 365),
+    (SKU, 2, 365),
+    (Chunk("x", title="T"), "a", 365),
+    (Chunk("x", title="T", updated=datetime.date(2026, 11, 1)), 1, 365),
+    (Chunk("x", updated=TODAY - datetime.timedelta(days=365)), 1, 365),
+    (Chunk("x", updated=TODAY - datetime.timedelta(days=366)), 1, 365),
+    (Chunk("x", title="T", updated=datetime.date(2026, 11, 2)), 1, 30),
+    (Chunk("x", title="T", updated=datetime.date(2026, 11, 2)), 1, 29),
+    (Chunk("x", heading_path=("A", "B")), 3, 365),
+    (Chunk("x"), 3, 365),
+    (Chunk("x", title="Guide"), 1, 365),
+    (Chunk("x", updated=datetime.date(2020, 1, 1), parse_warnings=("table lost", "second warning")), 4, 365),
+    (Chunk("x", title="T", parse_warnings=("first", "second")), 1, 365),
+    (Chunk("body", title="  Returns\nand\t\tCredits  ", heading_path=("Returns \n", " Damaged\r\n goods")), 1, 365),
+    (Chunk("  leading\n\ttabbed  \ntrailing spaces   \n\n", title="T"), 1, 365),
+    (Chunk("x", title="", heading_path=(" ", "A", "", "B \t")), 5, 365),
+    (Chunk("x", title="Über  uns", parse_warnings=(" \n", "  OCR\nconfidence 0.86 ")), 6, 365),
+    (Chunk("", title="Empty"), 7, 365),
+]
+
+
+def mapping(chunk: Chunk, stale_after_days: int = 365) -> dict:
+    """The chunk as an application passes it to the macros: staleness already decided."""
+    return {
+        "content": chunk.content,
+        "title": chunk.title,
+        "heading_path": list(chunk.heading_path),
+        "stale_note": freshness_note(chunk, today=TODAY, stale_after_days=stale_after_days),
+        "parse_warnings": list(chunk.parse_warnings),
+    }
+
+
+@pytest.fixture(scope="module")
+def canonical():
+    text = resources.files("promptlint").joinpath("canonical.jinja").read_text(encoding="utf-8")
+    env = jinja2.Environment(loader=jinja2.DictLoader({"canonical.jinja": text}))
+    return env.get_template("canonical.jinja").module
+
+
+@pytest.mark.parametrize("chunk, n, days", CASES)
+def test_render_header_macro_matches_python(canonical, chunk, n, days):
+    data = mapping(chunk, days)
+    expected = render_header(chunk, n, today=TODAY, stale_after_days=days)
+    assert str(canonical.render_header(n, data["title"], data["heading_path"], data["stale_note"], data["parse_warnings"])) == expected
+
+
+@pytest.mark.parametrize("chunk, n, days", CASES)
+def test_render_source_macro_matches_python(canonical, chunk, n, days):
+    expected = render_source(chunk, n, today=TODAY, stale_after_days=days)
+    assert str(canonical.render_source(n, **mapping(chunk, days))) == expected
+
+
+def test_render_sources_macro_matches_python(canonical):
+    chunks = [chunk for chunk, _, days in CASES if days == 365]
+    rendered = str(canonical.render_sources([mapping(c) for c in chunks]))
+    assert rendered == render_sources(chunks, today=TODAY)
+    assert rendered.encode("utf-8") == render_sources(chunks, today=TODAY).encode("utf-8")
+
+
+def test_render_sources_macro_empty(canonical):
+    assert str(canonical.render_sources([])) == render_sources([], today=TODAY) == ""
+
+
+def test_macros_imported_from_the_installed_package_whatever_the_environment():
+    """As a user imports it; block trimming and strict undefineds do not change the output."""
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("promptlint", ""),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    template = env.from_string('{% import "canonical.jinja" as canonical %}Sources:\n{{ canonical.render_sources(chunks) }}\n')
+    # Only `content` is required: the other keys may be left out.
+    chunks = [{"content": "Bare chunk."}, mapping(RETURNS), mapping(SKU)]
+    expected = render_sources([Chunk("Bare chunk."), RETURNS, SKU], today=TODAY)
+    assert template.render(chunks=chunks) == "Sources:\n" + expected
+
+
+# ---------------------------------------------------------------- format on a template
+
+NOISY = """\
+Answer from the sources and cite them as [n].
+{% for doc in documents %}
+[{{ loop.index }}] {{ doc.meta.title }} (score: {{ doc.score }})
+Source system: {{ doc.meta.source_system }}
+Chunk id: {{ doc.meta.chunk_id }}
+Updated: {{ doc.meta.updated_at }}
+Summary: {{ doc.meta.summary }}
+{{ doc.content }}
+{% endfor %}
+Question: {{ question }}
+"""
+
+NOISY_FORMATTED = """\
+Answer from the sources and cite them as [n].
+{% for doc in documents %}
+[{{ loop.index }}] {{ doc.meta.title }}{% if doc.stale %} (last updated {{ doc.meta.updated_at }}){% endif %}
+{{ doc.content }}
+{% endfor %}
+Question: {{ question }}
+"""
+
+# Every piece of the canonical header, under labels other than the canonical ones.
+FULL = """\
+Use only the sources below.
+{% for doc in documents %}
+Document {{ loop.index }}: {{ doc.meta.title }} (relevance: {{ doc.score }})
+Section: {{ doc.meta.section }}
+Last modified: {{ doc.meta.updated_at }}
+Parse warning: {{ doc.parse_warning }}
+Only use this source if it is relevant.
+{{ doc.content }}
+{% endfor %}
+Question: {{ question }}
+"""
+
+FULL_FORMATTED = """\
+Use only the sources below.
+{% for doc in documents %}
+[{{ loop.index }}] {{ doc.meta.title }} \u2014 {{ doc.meta.section }}\
+{% if doc.stale %} (last updated {{ doc.meta.updated_at }}){% endif %}\
+{% if doc.parse_warning %} \u26a0\ufe0f {{ doc.parse_warning }}{% endif %}
+{{ doc.content }}
+{% endfor %}
+Question: {{ question }}
+"""
+
+UNTITLED = """\
+Answer from the sources.
+{% for doc in documents %}
+---- Document {{ loop.index }} ---- score {{ doc.score }}
+{{ doc.content }}
+{% endfor %}
+Question: {{ question }}
+"""
+
+FRESH = Chunk("Delivery takes 3-5 days.", title="Shipping FAQ", heading_path=("Delivery",), updated=datetime.date(2026, 11, 20))
+
+
+def sample(chunk: Chunk) -> dict:
+    """What an application hands the template for one chunk, the stale flag set by render.freshness_note."""
+    return {
+        "content": chunk.content,
+        "score": 0.87,
+        "meta": {
+            "title": chunk.title,
+            "section": " > ".join(chunk.heading_path),
+            "updated_at": chunk.updated.isoformat() if chunk.updated else None,
+            "summary": "A summary.",
+            "chunk_id": "8f3a",
+            "source_system": "confluence",
+        },
+        "parse_warning": chunk.parse_warnings[0] if chunk.parse_warnings else None,
+        "stale": freshness_note(chunk, today=TODAY) is not None,
+    }
+
+
+def render(template: str, chunks: list[Chunk]) -> str:
+    return jinja2.Environment().from_string(template).render(documents=[sample(c) for c in chunks], question="Why?")
+
+
+def test_format_template_drops_every_field_but_title_and_stale_date():
+    # The system name is not flagged (a slot's value is unknown), but it goes all the same.
+    assert [f.code for f in lint_text(NOISY, path="t.j2", config=CONFIG)] == ["PL102", "PL203", "PL201", "PL104"]
+    assert format_template(NOISY, CONFIG) == NOISY_FORMATTED
+    assert lint_text(NOISY_FORMATTED, path="t.j2", config=CONFIG) == []
+
+
+def test_format_template_builds_the_whole_header():
+    assert format_template(FULL, CONFIG) == FULL_FORMATTED
+    assert lint_text(FULL_FORMATTED, path="t.j2", config=CONFIG) == []
+
+
+@pytest.mark.parametrize("template", [NOISY, FULL])
+def test_formatted_template_renders_what_render_sources_renders(template):
+    chunks = [RETURNS, SKU, FRESH]
+    if template is NOISY:
+        # Its header has no heading path and no parse warning to show.
+        chunks = [Chunk(c.content, title=c.title, updated=c.updated) for c in chunks]
+    first_line = template.split("\n", 1)[0]
+    # The loop's tags stand on lines of their own, so the sources come between two newlines.
+    expected = first_line + "\n\n" + render_sources(chunks, today=TODAY) + "\n\nQuestion: Why?"
+    assert render(format_template(template, CONFIG), chunks) == expected
+
+
+def test_without_a_title_the_header_is_the_key_and_the_heading_path():
+    template = "{% for doc in documents %}\n({{ doc.meta.section }}) {{ doc.content }} [{{ doc.score }}]\n{% endfor %}"
+    formatted = format_template(template, CONFIG)
+    assert formatted == "{% for doc in documents %}\n[{{ loop.index }}] {{ doc.meta.section }}\n{{ doc.content }}\n{% endfor %}"
+    chunks = [Chunk("x", heading_path=("A", "B")), Chunk("y", heading_path=("C",))]
+    assert render(formatted, chunks) == "\n" + render_sources(chunks, today=TODAY) + "\n"
+
+
+def test_without_title_or_heading_only_the_key_and_missing_title_stays():
+    formatted = format_template(UNTITLED, CONFIG)
+    assert formatted == UNTITLED.replace("---- Document {{ loop.index }} ---- score {{ doc.score }}", "[{{ loop.index }}]")
+    assert [f.code for f in lint_text(formatted, path="t.j2", config=CONFIG)] == ["PL205"]
+
+
+@pytest.mark.parametrize("template", [NOISY, FULL, UNTITLED])
+def test_formatting_twice_changes_nothing(template):
+    once = format_template(template, CONFIG)
+    assert format_template(once, CONFIG) == once
+    doc = document.parse(once.encode("utf-8"), "t.j2", ".j2")
+    assert format_document(doc, CONFIG) is None
+
+
+def test_stale_flag_comes_from_the_config():
+    config = build({"today": TODAY.isoformat(), "rules": {"unconditional-date": {"stale-flag": "is_stale"}}}, "test")
+    assert "{% if doc.is_stale %} (last updated {{ doc.meta.updated_at }}){% endif %}" in format_template(NOISY, config)
+
+
+def test_whitespace_control_dashes_are_dropped_from_the_expressions():
+    template = "{% for d in docs %}\n{{- d.title -}} | {{ d.page_content }}\n{% endfor %}"
+    assert format_template(template, CONFIG) == "{% for d in docs %}\n[{{ loop.index }}] {{ d.title }}\n{{ d.page_content }}\n{% endfor %}"
+
+
+def test_loop_tags_and_else_branch_are_kept():
+    template = (
+        "{%- for doc in documents if doc.allowed -%}\n"
+        "{{ doc.meta.title }}: {{ doc.content }} (score {{ doc.score }})\n"
+        "{%- else %}\nNo sources were found.\n{% endfor %}"
+    )
+    formatted = format_template(template, CONFIG)
+    assert formatted == (
+        "{%- for doc in documents if doc.allowed -%}\n"
+        "[{{ loop.index }}] {{ doc.meta.title }}\n{{ doc.content }}\n"
+        "{%- else %}\nNo sources were found.\n{% endfor %}"
+    )
+    assert format_template(formatted, CONFIG) == formatted
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        "Answer.\n{% for item in context %}\n{{ item }}\n{% endfor %}\nQuestion: {{ question }}",
+        "Answer.\n{% for doc in documents %}\n[{{ loop.index }}] {{ doc.title }}\n{{ doc.render() }}\n{% endfor %}\n{{ question }}",
+        "Answer in one sentence.\nQuestion: {{ question }}\n",
+    ],
+    ids=["items-rendered-already", "content-not-an-output", "no-sources-loop"],
+)
+def test_template_without_a_content_output_is_unchanged(template):
+    assert format_template(template, CONFIG) == template
+    assert format_document(document.parse(template.encode("utf-8"), "t.j2", ".j2"), CONFIG) is None
+
+
+def test_a_rewrite_that_would_not_parse_leaves_the_template(monkeypatch):
+    monkeypatch.setattr(formatting, "parses", lambda source: source == NOISY)
+    assert format_template(NOISY, CONFIG) == NOISY
+    assert parses(NOISY_FORMATTED)
+
+
+def test_prompty_body_is_formatted_and_front_matter_kept():
+    head = "---\nname: qa\nmodel:\n  api: chat\n---\n"
+    doc = document.parse((head + NOISY).encode("utf-8"), "qa.prompty", ".prompty")
+    assert format_document(doc, CONFIG) == head + NOISY_FORMATTED
+
+
+def test_template_in_a_yaml_block_is_not_rewritten():
+    # Its text is not in the file verbatim (the block is indented), so it cannot be written back.
+    source = "_type: prompt\ntemplate_format: jinja2\ntemplate: |\n" + "".join(f"  {line}\n" for line in NOISY.splitlines())
+    assert format_document(document.parse(source.encode("utf-8"), "p.yaml", ".yaml"), CONFIG) is None
+
+
+def test_template_in_python_code_is_formatted_in_place():
+    source = f'from haystack.components.builders import PromptBuilder\n\nbuilder = PromptBuilder(template="""{NOISY}""")\n'
+    doc = document.parse(source.encode("utf-8"), "rag.py", ".py")
+    assert format_document(doc, CONFIG) == source.replace(NOISY, NOISY_FORMATTED)
+
+
+def test_a_one_line_string_that_cannot_take_the_line_breaks_is_left():
+    template = "{% for d in documents %}[{{ loop.index }}] {{ d.meta.title }} (score {{ d.score }}): {{ d.content }} {% endfor %}"
+    source = f'from haystack.components.builders import PromptBuilder\n\nbuilder = PromptBuilder(template="{template}")\n'
+    assert format_template(template, CONFIG) != template
+    assert format_document(document.parse(source.encode("utf-8"), "rag.py", ".py"), CONFIG) is None
+
+
+def test_format_check_on_a_template(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "config.yaml").write_text(f"today: {TODAY.isoformat()}\n", encoding="utf-8")
+    (tmp_path / "qa.j2").write_text(NOISY, encoding="utf-8")
+
+    def run(*args):
+        return CliRunner().invoke(main, ["format", "--config", "config.yaml", *args, "qa.j2"])
+
+    result = run("--check")
+    assert (result.exit_code, result.stdout) == (1, "Would reformat: qa.j2\n")
+    assert (tmp_path / "qa.j2").read_text(encoding="utf-8") == NOISY
+    assert run().exit_code == 0
+    assert (tmp_path / "qa.j2").read_text(encoding="utf-8") == NOISY_FORMATTED
+    assert run("--check").exit_code == 0
