@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from json.decoder import scanstring
 
 # Far beyond any real chat file; the limit keeps pathological input a clean error
@@ -27,6 +27,9 @@ _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 # them, so files made with it may hold them in keys this module ignores.
 _CONSTANTS = {"true": "boolean", "false": "boolean", "null": "null", "NaN": "number", "Infinity": "number", "-Infinity": "number"}
 _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)")
+# One decoded character's escape. As in scanstring, an escaped high surrogate followed
+# by an escaped low one is a single character; a lone surrogate is a character of its own.
+_ESCAPED_CHARACTER = re.compile(r"\\(?:u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|.)")
 
 
 class JsonSyntaxError(Exception):
@@ -49,6 +52,10 @@ class ChatText:
     literal: tuple[int, int]  # half-open span in the raw file of the string literal, quotes included
     line: int  # 1-based file line of the opening quote
     column: int  # 1-based column, in characters, of the opening quote
+    # Filled by raw_offset on first use, so that each later call is a bisection: for each
+    # character written as an escape, its offset in text and how many more raw characters
+    # than decoded ones the escapes up to and including it take.
+    escapes: list[tuple[int, int]] = field(default_factory=list, init=False, repr=False, compare=False)
 
 
 class _Positions:
@@ -269,28 +276,24 @@ def parse_chat_jsonl(raw: str) -> list[list[ChatText] | JsonSyntaxError]:
     return results
 
 
-def _encoded_length(raw: str, pos: int) -> int:
-    """How many raw characters encode the one decoded character at pos."""
-    if raw[pos] != "\\":
-        return 1
-    if raw[pos + 1] != "u":
-        return 2
-    # As in scanstring, an escaped high surrogate followed by an escaped low one
-    # decodes to a single character; a lone surrogate stays a character of its own.
-    if 0xD800 <= int(raw[pos + 2 : pos + 6], 16) <= 0xDBFF and raw.startswith("\\u", pos + 6):
-        if 0xDC00 <= int(raw[pos + 8 : pos + 12], 16) <= 0xDFFF:
-            return 12
-    return 6
-
-
 def raw_offset(chat: ChatText, raw: str, offset: int) -> int:
     """The raw offset of the encoding of chat.text[offset]; len(text) gives the closing quote."""
     if not 0 <= offset <= len(chat.text):
         raise ValueError(f"offset {offset} is outside a text of {len(chat.text)} characters")
-    pos = chat.literal[0] + 1
-    for _ in range(offset):
-        pos += _encoded_length(raw, pos)
-    return pos
+    start, end = chat.literal
+    if not chat.escapes and end - start - 2 != len(chat.text):
+        chat.escapes.extend(_escapes(raw, start + 1, end - 1))
+    before = bisect.bisect_left(chat.escapes, (offset,))
+    return start + 1 + offset + (chat.escapes[before - 1][1] if before else 0)
+
+
+def _escapes(raw: str, start: int, end: int) -> list[tuple[int, int]]:
+    table, extra = [], 0
+    for match in _ESCAPED_CHARACTER.finditer(raw, start, end):
+        decoded = match.start() - start - extra
+        extra += len(match[0]) - 1
+        table.append((decoded, extra))
+    return table
 
 
 def _encode(text: str, literal: str) -> str:

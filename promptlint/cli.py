@@ -1,7 +1,11 @@
-"""The command line: the only module that reads files, prints, and chooses exit codes."""
+"""The command line: the only module that prints, writes prompt files, and chooses exit codes.
+
+Files are read here, or in worker processes through parallel.py (check) and audit.py.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import sys
@@ -11,11 +15,11 @@ from pathlib import Path
 import click
 
 from . import document as documents
-from . import baseline, files, output, registry
+from . import baseline, files, output, parallel, registry
+from .cache import FOLDER as CACHE_FOLDER
+from .cache import Cache
 from .config import Config, ConfigError, Resolver
 from .findings import Applicability
-from .formatting import format_document
-from .lint import check_document
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -34,17 +38,22 @@ def _resolver(config_path: str | None, select: str | None, ignore: str | None) -
     return Resolver(Path(config_path) if config_path else None, select=_selectors(select), ignore=_selectors(ignore))
 
 
-def _targets(paths: tuple[Path, ...], config_path: str | None, select: str | None, ignore: str | None) -> list[tuple[Path, Config]]:
-    """Each file to work on, with the config of its folder.
+def _targets(paths: tuple[Path, ...], config_path: str | None, select: str | None, ignore: str | None) -> tuple[list[tuple[Path, Config]], bool]:
+    """Each file to work on, with the config of its folder; and whether a folder could not be read.
 
     Every config is read before any file is touched, so a bad one stops the run
-    with nothing written.
+    with nothing written. A folder that cannot be read is one line, and the
+    files found elsewhere are still linted.
     """
+    unreadable: list[OSError] = []
     try:
         configs = _resolver(config_path, select, ignore)
-        return [(path, configs.for_folder(path.parent)) for path in files.expand(list(paths) or [Path(".")], configs.wants)]
+        targets = [(path, configs.for_folder(path.parent)) for path in files.expand(list(paths) or [Path(".")], configs.wants, unreadable.append)]
     except ConfigError as exc:
         raise Failure(str(exc)) from None
+    for exc in unreadable:
+        click.echo(f"error: {exc.filename}: cannot read: {exc.strerror or exc}", err=True)
+    return targets, bool(unreadable)
 
 
 def _diff(path: str, old: str, new: str) -> str:
@@ -59,6 +68,21 @@ def _read(path: Path) -> documents.Document | None:
         return None
 
 
+def _changed_on_disk(path: Path, doc: documents.Document) -> bool:
+    """Whether the file is no longer the text that was read; if so, say so in one line.
+
+    Another program wrote (or deleted) it meanwhile, and writing the fixed text
+    would lose that change.
+    """
+    try:
+        changed = path.read_bytes() != doc.original.encode("utf-8")
+    except OSError:
+        changed = True
+    if changed:
+        click.echo(f"warning: {doc.path}: changed on disk since it was read; left as it is", err=True)
+    return changed
+
+
 def _write(path: Path, display: str, text: str) -> bool:
     """Write a fixed file; on failure say why in one line (not a traceback) and return False."""
     try:
@@ -67,14 +91,6 @@ def _write(path: Path, display: str, text: str) -> bool:
         click.echo(f"error: {display}: cannot write: {exc.strerror or exc}", err=True)
         return False
     return True
-
-
-def _read_stdin(name: str) -> documents.Document | None:
-    try:
-        return documents.parse(sys.stdin.buffer.read(), name, Path(name).suffix.lower())
-    except documents.UnreadableFile as exc:
-        click.echo(f"error: {exc}", err=True)
-        return None
 
 
 def _load_baseline(path: str) -> Counter[baseline.Key]:
@@ -104,6 +120,7 @@ def main() -> None:
 config_option = click.option("--config", "config_path", type=click.Path(dir_okay=False), help="Config file for every file (default: the nearest config above each file).")
 select_option = click.option("--select", help="Comma-separated rule codes, names or prefixes to run (replaces the default set).")
 ignore_option = click.option("--ignore", help="Comma-separated rule codes, names or prefixes to skip.")
+jobs_option = click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: all cores; 1: work in this process).")
 
 
 @main.command()
@@ -119,38 +136,47 @@ ignore_option = click.option("--ignore", help="Comma-separated rule codes, names
 @click.option("--stdin-filename", metavar="NAME", help="Lint standard input as the file NAME; with --fix, print the fixed text.")
 @click.option("--baseline", "baseline_path", type=click.Path(dir_okay=False), help="Report only the findings that are not in this baseline file.")
 @click.option("--write-baseline", type=click.Path(dir_okay=False), help="Record the current findings in this baseline file; exit 0.")
+@jobs_option
+@click.option("--no-cache", is_flag=True, help=f"Check every file, without reading or writing results in {CACHE_FOLDER}/.")
 @config_option
 @select_option
 @ignore_option
-def check(paths, fix, unsafe_fixes, show_diff, output_format, statistics, show_fixes, quiet, exit_zero, stdin_filename, baseline_path, write_baseline, config_path, select, ignore):
+def check(paths, fix, unsafe_fixes, show_diff, output_format, statistics, show_fixes, quiet, exit_zero, stdin_filename, baseline_path, write_baseline, jobs, no_cache, config_path, select, ignore):
     """Lint prompt files (or folders of them)."""
     if stdin_filename and paths:
         raise Failure("--stdin-filename lints standard input: give no paths")
     if (statistics or show_fixes) and output_format not in output.TEXT_FORMATS:
         raise Failure("--statistics and --show-fixes print text: use them with --output-format full or concise")
     known = _load_baseline(baseline_path) if baseline_path else None
-    targets = _targets((Path(stdin_filename),) if stdin_filename else paths, config_path, select, ignore)
+    targets, failed = _targets((Path(stdin_filename),) if stdin_filename else paths, config_path, select, ignore)
     # A baseline is JSON, which a folder walk would otherwise lint as a chat file.
     baseline_files = {Path(p).resolve() for p in (baseline_path, write_baseline) if p}
     threshold = None
     if fix or show_diff:
         threshold = Applicability.UNSAFE if unsafe_fixes else Applicability.SAFE
-    all_findings, texts, failed, changed = [], {}, False, 0
+    all_findings, texts, changed = [], {}, 0
     fixed_stdin = None  # with --fix, standard input's text after fixing, printed instead of written
-    for path, config in targets:
-        if path.resolve() in baseline_files:
-            continue
-        doc = _read_stdin(stdin_filename) if stdin_filename else _read(path)
+    targets = [(path, config) for path, config in targets if path.resolve() not in baseline_files]
+    if stdin_filename:
+        results = [parallel.check_bytes(sys.stdin.buffer.read(), stdin_filename, config, threshold) for _, config in targets]
+    else:
+        cache = None if no_cache else Cache(Path(CACHE_FOLDER))
+        results = parallel.check_files(targets, threshold, cache, jobs or parallel.default_jobs())
+    for (path, config), result in zip(targets, results):
+        doc = result.doc
         if doc is None:
+            click.echo(f"error: {result.unreadable}", err=True)
             failed = True
             continue
-        result = check_document(doc, config, threshold)
         if result.error:
             click.echo(f"warning: {result.error}", err=True)
-        if result.fixed is not None and not show_diff and not stdin_filename and not _write(path, doc.path, result.fixed):
-            failed = True
-            # The file is as it was, so report the findings in it.
-            result = check_document(doc, config)
+        if result.fixed is not None and not show_diff and not stdin_filename:
+            unwritten = _changed_on_disk(path, doc)
+            if not unwritten and not _write(path, doc.path, result.fixed):
+                failed = unwritten = True
+            if unwritten:
+                # The file was not fixed, so report the findings in the text that was read.
+                result = parallel.check_bytes(doc.original.encode("utf-8"), doc.path, config, None)
         if result.fixed is not None:
             if show_diff:
                 click.echo(_diff(doc.path, doc.original, result.fixed), nl=False)
@@ -193,6 +219,43 @@ def check(paths, fix, unsafe_fixes, show_diff, output_format, statistics, show_f
     sys.exit(EXIT_FINDINGS if all_findings and not exit_zero else EXIT_CLEAN)
 
 
+@main.command()
+@click.argument("logs", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--field", "field_path", metavar="A.B.C", help="Dotted path to the prompt in each record: messages, a chat request, or a prompt string (default: the record).")
+@click.option("--format", "report_format", type=click.Choice(("table", "json", "html")), default="table", show_default=True)
+@click.option("--output", "-o", "output_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to this file instead of standard output.")
+@click.option("--examples", type=click.IntRange(min=0), default=5, show_default=True, help="Worst examples shown per rule.")
+@jobs_option
+@config_option
+@select_option
+@ignore_option
+def audit(logs, field_path, report_format, output_path, examples, jobs, config_path, select, ignore):
+    """Report what each rule costs across JSONL logs of requests (chat messages or prompts)."""
+    from . import audit as auditing  # the command's own machinery, loaded by it alone
+    from . import auditreport
+
+    try:
+        config = _resolver(config_path, select, ignore).for_folder(Path.cwd())
+    except ConfigError as exc:
+        raise Failure(str(exc)) from None
+    # A progress bar for a person at a terminal; nothing in a pipe or a CI log.
+    bar = click.progressbar(length=sum(p.stat().st_size for p in logs if p.is_file()), label="Auditing", file=sys.stderr) if sys.stderr.isatty() else None
+    try:
+        with bar or contextlib.nullcontext():
+            tally = auditing.audit(list(logs), config, field_path=field_path, jobs=jobs or parallel.default_jobs(), examples=examples, progress=bar.update if bar else None)
+    except OSError as exc:
+        raise Failure(f"{exc.filename}: cannot read: {exc.strerror or exc}") from None
+    report = auditreport.RENDERERS[report_format](auditreport.as_data(tally, [str(p) for p in logs]))
+    if output_path is None:
+        click.echo(report, nl=False)
+        return
+    try:
+        output_path.write_text(report, encoding="utf-8")
+    except OSError as exc:
+        raise Failure(f"{output_path}: cannot write: {exc.strerror or exc}") from None
+    click.echo(f"Wrote {output_path}", err=True)
+
+
 @main.command("format")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--check", "check_only", is_flag=True, help="Exit 1 if any file would be reformatted; write nothing.")
@@ -200,8 +263,11 @@ def check(paths, fix, unsafe_fixes, show_diff, output_format, statistics, show_f
 @config_option
 def format_command(paths, check_only, show_diff, config_path):
     """Rewrite the sources block of each prompt with the canonical renderer."""
-    failed, changed = False, 0
-    for path, config in _targets(paths, config_path, None, None):
+    from .formatting import format_document  # the renderer is loaded only by this command
+
+    targets, failed = _targets(paths, config_path, None, None)
+    changed = 0
+    for path, config in targets:
         doc = _read(path)
         if doc is None:
             failed = True
@@ -214,6 +280,8 @@ def format_command(paths, check_only, show_diff, config_path):
             click.echo(_diff(doc.path, doc.original, new), nl=False)
         elif check_only:
             click.echo(f"Would reformat: {doc.path}")
+        elif _changed_on_disk(path, doc):
+            continue
         elif _write(path, doc.path, new):
             click.echo(f"Reformatted: {doc.path}", err=True)
         else:

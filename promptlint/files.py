@@ -13,7 +13,8 @@ SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".v
 
 
 def _skip_dir(path: Path) -> bool:
-    return path.name in SKIP_DIRS or (path / "pyvenv.cfg").exists()
+    # os.path.exists, unlike Path.exists, is False (not an error) inside a folder that cannot be searched.
+    return path.name in SKIP_DIRS or os.path.exists(path / "pyvenv.cfg")
 
 
 def matches(glob: str, path: Path, folder: Path) -> bool:
@@ -47,20 +48,28 @@ def _prompt_file_or_folder(path: Path) -> bool:
     return path.is_dir() or any(matches(glob, path, path.parent) for glob in DEFAULT_INCLUDE)
 
 
-def expand(paths: list[Path], wants: Callable[[Path], bool] = _prompt_file_or_folder) -> Iterator[Path]:
+def expand(
+    paths: list[Path],
+    wants: Callable[[Path], bool] = _prompt_file_or_folder,
+    unreadable: Callable[[OSError], None] | None = None,
+) -> Iterator[Path]:
     """Files named on the command line as they are; folders walked, in a stable order, for what ``wants`` takes.
 
     ``wants`` is asked about every file and subfolder of a walk (a config's
     include and exclude); tool folders (.git, node_modules, virtualenvs) are
-    skipped whatever it says.
+    skipped whatever it says. A folder that cannot be listed is passed to
+    ``unreadable`` (the walk goes on). A walk takes regular files only, and does
+    not follow links to folders: reading a pipe or a device could wait forever,
+    and a link to a folder above it would make the walk endless.
     """
     for path in paths:
         if path.is_dir():
-            for root, dirs, names in os.walk(path):
+            for root, dirs, names in os.walk(path, onerror=unreadable, followlinks=False):
                 dirs[:] = sorted(d for d in dirs if not _skip_dir(Path(root) / d) and wants(Path(root) / d))
                 for name in sorted(names):
-                    if wants(Path(root) / name):
-                        yield Path(root) / name
+                    file = Path(root) / name
+                    if os.path.isfile(file) and wants(file):
+                        yield file
         else:
             yield path
 
@@ -68,14 +77,19 @@ def expand(paths: list[Path], wants: Callable[[Path], bool] = _prompt_file_or_fo
 def write_atomic(path: Path, text: str) -> None:
     """Replace the file in one step, so a crash never leaves it half-written; keep its mode.
 
-    A symlink is followed: the file it points to is replaced, the link stays.
+    ``text`` is the whole file, BOM and newlines as they are to be written. A
+    symlink is followed: the file it points to is replaced, the link stays.
     """
     path = path.resolve()
     mode = path.stat().st_mode & 0o7777
+    # In the file's folder, so that the rename stays on one file system and is atomic.
     fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".promptlint")
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
+            # On disk before the rename: after a power cut the file is the old text or the new, never empty.
+            handle.flush()
+            os.fsync(handle.fileno())
         os.chmod(temp, mode)
         os.replace(temp, path)
     except BaseException:

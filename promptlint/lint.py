@@ -95,6 +95,9 @@ def check_document(doc: documents.Document, config: Config, fix: Applicability |
         new_raw = doc.with_prompts(new_pieces)
         if new_raw != doc.original:
             fixed = new_raw
+            # What remains is reported where it stands in the fixed file, not the original.
+            fixed_doc = documents.parse(new_raw.encode("utf-8"), doc.path, Path(doc.path).suffix.lower())
+            findings = check_document(fixed_doc, config).findings
     return FileResult(doc.path, sorted(findings, key=lambda f: (f.line, f.column, f.code)), fixed, error)
 
 

@@ -199,13 +199,22 @@ _WARNING_MARK = re.compile("\u26a0\ufe0f?")
 _HEADING_SPLIT = re.compile(r"\s+[\u2014\u2013]\s+")
 
 
+def lowercase(text: str) -> str:
+    """``text`` in lower case, so that an offset in one is the same place in the other.
+
+    str.lower keeps the length of every character but "\u0130" (capital I with a dot),
+    which becomes "i" and a combining dot; here it becomes a plain "i".
+    """
+    return text.replace("\u0130", "i").lower()
+
+
 def segment_text(text: str, messages: list[Message] | None = None) -> Prompt:
     """Build the prompt model of ``text``.
 
     ``messages`` comes from a chat front-end (JSON): the regions of the text that
     are separate messages. Plain text gets its turns from role-marker lines.
     """
-    lower = text.lower()
+    lower = lowercase(text)
     vocab = words()
     lines = text_lines(text, lower)
     if messages is None:
@@ -217,8 +226,8 @@ def segment_text(text: str, messages: list[Message] | None = None) -> Prompt:
     if "{" in text:
         sources = [dataclasses.replace(s, repeated=bool(_SLOT.search(lower, s.span.start, s.span.end))) for s in sources]
     block = _widen_to_container(lower, Span(sources[0].span.start, sources[-1].span.end), vocab) if sources else None
-    questions, rewritten = _questions(text, lines, vocab, sources, messages)
-    parts = _parts(text, lines, vocab, sources, block, questions + rewritten, messages)
+    questions, rewritten = _questions(text, lower, lines, vocab, sources, messages)
+    parts = _parts(text, lower, lines, vocab, sources, block, questions + rewritten, messages)
     return Prompt(
         text=text,
         lower=lower,
@@ -440,7 +449,7 @@ def _read_body(text: str, body: list[Line], vocab: Vocab, default_start: int) ->
             i += 1
             continue
         break
-    if inline_content_end is not None and _LONE_SLOT.match(text[content_start:inline_content_end].lower()):
+    if inline_content_end is not None and _LONE_SLOT.match(lowercase(text[content_start:inline_content_end])):
         # "Snippet: {{Snippet}}" in a source template: the labelled lines after it are fields too.
         while i < len(body) and (labelled := _LABEL_LINE.match(body[i].lower)):
             label = normalise_label(body[i].text[labelled.start("label") : labelled.end("label")])
@@ -522,7 +531,7 @@ def _extend_value(lines: list[Line], index: int, match: re.Match[str]) -> tuple[
         return line, match
     last = lines[end]
     joined_text = line.text + "\n" + "\n".join(l.text for l in lines[index + 1 : end + 1])
-    merged = Line(line.start, last.end, joined_text, joined_text.lower())
+    merged = Line(line.start, last.end, joined_text, lowercase(joined_text))
     return merged, _LABEL_LINE.match(merged.lower.replace("\n", " "))
 
 
@@ -566,7 +575,7 @@ def _parse_header(text: str, rest: Span, vocab: Vocab) -> tuple[str | None, tupl
     """Split "Title — A > B (score: 0.61) ⚠️ OCR confidence 0.86" into title, heading path and fields."""
     fields: list[Field] = []
     raw = text[rest.start : rest.end]
-    lowered = raw.lower()
+    lowered = lowercase(raw)
     end = len(raw)
     warning = _WARNING_MARK.search(raw)
     if warning:
@@ -595,7 +604,7 @@ def _parse_header(text: str, rest: Span, vocab: Vocab) -> tuple[str | None, tupl
     title_text = raw[:title_end].strip(" \t:.-|\u2014\u2013")
     title_text = re.sub(r"^[-=*]{2,}|[-=*]{2,}$", "", title_text).strip()
     items = _split_items(lowered[:title_end], 0)
-    labelled = _LABEL_LINE.match(title_text.lower())
+    labelled = _LABEL_LINE.match(lowercase(title_text))
     if len(items) > 1 and labelled and normalise_label(labelled["label"]) in vocab.field_labels:
         # "[1] source_id=RAGAS2023, chunk_id=17": every item is a field, one may be the title.
         item_fields = [_inline_field(raw, rest.start, s, e) for s, e in items]
@@ -628,7 +637,7 @@ def _split_items(inner: str, base: int, separators: str = ",;|") -> list[tuple[i
 
 def _inline_field(raw: str, offset: int, start: int, end: int, separator: str = ",;") -> Field:
     item = raw[start:end]
-    match = _INLINE_ITEM.match(item.lower())
+    match = _INLINE_ITEM.match(lowercase(item))
     if match:
         label = normalise_label(match["label"])
         value_start = start + match.start("value")
@@ -640,9 +649,12 @@ def _inline_field(raw: str, offset: int, start: int, end: int, separator: str = 
         value = item.strip()
     # The span a fix removes: the item and the separator before it (or after it, for the first item).
     span_start, span_end = start, end
-    before = raw[:start].rstrip()
-    if before.endswith(tuple(separator)):
-        span_start = len(before) - 1
+    # Where the text before the item ends, found without copying it: a header line can be megabytes long.
+    before = start
+    while before > 0 and raw[before - 1].isspace():
+        before -= 1
+    if before > 0 and raw[before - 1] in separator:
+        span_start = before - 1
     elif raw[end : end + 1] and raw[end] in separator:
         span_end = end + 1
         while span_end < len(raw) and raw[span_end] == " ":
@@ -665,14 +677,18 @@ def _xml_sources(text: str, lower: str, vocab: Vocab) -> list[Source]:
     if "<" not in text:
         return []
     sources: list[Source] = []
+    # Tags with no closing tag after the current position, which only moves on: without
+    # this, each of n unclosed tags would search the rest of the text (n squared).
+    unclosed: set[str] = set()
     pos = 0
     while True:
         match = vocab.source_tag.search(lower, pos)
         if not match:
             break
         tag = match[1]
-        close = lower.find(f"</{tag}>", match.end())
+        close = -1 if tag in unclosed else lower.find(f"</{tag}>", match.end())
         if close < 0:
+            unclosed.add(tag)
             pos = match.end()
             continue
         sources.append(_xml_source(text, lower, len(sources), match, close, vocab))
@@ -703,14 +719,16 @@ def _xml_source(text: str, lower: str, position: int, match: re.Match[str], clos
     title = None
     heading: tuple[str, ...] = ()
     child_spans: list[Span] = []
+    unclosed: set[str] = set()  # as in _xml_sources
     pos = inner_start
     while True:
         child = _CHILD_OPEN.search(lower, pos, inner_end)
         if not child:
             break
         name = child[1]
-        child_close = lower.find(f"</{name}>", child.end(), inner_end)
+        child_close = -1 if name in unclosed else lower.find(f"</{name}>", child.end(), inner_end)
         if child_close < 0:
+            unclosed.add(name)
             pos = child.end()
             continue
         value_span = Span(child.end(), child_close)
@@ -789,7 +807,7 @@ def _widen_to_container(lower: str, block: Span, vocab: Vocab) -> Span:
 # ---------------------------------------------------------------- the question
 
 
-def _questions(text: str, lines: list[Line], vocab: Vocab, sources: list[Source], messages: list[Message]) -> tuple[list[Span], list[Span]]:
+def _questions(text: str, lower: str, lines: list[Line], vocab: Vocab, sources: list[Source], messages: list[Message]) -> tuple[list[Span], list[Span]]:
     """Every place the question is asked outside the sources, and every slot for a rewritten form of it."""
     inside = _SpanSet([s.span for s in sources])
     found: list[Span] = []
@@ -808,8 +826,8 @@ def _questions(text: str, lines: list[Line], vocab: Vocab, sources: list[Source]
                 found.append(_trim(text, Span(nxt.start, nxt.end)))
     for tag in ("question", "query", "user_query", "user_question"):
         pos = 0
-        while (open_at := text.lower().find(f"<{tag}>", pos)) >= 0:
-            close = text.lower().find(f"</{tag}>", open_at)
+        while (open_at := lower.find(f"<{tag}>", pos)) >= 0:
+            close = lower.find(f"</{tag}>", open_at)
             if close < 0:
                 break
             span = _trim(text, Span(open_at + len(tag) + 2, close))
@@ -818,7 +836,7 @@ def _questions(text: str, lines: list[Line], vocab: Vocab, sources: list[Source]
             pos = close
     rewritten: list[Span] = []
     if "{" in text:
-        for span, kind in _slots(text.lower(), 0, len(text)):
+        for span, kind in _slots(lower, 0, len(text)):
             if span.start in inside:
                 continue
             if kind == "question":
@@ -829,7 +847,7 @@ def _questions(text: str, lines: list[Line], vocab: Vocab, sources: list[Source]
         last_user = next((m for m in reversed(messages) if m.role == "user"), None)
         if last_user is not None:
             tail = Span(max([last_user.span.start] + [s.span.end for s in sources if last_user.span.contains(s.span)]), last_user.span.end)
-            body = [ln for ln in text_lines(text, text.lower(), tail.start, tail.end) if not ln.blank and not vocab.role_marker.match(ln.lower)]
+            body = [ln for ln in text_lines(text, lower, tail.start, tail.end) if not ln.blank and not vocab.role_marker.match(ln.lower)]
             if body and body[-1].text.rstrip().endswith("?"):
                 found.append(_trim(text, Span(body[-1].start, body[-1].end)))
     found.sort()
@@ -850,6 +868,7 @@ def _restated(text: str, found: list[Span]) -> list[Span]:
 
 def _parts(
     text: str,
+    lower: str,
     lines: list[Line],
     vocab: Vocab,
     sources: list[Source],
@@ -886,7 +905,7 @@ def _parts(
             continue
         if vocab.role_marker.match(line.lower):
             continue
-        slots = _slots(text.lower(), line.start, line.end) if "{" in line.lower else []
+        slots = _slots(lower, line.start, line.end) if "{" in line.lower else []
         if slots:
             parts.extend(_slot_parts(text, line, slots))
             continue
@@ -901,7 +920,7 @@ def _parts(
 
 def _rest_of_line(text: str, line: Line, start: int) -> Line:
     start = min(max(start, line.start), line.end)
-    return Line(start, line.end, text[start : line.end], text[start : line.end].lower())
+    return Line(start, line.end, text[start : line.end], lowercase(text[start : line.end]))
 
 
 def _slot_parts(text: str, line: Line, slots: list[tuple[Span, str]]) -> list[Part]:
@@ -928,7 +947,7 @@ _SLOT_LABELS = {
 
 
 def _only_marker(text: str, message: Message, vocab: Vocab) -> bool:
-    body = vocab.role_marker.sub("", text[message.span.start : message.span.end].lower(), count=1)
+    body = vocab.role_marker.sub("", lowercase(text[message.span.start : message.span.end]), count=1)
     return not body.strip()
 
 

@@ -38,6 +38,12 @@ def normalise_label(label: str) -> str:
 
 
 def label_set(words: list[str]) -> frozenset[str]:
+    return _label_set(tuple(words))
+
+
+@cache
+def _label_set(words: tuple[str, ...]) -> frozenset[str]:
+    # Rules ask for their label sets on every prompt: normalise each list once.
     return frozenset(normalise_label(w) for w in words)
 
 

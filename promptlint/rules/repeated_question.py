@@ -50,6 +50,9 @@ def _copies(prompt: Prompt, question: Span) -> list[Span]:
     words = re.findall(r"\w+", prompt.lower[question.start : question.end])
     if len(words) < MIN_WORDS:
         return []
+    # Cheap test first: a copy needs the question's rarest-looking word at least twice.
+    if prompt.lower.count(max(words, key=len)) < 2:
+        return []
     pattern = re.compile(r"\b" + r"[\W_]+".join(re.escape(w) for w in words) + r"\b")
     outside = [s.span for s in prompt.sources]
     copies = []

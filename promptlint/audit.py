@@ -1,0 +1,197 @@
+"""`promptlint audit`: what the anti-patterns cost across a log of real requests.
+
+A log is JSONL, one record a line: an OpenAI chat request (``{"messages": [...]}``,
+with ``model`` and other fields beside it), a completion request (``{"prompt": ...}``),
+or any record that holds one of those, or a prompt string, at a field path
+(``--field request.body``). Each record is read as ``check`` reads a chat JSON file,
+its messages joined into one prompt, and linted with the same rules.
+
+The log is streamed: lines are read in batches, linted in worker processes, and
+only counts and the few worst examples of each rule are kept, so memory stays the
+same however long the log. A line that is not JSON (or not a well-formed chat
+record) is a PL900 finding, as in ``check``; a record with no prompt in it (a
+response, a log line of another kind, a missing field) is skipped and counted.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import document as documents
+from . import parallel
+from .config import Config
+from .findings import Finding
+
+# A batch of lines goes to a worker at a time: large enough that its round trip is
+# cheap, small enough that the few batches in flight keep memory small.
+BATCH_BYTES = 1 << 18
+BATCH_LINES = 2000
+
+
+@dataclass(frozen=True)
+class Example:
+    path: str
+    line: int  # the record's line in its file, 1-based
+    tokens: int  # what the rule's findings cost in this prompt
+    message: str  # the costliest finding's message
+
+
+@dataclass
+class RuleTally:
+    affected: int = 0  # prompts with at least one finding of the rule
+    findings: int = 0
+    tokens: int = 0
+    # The worst prompts, as a min-heap of (tokens, -file, -line, message) holding the
+    # largest keys: the most tokens, then the earliest record. A total order, so the
+    # examples kept do not depend on how the log was split between workers.
+    heap: list[tuple[int, int, int, str]] = field(default_factory=list)
+
+
+@dataclass
+class Tally:
+    """Counts over the records read so far; tallies of parts of a log merge into the whole's."""
+
+    examples: int  # worst examples kept per rule
+    bytes: int = 0  # of the log read
+    records: int = 0  # non-blank lines
+    skipped: int = 0  # records without a prompt
+    prompts: int = 0  # records with a prompt, or broken ones (PL900)
+    affected: int = 0  # prompts with at least one finding
+    rules: dict[str, RuleTally] = field(default_factory=dict)
+
+    def add(self, file: int, line: int, findings: list[Finding]) -> None:
+        """One prompt's findings."""
+        self.prompts += 1
+        self.affected += bool(findings)
+        by_code: dict[str, list[Finding]] = {}
+        for finding in findings:
+            by_code.setdefault(finding.code, []).append(finding)
+        for code, found in by_code.items():
+            costliest = max(found, key=lambda f: f.tokens)  # the first of equals
+            tokens = sum(f.tokens for f in found)
+            rule = self.rules.setdefault(code, RuleTally())
+            rule.affected += 1
+            rule.findings += len(found)
+            rule.tokens += tokens
+            self._keep(rule, (tokens, -file, -line, costliest.message))
+
+    def _keep(self, rule: RuleTally, example: tuple[int, int, int, str]) -> None:
+        if len(rule.heap) < self.examples:
+            heapq.heappush(rule.heap, example)
+        elif self.examples and example > rule.heap[0]:
+            heapq.heapreplace(rule.heap, example)
+
+    def merge(self, other: Tally) -> None:
+        self.bytes += other.bytes
+        self.records += other.records
+        self.skipped += other.skipped
+        self.prompts += other.prompts
+        self.affected += other.affected
+        for code, theirs in other.rules.items():
+            mine = self.rules.setdefault(code, RuleTally())
+            mine.affected += theirs.affected
+            mine.findings += theirs.findings
+            mine.tokens += theirs.tokens
+            for example in theirs.heap:
+                self._keep(mine, example)
+
+    def worst(self, code: str, paths: list[str]) -> list[Example]:
+        """The rule's worst prompts, the most tokens first (then the earliest)."""
+        ranked = sorted(self.rules[code].heap, reverse=True)
+        return [Example(paths[-file], -line, tokens, message) for tokens, file, line, message in ranked]
+
+
+def _prompt_bytes(line: bytes, path: list[str]) -> bytes | None:
+    """The JSON at the field path of a record, for the chat parser; None when the record has no such field.
+
+    A prompt string stands for a user message, as ``{"prompt": ...}`` does; a line
+    that is not JSON goes on as it is, for the parser to report.
+    """
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError):
+        return line
+    for key in path:
+        if isinstance(value, dict) and key in value:
+            value = value[key]
+        elif isinstance(value, list) and key.isdigit() and int(key) < len(value):
+            value = value[int(key)]
+        else:
+            return None
+    if isinstance(value, str):
+        value = {"prompt": value}
+    return json.dumps(value, ensure_ascii=False).encode("utf-8")
+
+
+_work: tuple[Config, list[str], list[str], int] | None = None
+
+
+def _start(config: Config, paths: list[str], field_path: list[str], examples: int) -> None:
+    global _work
+    _work = (config, paths, field_path, examples)
+
+
+def _audit_batch(batch: tuple[int, int, list[bytes], int]) -> Tally:
+    """Lint the records of a batch: (file index, line number of its first line, its lines, their bytes)."""
+    from .lint import check_document
+
+    config, paths, field_path, examples = _work
+    file, first, lines, size = batch
+    tally = Tally(examples, bytes=size)
+    name = paths[file]
+    for number, line in enumerate(lines, first):
+        if not line.strip():
+            continue
+        tally.records += 1
+        data = _prompt_bytes(line, field_path) if field_path else line
+        try:
+            doc = documents.parse(data, name, ".json") if data is not None else None
+        except documents.UnreadableFile as exc:
+            # Not text: broken like a line that is not JSON.
+            tally.add(file, number, [documents.syntax_error(name, str(exc).removeprefix(f"{name}: "), 1, 1)])
+            continue
+        if doc is None or not (doc.prompts or doc.errors):
+            tally.skipped += 1
+            continue
+        tally.add(file, number, check_document(doc, config).findings)
+    return tally
+
+
+def _batches(paths: list[Path]) -> Iterator[tuple[int, int, list[bytes], int]]:
+    for file, path in enumerate(paths):
+        with open(path, "rb") as handle:
+            lines: list[bytes] = []
+            first, size = 1, 0
+            for number, line in enumerate(handle, 1):
+                lines.append(line)
+                size += len(line)
+                if size >= BATCH_BYTES or len(lines) >= BATCH_LINES:
+                    yield file, first, lines, size
+                    lines, first, size = [], number + 1, 0
+            if lines:
+                yield file, first, lines, size
+
+
+def audit(paths: list[Path], config: Config, *, field_path: str | None = None, jobs: int = 1, examples: int = 5, progress: Callable[[int], None] | None = None) -> Tally:
+    """Tally the findings of every record of the logs; ``progress`` is told the bytes of each batch done.
+
+    A log that cannot be opened raises OSError before any record is read.
+    """
+    size = 0
+    for path in paths:
+        with open(path, "rb") as handle:
+            size += os.fstat(handle.fileno()).st_size
+    names = [str(path) for path in paths]
+    keys = field_path.split(".") if field_path else []
+    total = Tally(examples)
+    jobs = max(1, min(jobs, size // parallel.WORK_PER_WORKER))
+    for part in parallel.ordered_map(_audit_batch, _batches(paths), jobs, _start, (config, names, keys, examples)):
+        total.merge(part)
+        if progress is not None:
+            progress(part.bytes)
+    return total
