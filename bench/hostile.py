@@ -5,7 +5,8 @@ on it: promptlint.lint.lint_text for text, promptlint.jinja.segment_jinja for
 Jinja-ish text. Ten times the text should take about ten times as long; a
 ratio over 20 prints a warning line, as does an exception (a template that does
 not parse is a TemplateError, which is an answer, not a failure). Each run is in
-a child process with a time limit, so a super-linear case cannot hang the bench.
+a child process with a time limit (--limit), so a super-linear case cannot hang
+the bench: a run stopped there prints a warning line too.
 
     python bench/hostile.py                    # every case, 1 MB and 10 MB
     python bench/hostile.py --scale 0.1        # 100 kB and 1 MB, for a quick look

@@ -408,3 +408,9 @@ def test_a_chat_message_holding_the_message_separator_is_linted(work):
     content = "Answer from the sources.\n\x1e\n[1] Returns Policy (score: 0.91)\nDamaged goods may be returned.\n\nQuestion: How long?"
     (work / "chat.json").write_text(json.dumps({"messages": [{"role": "user", "content": content}]}), encoding="utf-8")
     assert check("--select", "PL102", "--output-format", "concise", "chat.json").exit_code == 1
+
+
+@pytest.mark.xfail(strict=True, reason="document.py takes every key of a YAML mapping as hashable; reported")
+def test_a_yaml_file_with_a_list_as_a_key_is_linted(work):
+    (work / "prompt.yaml").write_text("? [a, b]\n: c\ntemplate: Answer from the sources.\n", encoding="utf-8")
+    assert check("prompt.yaml").exit_code == 0
