@@ -19,10 +19,10 @@ from . import chatjson
 from .findings import Edit, Finding, Severity
 from .model import Message, Span
 
-# Messages are joined with a line holding only the record-separator control
-# character: the segmenter reads it as a blank line, and no prompt text uses it,
+# Messages are joined with a line holding only a separator control character: the
+# segmenter reads it as a blank line, and the one chosen appears in no message,
 # so the fixed text splits back into the same messages.
-MESSAGE_SEPARATOR = "\n\x1e\n"
+SEPARATORS = tuple(f"\n{c}\n" for c in "\x1e\x1d\x1c\x1f")
 JINJA_SUFFIXES = (".j2", ".jinja", ".jinja2")
 YAML_SUFFIXES = (".yaml", ".yml")
 JSON_SUFFIXES = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}
@@ -51,20 +51,26 @@ class Prompt:
     # (its indentation is not part of the text). Findings point into it; not fixable.
     line_map: tuple[tuple[int, int], ...] | None = None
 
+    separator: str = SEPARATORS[0]  # how a chat prompt's messages are joined (see SEPARATORS)
+
     @property
     def writable(self) -> bool:
         return self.anchor is None and self.line_map is None
 
     @property
     def text(self) -> str:
-        return MESSAGE_SEPARATOR.join(self.texts)
+        return self.separator.join(self.texts)
 
-    def message_spans(self) -> list[Span]:
+    @cached_property
+    def _spans(self) -> tuple[Span, ...]:
         spans, start = [], 0
         for text in self.texts:
             spans.append(Span(start, start + len(text)))
-            start += len(text) + len(MESSAGE_SEPARATOR)
-        return spans
+            start += len(text) + len(self.separator)
+        return tuple(spans)
+
+    def message_spans(self) -> list[Span]:
+        return list(self._spans)
 
     def messages(self) -> list[Message] | None:
         if self.chats is None:
@@ -77,9 +83,11 @@ class Prompt:
         return all(any(s.contains(e.span) for s in spans) for e in edits)
 
     def with_text(self, text: str) -> "Prompt":
+        if text == self.text:
+            return self
         if self.chats is None:
             return replace(self, texts=(text,))
-        texts = text.split(MESSAGE_SEPARATOR)
+        texts = text.split(self.separator)
         if len(texts) != len(self.texts):
             raise ValueError("a fix changed the message layout")
         return replace(self, texts=tuple(texts))
@@ -234,7 +242,8 @@ def parse(data: bytes, display: str, suffix: str) -> Document:
         return Document(display, raw, kind, bom, (Prompt((raw,), None, syntax=syntax),), (), newline)
     prompts, errors = [], []
     if kind == "json":
-        records = [_parse_json(raw)]
+        # An empty file holds no prompt; it is not broken JSON.
+        records = [_parse_json(raw)] if raw.strip() else []
     else:
         records = chatjson.parse_chat_jsonl(raw)
     for number, record in enumerate(records):
@@ -243,7 +252,13 @@ def parse(data: bytes, display: str, suffix: str) -> Document:
         if isinstance(record, chatjson.JsonSyntaxError):
             errors.append(syntax_error(display, f"invalid {kind.upper()}: {record.message}", record.line, record.column))
         elif record:
-            prompts.append(Prompt(tuple(c.text for c in record), tuple(record), number))
+            texts = tuple(c.text for c in record)
+            separator = next((s for s in SEPARATORS if not any(s in t for t in texts)), None)
+            if separator is None:
+                # Every separator occurs in the messages: report, never edit.
+                prompts.append(Prompt(texts, tuple(record), number, anchor=(record[0].line, record[0].column)))
+            else:
+                prompts.append(Prompt(texts, tuple(record), number, separator=separator))
     return Document(display, raw, kind, bom, tuple(prompts), tuple(errors), newline)
 
 
@@ -298,7 +313,9 @@ def _langchain_yaml(display: str, raw: str, bom: bool, newline: str) -> Document
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         error = syntax_error(display, f"invalid YAML: {getattr(exc, 'problem', None) or exc}", line, column)
         return Document(display, raw, "yaml", bom, (), (error,), newline)
-    fields = {k.value: v for k, v in node.value} if isinstance(node, yaml.MappingNode) else {}
+    mapping = node.value if isinstance(node, yaml.MappingNode) else []
+    # Only plain keys can be "template"; complex keys (`? [a, b]`) are skipped.
+    fields = {k.value: v for k, v in mapping if isinstance(k, yaml.ScalarNode)}
     template = fields.get("template")
     if not isinstance(template, yaml.ScalarNode) or not isinstance(template.value, str):
         return Document(display, raw, "yaml", bom, (), (), newline)

@@ -21,7 +21,7 @@ import jinja2
 from jinja2 import nodes
 
 from .model import Field, Part, PartKind, Prompt, Source, Span
-from .segment import looks_like_instruction, merge_parts, role_messages, slot_kind, text_lines, words
+from .segment import looks_like_instruction, lowercase, merge_parts, role_messages, slot_kind, text_lines, words
 from .vocabulary import normalise_label
 
 # What the loop variable's attribute must be called for the loop to be the sources loop.
@@ -224,6 +224,7 @@ class _Reader:
 
     def __init__(self, source: str, flat: list[Tag]):
         self.source = source
+        self.lower = lowercase(source)  # once: every literal is read against it
         self.flat = flat
         self.index = {id(tag): i for i, tag in enumerate(flat)}
         self.vocab = words()
@@ -267,7 +268,7 @@ class _Reader:
         self.walk([c for c in block.children if not (isinstance(c, Tag) and c.kind == "block")])
 
     def literal(self, tag: Tag) -> None:
-        for line in text_lines(self.source, self.source.lower(), tag.span.start, tag.span.end):
+        for line in text_lines(self.source, self.lower, tag.span.start, tag.span.end):
             if line.blank or self.vocab.role_marker.match(line.lower):
                 continue
             self.parts.append(Part(PartKind.INSTRUCTIONS, Span(line.start, line.end)))
@@ -430,7 +431,7 @@ class _Reader:
     def _instruction_lines(self, block: Block) -> list[Span]:
         found = []
         for tag in (t for t in self.flat if t.kind == "data" and block.span.contains(t.span)):
-            for line in text_lines(self.source, self.source.lower(), tag.span.start, tag.span.end):
+            for line in text_lines(self.source, self.lower, tag.span.start, tag.span.end):
                 if not line.blank and looks_like_instruction(line):
                     found.append(Span(line.start, line.end))
         return found
@@ -450,6 +451,9 @@ def check_syntax(source: str) -> None:
         environment().parse(source)
     except jinja2.TemplateSyntaxError as exc:
         raise TemplateError(exc.message or str(exc), exc.lineno or 1) from None
+    except RecursionError:
+        # Jinja's parser recurses once per nesting level; past Python's limit say so.
+        raise TemplateError("nested too deeply to read", 1) from None
     tags(source)
 
 
@@ -469,7 +473,7 @@ def segment_jinja(source: str) -> Prompt:
     roots = tree(flat)
     reader.collect_macros(roots)
     reader.walk(roots)
-    lower = source.lower()
+    lower = reader.lower
     lines = text_lines(source, lower)
     parts = merge_parts(source, sorted(reader.parts, key=lambda p: p.span.start))
     sources = reader.sources

@@ -53,7 +53,7 @@ def test_invalid_utf8_names_the_file_and_the_byte_offset(work, data, offset):
     "suffix",
     [
         ".txt", ".md", ".prompt", ".jsonl", ".ndjson", ".j2", ".jinja", ".jinja2", ".prompty", ".py", ".yaml", ".yml",
-        pytest.param(".json", marks=pytest.mark.xfail(strict=True, reason="document.py reads an empty .json as invalid JSON (PL900); reported")),
+        ".json",
     ],
 )
 def test_an_empty_file_is_clean(work, suffix):
@@ -168,7 +168,6 @@ def test_deeply_nested_jinja_is_linted(work, template):
     assert check("--output-format", "concise", "deep.j2").exit_code in (0, 1)
 
 
-@pytest.mark.xfail(strict=True, reason="jinja.check_syntax lets Jinja's RecursionError escape; reported")
 @pytest.mark.parametrize("template", ["{% if a %}" * 1000 + "{% endif %}" * 1000, "{{" * 1000], ids=["1000-ifs", "1000-braces"])
 def test_jinja_too_deep_to_parse_is_pl900(work, template):
     (work / "deep.j2").write_text(template, encoding="utf-8")
@@ -403,14 +402,12 @@ def test_format_is_not_written_over_a_change_made_since_reading(work, monkeypatc
     assert bad.read_bytes() == b"Edited by someone else.\n"
 
 
-@pytest.mark.xfail(strict=True, reason="document.py splits a chat prompt on the separator it joins messages with; reported")
 def test_a_chat_message_holding_the_message_separator_is_linted(work):
     content = "Answer from the sources.\n\x1e\n[1] Returns Policy (score: 0.91)\nDamaged goods may be returned.\n\nQuestion: How long?"
     (work / "chat.json").write_text(json.dumps({"messages": [{"role": "user", "content": content}]}), encoding="utf-8")
     assert check("--select", "PL102", "--output-format", "concise", "chat.json").exit_code == 1
 
 
-@pytest.mark.xfail(strict=True, reason="document.py takes every key of a YAML mapping as hashable; reported")
 def test_a_yaml_file_with_a_list_as_a_key_is_linted(work):
     (work / "prompt.yaml").write_text("? [a, b]\n: c\ntemplate: Answer from the sources.\n", encoding="utf-8")
     assert check("prompt.yaml").exit_code == 0

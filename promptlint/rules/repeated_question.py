@@ -32,6 +32,7 @@ without a fix, because removing it would break the sentence.
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from ..context import RuleContext
@@ -54,11 +55,14 @@ def _copies(prompt: Prompt, question: Span) -> list[Span]:
     if prompt.lower.count(max(words, key=len)) < 2:
         return []
     pattern = re.compile(r"\b" + r"[\W_]+".join(re.escape(w) for w in words) + r"\b")
-    outside = [s.span for s in prompt.sources]
+    outside = sorted(s.span for s in prompt.sources)
+    starts = [s.start for s in outside]
     copies = []
     for match in pattern.finditer(prompt.lower):
         span = Span(match.start(), match.end())
-        if not span.overlaps(question) and not any(s.overlaps(span) for s in outside):
+        # Sources do not overlap: only the last one starting before the copy's end can hold it.
+        i = bisect.bisect_left(starts, span.end) - 1
+        if not span.overlaps(question) and not (i >= 0 and outside[i].overlaps(span)):
             copies.append(span)
     return copies
 
@@ -90,7 +94,8 @@ def check(prompt: Prompt, ctx: RuleContext):
     copies: list[Span] = []
     for span in sorted(_copies(prompt, question) + same + prompt.rewritten_questions):
         # The same place can be found twice (by its label and by its words): report it once.
-        if span.overlaps(question) or any(span.overlaps(c) for c in copies):
+        # Candidates come sorted, so only the last copy kept can overlap this one.
+        if span.overlaps(question) or (copies and span.overlaps(copies[-1])):
             continue
         # In a template, copies in two branches of one `{% if %}` never render together.
         if not prompt.exclusive(span, question):
