@@ -445,8 +445,8 @@ _LABELS = {
 }
 
 
-def check_syntax(source: str) -> None:
-    """Raise TemplateError, with the line, when the template does not parse."""
+def check_syntax(source: str) -> list[Tag]:
+    """The template's tags; raises TemplateError, with the line, when it does not parse."""
     try:
         environment().parse(source)
     except jinja2.TemplateSyntaxError as exc:
@@ -454,7 +454,7 @@ def check_syntax(source: str) -> None:
     except RecursionError:
         # Jinja's parser recurses once per nesting level; past Python's limit say so.
         raise TemplateError("nested too deeply to read", 1) from None
-    tags(source)
+    return tags(source)
 
 
 def parses(source: str) -> bool:
@@ -467,8 +467,7 @@ def parses(source: str) -> bool:
 
 def segment_jinja(source: str) -> Prompt:
     """The prompt model of a Jinja template; raises TemplateError when it does not parse."""
-    check_syntax(source)
-    flat = tags(source)
+    flat = check_syntax(source)
     reader = _Reader(source, flat)
     roots = tree(flat)
     reader.collect_macros(roots)
