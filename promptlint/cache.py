@@ -125,6 +125,13 @@ def _decode(record: dict, path: str) -> Finding:
     )
 
 
+def _unchanged(path: str, digest: str) -> bool:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest() == digest
+    except OSError:
+        return False
+
+
 @dataclasses.dataclass(frozen=True)
 class Cache:
     folder: Path
@@ -147,15 +154,19 @@ class Cache:
         """The findings stored for ``path`` under ``key``, or None (no entry, another key, or a corrupt one)."""
         try:
             entry = json.loads(self._entry(path).read_bytes())
-            if entry["path"] != path or entry["key"] != key:
+            if entry["path"] != path or entry["key"] != key or not all(_unchanged(*item) for item in entry.get("depends", {}).items()):
                 return None
             return [_decode(record, path) for record in entry["findings"]]
         except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
             return None
 
-    def put(self, path: str, key: str, findings: list[Finding]) -> None:
-        """Store the findings of ``path`` under ``key``; a folder that cannot be written is left alone."""
-        entry = {"path": path, "key": key, "findings": [_encode(f) for f in findings]}
+    def put(self, path: str, key: str, findings: list[Finding], depends: dict[str, str] | None = None) -> None:
+        """Store the findings of ``path`` under ``key``; a folder that cannot be written is left alone.
+
+        ``depends`` names the other files the findings come from (included templates), each
+        with a digest of its bytes: the entry holds only while they are unchanged.
+        """
+        entry = {"path": path, "key": key, "depends": depends or {}, "findings": [_encode(f) for f in findings]}
         try:
             self._write(self._entry(path), json.dumps(entry, ensure_ascii=False).encode("utf-8"))
         except OSError:

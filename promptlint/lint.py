@@ -29,17 +29,31 @@ def lint_prompt(prompt: Prompt, config: Config, *, template: bool = False) -> li
         from .suppress import apply_suppressions
 
         findings = apply_suppressions(prompt, findings, config)
-    # Still reported, but --fix must leave it: the user has said so.
-    findings = [f if f.code in config.fixable else dataclasses.replace(f, fix=None) for f in findings]
+    # Still reported, but --fix must leave it: the user has said so; or the text is in another file.
+    findings = [f if f.code in config.fixable and not _in_other_file(prompt, f) else dataclasses.replace(f, fix=None) for f in findings]
     return sorted(findings, key=lambda f: (f.span.start, f.code))
 
 
-def _segment(piece: documents.Prompt, text: str) -> Prompt:
+def _in_other_file(prompt: Prompt, finding: Finding) -> bool:
+    """Whether the finding is about text an include or an imported macro brings in."""
+    return finding.fix is not None and any(span.contains(finding.span) for span in prompt.locked)
+
+
+def _segment(piece: documents.Prompt, text: str, config: Config, includes) -> Prompt:
     if piece.syntax == "jinja":
         from .jinja import segment_jinja
 
-        return segment_jinja(text)
-    return segment_text(text, piece.with_text(text).messages())
+        return segment_jinja(text, config.slot_names, includes)
+    return segment_text(text, piece.with_text(text).messages(), config.slot_names)
+
+
+def _includes(doc: documents.Document, config: Config):
+    """The reader of the files a template in ``doc`` includes; None when it has no template or no file."""
+    if not any(p.syntax == "jinja" for p in doc.prompts) or not Path(doc.path).is_file():
+        return None
+    from .includes import Includes, project_root
+
+    return Includes(Path(doc.path), project_root(Path(doc.path), config.folder))
 
 
 def _valid(piece: documents.Prompt):
@@ -51,8 +65,8 @@ def _valid(piece: documents.Prompt):
     return None
 
 
-def _lint_piece(piece: documents.Prompt, text: str, config: Config) -> list[Finding]:
-    found = lint_prompt(_segment(piece, text), config, template=piece.syntax == "jinja")
+def _lint_piece(piece: documents.Prompt, text: str, config: Config, includes=None) -> list[Finding]:
+    found = lint_prompt(_segment(piece, text, config, includes), config, template=piece.syntax == "jinja")
     if not piece.writable:
         # The text is not in the file verbatim (escapes, an f-string): report, never edit.
         return [dataclasses.replace(f, fix=None) if f.fix else f for f in found]
@@ -68,6 +82,8 @@ class FileResult:
     findings: list[Finding]
     fixed: str | None = None  # the new file text, when fixing changed it
     error: str | None = None  # a one-line reason the file was not fixed
+    # The other files the findings depend on (included templates) -> a digest of their bytes.
+    depends: dict[str, str] = dataclasses.field(default_factory=dict)
 
 
 def check_document(doc: documents.Document, config: Config, fix: Applicability | None = None) -> FileResult:
@@ -78,15 +94,16 @@ def check_document(doc: documents.Document, config: Config, fix: Applicability |
     findings = list(doc.errors)
     new_pieces = []
     error = None
+    includes = _includes(doc, config)
     for piece in doc.prompts:
         text = piece.text
         if fix is not None:
             try:
-                text, _ = fix_loop(text, lambda t, p=piece: _lint_piece(p, t, config), fix, _valid(piece))
+                text, _ = fix_loop(text, lambda t, p=piece: _lint_piece(p, t, config, includes), fix, _valid(piece))
             except FixDidNotConverge as exc:
                 error = f"{doc.path}: {exc}; the file was left as it was"
                 text = piece.text
-        remaining = _lint_piece(piece, text, config)
+        remaining = _lint_piece(piece, text, config, includes)
         fixed_piece = piece.with_text(text)
         findings.extend(_place(doc, fixed_piece, f) for f in remaining)
         new_pieces.append(fixed_piece)
@@ -98,7 +115,8 @@ def check_document(doc: documents.Document, config: Config, fix: Applicability |
             # What remains is reported where it stands in the fixed file, not the original.
             fixed_doc = documents.parse(new_raw.encode("utf-8"), doc.path, Path(doc.path).suffix.lower())
             findings = check_document(fixed_doc, config).findings
-    return FileResult(doc.path, sorted(findings, key=lambda f: (f.line, f.column, f.code)), fixed, error)
+    depends = dict(includes.digests) if includes else {}
+    return FileResult(doc.path, sorted(findings, key=lambda f: (f.line, f.column, f.code)), fixed, error, depends)
 
 
 def _place(doc: documents.Document, piece: documents.Prompt, finding: Finding) -> Finding:

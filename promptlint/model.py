@@ -112,6 +112,11 @@ class Prompt:
     rewritten_questions: list[Span] = field(default_factory=list)
     # In a template, the branches of each `{% if %}`: text in two branches never renders together.
     branches: list[tuple[Span, ...]] = field(default_factory=list)
+    # In a template, the tags that bring in another file's text (an include, a call of an
+    # imported macro): what is found there is reported at the tag and not fixed.
+    locked: list[Span] = field(default_factory=list)
+    # Includes and imports naming a file outside the project root, which was not read: (tag, name).
+    refused_includes: list[tuple[Span, str]] = field(default_factory=list)
 
     def exclusive(self, a: Span, b: Span) -> bool:
         for spans in self.branches:

@@ -68,6 +68,7 @@ class Checked:
     fixed: str | None = None  # the new file text, when fixing changed it
     error: str | None = None  # a one-line reason the file was not fixed
     unreadable: str = ""  # why the file could not be read
+    depends: dict[str, str] = dataclasses.field(default_factory=dict)  # included templates -> digest of their bytes
 
 
 def _text_of(doc: documents.Document) -> documents.Document:
@@ -79,7 +80,7 @@ def _checked(doc: documents.Document, config: Config, fix: Applicability | None)
     from .lint import check_document  # the linter is loaded only when something is linted
 
     result = check_document(doc, config, fix)
-    return Checked(_text_of(doc), result.findings, result.fixed, result.error)
+    return Checked(_text_of(doc), result.findings, result.fixed, result.error, depends=result.depends)
 
 
 def check_bytes(data: bytes, name: str, config: Config, fix: Applicability | None) -> Checked:
@@ -101,7 +102,7 @@ def _lint(path: Path, config: Config, fix: Applicability | None, cache: Cache | 
         # Keyed by the text just linted (the file may have changed since it was looked
         # up), and only without fixes: after a fix the findings are no longer those of
         # the file's bytes.
-        cache.put(doc.path, cache.key(doc.original.encode("utf-8"), config.for_file(doc.path)), checked.findings)
+        cache.put(doc.path, cache.key(doc.original.encode("utf-8"), config.for_file(doc.path)), checked.findings, checked.depends)
     return checked
 
 

@@ -53,8 +53,24 @@ def _alternation(words: list[str]) -> str:
     return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
+# Template variables the user names in config, as (name, kind) pairs: what the
+# names alone cannot tell ("hits" holds the sources, "user_query" the question).
+SlotNames = tuple[tuple[str, str], ...]
+
+
 @cache
-def words() -> Vocab:
+def words(names: SlotNames = ()) -> Vocab:
+    """The segmenter's vocabulary, with the variables ``names`` adds."""
+    base = _vocabulary()
+    if not names:
+        return base
+    # Only the kinds a slot can have; a "content" name is a field of a source, read by the Jinja front-end.
+    added = {normalise_label(name): kind for name, kind in names if kind in ("question", "context")}
+    return dataclasses.replace(base, slot_kinds={**base.slot_kinds, **added})
+
+
+@cache
+def _vocabulary() -> Vocab:
     seg = vocabulary.load("segment")
     rule_labels: set[str] = set()
     for name in ("retrieval-score", "unconditional-date", "source-system-name", "chunk-ordinal", "derived-text"):
@@ -138,9 +154,8 @@ class _SpanSet:
 _SLOT = re.compile(r"\{\{?[#\s]*(?P<name>[a-z_][\w]*(?:\.[\w]+)*)(?:[^{}\n]{0,80}?)[#\s]*\}\}?")
 
 
-def slot_kind(name: str) -> str | None:
+def slot_kind(name: str, vocab: Vocab) -> str | None:
     """What a template variable holds, judged by its name; None when the name says nothing."""
-    vocab = words()
     label = normalise_label(name.rsplit(".", 1)[-1])
     kind = vocab.slot_kinds.get(label)
     if kind is None and (label + " ").startswith(vocab.volatile_prefixes):
@@ -148,11 +163,11 @@ def slot_kind(name: str) -> str | None:
     return kind
 
 
-def _slots(lower: str, start: int, end: int) -> list[tuple[Span, str]]:
+def _slots(lower: str, start: int, end: int, vocab: Vocab) -> list[tuple[Span, str]]:
     """The slots between two offsets whose names say what they hold, with that kind."""
     found = []
     for match in _SLOT.finditer(lower, start, end):
-        kind = slot_kind(match["name"])
+        kind = slot_kind(match["name"], vocab)
         if kind is not None:
             found.append((Span(match.start(), match.end()), kind))
     return found
@@ -208,14 +223,15 @@ def lowercase(text: str) -> str:
     return text.replace("\u0130", "i").lower()
 
 
-def segment_text(text: str, messages: list[Message] | None = None) -> Prompt:
+def segment_text(text: str, messages: list[Message] | None = None, names: SlotNames = ()) -> Prompt:
     """Build the prompt model of ``text``.
 
     ``messages`` comes from a chat front-end (JSON): the regions of the text that
     are separate messages. Plain text gets its turns from role-marker lines.
+    ``names`` are the template variables the config names.
     """
     lower = lowercase(text)
-    vocab = words()
+    vocab = words(names)
     lines = text_lines(text, lower)
     if messages is None:
         messages = role_messages(text, lines, vocab)
@@ -836,7 +852,7 @@ def _questions(text: str, lower: str, lines: list[Line], vocab: Vocab, sources: 
             pos = close
     rewritten: list[Span] = []
     if "{" in text:
-        for span, kind in _slots(lower, 0, len(text)):
+        for span, kind in _slots(lower, 0, len(text), vocab):
             if span.start in inside:
                 continue
             if kind == "question":
@@ -905,7 +921,7 @@ def _parts(
             continue
         if vocab.role_marker.match(line.lower):
             continue
-        slots = _slots(lower, line.start, line.end) if "{" in line.lower else []
+        slots = _slots(lower, line.start, line.end, vocab) if "{" in line.lower else []
         if slots:
             parts.extend(_slot_parts(text, line, slots))
             continue

@@ -224,7 +224,7 @@ def test_exclude_does_not_apply_to_a_file_named_on_the_command_line(tmp_path, mo
 # ---- bad keys and values: one line naming the file, the key and what was expected; exit 2 ----
 
 BAD_YAML = [
-    ("selct: [PL102]\n", "unknown setting 'selct' (expected one of: select, extend-select, ignore, per-file-ignores, fixable, unfixable, include, exclude, rules, today, tokens)"),
+    ("selct: [PL102]\n", "unknown setting 'selct' (expected one of: select, extend-select, ignore, per-file-ignores, fixable, unfixable, include, exclude, rules, today, tokens, templates)"),
     ("select: 5\n", "'select' must be a list of rule codes, names or prefixes"),
     ("select: ['']\n", "'select' must be a list of rule codes, names or prefixes"),
     ("select: [PL999]\n", "'select': unknown rule selector 'PL999'"),
@@ -252,6 +252,10 @@ BAD_YAML = [
     ("tokens: cl100k_base\n", "'tokens' must be a mapping (expected keys: encoding)"),
     ("tokens: {model: gpt-4}\n", "tokens: unknown setting 'model' (expected one of: encoding)"),
     ("tokens: {encoding: o200k_base}\n", "tokens.encoding: unsupported encoding 'o200k_base' (supported: cl100k_base)"),
+    ("templates: [hits]\n", "'templates' must be a mapping (expected keys: sources, content, question)"),
+    ("templates: {loop: hits}\n", "templates: unknown setting 'loop' (expected one of: sources, content, question)"),
+    ("templates: {question: 3}\n", "templates.question must be a list of variable names"),
+    ("templates: {sources: ['']}\n", "templates.sources must be a list of variable names"),
     ("- select\n", "expected a mapping of settings at the top level"),
 ]
 
@@ -278,7 +282,7 @@ def test_the_error_list_covers_every_key():
         ("bad.yaml", "select: [PL102\n", "bad.yaml:2:1: invalid YAML: expected ',' or ']', but got '<stream end>'"),
         ("bad.yaml", "today: 2026-13-45\n", "bad.yaml: invalid YAML: month must be in 1..12"),
         ("bad.toml", "[tool.promptlint\n", "bad.toml: invalid TOML: Expected ']' at the end of a table declaration (at line 1, column 17)"),
-        ("bad.toml", '[tool.promptlint]\nselct = ["PL102"]\n', "bad.toml: unknown setting 'selct' (expected one of: select, extend-select, ignore, per-file-ignores, fixable, unfixable, include, exclude, rules, today, tokens)"),
+        ("bad.toml", '[tool.promptlint]\nselct = ["PL102"]\n', "bad.toml: unknown setting 'selct' (expected one of: select, extend-select, ignore, per-file-ignores, fixable, unfixable, include, exclude, rules, today, tokens, templates)"),
         ("bad.toml", "[tool.promptlint]\ntoday = 2026-12-02T10:00:00\n", "bad.toml: 'today' must be a date (YYYY-MM-DD), got '2026-12-02 10:00:00'"),
         ("bad.toml", "[tool]\npromptlint = 3\n", "bad.toml: [tool.promptlint] must be a table of settings"),
         ("bad.toml", '[tool.other]\nx = 1\n', "bad.toml: no [tool.promptlint] table"),
@@ -331,6 +335,7 @@ def test_config_command_prints_the_resolved_settings(tmp_path, monkeypatch):
         'exclude = ["drafts"]\n'
         "today = 2026-12-02\n"
         '"per-file-ignores" = { "legacy/*.txt" = ["retrieval-score", "PL103"] }\n'
+        'templates = { sources = ["hits"], question = "user_query" }\n'
         "[tool.promptlint.rules]\n"
         "context-budget = { budget = 1200 }\n"
         'retrieval-score = { extend-labels = ["hit quality"] }\n',
@@ -352,6 +357,10 @@ def test_config_command_prints_the_resolved_settings(tmp_path, monkeypatch):
         "exclude: [drafts]",
         "today: 2026-12-02",
         "tokens: {encoding: cl100k_base}",
+        "templates:",
+        "  sources: [hits]",
+        "  content: []",
+        "  question: [user_query]",
     ]
     assert "  context-budget: {budget: 1200}\n" in rules
     assert yaml.safe_load(result.stdout)["rules"] == _shown_rules(**{"context-budget": {"budget": 1200}, "retrieval-score": {"extend-labels": ["hit quality"]}})

@@ -49,30 +49,30 @@ def _stem(path: Path) -> str:
 
 @pytest.mark.parametrize("rule, bad", _cases("bad"))
 def test_bad_fixture_findings(rule, bad):
-    findings = lint_text(bad.read_text(encoding="utf-8"), path=bad.name, config=_config(rule, bad.parent))
+    findings = lint_text(bad.read_text(encoding="utf-8"), path=str(bad), config=_config(rule, bad.parent))
     got = [f"{f.line}:{f.column} {f.code}" for f in findings]
     assert got == (bad.parent / f"{_stem(bad)}.expected").read_text().split("\n")[:-1]
 
 
 @pytest.mark.parametrize("rule, good", _cases("good"))
 def test_good_fixture_is_clean(rule, good):
-    assert lint_text(good.read_text(encoding="utf-8"), path=good.name, config=_config(rule, good.parent)) == []
+    assert lint_text(good.read_text(encoding="utf-8"), path=str(good), config=_config(rule, good.parent)) == []
 
 
 @pytest.mark.parametrize("rule, bad", _cases("bad"))
 def test_fixed_output(rule, bad):
     config = _config(rule, bad.parent)
     original = bad.read_text(encoding="utf-8")
-    fixed = fix_text(original, path=bad.name, config=config, unsafe=rule.fix != "safe")
+    fixed = fix_text(original, path=str(bad), config=config, unsafe=rule.fix != "safe")
     expected = bad.parent / f"{_stem(bad)}.fixed{bad.suffix}"
     if not expected.exists():
         assert fixed == original, "a fix was applied but no fixed output is recorded"
         return
     assert fixed == expected.read_text(encoding="utf-8")
     # Fixed text has nothing fixable left, and fixing it again changes nothing.
-    remaining = lint_text(fixed, path=bad.name, config=config)
+    remaining = lint_text(fixed, path=str(bad), config=config)
     assert all(f.fix is None for f in remaining)
-    assert fix_text(fixed, path=bad.name, config=config, unsafe=rule.fix != "safe") == fixed
+    assert fix_text(fixed, path=str(bad), config=config, unsafe=rule.fix != "safe") == fixed
 
 
 def test_every_rule_has_fixtures_and_docs():

@@ -1,0 +1,146 @@
+"""Templates that include or import other templates, and the config keys naming template variables.
+
+Included files are read from the template's folder or the project root, never from
+outside the root; what they contribute is reported at the tag that brings it in and
+is not fixed there (the text is in the other file).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from promptlint.cli import main
+from promptlint.config import build
+from promptlint.lint import fix_text, lint_text
+
+TODAY = "2026-12-02"
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def findings(path: Path, root: Path, **settings) -> list[str]:
+    config = build({"today": TODAY, **settings}, "test", root)
+    return [f"{f.line}:{f.column} {f.code} {f.message}" for f in lint_text(path.read_text(encoding="utf-8"), path=str(path), config=config)]
+
+
+def codes(path: Path, root: Path, **settings) -> list[str]:
+    return [" ".join(f.split(" ")[:2]) for f in findings(path, root, **settings)]
+
+
+MACROS = "{% macro render_doc(d) %}\n[{{ loop.index }}] {{ d.title }} (score: {{ d.score }})\n{{ d.content }}\n{% endmacro %}\n"
+
+
+@pytest.mark.parametrize(
+    "imports, call",
+    [
+        ('{% from "macros.j2" import render_doc %}', "render_doc(doc)"),
+        ('{% from "macros.j2" import render_doc as show %}', "show(doc)"),
+        ('{% import "macros.j2" as m %}', "m.render_doc(doc)"),
+    ],
+)
+def test_an_imported_macro_is_read_and_reported_at_the_call(tmp_path, imports, call):
+    write(tmp_path / "macros.j2", MACROS)
+    template = f"{imports}\nAnswer from the sources.\n{{% for doc in documents %}}\n{{{{ {call} }}}}\n{{% endfor %}}\nQuestion: {{{{ question }}}}\n"
+    path = write(tmp_path / "qa.j2", template)
+    assert findings(path, tmp_path) == [
+        "4:1 PL102 Each source shows its retrieval score ('score: {{ d.score }}'); the model reads it as an instruction to defer to the top hit"
+    ]
+    config = build({"today": TODAY}, "test", tmp_path)
+    # The score is in macros.j2: fixing qa.j2 cannot remove it, so nothing is fixed.
+    assert lint_text(template, path=str(path), config=config)[0].fix is None
+    assert fix_text(template, path=str(path), config=config, unsafe=True) == template
+
+
+def test_an_include_in_the_loop_body_sees_the_loop_variable(tmp_path):
+    write(tmp_path / "partials" / "hit.j2", "Source: {{ hit.title }} Updated: {{ hit.updated_at }}\n{{ hit.text }}\n")
+    path = write(tmp_path / "qa.j2", 'Answer from the sources.\n{% for hit in hits %}\n{% include "partials/hit.j2" %}\n{% endfor %}\nQuestion: {{ question }}\n')
+    assert codes(path, tmp_path) == ["3:1 PL201"]
+
+
+def test_an_include_outside_a_loop_brings_its_sources_loop(tmp_path):
+    write(tmp_path / "sources.j2", "{% for doc in documents %}\n[{{ loop.index }}] {{ doc.title }} ({{ doc.score }})\n{{ doc.content }}\n{% endfor %}\n")
+    path = write(tmp_path / "qa.j2", 'Answer from the sources.\n{% include "sources.j2" %}\nQuestion: {{ question }}\n')
+    assert codes(path, tmp_path) == ["2:1 PL102"]
+
+
+def test_the_project_root_is_searched_after_the_templates_folder(tmp_path):
+    write(tmp_path / "partials" / "doc.j2", "{{ doc.title }} (relevance: {{ doc.relevance }})\n{{ doc.content }}\n")
+    path = write(tmp_path / "prompts" / "qa.j2", 'Answer.\n{% for doc in docs %}\n{% include "partials/doc.j2" %}\n{% endfor %}\nQuestion: {{ question }}\n')
+    assert codes(path, tmp_path) == ["3:1 PL102"]
+
+
+def test_names_leading_out_of_the_root_are_reported_and_not_read(tmp_path):
+    root = tmp_path / "project"
+    outside = write(tmp_path / "outside.j2", "(score: {{ doc.score }})\n")
+    os.symlink(outside, root / "link.j2") if write(root / ".keep", "") else None
+    template = (
+        "Answer.\n{% for doc in docs %}\n"
+        '{% include "../outside.j2" %}\n'
+        f'{{% include "{outside}" %}}\n'
+        '{% include "link.j2" %}\n'
+        "[{{ loop.index }}] {{ doc.title }}\n{{ doc.content }}\n{% endfor %}\nQuestion: {{ question }}\n"
+    )
+    path = write(root / "qa.j2", template)
+    # The score in outside.j2 is never seen: the file was not read.
+    assert codes(path, root) == ["3:1 PL902", "4:1 PL902", "5:1 PL902"]
+    assert findings(path, root)[0] == "3:1 PL902 '../outside.j2' is outside the project root; promptlint did not read it, so what it renders is not checked"
+
+
+def test_unfollowable_includes_are_skipped_quietly(tmp_path):
+    write(tmp_path / "broken.j2", "{% for %}\n")
+    write(tmp_path / "latin1.j2", "")
+    (tmp_path / "latin1.j2").write_bytes(b"caf\xe9 {{ doc.score }}\n")
+    write(tmp_path / "self.j2", '{% for doc in docs %}\n{% include "self.j2" %}\n{{ doc.content }}\n{% endfor %}\n')
+    path = write(
+        tmp_path / "qa.j2",
+        "Answer.\n{% for doc in docs %}\n"
+        '{% include "missing.j2" %}{% include "broken.j2" %}{% include "latin1.j2" %}{% include name %}\n'
+        "{{ doc.title }}\n{{ doc.content }}\n{% endfor %}\n"
+        '{% include "self.j2" %}\n'
+        "Question: {{ question }}\n",
+    )
+    assert codes(path, tmp_path) == []
+
+
+def test_text_without_a_file_follows_no_includes(tmp_path):
+    write(tmp_path / "partials" / "doc.j2", "({{ doc.score }}) {{ doc.content }}\n")
+    template = 'Answer.\n{% for doc in docs %}\n{{ doc.title }}\n{% include "partials/doc.j2" %}\n{% endfor %}\n'
+    assert lint_text(template, path="qa.j2", config=build({"today": TODAY}, "test", tmp_path)) == []
+
+
+def test_the_cache_notices_a_changed_include(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path / ".promptlint.yaml", f"today: {TODAY}\n")
+    partial = write(tmp_path / "doc.j2", "{{ doc.title }}\n{{ doc.content }}\n")
+    write(tmp_path / "qa.j2", 'Answer.\n{% for doc in docs %}\n{% include "doc.j2" %}\n{% endfor %}\nQuestion: {{ question }}\n')
+    runner = CliRunner()
+    assert runner.invoke(main, ["check", "qa.j2"]).exit_code == 0
+    partial.write_text("{{ doc.title }} (score: {{ doc.score }})\n{{ doc.content }}\n", encoding="utf-8")
+    result = runner.invoke(main, ["check", "--output-format", "concise", "qa.j2"])
+    assert result.exit_code == 1
+    assert "qa.j2:3:1: PL102" in result.stdout
+
+
+# ---------------------------------------------------------------- names set in config
+
+
+def test_config_names_the_sources_content_and_question(tmp_path):
+    template = "Answer.\n{% for h in hits %}\n[{{ loop.index }}] {{ h.name }} {{ h.score }}\n{{ h.passage_text }}\n{% endfor %}\nAsked: {{ user_ask }}\nAgain: {{ user_ask }}\n"
+    path = write(tmp_path / "qa.j2", template)
+    assert codes(path, tmp_path) == []
+    named = {"templates": {"sources": ["hits"], "content": ["passage_text"], "question": ["user_ask"]}}
+    assert codes(path, tmp_path, **named) == ["3:33 PL102", "6:8 PL101"]
+
+
+def test_config_names_reach_format_string_templates(tmp_path):
+    path = write(tmp_path / "qa.txt", "Answer from the context.\nThe ask: {ask}\nContext:\n{context_str}\n\nAsked: {ask}\n")
+    assert codes(path, tmp_path) == []
+    assert codes(path, tmp_path, templates={"question": "ask"}) == ["2:10 PL101"]
