@@ -66,7 +66,7 @@ def lint_paths(paths: Iterable[str | PathLike[str]], *, config: Config | None = 
     ``--config``. Findings come file by file in the order of the walk, each
     file's by position, with ``Finding.path`` naming the file.
 
-    A file that cannot be read (missing, binary, not UTF-8) raises
+    A file or folder that cannot be read (missing, binary, not UTF-8, no permission) raises
     ``UnreadableFile`` naming it, and a bad config raises
     ``promptlint.config.ConfigError``: the command line reports both as errors
     (exit 2), not as findings. A file that reads but does not parse (bad JSON) is
@@ -79,7 +79,10 @@ def lint_paths(paths: Iterable[str | PathLike[str]], *, config: Config | None = 
     resolver = Resolver() if config is None else None
     wants = resolver.wants if resolver else config.wants
     findings: list[Finding] = []
-    for path in files.expand([Path(p) for p in paths], wants):
+    def unreadable(exc: OSError):
+        raise document.UnreadableFile(f"{exc.filename}: cannot read: {exc.strerror or exc}")
+
+    for path in files.expand([Path(p) for p in paths], wants, unreadable):
         file_config = resolver.for_folder(path.parent) if resolver else config
         findings.extend(check_document(document.read(path), file_config).findings)
     return findings

@@ -106,7 +106,7 @@ def _load_baseline(path: str) -> Counter[baseline.Key]:
 
 def _write_baseline(path: str, text: str) -> None:
     try:
-        Path(path).write_text(text, encoding="utf-8")
+        files.write_atomic(Path(path), text)
     except OSError as exc:
         raise Failure(f"{path}: cannot write: {exc.strerror or exc}") from None
 
@@ -250,7 +250,7 @@ def audit(logs, field_path, report_format, output_path, examples, jobs, config_p
         click.echo(report, nl=False)
         return
     try:
-        output_path.write_text(report, encoding="utf-8")
+        files.write_atomic(output_path, report)
     except OSError as exc:
         raise Failure(f"{output_path}: cannot write: {exc.strerror or exc}") from None
     click.echo(f"Wrote {output_path}", err=True)
@@ -349,6 +349,6 @@ def docs_command(check_only):
             click.echo(f"Stale: {path} (run 'promptlint docs')")
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(wanted[path], encoding="utf-8")
+        files.write_atomic(path, wanted[path])
         click.echo(f"Wrote: {path}", err=True)
     sys.exit(EXIT_FINDINGS if check_only and stale else EXIT_CLEAN)

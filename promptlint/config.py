@@ -73,11 +73,11 @@ class Config:
             return self
         return replace(self, selected=tuple(r for r in self.selected if r.code not in off))
 
-    def wants(self, path: Path) -> bool:
-        """Whether a folder walk takes ``path``, a file or a subfolder in a folder this config governs."""
+    def wants(self, path: Path, folder: bool) -> bool:
+        """Whether a folder walk takes ``path``, a file or a subfolder (``folder``) in a folder this config governs."""
         if any(files.matches(glob, path, self.folder) for glob in self.exclude):
             return False
-        return path.is_dir() or any(files.matches(glob, path, self.folder) for glob in self.include)
+        return folder or any(files.matches(glob, path, self.folder) for glob in self.include)
 
     def as_yaml(self) -> str:
         """The resolved settings, every default filled in, for ``promptlint config``."""
@@ -164,14 +164,19 @@ class Resolver:
             self._by_folder[folder] = found
         return self._by_folder[folder]
 
-    def wants(self, path: Path) -> bool:
+    def wants(self, path: Path, folder: bool) -> bool:
         """Whether a folder walk takes ``path``, judged by the config of the folder it is in."""
-        return self.for_folder(path.parent).wants(path)
+        return self.for_folder(path.parent).wants(path, folder)
 
     def _found_in(self, folder: Path) -> Config | None:
         for name in CONFIG_NAMES:
             candidate = folder / name
-            if candidate.is_file():
+            try:
+                present = candidate.is_file()
+            except OSError:
+                # A folder that may not be searched: its files cannot be read either, and say so.
+                present = False
+            if present:
                 data = read(candidate)
                 if data is not None:
                     return self._build(data, candidate)

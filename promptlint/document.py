@@ -207,12 +207,25 @@ def read(path: Path, display: str | None = None) -> Document:
 
 
 def parse(data: bytes, display: str, suffix: str) -> Document:
+    """A file's document; a NUL byte near the start marks a binary file, which is not read."""
     if b"\0" in data[:8192]:
         raise UnreadableFile(f"{display}: binary file, skipped")
     try:
         raw = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise UnreadableFile(f"{display}: not valid UTF-8 (byte offset {exc.start})") from None
+    return parse_text(raw, display, suffix)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def parse_text(raw: str, display: str, suffix: str) -> Document:
+    """The document of a text already decoded: a file's, or one given to the Python API."""
+    surrogate = _SURROGATE.search(raw)
+    if surrogate:
+        # Only a str built in Python can hold one; it cannot be encoded, written or tokenized.
+        raise UnreadableFile(f"{display}: not valid Unicode text (a lone surrogate at character offset {surrogate.start()})")
     bom = raw.startswith(BOM)
     raw = raw[1:] if bom else raw
     # The rules read lines ending in \n; a stray \r would hide a blank line from

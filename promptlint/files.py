@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import stat
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -44,19 +45,29 @@ def _match_parts(pattern: list[str], parts: list[str]) -> bool:
     return bool(parts) and fnmatch.fnmatchcase(parts[0], pattern[0]) and _match_parts(pattern[1:], parts[1:])
 
 
-def _prompt_file_or_folder(path: Path) -> bool:
-    return path.is_dir() or any(matches(glob, path, path.parent) for glob in DEFAULT_INCLUDE)
+def _prompt_file_or_folder(path: Path, folder: bool) -> bool:
+    return folder or any(matches(glob, path, path.parent) for glob in DEFAULT_INCLUDE)
+
+
+def _regular_or_unknown(path: Path) -> bool:
+    """Whether a walk takes ``path``: a regular file, or one it may not look at (reading it says so)."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except PermissionError:
+        return True
+    except (OSError, ValueError):
+        return False  # gone since the folder was listed, a dangling link, a link loop
 
 
 def expand(
     paths: list[Path],
-    wants: Callable[[Path], bool] = _prompt_file_or_folder,
+    wants: Callable[[Path, bool], bool] = _prompt_file_or_folder,
     unreadable: Callable[[OSError], None] | None = None,
 ) -> Iterator[Path]:
     """Files named on the command line as they are; folders walked, in a stable order, for what ``wants`` takes.
 
     ``wants`` is asked about every file and subfolder of a walk (a config's
-    include and exclude); tool folders (.git, node_modules, virtualenvs) are
+    include and exclude), and told which it is; tool folders (.git, node_modules, virtualenvs) are
     skipped whatever it says. A folder that cannot be listed is passed to
     ``unreadable`` (the walk goes on). A walk takes regular files only, and does
     not follow links to folders: reading a pipe or a device could wait forever,
@@ -65,23 +76,32 @@ def expand(
     for path in paths:
         if path.is_dir():
             for root, dirs, names in os.walk(path, onerror=unreadable, followlinks=False):
-                dirs[:] = sorted(d for d in dirs if not _skip_dir(Path(root) / d) and wants(Path(root) / d))
+                dirs[:] = sorted(d for d in dirs if not _skip_dir(Path(root) / d) and wants(Path(root) / d, True))
                 for name in sorted(names):
                     file = Path(root) / name
-                    if os.path.isfile(file) and wants(file):
+                    if wants(file, False) and _regular_or_unknown(file):
                         yield file
         else:
             yield path
 
 
+def _umask() -> int:
+    current = os.umask(0)  # the only way to read it is to set it
+    os.umask(current)
+    return current
+
+
 def write_atomic(path: Path, text: str) -> None:
-    """Replace the file in one step, so a crash never leaves it half-written; keep its mode.
+    """Replace (or create) the file in one step, so a crash never leaves it half-written; keep its mode.
 
     ``text`` is the whole file, BOM and newlines as they are to be written. A
     symlink is followed: the file it points to is replaced, the link stays.
     """
     path = path.resolve()
-    mode = path.stat().st_mode & 0o7777
+    try:
+        mode = path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        mode = 0o666 & ~_umask()  # a new file gets what open() would have given it
     # In the file's folder, so that the rename stays on one file system and is atomic.
     fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".promptlint")
     try:

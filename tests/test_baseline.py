@@ -97,3 +97,28 @@ def test_write_baseline_records_what_remains_after_fix_and_quiet_says_nothing(wo
     assert (result.exit_code, result.stdout, result.stderr) == (0, "", "")
     assert bad.read_bytes() == (PL102 / "bad.fixed.txt").read_bytes()
     assert json.loads((work / BASELINE).read_text(encoding="utf-8"))["findings"] == []
+
+
+def test_writing_a_baseline_is_atomic(work, monkeypatch):
+    import os
+
+    copy(PL102 / "bad.txt", work)
+    check("--select", "PL102", "--write-baseline", BASELINE, "bad.txt")
+    # A new file gets the mode open() gives one; the write leaves no temporary file behind.
+    umask = os.umask(0)
+    os.umask(umask)
+    assert (work / BASELINE).stat().st_mode & 0o777 == 0o666 & ~umask
+    names = sorted(p.name for p in work.iterdir())
+    assert not [n for n in names if n.endswith(".promptlint")]
+    before = (work / BASELINE).read_bytes()
+
+    def crash(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", crash)
+    (work / "bad.txt").write_text("[1] Other (score: 0.5)\nText.\n\nQuestion: Why?\n", encoding="utf-8")
+    result = check("--select", "PL102", "--write-baseline", BASELINE, "bad.txt")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == f"Error: {BASELINE}: cannot write: No space left on device"
+    assert (work / BASELINE).read_bytes() == before
+    assert sorted(p.name for p in work.iterdir()) == names

@@ -49,6 +49,21 @@ def test_invalid_utf8_names_the_file_and_the_byte_offset(work, data, offset):
     assert result.stderr.splitlines() == [f"error: bad-bytes.txt: not valid UTF-8 (byte offset {offset})", PL102_SUMMARY]
 
 
+@pytest.mark.parametrize("suffix", [".txt", ".json", ".j2"])
+def test_a_str_with_a_lone_surrogate_is_one_clear_error(suffix):
+    # Only a str built in Python can hold one (a file's bytes cannot decode to it).
+    text = "Question: caf\ud800?\n"
+    for call in (lint.lint_text, lint.fix_text):
+        with pytest.raises(documents.UnreadableFile, match=r"^prompt" + re.escape(suffix) + r": not valid Unicode text \(a lone surrogate at character offset 13\)$"):
+            call(text, path="prompt" + suffix)
+
+
+def test_a_nul_in_a_str_is_text_not_a_binary_file():
+    text = "[1] Guide (score: 0.91)\nA NUL \0 inside a chunk.\n\nQuestion: Why?\n"
+    assert [f.code for f in lint.lint_text(text, path="p.txt")] == ["PL102"]
+    assert lint.fix_text(text, path="p.txt") == "[1] Guide\nA NUL \0 inside a chunk.\n\nQuestion: Why?\n"
+
+
 @pytest.mark.parametrize(
     "suffix",
     [
@@ -235,6 +250,36 @@ def test_an_unreadable_folder_is_one_line_and_the_rest_is_linted(work, lock):
     assert result.stderr.splitlines() == [f"error: {Path('tree/locked')}: cannot read: Permission denied", PL102_SUMMARY]
     result = run("format", "--config", CONFIG, "tree")
     assert (result.exit_code, result.stderr.splitlines()[0]) == (2, f"error: {Path('tree/locked')}: cannot read: Permission denied")
+
+
+def test_a_folder_that_lists_but_cannot_be_searched_names_its_files(work, monkeypatch):
+    # chmod 644 on a folder: its names can be listed, but nothing in it can be looked at.
+    copy(PL102 / "bad.txt", work / "tree")
+    copy(PL102 / "bad.txt", work / "tree" / "closed", "inside.txt")
+    closed = Path(os.path.abspath(work / "tree" / "closed"))
+    real_stat = os.stat
+
+    def guarded_stat(path, *args, **kwargs):
+        if not isinstance(path, int) and closed in Path(os.path.abspath(path)).parents:
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fspath(path))
+        return real_stat(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "stat", guarded_stat)
+    real_read = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: guarded_stat(self) and real_read(self))
+    result = check("--select", "PL102", "--output-format", "concise", "tree")
+    assert result.exit_code == 2
+    assert result.stdout.splitlines() == [line.replace("bad.txt", str(Path("tree/bad.txt"))) for line in PL102_CONCISE]
+    assert result.stderr.splitlines()[0] == f"error: {Path('tree/closed/inside.txt')}: cannot read: Permission denied"
+
+
+def test_lint_paths_raises_for_a_folder_it_cannot_list(work, lock):
+    import promptlint
+
+    copy(PL102 / "bad.txt", work / "tree" / "locked")
+    lock(work / "tree" / "locked")
+    with pytest.raises(documents.UnreadableFile, match=r"locked: cannot read: Permission denied$"):
+        promptlint.lint_paths(["tree"])
 
 
 def test_a_folder_walk_ends_despite_link_loops_and_skips_pipes(work):
