@@ -125,7 +125,8 @@ Question: {{ question }}
 NOISY_FORMATTED = """\
 Answer from the sources and cite them as [n].
 {% for doc in documents %}
-[{{ loop.index }}] {{ doc.meta.title }}{% if doc.stale %} (last updated {{ doc.meta.updated_at }}){% endif %}
+[{{ loop.index }}]{% if doc.meta.title %} {{ doc.meta.title }}{% endif %}\
+{% if doc.stale %} (last updated {{ doc.meta.updated_at }}){% endif %}
 {{ doc.content }}
 {% endfor %}
 Question: {{ question }}
@@ -148,7 +149,8 @@ Question: {{ question }}
 FULL_FORMATTED = """\
 Use only the sources below.
 {% for doc in documents %}
-[{{ loop.index }}] {{ doc.meta.title }} \u2014 {{ doc.meta.section }}\
+[{{ loop.index }}]{% if doc.meta.title %} {{ doc.meta.title }}{% endif %}\
+{% if doc.meta.section %}{% if doc.meta.title %} \u2014 {% else %} {% endif %}{{ doc.meta.section }}{% endif %}\
 {% if doc.stale %} (last updated {{ doc.meta.updated_at }}){% endif %}\
 {% if doc.parse_warning %} \u26a0\ufe0f {{ doc.parse_warning }}{% endif %}
 {{ doc.content }}
@@ -166,6 +168,73 @@ Question: {{ question }}
 """
 
 FRESH = Chunk("Delivery takes 3-5 days.", title="Shipping FAQ", heading_path=("Delivery",), updated=datetime.date(2026, 11, 20))
+
+# Two sources loops, the second with a condition: its `loop.index` would start again at 1.
+TWO_LOOPS = """\
+Answer from the sources.
+{% for d in policies %}
+[{{ loop.index }}] {{ d.title }} (score {{ d.score }})
+{{ d.content }}
+{% endfor %}{% for d in tickets if d.score > 0.5 %}
+Ticket {{ loop.index }}: {{ d.title }}
+{{ d.content }}
+{% endfor %}
+Question: {{ question }}
+"""
+
+TWO_LOOPS_FORMATTED = """\
+Answer from the sources.
+{% set citation = namespace(n=0) %}{% for d in policies %}
+{% set citation.n = citation.n + 1 %}[{{ citation.n }}]{% if d.title %} {{ d.title }}{% endif %}
+{{ d.content }}
+{% endfor %}{% for d in tickets if d.score > 0.5 %}
+{% set citation.n = citation.n + 1 %}[{{ citation.n }}]{% if d.title %} {{ d.title }}{% endif %}
+{{ d.content }}
+{% endfor %}
+Question: {{ question }}
+"""
+
+# A sources loop inside another loop: its `loop.index` would start again in every group.
+NESTED = """\
+{% for group in groups %}
+## {{ group.name }}
+{% for doc in group.documents %}
+[{{ loop.index }}] {{ doc.title }}
+{{ doc.content }}
+{% endfor %}
+{% endfor %}"""
+
+NESTED_FORMATTED = """\
+{% set citation = namespace(n=0) %}{% for group in groups %}
+## {{ group.name }}
+{% for doc in group.documents %}
+{% set citation.n = citation.n + 1 %}[{{ citation.n }}]{% if doc.title %} {{ doc.title }}{% endif %}
+{{ doc.content }}
+{% endfor %}
+{% endfor %}"""
+
+COMMENTED = """\
+Answer from the sources.
+{% for doc in documents %}
+{# Scores help us debug retrieval. #}
+{#- promptlint: ignore[PL102] shown on purpose -#}
+Score: {{ doc.score }}
+{{ doc.meta.title }}
+{{ doc.content }}
+{% endfor %}
+Question: {{ question }}
+"""
+
+# The comments at the start of the body: the end of the loop tag's line. Without their
+# dashes, which would strip the line break of the canonical layout.
+COMMENTED_FORMATTED = """\
+Answer from the sources.
+{% for doc in documents %}{# Scores help us debug retrieval. #}{# promptlint: ignore[PL102] shown on purpose #}
+[{{ loop.index }}]{% if doc.meta.title %} {{ doc.meta.title }}{% endif %}
+{{ doc.content }}
+{% endfor %}
+Question: {{ question }}
+"""
 
 
 def sample(chunk: Chunk) -> dict:
@@ -217,8 +286,12 @@ def test_formatted_template_renders_what_render_sources_renders(template):
 def test_without_a_title_the_header_is_the_key_and_the_heading_path():
     template = "{% for doc in documents %}\n({{ doc.meta.section }}) {{ doc.content }} [{{ doc.score }}]\n{% endfor %}"
     formatted = format_template(template, CONFIG)
-    assert formatted == "{% for doc in documents %}\n[{{ loop.index }}] {{ doc.meta.section }}\n{{ doc.content }}\n{% endfor %}"
-    chunks = [Chunk("x", heading_path=("A", "B")), Chunk("y", heading_path=("C",))]
+    assert formatted == (
+        "{% for doc in documents %}\n"
+        "[{{ loop.index }}]{% if doc.meta.section %} {{ doc.meta.section }}{% endif %}\n{{ doc.content }}\n"
+        "{% endfor %}"
+    )
+    chunks = [Chunk("x", heading_path=("A", "B")), Chunk("y"), Chunk("z", heading_path=("C",))]
     assert render(formatted, chunks) == "\n" + render_sources(chunks, today=TODAY) + "\n"
 
 
@@ -228,7 +301,7 @@ def test_without_title_or_heading_only_the_key_and_missing_title_stays():
     assert [f.code for f in lint_text(formatted, path="t.j2", config=CONFIG)] == ["PL205"]
 
 
-@pytest.mark.parametrize("template", [NOISY, FULL, UNTITLED])
+@pytest.mark.parametrize("template", [NOISY, FULL, UNTITLED, TWO_LOOPS, NESTED, COMMENTED])
 def test_formatting_twice_changes_nothing(template):
     once = format_template(template, CONFIG)
     assert format_template(once, CONFIG) == once
@@ -243,7 +316,8 @@ def test_stale_flag_comes_from_the_config():
 
 def test_whitespace_control_dashes_are_dropped_from_the_expressions():
     template = "{% for d in docs %}\n{{- d.title -}} | {{ d.page_content }}\n{% endfor %}"
-    assert format_template(template, CONFIG) == "{% for d in docs %}\n[{{ loop.index }}] {{ d.title }}\n{{ d.page_content }}\n{% endfor %}"
+    formatted = "{% for d in docs %}\n[{{ loop.index }}]{% if d.title %} {{ d.title }}{% endif %}\n{{ d.page_content }}\n{% endfor %}"
+    assert format_template(template, CONFIG) == formatted
 
 
 def test_loop_tags_and_else_branch_are_kept():
@@ -255,10 +329,124 @@ def test_loop_tags_and_else_branch_are_kept():
     formatted = format_template(template, CONFIG)
     assert formatted == (
         "{%- for doc in documents if doc.allowed -%}\n"
-        "[{{ loop.index }}] {{ doc.meta.title }}\n{{ doc.content }}\n"
+        "[{{ loop.index }}]{% if doc.meta.title %} {{ doc.meta.title }}{% endif %}\n{{ doc.content }}\n"
         "{%- else %}\nNo sources were found.\n{% endfor %}"
     )
     assert format_template(formatted, CONFIG) == formatted
+    # Alone, a loop with a condition keeps `loop.index`: it counts only the items kept.
+    chunks = [Chunk("x", title="T"), Chunk("hidden"), Chunk("y", title="U")]
+    documents = [{**sample(c), "allowed": c.content != "hidden"} for c in chunks]
+    rendered = jinja2.Environment().from_string(formatted).render(documents=documents)
+    assert rendered == render_source(chunks[0], 1, today=TODAY) + render_source(chunks[2], 2, today=TODAY)
+
+
+def test_title_and_heading_path_show_only_when_set_at_render_time():
+    """As render_header shows them: no "None", no dangling dash, whatever a chunk lacks."""
+    chunks = [
+        Chunk("a", heading_path=("Returns",)),
+        Chunk("b", title="", heading_path=("Returns", "Damaged goods")),
+        Chunk("c", title="Shipping FAQ"),
+        Chunk("d", title="", parse_warnings=("OCR confidence 0.86",)),
+        RETURNS,
+    ]
+    # And a chunk whose mapping has no title or section at all.
+    documents = [sample(c) for c in chunks] + [{"content": "e", "meta": {}}]
+    rendered = jinja2.Environment().from_string(FULL_FORMATTED).render(documents=documents, question="Why?")
+    expected = render_sources([*chunks, Chunk("e")], today=TODAY)
+    assert rendered == "Use only the sources below.\n\n" + expected + "\n\nQuestion: Why?"
+
+
+def test_citation_numbers_run_on_across_sources_loops():
+    assert format_template(TWO_LOOPS, CONFIG) == TWO_LOOPS_FORMATTED
+    assert lint_text(TWO_LOOPS_FORMATTED, path="t.j2", config=CONFIG) == []
+    policies = [Chunk("Refunds take 5 days.", title="Returns Policy"), Chunk("Keep the receipt.")]
+    tickets = [Chunk("Box arrived crushed.", title="Ticket 4411"), Chunk("Wrong colour.", title="Ticket 4412"), Chunk("Late.")]
+    rendered = jinja2.Environment().from_string(TWO_LOOPS_FORMATTED).render(
+        policies=[{"title": c.title, "content": c.content, "score": 0.9} for c in policies],
+        # The condition drops the second ticket: the third is numbered 4, not 5.
+        tickets=[{"title": c.title, "content": c.content, "score": s} for c, s in zip(tickets, (0.8, 0.3, 0.7))],
+        question="Why?",
+    )
+    expected = render_sources([*policies, tickets[0], tickets[2]], today=TODAY)
+    assert rendered == "Answer from the sources.\n\n" + expected + "\n\nQuestion: Why?"
+
+
+def test_a_sources_loop_inside_another_loop_numbers_on_through_it():
+    assert format_template(NESTED, CONFIG) == NESTED_FORMATTED
+    policies = [Chunk("Refunds take 5 days.", title="Returns Policy"), Chunk("Keep the receipt.")]
+    tickets = [Chunk("Box arrived crushed.", title="Ticket 4411")]
+    groups = [
+        {"name": name, "documents": [{"title": c.title, "content": c.content} for c in chunks]}
+        for name, chunks in (("Policies", policies), ("Tickets", tickets))
+    ]
+    rendered = jinja2.Environment().from_string(NESTED_FORMATTED).render(groups=groups)
+    assert rendered == (
+        "\n## Policies\n\n" + render_sources(policies, today=TODAY) + "\n\n"
+        "\n## Tickets\n\n" + render_sources(tickets, today=TODAY, start=3) + "\n\n"
+    )
+
+
+def test_a_sources_loop_in_a_call_block_numbers_on_through_every_call_of_its_body():
+    template = (
+        "{% macro twice() %}{{ caller() }}{{ caller() }}{% endmacro %}"
+        "{% call twice() %}{% for doc in documents %}\n{{ doc.content }}\n{% endfor %}{% endcall %}"
+    )
+    formatted = format_template(template, CONFIG)
+    assert formatted == (
+        "{% macro twice() %}{{ caller() }}{{ caller() }}{% endmacro %}"
+        "{% set citation = namespace(n=0) %}{% call twice() %}{% for doc in documents %}\n"
+        "{% set citation.n = citation.n + 1 %}[{{ citation.n }}]\n{{ doc.content }}\n{% endfor %}{% endcall %}"
+    )
+    assert render(formatted, [Chunk("x")]) == "\n" + render_sources([Chunk("x"), Chunk("x")], today=TODAY) + "\n"
+
+
+def test_the_counter_strips_the_whitespace_the_tag_after_it_stripped():
+    template = "Sources:\n\n{%- for d in a %}\n{{ d.content }}\n{% endfor %}{% for d in b %}\n{{ d.content }}\n{% endfor %}"
+    formatted = format_template(template, CONFIG)
+    key = "{% set citation.n = citation.n + 1 %}[{{ citation.n }}]"
+    assert formatted == (
+        "Sources:\n\n{%- set citation = namespace(n=0) %}{%- for d in a %}\n"
+        f"{key}\n{{{{ d.content }}}}\n{{% endfor %}}{{% for d in b %}}\n{key}\n{{{{ d.content }}}}\n{{% endfor %}}"
+    )
+    assert format_template(formatted, CONFIG) == formatted
+    rendered = jinja2.Environment().from_string(formatted).render(a=[{"content": "x"}], b=[{"content": "y"}])
+    assert rendered == "Sources:\n" + render_sources([Chunk("x"), Chunk("y")], today=TODAY) + "\n"
+
+
+def test_comments_of_the_body_are_kept_and_render_nothing():
+    assert format_template(COMMENTED, CONFIG) == COMMENTED_FORMATTED
+    chunks = [Chunk(c.content, title=c.title) for c in (RETURNS, SKU)] + [Chunk("x")]
+    expected = "Answer from the sources.\n\n" + render_sources(chunks, today=TODAY) + "\n\nQuestion: Why?"
+    assert render(COMMENTED_FORMATTED, chunks) == expected
+
+
+def test_a_kept_directive_about_a_dropped_line_is_reported_unused():
+    assert lint_text(COMMENTED, path="t.j2", config=CONFIG) == []  # it suppresses the score
+    [finding] = lint_text(COMMENTED_FORMATTED, path="t.j2", config=CONFIG)
+    assert (finding.code, finding.line, finding.message) == ("PL901", 2, "ignore[PL102] suppresses nothing on the line it covers")
+    # Its safe fix removes it, and the formatted template is then clean.
+    [edit] = finding.fix.edits
+    fixed = COMMENTED_FORMATTED[: edit.span.start] + edit.replacement + COMMENTED_FORMATTED[edit.span.end :]
+    assert fixed == COMMENTED_FORMATTED.replace("{# promptlint: ignore[PL102] shown on purpose #}", "")
+    assert lint_text(fixed, path="t.j2", config=CONFIG) == []
+
+
+@pytest.mark.parametrize(
+    "loop_tag, header_line",
+    [("{% for doc in documents %}", "\n"), ("{% for doc in documents -%}\n", "")],
+    ids=["comment-ends-the-loop-line", "comment-starts-the-header-line"],
+)
+def test_a_kept_directive_still_covers_the_findings_on_the_header(loop_tag, header_line):
+    """A missing title is reported where the body starts, and that is where the directive is kept."""
+    directive = "{# promptlint: ignore[PL205] this index has no titles #}"
+    template = f"{loop_tag}{directive}{header_line}---- Document {{{{ loop.index }}}} ---- score {{{{ doc.score }}}}\n{{{{ doc.content }}}}\n{{% endfor %}}\n"
+    assert [f.code for f in lint_text(template, path="t.j2", config=CONFIG)] == ["PL102"]
+    formatted = format_template(template, CONFIG)
+    assert formatted == f"{loop_tag}{directive}{header_line}[{{{{ loop.index }}}}]\n{{{{ doc.content }}}}\n{{% endfor %}}\n"
+    assert lint_text(formatted, path="t.j2", config=CONFIG) == []
+    assert format_template(formatted, CONFIG) == formatted
+    chunks = [Chunk("x"), Chunk("y")]
+    assert render(formatted, chunks) == render(formatted.replace(directive, ""), chunks)
 
 
 @pytest.mark.parametrize(
@@ -267,8 +455,10 @@ def test_loop_tags_and_else_branch_are_kept():
         "Answer.\n{% for item in context %}\n{{ item }}\n{% endfor %}\nQuestion: {{ question }}",
         "Answer.\n{% for doc in documents %}\n[{{ loop.index }}] {{ doc.title }}\n{{ doc.render() }}\n{% endfor %}\n{{ question }}",
         "Answer in one sentence.\nQuestion: {{ question }}\n",
+        "{% macro show(d) %}[{{ loop.index }}] {{ d.title }} ({{ d.score }})\n{{ d.content }}{% endmacro %}"
+        "Answer.\n{% for doc in documents %}\n{{ show(doc) }}\n{% endfor %}\n{{ question }}",
     ],
-    ids=["items-rendered-already", "content-not-an-output", "no-sources-loop"],
+    ids=["items-rendered-already", "content-not-an-output", "no-sources-loop", "printed-by-a-macro"],
 )
 def test_template_without_a_content_output_is_unchanged(template):
     assert format_template(template, CONFIG) == template
