@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 import jinja2
 from jinja2 import nodes
@@ -121,7 +122,7 @@ def tags(source: str) -> list[Tag]:
     return found
 
 
-def tree(found: list[Tag]) -> list:
+def tree(found: Iterable[Tag]) -> list:
     """Nest block tags into Blocks; data, variable and comment tags stay leaves."""
     root: list = []
     stack: list[tuple[Block, list]] = []
@@ -231,7 +232,7 @@ class Origin:
     """A template file as read: the one being linted, or one it includes or imports."""
 
     source: str
-    flat: list[Tag]
+    flat: tuple[Tag, ...]
     roots: list
     name: str = ""  # how it was included ("partials/doc.j2"); "" for the template being linted
 
@@ -622,8 +623,13 @@ _LABELS = {
 }
 
 
-def check_syntax(source: str) -> list[Tag]:
-    """The template's tags; raises TemplateError, with the line, when it does not parse."""
+@lru_cache(maxsize=32)
+def check_syntax(source: str) -> tuple[Tag, ...]:
+    """The template's tags; raises TemplateError, with the line, when it does not parse.
+
+    Remembered for the last few sources: loading a file, segmenting it and checking
+    each fix ask about the same text. The tags are shared, so nothing may change them.
+    """
     try:
         environment().parse(source)
     except jinja2.TemplateSyntaxError as exc:
@@ -631,7 +637,7 @@ def check_syntax(source: str) -> list[Tag]:
     except RecursionError:
         # Jinja's parser recurses once per nesting level; past Python's limit say so.
         raise TemplateError("nested too deeply to read", 1) from None
-    return tags(source)
+    return tuple(tags(source))
 
 
 def parses(source: str) -> bool:
