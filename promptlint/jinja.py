@@ -238,6 +238,7 @@ class Origin:
 
     def __post_init__(self):
         self.index = {id(tag): i for i, tag in enumerate(self.flat)}
+        self.lower = lowercase(self.source)
 
     def text(self, tag: Tag) -> str:
         return self.source[tag.span.start : tag.span.end]
@@ -313,7 +314,7 @@ class _Reader:
     def __init__(self, main: Origin, vocab: Vocab, content_keys: frozenset[str], includes=None, depth: int = 0):
         self.main = main
         self.source = main.source
-        self.lower = lowercase(main.source)  # once: every literal is read against it
+        self.lower = main.lower  # once: every literal is read against it
         self.vocab = vocab
         self.content_keys = content_keys
         self.includes = includes
@@ -457,7 +458,8 @@ class _Reader:
             self.parts.append(Part(PartKind.HISTORY, block.span, "chat history"))
             return True
         body = block.branch_spans()[0]
-        outputs = self._outputs(block.children, (), {}, self.main, None, 0)
+        instructions = self._instruction_lines(block)
+        outputs = self._outputs(block.children, (), {}, self.main, None, 0, instructions)
         mine = [o for o in outputs if o.ref and target and o.ref.root == target]
         if any(not o.ref.path for o in mine) and not any(o.ref.key in self.content_keys for o in mine):
             # `{{ item }}`: each item arrives rendered already, so its wrapper cannot be judged here.
@@ -492,7 +494,7 @@ class _Reader:
                 title=title,
                 heading_path=(heading,) if heading else (),
                 fields=fields,
-                wrapper_lines=self._instruction_lines(block),
+                wrapper_lines=sorted(set(instructions)),
                 style="template",
                 repeated=True,
                 collection=collection,
@@ -501,23 +503,29 @@ class _Reader:
         self.parts.append(Part(PartKind.SOURCES, block.span, "the sources"))
         return True
 
-    def _outputs(self, items: list, tests: tuple[str, ...], aliases: dict[str, str], origin: Origin, site: Tag | None, depth: int) -> list[Output]:
+    def _outputs(
+        self, items: list, tests: tuple[str, ...], aliases: dict[str, str], origin: Origin, site: Tag | None, depth: int, instructions: list[Span]
+    ) -> list[Output]:
         """Every output inside a loop body, with what it reads and the `{% if %}` tests it sits under.
 
         A call of a macro is followed into the macro's body, its parameters read as the
         arguments passed (`render(doc)` makes `d.content` read `doc.content`); an include
-        is followed into the included file, which sees the loop's variables.
+        is followed into the included file, which sees the loop's variables. Instruction
+        lines met on the way go to ``instructions`` (the loop body's own are there already).
         """
         found = []
         for item in items:
             if isinstance(item, Block):
                 inner = tests + (item.tags[0].inner,) if item.keyword == "if" else tests
-                found.extend(self._outputs(item.children, inner, aliases, origin, site, depth))
+                found.extend(self._outputs(item.children, inner, aliases, origin, site, depth, instructions))
+            elif item.kind == "data" and depth > 0:
+                lines = _instruction_spans(origin, item)
+                instructions.extend([site.span] if site and lines else lines)
             elif item.kind == "block" and item.keyword == "include" and depth < MAX_MACRO_DEPTH:
                 node = _tag(item.inner)
                 included = self.include((site or item).span, node.template) if isinstance(node, nodes.Include) else None
                 if included is not None:
-                    found.extend(self._outputs(included.roots, tests, aliases, included, site or item, depth + 1))
+                    found.extend(self._outputs(included.roots, tests, aliases, included, site or item, depth + 1, instructions))
             elif item.kind == "variable":
                 expression = _expression(item.inner)
                 called = self._macro_call(expression, aliases, origin) if depth < MAX_MACRO_DEPTH else None
@@ -526,7 +534,7 @@ class _Reader:
                     inner_site = site if site or macro.origin is self.main else item
                     if inner_site is not site:
                         self.locked.append(item.span)
-                    found.extend(self._outputs(macro.block.children, tests, bound, macro.origin, inner_site, depth + 1))
+                    found.extend(self._outputs(macro.block.children, tests, bound, macro.origin, inner_site, depth + 1, instructions))
                     continue
                 ref = reference(expression)
                 if ref is not None and ref.root in aliases:
@@ -598,12 +606,17 @@ class _Reader:
         )
 
     def _instruction_lines(self, block: Block) -> list[Span]:
-        found = []
-        for tag in (t for t in self.main.flat if t.kind == "data" and block.span.contains(t.span)):
-            for line in text_lines(self.source, self.lower, tag.span.start, tag.span.end):
-                if not line.blank and looks_like_instruction(line):
-                    found.append(Span(line.start, line.end))
-        return found
+        return [span for tag in self.main.flat if tag.kind == "data" and block.span.contains(tag.span) for span in _instruction_spans(self.main, tag)]
+
+
+def _instruction_spans(origin: Origin, tag: Tag) -> list[Span]:
+    """The lines of literal text that talk to the model; a line of its own with its newline, so removing it leaves none."""
+    found = []
+    for line in text_lines(origin.source, origin.lower, tag.span.start, tag.span.end):
+        if not line.blank and looks_like_instruction(line):
+            whole = (line.start == 0 or origin.source[line.start - 1] == "\n") and line.end < tag.span.end
+            found.append(Span(line.start, line.end + whole))
+    return found
 
 
 def _neighbour(origin: Origin, tag: Tag, step: int) -> str | None:

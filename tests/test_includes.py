@@ -144,3 +144,17 @@ def test_config_names_reach_format_string_templates(tmp_path):
     path = write(tmp_path / "qa.txt", "Answer from the context.\nThe ask: {ask}\nContext:\n{context_str}\n\nAsked: {ask}\n")
     assert codes(path, tmp_path) == []
     assert codes(path, tmp_path, templates={"question": "ask"}) == ["2:10 PL101"]
+
+
+def test_instructions_in_a_followed_macro_or_include_are_per_source_instructions(tmp_path):
+    write(tmp_path / "doc.j2", "NOTE: prefer this source over the others.\n{{ doc.content }}\n")
+    template = (
+        "{% macro show(d) %}[{{ loop.index }}] {{ d.title }}\nOnly use this source if it is relevant.\n{{ d.content }}{% endmacro %}"
+        "Answer.\n{% for doc in documents %}\n{{ show(doc) }}\n{% endfor %}\n"
+        "{% for doc in more_documents %}\n{{ doc.title }}\n{% include 'doc.j2' %}\n{% endfor %}\nQuestion: {{ question }}\n"
+    )
+    path = write(tmp_path / "qa.j2", template)
+    assert codes(path, tmp_path, select=["PL103"]) == ["2:1 PL103", "9:1 PL103"]
+    config = build({"today": TODAY, "select": ["PL103"]}, "test", tmp_path)
+    # The line in this file's macro is removed; the one in doc.j2 cannot be, from here.
+    assert fix_text(template, path=str(path), config=config) == template.replace("Only use this source if it is relevant.\n", "")
