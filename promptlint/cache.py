@@ -32,7 +32,7 @@ from .registry import Rule
 
 FOLDER = ".promptlint_cache"
 # Bumped when an entry's layout changes, so that old entries are misses.
-FORMAT = 1
+FORMAT = 2
 
 _INTS = ("start", "end", "severity", "tokens", "line", "column", "end_line", "end_column")
 _STRINGS = ("code", "name", "message", "context")
@@ -92,6 +92,7 @@ def _encode(finding: Finding) -> dict:
             "description": fix.description,
             "edits": [[e.span.start, e.span.end, e.replacement] for e in fix.edits],
         },
+        "fix_regions": [list(region) for region in finding.fix_regions],
     }
 
 
@@ -108,6 +109,9 @@ def _decode(record: dict, path: str) -> Finding:
         if type(fix["description"]) is not str:
             raise CorruptEntry("a fix description is not a string")
         fix = Fix(Applicability(fix["applicability"]), tuple(edits), fix["description"])
+    regions = tuple(tuple(region) for region in record.get("fix_regions", []))
+    if not all(len(region) == 4 and all(type(n) is int for n in region) for region in regions):
+        raise CorruptEntry("a fix region has the wrong shape")
     return Finding(
         code=record["code"],
         name=record["name"],
@@ -122,6 +126,7 @@ def _decode(record: dict, path: str) -> Finding:
         column=record["column"],
         end_line=record["end_line"],
         end_column=record["end_column"],
+        fix_regions=regions,
     )
 
 

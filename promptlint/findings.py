@@ -52,3 +52,6 @@ class Finding:
     column: int = 0
     end_line: int = 0
     end_column: int = 0
+    # Where each edit of the fix stands in the file, (line, column, end line, end column), when
+    # the fix applies to the file text as it is (not inside JSON strings): for SARIF.
+    fix_regions: tuple[tuple[int, int, int, int], ...] = ()

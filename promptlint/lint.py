@@ -122,8 +122,12 @@ def check_document(doc: documents.Document, config: Config, fix: Applicability |
 def _place(doc: documents.Document, piece: documents.Prompt, finding: Finding) -> Finding:
     line, column = doc.locate(piece, finding.span.start)
     end_line, end_column = doc.locate(piece, finding.span.end)
+    regions = ()
+    if finding.fix is not None and piece.chats is None:
+        regions = tuple((*doc.locate(piece, e.span.start), *doc.locate(piece, e.span.end)) for e in finding.fix.edits)
     return dataclasses.replace(
         finding,
+        fix_regions=regions,
         path=doc.path,
         line=line,
         column=column,

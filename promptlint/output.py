@@ -20,7 +20,6 @@ from urllib.parse import quote
 import click
 
 from . import baseline, registry
-from . import document as documents
 from .findings import Applicability, Finding, Severity
 
 FORMATS = ("full", "concise", "json", "json-lines", "github", "gitlab", "sarif", "junit")
@@ -194,24 +193,19 @@ def _sarif_rule(code: str) -> dict:
     }
 
 
-def _sarif_fixes(f: Finding, uri: str, source: str) -> list[dict]:
+def _sarif_fixes(f: Finding, uri: str) -> list[dict]:
     """The finding's fix as SARIF replacements, or none when its edits cannot be placed in the file.
 
-    Edits are offsets into the prompt text. In a plain text file that is the file
-    text, read again here to place them; in a chat file it is the joined messages,
-    and a replacement would need JSON escaping, so such fixes are left out. So is a
-    replacement that holds a line break: the file may use CRLF, which ``source``
-    (read with LF) no longer tells.
+    The edits are placed where the linter found them in the file (a Prompty body, a
+    template in Python code: not at the file's start). A fix inside a chat file's JSON
+    strings has no regions: its replacement would need JSON escaping. A replacement
+    that holds a line break is left out too: the file may use CRLF.
     """
-    if f.fix is None or any("\n" in e.replacement for e in f.fix.edits):
-        return []
-    doc = documents.parse(source.encode("utf-8"), f.path, Path(f.path).suffix.lower())
-    if doc.kind != "text":
+    if f.fix is None or not f.fix_regions or any("\n" in e.replacement for e in f.fix.edits):
         return []
     replacements = []
-    for edit in f.fix.edits:
-        region = _sarif_region(*doc.locate(doc.prompts[0], edit.span.start), *doc.locate(doc.prompts[0], edit.span.end))
-        replacement = {"deletedRegion": region}
+    for edit, region in zip(f.fix.edits, f.fix_regions):
+        replacement = {"deletedRegion": _sarif_region(*region)}
         if edit.replacement:
             replacement["insertedContent"] = {"text": edit.replacement}
         replacements.append(replacement)
@@ -239,7 +233,7 @@ def sarif(findings: Sequence[Finding], sources: dict[str, str]) -> str:
                 {"physicalLocation": {"artifactLocation": {"uri": uri}, "region": _sarif_region(f.line, f.column, f.end_line, f.end_column)}}
             ],
         }
-        fixes = _sarif_fixes(f, uri, sources.get(f.path, ""))
+        fixes = _sarif_fixes(f, uri)
         if fixes:
             result["fixes"] = fixes
         results.append(result)

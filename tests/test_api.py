@@ -48,6 +48,7 @@ SCORE = promptlint.Finding(
     column=38,
     end_line=3,
     end_column=42,
+    fix_regions=((3, 29, 3, 43),),
 )
 RESTRICTED = promptlint.Finding(
     code="PL105",
@@ -62,6 +63,7 @@ RESTRICTED = promptlint.Finding(
     column=1,
     end_line=7,
     end_column=29,
+    fix_regions=((6, 1, 10, 1),),
 )
 
 

@@ -54,6 +54,7 @@ SCORED = finding(
     tokens=8,
     fix=Fix(Applicability.SAFE, (Edit(FIELD),), "Remove the score"),
     path="prompt.txt",
+    fix_regions=((3, 19, 3, 33),),
 )
 BROKEN = finding("PL900", "invalid JSON: Expecting value", Span(0, 0), 2, 1, 1, path="chat.json")
 FINDINGS = [TITLE, SCORED, BROKEN]
@@ -352,6 +353,26 @@ def test_sarif_fixes_applied_to_the_file_give_the_fixed_fixture(work, folder):
     replacements = [rep for fix in fixes for change in fix["artifactChanges"] for rep in change["replacements"]]
     text = bad.read_text(encoding="utf-8")
     assert _apply(text, replacements) == (FIXTURES / folder / "bad.fixed.txt").read_text(encoding="utf-8")
+
+
+EMBEDDED = {
+    "qa.prompty": "---\nname: qa\nmodel:\n  api: chat\n---\nsystem:\nAnswer from the sources.\n{% for doc in documents %}\n[{{ loop.index }}] {{ doc.title }} (score: {{ doc.score }})\n{{ doc.content }}\n{% endfor %}\nuser:\n{{ question }}\n",
+    "rag.py": 'import os\n\nSYSTEM_PROMPT = "Be brief."\nQA_TEMPLATE = """Answer from the sources.\n{% for doc in documents %}\n[{{ loop.index }}] {{ doc.title }} (score: {{ doc.score }})\n{{ doc.content }}\n{% endfor %}\nQuestion: {{ question }}\n"""\n',
+}
+
+
+@pytest.mark.parametrize("name", sorted(EMBEDDED))
+def test_sarif_fixes_stand_where_an_embedded_template_is(work, name):
+    # The prompt text starts after the front matter, or inside a Python string: the
+    # regions are in the file, so applying them gives what --fix writes.
+    (work / name).write_text(EMBEDDED[name], encoding="utf-8")
+    log = json.loads(check("--select", "PL102", "--output-format", "sarif", name).stdout)
+    replacements = [rep for r in log["runs"][0]["results"] for fix in r["fixes"] for change in fix["artifactChanges"] for rep in change["replacements"]]
+    assert len(replacements) == 1
+    expected = EMBEDDED[name].replace(" (score: {{ doc.score }})", "")
+    assert _apply(EMBEDDED[name], replacements) == expected
+    assert check("--select", "PL102", "--fix", name).exit_code == 0
+    assert (work / name).read_text(encoding="utf-8") == expected
 
 
 def test_sarif_of_every_fixture_validates(work):
