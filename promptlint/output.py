@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import json
 import os
-import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Sequence
-from importlib.metadata import version
 from pathlib import Path
 from urllib.parse import quote
 
@@ -59,25 +57,30 @@ def concise(findings: Sequence[Finding], sources: dict[str, str], color: bool = 
 
 
 def full(findings: Sequence[Finding], sources: dict[str, str], color: bool = False) -> str:
-    out = []
+    # The report's pieces, each line ending in a newline, joined once. A flagged line is
+    # the file's own string, not a copy: a chat JSON file is a few lines of many kilobytes,
+    # each shown once per finding on it, and the report can run to a hundred megabytes.
+    out: list[str] = []
+    path, lines = None, []
     for f in findings:
         context = f" ({f.context})" if f.context else ""
-        out.append(f"{_headline(f, color)}{context}")
-        lines = sources.get(f.path, "").split("\n")
+        out.append(f"{_headline(f, color)}{context}\n")
+        if f.path != path:
+            # A file's findings come together: split its text once for all of them.
+            path, lines = f.path, sources.get(f.path, "").split("\n")
         if 0 < f.line <= len(lines):
             text = lines[f.line - 1]
             number = str(f.line)
             pad = " " * len(number)
             width = max(1, (f.end_column - f.column) if f.end_line == f.line else len(text) - f.column + 1)
-            out.append(f" {pad} |")
-            out.append(f" {number} | {text}")
-            out.append(f" {pad} | {' ' * (f.column - 1)}{_style('^' * width, color, fg='red')}")
+            out += (f" {pad} |\n {number} | ", text, "\n")
+            out += (f" {pad} | ", " " * (f.column - 1), _style("^" * width, color, fg="red"), "\n")
         if f.fix is not None:
-            out.append(f"  = fix ({APPLIES[f.fix.applicability]}): {f.fix.description}")
+            out.append(f"  = fix ({APPLIES[f.fix.applicability]}): {f.fix.description}\n")
         if f.tokens:
-            out.append(f"  = costs {f.tokens} tokens")
-        out.append("")
-    return "\n".join(out) + ("\n" if out else "")
+            out.append(f"  = costs {f.tokens} tokens\n")
+        out.append("\n")
+    return "".join(out)
 
 
 def as_json(findings: Sequence[Finding], sources: dict[str, str]) -> str:
@@ -220,6 +223,8 @@ def _sarif_fixes(f: Finding, uri: str) -> list[dict]:
 
 def sarif(findings: Sequence[Finding], sources: dict[str, str]) -> str:
     """SARIF 2.1.0, for code-scanning services and SARIF viewers."""
+    from importlib.metadata import version  # loads the email package: only for this format
+
     codes = sorted({f.code for f in findings})
     results = []
     for f in findings:
@@ -248,6 +253,8 @@ def sarif(findings: Sequence[Finding], sources: dict[str, str]) -> str:
 
 def junit(findings: Sequence[Finding], sources: dict[str, str]) -> str:
     """JUnit XML: a test suite per file, a failing test case per finding, one passing case for a clean file."""
+    import xml.etree.ElementTree as ET  # only for this format
+
     by_path: dict[str, list[Finding]] = {path: [] for path in sources}
     for f in findings:
         by_path.setdefault(f.path, []).append(f)

@@ -14,12 +14,12 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from . import vocabulary
 from .model import Field, Message, Part, PartKind, Prompt, Source, Span
 from .vocabulary import normalise_label
 
-_LINE = re.compile(r"[^\n]*\n|[^\n]+")
 # A source whose text is only this is a written-out "and so on", not a source.
 _ELISIONS = ("...", "\u2026", "[...]")
 # A header "title" this long is the chunk's text on the header line.
@@ -173,8 +173,9 @@ def _slots(lower: str, start: int, end: int, vocab: Vocab) -> list[tuple[Span, s
     return found
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(NamedTuple):
+    # A named tuple, not a dataclass: a prompt has thousands of lines, and a frozen
+    # dataclass is several times slower to build.
     start: int
     end: int  # without the newline
     text: str  # without the newline, as in the prompt
@@ -188,11 +189,11 @@ class Line:
 def text_lines(text: str, lower: str, start: int = 0, end: int | None = None) -> list[Line]:
     end = len(text) if end is None else end
     lines = []
-    for m in _LINE.finditer(text, start, end):
-        s, e = m.span()
-        if text[e - 1 : e] == "\n":
-            e -= 1
-        lines.append(Line(s, e, text[s:e], lower[s:e]))
+    while start < end:
+        stop = text.find("\n", start, end)
+        stop = end if stop < 0 else stop
+        lines.append(Line(start, stop, text[start:stop], lower[start:stop]))
+        start = stop + 1
     return lines
 
 
@@ -580,8 +581,7 @@ def looks_like_instruction(line: Line) -> bool:
     stripped = line.lower.lstrip(" \t*_-")
     if stripped.startswith(("note:", "nb:", "important:", "instruction:", "guidance:")):
         return True
-    match = _instruction_pattern().search(stripped)
-    return bool(match) and match.start() == 0
+    return _instruction_pattern().match(stripped) is not None
 
 
 # ---------------------------------------------------------------- headers
@@ -765,10 +765,16 @@ def _xml_source(text: str, lower: str, position: int, match: re.Match[str], clos
     if content is None:
         # No content element: the text between the children reads like a text source's body.
         covered = _SpanSet(child_spans)
-        lines = [ln for ln in text_lines(text, lower, inner_start, inner_end) if ln.start not in covered]
-        body = _read_body(text, lines, vocab, default_start=inner_start)
+        inner_lines = text_lines(text, lower, inner_start, inner_end)
+        body = _read_body(text, [ln for ln in inner_lines if ln.start not in covered], vocab, default_start=inner_start)
         fields += body.fields
         content = body.content
+        # The body leaves out the children's lines, but the content runs from its first line
+        # to its last. Over a child read as a field (a tag left unclosed above the child makes
+        # the content start there), a fix that removes the field would edit the content.
+        crossed = [ln.end for ln in inner_lines if ln.start in covered and content.start < ln.start < content.end]
+        if crossed:
+            content = Span(max(crossed), content.end)
     content = _trim(text, content)
     for name in ("title", "name", "source", "filename", "file"):
         f = next((f for f in fields if f.label == name and f.form == "inline"), None)
@@ -911,8 +917,11 @@ def _parts(
         if _DEFINITION.match(line.lower):
             break  # what follows says what a slot expands to; it is not sent where it stands
         if line.start in taken:
+            end = taken.end_at(line.start)
+            if end >= line.end:
+                continue  # most lines of the prompt are inside the sources: nothing is left of them
             # What follows a closing tag on its line ("</search_results> Using the results...").
-            line = _rest_of_line(text, line, taken.end_at(line.start))
+            line = _rest_of_line(text, line, end)
         if line.blank:
             continue
         labelled = _QUESTION_LINE.match(line.lower) or re.match(r"\s*\[?(?P<label>[a-z_ ]+?)\]?\s*:?\s*$", line.lower)

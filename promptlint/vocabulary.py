@@ -33,8 +33,12 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 def normalise_label(label: str) -> str:
     """Labels compare in lower case with "_", "-" and camelCase read as spaces: "updatedAt" == "updated at"."""
-    spaced = _CAMEL.sub(" ", label)
-    return " ".join(spaced.lower().replace("_", " ").replace("-", " ").split())
+    lowered = label.lower()
+    if lowered != label:
+        # Only a capital starts a camelCase word; most labels (and the long lines tested
+        # as labels) have none, and the regex would scan them for nothing.
+        lowered = _CAMEL.sub(" ", label).lower()
+    return " ".join(lowered.replace("_", " ").replace("-", " ").split())
 
 
 def label_set(words: list[str]) -> frozenset[str]:
@@ -50,3 +54,100 @@ def _label_set(words: tuple[str, ...]) -> frozenset[str]:
 def patterns(phrases: list[str]) -> re.Pattern[str]:
     """One alternation over lower-cased text, compiled case-sensitively for speed."""
     return re.compile("|".join(f"(?:{p})" for p in phrases), re.MULTILINE)
+
+
+def may_match(phrases: list[str], text: str) -> bool:
+    """Whether ``patterns(phrases)`` can match anywhere in ``text``, judged without running it.
+
+    Every match of a phrase holds one of a few fixed strings ("prefer " in
+    ``\\bprefer (?:this|it)\\b``); when none of them is in the text, nothing can
+    match. Looking for them takes a fraction of the time the pattern takes to try
+    every position of a long text. True when a phrase has no such strings.
+    """
+    needles = _all_needles(tuple(phrases))
+    return needles is None or any(needle in text for needle in needles)
+
+
+# Past this many strings, a run of a phrase's alternatives is not spelled out.
+_MAX_NEEDLES = 64
+# A string common to a run's alternatives, this long or longer, stands for all of them.
+_COMMON = 4
+
+
+@cache
+def _all_needles(phrases: tuple[str, ...]) -> tuple[str, ...] | None:
+    found: set[str] = set()
+    for phrase in phrases:
+        needles = _needles(phrase)
+        if needles is None:
+            return None
+        found.update(needles)
+    # A needle that holds another is found only where that one is: one search is enough.
+    return tuple(sorted(n for n in found if not any(m != n and m in n for m in found)))
+
+
+def _needles(phrase: str) -> list[str] | None:
+    """Strings of which every match of ``phrase`` holds one; None if it has none.
+
+    They come from one run of literal text in the pattern (a run may hold alternatives:
+    "(?:restricted|secret) data"): the run with the fewest strings of those whose strings
+    are not too short to be rare, then the longest.
+    The pattern is read as ``re`` parses it: its parser is private, but has kept
+    this form since Python 2.
+    """
+    from re import _parser
+
+    parsed = _parser.parse(phrase, re.MULTILINE)
+    if parsed.state.flags & re.IGNORECASE:
+        return None
+    runs: list[list[str]] = []
+    run = [""]
+    for item in [*parsed.data, None]:
+        options = _options(*item) if item is not None else None
+        if options is not None and len(run) * len(options) <= _MAX_NEEDLES:
+            run = [s + o for s in run for o in options]
+            continue
+        if min(map(len, run)):
+            common = _common(run)
+            runs.append([common] if len(common) >= _COMMON else run)
+        run = options or [""]
+    return min(runs, key=lambda r: (min(map(len, r)) < _COMMON, len(r), -min(map(len, r))), default=None)
+
+
+def _common(strings: list[str]) -> str:
+    """The longest string that every one of ``strings`` holds."""
+    shortest = min(strings, key=len)
+    for size in range(len(shortest), 0, -1):
+        for start in range(len(shortest) - size + 1):
+            piece = shortest[start : start + size]
+            if all(piece in s for s in strings):
+                return piece
+    return ""
+
+
+def _options(op, av) -> list[str] | None:
+    """Every string one parsed item of a pattern matches, when it is literal text or alternatives of it."""
+    from re import _constants as c
+
+    if op is c.LITERAL:
+        return [chr(av)]
+    if op is c.IN:
+        return [chr(code) for _, code in av] if all(kind is c.LITERAL for kind, _ in av) else None
+    if op is c.BRANCH:
+        alternatives = [_sequence(branch.data) for branch in av[1]]
+        if any(a is None for a in alternatives) or sum(map(len, alternatives)) > _MAX_NEEDLES:
+            return None
+        return [s for a in alternatives for s in a]
+    if op is c.SUBPATTERN and not av[1] and not av[2]:  # a group that sets no flags
+        return _sequence(av[3].data)
+    return None
+
+
+def _sequence(items) -> list[str] | None:
+    strings = [""]
+    for op, av in items:
+        options = _options(op, av)
+        if options is None or len(strings) * len(options) > _MAX_NEEDLES:
+            return None
+        strings = [s + o for s in strings for o in options]
+    return strings

@@ -90,3 +90,21 @@ def test_role_markers_make_messages_and_history():
 def test_volatile_date_is_per_request_data():
     prompt = segment_text("The current date is 2026-12-02.\nYou are Atlas.\nAnswer briefly.\n")
     assert [p.kind for p in prompt.parts] == [PartKind.VOLATILE, PartKind.INSTRUCTIONS]
+
+
+def test_xml_source_without_a_content_element_keeps_its_metadata_out_of_the_content():
+    # <source> is never closed, so its line is read as body text; the content starts below
+    # the closed score element, not at that line, so removing the score leaves the content whole.
+    text = (
+        '<document index="1">\n<source>Shipping FAQ\n<relevance_score>0.61</relevance_score>\n'
+        "Standard delivery takes 3-5 working days.\n</document>\n\nQuestion: How long?\n"
+    )
+    (source,) = segment_text(text).sources
+    assert text[source.content.start : source.content.end] == "Standard delivery takes 3-5 working days."
+    assert [f.label for f in source.fields] == ["relevance score"]
+
+
+def test_xml_source_without_a_content_element_keeps_text_above_its_metadata():
+    text = '<document index="1">\nStandard delivery takes 3-5 working days.\n<relevance_score>0.61</relevance_score>\n</document>\n'
+    (source,) = segment_text(text).sources
+    assert text[source.content.start : source.content.end] == "Standard delivery takes 3-5 working days."

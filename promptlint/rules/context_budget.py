@@ -42,10 +42,11 @@ def check(prompt: Prompt, ctx: RuleContext):
     if not prompt.sources or any(s.repeated for s in prompt.sources):
         return
     budget = ctx.options["budget"]
-    # Cheap bound first: a cl100k token is rarely under one character.
-    if sum(len(s.span) for s in prompt.sources) <= budget:
+    texts = [prompt.text[s.span.start : s.span.end] for s in prompt.sources]
+    # Cheap bound first: sources this short need no encoding.
+    if sum(tokens.at_most(t) for t in texts) <= budget:
         return
-    used = sum(tokens.count(prompt.text[s.span.start : s.span.end]) for s in prompt.sources)
+    used = sum(tokens.count(t) for t in texts)
     if used > budget:
         finding = ctx.finding(
             prompt,

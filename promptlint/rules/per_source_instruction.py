@@ -34,7 +34,7 @@ from __future__ import annotations
 from ..context import RuleContext
 from ..findings import Applicability, Edit, Fix
 from ..model import Prompt, Span
-from ..vocabulary import patterns
+from ..vocabulary import may_match, patterns
 from ._fields import remove_line, source_label
 
 CODE = "PL103"
@@ -44,7 +44,10 @@ FIX = "safe"
 
 
 def check(prompt: Prompt, ctx: RuleContext):
-    phrases = patterns(ctx.words("phrases"))
+    words = ctx.words("phrases")
+    phrases = patterns(words)
+    # Most prompts hold no phrase at all: then the sources' text is not scanned.
+    scan = may_match(words, prompt.lower)
     for source in prompt.sources:
         name = source_label(source)
         for line in source.wrapper_lines:
@@ -54,7 +57,7 @@ def check(prompt: Prompt, ctx: RuleContext):
                 f"{name} carries an instruction to the model; it competes with the system prompt's rules",
                 fix=Fix(Applicability.SAFE, (Edit(remove_line(prompt.text, line)),), "Remove the instruction line"),
             )
-        for scope in (source.header, source.content):
+        for scope in (source.header, source.content) if scan else ():
             for match in phrases.finditer(prompt.lower, scope.start, scope.end):
                 if any(line.start <= match.start() < line.end for line in source.wrapper_lines):
                     continue  # already reported, with its fix, as a wrapper line

@@ -47,18 +47,55 @@ FIX = "safe"
 MIN_WORDS = 3
 
 
+_GAP = re.compile(r"[\W_]+")
+
+
+def _may_start_copy(lower: str, at: int, words: list[str]) -> bool:
+    """Whether a copy of ``words`` can start at ``at``, where the first word is: a test that
+    passes every copy and few other places, so that the copy pattern (compiling it costs
+    more than the test) is rarely needed.
+
+    Each further word must start where the longest gap (non-word characters and "_")
+    before it ends, less its own leading underscores, which the gap also takes.
+    """
+    pos = at + len(words[0])
+    for word in words[1:]:
+        gap = _GAP.match(lower, pos)
+        rest = word.lstrip("_")
+        if gap is None or not lower.startswith(rest, gap.end()):
+            return False
+        if not rest:
+            return True  # a word of underscores only: where it ends inside the gap is for the pattern to say
+        pos = gap.end() + len(rest)
+    return True
+
+
 def _copies(prompt: Prompt, question: Span) -> list[Span]:
     words = re.findall(r"\w+", prompt.lower[question.start : question.end])
     if len(words) < MIN_WORDS:
         return []
-    # Cheap test first: a copy needs the question's rarest-looking word at least twice.
-    if prompt.lower.count(max(words, key=len)) < 2:
+    lower, first = prompt.lower, words[0]
+    candidates = []
+    at = lower.find(first)
+    while at >= 0:
+        if _may_start_copy(lower, at, words):
+            candidates.append(at)
+        at = lower.find(first, at + 1)
+    # A copy that starts inside the question overlaps it and is dropped: without a candidate
+    # elsewhere there is nothing to look for, and most prompts stop here.
+    if all(question.start <= at < question.end for at in candidates):
         return []
     pattern = re.compile(r"\b" + r"[\W_]+".join(re.escape(w) for w in words) + r"\b")
     outside = sorted(s.span for s in prompt.sources)
     starts = [s.start for s in outside]
     copies = []
-    for match in pattern.finditer(prompt.lower):
+    end = 0
+    # The matches pattern.finditer(lower) would give, tried only where one can start.
+    for at in candidates:
+        match = pattern.match(lower, at) if at >= end else None
+        if match is None:
+            continue
+        end = match.end()
         span = Span(match.start(), match.end())
         # Sources do not overlap: only the last one starting before the copy's end can hold it.
         i = bisect.bisect_left(starts, span.end) - 1

@@ -33,7 +33,7 @@ import re
 from ..context import RuleContext
 from ..findings import Severity
 from ..model import PartKind, Prompt, Span
-from ..vocabulary import patterns
+from ..vocabulary import may_match, patterns
 from ._fields import remove_source, source_label
 
 CODE = "PL105"
@@ -52,8 +52,11 @@ def _first_line(prompt: Prompt, span: Span) -> Span:
 
 
 def check(prompt: Prompt, ctx: RuleContext):
-    markers = patterns(ctx.words("markers"))
-    for source in prompt.sources:
+    marker_words = ctx.words("markers")
+    markers = patterns(marker_words)
+    # Most prompts hold no marker at all: then no source is scanned. (The instructions
+    # below are scanned without this test: they are a small part of a prompt.)
+    for source in prompt.sources if may_match(marker_words, prompt.lower) else ():
         scopes = [source.header, _first_line(prompt, source.content)] + [f.span for f in source.fields] + source.wrapper_lines
         match = next((m for s in scopes if (m := markers.search(prompt.lower, s.start, s.end))), None)
         if match:

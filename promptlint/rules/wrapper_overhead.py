@@ -70,8 +70,8 @@ def check(prompt: Prompt, ctx: RuleContext):
     # A source template's wrapper holds slots, not the text the model gets: not measurable.
     for source in (s for s in prompt.sources if not s.repeated):
         wrapper = _wrapper(prompt, source, reported)
-        # Cheap bound first: a cl100k token is rarely under one character.
-        if len(wrapper) <= budget:
+        # Cheap bound first: a wrapper this short needs no encoding.
+        if tokens.at_most(wrapper) <= budget:
             continue
         cost = tokens.count(wrapper)
         if cost <= budget:

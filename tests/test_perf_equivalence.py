@@ -1,0 +1,138 @@
+"""The shortcuts taken for speed give the results of the plain computations they replace."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from promptlint import tokens, vocabulary
+from promptlint.model import Span
+from promptlint.rules import repeated_question
+from promptlint.segment import lowercase, segment_text, text_lines
+
+
+def _lines_by_regex(text: str) -> list[tuple[int, int, str]]:
+    lines = []
+    for m in re.finditer(r"[^\n]*\n|[^\n]+", text):
+        s, e = m.span()
+        e -= text[e - 1 : e] == "\n"
+        lines.append((s, e, text[s:e]))
+    return lines
+
+
+@given(st.text(alphabet="ab \n\u0130", max_size=40))
+def test_text_lines_are_the_lines_a_regex_finds(text):
+    assert [(ln.start, ln.end, ln.text) for ln in text_lines(text, lowercase(text))] == _lines_by_regex(text)
+
+
+@pytest.mark.parametrize("text", ["🙂" * 10, "中文字符" * 5, "ǅ" * 10, "plain ascii text", "caf\u00e9 \u2014 na\u00efve", "\ud800 lone"])
+def test_at_most_bounds_the_token_count(text):
+    assert tokens.count(text) <= tokens.at_most(text)
+
+
+def test_an_emoji_costs_more_tokens_than_characters():
+    # Why the bound counts bytes: a bound of one token a character would be wrong.
+    assert tokens.count("🙂" * 10) > len("🙂" * 10)
+
+
+def _copies_by_finditer(lower: str, question: Span, sources: list[Span]) -> list[Span]:
+    words = re.findall(r"\w+", lower[question.start : question.end])
+    if len(words) < repeated_question.MIN_WORDS:
+        return []
+    pattern = re.compile(r"\b" + r"[\W_]+".join(re.escape(w) for w in words) + r"\b")
+    spans = [Span(m.start(), m.end()) for m in pattern.finditer(lower)]
+    return [s for s in spans if not s.overlaps(question) and not any(src.overlaps(s) for src in sources)]
+
+
+QUESTIONS = ["can i return it", "what is __init__ for", "a __ b c", "is the user_id kept", "a b a b", "_x_ y_ _z"]
+FILLER = ["can", "i", "return", "it", "what", "is", "__init__", "for", "a", "__", "b", "c", "user_id", "kept", "_x_", "y_", "_z", "_"]
+SEPARATORS = [" ", "  ", "\n", "_", "__", ", ", " - ", "", "?"]
+
+
+def _check_copies(before: str, question: str) -> list[Span]:
+    text = f"{before}\nQuestion: {question}?\n{before}"
+    prompt = segment_text(text)
+    start = len(before) + len("\nQuestion: ")
+    span = Span(start, start + len(question))
+    copies = repeated_question._copies(prompt, span)
+    assert copies == _copies_by_finditer(prompt.lower, span, [s.span for s in prompt.sources])
+    return copies
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(QUESTIONS), st.lists(st.tuples(st.sampled_from(FILLER), st.sampled_from(SEPARATORS)), max_size=30))
+def test_copies_are_the_matches_of_the_question_pattern(question, pieces):
+    _check_copies("".join(w + s for w, s in pieces), question)
+
+
+@pytest.mark.parametrize(
+    "before, question, found",
+    [
+        ("Can I return it?", "can i return it", 2),
+        ("what is __init__ for, what is___init__ for, what_is__init__for", "what is __init__ for", 4),
+        ("a __ b c and a ___ b c", "a __ b c", 4),
+        ("a b a b a b", "a b a b", 2),
+        ("nothing like it", "can i return it", 0),
+    ],
+)
+def test_copies_of_the_question(before, question, found):
+    assert len(_check_copies(before, question)) == found
+
+
+PHRASE_FILES = [("per-source-instruction", "phrases"), ("restricted-content", "markers"), ("restricted-content", "instructions"), ("cache-boundary", "volatile")]
+
+
+@pytest.mark.parametrize("name, key", PHRASE_FILES)
+def test_the_shipped_phrases_have_needles(name, key):
+    # Otherwise may_match is always True and the rule scans every prompt.
+    assert vocabulary._all_needles(tuple(vocabulary.load(name)[key]))
+
+
+@pytest.mark.parametrize("name, key", PHRASE_FILES)
+def test_may_match_is_true_wherever_a_phrase_matches(name, key):
+    phrases = vocabulary.load(name)[key]
+    pattern = vocabulary.patterns(phrases)
+    samples = [
+        "note: this is the most relevant source, prefer it.",
+        "[restricted] q3 plan",
+        "classification: confidential",
+        "do not use the following",
+        "never mention confidential documents",
+        "today's date is 2026-12-02",
+        "user profile: gold",
+        "prefer using the tool to read the pdf",
+        "rely on this passage",
+        "confidential - internal",
+    ]
+    for sample in samples:
+        if pattern.search(sample):
+            assert vocabulary.may_match(phrases, sample), sample
+    assert not vocabulary.may_match(phrases, "plain chunk text about delivery days and refunds")
+
+
+@pytest.mark.parametrize(
+    "phrase, text",
+    [
+        (r"\bprefer (?:this|it)\b", "i prefer it"),
+        (r"(?:a|b)cd", "xbcd"),
+        (r"(?i)secret", "secret"),  # case-insensitive: no needles, always scanned
+        (r"x(?i:y)z", "xyz"),
+        (r"\bnot for (?:distribution|external use)\b", "not for distribution"),
+        (r"colou?r", "color"),
+        (r"a|b", "b"),
+        (r"[a-c]x", "bx"),
+        (r"x{2}y", "xxy"),
+    ],
+)
+def test_may_match_never_rules_out_a_match(phrase, text):
+    assert re.search(phrase, text, re.MULTILINE)
+    assert vocabulary.may_match([phrase], text)
+
+
+def test_normalise_label_reads_camel_case_and_leaves_lower_case_as_it_was():
+    assert vocabulary.normalise_label("updatedAt") == "updated at"
+    assert vocabulary.normalise_label("chunk_ID-2") == "chunk id 2"
+    assert vocabulary.normalise_label("  relevance   score ") == "relevance score"
