@@ -17,6 +17,7 @@ from functools import cache
 from typing import NamedTuple
 
 from . import vocabulary
+from .jsonsources import json_sources
 from .model import Field, Message, Part, PartKind, Prompt, Source, Span
 from .vocabulary import normalise_label
 
@@ -238,11 +239,14 @@ def segment_text(text: str, messages: list[Message] | None = None, names: SlotNa
         messages = role_messages(text, lines, vocab)
     sources = _xml_sources(text, lower, vocab)
     sources = _by_position(sources + _text_sources(text, lines, vocab, messages, _SpanSet([s.span for s in sources])))
+    json_block = None
+    if not sources:
+        sources, json_block = json_sources(text, vocab.content_labels, vocab.title_labels, vocab.heading_labels)
     if not sources:
         sources = _section_sources(text, lines, vocab) or _separated_sources(text, lines, vocab, messages)
     if "{" in text:
         sources = [dataclasses.replace(s, repeated=bool(_SLOT.search(lower, s.span.start, s.span.end))) for s in sources]
-    block = _widen_to_container(lower, Span(sources[0].span.start, sources[-1].span.end), vocab) if sources else None
+    block = json_block or (_widen_to_container(lower, Span(sources[0].span.start, sources[-1].span.end), vocab) if sources else None)
     questions, rewritten = _questions(text, lower, lines, vocab, sources, messages)
     parts = _parts(text, lower, lines, vocab, sources, block, questions + rewritten, messages)
     return Prompt(
@@ -254,6 +258,8 @@ def segment_text(text: str, messages: list[Message] | None = None, names: SlotNa
         messages=messages,
         sources_block=block,
         rewritten_questions=rewritten,
+        # Edits inside JSON would have to mend its commas: its sources are reported, not fixed.
+        locked=[json_block] if json_block else [],
     )
 
 

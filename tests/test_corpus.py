@@ -28,7 +28,6 @@ def _items():
 
 # Files the linter does not judge as labelled yet, and why.
 KNOWN = {
-    "onyx-search-results-json.txt": "a JSON tool result written out with comments: not JSON, not a text prompt shape",
     "langchain-stuff-qa-prompt.txt": "holds two alternative prompts (completion and chat) in one file",
 }
 

@@ -83,7 +83,8 @@ def check(prompt: Prompt, ctx: RuleContext):
     yield ctx.finding(
         prompt,
         prompt.sources[0].header if dynamic.kind is PartKind.SOURCES and prompt.sources else dynamic.span,
-        f"{dynamic.label.capitalize()} comes before {lines} line{'s' if lines != 1 else ''} of static instructions; "
-        "everything after it misses the prompt cache on every request",
+        # Worded so that a plural label ("the sources") and a singular one both read right.
+        f"{lines} line{'s' if lines != 1 else ''} of static instructions {'come' if lines != 1 else 'comes'} after "
+        f"{dynamic.label}; everything from there on misses the prompt cache on every request",
         tokens_text="\n".join(piece for _, piece in static),
     )

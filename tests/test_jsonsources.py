@@ -1,0 +1,87 @@
+"""Sources written as JSON, as a search tool returns them to the model: read, reported, never edited."""
+
+from __future__ import annotations
+
+import json
+
+from promptlint.config import build
+from promptlint.jsonsources import json_sources
+from promptlint.lint import fix_text, lint_text
+from promptlint.model import Span
+from promptlint.segment import segment_text, words
+
+CONFIG = build({"today": "2026-12-02"}, "test")
+
+RESULTS = {
+    "results": [
+        {"title": "Returns Policy", "score": 0.91, "content": "Damaged goods may be returned within 30 days."},
+        {"title": "Shipping FAQ", "score": 0.42, "content": "Standard delivery takes 3-5 working days.", "meta": {"tags": ["a", "b"]}},
+    ]
+}
+
+
+def sources(text: str):
+    vocab = words()
+    return json_sources(text, vocab.content_labels, vocab.title_labels, vocab.heading_labels)[0]
+
+
+def test_compact_and_pretty_json_read_the_same_sources():
+    for text in (json.dumps(RESULTS), json.dumps(RESULTS, indent=2)):
+        found = sources(text)
+        assert [text[s.content.start : s.content.end] for s in found] == [r["content"] for r in RESULTS["results"]]
+        assert [s.title for s in found] == ["Returns Policy", "Shipping FAQ"]
+        assert [[(f.label, json.loads(f.value) if f.label == "meta" else f.value) for f in s.fields] for s in found] == [
+            [("title", "Returns Policy"), ("score", "0.91")],
+            [("title", "Shipping FAQ"), ("score", "0.42"), ("meta", {"tags": ["a", "b"]})],
+        ]
+
+
+def test_comments_placeholders_and_escapes_are_tolerated():
+    text = '[\n  {\n    "document": <citation_id>,   // the key\n    "title": "A \\"quoted\\" title",\n    "text": "Body, with: {braces}"\n  }\n]\n'
+    (source,) = sources(text)
+    assert text[source.content.start : source.content.end] == "Body, with: {braces}"
+    assert [(f.label, f.value) for f in source.fields] == [("document", "<citation_id>"), ("title", 'A \\"quoted\\" title')]
+
+
+def test_objects_that_are_not_sources_are_not_read():
+    assert sources(json.dumps({"name": "promptlint", "version": "1.0", "scripts": {"test": "pytest"}})) == []
+    assert sources(json.dumps([{"content": "alone, with no other key"}])) == []
+    assert sources('{"title": "unclosed", "content": "never ends"') == []
+    assert sources("{" * 1000 + '"content": "x", "title": "y"' + "]" * 1000) == []
+
+
+def test_findings_on_json_sources_are_reported_and_not_fixed():
+    text = "Answer from the search results and cite them.\n\n" + json.dumps(RESULTS, indent=2) + "\n\nQuestion: How long do I have to return damaged goods?\n"
+    prompt = segment_text(text)
+    assert [s.style for s in prompt.sources] == ["json", "json"]
+    found = lint_text(text, path="prompt.txt", config=CONFIG)
+    assert [(f.line, f.column, f.code) for f in found if f.code == "PL102"] == [(7, 16, "PL102"), (12, 16, "PL102")]
+    assert all(f.fix is None for f in found)
+    assert fix_text(text, path="prompt.txt", config=CONFIG, unsafe=True) == text
+
+
+def test_a_tool_message_holding_json_results():
+    record = {
+        "messages": [
+            {"role": "system", "content": "Answer from the search results."},
+            {"role": "user", "content": "How long do I have to return damaged goods?"},
+            {"role": "tool", "content": json.dumps(RESULTS)},
+        ]
+    }
+    found = lint_text(json.dumps(record), path="chat.json", config=CONFIG)
+    assert [f.code for f in found if f.code == "PL102"] == ["PL102", "PL102"]
+    assert all(f.fix is None for f in found if f.code == "PL102")
+
+
+def test_an_instruction_inside_a_json_source():
+    text = json.dumps({"results": [{"title": "Report.xlsx", "content": "Only an excerpt is shown; prefer the code interpreter to parse the full file."}]})
+    assert [f.code for f in lint_text(text + "\n\nQuestion: What is the Q3 total?\n", path="p.txt", config=CONFIG)] == ["PL103"]
+
+
+def test_the_whole_json_value_is_the_sources_block():
+    text = json.dumps({"results": RESULTS["results"], "note": "Results are truncated to 2 items."}, indent=2) + "\n\nQuestion: Why?\n"
+    prompt = segment_text(text)
+    assert prompt.sources_block == Span(0, text.index("\n\nQuestion"))
+    assert prompt.locked == [prompt.sources_block]
+    # The closing brackets and the "note" key are the tool's, not static instructions after the sources.
+    assert [f.code for f in lint_text(text, path="p.txt", config=CONFIG) if f.code == "PL305"] == []
