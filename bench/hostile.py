@@ -61,6 +61,9 @@ CASES: dict[str, tuple[str, Callable[[int], str]]] = {
     "dashes": ("lint_text .txt", lambda n: _repeat("-" * 9999 + "\n", n)),
     "slots": ("lint_text .txt", lambda n: _repeat("{x} " * 20 + "\n", n)),
     "slots-template": ("segment_jinja", lambda n: _repeat("{{ x }} " * 20 + "\n", n)),
+    # JSON-shaped sources: ten thousand result objects, and brackets that never close.
+    "json-sources": ("lint_text .txt", lambda n: json.dumps({"results": [{"title": "Returns Policy", "score": 0.91, "content": "Damaged goods may be returned."}] * max(1, n // 80)})),
+    "json-unclosed": ("lint_text .txt", lambda n: _repeat('{"content": "x", "title": [', n)),
 }
 
 

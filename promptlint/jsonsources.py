@@ -13,6 +13,7 @@ the segmenter locks the span of these sources: their findings are reported, not 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 
@@ -23,77 +24,85 @@ from .vocabulary import normalise_label
 _TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|[{}\[\]:,]|[^\s{}\[\]:,"]+')
 # The cheap test that the text may hold such sources at all.
 _CONTENT_KEY = re.compile(r'"[\w -]{1,30}"\s*:\s*"')
+# Sources are shallow and have a few keys: deeper nesting and longer objects are only
+# matched up, not kept, so hostile input costs no more memory than this.
+MAX_DEPTH = 64
+MAX_KEYS = 100
 
 
 @dataclass
 class _Container:
     bracket: str  # "{" for an object, "[" for a list
     start: int
+    key: Span | None  # the key it is the value of
     pairs: list[tuple[Span, Span, Span]] = field(default_factory=list)  # (key, value, the whole pair), in order
-    end: int = -1
 
 
 def json_sources(
     text: str, content_labels: frozenset[str], title_labels: frozenset[str], heading_labels: frozenset[str]
 ) -> tuple[list[Source], Span | None]:
-    """The sources among the JSON objects of ``text``, in text order, and the JSON value that holds them all."""
+    """The sources among the JSON objects of ``text``, in text order, and the JSON value that holds them all.
+
+    One pass over the tokens, holding only the open brackets.
+    """
     if "{" not in text or not _CONTENT_KEY.search(text):
         return [], None
-    containers = _containers(text)
-    sources = []
-    for obj in containers:
-        source = _source(text, obj, len(sources), content_labels, title_labels, heading_labels) if obj.bracket == "{" else None
-        if source is not None:
-            sources.append(source)
-    if not sources:
-        return [], None
-    # The outermost: its other keys ("note") and closing brackets are part of the tool's result, not instructions.
-    first, last = sources[0].span, sources[-1].span
-    holder = next(c for c in containers if c.start <= first.start and last.end <= c.end)
-    return sources, Span(holder.start, holder.end)
-
-
-def _containers(text: str) -> list[_Container]:
-    """Every closed object and list, in the order they open; one pass over the tokens."""
-    closed: list[_Container] = []
-    # Open brackets: the container, and the key it is the value of.
-    stack: list[tuple[_Container, Span | None]] = []
+    sources: list[Source] = []
+    holders: list[Span] = []  # outermost values that hold sources: the tool's result, "note" keys and all
+    stack: list[_Container] = []
+    deeper = 0  # brackets open past MAX_DEPTH
     key: Span | None = None  # a key waiting for its value
-    tokens = [t for t in _TOKEN.finditer(text) if not t[0].startswith("//")]
-    for i, token in enumerate(tokens):
+    string: Span | None = None  # the last string in an object, a key if a colon follows
+    for token in _TOKEN.finditer(text):
         kind = token[0]
         span = Span(token.start(), token.end())
-        # Keys and values are read only directly inside an object.
-        top = stack[-1][0] if stack and stack[-1][0].bracket == "{" else None
+        top = stack[-1] if stack and stack[-1].bracket == "{" else None  # keys and values only directly in an object
         if kind in ("{", "["):
-            stack.append((_Container(kind, span.start), key))
-            key = None
+            if len(stack) < MAX_DEPTH:
+                stack.append(_Container(kind, span.start, key))
+            else:
+                deeper += 1
+            key = string = None
         elif kind in ("}", "]"):
-            opening = "{" if kind == "}" else "["
-            while stack and stack[-1][0].bracket != opening:
+            key = string = None
+            if deeper:
+                deeper -= 1
+                continue
+            while stack and stack[-1].bracket != ("{" if kind == "}" else "["):
                 stack.pop()  # an unclosed bracket inside: forget it
             if not stack:
                 continue
-            container, of_key = stack.pop()
-            container.end = span.end
-            closed.append(container)
-            parent = stack[-1][0] if stack else None
-            if of_key is not None and parent is not None and parent.bracket == "{":
-                parent.pairs.append((of_key, Span(container.start, span.end), Span(of_key.start, span.end)))
-            key = None
-        elif kind in (":", ","):
-            continue
-        elif top is not None and key is None and kind.startswith('"') and i + 1 < len(tokens) and tokens[i + 1][0] == ":":
-            key = span
-        elif top is not None and key is not None:
+            closed = stack.pop()
+            whole = Span(closed.start, span.end)
+            parent = stack[-1] if stack else None
+            if closed.key is not None and parent is not None and parent.bracket == "{" and len(parent.pairs) < MAX_KEYS:
+                parent.pairs.append((closed.key, whole, Span(closed.key.start, span.end)))
+            source = _source(text, closed, whole, content_labels, title_labels, heading_labels) if closed.bracket == "{" else None
+            if source is not None:
+                sources.append(source)
+            if not stack and sources and whole.contains(sources[-1].span):
+                holders.append(whole)
+        elif kind == ":":
+            key, string = string, None
+        elif kind.startswith("//") or kind == ",":
+            string = None if kind == "," else string
+        elif top is not None and key is None:
+            string = span if kind.startswith('"') else None
+        elif top is not None:
             value = Span(span.start + 1, span.end - 1) if kind.startswith('"') else span
-            top.pairs.append((key, value, Span(key.start, span.end)))
+            if len(top.pairs) < MAX_KEYS:
+                top.pairs.append((key, value, Span(key.start, span.end)))
             key = None
-    return sorted(closed, key=lambda c: c.start)
+    if not sources:
+        return [], None
+    # Inner objects close first: back into text order, numbered.
+    sources = [dataclasses.replace(s, position=i) for i, s in enumerate(sorted(sources, key=lambda s: s.span.start))]
+    block = holders[0] if len(holders) == 1 else Span(sources[0].span.start, sources[-1].span.end)
+    return sources, block
 
 
 def _source(
-    text: str, obj: _Container, position: int, content_labels: frozenset[str], title_labels: frozenset[str], heading_labels: frozenset[str]
+    text: str, obj: _Container, span: Span, content_labels: frozenset[str], title_labels: frozenset[str], heading_labels: frozenset[str]
 ) -> Source | None:
     labelled = [(normalise_label(text[k.start + 1 : k.end - 1]), value, pair) for k, value, pair in obj.pairs]
     content = next(((value, pair) for label, value, pair in labelled if label in content_labels and text[value.start - 1 : value.start] == '"'), None)
@@ -108,9 +117,9 @@ def _source(
     title = next((f.value for f in fields if f.label in title_labels), None)
     heading = next((f.value for f in fields if f.label in heading_labels), None)
     return Source(
-        position=position,
-        span=Span(obj.start, obj.end),
-        header=Span(obj.start, content_pair.start),
+        position=0,
+        span=span,
+        header=Span(span.start, content_pair.start),
         content=content_value,
         title=title,
         heading_path=(heading,) if heading else (),

@@ -85,3 +85,14 @@ def test_the_whole_json_value_is_the_sources_block():
     assert prompt.locked == [prompt.sources_block]
     # The closing brackets and the "note" key are the tool's, not static instructions after the sources.
     assert [f.code for f in lint_text(text, path="p.txt", config=CONFIG) if f.code == "PL305"] == []
+
+
+def test_deep_and_long_json_is_matched_but_not_kept():
+    from promptlint import jsonsources
+
+    deep = "[" * (jsonsources.MAX_DEPTH + 10) + '{"title": "T", "content": "deep"}' + "]" * (jsonsources.MAX_DEPTH + 10)
+    assert sources(deep) == []  # past the depth kept, only the brackets are counted
+    shallow = "[" * 3 + '{"title": "T", "content": "kept"}' + "]" * 3
+    assert [s.title for s in sources(shallow)] == ["T"]
+    long = "[{" + ", ".join(f'"k{i}": {i}' for i in range(jsonsources.MAX_KEYS)) + ', "content": "late"}]'
+    assert sources(long) == []
