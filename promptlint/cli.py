@@ -60,9 +60,9 @@ def _diff(path: str, old: str, new: str) -> str:
     return "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True), f"a/{path}", f"b/{path}"))
 
 
-def _read(path: Path) -> documents.Document | None:
+def _read(path: Path, config: Config) -> documents.Document | None:
     try:
-        return documents.read(path)
+        return documents.read(path, suffix=config.suffix_for(path))
     except documents.UnreadableFile as exc:
         click.echo(f"error: {exc}", err=True)
         return None
@@ -271,7 +271,7 @@ def format_command(paths, check_only, show_diff, config_path):
     targets, failed = _targets(paths, config_path, None, None)
     changed = 0
     for path, config in targets:
-        doc = _read(path)
+        doc = _read(path, config)
         if doc is None:
             failed = True
             continue

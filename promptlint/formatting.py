@@ -24,7 +24,6 @@ Format does not drop it itself: whether a comment is obsolete is the user's call
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 from . import document, registry
 from .chunks import to_chunk
@@ -177,5 +176,5 @@ def format_document(doc: document.Document, config: Config) -> str | None:
     new = doc.with_prompts(pieces)
     # A line break cannot go into every string as written (a one-line Python or YAML string):
     # the file must read back as the prompts formatted, or it is left as it is.
-    again = document.parse(new.encode("utf-8"), doc.path, Path(doc.path).suffix.lower())
+    again = document.parse(new.encode("utf-8"), doc.path, config.suffix_for(doc.path))
     return new if [p.text for p in again.prompts] == [p.text for p in pieces] else None

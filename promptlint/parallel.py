@@ -86,7 +86,7 @@ def _checked(doc: documents.Document, config: Config, fix: Applicability | None)
 def check_bytes(data: bytes, name: str, config: Config, fix: Applicability | None) -> Checked:
     """Check a file given as bytes (standard input), named ``name``; never cached."""
     try:
-        doc = documents.parse(data, name, Path(name).suffix.lower())
+        doc = documents.parse(data, name, config.suffix_for(name))
     except documents.UnreadableFile as exc:
         return Checked(None, [], unreadable=str(exc))
     return _checked(doc, config, fix)
@@ -94,7 +94,7 @@ def check_bytes(data: bytes, name: str, config: Config, fix: Applicability | Non
 
 def _lint(path: Path, config: Config, fix: Applicability | None, cache: Cache | None) -> Checked:
     try:
-        doc = documents.read(path)
+        doc = documents.read(path, suffix=config.suffix_for(path))
     except documents.UnreadableFile as exc:
         return Checked(None, [], unreadable=str(exc))
     checked = _checked(doc, config, fix)

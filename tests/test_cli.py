@@ -404,7 +404,7 @@ def test_a_file_that_cannot_be_written_is_one_line_and_exit_2(work, monkeypatch)
 @pytest.mark.parametrize(
     ("config", "error"),
     [
-        ("selct: [PL102]\n", "bad.yaml: unknown setting 'selct' (expected one of: select, extend-select, ignore, per-file-ignores, fixable, unfixable, include, exclude, rules, today, tokens, templates)"),
+        ("selct: [PL102]\n", "bad.yaml: unknown setting 'selct' (expected one of: select, extend-select, ignore, per-file-ignores, fixable, unfixable, include, exclude, rules, today, tokens, templates, file-types)"),
         ("rules:\n  retrieval-score:\n    bogus: 1\n", "bad.yaml: rules.retrieval-score: unknown option 'bogus' (options: none)"),
         ("select: [PL999]\n", "bad.yaml: 'select': unknown rule selector 'PL999'"),
         ("today: soon\n", "bad.yaml: 'today' must be a date (YYYY-MM-DD), got 'soon'"),

@@ -18,6 +18,8 @@ from click.testing import CliRunner
 from promptlint import config as config_module
 from promptlint import registry
 from promptlint.cli import main
+from promptlint.config import load
+from promptlint.lint import lint_text
 
 PROMPT = (
     "Answer from the sources.\n"
@@ -224,7 +226,7 @@ def test_exclude_does_not_apply_to_a_file_named_on_the_command_line(tmp_path, mo
 # ---- bad keys and values: one line naming the file, the key and what was expected; exit 2 ----
 
 BAD_YAML = [
-    ("selct: [PL102]\n", "unknown setting 'selct' (expected one of: select, extend-select, ignore, per-file-ignores, fixable, unfixable, include, exclude, rules, today, tokens, templates)"),
+    ("selct: [PL102]\n", "unknown setting 'selct' (expected one of: select, extend-select, ignore, per-file-ignores, fixable, unfixable, include, exclude, rules, today, tokens, templates, file-types)"),
     ("select: 5\n", "'select' must be a list of rule codes, names or prefixes"),
     ("select: ['']\n", "'select' must be a list of rule codes, names or prefixes"),
     ("select: [PL999]\n", "'select': unknown rule selector 'PL999'"),
@@ -252,6 +254,8 @@ BAD_YAML = [
     ("tokens: cl100k_base\n", "'tokens' must be a mapping (expected keys: encoding)"),
     ("tokens: {model: gpt-4}\n", "tokens: unknown setting 'model' (expected one of: encoding)"),
     ("tokens: {encoding: o200k_base}\n", "tokens.encoding: unsupported encoding 'o200k_base' (supported: cl100k_base)"),
+    ("file-types: [jinja]\n", "'file-types' must map globs to file types (text, jinja, json, jsonl, prompty, python, yaml)"),
+    ("file-types: {'*.md': handlebars}\n", "file-types.*.md: unknown file type 'handlebars' (expected one of: text, jinja, json, jsonl, prompty, python, yaml)"),
     ("templates: [hits]\n", "'templates' must be a mapping (expected keys: sources, content, question)"),
     ("templates: {loop: hits}\n", "templates: unknown setting 'loop' (expected one of: sources, content, question)"),
     ("templates: {question: 3}\n", "templates.question must be a list of variable names"),
@@ -282,7 +286,7 @@ def test_the_error_list_covers_every_key():
         ("bad.yaml", "select: [PL102\n", "bad.yaml:2:1: invalid YAML: expected ',' or ']', but got '<stream end>'"),
         ("bad.yaml", "today: 2026-13-45\n", "bad.yaml: invalid YAML: month must be in 1..12"),
         ("bad.toml", "[tool.promptlint\n", "bad.toml: invalid TOML: Expected ']' at the end of a table declaration (at line 1, column 17)"),
-        ("bad.toml", '[tool.promptlint]\nselct = ["PL102"]\n', "bad.toml: unknown setting 'selct' (expected one of: select, extend-select, ignore, per-file-ignores, fixable, unfixable, include, exclude, rules, today, tokens, templates)"),
+        ("bad.toml", '[tool.promptlint]\nselct = ["PL102"]\n', "bad.toml: unknown setting 'selct' (expected one of: select, extend-select, ignore, per-file-ignores, fixable, unfixable, include, exclude, rules, today, tokens, templates, file-types)"),
         ("bad.toml", "[tool.promptlint]\ntoday = 2026-12-02T10:00:00\n", "bad.toml: 'today' must be a date (YYYY-MM-DD), got '2026-12-02 10:00:00'"),
         ("bad.toml", "[tool]\npromptlint = 3\n", "bad.toml: [tool.promptlint] must be a table of settings"),
         ("bad.toml", '[tool.other]\nx = 1\n', "bad.toml: no [tool.promptlint] table"),
@@ -357,6 +361,7 @@ def test_config_command_prints_the_resolved_settings(tmp_path, monkeypatch):
         "exclude: [drafts]",
         "today: 2026-12-02",
         "tokens: {encoding: cl100k_base}",
+        "file-types: {}",
         "templates:",
         "  sources: [hits]",
         "  content: []",
@@ -388,3 +393,22 @@ def test_config_command_without_a_config_shows_the_defaults(tmp_path, monkeypatc
     assert shown["per-file-ignores"] == {}
     assert shown["unfixable"] == []
     assert shown["rules"] == _shown_rules()
+
+
+def test_file_types_pick_how_a_file_is_read(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    template = 'Answer from the sources.\n{% for doc in documents|sort(attribute="updated_at") %}\n[{{ loop.index }}] {{ doc.title }}\n{{ doc.content }}\n{% endfor %}\nQuestion: {{ question }}\n'
+    (tmp_path / "prompts").mkdir()
+    (tmp_path / "prompts" / "qa.md").write_text(template, encoding="utf-8")
+    (tmp_path / "prompts" / "qa.tmpl").write_text(template, encoding="utf-8")
+    runner = CliRunner()
+    # As Markdown text, the loop is not read: nothing is found; a .tmpl file is not walked.
+    assert runner.invoke(main, ["check", "--output-format", "concise", "prompts"]).stdout == ""
+    (tmp_path / ".promptlint.yaml").write_text("today: 2026-12-02\nfile-types:\n  'prompts/*.md': jinja\n  '*.tmpl': jinja\n", encoding="utf-8")
+    result = runner.invoke(main, ["check", "--output-format", "concise", "prompts"])
+    message = "PL302 [chronological-order] The sources are sorted by date; chronological order ignores relevance (0.87 vs 0.91 for rank order)"
+    assert result.stdout.splitlines() == [f"{Path('prompts/qa.md')}:2:15: {message}", f"{Path('prompts/qa.tmpl')}:2:15: {message}"]
+    # The Python API reads a text by the same config.
+    config = load(None)
+    assert [f.code for f in lint_text(template, path="prompts/qa.md", config=config)] == ["PL302"]
+    assert [f.code for f in lint_text(template, path="notes/qa.md", config=config)] == []

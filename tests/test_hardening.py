@@ -305,11 +305,11 @@ def test_a_file_deleted_during_the_run_is_one_line_and_the_rest_is_linted(work, 
     copy(PL102 / "bad.txt", work, "tree/b.txt")
     read = documents.read
 
-    def read_and_delete_b(path, *args):
+    def read_and_delete_b(path, *args, **kwargs):
         # Found by the folder walk, gone by the time it is read.
         if path.name == "a.txt":
             (work / "tree" / "b.txt").unlink()
-        return read(path, *args)
+        return read(path, *args, **kwargs)
 
     monkeypatch.setattr(documents, "read", read_and_delete_b)
     result = check("--select", "PL102", "--output-format", "concise", "tree")
