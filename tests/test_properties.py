@@ -147,12 +147,25 @@ def xml_source(draw, n: int) -> str:
 
 
 @st.composite
+def json_source(draw, n: int) -> dict:
+    record = {"document": n, "title": draw(st.sampled_from(TITLES))}
+    extra = draw(st.lists(st.sampled_from(("score", "updated_at", "source_type", "meta")), max_size=3, unique=True))
+    values = {"score": draw(score), "updated_at": draw(day), "source_type": draw(st.sampled_from(SYSTEMS)), "meta": {"tags": ["a", "b"]}}
+    record.update({key: values[key] for key in extra})
+    record["content"] = draw(chunk_text)
+    return record
+
+
+@st.composite
 def assembled_prompt(draw) -> str:
     question = draw(st.sampled_from(QUESTIONS))
     count = draw(st.integers(0, 6))
-    xml = draw(st.booleans())
-    sources = [draw(xml_source(n) if xml else text_source(n)) for n in range(1, count + 1)]
-    block = "<documents>\n" + "\n".join(sources) + "\n</documents>" if xml else "\n\n".join(sources)
+    style = draw(st.sampled_from(("text", "xml", "json")))
+    if style == "json":
+        block = json.dumps({"results": [draw(json_source(n)) for n in range(1, count + 1)]}, indent=draw(st.sampled_from((None, 2))))
+    else:
+        sources = [draw(xml_source(n) if style == "xml" else text_source(n)) for n in range(1, count + 1)]
+        block = "<documents>\n" + "\n".join(sources) + "\n</documents>" if style == "xml" else "\n\n".join(sources)
     parts = [draw(st.sampled_from(("Answer from the sources and cite them as [n].", "You are a support assistant.")))]
     if draw(st.booleans()):
         parts.append(f"Question: {question}")  # asked before the sources too
