@@ -225,9 +225,15 @@ def build(data: dict, where: str, folder: Path | None = None) -> Config:
     fixable = _codes(data["fixable"], "'fixable'", where) if "fixable" in data else {r.code for r in registry.all_rules()}
     fixable -= _codes(data.get("unfixable", []), "'unfixable'", where)
 
+    slot_names = _slot_names(data.get("templates", {}), where)
+    options = _options(data.get("rules", {}), where)
+    questions = [name for name, kind in slot_names if kind == "question"]
+    if questions and not _set_by_user(data.get("rules", {}), "rewritten-question", "original-question"):
+        # PL304's fix swaps in the original question: the variable the config says holds it.
+        options["rewritten-question"]["original-question"] = questions[0]
     return Config(
         selected=selected,
-        options=_options(data.get("rules", {}), where),
+        options=options,
         today=_today(data.get("today", datetime.date.today()), where),
         source=where,
         folder=folder or Path.cwd(),
@@ -236,7 +242,7 @@ def build(data: dict, where: str, folder: Path | None = None) -> Config:
         include=_globs(data.get("include", files.DEFAULT_INCLUDE), "include", where),
         exclude=_globs(data.get("exclude", ()), "exclude", where),
         encoding=_encoding(data.get("tokens", {}), where),
-        slot_names=_slot_names(data.get("templates", {}), where),
+        slot_names=slot_names,
         file_types=_file_types(data.get("file-types", {}), where),
     )
 
@@ -302,6 +308,12 @@ def _encoding(value, where: str) -> str:
     if encoding not in ENCODINGS:
         raise ConfigError(f"{where}: tokens.encoding: unsupported encoding '{encoding}' (supported: {', '.join(ENCODINGS)})")
     return encoding
+
+
+def _set_by_user(rules: dict, rule_name: str, option: str) -> bool:
+    """Whether the settings give the option, under the rule's name or code (already checked)."""
+    rule = registry.get(rule_name)
+    return any(registry.get(str(name)) == rule and option in values for name, values in rules.items())
 
 
 def _slot_names(value, where: str) -> tuple[tuple[str, str], ...]:

@@ -368,7 +368,7 @@ def test_config_command_prints_the_resolved_settings(tmp_path, monkeypatch):
         "  question: [user_query]",
     ]
     assert "  context-budget: {budget: 1200}\n" in rules
-    assert yaml.safe_load(result.stdout)["rules"] == _shown_rules(**{"context-budget": {"budget": 1200}, "retrieval-score": {"extend-labels": ["hit quality"]}})
+    assert yaml.safe_load(result.stdout)["rules"] == _shown_rules(**{"context-budget": {"budget": 1200}, "retrieval-score": {"extend-labels": ["hit quality"]}, "rewritten-question": {"original-question": "user_query"}})
 
 
 def test_config_command_for_a_file_shows_what_runs_on_it(tmp_path, monkeypatch):

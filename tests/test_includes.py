@@ -158,3 +158,15 @@ def test_instructions_in_a_followed_macro_or_include_are_per_source_instructions
     config = build({"today": TODAY, "select": ["PL103"]}, "test", tmp_path)
     # The line in this file's macro is removed; the one in doc.j2 cannot be, from here.
     assert fix_text(template, path=str(path), config=config) == template.replace("Only use this source if it is relevant.\n", "")
+
+
+def test_the_configured_question_is_what_the_rewritten_question_fix_swaps_in(tmp_path):
+    template = "Answer from the context.\n{{ context }}\nQuestion: {{ standalone_question }}\n"
+    path = write(tmp_path / "qa.j2", template)
+    for settings, original in (
+        ({}, "question"),
+        ({"templates": {"question": ["user_ask"]}}, "user_ask"),
+        ({"templates": {"question": ["user_ask"]}, "rules": {"PL304": {"original-question": "q"}}}, "q"),
+    ):
+        config = build({"today": TODAY, "select": ["PL304"], **settings}, "test", tmp_path)
+        assert fix_text(template, path=str(path), config=config, unsafe=True) == template.replace("standalone_question", original)

@@ -30,7 +30,8 @@ Unsafe: the slot is renamed to the original question's variable (option
 context.
 
 ## Options
-- `original-question` (default `question`): the variable that holds the user's question.
+- `original-question` (default `question`, or the first name the config's
+  `templates: {question: [...]}` gives): the variable that holds the user's question.
 """
 
 from __future__ import annotations
