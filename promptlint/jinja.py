@@ -636,7 +636,7 @@ _LABELS = {
 }
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=8)
 def check_syntax(source: str) -> tuple[Tag, ...]:
     """The template's tags; raises TemplateError, with the line, when it does not parse.
 
