@@ -131,8 +131,11 @@ def _decode(record: dict, path: str) -> Finding:
 
 
 def _unchanged(path: str, digest: str) -> bool:
+    """Whether a file is as it was: the same bytes, or still absent (digest "")."""
     try:
         return hashlib.sha256(Path(path).read_bytes()).hexdigest() == digest
+    except FileNotFoundError:
+        return digest == ""
     except OSError:
         return False
 
@@ -169,7 +172,8 @@ class Cache:
         """Store the findings of ``path`` under ``key``; a folder that cannot be written is left alone.
 
         ``depends`` names the other files the findings come from (included templates), each
-        with a digest of its bytes: the entry holds only while they are unchanged.
+        with a digest of its bytes ("" for one looked for and not found): the entry holds
+        only while they are unchanged.
         """
         entry = {"path": path, "key": key, "depends": depends or {}, "findings": [_encode(f) for f in findings]}
         try:

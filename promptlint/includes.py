@@ -34,7 +34,8 @@ class Includes:
         self.folder = Path(os.path.abspath(template)).parent
         self.root = Path(os.path.realpath(root))
         self._read: dict[Path, Origin | None] = {}
-        self.digests: dict[str, str] = {}  # every file read -> a digest of its bytes, for the results cache
+        # Every file looked for -> a digest of its bytes, "" when it was not there: for the results cache.
+        self.digests: dict[str, str] = {}
 
     def load(self, name: str) -> Origin | str | None:
         """The template ``name`` names; ``OUTSIDE_ROOT`` when it leads out of the root; None when not found."""
@@ -47,6 +48,7 @@ class Includes:
                 return OUTSIDE_ROOT
             if target.is_file():
                 return self._origin(target, name)
+            self.digests.setdefault(str(target), "")  # created later, it would change the findings
         return None
 
     def _origin(self, target: Path, name: str) -> Origin | None:

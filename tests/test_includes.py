@@ -127,6 +127,13 @@ def test_the_cache_notices_a_changed_include(tmp_path, monkeypatch):
     result = runner.invoke(main, ["check", "--output-format", "concise", "qa.j2"])
     assert result.exit_code == 1
     assert "qa.j2:3:1: PL102" in result.stdout
+    # An include that was not there when the result was cached, and is now.
+    (tmp_path / "late.j2").unlink(missing_ok=True)
+    write(tmp_path / "other.j2", 'Answer.\n{% for doc in docs %}\n{{ doc.title }}\n{% include "late.j2" %}\n{{ doc.content }}\n{% endfor %}\nQuestion: {{ question }}\n')
+    assert runner.invoke(main, ["check", "other.j2"]).exit_code == 0
+    write(tmp_path / "late.j2", "(score: {{ doc.score }})\n")
+    result = runner.invoke(main, ["check", "--output-format", "concise", "other.j2"])
+    assert (result.exit_code, result.stdout.split(" ")[:2]) == (1, ["other.j2:4:1:", "PL102"])
 
 
 # ---------------------------------------------------------------- names set in config
