@@ -353,6 +353,12 @@ class _Reader:
                 return found
         return None
 
+    def _macros_of(self, origin: Origin) -> dict[str, Macro]:
+        """The macros a file defines (and, for the linted one, imports), read once."""
+        if id(origin) not in self.macros:
+            self.macros[id(origin)] = _macros(origin)
+        return self.macros[id(origin)]
+
     def collect_imports(self, items: list) -> None:
         """The macros `{% from x import m %}` and `{% import x as ns %}` bring in."""
         for item in items:
@@ -365,7 +371,7 @@ class _Reader:
                 origin = self.include(item.span, node.template)
                 if origin is None:
                     continue
-                defined = self.macros.setdefault(id(origin), _macros(origin))
+                defined = self._macros_of(origin)
                 if isinstance(node, nodes.Import):
                     self.namespaces[node.target] = defined
                     continue
@@ -548,7 +554,7 @@ class _Reader:
             return None
         called = expression.node
         if isinstance(called, nodes.Name):
-            macro = self.macros.get(id(origin), {}).get(called.name)
+            macro = self._macros_of(origin).get(called.name)
         elif isinstance(called, nodes.Getattr) and isinstance(called.node, nodes.Name) and origin is self.main:
             macro = self.namespaces.get(called.node.name, {}).get(called.attr)
         else:

@@ -177,3 +177,9 @@ def test_the_configured_question_is_what_the_rewritten_question_fix_swaps_in(tmp
     ):
         config = build({"today": TODAY, "select": ["PL304"], **settings}, "test", tmp_path)
         assert fix_text(template, path=str(path), config=config, unsafe=True) == template.replace("standalone_question", original)
+
+
+def test_an_included_file_calls_its_own_macros(tmp_path):
+    write(tmp_path / "doc.j2", "{% macro meta(d) %}(score: {{ d.score }}){% endmacro %}{{ doc.title }} {{ meta(doc) }}\n{{ doc.content }}\n")
+    path = write(tmp_path / "qa.j2", 'Answer.\n{% for doc in docs %}\n{% include "doc.j2" %}\n{% endfor %}\nQuestion: {{ question }}\n')
+    assert codes(path, tmp_path) == ["3:1 PL102"]
