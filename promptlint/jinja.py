@@ -576,43 +576,48 @@ class _Reader:
         # distance); the literal label counts only when the name says nothing.
         if (not ref.path or label in GENERIC_KEYS) and literal and normalise_label(literal[1]) in self.vocab.field_labels:
             label = normalise_label(literal[1])
+        removal = _removal(output.origin, output.tag)
         return Field(
             label=label,
             value=output.text,
-            span=output.span if output.site else self._removal(output.tag),
+            span=output.span if output.site else removal,
             value_span=output.span,
             form="inline",
             conditional=any(STALENESS_WORDS.search(t.lower()) for t in output.tests),
-        )
-
-    def _removal(self, tag: Tag) -> Span:
-        """The tag with its literal label and brackets; the whole line when nothing else is on it.
-
-        Only literal text next to the tag is taken, so a removal never cuts into another tag.
-        """
-        before, after = _neighbour(self.main, tag, -1), _neighbour(self.main, tag, 1)
-        start, end = tag.span.start, tag.span.end
-        if before is not None:
-            start -= len(_LABEL_BEFORE.search(before)[0])
-        if after is not None:
-            end += len(_CLOSE_AFTER.match(after)[0])
-        line_start = self.source.rfind("\n", 0, tag.span.start) + 1
-        line_end = self.source.find("\n", tag.span.end)
-        line_end = len(self.source) if line_end < 0 else line_end
-        alone = before is not None and after is not None or self._line_has_only(tag, line_start, line_end)
-        if alone and not self.source[line_start:start].strip() and not self.source[end:line_end].strip():
-            return Span(line_start, min(line_end + 1, len(self.source)))
-        return Span(start, end)
-
-    def _line_has_only(self, tag: Tag, line_start: int, line_end: int) -> bool:
-        return not any(
-            # Comments print nothing, so they do not keep a line alive.
-            other is not tag and other.kind not in ("data", "comment") and other.span.start < line_end and other.span.end > line_start
-            for other in self.main.flat
+            elsewhere=output.origin.source[removal.start : removal.end] if output.site else None,
         )
 
     def _instruction_lines(self, block: Block) -> list[Span]:
         return [span for tag in self.main.flat if tag.kind == "data" and block.span.contains(tag.span) for span in _instruction_spans(self.main, tag)]
+
+
+def _removal(origin: Origin, tag: Tag) -> Span:
+    """The tag with its literal label and brackets; the whole line when nothing else is on it.
+
+    Only literal text next to the tag is taken, so a removal never cuts into another tag.
+    """
+    source = origin.source
+    before, after = _neighbour(origin, tag, -1), _neighbour(origin, tag, 1)
+    start, end = tag.span.start, tag.span.end
+    if before is not None:
+        start -= len(_LABEL_BEFORE.search(before)[0])
+    if after is not None:
+        end += len(_CLOSE_AFTER.match(after)[0])
+    line_start = source.rfind("\n", 0, tag.span.start) + 1
+    line_end = source.find("\n", tag.span.end)
+    line_end = len(source) if line_end < 0 else line_end
+    alone = before is not None and after is not None or _line_has_only(origin, tag, line_start, line_end)
+    if alone and not source[line_start:start].strip() and not source[end:line_end].strip():
+        return Span(line_start, min(line_end + 1, len(source)))
+    return Span(start, end)
+
+
+def _line_has_only(origin: Origin, tag: Tag, line_start: int, line_end: int) -> bool:
+    return not any(
+        # Comments print nothing, so they do not keep a line alive.
+        other is not tag and other.kind not in ("data", "comment") and other.span.start < line_end and other.span.end > line_start
+        for other in origin.flat
+    )
 
 
 def _instruction_spans(origin: Origin, tag: Tag) -> list[Span]:

@@ -39,6 +39,9 @@ class Field:
     value_span: Span
     form: str  # "line" (a line of its own), "inline" (inside the header), "tag" (an XML element)
     conditional: bool = False  # in a template, shown only under a staleness test
+    # In a template, the field's text (label and all) when it is in another file, an include
+    # or an imported macro: ``span`` is then the tag that brings it in. What a finding costs.
+    elsewhere: str | None = None
 
 
 @dataclass

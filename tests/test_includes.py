@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from promptlint import tokens
 from promptlint.cli import main
 from promptlint.config import build
 from promptlint.lint import fix_text, lint_text
@@ -54,8 +55,10 @@ def test_an_imported_macro_is_read_and_reported_at_the_call(tmp_path, imports, c
         "4:1 PL102 Each source shows its retrieval score ('score: {{ d.score }}'); the model reads it as an instruction to defer to the top hit"
     ]
     config = build({"today": TODAY}, "test", tmp_path)
-    # The score is in macros.j2: fixing qa.j2 cannot remove it, so nothing is fixed.
-    assert lint_text(template, path=str(path), config=config)[0].fix is None
+    # The score is in macros.j2: fixing qa.j2 cannot remove it, so nothing is fixed;
+    # what it costs is what macros.j2 renders for it, not the call.
+    (finding,) = lint_text(template, path=str(path), config=config)
+    assert (finding.fix, finding.tokens) == (None, tokens.count(" (score: {{ d.score }})"))
     assert fix_text(template, path=str(path), config=config, unsafe=True) == template
 
 

@@ -111,7 +111,7 @@ def _template_findings(prompt: Prompt, ctx: RuleContext, labels: frozenset[str])
                     field.value_span,
                     f"Every source is rendered with its date ('{field.label}'); show a date only when it is stale",
                     fix=_wrap_in_staleness_test(prompt, source, field, ctx),
-                    tokens_text=prompt.text[field.span.start : field.span.end],
+                    tokens_text=field.elsewhere or prompt.text[field.span.start : field.span.end],
                 )
 
 
@@ -147,5 +147,5 @@ def check(prompt: Prompt, ctx: RuleContext):
             field.value_span,
             f"All {len(prompt.sources)} sources are dated; a date on every source makes the model prefer recency over relevance",
             fix=fix,
-            tokens_text=prompt.text[field.span.start : field.span.end],
+            tokens_text=field.elsewhere or prompt.text[field.span.start : field.span.end],
         )
