@@ -1,8 +1,8 @@
 """Hostile input: the time to lint must grow linearly with the size of the text.
 
 Each case builds 1 MB and 10 MB of pathological text and times one entry point
-on it: promptlint.lint.lint_text for text, promptlint.jinja.segment_jinja for
-Jinja-ish text. Ten times the text should take about ten times as long; a
+on it: promptlint.lint.lint_text (or fix_text, for fixes by the thousand) for
+text, promptlint.jinja.segment_jinja for Jinja-ish text. Ten times the text should take about ten times as long; a
 ratio over 20 prints a warning line, as does an exception (a template that does
 not parse is a TemplateError, which is an answer, not a failure). Each run is in
 a child process with a time limit (--limit), so a super-linear case cannot hang
@@ -48,7 +48,7 @@ def _chat(size: int) -> str:
 
 
 # name -> (entry point, builder of a text of about the given size). The entry point is
-# "segment_jinja", or "lint_text" with the suffix of the path that picks the format.
+# "segment_jinja", or "lint_text"/"fix_text" with the suffix of the path that picks the format.
 CASES: dict[str, tuple[str, Callable[[int], str]]] = {
     "unclosed-brackets": ("lint_text .txt", lambda n: _repeat("[1 [Returns Policy [score: 0.91\n", n)),
     "unclosed-braces": ("lint_text .txt", lambda n: _repeat("{{ question {{ context\n", n)),
@@ -64,19 +64,27 @@ CASES: dict[str, tuple[str, Callable[[int], str]]] = {
     # JSON-shaped sources: ten thousand result objects, and brackets that never close.
     "json-sources": ("lint_text .txt", lambda n: json.dumps({"results": [{"title": "Returns Policy", "score": 0.91, "content": "Damaged goods may be returned."}] * max(1, n // 80)})),
     "json-unclosed": ("lint_text .txt", lambda n: _repeat('{"content": "x", "title": [', n)),
+    # Thousands of sources loops, and fixes by the thousand (each used to cost a pass over the text).
+    "template-loops": ("lint_text .j2", lambda n: _repeat("{% for doc in docs %}\n[{{ loop.index }}] {{ doc.title }} (score: {{ doc.score }})\n{{ doc.content }}\n{% endfor %}\n", n)),
+    "fix-template-loops": ("fix_text .j2", lambda n: _repeat("{% for doc in docs %}\n[{{ loop.index }}] {{ doc.title }} (score: {{ doc.score }})\n{{ doc.content }}\n{% endfor %}\n", n)),
+    "fix-sources": ("fix_text .txt", _sources),
 }
 
 
 def _run(entry: str, build: Callable[[int], str], size: int, out) -> None:
     """In the child: build the text, time the entry point on it, send back the seconds or the error."""
     from promptlint.jinja import TemplateError, segment_jinja
-    from promptlint.lint import lint_text
+    from promptlint.lint import fix_text, lint_text
 
-    path = "hostile" + entry.removeprefix("lint_text ")
+    function, _, suffix = entry.partition(" ")
+    path = "hostile" + suffix
 
     def target(text: str) -> None:
         try:
-            segment_jinja(text) if entry == "segment_jinja" else lint_text(text, path=path)
+            if function == "segment_jinja":
+                segment_jinja(text)
+            else:
+                (fix_text if function == "fix_text" else lint_text)(text, path=path)
         except TemplateError:
             pass
 

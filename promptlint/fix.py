@@ -8,6 +8,7 @@ original text rather than a half-fixed one.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Sequence
 
 from .findings import Applicability, Edit, Finding, Fix
@@ -26,28 +27,70 @@ def applicable(findings: Sequence[Finding], threshold: Applicability) -> list[Fi
 def apply_fixes(text: str, fixes: Sequence[Fix], valid: Callable[[str], bool] | None = None) -> tuple[str, int]:
     """Apply the fixes that do not overlap an earlier one; return the text and how many were applied.
 
-    With ``valid`` (a template must still parse), a fix whose result fails it is left out.
+    With ``valid`` (a template must still parse), the text with all of them is checked
+    once; only when it fails is each fix checked on its own, and one whose result fails
+    is left out. (Checking each fix every time parsed a template once per fix.)
     """
-    taken: list[Edit] = []
-    applied = 0
     # A fix shared by several findings (one edit set for the whole prompt) is applied once.
-    for fix in sorted(set(fixes), key=lambda f: (min(e.span.start for e in f.edits), f.description)):
-        if any(_overlap(edit, other) for edit in fix.edits for other in taken):
+    ordered = sorted(set(fixes), key=lambda f: (min(e.span.start for e in f.edits), f.description))
+    chosen = _non_overlapping(ordered)
+    edits = [edit for fix in chosen for edit in fix.edits]
+    if valid is None or valid(_apply(text, edits)):
+        return _apply(text, edits), len(chosen)
+    taken = _Taken()
+    applied = 0
+    for fix in chosen:
+        if valid(_apply(text, taken.edits + list(fix.edits))):
+            taken.add(fix.edits)
+            applied += 1
+    return _apply(text, taken.edits), applied
+
+
+def _non_overlapping(fixes: Sequence[Fix]) -> list[Fix]:
+    taken = _Taken()
+    chosen = []
+    for fix in fixes:
+        if _self_overlap(fix.edits) or any(taken.overlaps(edit) for edit in fix.edits):
             continue
-        if _self_overlap(fix.edits):
-            continue
-        if valid is not None and not valid(_apply(text, taken + list(fix.edits))):
-            continue
-        taken.extend(fix.edits)
-        applied += 1
-    return _apply(text, taken), applied
+        taken.add(fix.edits)
+        chosen.append(fix)
+    return chosen
+
+
+class _Taken:
+    """Edits taken so far, which never overlap, kept in order: an overlap test looks at neighbours only."""
+
+    def __init__(self):
+        self.edits: list[Edit] = []
+        self._sorted: list[Edit] = []
+        self._starts: list[int] = []
+
+    def overlaps(self, edit: Edit) -> bool:
+        # Candidates start at most at the edit's end. Of those that start before it, only the
+        # ones with the greatest such start can reach it (taken edits do not overlap one
+        # another; an insertion may share its start with a longer edit).
+        i = bisect.bisect_left(self._starts, edit.span.start)
+        if i:
+            i = bisect.bisect_left(self._starts, self._starts[i - 1])
+        j = bisect.bisect_right(self._starts, edit.span.end)
+        return any(_overlap(edit, other) for other in self._sorted[i:j])
+
+    def add(self, edits: Sequence[Edit]) -> None:
+        for edit in edits:
+            i = bisect.bisect_right(self._starts, edit.span.start)
+            self._starts.insert(i, edit.span.start)
+            self._sorted.insert(i, edit)
+            self.edits.append(edit)
 
 
 def _apply(text: str, edits: list[Edit]) -> str:
-    out = text
-    for edit in sorted(edits, key=lambda e: (e.span.start, e.span.end), reverse=True):
-        out = out[: edit.span.start] + edit.replacement + out[edit.span.end :]
-    return out
+    # Pieces joined once: rebuilding the text at every edit made many edits quadratic.
+    pieces, at = [], 0
+    for edit in sorted(edits, key=lambda e: (e.span.start, e.span.end)):
+        pieces += [text[at : edit.span.start], edit.replacement]
+        at = edit.span.end
+    pieces.append(text[at:])
+    return "".join(pieces)
 
 
 def _overlap(a: Edit, b: Edit) -> bool:

@@ -588,7 +588,9 @@ class _Reader:
         )
 
     def _instruction_lines(self, block: Block) -> list[Span]:
-        return [span for tag in self.main.flat if tag.kind == "data" and block.span.contains(tag.span) for span in _instruction_spans(self.main, tag)]
+        # The block's own tags only: a slice of the flat list, from its opening tag to its closing one.
+        first, last = self.main.index[id(block.tags[0])], self.main.index[id(block.tags[-1])]
+        return [span for tag in self.main.flat[first : last + 1] if tag.kind == "data" for span in _instruction_spans(self.main, tag)]
 
 
 def _removal(origin: Origin, tag: Tag) -> Span:
@@ -613,11 +615,16 @@ def _removal(origin: Origin, tag: Tag) -> Span:
 
 
 def _line_has_only(origin: Origin, tag: Tag, line_start: int, line_end: int) -> bool:
-    return not any(
-        # Comments print nothing, so they do not keep a line alive.
-        other is not tag and other.kind not in ("data", "comment") and other.span.start < line_end and other.span.end > line_start
-        for other in origin.flat
-    )
+    """Whether no other tag that prints or acts shares the line (comments print nothing)."""
+    # Tags are in source order: only the neighbours that reach into the line need a look.
+    here = origin.index[id(tag)]
+    for step in (-1, 1):
+        i = here + step
+        while 0 <= i < len(origin.flat) and origin.flat[i].span.start < line_end and origin.flat[i].span.end > line_start:
+            if origin.flat[i].kind not in ("data", "comment"):
+                return False
+            i += step
+    return True
 
 
 def _instruction_spans(origin: Origin, tag: Tag) -> list[Span]:

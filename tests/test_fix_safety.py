@@ -8,6 +8,7 @@ import pytest
 
 from promptlint.config import ConfigError, build
 from promptlint.lint import fix_text, lint_text
+from promptlint.model import Span
 from promptlint.segment import segment_text
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -61,3 +62,23 @@ def test_findings_left_after_a_fix_point_into_the_fixed_file():
     result = check_document(doc, build({"today": "2026-12-02"}, "test"), Applicability.SAFE)
     assert result.fixed == "[1] Returns Policy\nReturns take 30 days.\n\n[2]\nDelivery takes 3 days.\n"
     assert [(f.code, f.line, f.column) for f in result.findings] == [("PL205", 4, 1)]
+
+
+def test_overlap_of_taken_edits_matches_the_pairwise_test():
+    # The bisected test must agree with checking every taken edit, insertions included.
+    import random
+
+    from promptlint.findings import Edit
+    from promptlint.fix import _overlap, _Taken
+
+    rng = random.Random(7)
+    for _ in range(300):
+        taken, naive = _Taken(), []
+        for _ in range(25):
+            start = rng.randrange(0, 40)
+            edit = Edit(Span(start, start + rng.choice((0, 0, 1, 2, 5))), "x")
+            expected = any(_overlap(edit, other) for other in naive)
+            assert taken.overlaps(edit) == expected
+            if not expected:
+                taken.add([edit])
+                naive.append(edit)
