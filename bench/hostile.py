@@ -68,6 +68,8 @@ CASES: dict[str, tuple[str, Callable[[int], str]]] = {
     "template-loops": ("lint_text .j2", lambda n: _repeat("{% for doc in docs %}\n[{{ loop.index }}] {{ doc.title }} (score: {{ doc.score }})\n{{ doc.content }}\n{% endfor %}\n", n)),
     "fix-template-loops": ("fix_text .j2", lambda n: _repeat("{% for doc in docs %}\n[{{ loop.index }}] {{ doc.title }} (score: {{ doc.score }})\n{{ doc.content }}\n{% endfor %}\n", n)),
     "fix-sources": ("fix_text .txt", _sources),
+    # The question under thousands of `{% if %}`s: each copy is judged against the branches.
+    "if-questions": ("lint_text .j2", lambda n: "Answer.\n{{ context }}\n" + _repeat("{% if x %}Question: {{ question }}{% endif %}\n", n)),
 }
 
 

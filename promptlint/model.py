@@ -6,8 +6,10 @@ turned into 1-based lines and columns only at the edge, when findings are shown.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cached_property
 
 
 @dataclass(frozen=True, order=True)
@@ -102,6 +104,23 @@ class Message:
     name: str  # how findings name it: "messages[2] (user)"
 
 
+class _Ifs:
+    """The `{% if %}` blocks of a template in text order, each with the nearest one around it."""
+
+    def __init__(self, branches: list[tuple[Span, ...]]):
+        blocks = sorted((b for b in branches if b), key=lambda b: (b[0].start, -b[-1].end))
+        self.branches = blocks
+        self.spans = [Span(b[0].start, b[-1].end) for b in blocks]
+        self.starts = [s.start for s in self.spans]
+        self.parents: list[int] = []
+        open_blocks: list[int] = []
+        for i, span in enumerate(self.spans):
+            while open_blocks and self.spans[open_blocks[-1]].end <= span.start:
+                open_blocks.pop()
+            self.parents.append(open_blocks[-1] if open_blocks else -1)
+            open_blocks.append(i)
+
+
 @dataclass
 class Prompt:
     text: str
@@ -122,12 +141,32 @@ class Prompt:
     refused_includes: list[tuple[Span, str]] = field(default_factory=list)
 
     def exclusive(self, a: Span, b: Span) -> bool:
-        for spans in self.branches:
-            where_a = next((i for i, s in enumerate(spans) if s.contains(a)), None)
-            where_b = next((i for i, s in enumerate(spans) if s.contains(b)), None)
-            if where_a is not None and where_b is not None and where_a != where_b:
-                return True
-        return False
+        """Whether ``a`` and ``b`` lie in different branches of one `{% if %}`, so never render together.
+
+        Only the deepest `if` holding both can tell: inside it, a deeper one holding both
+        would sit in one of its branches. It is found by bisection and a climb up the
+        nesting, not by trying every `if` (which made many ifs and questions quadratic).
+        """
+        ifs = self._ifs
+        whole = Span(min(a.start, b.start), max(a.end, b.end))
+        node = bisect.bisect_right(ifs.starts, whole.start) - 1
+        while node >= 0 and not ifs.spans[node].contains(whole):
+            node = ifs.parents[node]
+        if node < 0:
+            return False
+        branches = ifs.branches[node]
+        starts = [s.start for s in branches]
+
+        def branch_of(span: Span) -> int | None:
+            i = bisect.bisect_right(starts, span.start) - 1
+            return i if i >= 0 and branches[i].contains(span) else None
+
+        where_a, where_b = branch_of(a), branch_of(b)
+        return where_a is not None and where_b is not None and where_a != where_b
+
+    @cached_property
+    def _ifs(self) -> _Ifs:
+        return _Ifs(self.branches)
 
     def message_at(self, offset: int) -> Message | None:
         for message in self.messages:

@@ -136,3 +136,40 @@ def test_normalise_label_reads_camel_case_and_leaves_lower_case_as_it_was():
     assert vocabulary.normalise_label("updatedAt") == "updated at"
     assert vocabulary.normalise_label("chunk_ID-2") == "chunk id 2"
     assert vocabulary.normalise_label("  relevance   score ") == "relevance score"
+
+
+@st.composite
+def _nested_ifs(draw, depth: int = 0) -> str:
+    """Template text: outputs, and `{% if %}` blocks with elif/else branches, nested."""
+    items = []
+    for _ in range(draw(st.integers(1, 3))):
+        if depth < 2 and draw(st.booleans()):
+            branches = [draw(_nested_ifs(depth + 1)) for _ in range(draw(st.integers(1, 3)))]
+            tags = ["{% if a %}"] + ["{% elif b %}"] * (len(branches) - 1)
+            if len(branches) > 1 and draw(st.booleans()):
+                tags[-1] = "{% else %}"
+            items.append("".join(t + b for t, b in zip(tags, branches)) + "{% endif %}")
+        else:
+            items.append("{{ question }}\n")
+    return "".join(items)
+
+
+def _exclusive_by_trying_every_if(prompt, a: Span, b: Span) -> bool:
+    for spans in prompt.branches:
+        where_a = next((i for i, s in enumerate(spans) if s.contains(a)), None)
+        where_b = next((i for i, s in enumerate(spans) if s.contains(b)), None)
+        if where_a is not None and where_b is not None and where_a != where_b:
+            return True
+    return False
+
+
+@settings(max_examples=100, deadline=None)
+@given(_nested_ifs())
+def test_exclusive_agrees_with_trying_every_if(template):
+    from promptlint.jinja import segment_jinja
+
+    prompt = segment_jinja(template)
+    spans = [Span(m.start(), m.end()) for m in re.finditer(r"\{\{ question \}\}", template)]
+    for a in spans:
+        for b in spans:
+            assert prompt.exclusive(a, b) == _exclusive_by_trying_every_if(prompt, a, b)
