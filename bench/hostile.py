@@ -70,6 +70,9 @@ CASES: dict[str, tuple[str, Callable[[int], str]]] = {
     "fix-sources": ("fix_text .txt", _sources),
     # The question under thousands of `{% if %}`s: each copy is judged against the branches.
     "if-questions": ("lint_text .j2", lambda n: "Answer.\n{{ context }}\n" + _repeat("{% if x %}Question: {{ question }}{% endif %}\n", n)),
+    # Suppression directives by the thousand, and a chat of thousands of messages.
+    "directives": ("lint_text .j2", lambda n: "Answer.\n" + _repeat("{# promptlint: disable[PL101] #}Question: {{ question }}{# promptlint: enable[PL101] #}\n", n)),
+    "chat-messages": ("lint_text .json", lambda n: json.dumps({"messages": [{"role": "user", "content": "[1] Guide (score: 0.9)\nText.\n\nQuestion: why?"}] * max(1, n // 80)})),
 }
 
 

@@ -62,25 +62,30 @@ class Prompt:
         return self.separator.join(self.texts)
 
     @cached_property
-    def _spans(self) -> tuple[Span, ...]:
+    def message_spans(self) -> tuple[Span, ...]:
+        """Where each message is in the joined text."""
         spans, start = [], 0
         for text in self.texts:
             spans.append(Span(start, start + len(text)))
             start += len(text) + len(self.separator)
         return tuple(spans)
 
-    def message_spans(self) -> list[Span]:
-        return list(self._spans)
+    @cached_property
+    def _starts(self) -> list[int]:
+        return [span.start for span in self.message_spans]
+
+    def message_index(self, offset: int) -> int:
+        """The message that holds ``offset`` of the joined text (the one before, in a separator)."""
+        return max(0, bisect.bisect_right(self._starts, offset) - 1)
 
     def messages(self) -> list[Message] | None:
         if self.chats is None:
             return None
-        return [Message(chat.role, span, _message_name(chat)) for chat, span in zip(self.chats, self.message_spans())]
+        return [Message(chat.role, span, _message_name(chat)) for chat, span in zip(self.chats, self.message_spans)]
 
     def edits_fit(self, edits: tuple[Edit, ...]) -> bool:
         """An edit of a chat prompt must stay inside one message."""
-        spans = self.message_spans()
-        return all(any(s.contains(e.span) for s in spans) for e in edits)
+        return all(self.message_spans[self.message_index(e.span.start)].contains(e.span) for e in edits)
 
     def with_text(self, text: str) -> "Prompt":
         if text == self.text:
@@ -133,18 +138,15 @@ class Document:
             return line, indent + offset - (text.rfind("\n", 0, offset) + 1) + 1
         if prompt.chats is None:
             return _line_column(self.line_starts, (prompt.origin[0] if prompt.origin else 0) + offset)
-        spans = prompt.message_spans()
-        index = max(0, bisect.bisect_right([s.start for s in spans], offset) - 1)
+        index = prompt.message_index(offset)
         chat = prompt.chats[index]
-        inner = min(max(offset - spans[index].start, 0), len(chat.text))
+        inner = min(max(offset - prompt.message_spans[index].start, 0), len(chat.text))
         return _line_column(self.line_starts, chatjson.raw_offset(chat, self.raw, inner))
 
     def context(self, prompt: Prompt, offset: int) -> str:
         if prompt.chats is None:
             return ""
-        spans = prompt.message_spans()
-        index = max(0, bisect.bisect_right([s.start for s in spans], offset) - 1)
-        name = _message_name(prompt.chats[index])
+        name = _message_name(prompt.chats[prompt.message_index(offset)])
         return f"record {prompt.record + 1}, {name}" if self.kind == "jsonl" else name
 
     def with_prompts(self, prompts: list[Prompt]) -> str:

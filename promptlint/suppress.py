@@ -19,14 +19,16 @@ directive that suppressed nothing, names no rule, or does not parse.
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections import defaultdict
 from dataclasses import dataclass
 
 from . import registry
 from .config import Config
 from .context import RuleContext
 from .findings import Applicability, Edit, Finding, Fix
-from .jinja import tags
+from .jinja import check_syntax
 from .model import Prompt, Span
 from .rules.unused_suppression import CODE
 
@@ -77,7 +79,7 @@ class _Scope:
 def directives(source: str) -> list[Directive]:
     """The directives of a template, in order; ``source`` must parse."""
     found = []
-    for tag in tags(source):
+    for tag in check_syntax(source):  # the tags the front-end just read, remembered
         prefix = _PREFIX.match(tag.inner) if tag.kind == "comment" else None
         if prefix is None:
             continue
@@ -122,8 +124,14 @@ def _names(text: str) -> frozenset[str]:
     return frozenset({rule.code} if rule else ())
 
 
-def _line(source: str, offset: int) -> int:
-    return source.count("\n", 0, offset)
+class _Lines:
+    """0-based line numbers of offsets, by bisection (counting newlines each time made many directives quadratic)."""
+
+    def __init__(self, source: str):
+        self.starts = [0] + [m.end() for m in re.finditer("\n", source)]
+
+    def of(self, offset: int) -> int:
+        return bisect.bisect_right(self.starts, offset) - 1
 
 
 def _line_start(source: str, offset: int) -> int:
@@ -136,18 +144,18 @@ def _line_end(source: str, offset: int) -> int:
     return len(source) if end < 0 else end
 
 
-def _scopes(source: str, found: list[Directive]) -> list[_Scope]:
+def _scopes(lines: _Lines, found: list[Directive]) -> list[_Scope]:
     scopes: list[_Scope] = []
-    last = source.count("\n")
+    last = len(lines.starts) - 1
     open_regions: dict[str, _Scope] = {}
     for directive in found:
-        line = _line(source, directive.span.start)
+        line = lines.of(directive.span.start)
         for entry in directive.entries:
             for code in sorted(entry.codes):
                 if directive.kind == "file-ignore":
                     scopes.append(_Scope(code, 0, last, directive, entry))
                 elif directive.kind == "ignore":
-                    target = _line(source, directive.span.end) + 1 if directive.alone else line
+                    target = lines.of(directive.span.end) + 1 if directive.alone else line
                     scopes.append(_Scope(code, target, target, directive, entry))
                 elif directive.kind == "disable" and code not in open_regions:
                     # A disable of a rule already disabled opens nothing, and is reported unused.
@@ -160,8 +168,32 @@ def _scopes(source: str, found: list[Directive]) -> list[_Scope]:
     return scopes
 
 
-def _covering(scopes: list[_Scope], code: str, line: int) -> list[_Scope]:
-    return [s for s in scopes if s.code == code and s.first <= line <= s.last]
+class _Covering:
+    """Which scopes cover a line for a rule, without trying every scope.
+
+    An `ignore` covers one line; a `file-ignore` every line; the `disable` regions of one
+    rule never overlap (a second disable opens nothing), so one bisection finds the one
+    that may hold a line.
+    """
+
+    def __init__(self, scopes: list[_Scope]):
+        self.lines: dict[tuple[str, int], list[_Scope]] = defaultdict(list)
+        self.files: dict[str, list[_Scope]] = defaultdict(list)
+        self.regions: dict[str, list[_Scope]] = defaultdict(list)  # in order of their first line
+        for scope in scopes:
+            kind = scope.directive.kind
+            where = self.lines[(scope.code, scope.first)] if kind == "ignore" else self.files[scope.code] if kind == "file-ignore" else self.regions[scope.code]
+            where.append(scope)
+        self.firsts = {code: [r.first for r in regions] for code, regions in self.regions.items()}
+
+    def __call__(self, code: str, line: int) -> list[_Scope]:
+        found = self.lines.get((code, line), []) + [s for s in self.files.get(code, []) if s.first <= line <= s.last]
+        regions = self.regions.get(code)
+        if regions:
+            i = bisect.bisect_right(self.firsts[code], line) - 1
+            if i >= 0 and regions[i].first <= line <= regions[i].last:
+                found.append(regions[i])
+        return found
 
 
 def apply_suppressions(prompt: Prompt, findings: list[Finding], config: Config) -> list[Finding]:
@@ -170,10 +202,11 @@ def apply_suppressions(prompt: Prompt, findings: list[Finding], config: Config) 
     found = directives(source)
     if not found:
         return findings
-    scopes = _scopes(source, found)
+    lines = _Lines(source)
+    covering_of = _Covering(_scopes(lines, found))
     kept = []
     for finding in findings:
-        covering = _covering(scopes, finding.code, _line(source, finding.span.start))
+        covering = covering_of(finding.code, lines.of(finding.span.start))
         for scope in covering:
             scope.entry.used = True
             if scope.closer is not None:
@@ -191,7 +224,7 @@ def apply_suppressions(prompt: Prompt, findings: list[Finding], config: Config) 
         if report is None:
             continue
         # A directive never suppresses its own report, or `disable` (every rule) could never be unused.
-        if any(s.directive is not directive for s in _covering(scopes, CODE, _line(source, directive.span.start))):
+        if any(s.directive is not directive for s in covering_of(CODE, lines.of(directive.span.start))):
             continue
         message, fix = report
         # A comment never reaches the model: it costs no tokens.
@@ -225,9 +258,12 @@ def _removal(source: str, directive: Directive) -> Span:
     if directive.alone:
         line_end = min(_line_end(source, directive.span.end) + 1, len(source))
         return Span(_line_start(source, directive.span.start), max(line_end, directive.tag_end))
+    # Walked back, not `source[:start].rstrip()`: copying the text up to each directive made many quadratic.
     start = directive.span.start
     if source.startswith("{#-", start):
-        start = len(source[:start].rstrip())
+        while start and source[start - 1].isspace():
+            start -= 1
     elif not source[directive.tag_end : _line_end(source, directive.tag_end)].strip():
-        start = len(source[:start].rstrip(" \t"))
+        while start and source[start - 1] in " \t":
+            start -= 1
     return Span(start, directive.tag_end)

@@ -173,3 +173,35 @@ def test_exclusive_agrees_with_trying_every_if(template):
     for a in spans:
         for b in spans:
             assert prompt.exclusive(a, b) == _exclusive_by_trying_every_if(prompt, a, b)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            (
+                "{# promptlint: ignore[PL101] #}",
+                "{# promptlint: ignore[PL101, PL102] #}",
+                "{# promptlint: disable[PL101] #}",
+                "{# promptlint: disable #}",
+                "{# promptlint: enable[PL101] #}",
+                "{# promptlint: enable #}",
+                "{# promptlint: file-ignore[PL102] #}",
+                "Question: {{ question }}",
+                "",
+            )
+        ),
+        max_size=30,
+    )
+)
+def test_covering_agrees_with_trying_every_scope(lines):
+    from promptlint.suppress import _Covering, _Lines, _scopes, directives
+
+    source = "\n".join(lines)
+    found = directives(source)
+    scopes = _scopes(_Lines(source), found)
+    covering = _Covering(scopes)
+    for code in ("PL101", "PL102", "PL103"):
+        for line in range(len(lines) + 1):
+            naive = [s for s in scopes if s.code == code and s.first <= line <= s.last]
+            assert sorted(map(id, covering(code, line))) == sorted(map(id, naive))
