@@ -14,6 +14,7 @@ import hashlib
 import json
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import PurePath
 
 from .findings import Finding
@@ -39,10 +40,7 @@ def fingerprint(finding: Finding, source: str) -> str:
     file for every format, while a span in a chat file is an offset into the
     joined messages.
     """
-    lines = source.split("\n")
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line) + 1)
+    lines, starts = _lines(source)
 
     def offset(line: int, column: int) -> int:
         return starts[line - 1] + column - 1 if 0 < line <= len(lines) else len(source)
@@ -50,6 +48,16 @@ def fingerprint(finding: Finding, source: str) -> str:
     flagged = source[offset(finding.line, finding.column) : offset(finding.end_line, finding.end_column)]
     around = lines[finding.line - 1].strip() if 0 < finding.line <= len(lines) else ""
     return digest(finding.code, flagged, around)
+
+
+@lru_cache(maxsize=4)
+def _lines(source: str) -> tuple[list[str], list[int]]:
+    """The file's lines and where each starts: once per file, not once per finding."""
+    lines = source.split("\n")
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    return lines, starts
 
 
 def _key(finding: Finding, sources: dict[str, str]) -> Key:

@@ -71,6 +71,11 @@ class Prompt:
         return tuple(spans)
 
     @cached_property
+    def line_starts(self) -> list[int]:
+        """Where each line of a one-text prompt starts (a YAML block's lines map to the file's one by one)."""
+        return _line_starts(self.texts[0])
+
+    @cached_property
     def _starts(self) -> list[int]:
         return [span.start for span in self.message_spans]
 
@@ -132,10 +137,9 @@ class Document:
         if prompt.anchor is not None:
             return prompt.anchor  # the text is not in the file verbatim: point at its literal
         if prompt.line_map is not None:
-            text = prompt.texts[0]
-            index = text.count("\n", 0, offset)
-            line, indent = prompt.line_map[min(index, len(prompt.line_map) - 1)]
-            return line, indent + offset - (text.rfind("\n", 0, offset) + 1) + 1
+            index, column = _line_column(prompt.line_starts, offset)
+            line, indent = prompt.line_map[min(index - 1, len(prompt.line_map) - 1)]
+            return line, indent + column
         if prompt.chats is None:
             return _line_column(self.line_starts, (prompt.origin[0] if prompt.origin else 0) + offset)
         index = prompt.message_index(offset)
