@@ -31,6 +31,7 @@ class Includes:
     """The included templates of one linted file, each read and parsed once."""
 
     def __init__(self, template: Path, root: Path):
+        self.template = Path(os.path.realpath(template))
         self.folder = Path(os.path.abspath(template)).parent
         self.root = Path(os.path.realpath(root))
         self._read: dict[Path, Origin | None] = {}
@@ -46,6 +47,8 @@ class Includes:
                 return None
             if not target.is_relative_to(self.root):
                 return OUTSIDE_ROOT
+            if target == self.template:
+                return None  # including itself, the template would render without end
             if target.is_file():
                 return self._origin(target, name)
             self.digests.setdefault(str(target), "")  # created later, it would change the findings

@@ -311,14 +311,16 @@ class _Reader:
     fixed there: the text is in the other file.
     """
 
-    def __init__(self, main: Origin, vocab: Vocab, content_keys: frozenset[str], includes=None, depth: int = 0):
+    def __init__(self, main: Origin, vocab: Vocab, content_keys: frozenset[str], includes=None, chain: tuple[int, ...] = ()):
         self.main = main
+        # The files and macros being read on the way here (ids): one met again is a cycle,
+        # which would render without end, so it is not followed.
+        self.chain = chain + (id(main),)
         self.source = main.source
         self.lower = main.lower  # once: every literal is read against it
         self.vocab = vocab
         self.content_keys = content_keys
         self.includes = includes
-        self.depth = depth
         self.sources: list[Source] = []
         self.questions: list[Span] = []
         self.rewritten: list[Span] = []
@@ -335,9 +337,9 @@ class _Reader:
 
     # -- other files
 
-    def include(self, site: Span, template: nodes.Node) -> Origin | None:
-        """The file an include or import names, read; None when it is not found or not followed."""
-        if self.includes is None or self.depth >= MAX_MACRO_DEPTH:
+    def include(self, site: Span, template: nodes.Node, chain: tuple[int, ...] = ()) -> Origin | None:
+        """The file an include or import names, read; None when it is not found or not followed (a cycle)."""
+        if self.includes is None or len(self.chain) > MAX_MACRO_DEPTH:
             return None
         if isinstance(template, (nodes.List, nodes.Tuple)):
             names = [item.value for item in template.items if isinstance(item, nodes.Const)]  # the first found is used
@@ -347,6 +349,8 @@ class _Reader:
             found = self.includes.load(name)
             if found == OUTSIDE_ROOT:
                 self.refused.append((site, name))
+                return None
+            if found is not None and id(found) in self.chain + chain:
                 return None
             if found is not None:
                 self.locked.append(site)
@@ -410,7 +414,7 @@ class _Reader:
         origin = self.include(tag.span, node.template) if isinstance(node, nodes.Include) else None
         if origin is None:
             return
-        child = _Reader(origin, self.vocab, self.content_keys, self.includes, self.depth + 1)
+        child = _Reader(origin, self.vocab, self.content_keys, self.includes, self.chain)
         child.read()
         self.refused.extend((tag.span, name) for _, name in child.refused)
         for source in child.sources:
@@ -465,7 +469,7 @@ class _Reader:
             return True
         body = block.branch_spans()[0]
         instructions = self._instruction_lines(block)
-        outputs = self._outputs(block.children, (), {}, self.main, None, 0, instructions)
+        outputs = self._outputs(block.children, (), {}, self.main, None, (), instructions)
         mine = [o for o in outputs if o.ref and target and o.ref.root == target]
         if any(not o.ref.path for o in mine) and not any(o.ref.key in self.content_keys for o in mine):
             # `{{ item }}`: each item arrives rendered already, so its wrapper cannot be judged here.
@@ -510,7 +514,7 @@ class _Reader:
         return True
 
     def _outputs(
-        self, items: list, tests: tuple[str, ...], aliases: dict[str, str], origin: Origin, site: Tag | None, depth: int, instructions: list[Span]
+        self, items: list, tests: tuple[str, ...], aliases: dict[str, str], origin: Origin, site: Tag | None, chain: tuple[int, ...], instructions: list[Span]
     ) -> list[Output]:
         """Every output inside a loop body, with what it reads and the `{% if %}` tests it sits under.
 
@@ -518,29 +522,30 @@ class _Reader:
         arguments passed (`render(doc)` makes `d.content` read `doc.content`); an include
         is followed into the included file, which sees the loop's variables. Instruction
         lines met on the way go to ``instructions`` (the loop body's own are there already).
+        ``chain`` holds the macros and files followed to get here: none is followed twice.
         """
         found = []
         for item in items:
             if isinstance(item, Block):
                 inner = tests + (item.tags[0].inner,) if item.keyword == "if" else tests
-                found.extend(self._outputs(item.children, inner, aliases, origin, site, depth, instructions))
-            elif item.kind == "data" and depth > 0:
+                found.extend(self._outputs(item.children, inner, aliases, origin, site, chain, instructions))
+            elif item.kind == "data" and chain:
                 lines = _instruction_spans(origin, item)
                 instructions.extend([site.span] if site and lines else lines)
-            elif item.kind == "block" and item.keyword == "include" and depth < MAX_MACRO_DEPTH:
+            elif item.kind == "block" and item.keyword == "include" and len(chain) < MAX_MACRO_DEPTH:
                 node = _tag(item.inner)
-                included = self.include((site or item).span, node.template) if isinstance(node, nodes.Include) else None
+                included = self.include((site or item).span, node.template, chain) if isinstance(node, nodes.Include) else None
                 if included is not None:
-                    found.extend(self._outputs(included.roots, tests, aliases, included, site or item, depth + 1, instructions))
+                    found.extend(self._outputs(included.roots, tests, aliases, included, site or item, chain + (id(included),), instructions))
             elif item.kind == "variable":
                 expression = _expression(item.inner)
-                called = self._macro_call(expression, aliases, origin) if depth < MAX_MACRO_DEPTH else None
-                if called is not None:
+                called = self._macro_call(expression, aliases, origin) if len(chain) < MAX_MACRO_DEPTH else None
+                if called is not None and id(called[0].block) not in chain:
                     macro, bound = called
                     inner_site = site if site or macro.origin is self.main else item
                     if inner_site is not site:
                         self.locked.append(item.span)
-                    found.extend(self._outputs(macro.block.children, tests, bound, macro.origin, inner_site, depth + 1, instructions))
+                    found.extend(self._outputs(macro.block.children, tests, bound, macro.origin, inner_site, chain + (id(macro.block),), instructions))
                     continue
                 ref = reference(expression)
                 if ref is not None and ref.root in aliases:

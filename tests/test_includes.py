@@ -101,7 +101,7 @@ def test_unfollowable_includes_are_skipped_quietly(tmp_path):
     write(tmp_path / "broken.j2", "{% for %}\n")
     write(tmp_path / "latin1.j2", "")
     (tmp_path / "latin1.j2").write_bytes(b"caf\xe9 {{ doc.score }}\n")
-    write(tmp_path / "self.j2", '{% for doc in docs %}\n{% include "self.j2" %}\n{{ doc.content }}\n{% endfor %}\n')
+    write(tmp_path / "self.j2", '{% for doc in docs %}\n{{ doc.title }}\n{% include "self.j2" %}\n{{ doc.content }}\n{% endfor %}\n')
     path = write(
         tmp_path / "qa.j2",
         "Answer.\n{% for doc in docs %}\n"
@@ -186,3 +186,16 @@ def test_an_included_file_calls_its_own_macros(tmp_path):
     write(tmp_path / "doc.j2", "{% macro meta(d) %}(score: {{ d.score }}){% endmacro %}{{ doc.title }} {{ meta(doc) }}\n{{ doc.content }}\n")
     path = write(tmp_path / "qa.j2", 'Answer.\n{% for doc in docs %}\n{% include "doc.j2" %}\n{% endfor %}\nQuestion: {{ question }}\n')
     assert codes(path, tmp_path) == ["3:1 PL102"]
+
+
+def test_cycles_are_not_followed(tmp_path):
+    # A template that includes itself, two that include each other, a macro that calls itself:
+    # each would render without end, and followed a few times over they multiplied the sources.
+    write(tmp_path / "a.j2", '{% include "b.j2" %}\n')
+    write(tmp_path / "b.j2", '{% include "a.j2" %}(score: {{ doc.score }})\n')
+    template = (
+        "{% macro show(d) %}{{ d.title }} {{ show(d) }}{% endmacro %}Answer.\n{% for doc in docs %}\n{{ show(doc) }}\n"
+        '{% include "qa.j2" %}{% include "a.j2" %}\n{{ doc.content }}\n{% endfor %}\n{% include "qa.j2" %}\nQuestion: {{ question }}\n'
+    )
+    path = write(tmp_path / "qa.j2", template)
+    assert codes(path, tmp_path) == ["4:22 PL102"]
