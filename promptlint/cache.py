@@ -130,14 +130,14 @@ def _decode(record: dict, path: str) -> Finding:
     )
 
 
-def _unchanged(path: str, digest: str) -> bool:
-    """Whether a file is as it was: the same bytes, or still absent (digest "")."""
+def _digest_now(path: str) -> str | None:
+    """A digest of the file's bytes now; "" when it is absent, None when it cannot be read."""
     try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest() == digest
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
     except FileNotFoundError:
-        return digest == ""
+        return ""
     except OSError:
-        return False
+        return None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -145,6 +145,8 @@ class Cache:
     folder: Path
     # Config id -> (the config, held so that its id is not reused; its text): each config is serialised once.
     _configs: dict[int, tuple[Config, str]] = dataclasses.field(default_factory=dict, compare=False, repr=False)
+    # Included file -> its digest now: a partial that many templates include is read once a run.
+    _digests: dict[str, str | None] = dataclasses.field(default_factory=dict, compare=False, repr=False)
 
     def key(self, data: bytes, config: Config) -> str:
         """What a result depends on: the file's bytes, the config used for it, and promptlint's version."""
@@ -155,6 +157,12 @@ class Cache:
         digest.update(data)
         return digest.hexdigest()
 
+    def _unchanged(self, path: str, digest: str) -> bool:
+        """Whether an included file is as it was: the same bytes, or still absent (digest "")."""
+        if path not in self._digests:
+            self._digests[path] = _digest_now(path)
+        return self._digests[path] == digest
+
     def _entry(self, path: str) -> Path:
         return self.folder / "entries" / f"{hashlib.sha256(path.encode('utf-8')).hexdigest()[:32]}.json"
 
@@ -162,7 +170,7 @@ class Cache:
         """The findings stored for ``path`` under ``key``, or None (no entry, another key, or a corrupt one)."""
         try:
             entry = json.loads(self._entry(path).read_bytes())
-            if entry["path"] != path or entry["key"] != key or not all(_unchanged(*item) for item in entry.get("depends", {}).items()):
+            if entry["path"] != path or entry["key"] != key or not all(self._unchanged(*item) for item in entry.get("depends", {}).items()):
                 return None
             return [_decode(record, path) for record in entry["findings"]]
         except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):

@@ -30,7 +30,7 @@ from .chunks import to_chunk
 from .config import Config
 from .context import RuleContext
 from .findings import Edit
-from .jinja import Block, environment, parses, segment_jinja, tags, tree
+from .jinja import Block, check_syntax, environment, parses, segment_jinja, tree
 from .model import Prompt, Source, Span
 from .render import _TITLE_SEP, _WARNING_MARK, order_sources, render_sources
 from .rules.unconditional_date import STALE_LABEL
@@ -123,7 +123,7 @@ def _counter_start(template: str, at: int) -> str:
 
 def format_template(template: str, config: Config) -> str:
     """The template with each sources loop's body in canonical form; unchanged if that would not parse."""
-    flat = tags(template)
+    flat = check_syntax(template)  # the same tags segment_jinja reads below, remembered
     roots = tree(flat)
     blocks = list(_blocks(roots))
     loops = {block.span: block for block in blocks if block.keyword == "for"}

@@ -328,7 +328,7 @@ class _Reader:
         self.branches: list[tuple[Span, ...]] = []
         self.locked: list[Span] = []  # tags that stand for another file's text
         self.refused: list[tuple[Span, str]] = []  # includes naming a file outside the project root
-        self.macros: dict[int, dict[str, Macro]] = {id(main): _macros(main)}
+        self.macros: dict[int, dict[str, Macro]] = {}  # origin id -> its macros (and, for the linted file, its imports)
         self.namespaces: dict[str, dict[str, Macro]] = {}
 
     def read(self) -> None:
@@ -382,7 +382,7 @@ class _Reader:
                 for name in node.names:
                     name, alias = name if isinstance(name, tuple) else (name, name)
                     if name in defined:
-                        self.macros[id(self.main)][alias] = defined[name]
+                        self._macros_of(self.main)[alias] = defined[name]
 
     # -- walking
 

@@ -30,13 +30,8 @@ def lint_prompt(prompt: Prompt, config: Config, *, template: bool = False) -> li
 
         findings = apply_suppressions(prompt, findings, config)
     # Still reported, but --fix must leave it: the user has said so; or the text is in another file.
-    findings = [f if f.code in config.fixable and not _in_other_file(prompt, f) else dataclasses.replace(f, fix=None) for f in findings]
+    findings = [f if f.fix is None or (f.code in config.fixable and not prompt.is_locked(f.span)) else dataclasses.replace(f, fix=None) for f in findings]
     return sorted(findings, key=lambda f: (f.span.start, f.code))
-
-
-def _in_other_file(prompt: Prompt, finding: Finding) -> bool:
-    """Whether the finding is about text an include or an imported macro brings in."""
-    return finding.fix is not None and any(span.contains(finding.span) for span in prompt.locked)
 
 
 def _segment(piece: documents.Prompt, text: str, config: Config, includes) -> Prompt:

@@ -135,7 +135,8 @@ class Prompt:
     # In a template, the branches of each `{% if %}`: text in two branches never renders together.
     branches: list[tuple[Span, ...]] = field(default_factory=list)
     # In a template, the tags that bring in another file's text (an include, a call of an
-    # imported macro): what is found there is reported at the tag and not fixed.
+    # imported macro), or sources written as JSON: what is found there is reported, not
+    # fixed. In text order, never overlapping.
     locked: list[Span] = field(default_factory=list)
     # Includes and imports naming a file outside the project root, which was not read: (tag, name).
     refused_includes: list[tuple[Span, str]] = field(default_factory=list)
@@ -163,6 +164,15 @@ class Prompt:
 
         where_a, where_b = branch_of(a), branch_of(b)
         return where_a is not None and where_b is not None and where_a != where_b
+
+    def is_locked(self, span: Span) -> bool:
+        """Whether ``span`` lies in a locked stretch (see ``locked``)."""
+        i = bisect.bisect_right(self._locked_starts, span.start) - 1
+        return i >= 0 and self.locked[i].contains(span)
+
+    @cached_property
+    def _locked_starts(self) -> list[int]:
+        return [span.start for span in self.locked]
 
     @cached_property
     def _ifs(self) -> _Ifs:

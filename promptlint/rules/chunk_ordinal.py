@@ -54,5 +54,5 @@ def check(prompt: Prompt, ctx: RuleContext):
                     f"{source_label(source)} shows a chunk ordinal ('{field.label}: {field.value}'), "
                     "which costs tokens and says nothing about the answer",
                     fix=remove_field(prompt, field, "Remove the chunk ordinal"),
-                    tokens_text=field.elsewhere,  # None: what the fix removes
+                    tokens_text=field.elsewhere,
                 )

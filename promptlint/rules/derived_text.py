@@ -55,5 +55,5 @@ def check(prompt: Prompt, ctx: RuleContext):
                 f"{source_label(source)} carries derived text ('{field.label}') beside its content; "
                 "the shorter, lossy copy competes with the source",
                 fix=remove_field(prompt, field, f"Remove the {field.label}"),
-                tokens_text=field.elsewhere,  # None: what the fix removes
+                tokens_text=field.elsewhere,
             )

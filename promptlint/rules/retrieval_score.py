@@ -52,5 +52,5 @@ def check(prompt: Prompt, ctx: RuleContext):
                 f"{source_label(source)} shows its retrieval score "
                 f"('{field.label}: {field.value}'); the model reads it as an instruction to defer to the top hit",
                 fix=remove_field(prompt, field, "Remove the score"),
-                tokens_text=field.elsewhere,  # None: what the fix removes
+                tokens_text=field.elsewhere,
             )

@@ -56,5 +56,5 @@ def check(prompt: Prompt, ctx: RuleContext):
                     f"{source_label(source)} names its source system ('{field.value}'), "
                     "which tells the model nothing about the answer",
                     fix=remove_field(prompt, field, "Remove the system name"),
-                    tokens_text=field.elsewhere,  # None: what the fix removes
+                    tokens_text=field.elsewhere,
                 )
