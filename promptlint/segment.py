@@ -43,10 +43,12 @@ class Vocab:
     volatile_prefixes: tuple[str, ...]
     source_header: re.Pattern[str]
     role_marker: re.Pattern[str]
+    role_word: re.Pattern[str]  # the role a marker names
     source_tag: re.Pattern[str]
     container_tags: frozenset[str]
     content_tags: frozenset[str]
     instruction_opener: re.Pattern[str]
+    example_cue: re.Pattern[str]  # a line that announces a worked example
     volatile: re.Pattern[str]
 
 
@@ -98,7 +100,15 @@ def _vocabulary() -> Vocab:
         r")$"
     )
     roles = _alternation(seg["role-markers"])
-    role_marker = re.compile(r"\s*(?:\[(?:" + roles + r")\]|(?:" + roles + r") message:|(?:" + roles + r"):(?=\s*$))\s*$")
+    # In a transcript written with a model's special tokens, a role between them:
+    # "<|im_start|>user", "<|start_header_id|>user<|end_header_id|>", "<|USER_TOKEN|>", "<start_of_turn>model".
+    token_roles = _alternation(seg["role-markers"] + seg["token-roles"])
+    special = r"(?:<\|[a-z_]+\|>|<[a-z_]+>)"
+    role_marker = re.compile(
+        r"\s*(?:\[(?:" + roles + r")\]|(?:" + roles + r") message:|(?:" + roles + r"):(?=\s*$)"
+        r"|" + special + r"*<\|(?:" + token_roles + r")(?:_token)?\|>" + special + r"*"
+        r"|" + special + r"+\s*(?:" + token_roles + r")" + special + r"*)\s*$"
+    )
     tag_names = _alternation(seg["source-tags"])
     volatile = vocabulary.patterns(vocabulary.load("cache-boundary")["volatile"])
     return Vocab(
@@ -118,15 +128,17 @@ def _vocabulary() -> Vocab:
         volatile_prefixes=tuple(normalise_label(w) + " " for w in seg["volatile-prefixes"]),
         source_header=source_header,
         role_marker=role_marker,
+        role_word=re.compile(r"(?<![a-z])(?:" + token_roles + r")(?![a-z])"),
         source_tag=re.compile(r"<(" + tag_names + r")(\s[^<>]*)?>"),
         container_tags=frozenset(seg["container-tags"]),
         content_tags=frozenset(seg["content-tags"]),
+        example_cue=re.compile(r"\s*(?:#{1,6}\s*)?(?:" + _alternation(seg["example-cues"]) + r")\b[^.!?]*$"),
         instruction_opener=re.compile(r"\s*(?:" + _alternation(seg["instruction-openers"]) + r")\b"),
         volatile=volatile,
     )
 
 
-class _SpanSet:
+class SpanSet:
     """The union of some spans, with a logarithmic "is this offset inside?"."""
 
     def __init__(self, spans: list[Span]):
@@ -151,8 +163,9 @@ class _SpanSet:
         return i >= 0 and self.spans[i].contains(span)
 
 
-# A template slot in text: {name}, {name:.2f}, {doc['x']}, {{ name }}, {{#name#}}.
-_SLOT = re.compile(r"\{\{?[#\s]*(?P<name>[a-z_][\w]*(?:\.[\w]+)*)(?:[^{}\n]{0,80}?)[#\s]*\}\}?")
+# A template slot in text: {name}, {name:.2f}, {doc['x']}, {{ name }}, {{#name#}}. Words after
+# the name ("${the question to be answered}") describe a value in a written-out format: not a slot.
+_SLOT = re.compile(r"\{\{?[#\s]*(?P<name>[a-z_]\w*+(?:\.\w+)*+)(?!\s+[a-z])(?:[^{}\n]{0,80}?)[#\s]*\}\}?")
 
 
 def slot_kind(name: str, vocab: Vocab) -> str | None:
@@ -238,7 +251,7 @@ def segment_text(text: str, messages: list[Message] | None = None, names: SlotNa
     if messages is None:
         messages = role_messages(text, lines, vocab)
     sources = _xml_sources(text, lower, vocab)
-    sources = _by_position(sources + _text_sources(text, lines, vocab, messages, _SpanSet([s.span for s in sources])))
+    sources = _by_position(sources + _text_sources(text, lines, vocab, messages, SpanSet([s.span for s in sources])))
     json_block = None
     if not sources:
         sources, json_block = json_sources(text, vocab.content_labels, vocab.title_labels, vocab.heading_labels)
@@ -246,9 +259,13 @@ def segment_text(text: str, messages: list[Message] | None = None, names: SlotNa
         sources = _section_sources(text, lines, vocab) or _separated_sources(text, lines, vocab, messages)
     if "{" in text:
         sources = [dataclasses.replace(s, repeated=bool(_SLOT.search(lower, s.span.start, s.span.end))) for s in sources]
+    questions, rewritten, examples = _questions(text, lower, lines, vocab, sources, messages)
+    if examples and json_block is None:
+        # Sources before a worked example's question are part of that example, not retrieved for this one.
+        sources = _by_position([s for s in sources if s.span.start > examples[-1].start])
     block = json_block or (_widen_to_container(lower, Span(sources[0].span.start, sources[-1].span.end), vocab) if sources else None)
-    questions, rewritten = _questions(text, lower, lines, vocab, sources, messages)
-    parts = _parts(text, lower, lines, vocab, sources, block, questions + rewritten, messages)
+    region = block or (None if sources else _unwrapped_context(text, lower, lines, vocab, messages))
+    parts = _parts(text, lower, lines, vocab, sources, region, questions + rewritten, messages)
     return Prompt(
         text=text,
         lower=lower,
@@ -266,13 +283,17 @@ def segment_text(text: str, messages: list[Message] | None = None, names: SlotNa
 # ---------------------------------------------------------------- messages
 
 
+# Role words that name the two usual roles under another name.
+_ROLE_NAMES = {"human": "user", "ai": "assistant", "chatbot": "assistant", "model": "assistant"}
+
+
 def role_messages(text: str, lines: list[Line], vocab: Vocab) -> list[Message]:
     markers = [line for line in lines if vocab.role_marker.match(line.lower)]
     messages = []
     for i, marker in enumerate(markers):
         end = markers[i + 1].start if i + 1 < len(markers) else len(text)
-        role = re.sub(r"[\[\]:]|message", "", marker.lower).strip()
-        role = {"human": "user", "ai": "assistant"}.get(role, role)
+        role = vocab.role_word.search(marker.lower)[0]
+        role = _ROLE_NAMES.get(role, role)
         messages.append(Message(role=role, span=Span(marker.start, end), name=f"{role} turn at offset {marker.start}"))
     return messages
 
@@ -285,14 +306,14 @@ def _by_position(sources: list[Source]) -> list[Source]:
     return [dataclasses.replace(s, position=i) for i, s in enumerate(ordered)]
 
 
-def _text_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Message], taken: _SpanSet) -> list[Source]:
+def _text_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Message], taken: SpanSet) -> list[Source]:
     """Sources written as text: a header line ("[1] Title", "Document 2:") and the lines under it."""
     headers = []
     for index, line in enumerate(lines):
         if line.start in taken:
             continue
         match = vocab.source_header.match(line.lower.strip())
-        if match:
+        if match and not _after_example_cue(lines, index, vocab):
             headers.append((index, match))
     sources = []
     for n, (index, match) in enumerate(headers):
@@ -300,11 +321,19 @@ def _text_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Mes
         stop = headers[n + 1][0] if not last else len(lines)
         body = [line for line in lines[index + 1 : stop] if line.start not in taken]
         if last:
-            body = _cut_last_source(body, vocab, messages, lines[index].start)
+            # A header that carries the chunk itself ("[1] «...»") has its content already.
+            passage = _is_passage(next(match[g] for g in _REST_GROUPS if match[g] is not None))
+            body = _cut_last_source(body, vocab, messages, lines[index].start, seen_content=passage)
         source = _text_source(text, n, lines[index], match, body, vocab)
         if text[source.content.start : source.content.end].strip() not in _ELISIONS or source.fields:
             sources.append(source)
     return sources
+
+
+def _after_example_cue(lines: list[Line], index: int, vocab: Vocab) -> bool:
+    """Whether the line before a header announces a worked example ("For example:"): its source is not a live one."""
+    previous = next((ln for ln in reversed(lines[max(0, index - 3) : index]) if not ln.blank), None)
+    return previous is not None and bool(vocab.example_cue.match(previous.lower))
 
 
 _SECTION_OPEN = re.compile(r"\s*\{\{#(?:each\s+)?(?P<name>[\w.]+)[^{}]*\}\}\s*$")
@@ -350,10 +379,34 @@ def _separated_sources(text: str, lines: list[Line], vocab: Vocab, messages: lis
     return []
 
 
-def _cut_last_source(body: list[Line], vocab: Vocab, messages: list[Message], start: int) -> list[Line]:
+def _unwrapped_context(text: str, lower: str, lines: list[Line], vocab: Vocab, messages: list[Message]) -> Span | None:
+    """Retrieved text with no wrapper around each source, in an assembled prompt: the last context label's
+    value and the lines under it ("context: Brewing is ..."), or the last element named for the context
+    ("<information>...</information>"). In a template a context slot is the context, and a written-out
+    one is a worked example.
+    """
+    if "{" in text and any(kind == "context" for _, kind in _slots(lower, 0, len(text), vocab)):
+        return None
+    found: Span | None = None
+    for index, line in enumerate(lines):
+        labelled = _QUESTION_LINE.match(line.lower)
+        if labelled and labelled["value"].strip() and normalise_label(labelled["label"]) in vocab.context_labels:
+            rest = _cut_last_source(lines[index + 1 :], vocab, messages, line.start, seen_content=True)
+            found = _trim(text, Span(line.start + labelled.start("value"), rest[-1].end if rest else line.end))
+    for match in _CONTEXT_ELEMENT.finditer(lower):
+        if normalise_label(match[1]) in vocab.context_labels | vocab.container_tags:
+            close = lower.find(f"</{match[1]}>", match.end())
+            if close > match.end() and (found is None or match.start() > found.start):
+                found = _trim(text, Span(match.end(), close))
+    return found if found and found.end > found.start else None
+
+
+_CONTEXT_ELEMENT = re.compile(r"<([a-z_][\w-]*)(?:\s[^<>]*)?>")
+
+
+def _cut_last_source(body: list[Line], vocab: Vocab, messages: list[Message], start: int, seen_content: bool = False) -> list[Line]:
     """Where the last source ends: at the next part of the prompt, not at the end of the text."""
     message_end = next((m.span.end for m in messages if m.span.start <= start < m.span.end), None)
-    seen_content = False
     for i, line in enumerate(body):
         if message_end is not None and line.start >= message_end:
             return body[:i]
@@ -379,9 +432,12 @@ def _is_boundary(line: Line, vocab: Vocab) -> bool:
     return bool(label) and normalise_label(label["label"]) in vocab.question_labels | vocab.history_labels
 
 
+_REST_GROUPS = ("rest1", "rest2", "rest3", "rest4", "rest5")
+
+
 def _text_source(text: str, position: int, header: Line, match: re.Match[str], body: list[Line], vocab: Vocab) -> Source:
     key_group = next((g for g in ("key1", "key2", "key3", "key4") if match[g] is not None), None)
-    rest_group = next(g for g in ("rest1", "rest2", "rest3", "rest4", "rest5") if match[g] is not None)
+    rest_group = next(g for g in _REST_GROUPS if match[g] is not None)
     offset = header.start + (len(header.lower) - len(header.lower.lstrip()))
     key = match[key_group] if key_group else None
     key_span = Span(offset + match.start(key_group), offset + match.end(key_group)) if key_group else None
@@ -770,7 +826,7 @@ def _xml_source(text: str, lower: str, position: int, match: re.Match[str], clos
         pos = child_end
     if content is None:
         # No content element: the text between the children reads like a text source's body.
-        covered = _SpanSet(child_spans)
+        covered = SpanSet(child_spans)
         inner_lines = text_lines(text, lower, inner_start, inner_end)
         body = _read_body(text, [ln for ln in inner_lines if ln.start not in covered], vocab, default_start=inner_start)
         fields += body.fields
@@ -835,9 +891,12 @@ def _widen_to_container(lower: str, block: Span, vocab: Vocab) -> Span:
 # ---------------------------------------------------------------- the question
 
 
-def _questions(text: str, lower: str, lines: list[Line], vocab: Vocab, sources: list[Source], messages: list[Message]) -> tuple[list[Span], list[Span]]:
-    """Every place the question is asked outside the sources, and every slot for a rewritten form of it."""
-    inside = _SpanSet([s.span for s in sources])
+def _questions(
+    text: str, lower: str, lines: list[Line], vocab: Vocab, sources: list[Source], messages: list[Message]
+) -> tuple[list[Span], list[Span], list[Span]]:
+    """Every place the question is asked outside the sources, every slot for a rewritten form of it,
+    and the questions of worked examples."""
+    inside = SpanSet([s.span for s in sources])
     found: list[Span] = []
     for index, line in enumerate(lines):
         if line.start in inside:
@@ -879,7 +938,27 @@ def _questions(text: str, lower: str, lines: list[Line], vocab: Vocab, sources: 
             if body and body[-1].text.rstrip().endswith("?"):
                 found.append(_trim(text, Span(body[-1].start, body[-1].end)))
     found.sort()
-    return _restated(text, found), rewritten
+    asked = _restated(text, found)
+    live = _live(lower, asked)
+    return live, rewritten, [span for span in asked if span not in live]
+
+
+def _live(lower: str, found: list[Span]) -> list[Span]:
+    """The places the live question is asked: a written-out question that differs from it is a worked example.
+
+    The live question is the one asked last; few-shot demonstrations ("Question: What
+    color are apples?") come before it with other words. In a template, where it is a
+    slot, every slot of the question stays (``{input}`` and ``{query}`` both hold it).
+    """
+    if len(found) < 2:
+        return found
+    slot = [bool(_SLOT.search(lower, span.start, span.end)) for span in found]
+    live = _words(lower, found[-1])
+    return [span for span, is_slot in zip(found, slot) if (is_slot and slot[-1]) or _words(lower, span) == live]
+
+
+def _words(lower: str, span: Span) -> list[str]:
+    return re.findall(r"\w+", lower[span.start : span.end])
 
 
 def _restated(text: str, found: list[Span]) -> list[Span]:
@@ -910,48 +989,84 @@ def _parts(
         parts.append(Part(PartKind.SOURCES, block, "the sources"))
     for question in questions:
         if block is None or not block.contains(question):
-            line_start = text.rfind("\n", 0, question.start) + 1
-            parts.append(Part(PartKind.QUESTION, Span(line_start, question.end), "the question"))
+            parts.append(Part(PartKind.QUESTION, Span(_label_start(lower, question), question.end), "the question"))
     last_user = next((i for i in range(len(messages) - 1, -1, -1) if messages[i].role == "user"), None)
     for i, message in enumerate(messages):
         if i == len(messages) - 1 and message.role == "assistant" and _only_marker(text, message, vocab):
             continue  # an empty assistant turn at the end is where generation starts
         if message.role == "assistant" or (message.role == "user" and last_user is not None and i < last_user):
             parts.append(Part(PartKind.HISTORY, message.span, "an earlier turn"))
-    taken = _SpanSet([p.span for p in parts])
+    taken = SpanSet([p.span for p in parts])
     for line in lines:
         if _DEFINITION.match(line.lower):
             break  # what follows says what a slot expands to; it is not sent where it stands
-        if line.start in taken:
-            end = taken.end_at(line.start)
-            if end >= line.end:
-                continue  # most lines of the prompt are inside the sources: nothing is left of them
-            # What follows a closing tag on its line ("</search_results> Using the results...").
-            line = _rest_of_line(text, line, end)
-        if line.blank:
-            continue
-        labelled = _QUESTION_LINE.match(line.lower) or re.match(r"\s*\[?(?P<label>[a-z_ ]+?)\]?\s*:?\s*$", line.lower)
-        if labelled and normalise_label(labelled["label"]) in vocab.history_labels:
-            parts.append(Part(PartKind.HISTORY, Span(line.start, line.end), "chat history"))
-            continue
-        if vocab.role_marker.match(line.lower):
-            continue
-        slots = _slots(lower, line.start, line.end, vocab) if "{" in line.lower else []
-        if slots:
-            parts.extend(_slot_parts(text, line, slots))
-            continue
-        volatile = vocab.volatile.search(line.lower)
-        if volatile:
-            parts.append(Part(PartKind.VOLATILE, Span(line.start + volatile.start(), line.end), "per-request data"))
-            continue
-        parts.append(Part(PartKind.INSTRUCTIONS, Span(line.start, line.end)))
+        for piece in _uncovered(text, line, taken):
+            parts.extend(_line_parts(text, lower, piece, vocab, questions))
     parts.sort(key=lambda p: p.span.start)
     return merge_parts(text, parts)
 
 
-def _rest_of_line(text: str, line: Line, start: int) -> Line:
-    start = min(max(start, line.start), line.end)
-    return Line(start, line.end, text[start : line.end], lowercase(text[start : line.end]))
+# What may stand before a question on its line as its label: "Question:", "## Query", "<question>".
+_QUESTION_LABEL = re.compile(r"\s*(?:#{1,6}\s*)?(?:[\w' ]{0,25}[:\uff1a]?)?\s*(?:<[a-z_]+>)?\s*[\"'\u201c\u2018]?")
+
+
+def _label_start(lower: str, question: Span) -> int:
+    """Where the question's part starts: at its label, not at the words before it on its line."""
+    line_start = lower.rfind("\n", 0, question.start) + 1
+    if _QUESTION_LABEL.fullmatch(lower, line_start, question.start):
+        return line_start
+    tag = re.search(r"<[a-z_]+>\s*$", lower[max(line_start, question.start - 40) : question.start])
+    return question.start - (len(tag[0]) if tag else 0)
+
+
+def _uncovered(text: str, line: Line, taken: SpanSet) -> list[Line]:
+    """The pieces of ``line`` outside the parts already found ("</search_results> Using the results...")."""
+    i = max(bisect.bisect_right(taken.starts, line.start) - 1, 0)
+    pieces, pos = [], line.start
+    while i < len(taken.spans) and taken.spans[i].start < line.end:
+        span = taken.spans[i]
+        if span.end > pos:
+            if span.start > pos:
+                pieces.append(_piece_of(text, pos, span.start))
+            pos = span.end
+        i += 1
+    if pos == line.start:
+        return [line]  # most lines: nothing of them was taken
+    if pos < line.end:
+        pieces.append(_piece_of(text, pos, line.end))
+    return pieces
+
+
+def _piece_of(text: str, start: int, end: int) -> Line:
+    return Line(start, end, text[start:end], lowercase(text[start:end]))
+
+
+def _line_parts(text: str, lower: str, line: Line, vocab: Vocab, questions: list[Span]) -> list[Part]:
+    """What one line (or the piece of it left by the parts found before) is."""
+    if line.blank or vocab.role_marker.match(line.lower):
+        return []
+    labelled = _QUESTION_LINE.match(line.lower) or re.match(r"\s*\[?(?P<label>[a-z_ ]+?)\]?\s*:?\s*$", line.lower)
+    if labelled and normalise_label(labelled["label"]) in vocab.history_labels:
+        return [Part(PartKind.HISTORY, Span(line.start, line.end), "chat history")]
+    slots = _slots(lower, line.start, line.end, vocab) if "{" in line.lower else []
+    if slots and questions:
+        # A question slot that is not the live question is in a worked example or a written-out format.
+        slots = [(span, kind) for span, kind in slots if kind != "question" or any(span.overlaps(q) for q in questions)]
+    if slots:
+        return _slot_parts(text, line, slots)
+    volatile = vocab.volatile.search(line.lower)
+    if volatile:
+        # The datum runs to the end of its sentence; the sentences after it are static again.
+        stop = _SENTENCE_STOP.search(line.lower, volatile.end())
+        end = line.start + stop.end() if stop else line.end
+        parts = [Part(PartKind.VOLATILE, Span(line.start + volatile.start(), end), "per-request data")]
+        if stop and line.text[stop.end() :].strip():
+            parts.append(Part(PartKind.INSTRUCTIONS, Span(end, line.end)))
+        return parts
+    return [Part(PartKind.INSTRUCTIONS, Span(line.start, line.end))]
+
+
+_SENTENCE_STOP = re.compile(r"[.!?](?=\s)")
 
 
 def _slot_parts(text: str, line: Line, slots: list[tuple[Span, str]]) -> list[Part]:

@@ -34,7 +34,6 @@ KNOWN = {
     "autogen-list-memory-chronological.txt": ACCURACY,
     "graphiti-context-string-fact-dates.txt": ACCURACY,
     "graphrag-global-reduce-importance-score.txt": ACCURACY,
-    "kotaemon-qa-evidence-rewrite.txt": ACCURACY,
     "langchain-conversational-retrieval-rewritten-question.txt": ACCURACY,
     "llama-stack-knowledge-search-chunk-metadata.txt": ACCURACY,
     "local-deep-researcher-summarize-sources.txt": ACCURACY,
@@ -42,19 +41,12 @@ KNOWN = {
     "r2r-agent-file-content-summary.txt": ACCURACY,
     "verba-window-retriever-relevancy.txt": ACCURACY,
     "dbgpt-chat-knowledge-template-en.py": ACCURACY,
-    "langchain-community-cypher-qa-template.py": ACCURACY,
-    "langchain-map-rerank-prompt.py": ACCURACY,
     "granite-3.3-chat-template-documents.jinja": ACCURACY,
     "hayhooks-chat-with-website-message-tag.j2": ACCURACY,
     "kernel-memory-answer-with-facts-relevance.txt": ACCURACY,
-    "llm-pc-bim-after-websearch.j2": ACCURACY,
-    "sk-onnx-simple-rag-question-first.hbs": ACCURACY,
     "alce-asqa-default-shot2-ndoc5.txt": ACCURACY,
-    "anthropic-wikipedia-summarize-information.txt": ACCURACY,
-    "dsp-v1-retrieve-then-read-inspect-history.txt": ACCURACY,
     "dspy-intro-compiled-rag-inspect-history.txt": ACCURACY,
     "flashrag-refiner-example-prompt.txt": ACCURACY,
-    "txtai-how-rag-works-beer-assembled.txt": ACCURACY,
     "anthropic-citations-document-context-field.json": ACCURACY,
     "kernel-memory-lmstudio-logged-request.json": ACCURACY,
     "llama-stack-file-search-tool-message.json": ACCURACY,
@@ -86,7 +78,7 @@ def test_prompt_matches_manifest(item):
 # >= 0.97 and recall >= 0.95; the floors below are today's figures, so a change can
 # only raise them. Raise the floors with every gain.
 # Advisory rules are never counted, as in ../shared/tools/corpus_score.py.
-PRECISION_FLOOR = 0.68
+PRECISION_FLOOR = 0.86
 RECALL_FLOOR = 0.70
 ADVISORY = {"missing-heading-path", "missing-title", "whole-document-escalation", "context-budget",
             "unconditional-field"}

@@ -108,3 +108,30 @@ def test_xml_source_without_a_content_element_keeps_text_above_its_metadata():
     text = '<document index="1">\nStandard delivery takes 3-5 working days.\n<relevance_score>0.61</relevance_score>\n</document>\n'
     (source,) = segment_text(text).sources
     assert text[source.content.start : source.content.end] == "Standard delivery takes 3-5 working days."
+
+
+@pytest.mark.parametrize(
+    "system, user, assistant",
+    [
+        ("[system]", "[user]", "[assistant]"),
+        ("<|im_start|>system", "<|im_start|>user", "<|im_start|>assistant"),
+        ("<|begin_of_text|><|start_header_id|>system<|end_header_id|>", "<|start_header_id|>user<|end_header_id|>",
+         "<|start_header_id|>assistant<|end_header_id|>"),
+        ("<|START_OF_TURN_TOKEN|><|SYSTEM_TOKEN|>", "<|START_OF_TURN_TOKEN|><|USER_TOKEN|>", "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>"),
+        ("<start_of_turn>system", "<start_of_turn>user", "<start_of_turn>model"),
+        ("<|system|>", "<|user|>", "<|assistant|>"),
+    ],
+)
+def test_special_token_transcripts_split_into_turns(system, user, assistant):
+    text = f"{system}\nYou answer from the sources.\n{user}\n[1] Returns Policy\nDamaged goods may be returned.\n\nQuestion: How long?\n{assistant}\n"
+    prompt = segment_text(text)
+    assert [(m.role, text[m.span.start : m.span.end].split("\n", 1)[0]) for m in prompt.messages] == [
+        ("system", system), ("user", user), ("assistant", assistant)
+    ]
+    assert [s.title for s in prompt.sources] == ["Returns Policy"]
+    assert text[prompt.question.start : prompt.question.end] == "How long?"
+
+
+@pytest.mark.parametrize("line", ["user", "model", "<|im_end|>", "<document>", "Model: gpt-4"])
+def test_words_alone_are_not_special_token_turns(line):
+    assert segment_text(f"Answer briefly.\n{line}\nThe text.\n").messages == []

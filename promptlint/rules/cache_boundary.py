@@ -5,7 +5,14 @@ Flags per-request content (conversation history, sources, the question, the
 current date or time, user data) placed before the main block of static
 instructions or examples. A one-line, one-sentence reminder after the context
 ("Answer:", "Cite your sources.") is not a violation; a timestamp rendered at the top of the
-system prompt is.
+system prompt is, and so is any sentence of the instructions after it.
+
+Only lines that instruct count. Not counted: labels and cues in any language
+("Helpful Answer:", "Réponse :", "答案："), headings, tags, special tokens and
+template slots, lines that mark where the data starts or ends ("END of search
+results."), worked examples in the instructions, the words of a tool's result,
+and, after earlier chat turns, the instructions that open the last user turn
+before its data (a chat API has no other place for them but the system prompt).
 
 ## Why is this bad?
 Providers cache the longest unchanged prefix of a prompt. Anything that changes
@@ -38,7 +45,8 @@ from __future__ import annotations
 import re
 
 from ..context import RuleContext
-from ..model import DYNAMIC_KINDS, PartKind, Prompt
+from ..model import DYNAMIC_KINDS, Part, PartKind, Prompt, Span
+from ..segment import SpanSet
 
 CODE = "PL305"
 NAME = "cache-boundary"
@@ -47,28 +55,78 @@ SUMMARY = "Per-request content comes before static instructions and breaks prefi
 OPTIONS = {"reminder-lines": 1, "reminder-chars": 300}
 
 # Lines that carry no instruction: a label alone ("Context:") or a separator ("---").
-_LABEL_ONLY = re.compile(r"\s*[#\[\]\w' ]{0,30}:?\s*[.:]?\s*$|\s*[-=*_~]{3,}\s*$")
-_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+_LABEL_ONLY = re.compile(r"\s*[#\[\]\w' ]{0,30}[:\uff1a]?\s*$|\s*[-=*_~]{3,}\s*$")
+_SENTENCE_END = re.compile(r"[.!?\u3002]+(?=\s|$)")
+# What carries no words for the model to follow: special tokens, tags, template tags and
+# slots (the data they print, whatever they are named), list markers.
+_MARKUP = re.compile(
+    r"<\|[^|<>]*\|>"
+    r"""|</?[a-z_][\w:.-]*(?:\s+[\w:-]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s<>]+))?)*\s*/?>"""
+    r"|\{%.*?%\}|\$?\{\{?[^{}\n]*\}\}?|^\s*(?:[-*\u2022]|\d+[.)])\s+",
+    re.IGNORECASE,
+)
+# A heading: "## Sources", "---Response Guidelines---", "**Context**", "[call 2]".
+_HEADING = re.compile(r"\s*(?:#{1,6}\s.*|[-=~]{2,}[^-=~]+[-=~]{2,}|\*\*[^*]+\*\*[:\uff1a]?|\[[^\[\]]*\])\s*$")
+# A cue ends with a colon, in any script ("Helpful Answer:", "R\u00e9ponse :", "\u7b54\u6848\uff1a").
+_CUE = re.compile(r"[^.!?\u3002]*[:\uff1a]\W*$")
+# A cue or a delimiter has at most this many words.
+CUE_WORDS = 8
 
 
-def _static_after(prompt: Prompt, start: int) -> list[tuple[int, str]]:
-    """The static pieces after ``start``, with the line each is on; labels alone do not count."""
+def _is_label(line: str, delimiters: tuple[str, ...]) -> bool:
+    """A line that labels or marks the data around it rather than instructing the model."""
+    words = _MARKUP.sub(" ", line).strip()
+    if not re.search(r"\w", words) or _LABEL_ONLY.fullmatch(words) or _HEADING.fullmatch(words):
+        return True
+    count = len(words.split())
+    if count <= CUE_WORDS and _CUE.fullmatch(words.lstrip(".,;)\"' ")):
+        return True
+    # "BEGIN of search results.", "END CONTEXT": where the data starts or stops.
+    return count <= CUE_WORDS and words.split()[0].lower().strip("-=*#[(") in delimiters
+
+
+def _static_after(prompt: Prompt, start: int, ctx: RuleContext, framing: Span | None = None) -> list[tuple[int, str]]:
+    """The static pieces after ``start``, with the line each is on; labels, markup, tool results and ``framing`` do not count."""
+    delimiters, tool_roles = tuple(ctx.words("delimiters")), frozenset(ctx.words("tool-roles"))
+    tool_results = SpanSet([m.span for m in prompt.messages if m.role in tool_roles])
     pieces = []
+    line_no, counted = 0, 0  # the newlines before ``counted``: each stretch of text is counted once
     for part in prompt.parts:
-        if part.kind is PartKind.INSTRUCTIONS and part.span.start >= start:
-            offset = part.span.start
-            for line in prompt.text[part.span.start : part.span.end].split("\n"):
-                if line.strip() and not _LABEL_ONLY.fullmatch(line):
-                    pieces.append((prompt.text.count("\n", 0, offset), line))
-                offset += len(line) + 1
+        if part.kind is not PartKind.INSTRUCTIONS or part.span.start < start:
+            continue
+        if framing is not None and framing.contains(part.span):
+            continue
+        if tool_results.spans and part.span.start in tool_results:
+            continue  # a tool's result is per-request output, fixed words and all
+        line_no += prompt.text.count("\n", counted, part.span.start)
+        counted = part.span.start
+        for i, line in enumerate(prompt.text[part.span.start : part.span.end].split("\n")):
+            if line.strip() and not _is_label(line, delimiters):
+                pieces.append((line_no + i, line))
     return pieces
+
+
+def _framing(prompt: Prompt, dynamic: Part) -> Span | None:
+    """After earlier turns, the static text that opens the last user turn, before its data, frames that turn.
+
+    A chat API has no place for it before the history but the system prompt; the
+    instructions after the turn's sources are what is out of place.
+    """
+    if dynamic.kind is not PartKind.HISTORY:
+        return None
+    turn = next((m for m in reversed(prompt.messages) if m.role == "user"), None)
+    if turn is None or turn.span.start < dynamic.span.end:
+        return None
+    data = next((p for p in prompt.parts if p.kind in DYNAMIC_KINDS and turn.span.start <= p.span.start < turn.span.end), None)
+    return Span(turn.span.start, data.span.start) if data else None
 
 
 def _is_reminder(pieces: list[tuple[int, str]], ctx: RuleContext) -> bool:
     """One short line of one sentence ("Answer:", "Cite your sources.") is a reminder, not a block."""
     lines = {line for line, _ in pieces}
     text = " ".join(piece.strip() for _, piece in pieces)
-    sentences = len(_SENTENCE_END.findall(text + " "))
+    # Sentences with words: a stop after a slot's closing quote ('"{query}". Use...') ends none.
+    sentences = sum(1 for sentence in _SENTENCE_END.split(_MARKUP.sub(" ", text)) if re.search(r"\w", sentence))
     return len(lines) <= ctx.options["reminder-lines"] and sentences <= 1 and len(text) < ctx.options["reminder-chars"]
 
 
@@ -76,8 +134,9 @@ def check(prompt: Prompt, ctx: RuleContext):
     dynamic = next((p for p in prompt.parts if p.kind in DYNAMIC_KINDS), None)
     if dynamic is None:
         return
-    static = _static_after(prompt, dynamic.span.end)
-    if not static or _is_reminder(static, ctx):
+    static = _static_after(prompt, dynamic.span.end, ctx, _framing(prompt, dynamic))
+    # Per-request data inside the instructions (a timestamp) splits them: no line after it is a reminder.
+    if not static or (dynamic.kind is not PartKind.VOLATILE and _is_reminder(static, ctx)):
         return
     lines = len({line for line, _ in static})
     yield ctx.finding(

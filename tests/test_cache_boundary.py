@@ -1,0 +1,184 @@
+"""PL305 is about a real block of static instructions after per-request content.
+
+Labels and cues (in any language), markup, worked examples, context lines after the
+question and a tool's own words are not such a block; each case has a twin that adds a
+real block and must fire at the first per-request part.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from promptlint.config import build
+from promptlint.lint import lint_text
+from promptlint.model import DYNAMIC_KINDS, PartKind
+from promptlint.rules import cache_boundary
+from promptlint.segment import segment_text
+
+CONFIG = build({"today": "2026-12-02"}, "test")
+BLOCK = "Answer only from the sources.\nCite every claim as [n].\nKeep answers under 120 words."
+
+
+def _found(text, path="t.txt", code="PL305"):
+    return [(f.line, f.column, f.code) for f in lint_text(text, path=path, config=CONFIG) if f.code == code]
+
+
+def _line_of(text, needle):
+    return text[: text.index(needle)].count("\n") + 1
+
+
+# Cues that end a prompt and labels that introduce its data, as prompts in several languages write them.
+CUES = ["Answer:", "Helpful Answer:", "Antwort:", "Réponse :", "Respuesta:", "答案：", "回答：", "問題：", "Frage:",
+        "### Answer", "---Response---", "**Answer**", "<answer>", "<|im_end|>\n<|im_start|>assistant",
+        "<|eot_id|><|start_header_id|>assistant<|end_header_id|>", "END of search results.", "1. {answer}"]
+# The same prompt as a format-string template and as an assembled prompt.
+LAYOUTS = {
+    "template": "You are a support assistant.\n{block}\n\nSources:\n{{context}}\n\nQuestion: {{question}}\n{cue}\n",
+    "assembled": ("You are a support assistant.\n{block}\n\n[1] Returns Policy\nDamaged goods may be returned within 30 days.\n\n"
+                  "Question: How long do I have to return damaged goods?\n{cue}\n"),
+}
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+@pytest.mark.parametrize("cue", CUES)
+def test_cues_after_the_question_are_not_instructions(layout, cue):
+    assert _found(LAYOUTS[layout].format(block=BLOCK, cue=cue)) == []
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+@pytest.mark.parametrize("cue", CUES)
+def test_a_block_after_the_question_still_fires(layout, cue):
+    text = LAYOUTS[layout].format(block="", cue=f"{BLOCK}\n{cue}")
+    first = "{context}" if layout == "template" else "[1] Returns Policy"
+    assert _found(text) == [(_line_of(text, first), 1, "PL305")]
+
+
+# A worked example in the instructions, as few-shot prompts write one.
+EXAMPLES = [
+    "For example:\nSource 1: Leave policy\nEmployees get 25 days of paid leave.\n{q}: How many days of leave do I get?\nAnswer: 25 days [1].",
+    "Example #1\n\nContext:\n---------\nApples are red\n---------\n{q}: what color are apples?\nHelpful Answer: red",
+    "Here is an example:\n\n{q}: Which managers own Neo4j stocks?\nContext:[manager:CTL LLC]\nHelpful Answer: CTL LLC owns Neo4j stocks.",
+]
+LIVE = {
+    "template": ("Sources:\n{context}\n\n{q}: {question}\n", 0),
+    "assembled": ("Sources:\n[1] Travel policy\nTrain travel is booked through the portal.\n\n{q}: How do I book a train?\n", 1),
+}
+
+
+@pytest.mark.parametrize("label", ["Question", "Query", "Q"])
+@pytest.mark.parametrize("example", EXAMPLES)
+@pytest.mark.parametrize("live", sorted(LIVE))
+def test_worked_examples_are_static_text(label, example, live):
+    shape, sources = LIVE[live]
+    text = (f"You answer questions about the handbook.\n\n{example.format(q=label)}\n\n"
+            f"Follow these rules:\n- Answer only from the sources.\n- Say so when they do not answer.\n\n"
+            f"{shape.replace('{q}', label)}")
+    assert [f.code for f in lint_text(text, path="t.txt", config=CONFIG) if f.code in ("PL101", "PL305")] == []
+    prompt = segment_text(text)
+    assert len(prompt.sources) == sources  # the example's source is not a live one
+    assert len(prompt.questions) == 1
+
+
+@pytest.mark.parametrize("label", ["context", "Context", "information", "Relevant information"])
+@pytest.mark.parametrize("chat", [
+    ("", ""),
+    ("<|im_start|>user\n", "<|im_end|>\n<|im_start|>assistant\n"),
+    ("<|start_header_id|>user<|end_header_id|>\n", "<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n"),
+])
+def test_context_lines_after_the_question_are_sources(label, chat):
+    opening, closing = chat
+    text = (f"{opening}Answer the question using only the context below.\nOnly include what it says.\n\n"
+            f"question: How do you make beer?\n{label}: Brewing is the production of beer from grain.\n"
+            f"Beer is made by steeping a sugar source in water and fermenting it.\n{closing}")
+    assert _found(text) == []
+    kinds = [p.kind for p in segment_text(text).parts if p.kind is not PartKind.INSTRUCTIONS]
+    assert kinds[-2:] == [PartKind.QUESTION, PartKind.SOURCES]
+
+
+@pytest.mark.parametrize("tag", ["information", "context", "search_results"])
+def test_an_element_named_for_the_context_is_sources(tag):
+    text = (f"Human: Here is a user query: <query>Which movie came out first?</query>. Here is some relevant "
+            f"information: <{tag}>- A was released on July 21, 2023\n- B was released on April 28, 2023</{tag}>. "
+            f"Please answer the question using the relevant information.\n\nAssistant:")
+    assert _found(text) == []
+    twin = text.replace("Please answer", "Please answer. Be brief.\nNever guess.\nPlease answer")
+    assert _found(twin) == [(1, 30, "PL305")]
+
+
+def _chat(tool_text):
+    return json.dumps({"messages": [
+        {"role": "system", "content": "You are a helpful assistant."},
+        {"role": "user", "content": "{input}"},
+        {"role": "tool", "content": tool_text},
+    ]}, indent=2)
+
+
+@pytest.mark.parametrize("words", [
+    "BEGIN of search results.\n[1] doc-1\n{chunk_text}\nEND of search results.",
+    'The above results were retrieved to help answer the user\'s query: "{query}". Use them as supporting information only.',
+    "Search found 3 chunks. Use them only when they answer the question. Do not cite them by number.",
+])
+def test_a_tool_results_words_are_data(words):
+    assert _found(_chat(words), path="t.json") == []
+
+
+HISTORY = "[system]\nYou answer from the handbook.\n\n[user]\nHi\n\n[assistant]\nHello!\n\n[user]\n"
+
+
+@pytest.mark.parametrize("opening", [
+    "Use the following pieces of context to answer the question at the end. If you don't know, say so.",
+    "Read the excerpts below. Answer in English. Cite each claim.",
+])
+def test_instructions_opening_the_last_turn_frame_it(opening):
+    text = f"{HISTORY}{opening}\n\nContent from {{file_name}}: {{context}}\nQuestion: {{question}}\n"
+    assert _found(text) == []
+    # The rules after the turn's sources are out of place, whatever opens the turn.
+    twin = f"{HISTORY}{opening}\n\n{{context}}\nRules:\n- Never guess.\n- Answer in English.\nQuestion: {{question}}\n"
+    assert _found(twin) == [(_line_of(twin, "[user]\nHi"), 1, "PL305")]
+
+
+@pytest.mark.parametrize("date", ["The current date and time is {datetime}.", "Today's date is 2026-12-02."])
+def test_one_sentence_after_a_timestamp_is_not_a_reminder(date):
+    text = f"[system]\nGiven the conversation, reply. {date} Return only your response.\nContext:\n{{context}}\n"
+    assert [code for *_, code in _found(text)] == ["PL305"]
+
+
+def _naive_lines(prompt, start):
+    """The line numbers as the rule counted them before: every line from the top of the text."""
+    lines = set()
+    for part in prompt.parts:
+        if part.kind is PartKind.INSTRUCTIONS and part.span.start >= start:
+            offset = part.span.start
+            for line in prompt.text[part.span.start : part.span.end].split("\n"):
+                if line.strip() and not cache_boundary._is_label(line, ("begin", "end", "start", "beginning")):
+                    lines.add(prompt.text.count("\n", 0, offset))
+                offset += len(line) + 1
+    return lines
+
+
+_LINES = st.lists(st.sampled_from(["Answer briefly and cite [n].", "Question: {question}", "{context}", "Today is {today}.",
+                                   "", "Answer:", "Never guess. Say so.", "[1] Title\nText of the chunk."]), min_size=1, max_size=30)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_LINES)
+def test_line_numbers_are_counted_once_and_unchanged(lines):
+    prompt = segment_text("\n".join(lines))
+    dynamic = next((p for p in prompt.parts if p.kind in DYNAMIC_KINDS), None)
+    if dynamic is None:
+        return
+    rule = next(r for r in CONFIG.selected if r.code == "PL305")
+    from promptlint.context import RuleContext
+
+    ctx = RuleContext(rule, CONFIG.rule_options(rule), CONFIG.today)
+    assert {line for line, _ in cache_boundary._static_after(prompt, dynamic.span.end, ctx)} == _naive_lines(prompt, dynamic.span.end)
+
+
+def test_many_lines_after_the_context_are_counted():
+    text = "{context}\n" + "Answer briefly and cite every claim.\n" * 32_000
+    (finding,) = [f for f in lint_text(text, path="t.txt", config=CONFIG) if f.code == "PL305"]
+    assert finding.message.startswith("32000 lines of static instructions come after the retrieved context")
