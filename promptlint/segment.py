@@ -322,7 +322,7 @@ def _text_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Mes
         body = [line for line in lines[index + 1 : stop] if line.start not in taken]
         if last:
             # A header that carries the chunk itself ("[1] «...»") has its content already.
-            passage = _is_passage(next(match[g] for g in _REST_GROUPS if match[g] is not None))
+            passage = _carries_chunk(next(match[g] for g in _REST_GROUPS if match[g] is not None))
             body = _cut_last_source(body, vocab, messages, lines[index].start, seen_content=passage)
         source = _text_source(text, n, lines[index], match, body, vocab)
         if text[source.content.start : source.content.end].strip() not in _ELISIONS or source.fields:
@@ -442,6 +442,18 @@ def _text_source(text: str, position: int, header: Line, match: re.Match[str], b
     key = match[key_group] if key_group else None
     key_span = Span(offset + match.start(key_group), offset + match.end(key_group)) if key_group else None
     rest = Span(offset + match.start(rest_group), offset + match.end(rest_group))
+    lead = _LEADING_GROUP.match(text, rest.start, rest.end)
+    if lead and _carries_chunk(text[rest.start : rest.end]) and not _is_passage(text[rest.start : rest.end]):
+        # "Document [1](Title: X): «chunk text»": the metadata in a group, then the chunk on the header line.
+        raw = text[rest.start : rest.end]
+        opened = len(raw) - len(raw.lstrip())
+        closed = raw.rfind(")" if raw[opened] == "(" else "]", 0, lead.end() - rest.start)
+        fields = [_inline_field(raw, rest.start, s, e) for s, e in _split_items(lowercase(raw[opened + 1 : closed]), opened + 1)]
+        title = _first_value(fields, vocab.title_labels)
+        lines = _strip_blank_edges(body)
+        end = max(rest.end, lines[-1].end if lines else rest.end)
+        return Source(position, Span(header.start, end), Span(header.start, lead.end()), _trim(text, Span(lead.end(), end)), key, key_span,
+                      title=title.strip("\"'\u201c\u201d") if title else None, fields=fields)
     if _is_passage(text[rest.start : rest.end]):
         # "[1] «chunk text»": the header line carries the chunk itself, and has no title.
         lines = _strip_blank_edges(body)
@@ -554,6 +566,16 @@ def _line_field(text: str, line: Line, labelled: re.Match[str], label: str) -> F
     return Field(label, text[value_start : line.end].strip(), _line_span(text, line), Span(value_start, line.end), "line")
 
 
+# A metadata group that opens a header's rest: "(Title: X): ", "[Updated 2026-01-14] ".
+_LEADING_GROUP = re.compile(r"\s*(?:\((?:[^()\n]|\([^()\n]*\))*\)|\[[^\[\]\n]*\])\s*:?\s*")
+
+
+def _carries_chunk(rest: str) -> bool:
+    """A header line whose rest is the chunk, or a metadata group and then the chunk."""
+    lead = _LEADING_GROUP.match(rest)
+    return _is_passage(rest) or bool(lead and len(rest[lead.end() :].split()) >= PASSAGE_WORDS)
+
+
 def _is_passage(rest: str) -> bool:
     """A header line that carries the chunk itself rather than a title."""
     rest = rest.strip()
@@ -638,11 +660,21 @@ def _instruction_pattern() -> re.Pattern[str]:
     return vocabulary.patterns(vocabulary.load("per-source-instruction")["phrases"])
 
 
+@cache
+def _addressing() -> re.Pattern[str]:
+    """A clause that addresses the reader: it starts with an imperative ("prefer it", "do not cite") or says "you"."""
+    verbs = _alternation(vocabulary.load("per-source-instruction")["imperatives"])
+    return re.compile(r"(?:^|[,;:.!?]\s*|\band\s+)(?:" + verbs + r")\b|\byou(?:r)?\b")
+
+
 def looks_like_instruction(line: Line) -> bool:
-    """A line of its own that talks to the model ("NOTE: prefer this source"), not chunk text that happens to."""
+    """A line of its own that talks to the model ("NOTE: prefer this source"), not chunk text that happens to.
+
+    A note that states a fact ("Note: the warranty was extended in 2024.") is the source's content.
+    """
     stripped = line.lower.lstrip(" \t*_-")
     if stripped.startswith(("note:", "nb:", "important:", "instruction:", "guidance:")):
-        return True
+        return _addressing().search(stripped, stripped.index(":")) is not None or _instruction_pattern().search(stripped) is not None
     return _instruction_pattern().match(stripped) is not None
 
 
@@ -796,6 +828,7 @@ def _xml_source(text: str, lower: str, position: int, match: re.Match[str], clos
     content: Span | None = None
     title = None
     heading: tuple[str, ...] = ()
+    wrapper_lines: list[Span] = []
     child_spans: list[Span] = []
     unclosed: set[str] = set()  # as in _xml_sources
     pos = inner_start
@@ -830,6 +863,7 @@ def _xml_source(text: str, lower: str, position: int, match: re.Match[str], clos
         inner_lines = text_lines(text, lower, inner_start, inner_end)
         body = _read_body(text, [ln for ln in inner_lines if ln.start not in covered], vocab, default_start=inner_start)
         fields += body.fields
+        wrapper_lines = body.wrapper_lines
         content = body.content
         # The body leaves out the children's lines, but the content runs from its first line
         # to its last. Over a child read as a field (a tag left unclosed above the child makes
@@ -852,6 +886,7 @@ def _xml_source(text: str, lower: str, position: int, match: re.Match[str], clos
         title=title,
         heading_path=heading,
         fields=fields,
+        wrapper_lines=wrapper_lines,
         style="xml",
     )
 

@@ -46,7 +46,6 @@ KNOWN = {
     "kernel-memory-answer-with-facts-relevance.txt": ACCURACY,
     "alce-asqa-default-shot2-ndoc5.txt": ACCURACY,
     "dspy-intro-compiled-rag-inspect-history.txt": ACCURACY,
-    "flashrag-refiner-example-prompt.txt": ACCURACY,
     "anthropic-citations-document-context-field.json": ACCURACY,
     "kernel-memory-lmstudio-logged-request.json": ACCURACY,
     "llama-stack-file-search-tool-message.json": ACCURACY,
@@ -78,7 +77,7 @@ def test_prompt_matches_manifest(item):
 # >= 0.97 and recall >= 0.95; the floors below are today's figures, so a change can
 # only raise them. Raise the floors with every gain.
 # Advisory rules are never counted, as in ../shared/tools/corpus_score.py.
-PRECISION_FLOOR = 0.86
+PRECISION_FLOOR = 0.90
 RECALL_FLOOR = 0.70
 ADVISORY = {"missing-heading-path", "missing-title", "whole-document-escalation", "context-budget",
             "unconditional-field"}

@@ -5,6 +5,11 @@ Flags guidance about one source placed inside it: "NOTE: this is the most
 relevant source, prefer it", "Use this source only if ...", "Ignore the other
 documents". Phrases are in `rules/per-source-instruction.yaml`.
 
+A "Note:" line is an instruction only when it addresses the reader (a clause
+opening with use, prefer, ignore, rely on, treat, do not...; or "you"): a note
+that states a fact is the source's own text. A line that marks the source
+restricted ("Do not use this source") is reported by PL105 alone.
+
 ## Why is this bad?
 Each such note is one more instruction competing with the rules of the system
 prompt; with six sources the model gets six extra, conflicting instructions. What
@@ -34,6 +39,7 @@ from __future__ import annotations
 from ..context import RuleContext
 from ..findings import Applicability, Edit, Fix
 from ..model import Prompt, Span
+from .. import vocabulary
 from ..vocabulary import may_match, patterns
 from ._fields import remove_line, source_label
 
@@ -43,14 +49,26 @@ SUMMARY = "A source carries instructions to the model about how to use it"
 FIX = "safe"
 
 
+def _restricted_lines(prompt: Prompt):
+    """A test of whether a line marks its source restricted ("Do not use this: internal only"): PL105 reports it."""
+    marker_words = vocabulary.load("restricted-content")["markers"]
+    if not may_match(marker_words, prompt.lower):
+        return lambda start, end: False
+    markers = patterns(marker_words)
+    return lambda start, end: markers.search(prompt.lower, start, end) is not None
+
+
 def check(prompt: Prompt, ctx: RuleContext):
     words = ctx.words("phrases")
     phrases = patterns(words)
     # Most prompts hold no phrase at all: then the sources' text is not scanned.
     scan = may_match(words, prompt.lower)
+    restricted = _restricted_lines(prompt)
     for source in prompt.sources:
         name = source_label(source)
         for line in source.wrapper_lines:
+            if restricted(line.start, line.end):
+                continue  # one cause, one finding: the source is restricted content
             yield ctx.finding(
                 prompt,
                 Span(line.start, line.end - (prompt.text[line.end - 1 : line.end] == "\n")),
@@ -64,6 +82,8 @@ def check(prompt: Prompt, ctx: RuleContext):
                 start = prompt.text.rfind("\n", scope.start, match.start()) + 1 or scope.start
                 end = prompt.text.find("\n", match.end(), scope.end)
                 sentence = Span(max(start, scope.start), scope.end if end < 0 else end)
+                if restricted(sentence.start, sentence.end):
+                    continue
                 yield ctx.finding(
                     prompt,
                     Span(match.start(), match.end()),

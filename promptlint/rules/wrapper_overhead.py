@@ -6,7 +6,7 @@ the chunk text) costs more than `wrapper-budget` tokens, 25 by default, and more
 than the canonical header for the same source would (a long title, a heading
 path, a stale note and a parse warning are worth their tokens; the rest is not).
 Fields that another rule already reports (scores, dates, system names, ordinals,
-derived text) are not counted again here, nor are fence lines (`-----`, a code
+derived text) and instruction lines (PL103) are not counted again here, nor are fence lines (`-----`, a code
 fence) that only mark where the text begins and ends.
 
 ## Why is this bad?
@@ -54,8 +54,8 @@ _FENCE = re.compile(r"^[ \t]*(?:[-=*_]{3,}|```\w*)[ \t]*\n?", re.MULTILINE)
 
 
 def _wrapper(prompt: Prompt, source: Source, reported: frozenset[str]) -> str:
-    """The source's text outside its content, less the fields other rules report."""
-    skip = sorted(f.span for f in source.fields if f.label in reported)
+    """The source's text outside its content, less the fields and instruction lines other rules report."""
+    skip = sorted([f.span for f in source.fields if f.label in reported] + source.wrapper_lines)
     pieces, pos = [], source.span.start
     for span in skip + [source.content, Span(source.span.end, source.span.end)]:
         if span.start >= pos:
