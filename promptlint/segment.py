@@ -661,6 +661,11 @@ def _instruction_pattern() -> re.Pattern[str]:
 
 
 @cache
+def _framing_pattern() -> re.Pattern[str]:
+    return vocabulary.patterns(vocabulary.load("per-source-instruction")["framing"])
+
+
+@cache
 def _addressing() -> re.Pattern[str]:
     """A clause that addresses the reader: it starts with an imperative ("prefer it", "do not cite") or says "you"."""
     verbs = _alternation(vocabulary.load("per-source-instruction")["imperatives"])
@@ -668,14 +673,15 @@ def _addressing() -> re.Pattern[str]:
 
 
 def looks_like_instruction(line: Line) -> bool:
-    """A line of its own that talks to the model ("NOTE: prefer this source"), not chunk text that happens to.
+    """A line of its own that talks to the model ("NOTE: prefer this source", "The following excerpt
+    mentions the search terms ..."), not chunk text that happens to.
 
     A note that states a fact ("Note: the warranty was extended in 2024.") is the source's content.
     """
     stripped = line.lower.lstrip(" \t*_-")
     if stripped.startswith(("note:", "nb:", "important:", "instruction:", "guidance:")):
         return _addressing().search(stripped, stripped.index(":")) is not None or _instruction_pattern().search(stripped) is not None
-    return _instruction_pattern().match(stripped) is not None
+    return _instruction_pattern().match(stripped) is not None or _framing_pattern().search(stripped) is not None
 
 
 # ---------------------------------------------------------------- headers

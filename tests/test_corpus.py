@@ -31,7 +31,6 @@ def _items():
 # as soon as it passes, which the strict xfail enforces.
 ACCURACY = "accuracy issue: not yet judged as labelled"
 KNOWN = {
-    "autogen-list-memory-chronological.txt": ACCURACY,
     "graphiti-context-string-fact-dates.txt": ACCURACY,
     "graphrag-global-reduce-importance-score.txt": ACCURACY,
     "langchain-conversational-retrieval-rewritten-question.txt": ACCURACY,
@@ -78,7 +77,7 @@ def test_prompt_matches_manifest(item):
 # only raise them. Raise the floors with every gain.
 # Advisory rules are never counted, as in ../shared/tools/corpus_score.py.
 PRECISION_FLOOR = 0.90
-RECALL_FLOOR = 0.70
+RECALL_FLOOR = 0.71
 ADVISORY = {"missing-heading-path", "missing-title", "whole-document-escalation", "context-budget",
             "unconditional-field"}
 

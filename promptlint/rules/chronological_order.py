@@ -2,7 +2,10 @@
 
 ## What it does
 Flags a template that orders the sources by a date: `|sort(attribute='updated_at')`,
-`sorted(docs, key=...date...)`, `|sort(attribute='published', reverse=true)`.
+`sorted(docs, key=...date...)`, `|sort(attribute='published', reverse=true)`; and a
+label or heading that introduces the sources and says they are in date order
+("Results, newest first:", "Memory content (in chronological order):"), which
+announces the order even when the context comes pre-joined.
 
 ## Why is this bad?
 Chronological order ignores relevance entirely: measured at 0.87 correctness
@@ -30,7 +33,8 @@ import re
 
 from .. import vocabulary
 from ..context import RuleContext
-from ..model import Prompt, Span
+from ..model import PartKind, Prompt, Span
+from ..vocabulary import patterns
 
 CODE = "PL302"
 NAME = "chronological-order"
@@ -39,7 +43,38 @@ SUMMARY = "Sources are sorted by date instead of relevance"
 _SORT_KEY = re.compile(r"sort(?:ed)?\s*\((?P<args>[^)]*)\)")
 
 
+# A label or heading: a short line that ends with a colon, or a Markdown heading.
+_LABEL = re.compile(r"\s*(?:#{1,6}\s+(?P<heading>.{1,80})|(?P<label>[^\n.!?]{1,80})[:\uff1a])\s*$")
+LABEL_WORDS = 10
+
+
+def _announced(prompt: Prompt, ctx: RuleContext):
+    """The labels that introduce the sources and say they are in date order."""
+    phrases = patterns(ctx.words("announced"))
+    nouns = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in ctx.words("sources-nouns")) + r")\b")
+    for part in prompt.parts:
+        if part.kind is not PartKind.INSTRUCTIONS:
+            continue
+        offset = part.span.start
+        for line in prompt.lower[part.span.start : part.span.end].split("\n"):
+            label = _LABEL.match(line)
+            group = label and ("heading" if label["heading"] else "label")
+            if group and len(label[group].split()) <= LABEL_WORDS and nouns.search(label[group]):
+                match = phrases.search(label[group])
+                if match:
+                    start = offset + label.start(group) + match.start()
+                    yield Span(start, start + len(match[0]))
+            offset += len(line) + 1
+
+
 def check(prompt: Prompt, ctx: RuleContext):
+    for span in _announced(prompt, ctx):
+        yield ctx.finding(
+            prompt,
+            span,
+            "The sources are announced in date order; chronological order ignores relevance (0.87 vs 0.91 for rank order)",
+            tokens_text="",
+        )
     dates = vocabulary.label_set(vocabulary.load("unconditional-date")["labels"])
     for source in prompt.sources:
         for match in _SORT_KEY.finditer(source.collection):

@@ -4,8 +4,9 @@
 Flags a source marked restricted, confidential or do-not-use (`[RESTRICTED]`,
 `classification: confidential`, "do not use this document"), a template loop over
 restricted items (`{% for c in forbidden %}`), and an instruction
-that tells the model not to use restricted or confidential sources, which means
-such sources are being sent. Markers are in `rules/restricted-content.yaml`.
+that tells the model not to use restricted or confidential sources, or says the
+context may include confidential or personal data that it must never disclose:
+either means such content is being sent. Markers are in `rules/restricted-content.yaml`.
 
 ## Why is this bad?
 Sending forbidden content with an instruction not to use it treats the prompt as a

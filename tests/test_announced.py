@@ -1,0 +1,119 @@
+"""The pattern announced rather than rendered: with a pre-joined context, the words around it say
+what every source carries (date order, restricted content, a framing sentence, derived text).
+
+Each case is generated over several spellings and input forms, with a clean twin.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from promptlint.config import build
+from promptlint.lint import lint_text
+
+CONFIG = build({"today": "2026-12-02"}, "test")
+
+# The same prompt with the context pre-joined, as a format string, a Jinja template and assembled text.
+FORMS = {
+    "t.txt": "You answer from the knowledge base.\n\n{label}\n{{context}}\n\nQuestion: {{question}}\n",
+    "t.j2": "You answer from the knowledge base.\n\n{label}\n{{{{ context }}}}\n\nQuestion: {{{{ question }}}}\n",
+    "a.txt": ("You answer from the knowledge base.\n\n{label}\n- Returns are accepted within 30 days.\n"
+              "- Refunds take 14 days.\n\nQuestion: How long do refunds take?\n"),
+}
+
+
+def _found(text, path, code):
+    return [(f.line, f.column) for f in lint_text(text, path=path, config=CONFIG) if f.code == code]
+
+
+def _at(text, needle):
+    before = text[: text.index(needle)]
+    return (before.count("\n") + 1, len(before) - before.rfind("\n"))
+
+
+@pytest.mark.parametrize("path", sorted(FORMS))
+@pytest.mark.parametrize("label, phrase", [
+    ("Results, newest first:", "newest first"),
+    ("Relevant memory content (in chronological order):", "in chronological order"),
+    ("## Search results, sorted by date", "sorted by date"),
+    ("Documents (most recent first):", "most recent first"),
+    ("Notes, from oldest to newest:", "from oldest to newest"),
+])
+def test_sources_announced_in_date_order(path, label, phrase):
+    text = FORMS[path].format(label=label)
+    line, column = _at(text, label)
+    assert _found(text, path, "PL302") == [(line, column + label.lower().index(phrase))]
+
+
+@pytest.mark.parametrize("path", sorted(FORMS))
+@pytest.mark.parametrize("label", [
+    "List the events of your answer in chronological order:",  # about the answer, not the sources
+    "Results:",
+    "Answer newest first.",
+])
+def test_an_order_that_is_not_the_sources_is_not_announced(path, label):
+    assert _found(FORMS[path].format(label=label), path, "PL302") == []
+
+
+@pytest.mark.parametrize("path", sorted(FORMS))
+@pytest.mark.parametrize("sentence, start", [
+    ("The context may include confidential or personal data; never disclose it.", "may include confidential"),
+    ("Some documents might contain sensitive customer details, and you must not reveal them.", "might contain sensitive"),
+    ("Note that personal information in the excerpts must not be disclosed.", "personal information"),
+])
+def test_permission_to_see_restricted_content_is_announced(path, sentence, start):
+    text = FORMS[path].format(label=f"{sentence}\nContext:")
+    assert _found(text, path, "PL105") == [_at(text, start)]
+    # The twin says what the context holds and asks nothing: no restricted content is implied.
+    twin = FORMS[path].format(label="The context may include customer orders and invoices.\nContext:")
+    assert _found(twin, path, "PL105") == []
+
+
+SOURCE_TEMPLATES = {
+    "t.txt": "Answer from the excerpts.\n\n[{{i}}] {{title}}\n{framing}\n{{content}}\n\nQuestion: {{question}}\n",
+    "a.txt": ("Answer from the excerpts.\n\n[1] Returns Policy\n{framing}\nDamaged goods may be returned within 30 days.\n\n"
+              "[2] Shipping FAQ\n{framing}\nDelivery takes 3-5 days.\n\nQuestion: How long?\n"),
+}
+
+
+FRAMINGS = [
+    "The following excerpt mentions the search terms returns, damaged:",
+    "The excerpt below was retrieved for the query.",
+    "This passage was retrieved because it matches the search query.",
+    "Retrieved text, which contains the keywords of the question:",
+]
+
+
+@pytest.mark.parametrize("path", sorted(SOURCE_TEMPLATES))
+@pytest.mark.parametrize("framing", FRAMINGS)
+def test_a_framing_sentence_around_every_chunk_is_a_per_source_instruction(path, framing):
+    text = SOURCE_TEMPLATES[path].format(framing=framing)
+    lines = [i + 1 for i, line in enumerate(text.split("\n")) if line == framing]
+    assert _found(text, path, "PL103") == [(n, 1) for n in lines]
+
+
+@pytest.mark.parametrize("path", sorted(SOURCE_TEMPLATES))
+@pytest.mark.parametrize("first", [
+    "This document describes the returns process.",
+    "The following steps apply to damaged goods:",
+    "The excerpts of the contract are in section 7.",
+])
+def test_a_chunk_that_starts_by_describing_itself_is_content(path, first):
+    assert _found(SOURCE_TEMPLATES[path].format(framing=first), path, "PL103") == []
+
+
+@pytest.mark.parametrize("label", ["Key facts", "Highlights", "Highlight", "Key points", "TL;DR", "Keywords",
+                                   "Questions this answers", "Relevance explanation", "Why relevant"])
+@pytest.mark.parametrize("form", ["line", "xml"])
+def test_derived_text_under_the_names_the_chapter_gives(label, form):
+    if form == "line":
+        text = (f"Answer from the sources.\n\n[1] Returns Policy\n{label}: returns within 30 days\n"
+                "Damaged goods may be returned within 30 days.\n\nQuestion: How long?\n")
+        where = (4, 1)
+    else:
+        tag = label.lower().replace(";", "").replace(" ", "_")
+        text = (f"Answer from the sources.\n<document index=\"1\">\n<source>Returns Policy</source>\n"
+                f"<{tag}>returns within 30 days</{tag}>\n<document_content>Damaged goods may be returned within 30 days."
+                f"</document_content>\n</document>\nQuestion: How long?\n")
+        where = (4, 1)
+    assert _found(text, "t.txt", "PL104") == [where]
