@@ -245,6 +245,8 @@ def segment_text(text: str, messages: list[Message] | None = None, names: SlotNa
     are separate messages. Plain text gets its turns from role-marker lines.
     ``names`` are the template variables the config names.
     """
+    if "[" in text and _BRACKET_SLOT.search(text):
+        return _with_bracket_slots(text, messages, names)
     lower = lowercase(text)
     vocab = words(names)
     lines = text_lines(text, lower)
@@ -256,7 +258,7 @@ def segment_text(text: str, messages: list[Message] | None = None, names: SlotNa
     if not sources:
         sources, json_block = json_sources(text, vocab.content_labels, vocab.title_labels, vocab.heading_labels)
     if not sources:
-        sources = _section_sources(text, lines, vocab) or _separated_sources(text, lines, vocab, messages)
+        sources = _section_sources(text, lines, vocab) or _record_sources(text, lines, vocab) or _separated_sources(text, lines, vocab, messages)
     if "{" in text:
         sources = [dataclasses.replace(s, repeated=bool(_SLOT.search(lower, s.span.start, s.span.end))) for s in sources]
     questions, rewritten, examples = _questions(text, lower, lines, vocab, sources, messages)
@@ -278,6 +280,30 @@ def segment_text(text: str, messages: list[Message] | None = None, names: SlotNa
         # Edits inside JSON would have to mend its commas: its sources are reported, not fixed.
         locked=[json_block] if json_block else [],
     )
+
+
+# A placeholder as prompt libraries write one: "[DOC_2_SCORE]", "[USER_QUESTION]" (capitals and an underscore).
+_BRACKET_SLOT = re.compile(r"\[([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\]")
+
+
+def _with_bracket_slots(text: str, messages: list[Message] | None, names: SlotNames) -> Prompt:
+    """The prompt model of a text whose placeholders are in square brackets.
+
+    They are read as the braces of a format string, which have the same length: every
+    span stays where it is; the text and the values the rules quote are given back theirs.
+    """
+    prompt = segment_text(_BRACKET_SLOT.sub(r"{\1}", text), messages, names)
+    slots = set(_BRACKET_SLOT.findall(text))
+    braced = re.compile(r"\{(" + "|".join(sorted(slots, key=len, reverse=True)) + r")\}")
+
+    def back(value):
+        return braced.sub(r"[\1]", value) if isinstance(value, str) else value
+
+    def source(s: Source) -> Source:
+        fields = [dataclasses.replace(f, value=back(f.value)) for f in s.fields]
+        return dataclasses.replace(s, title=back(s.title), key=back(s.key), heading_path=tuple(map(back, s.heading_path)), fields=fields)
+
+    return dataclasses.replace(prompt, text=text, lower=lowercase(text), sources=[source(s) for s in prompt.sources])
 
 
 # ---------------------------------------------------------------- messages
@@ -354,6 +380,94 @@ def _section_sources(text: str, lines: list[Line], vocab: Vocab) -> list[Source]
             title = _first_value(body.fields, vocab.title_labels)
             return [Source(0, Span(line.start, lines[close].end), Span(line.start, line.end), body.content, title=title, fields=body.fields, repeated=True)]
     return []
+
+
+# A field of a record: "Doc ID: 7", "**Updated:** 2026-10-01", "- Origin: wiki". A short label only.
+_RECORD_FIELD = re.compile(r"\s*(?:[-*\u2022]\s+)?(?:\*\*|__)?(?P<label>[a-z@][\w.@/-]*(?: [\w.@/-]+){0,3}?)(?:\*\*|__)?\s*[:=](?:\*\*|__)?\s*(?P<value>.*)$")
+_MD_HEADING = re.compile(r"\s*#{1,6}\s+(?P<title>\S.*?)\s*$")
+
+
+def _record_sources(text: str, lines: list[Line], vocab: Vocab) -> list[Source]:
+    """Sources written as records of labelled fields with no header line: "Doc ID: ... / Origin: ... /
+    Text: ... / Match score: ...", a Markdown section whose metadata is bold ("## Title" then
+    "**Updated:** 2026-10-01" then the text), or a one-line record ("Title: ..., URL: ..., Date: ...").
+
+    A record is a paragraph (lines between blank lines): an optional heading, then fields, then the
+    text (after a content label, or the first unlabelled lines), then optional fields. It takes two
+    records of the same first label, or one whose text is labelled and has two fields besides, so
+    that a paragraph of "Label: value" instructions is not read as a source.
+    """
+    stop = vocab.question_labels | vocab.history_labels | vocab.context_labels
+    records = []
+    for paragraph in _paragraphs(lines):
+        for group in _repeats(paragraph):
+            record = _record(text, group, vocab, stop)
+            if record is not None:
+                records.append(record)
+    firsts = [r[1] for r in records]
+    kept = [r for r in records if firsts.count(r[1]) >= 2 or (r[2] and len(r[0].fields) >= 2)]
+    return [dataclasses.replace(source, position=n) for n, (source, _, _) in enumerate(kept)]
+
+
+def _paragraphs(lines: list[Line]) -> list[list[Line]]:
+    paragraphs: list[list[Line]] = [[]]
+    for line in lines:
+        if line.blank or _SEPARATOR.match(line.text):
+            if paragraphs[-1]:
+                paragraphs.append([])
+        else:
+            paragraphs[-1].append(line)
+    return [p for p in paragraphs if p]
+
+
+def _repeats(paragraph: list[Line]) -> list[list[Line]]:
+    """A paragraph split where its first label comes again: records written one after another."""
+    first = _RECORD_FIELD.match(paragraph[0].lower)
+    if first is None:
+        return [paragraph]
+    groups: list[list[Line]] = [[]]
+    for line in paragraph:
+        field = _RECORD_FIELD.match(line.lower)
+        if groups[-1] and field and field["label"] == first["label"]:
+            groups.append([])
+        groups[-1].append(line)
+    return groups
+
+
+def _record(text: str, paragraph: list[Line], vocab: Vocab, stop: frozenset[str]) -> tuple[Source, str, bool] | None:
+    """The source a paragraph holds as a record, with its first field's label and whether its text is labelled."""
+    heading = _MD_HEADING.match(paragraph[0].text)
+    title = heading["title"].strip("*_ ") if heading else None
+    fields: list[Field] = []
+    content: Span | None = None
+    labelled = trailing = False
+    for line in paragraph[1:] if heading else paragraph:
+        field = _RECORD_FIELD.match(line.lower)
+        label = normalise_label(field["label"]) if field else ""
+        if label in stop or (field and looks_like_instruction(line)):
+            return None  # the question, the history or an instruction, not a source
+        if field and label in vocab.content_labels and content is None:
+            content, labelled = Span(line.start + field.start("value"), line.end), True
+        elif field and len(items := _split_items(line.lower, 0)) > 1:
+            # "Title: ..., URL: ..., Date Published: ...": a one-line record.
+            fields.extend(_inline_field(line.text, line.start, start, end) for start, end in items)
+            trailing = content is not None
+        elif field and field["value"].strip():
+            value = Span(line.start + field.start("value"), line.end)
+            fields.append(Field(label, text[value.start : value.end].strip(" *_"), _line_span(text, line), value, "line"))
+            trailing = content is not None
+        elif trailing:
+            return None  # text after the trailing fields: prose, not a record
+        else:
+            content = Span(line.start, line.end) if content is None else Span(content.start, line.end)
+    if content is None or not fields:
+        return None
+    if title is None:
+        title = _first_value(fields, vocab.title_labels)
+    first = paragraph[0]
+    source = Source(0, Span(first.start, paragraph[-1].end), Span(first.start, first.end if heading else first.start),
+                    _trim(text, content), title=title, fields=fields)
+    return source, (fields[0].label if not heading else "#"), labelled
 
 
 def _separated_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Message]) -> list[Source]:
@@ -660,6 +774,9 @@ def _instruction_pattern() -> re.Pattern[str]:
     return vocabulary.patterns(vocabulary.load("per-source-instruction")["phrases"])
 
 
+FRAMING_CHARS = 200
+
+
 @cache
 def _framing_pattern() -> re.Pattern[str]:
     return vocabulary.patterns(vocabulary.load("per-source-instruction")["framing"])
@@ -681,7 +798,10 @@ def looks_like_instruction(line: Line) -> bool:
     stripped = line.lower.lstrip(" \t*_-")
     if stripped.startswith(("note:", "nb:", "important:", "instruction:", "guidance:")):
         return _addressing().search(stripped, stripped.index(":")) is not None or _instruction_pattern().search(stripped) is not None
-    return _instruction_pattern().match(stripped) is not None or _framing_pattern().search(stripped) is not None
+    if _instruction_pattern().match(stripped):
+        return True
+    # A framing sentence is short; a chunk's first line can be long: its start is enough.
+    return _framing_pattern().search(stripped, 0, FRAMING_CHARS) is not None
 
 
 # ---------------------------------------------------------------- headers

@@ -25,11 +25,12 @@ def number(value: str) -> float | None:
     return float(text)
 
 
-_SLOT_VALUE = re.compile(r"\{\{?[#\s]*[A-Za-z_][^{}]*\}\}?")
+# "{score:.2f}", "{{ doc.score }}", or a prompt library's "[DOC_2_SCORE]".
+_SLOT_VALUE = re.compile(r"\{\{?[#\s]*[A-Za-z_][^{}]*\}\}?|\[[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\]")
 
 
 def is_slot(value: str) -> bool:
-    """A template slot standing for the value ("{score:.2f}", "{{ doc.score }}")."""
+    """A template slot standing for the value ("{score:.2f}", "{{ doc.score }}", "[DOC_2_SCORE]")."""
     return bool(_SLOT_VALUE.fullmatch(value.strip()))
 
 

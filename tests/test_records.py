@@ -1,0 +1,89 @@
+"""Sources written as records of labelled fields, with no header line, are sources.
+
+Generated over the shapes prompt code writes: labelled-field records, Markdown sections
+whose metadata is bold, one-line records; and twins of labelled lines that are not sources.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from promptlint.config import build
+from promptlint.lint import lint_text
+from promptlint.segment import segment_text
+
+CHUNKS = ["Damaged goods may be returned within 30 days of delivery.", "Store credit is issued after the return window."]
+
+
+def _read(text):
+    return [(s.title, [(f.label, f.value) for f in s.fields], text[s.content.start : s.content.end]) for s in segment_text(text).sources]
+
+
+@pytest.mark.parametrize("content", ["Text", "Content", "Snippet", "Passage"])
+@pytest.mark.parametrize("leading", [("Doc ID", "Origin"), ("Source", "Updated"), ("ID", "author_name")])
+@pytest.mark.parametrize("trailing", ["Match score", None])
+@pytest.mark.parametrize("between", ["\n", "\n---\n"])
+def test_labelled_field_records(content, leading, trailing, between):
+    records = []
+    for n, chunk in enumerate(CHUNKS):
+        lines = [f"{leading[0]}: 77{n}", f"{leading[1]}: wiki-{n}", f"{content}: {chunk}"]
+        lines += [f"{trailing}: 0.{8 - n}"] if trailing else []
+        records.append("\n".join(lines))
+    text = f"Answer from the records below.\n\n{between.join(records)}\n\nQuestion: Can I return a damaged item?\n"
+    labels = [label.lower().replace("_", " ") for label in leading] + ([trailing.lower()] if trailing else [])
+    assert [(fields and [f for f, _ in fields], body) for _, fields, body in _read(text)] == [(labels, chunk) for chunk in CHUNKS]
+
+
+@pytest.mark.parametrize("level", ["##", "###"])
+@pytest.mark.parametrize("bold", ["**{label}:** {value}", "**{label}**: {value}", "__{label}:__ {value}", "- **{label}:** {value}"])
+def test_markdown_sections_with_bold_metadata(level, bold):
+    sections = []
+    for title, chunk in zip(["Returns Policy", "Store Credit"], CHUNKS):
+        meta = [bold.format(label="Updated", value="2026-10-01"), bold.format(label="Source", value="Confluence")]
+        sections.append("\n".join([f"{level} {title}", *meta, chunk]))
+    text = "Answer from the sections below.\n\n" + "\n\n".join(sections) + "\n\nQuestion: Can I return a damaged item?\n"
+    expected = [(title, [("updated", "2026-10-01"), ("source", "Confluence")], chunk) for title, chunk in zip(["Returns Policy", "Store Credit"], CHUNKS)]
+    assert _read(text) == expected
+
+
+@pytest.mark.parametrize("separator", [", ", "; ", " | "])
+@pytest.mark.parametrize("labels", [("Title", "URL", "Date Published"), ("Name", "Link", "Published")])
+def test_one_line_records(separator, labels):
+    records = []
+    for n, chunk in enumerate(CHUNKS):
+        values = [f"Policy {n}", f"https://example.com/{n}", f"2026-10-0{n + 1}"]
+        records.append(separator.join(f"{label}: {value}" for label, value in zip(labels, values)) + "\n" + chunk)
+    text = "Use the search results to answer.\n\n" + "\n\n".join(records) + "\n\nQuestion: Can I return a damaged item?\n"
+    assert [(title, [f for f, _ in fields], body) for title, fields, body in _read(text)] == [
+        (f"Policy {n}", [label.lower() for label in labels], chunk) for n, chunk in enumerate(CHUNKS)
+    ]
+
+
+@pytest.mark.parametrize("text", [
+    # instructions written as labelled lines, once
+    "Role: You are the support assistant.\nTone: Friendly and brief.\nLanguage: English\n\n{context}\n\nQuestion: {question}\n",
+    # few-shot pairs: the question and the answer are not a source
+    "Question: What color are apples?\nAnswer: Red.\n\nQuestion: What color is the sky?\nAnswer: Blue.\n\nQuestion: {question}\n",
+    "Input: 2 + 2\nOutput: 4\n\nInput: 3 + 3\nOutput: 6\n\nInput: {question}\n",
+    # prose with a label in it
+    "Note: answer briefly.\nThe sources follow.\n\nNote: cite them.\nUse [n].\n\n{context}\n",
+])
+def test_labelled_lines_that_are_not_sources(text):
+    assert segment_text(text).sources == []
+
+
+@pytest.mark.parametrize("label", ["relevance", "Score", "similarity"])
+@pytest.mark.parametrize("header", ["Document {n}: [DOC_{n}_TITLE] ({label}: [DOC_{n}_SCORE])", "[{n}] [DOC_{n}_TITLE] ({label}: [DOC_{n}_SCORE])"])
+def test_square_bracket_placeholders_are_slots(label, header):
+    sources = "\n\n".join(header.format(n=n, label=label) + f"\n[DOC_{n}_TEXT]" for n in (1, 2))
+    text = f"Answer using the documents.\n\n{sources}\n\nQuestion: [USER_QUESTION]\n"
+    prompt = segment_text(text)
+    assert prompt.text == text
+    assert [(s.title, s.fields[0].value) for s in prompt.sources] == [("[DOC_1_TITLE]", "[DOC_1_SCORE]"), ("[DOC_2_TITLE]", "[DOC_2_SCORE]")]
+    found = [(f.line, f.code) for f in lint_text(text, path="t.txt", config=build({}, "test")) if f.code == "PL102"]
+    assert found == [(3, "PL102"), (6, "PL102")]
+
+
+def test_a_bracketed_marker_is_not_a_placeholder():
+    text = "Answer from the sources.\n\n[1] Pricing [INTERNAL_ONLY]\n[RESTRICTED] Margins are 40%.\n\nQuestion: [USER_QUESTION]\n"
+    assert [f.code for f in lint_text(text, path="t.txt", config=build({}, "test")) if f.code == "PL105"] == ["PL105"]
