@@ -800,8 +800,8 @@ def looks_like_instruction(line: Line) -> bool:
         return _addressing().search(stripped, stripped.index(":")) is not None or _instruction_pattern().search(stripped) is not None
     if _instruction_pattern().match(stripped):
         return True
-    # A framing sentence is short; a chunk's first line can be long: its start is enough.
-    return _framing_pattern().search(stripped, 0, FRAMING_CHARS) is not None
+    # A framing sentence is short; a chunk's first line can be long, and is not one.
+    return len(stripped) <= FRAMING_CHARS and _framing_pattern().search(stripped) is not None
 
 
 # ---------------------------------------------------------------- headers
@@ -1182,7 +1182,12 @@ def _label_start(lower: str, question: Span) -> int:
 
 def _uncovered(text: str, line: Line, taken: SpanSet) -> list[Line]:
     """The pieces of ``line`` outside the parts already found ("</search_results> Using the results...")."""
-    i = max(bisect.bisect_right(taken.starts, line.start) - 1, 0)
+    i = bisect.bisect_right(taken.starts, line.start) - 1
+    if i >= 0 and taken.spans[i].end >= line.end:
+        return []  # most lines of a prompt are inside the sources
+    if (i < 0 or taken.spans[i].end <= line.start) and (i + 1 == len(taken.spans) or taken.spans[i + 1].start >= line.end):
+        return [line]  # and most others are not touched at all
+    i = max(i, 0)
     pieces, pos = [], line.start
     while i < len(taken.spans) and taken.spans[i].start < line.end:
         span = taken.spans[i]
@@ -1191,8 +1196,6 @@ def _uncovered(text: str, line: Line, taken: SpanSet) -> list[Line]:
                 pieces.append(_piece_of(text, pos, span.start))
             pos = span.end
         i += 1
-    if pos == line.start:
-        return [line]  # most lines: nothing of them was taken
     if pos < line.end:
         pieces.append(_piece_of(text, pos, line.end))
     return pieces

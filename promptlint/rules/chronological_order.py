@@ -30,6 +30,7 @@ No fix: the order should be decided where the sources are retrieved.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from .. import vocabulary
 from ..context import RuleContext
@@ -48,12 +49,16 @@ _LABEL = re.compile(r"\s*(?:#{1,6}\s+(?P<heading>.{1,80})|(?P<label>[^\n.!?]{1,8
 LABEL_WORDS = 10
 
 
+@cache
+def _compiled(announced: tuple[str, ...], nouns: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    return patterns(list(announced)), re.compile(r"\b(?:" + "|".join(re.escape(w) for w in nouns) + r")\b")
+
+
 def _announced(prompt: Prompt, ctx: RuleContext):
     """The labels that introduce the sources and say they are in date order."""
-    phrases = patterns(ctx.words("announced"))
-    nouns = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in ctx.words("sources-nouns")) + r")\b")
+    phrases, nouns = _compiled(tuple(ctx.words("announced")), tuple(ctx.words("sources-nouns")))
     for part in prompt.parts:
-        if part.kind is not PartKind.INSTRUCTIONS:
+        if part.kind is not PartKind.INSTRUCTIONS or not phrases.search(prompt.lower, part.span.start, part.span.end):
             continue
         offset = part.span.start
         for line in prompt.lower[part.span.start : part.span.end].split("\n"):

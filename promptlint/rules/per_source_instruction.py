@@ -52,12 +52,19 @@ FIX = "safe"
 
 
 def _restricted_lines(prompt: Prompt):
-    """A test of whether a line marks its source restricted ("Do not use this: internal only"): PL105 reports it."""
+    """A test of whether a line marks its source restricted ("Do not use this: internal only"): PL105 reports it.
+
+    Most prompts have no line to test: the prompt is looked at only when there is one.
+    """
     marker_words = vocabulary.load("restricted-content")["markers"]
-    if not may_match(marker_words, prompt.lower):
-        return lambda start, end: False
-    markers = patterns(marker_words)
-    return lambda start, end: markers.search(prompt.lower, start, end) is not None
+    markers = []  # filled on the first test: the pattern, or None when no marker can match
+
+    def restricted(start: int, end: int) -> bool:
+        if not markers:
+            markers.append(patterns(marker_words) if may_match(marker_words, prompt.lower) else None)
+        return markers[0] is not None and markers[0].search(prompt.lower, start, end) is not None
+
+    return restricted
 
 
 def check(prompt: Prompt, ctx: RuleContext):
