@@ -154,8 +154,19 @@ def check(paths, fix, unsafe_fixes, show_diff, output_format, statistics, show_f
     threshold = None
     if fix or show_diff:
         threshold = Applicability.UNSAFE if unsafe_fixes else Applicability.SAFE
-    all_findings, texts, changed = [], {}, 0
+    all_findings, entries, changed = [], [], 0
     fixed_stdin = None  # with --fix, standard input's text after fixing, printed instead of written
+    # Standard output holds the fixed text, so the report goes to standard error.
+    to_stderr = bool(stdin_filename and fix and not show_diff)
+    # The report is written file by file as the results come, so no file's text is kept to the end.
+    writer = None
+    if not (show_diff or write_baseline or statistics):
+        # NO_COLOR (no-color.org) turns colour off, and so does output that is not a terminal:
+        # asked now, with click's own test, rather than colouring a large report for click.echo
+        # to strip again (a tenth of a corpus run's time).
+        stream = sys.stderr if to_stderr else sys.stdout
+        color = output_format in output.TEXT_FORMATS and not os.environ.get("NO_COLOR") and not click.utils.should_strip_ansi(stream)
+        writer = output.WRITERS[output_format](color)
     targets = [(path, config) for path, config in targets if path.resolve() not in baseline_files]
     if stdin_filename:
         results = [parallel.check_bytes(sys.stdin.buffer.read(), stdin_filename, config, threshold) for _, config in targets]
@@ -184,33 +195,30 @@ def check(paths, fix, unsafe_fixes, show_diff, output_format, statistics, show_f
         if stdin_filename and fix and not show_diff:
             fixed_stdin = doc.original if result.fixed is None else result.fixed
         # Findings are placed in the text the rules read (no BOM, LF newlines), so show that one.
-        texts[doc.path] = doc.as_read(result.fixed) if (result.fixed is not None and not show_diff) else doc.raw
-        all_findings.extend(result.findings)
+        text = doc.as_read(result.fixed) if (result.fixed is not None and not show_diff) else doc.raw
+        findings = result.findings
+        if write_baseline:
+            entries.extend(baseline.keys(findings, text))
+        elif known is not None:
+            findings = baseline.new_findings(findings, text, known)
+        if writer is not None:
+            part = writer.file(doc.path, text, findings)
+            if part:
+                click.echo(part, nl=False, err=to_stderr)
+        all_findings.extend(findings)
     if show_diff:
         sys.exit(EXIT_ERROR if failed else (EXIT_FINDINGS if changed and not exit_zero else EXIT_CLEAN))
     if fixed_stdin is not None:
         click.echo(fixed_stdin, nl=False)
     if write_baseline:
-        _write_baseline(write_baseline, baseline.dumps(all_findings, texts))
+        _write_baseline(write_baseline, baseline.dumps(entries))
         if not quiet:
             click.echo(f"Wrote {len(all_findings)} finding(s) to {write_baseline}", err=True)
         sys.exit(EXIT_ERROR if failed else EXIT_CLEAN)
-    if known is not None:
-        all_findings = baseline.new_findings(all_findings, texts, known)
-    # Standard output holds the fixed text, so the report goes to standard error.
-    to_stderr = fixed_stdin is not None
-    render = output.RENDERERS[output_format]
     if statistics:
-        report = output.statistics(all_findings)
-    elif output_format in output.TEXT_FORMATS:
-        # NO_COLOR (no-color.org) turns colour off, and so does output that is not a terminal:
-        # asked now, with click's own test, rather than colouring a large report for click.echo
-        # to strip again (a tenth of a corpus run's time).
-        stream = sys.stderr if to_stderr else sys.stdout
-        report = render(all_findings, texts, color=not os.environ.get("NO_COLOR") and not click.utils.should_strip_ansi(stream))
+        click.echo(output.statistics(all_findings), nl=False, err=to_stderr)
     else:
-        report = render(all_findings, texts)
-    click.echo(report, nl=False, err=to_stderr)
+        click.echo(writer.end(), nl=False, err=to_stderr)
     if show_fixes:
         click.echo(output.fixes(all_findings), nl=False, err=to_stderr)
     # The summary is for people: after the full report, on stderr beside lines a tool
