@@ -154,7 +154,7 @@ def check(paths, fix, unsafe_fixes, show_diff, output_format, statistics, show_f
     threshold = None
     if fix or show_diff:
         threshold = Applicability.UNSAFE if unsafe_fixes else Applicability.SAFE
-    all_findings, entries, changed = [], [], 0
+    tally, entries, changed = output.Tally(listing=show_fixes), [], 0
     fixed_stdin = None  # with --fix, standard input's text after fixing, printed instead of written
     # Standard output holds the fixed text, so the report goes to standard error.
     to_stderr = bool(stdin_filename and fix and not show_diff)
@@ -205,7 +205,7 @@ def check(paths, fix, unsafe_fixes, show_diff, output_format, statistics, show_f
             part = writer.file(doc.path, text, findings)
             if part:
                 click.echo(part, nl=False, err=to_stderr)
-        all_findings.extend(findings)
+        tally.add(findings)
     if show_diff:
         sys.exit(EXIT_ERROR if failed else (EXIT_FINDINGS if changed and not exit_zero else EXIT_CLEAN))
     if fixed_stdin is not None:
@@ -213,21 +213,21 @@ def check(paths, fix, unsafe_fixes, show_diff, output_format, statistics, show_f
     if write_baseline:
         _write_baseline(write_baseline, baseline.dumps(entries))
         if not quiet:
-            click.echo(f"Wrote {len(all_findings)} finding(s) to {write_baseline}", err=True)
+            click.echo(f"Wrote {len(entries)} finding(s) to {write_baseline}", err=True)
         sys.exit(EXIT_ERROR if failed else EXIT_CLEAN)
     if statistics:
-        click.echo(output.statistics(all_findings), nl=False, err=to_stderr)
+        click.echo(output.statistics(tally), nl=False, err=to_stderr)
     else:
         click.echo(writer.end(), nl=False, err=to_stderr)
     if show_fixes:
-        click.echo(output.fixes(all_findings), nl=False, err=to_stderr)
+        click.echo(output.fixes(tally), nl=False, err=to_stderr)
     # The summary is for people: after the full report, on stderr beside lines a tool
     # reads, and never inside a JSON or XML document.
     if not quiet and output_format in ("full", "concise", "github"):
-        click.echo(output.summary(all_findings, changed if fix else 0), err=to_stderr or output_format != "full")
+        click.echo(output.summary(tally, changed if fix else 0), err=to_stderr or output_format != "full")
     if failed:
         sys.exit(EXIT_ERROR)
-    sys.exit(EXIT_FINDINGS if all_findings and not exit_zero else EXIT_CLEAN)
+    sys.exit(EXIT_FINDINGS if tally.findings and not exit_zero else EXIT_CLEAN)
 
 
 @main.command()

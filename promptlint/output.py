@@ -8,6 +8,7 @@ machines (CI annotations, code-quality reports, SARIF viewers, test reports).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from collections import Counter
@@ -418,34 +419,60 @@ def render(fmt: str, findings: Sequence[Finding], sources: dict[str, str], color
     return "".join(writer.file(path, sources.get(path, ""), found) for path, found in by_path.items()) + writer.end()
 
 
-def statistics(findings: Sequence[Finding]) -> str:
+@dataclasses.dataclass
+class Tally:
+    """What the summary, --statistics and --show-fixes need of the findings, counted file by file.
+
+    The findings themselves are not kept: over many files they were most of the
+    memory of a run (a fix's edits can hold whole sources).
+    """
+
+    listing: bool = False  # keep a line per fix, for --show-fixes
+    findings: int = 0
+    rules: Counter[tuple[str, str]] = dataclasses.field(default_factory=Counter)  # (code, name) -> findings
+    tokens: Counter[tuple[str, str]] = dataclasses.field(default_factory=Counter)  # (code, name) -> the tokens they cost
+    safe: int = 0  # findings a safe fix resolves
+    unsafe: int = 0  # findings an unsafe fix resolves
+    saved: int = 0  # the tokens of the findings a safe fix resolves
+    fix_lines: list[str] = dataclasses.field(default_factory=list)
+
+    def add(self, findings: Sequence[Finding]) -> None:
+        for f in findings:
+            self.findings += 1
+            self.rules[f.code, f.name] += 1
+            self.tokens[f.code, f.name] += f.tokens
+            if f.fix is None:
+                continue
+            if f.fix.applicability is Applicability.SAFE:
+                self.safe += 1
+                self.saved += f.tokens
+            elif f.fix.applicability is Applicability.UNSAFE:
+                self.unsafe += 1
+            if self.listing:
+                self.fix_lines.append(f"  {_where(f)}: {f.code} {f.fix.description} ({APPLIES[f.fix.applicability]})\n")
+
+
+def statistics(tally: Tally) -> str:
     """A line per rule: how many findings, and the tokens they cost; the most frequent first."""
-    counts = Counter((f.code, f.name) for f in findings)
-    tokens: Counter[tuple[str, str]] = Counter()
-    for f in findings:
-        tokens[f.code, f.name] += f.tokens
+    counts, tokens = tally.rules, tally.tokens
     width = max((len(name) for _, name in counts), default=0)
     rows = sorted(counts, key=lambda rule: (-counts[rule], rule))
     return "".join(f"{counts[rule]:>5}  {rule[0]}  {rule[1]:<{width}}  {tokens[rule]:>6} tokens\n" for rule in rows)
 
 
-def fixes(findings: Sequence[Finding]) -> str:
+def fixes(tally: Tally) -> str:
     """The fixes the findings offer, each with what applies it."""
-    lines = [f"  {_where(f)}: {f.code} {f.fix.description} ({APPLIES[f.fix.applicability]})\n" for f in findings if f.fix is not None]
-    return "Fixes (safe: --fix, unsafe: --unsafe-fixes):\n" + "".join(lines) if lines else ""
+    return "Fixes (safe: --fix, unsafe: --unsafe-fixes):\n" + "".join(tally.fix_lines) if tally.fix_lines else ""
 
 
-def summary(findings: Sequence[Finding], fixed: int = 0) -> str:
-    if not findings:
+def summary(tally: Tally, fixed: int = 0) -> str:
+    if not tally.findings:
         return "All checks passed!" if not fixed else f"Fixed {fixed} file(s); no findings remain."
-    safe = [f for f in findings if f.fix and f.fix.applicability is Applicability.SAFE]
-    unsafe = [f for f in findings if f.fix and f.fix.applicability is Applicability.UNSAFE]
-    saved = sum(f.tokens for f in safe)
-    parts = [f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''}"]
+    parts = [f"Found {tally.findings} finding{'s' if tally.findings != 1 else ''}"]
     if fixed:
         parts.append(f"fixed {fixed} file(s)")
-    if safe:
-        parts.append(f"{len(safe)} fixable with --fix (saves {saved} tokens)")
-    if unsafe:
-        parts.append(f"{len(unsafe)} more with --unsafe-fixes")
+    if tally.safe:
+        parts.append(f"{tally.safe} fixable with --fix (saves {tally.saved} tokens)")
+    if tally.unsafe:
+        parts.append(f"{tally.unsafe} more with --unsafe-fixes")
     return ", ".join(parts) + "."
