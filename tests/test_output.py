@@ -23,6 +23,7 @@ from test_cli import CONFIG, FIXTURES, PL102, PL102_CONCISE, PL301, SCORED_USER,
 from promptlint import output, registry
 from promptlint.cli import main
 from promptlint.findings import Applicability, Edit, Finding, Fix, Severity
+from promptlint.fix import apply_fixes, applicable
 from promptlint.config import build
 from promptlint.lint import fix_text, lint_text
 from promptlint.model import Span
@@ -654,3 +655,14 @@ def test_the_baseline_accounts_for_findings_that_share_a_fix(work):
     assert len(json.loads((work / "base.json").read_text(encoding="utf-8"))["findings"]) == 12
     result = check("--select", "PL201", "--baseline", "base.json", "--output-format", "json", "dated.txt")
     assert (result.exit_code, result.stdout) == (0, "[]\n")
+
+
+@pytest.mark.parametrize("n", [2, 7, 40])
+def test_a_fix_shared_by_many_findings_is_applied_once(n):
+    findings = dated_findings(n)
+    fixes = applicable(findings, Applicability.SAFE)
+    assert len(fixes) == n
+    fixed, applied = apply_fixes(dated(n), fixes)
+    assert applied == 1
+    assert fixed == fix_text(dated(n), path="dated.txt", config=build({"today": "2026-12-02"}, "test"))
+    assert "(updated 2026-11-" not in fixed and fixed.count("(last updated 2019-03-0") == n // 3
