@@ -42,6 +42,10 @@ class JsonSyntaxError(Exception):
         self.column = column
 
 
+class NotChat(JsonSyntaxError):
+    """Valid JSON that does not hold chat messages."""
+
+
 @dataclass(frozen=True)
 class ChatText:
     record: int  # 0-based record: 0 for a .json file, the non-blank line's index for JSONL
@@ -70,6 +74,9 @@ class _Positions:
 
     def error(self, message: str, offset: int) -> JsonSyntaxError:
         return JsonSyntaxError(message, *self.position(offset))
+
+    def not_chat(self, message: str, offset: int) -> NotChat:
+        return NotChat(message, *self.position(offset))
 
 
 class _Node:
@@ -210,26 +217,26 @@ def _chat_texts(record: _Node, index: int, positions: _Positions) -> list[ChatTe
     if "messages" in fields:
         messages = fields["messages"]
         if messages.kind != "array":
-            raise positions.error('"messages" must be a list of messages', messages.start)
+            raise positions.not_chat('"messages" must be a list of messages', messages.start)
     elif "prompt" in fields:
         prompt = fields["prompt"]
         if prompt.kind != "string":
-            raise positions.error('"prompt" must be a string', prompt.start)
+            raise positions.not_chat('"prompt" must be a string', prompt.start)
         return [chat_text(0, None, "user", prompt)]
     elif record.kind == "array":
         messages = record
     else:
-        raise positions.error(SHAPE_ERROR, record.start)
+        raise positions.not_chat(SHAPE_ERROR, record.start)
 
     texts = []
     for number, message in enumerate(messages.value):
         if message.kind != "object":
-            raise positions.error('expected a message object with "role" and "content"', message.start)
+            raise positions.not_chat('expected a message object with "role" and "content"', message.start)
         role = message.value.get("role")
         if role is None:
-            raise positions.error('message has no "role"', message.start)
+            raise positions.not_chat('message has no "role"', message.start)
         if role.kind != "string":
-            raise positions.error('"role" must be a string', role.start)
+            raise positions.not_chat('"role" must be a string', role.start)
         content = message.value.get("content")
         # Assistant turns that only call tools have no content, or a null one.
         if content is None or content.kind == "null":
@@ -239,16 +246,16 @@ def _chat_texts(record: _Node, index: int, positions: _Positions) -> list[ChatTe
         elif content.kind == "array":
             for part_number, part in enumerate(content.value):
                 if part.kind != "object":
-                    raise positions.error('expected a content part object such as {"type": "text", "text": ...}', part.start)
+                    raise positions.not_chat('expected a content part object such as {"type": "text", "text": ...}', part.start)
                 part_type = part.value.get("type")
                 if part_type is None or part_type.kind != "string" or part_type.value != "text":
                     continue
                 body = part.value.get("text")
                 if body is None or body.kind != "string":
-                    raise positions.error('a text part needs a string "text"', (body or part).start)
+                    raise positions.not_chat('a text part needs a string "text"', (body or part).start)
                 texts.append(chat_text(number, part_number, role.value, body))
         else:
-            raise positions.error('"content" must be a string, a list of parts, or null', content.start)
+            raise positions.not_chat('"content" must be a string, a list of parts, or null', content.start)
     return texts
 
 
