@@ -168,8 +168,9 @@ def _formatted(piece: document.Prompt, config: Config) -> str:
 
 def format_document(doc: document.Document, config: Config) -> str | None:
     """The document with every prompt's sources block in canonical form, or None when unchanged."""
-    # A text that is not in the file verbatim (escapes, a YAML block) cannot be written back.
-    pieces = [piece.with_text(_formatted(piece, config)) if piece.writable else piece for piece in doc.prompts]
+    # A text that is not in the file verbatim (a YAML block) cannot be written back; one
+    # written through escapes (check --fix writes small edits there) is left as it is too.
+    pieces = [piece.with_text(_formatted(piece, config)) if piece.writable and piece.offsets is None else piece for piece in doc.prompts]
     if pieces == list(doc.prompts):
         # Rebuilding the file is not a no-op for a prompt without an origin in it (a YAML block).
         return None
