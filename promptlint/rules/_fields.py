@@ -25,11 +25,11 @@ def number(value: str) -> float | None:
     return float(text)
 
 
-_SLOT_VALUE = re.compile(r"\{\{?[#\s]*[A-Za-z_][^{}]*\}\}?")
+_SLOT_VALUE = re.compile(r"\{\{?[^{}]*[A-Za-z_][^{}]*\}\}?")
 
 
 def is_slot(value: str) -> bool:
-    """A template slot standing for the value ("{score:.2f}", "{{ doc.score }}")."""
+    """A template slot standing for the value ("{score:.2f}", "{{ doc.score }}", "{{ '%.3f' % hit.score }}")."""
     return bool(_SLOT_VALUE.fullmatch(value.strip()))
 
 
