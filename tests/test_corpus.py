@@ -38,7 +38,6 @@ KNOWN = {
     "langchain-conversational-retrieval-rewritten-question.txt": ACCURACY,
     "llama-stack-knowledge-search-chunk-metadata.txt": ACCURACY,
     "local-deep-researcher-summarize-sources.txt": ACCURACY,
-    "prompthub-qa-with-document-scores.txt": ACCURACY,
     "r2r-agent-file-content-summary.txt": ACCURACY,
     "verba-window-retriever-relevancy.txt": ACCURACY,
     "dbgpt-chat-knowledge-template-en.py": ACCURACY,
@@ -86,8 +85,8 @@ def test_prompt_matches_manifest(item):
 # >= 0.97 and recall >= 0.95; the floors below are today's figures, so a change can
 # only raise them. Raise the floors with every gain.
 # Advisory rules are never counted, as in ../shared/tools/corpus_score.py.
-PRECISION_FLOOR = 0.68
-RECALL_FLOOR = 0.70
+PRECISION_FLOOR = 0.70
+RECALL_FLOOR = 0.73
 ADVISORY = {"missing-heading-path", "missing-title", "whole-document-escalation", "context-budget",
             "unconditional-field"}
 
