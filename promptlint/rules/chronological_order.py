@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import re
 
-from .. import vocabulary
 from ..context import RuleContext
 from ..model import Prompt, Span
 
@@ -40,11 +39,10 @@ _SORT_KEY = re.compile(r"sort(?:ed)?\s*\((?P<args>[^)]*)\)")
 
 
 def check(prompt: Prompt, ctx: RuleContext):
-    dates = vocabulary.label_set(vocabulary.load("unconditional-date")["labels"])
     for source in prompt.sources:
         for match in _SORT_KEY.finditer(source.collection):
             keys = re.findall(r"[\"']([\w.\-]+)[\"']", match["args"])
-            if any(vocabulary.normalise_label(k.rsplit(".", 1)[-1]) in dates for k in keys):
+            if any(ctx.lexicon.means(k, "date") for k in keys):
                 start = prompt.text.find(source.collection, source.span.start, source.header.start)
                 span = Span(start, start + len(source.collection)) if start >= 0 else source.header
                 yield ctx.finding(
