@@ -225,19 +225,21 @@ def lowercase(text: str) -> str:
     return text.replace("\u0130", "i").lower()
 
 
-def segment_text(text: str, messages: list[Message] | None = None, names: SlotNames = ()) -> Prompt:
+def segment_text(text: str, messages: list[Message] | None = None, names: SlotNames = (), known: list[Source] = ()) -> Prompt:
     """Build the prompt model of ``text``.
 
     ``messages`` comes from a chat front-end (JSON): the regions of the text that
     are separate messages. Plain text gets its turns from role-marker lines.
-    ``names`` are the template variables the config names.
+    ``names`` are the template variables the config names. ``known`` are the sources
+    a reader already knows (a request body's document blocks); more are looked for
+    only outside them.
     """
     lower = lowercase(text)
     vocab = words(names)
     lines = text_lines(text, lower)
     if messages is None:
         messages = role_messages(text, lines, vocab)
-    sources = _xml_sources(text, lower, vocab)
+    sources = list(known) + [s for s in _xml_sources(text, lower, vocab) if not any(s.span.overlaps(k.span) for k in known)]
     sources = _by_position(sources + _text_sources(text, lines, vocab, messages, _SpanSet([s.span for s in sources])))
     json_block = None
     if not sources:

@@ -55,7 +55,6 @@ KNOWN = {
     "dspy-intro-compiled-rag-inspect-history.txt": ACCURACY,
     "flashrag-refiner-example-prompt.txt": ACCURACY,
     "txtai-how-rag-works-beer-assembled.txt": ACCURACY,
-    "anthropic-citations-document-context-field.json": ACCURACY,
     "kernel-memory-lmstudio-logged-request.json": ACCURACY,
     "llama-stack-file-search-tool-message.json": ACCURACY,
     "langchain-stuff-qa-prompt.txt": "holds two alternative prompts (completion and chat) in one file",
@@ -87,7 +86,7 @@ def test_prompt_matches_manifest(item):
 # only raise them. Raise the floors with every gain.
 # Advisory rules are never counted, as in ../shared/tools/corpus_score.py.
 PRECISION_FLOOR = 0.68
-RECALL_FLOOR = 0.70
+RECALL_FLOOR = 0.71
 ADVISORY = {"missing-heading-path", "missing-title", "whole-document-escalation", "context-budget",
             "unconditional-field"}
 
