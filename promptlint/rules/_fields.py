@@ -33,6 +33,11 @@ def is_slot(value: str) -> bool:
     return bool(_SLOT_VALUE.fullmatch(value.strip()))
 
 
+def has_slot(value: str) -> bool:
+    """Whether a template slot stands somewhere in the value ("{item.id}: {item.name}")."""
+    return bool(_SLOT_VALUE.search(value))
+
+
 def fields(source: Source, labels: frozenset[str]) -> Iterator[Field]:
     return (f for f in source.fields if f.label in labels)
 
