@@ -21,8 +21,9 @@ from functools import cache, lru_cache
 
 import jinja2
 from jinja2 import nodes
+from jinja2.ext import Extension
 
-from .model import Field, Part, PartKind, Prompt, Source, Span
+from .model import Field, Message, Part, PartKind, Prompt, Source, Span
 from .segment import SlotNames, Vocab, looks_like_instruction, lowercase, merge_parts, role_messages, slot_kind, text_lines, words
 from .vocabulary import normalise_label
 
@@ -45,6 +46,7 @@ PAIRS = {
     "autoescape": "endautoescape",
     "trans": "endtrans",
     "set": "endset",
+    "message": "endmessage",
 }
 BRANCHES = {"elif", "else", "pluralize"}
 # What an includes reader answers for a name that leads outside the project root.
@@ -57,10 +59,31 @@ class TemplateError(Exception):
         self.message, self.line, self.column = message, line, column
 
 
+class MessageTag(Extension):
+    """Haystack's chat template tag: `{% message role="user" %}...{% endmessage %}` is one message.
+
+    Known so that such a template parses; its role is read by `message_blocks`.
+    """
+
+    tags = {"message"}
+
+    def parse(self, parser):
+        lineno = next(parser.stream).lineno
+        options = []
+        while parser.stream.current.type != "block_end":
+            if options:
+                parser.stream.skip_if("comma")
+            key = parser.stream.expect("name")
+            parser.stream.expect("assign")
+            options.append(nodes.Keyword(key.value, parser.parse_expression()))
+        body = parser.parse_statements(("name:endmessage",), drop_needle=True)
+        return nodes.CallBlock(self.call_method("_message", kwargs=options), [], [], body).set_lineno(lineno)
+
+
 @cache
 def environment() -> jinja2.Environment:
     # Only for parsing: nothing is ever rendered, so no loader and no sandbox are needed.
-    return jinja2.Environment(extensions=["jinja2.ext.i18n", "jinja2.ext.loopcontrols", "jinja2.ext.do"])
+    return jinja2.Environment(extensions=["jinja2.ext.i18n", "jinja2.ext.loopcontrols", "jinja2.ext.do", MessageTag])
 
 
 @dataclass
@@ -684,6 +707,23 @@ def parses(source: str) -> bool:
     return True
 
 
+_ROLE = re.compile(r"""\brole\s*=\s*["']([\w-]+)["']""")
+
+
+def message_blocks(flat: tuple[Tag, ...]) -> list[Message]:
+    """The `{% message role="..." %}` blocks of a Haystack chat template, each a message."""
+    messages, opened = [], None
+    for tag in flat:
+        if tag.kind == "block" and tag.keyword == "message":
+            opened = tag
+        elif tag.kind == "block" and tag.keyword == "endmessage" and opened is not None:
+            role = _ROLE.search(opened.inner)
+            name = role.group(1) if role else "user"
+            messages.append(Message(name, Span(opened.span.start, tag.span.end), f"{name} message at offset {opened.span.start}"))
+            opened = None
+    return messages
+
+
 def segment_jinja(source: str, names: SlotNames = (), includes=None) -> Prompt:
     """The prompt model of a Jinja template; raises TemplateError when it does not parse.
 
@@ -704,7 +744,7 @@ def segment_jinja(source: str, names: SlotNames = (), includes=None) -> Prompt:
         sources=sources,
         parts=parts,
         questions=sorted(reader.questions),
-        messages=role_messages(source, lines, reader.vocab),
+        messages=message_blocks(reader.main.flat) or role_messages(source, lines, reader.vocab),
         sources_block=block,
         rewritten_questions=sorted(reader.rewritten),
         branches=reader.branches,
