@@ -151,8 +151,17 @@ class _SpanSet:
         return i >= 0 and self.spans[i].contains(span)
 
 
-# A template slot in text: {name}, {name:.2f}, {doc['x']}, {{ name }}, {{#name#}}.
-_SLOT = re.compile(r"\{\{?[#\s]*(?P<name>[a-z_][\w]*(?:\.[\w]+)*)(?:[^{}\n]{0,80}?)[#\s]*\}\}?")
+# A template slot in text: {name}, {name:.2f}, {doc['x']}, {{ name }}, Dify's {{#name#}},
+# Semantic Kernel's {{$name}}, string.Template's $name and Bedrock's $name$.
+_SLOT = re.compile(
+    r"(?:(?P<brace>\{\{?[#\s]*\$?)|(?<![\w$])\$)(?P<name>[a-z_][\w]*(?:\.[\w]+)*)"
+    r"(?(brace)(?:[^{}\n]{0,80}?)[#\s]*\}\}?|\$?)"
+)
+
+
+def _may_hold_slot(text: str) -> bool:
+    """The cheap test before looking for slots."""
+    return "{" in text or "$" in text
 
 
 def slot_kind(name: str, vocab: Vocab) -> str | None:
@@ -246,7 +255,7 @@ def segment_text(text: str, messages: list[Message] | None = None, names: SlotNa
         sources, json_block = json_sources(text, vocab.content_labels, vocab.title_labels, vocab.heading_labels)
     if not sources:
         sources = _section_sources(text, lines, vocab) or _separated_sources(text, lines, vocab, messages)
-    if "{" in text:
+    if _may_hold_slot(text):
         sources = [dataclasses.replace(s, repeated=bool(_SLOT.search(lower, s.span.start, s.span.end))) for s in sources]
     block = json_block or (_widen_to_container(lower, Span(sources[0].span.start, sources[-1].span.end), vocab) if sources else None)
     questions, rewritten = _questions(text, lower, lines, vocab, sources, messages)
@@ -865,7 +874,7 @@ def _questions(text: str, lower: str, lines: list[Line], vocab: Vocab, sources: 
                 found.append(span)
             pos = close
     rewritten: list[Span] = []
-    if "{" in text:
+    if _may_hold_slot(text):
         for span, kind in _slots(lower, 0, len(text), vocab):
             if span.start in inside:
                 continue
@@ -938,7 +947,7 @@ def _parts(
             continue
         if vocab.role_marker.match(line.lower):
             continue
-        slots = _slots(lower, line.start, line.end, vocab) if "{" in line.lower else []
+        slots = _slots(lower, line.start, line.end, vocab) if _may_hold_slot(line.lower) else []
         if slots:
             parts.extend(_slot_parts(text, line, slots))
             continue
