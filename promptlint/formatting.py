@@ -155,6 +155,8 @@ def format_template(template: str, config: Config) -> str:
 
 
 def _formatted(piece: document.Prompt, config: Config) -> str:
+    if piece.loop is not None:
+        return piece.text  # one source's wrapper, built by code: there is no sources block to rewrite
     if piece.syntax == "jinja":
         return format_template(piece.text, config)
     edit = sources_edit(segment_text(piece.text, piece.messages()), config)
