@@ -263,8 +263,9 @@ def audit(logs, field_path, report_format, output_path, examples, jobs, config_p
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--check", "check_only", is_flag=True, help="Exit 1 if any file would be reformatted; write nothing.")
 @click.option("--diff", "show_diff", is_flag=True, help="Print the changes as a unified diff; write nothing.")
+@click.option("--unsafe-fixes", "unsafe", is_flag=True, help="Also group the sources by document and renumber them.")
 @config_option
-def format_command(paths, check_only, show_diff, config_path):
+def format_command(paths, check_only, show_diff, unsafe, config_path):
     """Rewrite the sources block of each prompt with the canonical renderer."""
     from .formatting import format_document  # the renderer is loaded only by this command
 
@@ -275,7 +276,10 @@ def format_command(paths, check_only, show_diff, config_path):
         if doc is None:
             failed = True
             continue
-        new = format_document(doc, config)
+        result = format_document(doc, config, unsafe)
+        for reason in result.kept:
+            click.echo(f"{doc.path}: {reason}", err=True)
+        new = result.text
         if new is None:
             continue
         changed += 1

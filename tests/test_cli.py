@@ -475,7 +475,7 @@ Question: Does the liability cap apply to a confidentiality breach?
 """
 
 # Scores and the source system dropped; a date only where it is over a year old
-# on 2026-12-02; the agreement's two chunks grouped and the sources renumbered.
+# on 2026-12-02; the sources keep their order and numbers (grouping is --unsafe-fixes).
 FORMATTED = """\
 You are a support assistant. Answer from the sources and cite them as [n].
 
@@ -483,11 +483,11 @@ Sources:
 [1] Services Agreement — Liability > 7.2 Cap (last updated 2024-01-10)
 Liability is capped at the fees paid in the twelve months before the claim.
 
-[2] Services Agreement — Liability > 7.3 Exclusions
-The cap in clause 7.2 does not apply to breaches of confidentiality.
-
-[3] SKU-4411 Specification — Availability (last updated 2025-08-02) ⚠️ OCR confidence 0.86
+[2] SKU-4411 Specification — Availability (last updated 2025-08-02) ⚠️ OCR confidence 0.86
 Standard lead time is 6 weeks from order confirmation.
+
+[3] Services Agreement — Liability > 7.3 Exclusions
+The cap in clause 7.2 does not apply to breaches of confidentiality.
 
 Question: Does the liability cap apply to a confidentiality breach?
 """
@@ -501,8 +501,12 @@ def test_format_rewrites_the_sources_block(work):
     assert result.exit_code == 0
     assert result.stderr == "Reformatted: prompt.txt\n"
     assert prompt.read_text(encoding="utf-8") == FORMATTED
-    # The canonical form is what the rules ask for.
-    assert (check("prompt.txt").exit_code, check("prompt.txt").stdout) == (0, "All checks passed!\n")
+    # The canonical form is what the rules ask for, but for the grouping left to --unsafe-fixes.
+    assert check("prompt.txt", "--output-format", "concise").stdout.splitlines()[0] == (
+        "prompt.txt:10:1: PL301 [ungrouped-sources] Source 3 is from 'Services Agreement', like an earlier source, "
+        "but not next to it; group chunks of one document together"
+    )
+    assert (check("prompt.txt", "--ignore", "PL301").exit_code, check("prompt.txt", "--ignore", "PL301").stdout) == (0, "All checks passed!\n")
     # Formatting is idempotent.
     again = run("format", "--config", CONFIG, "prompt.txt")
     assert (again.exit_code, again.stdout, again.stderr) == (0, "", "")

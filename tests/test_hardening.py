@@ -436,8 +436,8 @@ def test_format_is_not_written_over_a_change_made_since_reading(work, monkeypatc
     bad = copy(PL102 / "bad.txt", work)
     format_document = formatting.format_document
 
-    def format_then_edit(doc, config):
-        new = format_document(doc, config)
+    def format_then_edit(doc, config, unsafe):
+        new = format_document(doc, config, unsafe)
         bad.write_bytes(b"Edited by someone else.\n")
         return new
 

@@ -306,7 +306,7 @@ def test_formatting_twice_changes_nothing(template):
     once = format_template(template, CONFIG)
     assert format_template(once, CONFIG) == once
     doc = document.parse(once.encode("utf-8"), "t.j2", ".j2")
-    assert format_document(doc, CONFIG) is None
+    assert format_document(doc, CONFIG).text is None
 
 
 def test_stale_flag_comes_from_the_config():
@@ -462,7 +462,7 @@ def test_a_kept_directive_still_covers_the_findings_on_the_header(loop_tag, head
 )
 def test_template_without_a_content_output_is_unchanged(template):
     assert format_template(template, CONFIG) == template
-    assert format_document(document.parse(template.encode("utf-8"), "t.j2", ".j2"), CONFIG) is None
+    assert format_document(document.parse(template.encode("utf-8"), "t.j2", ".j2"), CONFIG).text is None
 
 
 def test_a_rewrite_that_would_not_parse_leaves_the_template(monkeypatch):
@@ -474,26 +474,26 @@ def test_a_rewrite_that_would_not_parse_leaves_the_template(monkeypatch):
 def test_prompty_body_is_formatted_and_front_matter_kept():
     head = "---\nname: qa\nmodel:\n  api: chat\n---\n"
     doc = document.parse((head + NOISY).encode("utf-8"), "qa.prompty", ".prompty")
-    assert format_document(doc, CONFIG) == head + NOISY_FORMATTED
+    assert format_document(doc, CONFIG).text == head + NOISY_FORMATTED
 
 
 def test_template_in_a_yaml_block_is_not_rewritten():
     # Its text is not in the file verbatim (the block is indented), so it cannot be written back.
     source = "_type: prompt\ntemplate_format: jinja2\ntemplate: |\n" + "".join(f"  {line}\n" for line in NOISY.splitlines())
-    assert format_document(document.parse(source.encode("utf-8"), "p.yaml", ".yaml"), CONFIG) is None
+    assert format_document(document.parse(source.encode("utf-8"), "p.yaml", ".yaml"), CONFIG).text is None
 
 
 def test_template_in_python_code_is_formatted_in_place():
     source = f'from haystack.components.builders import PromptBuilder\n\nbuilder = PromptBuilder(template="""{NOISY}""")\n'
     doc = document.parse(source.encode("utf-8"), "rag.py", ".py")
-    assert format_document(doc, CONFIG) == source.replace(NOISY, NOISY_FORMATTED)
+    assert format_document(doc, CONFIG).text == source.replace(NOISY, NOISY_FORMATTED)
 
 
 def test_a_one_line_string_that_cannot_take_the_line_breaks_is_left():
     template = "{% for d in documents %}[{{ loop.index }}] {{ d.meta.title }} (score {{ d.score }}): {{ d.content }} {% endfor %}"
     source = f'from haystack.components.builders import PromptBuilder\n\nbuilder = PromptBuilder(template="{template}")\n'
     assert format_template(template, CONFIG) != template
-    assert format_document(document.parse(source.encode("utf-8"), "rag.py", ".py"), CONFIG) is None
+    assert format_document(document.parse(source.encode("utf-8"), "rag.py", ".py"), CONFIG).text is None
 
 
 def test_format_check_on_a_template(tmp_path, monkeypatch):
