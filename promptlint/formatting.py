@@ -118,7 +118,7 @@ def _as_read(prompt: Prompt, source: Source) -> tuple[Prompt, Source]:
     An element that holds nothing but one source in the text layout (what format writes
     inside an `<item>`) is read as that source, so that a second format changes nothing.
     """
-    if source.style != "xml" or source.fields or source.title:
+    if source.style != "xml" or any(f.form == "tag" for f in source.fields):
         return prompt, source
     inner = segment_text(prompt.text[source.content.start : source.content.end])
     if len(inner.sources) != 1 or inner.sources_block != Span(0, len(inner.text)):
@@ -166,8 +166,14 @@ def _check_nothing_lost(prompt: Prompt, read: list[tuple[Prompt, Source]], span:
     placeholders = Counter(m[0] for m in _PLACEHOLDER.finditer(_unread(prompt.text, span, dropped)))
     if placeholders - Counter(m[0] for m in _PLACEHOLDER.finditer(replacement)):
         raise _Kept("a placeholder the layout has no place for")
-    outside = prompt.lower[: span.start] + "\n" + prompt.lower[span.end :]
-    if any(re.search(rf"</?{re.escape(name)}\b", outside) for name in _tags(prompt.lower[span.start : span.end]) - _tags(replacement.lower())):
+    _check_named_tags(prompt.text, span, replacement)
+
+
+def _check_named_tags(text: str, span: Span, replacement: str) -> None:
+    """Raise _Kept if a tag the replacement of ``span`` drops is named in the rest of the text."""
+    lower = text.lower()
+    outside = lower[: span.start] + "\n" + lower[span.end :]
+    if any(re.search(rf"</?{re.escape(name)}\b", outside) for name in _tags(lower[span.start : span.end]) - _tags(replacement.lower())):
         raise _Kept("a tag the instructions name")
 
 
@@ -336,6 +342,7 @@ def format_template(template: str, config: Config) -> str:
         wrapper = _wrapper(template[body.start : body.end])
         if wrapper:
             canonical = f"{wrapper[0]}\n{canonical}{wrapper[1]}\n"
+        _check_named_tags(template, body, canonical)
         formatted = formatted[: body.start] + comments + line_break + canonical + formatted[body.end :]
     if counted:
         at = next(item.span.start for item in roots if isinstance(item, Block) and item.span.contains(rewritten[0].span))

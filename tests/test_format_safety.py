@@ -128,6 +128,31 @@ CHAT_TEMPLATE = """\
 {%- endfor %}
 """
 
+NAMED_TAG = """\
+Cite the <url> of every document you use.
+
+<documents>
+<document index="1">
+<title>Returns policy</title>
+<url>https://example.com/returns</url>
+<content>
+Damaged goods may be returned within 30 days.
+</content>
+</document>
+</documents>
+
+Question: Can I return it?
+"""
+
+NAMED_TAG_LOOP = """\
+Cite the <url> of every document you use.
+{% for doc in documents %}
+<url>{{ doc.url }}</url>
+{{ doc.content }}
+{% endfor %}
+Question: {{ question }}
+"""
+
 
 @pytest.mark.parametrize(
     ("text", "name", "reason"),
@@ -141,8 +166,11 @@ CHAT_TEMPLATE = """\
         (SHOTS, "qa.txt", "citation keys missing or repeated"),
         (FENCED, "qa.txt", "a code fence around a source"),
         (CHAT_TEMPLATE, "chat.j2", "an output the layout has no place for"),
+        (NAMED_TAG, "qa.txt", "a tag the instructions name"),
+        (NAMED_TAG_LOOP, "qa.j2", "a tag the instructions name"),
     ],
-    ids=["handlebars-each", "handlebars-in-txt", "mustache-section", "json", "placeholder-fields", "text-between", "few-shot-keys", "code-fence", "chat-tokens"],
+    ids=["handlebars-each", "handlebars-in-txt", "mustache-section", "json", "placeholder-fields", "text-between", "few-shot-keys",
+         "code-fence", "chat-tokens", "named-tag", "named-tag-in-loop"],
 )
 def test_a_block_format_does_not_read_is_kept_with_its_reason(text, name, reason):
     result = formatted(text, name)
@@ -381,6 +409,37 @@ def rendered_chunks(template: str, names: set[str]) -> Counter | None:
     return Counter(m[0] for m in re.finditer(r"«[^«»]*?\.(\w+)»", text) if m[1] in names)
 
 
+class Value:
+    """A value a format string reads: each attribute and item is named by its path."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return Value(f"{self.path}.{name}")
+
+    def __getitem__(self, key):
+        return Value(f"{self.path}.{key}")
+
+    def __format__(self, spec):
+        return f"«{self.path}»"
+
+
+class Names(dict):
+    def __missing__(self, key):
+        return Value(key)
+
+
+def format_rendered(text: str) -> str | None:
+    """A format-string prompt filled with sample values; None if it is not one (`{}`, stray braces)."""
+    try:
+        return text.format_map(Names())
+    except (ValueError, IndexError, KeyError, AttributeError, TypeError):
+        return None
+
+
 def sources_and_block(piece: document.Prompt):
     prompt = segment_jinja(piece.text) if piece.syntax == "jinja" else segment_text(piece.text, piece.messages())
     return prompt.sources, prompt.sources_block
@@ -410,6 +469,13 @@ def assert_keeps_meaning(raw: bytes, name: str) -> None:
         assert unmarked.startswith(old[: block.start]) and unmarked.endswith(old[block.end :])
         assert not tags(old)[0] & tags(text)[1]
         assert sections(old) == sections(text)
+        if old_piece.syntax != "jinja" and format_rendered(old) is not None:
+            # A format-string template still fills, and with the same chunk texts.
+            after = format_rendered(text)
+            assert after is not None
+            for source in sources:
+                chunk = format_rendered(old[source.content.start : source.content.end])
+                assert chunk is None or chunk in after
         if old_piece.syntax == "jinja":
             assert parses(text)
             names = {re.findall(r"\w+", old[s.content.start : s.content.end])[-1] for s in sources}
@@ -488,6 +554,15 @@ def loop_template(draw) -> str:
 @given(text_prompt())
 def test_format_keeps_the_meaning_of_generated_prompts(text):
     assert_keeps_meaning(text.encode("utf-8"), "prompt.txt")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text_prompt(), st.booleans())
+def test_format_keeps_the_meaning_of_generated_chat_records(text, in_system):
+    instructions = {"role": "system", "content": "Answer from the sources only."}
+    sources = {"role": "system" if in_system else "user", "content": text}
+    record = {"model": "any", "temperature": 0, "messages": [instructions, sources, {"role": "user", "content": "Why?"}]}
+    assert_keeps_meaning(json.dumps(record, ensure_ascii=False, indent=2).encode("utf-8"), "request.json")
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
