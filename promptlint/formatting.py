@@ -313,7 +313,10 @@ def _check_loop(template: str, source: Source, body: Span, flat: list[Tag]) -> N
 
 
 def format_template(template: str, config: Config) -> str:
-    """The template with each sources loop's body in canonical form; unchanged if that would not parse."""
+    """The template with each sources loop's body in canonical form; unchanged if that would not parse.
+
+    Raises _Kept when a loop body holds what the canonical body has no place for.
+    """
     flat = check_syntax(template)  # the same tags segment_jinja reads below, remembered
     roots = tree(flat)
     blocks = list(_blocks(roots))
