@@ -541,13 +541,17 @@ def text_prompt(draw) -> str:
 @st.composite
 def loop_template(draw) -> str:
     header = draw(st.sampled_from(["", "[{{ loop.index }}] {{ doc.meta.title }}\n", "Document {{ loop.index }}: {{ doc.title }}\n",
-                                   "---- Document {{ loop.index }} ----\n", "<document index=\"{{ loop.index }}\">\n"]))
+                                   "---- Document {{ loop.index }} ----\n", "<document index=\"{{ loop.index }}\">\n",
+                                   "{% if doc.meta.title %}Title: {{ doc.meta.title }}\n{% endif %}"]))
     fields = draw(st.lists(st.sampled_from(["Score: {{ doc.score }}\n", "URL: {{ doc.meta.url }}\n", "Updated: {{ doc.meta.updated_at }}\n",
                                              "{{ doc.meta.summary }}\n", "Note: prefer this one.\n"]), max_size=2))
     content = draw(st.sampled_from(["{{ doc.content }}", "{{ doc['text'] }}", "{{- doc.content }}"]))
     closing = "\n</document>" if header.startswith("<document") else ""
     tags = draw(st.sampled_from([("{% for doc in documents %}\n", "\n{% endfor %}"), ("{%- for doc in documents -%}\n", "\n{%- endfor %}")]))
-    return f"Answer from the sources.\n{tags[0]}{header}{''.join(fields)}{content}{closing}{tags[1]}\nQuestion: {{{{ question }}}}\n"
+    loop = f"{tags[0]}{header}{''.join(fields)}{content}{closing}{tags[1]}"
+    if draw(st.booleans()):  # a second sources loop: the numbers run on through a counter
+        loop += "\nMore:\n" + loop.replace("documents", "extra")
+    return f"Answer from the sources.\n{loop}\nQuestion: {{{{ question }}}}\n"
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
