@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from . import vocabulary
+from .lexicon import Lexicon, shipped
 from .model import Prompt, Source
 from .render import Chunk
 from .rules._fields import number, parse_date
 
-# Fields that give a chunk's position inside its document.
-ORDINAL_LABELS = frozenset({"chunk", "chunk index", "chunk number", "ordinal", "position", "page", "part", "segment"})
 
-
-def to_chunk(prompt: Prompt, source: Source) -> Chunk:
+def to_chunk(prompt: Prompt, source: Source, lexicon: Lexicon | None = None) -> Chunk:
     """The chunk as the canonical renderer sees it; no score, since sources already stand in rank order."""
-    date_labels = vocabulary.label_set(vocabulary.load("unconditional-date")["labels"])
-    dates = [d for f in source.fields if (f.label in date_labels or f.label == "") and (d := parse_date(f.value))]
-    ordinals = [int(n) for f in source.fields if f.label in ORDINAL_LABELS and (n := number(f.value)) is not None]
+    lexicon = lexicon or shipped()
+    dates = [d for f in source.fields if (f.label == "" or lexicon.means(f.label, "date")) and (d := parse_date(f.value))]
+    ordinals = [int(n) for f in source.fields if lexicon.means(f.label, "position") and (n := number(f.value)) is not None]
     return Chunk(
         content=prompt.text[source.content.start : source.content.end],
         title=source.title,

@@ -13,12 +13,12 @@ from __future__ import annotations
 import datetime
 import os
 import tomllib
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import yaml
 
-from . import files, registry, vocabulary
+from . import files, lexicon, registry, vocabulary
 from .registry import Rule
 
 CONFIG_NAMES = (".promptlint.yaml", ".promptlint.yml", "pyproject.toml")
@@ -66,6 +66,8 @@ class Config:
     # Template variables named in config, as (name, kind): what the names cannot tell.
     slot_names: tuple[tuple[str, str], ...] = ()
     file_types: tuple[tuple[str, str], ...] = ()  # (glob, type), the first match wins
+    # What names and labels mean, with the words the rules' `extend-<list>` options add.
+    lexicon: lexicon.Lexicon = field(default_factory=lexicon.shipped)
 
     def suffix_for(self, path: str | Path) -> str:
         """The suffix that picks how ``path`` is read: its own, unless `file-types` says otherwise."""
@@ -244,6 +246,7 @@ def build(data: dict, where: str, folder: Path | None = None) -> Config:
         encoding=_encoding(data.get("tokens", {}), where),
         slot_names=slot_names,
         file_types=_file_types(data.get("file-types", {}), where),
+        lexicon=lexicon.build(options),
     )
 
 

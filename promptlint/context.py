@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 from . import tokens, vocabulary
+from .lexicon import Lexicon, shipped
 from .findings import Finding, Fix
-from .model import Prompt, Span
+from .model import Field, Prompt, Source, Span
 from .registry import Rule
 
 
@@ -16,6 +18,7 @@ class RuleContext:
     rule: Rule
     options: dict
     today: datetime.date
+    lexicon: Lexicon = field(default_factory=shipped)  # what field labels mean, the user's words included
 
     def words(self, key: str) -> list[str]:
         """A word list from the rule's vocabulary file plus the user's ``extend-<key>``."""
@@ -24,6 +27,10 @@ class RuleContext:
 
     def labels(self, key: str = "labels") -> frozenset[str]:
         return vocabulary.label_set(self.words(key))
+
+    def fields(self, source: Source, concept: str) -> Iterator[Field]:
+        """The source's fields whose label means ``concept`` ("score", "date", ...) by the lexicon."""
+        return (f for f in source.fields if self.lexicon.means(f.label, concept))
 
     def finding(self, prompt: Prompt, span: Span, message: str, *, fix: Fix | None = None, tokens_text: str | None = None) -> Finding:
         """A finding of this rule; its token cost is that of ``tokens_text`` or of what the fix removes."""

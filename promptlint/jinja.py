@@ -22,16 +22,13 @@ from functools import cache, lru_cache
 import jinja2
 from jinja2 import nodes
 
+from .lexicon import Lexicon
 from .model import Field, Part, PartKind, Prompt, Source, Span
 from .segment import SlotNames, Vocab, looks_like_instruction, lowercase, merge_parts, role_messages, slot_kind, text_lines, words
 from .vocabulary import normalise_label
 
-# What the loop variable's attribute must be called for the loop to be the sources loop.
-CONTENT_KEYS = frozenset({"content", "text", "page content", "body", "chunk", "passage", "snippet", "document content", "chunk text"})
 # How deep macro calls are followed (a macro may call another).
 MAX_MACRO_DEPTH = 5
-# Attribute names that say nothing about what they hold.
-GENERIC_KEYS = frozenset({"value", "val", "v", "data", "item", "meta", "metadata", "field", "x"})
 # Words in an `{% if %}` test that make a date shown under it conditional on staleness.
 STALENESS_WORDS = re.compile(r"stale|outdated|too old|is_old|age_days|older")
 PAIRS = {
@@ -312,6 +309,8 @@ class _Reader:
     """
 
     def __init__(self, main: Origin, vocab: Vocab, content_keys: frozenset[str], includes=None, chain: tuple[int, ...] = ()):
+        # ``content_keys``: the loop item's attributes the config says hold the chunk text,
+        # besides those the lexicon knows ("content-key").
         self.main = main
         # The files and macros being read on the way here (ids): one met again is a cycle,
         # which would render without end, so it is not followed.
@@ -471,13 +470,13 @@ class _Reader:
         instructions = self._instruction_lines(block)
         outputs = self._outputs(block.children, (), {}, self.main, None, (), instructions)
         mine = [o for o in outputs if o.ref and target and o.ref.root == target]
-        if any(not o.ref.path for o in mine) and not any(o.ref.key in self.content_keys for o in mine):
+        if any(not o.ref.path for o in mine) and not any(self._is_content(o.ref) for o in mine):
             # `{{ item }}`: each item arrives rendered already, so its wrapper cannot be judged here.
             if iter_kind == "context":
                 self.parts.append(Part(PartKind.SOURCES, block.span, "the retrieved context"))
                 return True
             return False
-        content = next((o for o in mine if o.ref.key in self.content_keys), None)
+        content = next((o for o in mine if self._is_content(o.ref)), None)
         if content is None and iter_kind != "context":
             return False
         fields, key_span = [], None
@@ -572,6 +571,10 @@ class _Reader:
                 bound[param] = aliases.get(arg.name, arg.name)
         return macro, bound
 
+    def _is_content(self, ref: Reference) -> bool:
+        """Whether the loop item's attribute holds the chunk text (the loop is then the sources loop)."""
+        return ref.key in self.content_keys or self.vocab.lexicon.means(ref.key, "content-key")
+
     def _field(self, output: Output) -> Field:
         ref = output.ref
         label = ref.key
@@ -579,7 +582,7 @@ class _Reader:
         literal = _LITERAL_LABEL.search(before) if before is not None else None
         # The attribute's own name is the better witness ("distance_m" is meters, not a vector
         # distance); the literal label counts only when the name says nothing.
-        if (not ref.path or label in GENERIC_KEYS) and literal and normalise_label(literal[1]) in self.vocab.field_labels:
+        if (not ref.path or self.vocab.lexicon.is_generic(label)) and literal and self.vocab.is_field(normalise_label(literal[1])):
             label = normalise_label(literal[1])
         removal = _removal(output.origin, output.tag)
         return Field(
@@ -684,14 +687,14 @@ def parses(source: str) -> bool:
     return True
 
 
-def segment_jinja(source: str, names: SlotNames = (), includes=None) -> Prompt:
+def segment_jinja(source: str, names: SlotNames = (), includes=None, lexicon: Lexicon | None = None) -> Prompt:
     """The prompt model of a Jinja template; raises TemplateError when it does not parse.
 
     ``names`` are the template variables the config names; ``includes`` reads the
-    files the template includes or imports (see promptlint.includes).
+    files the template includes or imports (see promptlint.includes); ``lexicon`` says what names mean.
     """
-    content_keys = CONTENT_KEYS | {normalise_label(name) for name, kind in names if kind == "content"}
-    reader = _Reader(read_template(source), words(names), content_keys, includes)
+    content_keys = frozenset(normalise_label(name) for name, kind in names if kind == "content")
+    reader = _Reader(read_template(source), words(names, lexicon), content_keys, includes)
     reader.read()
     lower = reader.lower
     lines = text_lines(source, lower)

@@ -22,7 +22,7 @@ def lint_prompt(prompt: Prompt, config: Config, *, template: bool = False) -> li
     """The findings of the selected rules; in a template, less those its directives suppress."""
     findings: list[Finding] = []
     for rule in config.selected:
-        context = RuleContext(rule, config.rule_options(rule), config.today)
+        context = RuleContext(rule, config.rule_options(rule), config.today, config.lexicon)
         findings.extend(rule.check(prompt, context))
     if template:
         # Only a template has directives: Jinja drops its comments, so they never reach the model.
@@ -38,8 +38,8 @@ def _segment(piece: documents.Prompt, text: str, config: Config, includes) -> Pr
     if piece.syntax == "jinja":
         from .jinja import segment_jinja
 
-        return segment_jinja(text, config.slot_names, includes)
-    return segment_text(text, piece.with_text(text).messages(), config.slot_names)
+        return segment_jinja(text, config.slot_names, includes, config.lexicon)
+    return segment_text(text, piece.with_text(text).messages(), config.slot_names, config.lexicon)
 
 
 def _includes(doc: documents.Document, config: Config):

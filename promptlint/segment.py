@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from . import vocabulary
 from .jsonsources import json_sources
+from .lexicon import Lexicon, is_field, shipped
 from .model import Field, Message, Part, PartKind, Prompt, Source, Span
 from .vocabulary import normalise_label
 
@@ -36,7 +37,6 @@ class Vocab:
     title_labels: frozenset[str]
     heading_labels: frozenset[str]
     warning_labels: frozenset[str]
-    field_labels: frozenset[str]  # every label worth reading as metadata
     history_labels: frozenset[str]
     context_labels: frozenset[str]
     slot_kinds: dict[str, str]  # template variable name -> "question", "rewritten", "context", "history", "volatile"
@@ -50,6 +50,11 @@ class Vocab:
     instruction_opener: re.Pattern[str]
     example_cue: re.Pattern[str]  # a line that announces a worked example
     volatile: re.Pattern[str]
+    lexicon: Lexicon
+
+    def is_field(self, label: str) -> bool:
+        """A label worth reading as metadata: a score, a date, a title, ... as the lexicon reads it."""
+        return is_field(self.lexicon, label)
 
 
 def _alternation(words: list[str]) -> str:
@@ -62,9 +67,9 @@ SlotNames = tuple[tuple[str, str], ...]
 
 
 @cache
-def words(names: SlotNames = ()) -> Vocab:
-    """The segmenter's vocabulary, with the variables ``names`` adds."""
-    base = _vocabulary()
+def words(names: SlotNames = (), lexicon: Lexicon | None = None) -> Vocab:
+    """The segmenter's vocabulary, with the variables ``names`` adds and the words of ``lexicon`` (default: shipped)."""
+    base = _vocabulary(lexicon or shipped())
     if not names:
         return base
     # Only the kinds a slot can have; a "content" name is a field of a source, read by the Jinja front-end.
@@ -73,11 +78,8 @@ def words(names: SlotNames = ()) -> Vocab:
 
 
 @cache
-def _vocabulary() -> Vocab:
+def _vocabulary(lexicon: Lexicon) -> Vocab:
     seg = vocabulary.load("segment")
-    rule_labels: set[str] = set()
-    for name in ("retrieval-score", "unconditional-date", "source-system-name", "chunk-ordinal", "derived-text"):
-        rule_labels |= vocabulary.label_set(vocabulary.load(name)["labels"])
     labelled = {
         key: vocabulary.label_set(seg[key])
         for key in ("question-labels", "content-labels", "title-labels", "heading-labels", "warning-labels", "history-labels", "context-labels")
@@ -117,7 +119,6 @@ def _vocabulary() -> Vocab:
         title_labels=labelled["title-labels"],
         heading_labels=labelled["heading-labels"],
         warning_labels=labelled["warning-labels"],
-        field_labels=frozenset(rule_labels | labelled["title-labels"] | labelled["heading-labels"] | labelled["warning-labels"]),
         history_labels=labelled["history-labels"],
         context_labels=labelled["context-labels"],
         slot_kinds={
@@ -135,6 +136,7 @@ def _vocabulary() -> Vocab:
         example_cue=re.compile(r"\s*(?:#{1,6}\s*)?(?:" + _alternation(seg["example-cues"]) + r")\b[^.!?]*$"),
         instruction_opener=re.compile(r"\s*(?:" + _alternation(seg["instruction-openers"]) + r")\b"),
         volatile=volatile,
+        lexicon=lexicon,
     )
 
 
@@ -238,17 +240,17 @@ def lowercase(text: str) -> str:
     return text.replace("\u0130", "i").lower()
 
 
-def segment_text(text: str, messages: list[Message] | None = None, names: SlotNames = ()) -> Prompt:
+def segment_text(text: str, messages: list[Message] | None = None, names: SlotNames = (), lexicon: Lexicon | None = None) -> Prompt:
     """Build the prompt model of ``text``.
 
     ``messages`` comes from a chat front-end (JSON): the regions of the text that
     are separate messages. Plain text gets its turns from role-marker lines.
-    ``names`` are the template variables the config names.
+    ``names`` are the template variables the config names; ``lexicon`` what labels mean.
     """
     if "[" in text and _BRACKET_SLOT.search(text):
         return _with_bracket_slots(text, messages, names)
     lower = lowercase(text)
-    vocab = words(names)
+    vocab = words(names, lexicon)
     lines = text_lines(text, lower)
     if messages is None:
         messages = role_messages(text, lines, vocab)
@@ -645,7 +647,7 @@ def _read_body(text: str, body: list[Line], vocab: Vocab, default_start: int) ->
             fields.append(Field("metadata", line.text.strip(), _line_span(text, line), Span(line.start, line.end), "line"))
             i += 1
             continue
-        if labelled and (label in vocab.field_labels or "_" in labelled["label"].strip()):
+        if labelled and (vocab.is_field(label) or "_" in labelled["label"].strip()):
             fields.append(_line_field(text, line, labelled, label))
             i += 1
             continue
@@ -658,7 +660,7 @@ def _read_body(text: str, body: list[Line], vocab: Vocab, default_start: int) ->
         # "Snippet: {{Snippet}}" in a source template: the labelled lines after it are fields too.
         while i < len(body) and (labelled := _LABEL_LINE.match(body[i].lower)):
             label = normalise_label(body[i].text[labelled.start("label") : labelled.end("label")])
-            if label not in vocab.field_labels:
+            if not vocab.is_field(label):
                 break
             fields.append(_line_field(text, body[i], labelled, label))
             i += 1
@@ -710,7 +712,7 @@ def _split_trailing_fields(lines: list[Line], vocab: Vocab) -> tuple[list[Line],
     and only a labelled line after a blank line at the end of the source counts:
     otherwise a "Summary:" paragraph is the document's own text.
     """
-    derived = vocabulary.label_set(vocabulary.load("derived-text")["labels"])
+    lexicon = vocab.lexicon
     trailing: list[tuple[Line, re.Match[str]]] = []
     end = len(lines)
     while end > 0 and lines[end - 1].blank:
@@ -719,12 +721,12 @@ def _split_trailing_fields(lines: list[Line], vocab: Vocab) -> tuple[list[Line],
     while i > 0:
         line = lines[i]
         labelled = _LABEL_LINE.match(line.lower)
-        if labelled and normalise_label(labelled["label"]) in derived and lines[i - 1].blank:
+        if labelled and lexicon.means(normalise_label(labelled["label"]), "derived") and lines[i - 1].blank:
             trailing.insert(0, (line, labelled))
             end = i
             i -= 1
             continue
-        if labelled and normalise_label(labelled["label"]) in derived:
+        if labelled and lexicon.means(normalise_label(labelled["label"]), "derived"):
             break
         i -= 1
         if i < end - 3:
@@ -841,7 +843,7 @@ def _parse_header(text: str, rest: Span, vocab: Vocab) -> tuple[str | None, tupl
     title_text = re.sub(r"^[-=*]{2,}|[-=*]{2,}$", "", title_text).strip()
     items = _split_items(lowered[:title_end], 0)
     labelled = _LABEL_LINE.match(lowercase(title_text))
-    if len(items) > 1 and labelled and normalise_label(labelled["label"]) in vocab.field_labels:
+    if len(items) > 1 and labelled and vocab.is_field(normalise_label(labelled["label"])):
         # "[1] source_id=RAGAS2023, chunk_id=17": every item is a field, one may be the title.
         item_fields = [_inline_field(raw, rest.start, s, e) for s, e in items]
         fields.extend(item_fields)

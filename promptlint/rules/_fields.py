@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 from functools import cache
 
-from .. import vocabulary
+from .. import lexicon, vocabulary
 from ..findings import Applicability, Edit, Fix
 from ..model import Field, Prompt, Source, Span
 
@@ -105,6 +105,5 @@ def source_label(source: Source) -> str:
 
 @cache
 def reported_labels() -> frozenset[str]:
-    """Field labels that a metadata rule reports: scores, dates, system names, ordinals, derived text."""
-    names = ("retrieval-score", "unconditional-date", "source-system-name", "chunk-ordinal", "derived-text")
-    return frozenset().union(*(vocabulary.label_set(vocabulary.load(n)["labels"]) for n in names))
+    """The shipped labels that a metadata rule reports, as written (``Lexicon.reported`` judges any name)."""
+    return frozenset().union(*(vocabulary.label_set(vocabulary.load(name)[key]) for name, key in lexicon.reported_lists()))

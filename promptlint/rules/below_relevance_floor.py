@@ -27,10 +27,9 @@ Unsafe: the whole source is dropped, which changes what the model can cite.
 
 from __future__ import annotations
 
-from .. import vocabulary
 from ..context import RuleContext
 from ..model import Prompt
-from ._fields import fields, number, remove_source, source_label
+from ._fields import number, remove_source, source_label
 
 CODE = "PL106"
 NAME = "below-relevance-floor"
@@ -43,9 +42,8 @@ def check(prompt: Prompt, ctx: RuleContext):
     floor = ctx.options.get("relevance-floor")
     if floor is None:
         return
-    labels = vocabulary.label_set(vocabulary.load("retrieval-score")["labels"])
     for source in prompt.sources:
-        scores = [s for s in (number(f.value) for f in fields(source, labels)) if s is not None]
+        scores = [s for s in (number(f.value) for f in ctx.fields(source, "score")) if s is not None]
         if scores and max(scores) < floor:
             yield ctx.finding(
                 prompt,

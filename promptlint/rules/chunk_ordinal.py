@@ -42,11 +42,10 @@ _OF = re.compile(r"\d+\s*(?:of|/)\s*\d+")
 
 
 def check(prompt: Prompt, ctx: RuleContext):
-    labels = ctx.labels()
     of_words = ctx.labels("of-words")
     for source in prompt.sources:
         for field in source.fields:
-            is_ordinal = field.label in labels or (field.label in of_words and _OF.match(field.value))
+            is_ordinal = ctx.lexicon.means(field.label, "ordinal") or (field.label in of_words and _OF.match(field.value))
             if is_ordinal and field.value:
                 yield ctx.finding(
                     prompt,

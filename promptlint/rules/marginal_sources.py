@@ -29,19 +29,34 @@ from __future__ import annotations
 import re
 
 from ..context import RuleContext
+from ..lexicon import split
 from ..model import Prompt, Span
 
 CODE = "PL107"
 NAME = "marginal-sources"
 SUMMARY = "Low-relevance sources are appended after the relevant ones"
 
-_MARGINAL = re.compile(r"\b(?:marginal\w*|low_?scor\w*|low_?relevan\w*|below_?\w*|fallback\w*|extra\w*|others?|near_?miss\w*|also_?\w*|more_\w+|backup\w*)\b")
+# A name in the loop's collection expression ("relevant + marginal[:3]").
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+
+def _starts_with(words: tuple[str, ...], entry: str) -> bool:
+    wanted = entry.split()
+    if len(words) < len(wanted):
+        return False
+    return all(w.startswith(e[:-1]) if e.endswith("*") else w == e for w, e in zip(words, wanted))
+
+
+def _marginal(collection: str, entries: list[str]) -> re.Match[str] | None:
+    """The first name in the collection expression that names weaker hits."""
+    return next((m for m in _NAME.finditer(collection) if any(_starts_with(split(m[0]), e) for e in entries)), None)
 
 
 def check(prompt: Prompt, ctx: RuleContext):
+    entries = ctx.words("collections")
     for source in prompt.sources:
         collection = source.collection.lower()
-        match = _MARGINAL.search(collection)
+        match = _marginal(source.collection, entries)
         if match:
             start = prompt.lower.find(collection, source.span.start, source.header.start)
             span = Span(start + match.start(), start + match.end()) if start >= 0 else source.header

@@ -30,22 +30,19 @@ from __future__ import annotations
 from ..context import RuleContext
 from ..findings import Severity
 from ..model import Prompt, Source
-from ._fields import reported_labels
 
 CODE = "PL205"
 NAME = "missing-title"
 SUMMARY = "Sources are rendered without a document title"
 SEVERITY = Severity.INFO
-URL_LABELS = frozenset({"url", "link", "source", "href", "uri"})
-
-
-def _identified(source: Source) -> bool:
+def _identified(source: Source, ctx: RuleContext) -> bool:
     """A source template that renders its item's own fields (a place's name, type and location)."""
-    return source.repeated and any(f.label not in URL_LABELS | reported_labels() for f in source.fields)
+    lexicon = ctx.lexicon
+    return source.repeated and any(not (lexicon.means(f.label, "url") or lexicon.reported(f.label)) for f in source.fields)
 
 
 def check(prompt: Prompt, ctx: RuleContext):
-    untitled = [s for s in prompt.sources if not s.title and not s.heading_path and not _identified(s)]
+    untitled = [s for s in prompt.sources if not s.title and not s.heading_path and not _identified(s, ctx)]
     if untitled:
         yield ctx.finding(
             prompt,

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from ..context import RuleContext
 from ..model import Prompt
-from ._fields import fields, is_slot, number, remove_field, source_label
+from ._fields import is_slot, number, remove_field, source_label
 
 CODE = "PL102"
 NAME = "retrieval-score"
@@ -41,9 +41,8 @@ FIX = "safe"
 
 
 def check(prompt: Prompt, ctx: RuleContext):
-    labels = ctx.labels()
     for source in prompt.sources:
-        for field in fields(source, labels):
+        for field in ctx.fields(source, "score"):
             if number(field.value) is None and not is_slot(field.value):
                 continue
             yield ctx.finding(

@@ -45,11 +45,10 @@ def _is_system(value: str, systems: frozenset[str]) -> bool:
 
 
 def check(prompt: Prompt, ctx: RuleContext):
-    labels = ctx.labels() | {""}
     systems = frozenset(" ".join(w.lower().split()) for w in ctx.words("systems"))
     for source in prompt.sources:
         for field in source.fields:
-            if field.label in labels and _is_system(field.value, systems):
+            if (field.label == "" or ctx.lexicon.means(field.label, "system")) and _is_system(field.value, systems):
                 yield ctx.finding(
                     prompt,
                     field.value_span,

@@ -47,6 +47,7 @@ import re
 
 from ..context import RuleContext
 from ..findings import Applicability, Edit, Fix
+from ..lexicon import Lexicon
 from ..model import Field, Prompt, Source, Span
 from ._fields import parse_date, remove_line
 
@@ -58,10 +59,10 @@ OPTIONS = {"stale-after": 365, "stale-flag": "stale"}
 STALE_LABEL = "last updated"
 
 
-def _date_field(source: Source, labels: frozenset[str]) -> tuple[Field, datetime.date | None] | None:
+def _date_field(source: Source, lexicon: Lexicon) -> tuple[Field, datetime.date | None] | None:
     for field in source.fields:
         date = parse_date(field.value)
-        if field.label in labels or (field.label == "" and date is not None):
+        if lexicon.means(field.label, "date") or (field.label == "" and date is not None):
             return field, date
     return None
 
@@ -101,11 +102,11 @@ def _fix(prompt: Prompt, dated: list, ctx: RuleContext) -> Fix:
     return Fix(Applicability.SAFE, tuple(edits), "Remove the dates that are not stale; keep stale ones as notes")
 
 
-def _template_findings(prompt: Prompt, ctx: RuleContext, labels: frozenset[str]):
+def _template_findings(prompt: Prompt, ctx: RuleContext):
     """A date slot in a source template, outside a staleness test, is rendered on every source."""
     for source in prompt.sources:
         for field in source.fields:
-            if source.repeated and field.label in labels and not field.conditional:
+            if source.repeated and ctx.lexicon.means(field.label, "date") and not field.conditional:
                 yield ctx.finding(
                     prompt,
                     field.value_span,
@@ -130,11 +131,10 @@ def _wrap_in_staleness_test(prompt: Prompt, source: Source, field: Field, ctx: R
 
 
 def check(prompt: Prompt, ctx: RuleContext):
-    labels = ctx.labels()
-    yield from _template_findings(prompt, ctx, labels)
+    yield from _template_findings(prompt, ctx)
     if len(prompt.sources) < 2 or any(s.repeated for s in prompt.sources):
         return
-    dated = [(source, _date_field(source, labels)) for source in prompt.sources]
+    dated = [(source, _date_field(source, ctx.lexicon)) for source in prompt.sources]
     if any(found is None for _, found in dated):
         return
     if all(is_stale(date, ctx) for _, (_, date) in dated):

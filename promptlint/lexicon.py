@@ -1,0 +1,174 @@
+"""Meaning from words: which concept a field label, a key or a variable name stands for.
+
+One lexicon answers for readers and rules alike. It is built once per config from
+the word lists in the top-level rules/ folder (``lexicon.yaml`` says which list
+belongs to which concept) plus the user's extensions (``extend-labels`` of a rule
+whose list it is), so a word added in one place reaches every reader and rule.
+
+A name is read as words: ``rerankerScore``, ``@search.rerankerScore``,
+``meta['published_at']``, ``doc.get("chunk_no")`` and ``Published At`` all split
+into lower-case words with simple plurals made singular. A name is a concept when
+its words are one of the concept's phrases, or when its last word says so alone
+(``vector_distance``: "distance") or with a qualifier (``crawled_on``: "on" after
+"crawled"; ``chunk_no``: "no" after "chunk"). Phrases win over those word rules.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from . import vocabulary
+
+# A word: a run of letters and digits; camelCase starts a word at each capital.
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_]+")
+# How a key chain separates its keys: `a.b`, `a['b']`, `a.get("b")`, `a[0]`.
+_KEY_SEPARATOR = re.compile(r"""\.get\(\s*|\[\s*|['"]\s*\]|\s*\)|['"]|\.""")
+
+
+def _singular(word: str) -> str:
+    if len(word) > 3 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("xes", "ches", "shes", "sses")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def split(name: str) -> tuple[str, ...]:
+    """The words of a name, lower case and singular: "chunkIndices" -> ("chunk", "index")."""
+    return tuple(_singular(w.lower()) for w in _WORD.findall(name))
+
+
+def keys(name: str) -> list[str]:
+    """The keys of a chain, first to last: "doc.meta['published_at']" -> ["doc", "meta", "published_at"]."""
+    if name.startswith("@"):  # "@search.rerankerScore" is one key
+        return [name]
+    return [k for k in _KEY_SEPARATOR.split(name) if k.strip()]
+
+
+# Past this many words a label is a phrase of prose ("applicants need a credit score"), not a name.
+MAX_NAME_WORDS = 3
+
+
+@dataclass(frozen=True)
+class Concept:
+    phrases: frozenset[str]  # whole names, as joined words
+    heads: frozenset[str] = frozenset()
+    qualified: frozenset[str] = frozenset()
+    qualifiers: frozenset[str] = frozenset()
+    leads: frozenset[str] = frozenset()
+    reported: bool = False
+
+    def by_words(self, words: tuple[str, ...]) -> bool:
+        if not words or len(words) > MAX_NAME_WORDS:
+            return False
+        last = words[-1]
+        if last in self.heads or (len(words) > 1 and words[0] in self.leads):
+            return True
+        return last in self.qualified and any(w in self.qualifiers for w in words[:-1])
+
+
+def _words_of(phrases) -> frozenset[str]:
+    return frozenset(" ".join(split(p)) for p in phrases)
+
+
+class Lexicon:
+    """Concepts by name; ``concepts("published_at")`` -> {"date"}."""
+
+    def __init__(self, concepts: dict[str, Concept], generic: frozenset[str]):
+        self._concepts = concepts
+        self._generic = generic
+        self._seen: dict[str, frozenset[str]] = {}  # a prompt asks about the same labels again and again
+
+    def concepts(self, name: str) -> frozenset[str]:
+        found = self._seen.get(name)
+        if found is None:
+            found = self._seen[name] = self._lookup(name)
+        return found
+
+    def _lookup(self, name: str) -> frozenset[str]:
+        chain = keys(name)
+        meaningful = [k for k in chain if " ".join(split(k)) not in self._generic] or chain
+        candidates = []
+        for words in (split(meaningful[-1]) if meaningful else (), split(name)):
+            if words and words not in candidates:
+                candidates.append(words)
+        for words in candidates:
+            joined = " ".join(words)
+            exact = frozenset(n for n, c in self._concepts.items() if joined in c.phrases)
+            if exact:
+                return exact
+        return frozenset(n for n, c in self._concepts.items() if any(c.by_words(w) for w in candidates))
+
+    def means(self, name: str, concept: str) -> bool:
+        return concept in self.concepts(name)
+
+    def reported(self, name: str) -> bool:
+        """Whether a metadata rule reports a field of this name (a score, a date, a system, an ordinal, derived text)."""
+        return any(self._concepts[c].reported for c in self.concepts(name))
+
+    def phrases(self, concept: str) -> frozenset[str]:
+        """The concept's whole names, as joined words (for building the segmenter's patterns)."""
+        return self._concepts[concept].phrases
+
+    def is_generic(self, name: str) -> bool:
+        return " ".join(split(name)) in self._generic
+
+
+# The concepts whose fields the segmenter reads as a source's metadata.
+FIELD_CONCEPTS = frozenset({"score", "date", "system", "ordinal", "derived", "title", "heading", "warning", "url", "author"})
+
+
+def is_field(lexicon: Lexicon, label: str) -> bool:
+    return bool(lexicon.concepts(label) & FIELD_CONCEPTS)
+
+
+def build(options: dict[str, dict] | None = None) -> Lexicon:
+    """The lexicon of the shipped word lists plus the ``extend-<key>`` options of the rules that own them."""
+    options = options or {}
+    extensions = tuple(
+        sorted((name, key, tuple(words)) for name, values in options.items() for key, words in values.items() if key.startswith("extend-") and words)
+    )
+    return _build(extensions)
+
+
+@cache
+def _build(extensions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> Lexicon:
+    added = {(name, key[len("extend-") :]): words for name, key, words in extensions}
+    data = vocabulary.load("lexicon")
+    concepts = {}
+    for concept, spec in data.items():
+        if concept == "generic":
+            continue
+        phrases: list[str] = []
+        for entry in spec.get("phrases", []):
+            file, _, key = entry.partition(".")
+            if key and vocabulary.exists(file):
+                phrases.extend(vocabulary.load(file)[key])
+                phrases.extend(added.get((file, key), ()))
+            else:
+                phrases.append(entry)
+        concepts[concept] = Concept(
+            phrases=_words_of(phrases),
+            heads=_words_of(spec.get("heads", [])),
+            qualified=_words_of(spec.get("qualified", [])),
+            qualifiers=_words_of(spec.get("qualifiers", [])),
+            leads=_words_of(spec.get("leads", [])),
+            reported=bool(spec.get("reported", False)),
+        )
+    return Lexicon(concepts, _words_of(data.get("generic", [])))
+
+
+def reported_lists() -> list[tuple[str, str]]:
+    """The word lists, as (file, key), of the concepts a metadata rule reports."""
+    data = vocabulary.load("lexicon")
+    entries = [e for c, spec in data.items() if c != "generic" and spec.get("reported") for e in spec.get("phrases", [])]
+    return [(file, key) for file, _, key in (e.partition(".") for e in entries) if key]
+
+
+def shipped() -> Lexicon:
+    """The lexicon without user extensions."""
+    return _build(())

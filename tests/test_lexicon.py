@@ -1,0 +1,98 @@
+"""The lexicon: names and labels read as words, and the concept they stand for."""
+
+from __future__ import annotations
+
+import pytest
+
+from promptlint import lexicon
+from promptlint.config import build
+from promptlint.lint import lint_text
+
+# Every spelling of a name a project may use reads as the same concept.
+CONCEPTS = {
+    "score": [
+        "score", "_score", "scores", "rerank_score", "rerankerScore", "@search.rerankerScore", "@search.score",
+        "vector_distance", "cosineSimilarity", "similarity", "relevance", "relevancy_score", "bm25", "hybrid score",
+        "Match score", "confidence", "doc.meta.get('similarity')", "hit['_score']", "meta['relevance_score']",
+    ],
+    "date": [
+        "date", "published_at", "publishedAt", "crawled_on", "as_of", "dateModified", "date_published", "last_updated",
+        "updatedAt", "created", "Modified On", "indexed_at", "timestamp", "doc.metadata['published']", "lastEditedTime",
+    ],
+    "system": ["source_system", "connector", "origin_app", "source", "sourceType", "data_source", "integration", "platform"],
+    "ordinal": ["chunk_no", "chunkIndex", "chunk_id", "chunk number", "ordinal", "part", "node_id", "split_idx", "passage_id", "rank"],
+    "derived": ["summary", "Key facts", "TL;DR", "highlights", "keywords", "why_this_was_retrieved"],
+    "title": ["title", "doc_title", "pageTitle", "file_name"],
+    "url": ["url", "source_url", "href", "permalink", "link"],
+    "author": ["author", "authors", "doc_owner"],
+    "warning": ["ocr confidence", "parse warning"],
+}
+CASES = [(name, concept) for concept, names in CONCEPTS.items() for name in names]
+
+
+@pytest.mark.parametrize(("name", "concept"), CASES, ids=[f"{c}:{n}" for n, c in CASES])
+def test_a_name_reads_as_its_concept(name, concept):
+    assert concept in lexicon.shipped().concepts(name)
+
+
+# Names that look close but mean something else, or nothing a rule reports.
+NOT_REPORTED = ["distance_m", "ocr confidence", "applicants need a credit score", "title", "url", "author", "language", "category", "value", "meta.value"]
+
+
+@pytest.mark.parametrize("name", NOT_REPORTED)
+def test_a_name_no_metadata_rule_reports(name):
+    assert not lexicon.shipped().reported(name)
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("rerankerScore", ("reranker", "score")),
+        ("@search.rerankerScore", ("search", "reranker", "score")),
+        ("doc.meta['published_at']", ("doc", "meta", "published", "at")),
+        ("chunkIndexes", ("chunk", "index")),
+        ("search_matches", ("search", "match")),
+        ("HTMLTitle", ("html", "title")),
+        ("Key Facts", ("key", "fact")),
+    ],
+)
+def test_names_split_into_singular_lower_case_words(name, words):
+    assert lexicon.split(name) == words
+
+
+@pytest.mark.parametrize(
+    ("name", "keys"),
+    [
+        ("doc.meta['published_at']", ["doc", "meta", "published_at"]),
+        ('d.get("chunk_no")', ["d", "chunk_no"]),
+        ("@search.rerankerScore", ["@search.rerankerScore"]),
+        ("hit.metadata.value", ["hit", "metadata", "value"]),
+    ],
+)
+def test_key_chains_split_into_keys(name, keys):
+    assert lexicon.keys(name) == keys
+
+
+# A word added through config reaches every reader and every rule of the concept.
+FUZZY = {"rules": {"retrieval-score": {"extend-labels": ["fuzzy rank"]}, "below-relevance-floor": {"relevance-floor": 0.5}}, "extend-select": ["PL106"]}
+INLINE = "Answer from the sources.\n\n[1] Returns Policy (fuzzy rank 0.12)\nDamaged goods may be returned.\n\n[2] Shipping FAQ (fuzzy rank 0.81)\nWe ship in 2 days.\n\nQuestion: Can I return it?\n"
+LINE = "Answer from the sources.\n\n[1] Returns Policy\nFuzzy Rank: 0.31\nDamaged goods may be returned.\n\n[2] Shipping FAQ\nFuzzy Rank: 0.81\nWe ship in 2 days.\n\nQuestion: Can I return it?\n"
+TEMPLATE = "Answer from the sources.\n{% for d in docs %}\n[{{ loop.index }}] {{ d.title }} ({{ d.fuzzy_rank }})\n{{ d.content }}\n{% endfor %}\nQuestion: {{ question }}\n"
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "found"),
+    [
+        ("inline.txt", INLINE, ["3:1 PL106", "3:32 PL102", "6:30 PL102"]),
+        ("line.txt", LINE, ["3:1 PL106", "4:13 PL102", "8:13 PL102"]),
+        ("template.j2", TEMPLATE, ["3:35 PL102"]),
+    ],
+)
+def test_a_word_added_through_config_reaches_every_reader_and_rule(path, text, found):
+    assert [f"{f.line}:{f.column} {f.code}" for f in lint_text(text, path=path, config=build(FUZZY, "test"))] == found
+    assert lint_text(text, path=path, config=build({}, "test")) == []
+
+
+def test_the_same_extensions_share_one_lexicon():
+    assert build(FUZZY, "a").lexicon is build(FUZZY, "b").lexicon
+    assert build({}, "a").lexicon is lexicon.shipped()
