@@ -22,6 +22,9 @@ from functools import cache, lru_cache
 import jinja2
 from jinja2 import nodes
 
+from .expressions import Reference, environment
+from .expressions import jinja_expression as _expression
+from .expressions import jinja_reference as reference
 from .lexicon import Lexicon
 from .model import Field, Part, PartKind, Prompt, Source, Span
 from .segment import SlotNames, Vocab, looks_like_instruction, lowercase, merge_parts, role_messages, slot_kind, text_lines, words
@@ -52,12 +55,6 @@ class TemplateError(Exception):
     def __init__(self, message: str, line: int, column: int = 1):
         super().__init__(message)
         self.message, self.line, self.column = message, line, column
-
-
-@cache
-def environment() -> jinja2.Environment:
-    # Only for parsing: nothing is ever rendered, so no loader and no sandbox are needed.
-    return jinja2.Environment(extensions=["jinja2.ext.i18n", "jinja2.ext.loopcontrols", "jinja2.ext.do"])
 
 
 @dataclass
@@ -152,28 +149,6 @@ def _inline_set(tag: Tag) -> bool:
 # ---------------------------------------------------------------- what expressions read
 
 
-@dataclass(frozen=True)
-class Reference:
-    """What an output reads: `doc.meta['title']` is root "doc", path ("meta", "title")."""
-
-    root: str
-    path: tuple[str, ...]
-
-    @property
-    def key(self) -> str:
-        """The name that says what the value is: the last key, or the variable itself."""
-        return normalise_label(self.path[-1] if self.path else self.root)
-
-
-@cache
-def _expression(inner: str) -> nodes.Node | None:
-    try:
-        output = environment().parse("{{" + inner + "}}").body[0]
-    except jinja2.TemplateSyntaxError:
-        return None
-    return output.nodes[0] if isinstance(output, nodes.Output) and output.nodes else None
-
-
 @cache
 def _tag(inner: str) -> nodes.Node | None:
     """The statement of a tag that stands alone: `{% include 'x' %}`, `{% from 'x' import m %}`."""
@@ -191,34 +166,6 @@ def _statement(inner: str, closing: str) -> nodes.Node | None:
     except jinja2.TemplateSyntaxError:
         return None
     return body[0] if body else None
-
-
-def reference(node: nodes.Node | None) -> Reference | None:
-    """Follow filters, attributes, constant subscripts and `.get('x')` down to a variable."""
-    path: list[str] = []
-    while node is not None:
-        if isinstance(node, nodes.Filter):
-            node = node.node
-        elif isinstance(node, nodes.Getattr):
-            path.append(node.attr)
-            node = node.node
-        elif isinstance(node, nodes.Getitem) and isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, str):
-            path.append(node.arg.value)
-            node = node.node
-        elif (
-            isinstance(node, nodes.Call)
-            and isinstance(node.node, nodes.Getattr)
-            and node.node.attr == "get"
-            and node.args
-            and isinstance(node.args[0], nodes.Const)
-        ):
-            path.append(str(node.args[0].value))
-            node = node.node.node
-        elif isinstance(node, nodes.Name):
-            return Reference(node.name, tuple(reversed(path)))
-        else:
-            return None
-    return None
 
 
 # ---------------------------------------------------------------- the prompt model

@@ -94,8 +94,10 @@ class Lexicon:
         meaningful = [k for k in chain if " ".join(split(k)) not in self._generic] or chain
         candidates = []
         for words in (split(meaningful[-1]) if meaningful else (), split(name)):
-            if words and words not in candidates:
-                candidates.append(words)
+            # A numbered slot ("score_2", "doc1_title") means what its words without the number mean.
+            for variant in (words, tuple(w for w in words if not w.isdigit())):
+                if variant and variant not in candidates:
+                    candidates.append(variant)
         for words in candidates:
             joined = " ".join(words)
             exact = frozenset(n for n, c in self._concepts.items() if joined in c.phrases)

@@ -17,6 +17,7 @@ from functools import cache
 from typing import NamedTuple
 
 from . import vocabulary
+from .expressions import slot_reference
 from .jsonsources import json_sources
 from .lexicon import Lexicon, is_field, shipped
 from .model import Field, Message, Part, PartKind, Prompt, Source, Span
@@ -881,10 +882,12 @@ def _inline_field(raw: str, offset: int, start: int, end: int, separator: str = 
         value_start = start + match.start("value")
         value = raw[value_start : start + match.end("value")]
     else:
-        # An unlabelled item ("(2025-08-02)", "[Confluence]"): the rules judge it by its value.
-        label = ""
+        # An unlabelled item ("(2025-08-02)", "[Confluence]"): the rules judge it by its value;
+        # a slot ("({score_2:.2f})", "({{ '%.2f' % d.score }})") by what it prints.
         value_start = start + len(item) - len(item.lstrip())
         value = item.strip()
+        printed = slot_reference(value) if value.startswith("{") else None
+        label = printed.key if printed else ""
     # The span a fix removes: the item and the separator before it (or after it, for the first item).
     span_start, span_end = start, end
     # Where the text before the item ends, found without copying it: a header line can be megabytes long.

@@ -1,0 +1,186 @@
+"""What a template expression reads: the variable and the chain of keys it ends on.
+
+A slot's meaning is the name of what it prints, however the template gets there:
+``{{ c.modified_at.strftime('%d %b %Y') }}`` prints ``c.modified_at``,
+``{{ '%.3f' % hit.rerank_score }}`` prints ``hit.rerank_score``,
+``{{ doc.meta.get("similarity") | round(2) }}`` prints ``doc.meta.similarity``, and
+the f-string or format-string slot ``{row['published']:%Y}`` prints ``row.published``.
+Jinja expressions are read with Jinja's parser and Python ones with ``ast``; both
+are followed through attribute and key chains, ``.get()``, constant subscripts,
+filters, method calls, ``%`` and ``.format`` formatting, calls such as ``round()``,
+``default``, conditional expressions and concatenation.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from functools import cache
+
+import jinja2
+from jinja2 import nodes
+
+from .vocabulary import normalise_label
+
+
+@dataclass(frozen=True)
+class Reference:
+    """What an output reads: `doc.meta['title']` is root "doc", path ("meta", "title")."""
+
+    root: str
+    path: tuple[str, ...]
+
+    @property
+    def key(self) -> str:
+        """The name that says what the value is: the last key, or the variable itself."""
+        return normalise_label(self.path[-1] if self.path else self.root)
+
+    @property
+    def chain(self) -> str:
+        """The variable and its keys as one dotted name ("doc.meta.similarity")."""
+        return ".".join((self.root, *self.path))
+
+
+@cache
+def environment() -> jinja2.Environment:
+    # Only for parsing: nothing is ever rendered, so no loader and no sandbox are needed.
+    return jinja2.Environment(extensions=["jinja2.ext.i18n", "jinja2.ext.loopcontrols", "jinja2.ext.do"])
+
+
+@cache
+def jinja_expression(inner: str) -> nodes.Node | None:
+    """The expression of an output tag's inner text (`doc.title | upper`), or None when it does not parse."""
+    try:
+        output = environment().parse("{{" + inner + "}}").body[0]
+    except jinja2.TemplateSyntaxError:
+        return None
+    return output.nodes[0] if isinstance(output, nodes.Output) and output.nodes else None
+
+
+def _constant_text(node: nodes.Node) -> bool:
+    return isinstance(node, nodes.Const) and isinstance(node.value, str)
+
+
+def _jinja_inner(node: nodes.Node) -> nodes.Node | None:
+    """The expression a formatting wrapper prints, or None when ``node`` is not one."""
+    if isinstance(node, nodes.Filter):
+        return node.node
+    if isinstance(node, nodes.Mod) and _constant_text(node.left):  # '%.3f' % x
+        return node.right
+    if isinstance(node, nodes.CondExpr):  # x if test else ''
+        return node.expr1
+    if isinstance(node, nodes.Concat):  # 'Score: ' ~ x
+        return next((n for n in node.nodes if not isinstance(n, nodes.Const)), None)
+    if isinstance(node, (nodes.BinExpr, nodes.Or)):  # x * 100, 'Score: ' + x, x or ''
+        return node.right if isinstance(node.left, nodes.Const) else node.left
+    if isinstance(node, nodes.Call):
+        called = node.node
+        if isinstance(called, nodes.Getattr) and (called.attr == "format" or _constant_text(called.node)) and node.args:
+            return node.args[0]  # '{:.2f}'.format(x)
+        if isinstance(called, nodes.Getattr):
+            return called.node  # x.strftime('%Y'), x.isoformat()
+        if isinstance(called, nodes.Name) and node.args and not isinstance(node.args[0], nodes.Name):
+            return node.args[0]  # round(x.score, 2); not render(doc), which prints what it likes
+    return None
+
+
+def jinja_reference(node: nodes.Node | None) -> Reference | None:
+    """Follow a Jinja expression down to the variable and keys it prints."""
+    path: list[str] = []
+    while node is not None:
+        if isinstance(node, nodes.Getattr):
+            path.append(node.attr)
+            node = node.node
+        elif isinstance(node, nodes.Getitem) and _constant_text(node.arg):
+            path.append(node.arg.value)
+            node = node.node
+        elif (
+            isinstance(node, nodes.Call)
+            and isinstance(node.node, nodes.Getattr)
+            and node.node.attr == "get"
+            and node.args
+            and isinstance(node.args[0], nodes.Const)
+        ):
+            path.append(str(node.args[0].value))
+            node = node.node.node
+        elif isinstance(node, nodes.Name):
+            return Reference(node.name, tuple(reversed(path)))
+        elif path and isinstance(node, nodes.Call):
+            return None  # a key of what a call returns: not a field of the item
+        else:
+            node = _jinja_inner(node)
+    return None
+
+
+def _python_inner(node: ast.expr) -> ast.expr | None:
+    """The Python expression a formatting wrapper prints, or None when ``node`` is not one."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant):
+        return node.right
+    if isinstance(node, ast.BinOp):  # x * 100, 'Score: ' + x
+        return node.right if isinstance(node.left, ast.Constant) else node.left
+    if isinstance(node, ast.BoolOp):  # x or ''
+        return node.values[0]
+    if isinstance(node, ast.IfExp):
+        return node.body
+    if isinstance(node, ast.Call):
+        called = node.func
+        if isinstance(called, ast.Attribute) and (called.attr == "format" or isinstance(called.value, ast.Constant)) and node.args:
+            return node.args[0]
+        if isinstance(called, ast.Attribute):
+            return called.value
+        if isinstance(called, ast.Name) and node.args and not isinstance(node.args[0], ast.Name):
+            return node.args[0]
+    return None
+
+
+def python_reference(node: ast.expr | None) -> Reference | None:
+    """Follow a Python expression down to the variable and keys it prints."""
+    path: list[str] = []
+    while node is not None:
+        if isinstance(node, ast.Attribute):
+            path.append(node.attr)
+            node = node.value
+        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+            path.append(node.slice.value)
+            node = node.value
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+        ):
+            path.append(str(node.args[0].value))
+            node = node.func.value
+        elif isinstance(node, ast.Name):
+            return Reference(node.id, tuple(reversed(path)))
+        elif path and isinstance(node, ast.Call):
+            return None
+        elif isinstance(node, ast.Subscript):
+            node = node.value  # rows[0]: the item of a list
+        else:
+            node = _python_inner(node)
+    return None
+
+
+@cache
+def _python_expression(text: str) -> ast.expr | None:
+    """A format-string field's expression, without its conversion and format spec ("score_2:.2f" -> score_2)."""
+    cuts = [len(text)] + [i for i, ch in enumerate(text) if ch in ":!"]
+    for cut in cuts:
+        try:
+            return ast.parse(text[:cut].strip(), mode="eval").body
+        except SyntaxError:
+            continue
+    return None
+
+
+def slot_reference(slot: str) -> Reference | None:
+    """What a slot written in text prints: `{{ expr }}` (Jinja, Mustache) or `{expr:spec}` (format string, f-string)."""
+    slot = slot.strip()
+    if slot.startswith("{{") and slot.endswith("}}"):
+        inner = slot[2:-2].strip("-#^/ \t")
+        return jinja_reference(jinja_expression(inner))
+    if slot.startswith("{") and slot.endswith("}"):
+        return python_reference(_python_expression(slot[1:-1]))
+    return None
