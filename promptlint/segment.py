@@ -844,9 +844,10 @@ def _parse_header(text: str, rest: Span, vocab: Vocab) -> tuple[str | None, tupl
     title_text = re.sub(r"^[-=*]{2,}|[-=*]{2,}$", "", title_text).strip()
     items = _split_items(lowered[:title_end], 0)
     labelled = _LABEL_LINE.match(lowercase(title_text))
-    if len(items) > 1 and labelled and vocab.is_field(normalise_label(labelled["label"])):
-        # "[1] source_id=RAGAS2023, chunk_id=17": every item is a field, one may be the title.
-        item_fields = [_inline_field(raw, rest.start, s, e) for s, e in items]
+    item_fields = [_inline_field(raw, rest.start, s, e) for s, e in items] if len(items) > 1 and labelled else []
+    if any(vocab.is_field(f.label) for f in item_fields):
+        # "[1] source_id=RAGAS2023, chunk_id=17", "[1] document_id: 7, score: 0.8": every item
+        # is a field when one of them is a field the lexicon knows; one may be the title.
         fields.extend(item_fields)
         title_text = next((f.value for f in item_fields if f.label in vocab.title_labels), "")
     elif labelled and normalise_label(labelled["label"]) in vocab.title_labels:

@@ -96,3 +96,11 @@ def test_a_word_added_through_config_reaches_every_reader_and_rule(path, text, f
 def test_the_same_extensions_share_one_lexicon():
     assert build(FUZZY, "a").lexicon is build(FUZZY, "b").lexicon
     assert build({}, "a").lexicon is lexicon.shipped()
+
+
+@pytest.mark.parametrize("first", ["document_id: {d.id}", "doc: 12", "id=7"])
+def test_header_items_are_fields_when_one_of_them_is_known(first):
+    text = f"Answer from the sources.\n\n[1] {first}, score: 0.91, attributes: x\nReturns are free.\n\n[2] {first}, score: 0.42, attributes: y\nShipping is free.\n\nQuestion: Is it free?\n"
+    found = [f"{f.line}:{f.column} {f.code}" for f in lint_text(text, path="x.txt", config=build({"select": ["PL102"]}, "test"))]
+    column = len(f"[1] {first}, score: ") + 1
+    assert found == [f"3:{column} PL102", f"6:{column} PL102"]
