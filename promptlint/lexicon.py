@@ -121,7 +121,7 @@ class Lexicon:
 
 
 # The concepts whose fields the segmenter reads as a source's metadata.
-FIELD_CONCEPTS = frozenset({"score", "date", "system", "ordinal", "derived", "title", "heading", "warning", "url", "author"})
+FIELD_CONCEPTS = frozenset({"score", "date", "system", "ordinal", "derived", "title", "heading", "warning", "url", "author", "descriptor"})
 
 
 def is_field(lexicon: Lexicon, label: str) -> bool:
