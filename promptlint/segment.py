@@ -215,7 +215,7 @@ def text_lines(text: str, lower: str, start: int = 0, end: int | None = None) ->
 
 
 # "Label: value" at the start of a metadata line.
-_LABEL_LINE = re.compile(r"\s*(?:[-*•]\s+)?(?P<label>[a-z@][\w .@;/-]{0,40}?)\s*[:=]\s*(?P<value>.*)$")
+_LABEL_LINE = re.compile(r"\s*(?:[-*•]\s+)?(?P<label>[a-z@_][\w .@;/-]{0,40}?)\s*[:=]\s*(?P<value>.*)$")
 # "label: value", "label=value" or "label value" inside a header group.
 _INLINE_ITEM = re.compile(r"\s*(?P<label>[a-z@][a-z _.@;-]{0,30}?)\s*(?:[:=]\s*|\s+(?=[\d(]))(?P<value>\S.*?)\s*$")
 # A line holding only a tag that groups metadata ("<document_metadata>") or ends a source ("[END CONTEXT 1]").
@@ -230,6 +230,8 @@ _QUESTION_LINE = re.compile(r"\s*(?:#{1,6}\s*)?(?P<label>[a-z][\w' ]{0,20}?)\s*:
 _SEPARATOR = re.compile(r"\s*(?:[-=*_]{3,}|```\w*)\s*$")
 _WARNING_MARK = re.compile("\u26a0\ufe0f?")
 _HEADING_SPLIT = re.compile(r"\s+[\u2014\u2013]\s+")
+# A parenthesised or bracketed group of a header line; possessive, so a long line never backtracks.
+_HEADER_GROUP = re.compile(r"\(((?:\{[^{}]*\}|[^()])*+)\)|\[([^\[\]]*)\]")
 
 
 def lowercase(text: str) -> str:
@@ -825,7 +827,8 @@ def _parse_header(text: str, rest: Span, vocab: Vocab) -> tuple[str | None, tupl
         end = warning.start()
     # Parenthesised and bracketed groups hold metadata; "|" separates items.
     title_end = end
-    for group in re.finditer(r"\(([^()]*)\)|\[([^\[\]]*)\]", lowered[:end]):
+    # A slot in a group may hold parentheses of its own: "({round(d['score'], 2)})".
+    for group in _HEADER_GROUP.finditer(lowered[:end]):
         inner_start = group.start() + 1
         inner = lowered[inner_start : group.end() - 1]
         items = list(_split_items(inner, inner_start))

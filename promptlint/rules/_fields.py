@@ -25,8 +25,8 @@ def number(value: str) -> float | None:
     return float(text)
 
 
-# "{score:.2f}", "{{ doc.score }}", or a prompt library's "[DOC_2_SCORE]".
-_SLOT_VALUE = re.compile(r"\{\{?[#\s]*[A-Za-z_][^{}]*\}\}?|\[[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\]")
+# "{score:.2f}", "{{ doc.score }}", "{{ '%.3f' % hit.score }}", or a prompt library's "[DOC_2_SCORE]".
+_SLOT_VALUE = re.compile(r"\{\{?[^{}]*[A-Za-z_][^{}]*\}\}?|\[[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\]")
 
 
 def is_slot(value: str) -> bool:

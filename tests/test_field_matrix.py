@@ -1,0 +1,277 @@
+"""Each field rule x each input form x several spellings of its label and shapes of its expression.
+
+A case is generated, not written: the rule's field is rendered with one spelling in
+one form (plain text, Markdown, XML, chat JSON, Jinja, a format string, a template
+in a .py file, Mustache, Prompty). It must fire exactly where the field's value
+stands; its clean twin, the same prompt without the field, must stay clean.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+import pytest
+
+from promptlint.config import build
+from promptlint.lint import lint_text
+
+TODAY = "2026-12-02"
+QUESTION = "Can I return a damaged item?"
+TITLES = ("Returns Policy", "Shipping FAQ")
+CONTENTS = ("Damaged goods may be returned within 30 days of delivery.", "Orders ship within two business days.")
+MARK = "\x00"  # "\x00<n>" stands for source n's value ("\x000" before a slot): a finding must be where it stands
+HEAD = "\x01"  # "\x01<n>" marks source n's header, where a rule about the whole source reports
+# The marks as they stand in the text: in JSON they are escaped.
+_MARKS = re.compile(r"(?:\x00|\\u0000)(\d)|(?:\x01|\\u0001)(\d)")
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    labels: tuple[str, ...]  # as a project writes them in rendered text
+    values: tuple[str, str]  # rendered on the two sources
+    expressions: tuple[str, ...]  # Jinja expressions of the loop item `d`
+    slots: tuple[str, ...]  # format-string slots; "{n}" is the source's number
+    options: dict | None = None
+    at_header: bool = False  # the finding is at the header of the source under the floor (the second)
+
+
+RULES = [
+    Rule(
+        "PL102",
+        ("Score", "Relevance score", "rerank_score", "Similarity", "vector_distance", "@search.rerankerScore", "Match score", "_score"),
+        ("0.82", "0.41"),
+        ("d.score", "'%.3f' % d.rerank_score", 'd.meta.get("similarity") | round(2)', "d['@search.rerankerScore']", "(d.relevance * 100) | round", "d.vector_distance"),
+        ("{score_{n}:.2f}", "{d{n}['score']:.2f}", "{hits[{n}].similarity:.3f}", "{round(row{n}['rerank_score'], 2)}"),
+    ),
+    Rule(
+        "PL201",
+        ("Updated", "Published at", "dateModified", "crawled_on", "As of", "Last modified", "published_at"),
+        ("2026-10-01", "2026-11-20"),
+        ("d.modified_at.strftime('%d %b %Y')", "d.published_at", 'd.metadata["dateModified"] | default("")', "d.crawled_on"),
+        ("{updated_{n}}", "{row{n}['published']}", '{d{n}.metadata["date"]}', "{doc{n}.created_at:%Y-%m-%d}"),
+    ),
+    Rule(
+        "PL202",
+        ("Source", "Connector", "source_system", "origin_app", "Platform", "Data source"),
+        ("Confluence", "Zendesk"),
+        (),
+        (),
+    ),
+    Rule(
+        "PL203",
+        ("Chunk", "chunk_no", "chunkIndex", "Chunk ID", "node_id", "Part"),
+        ("14 of 52", "3 of 9"),
+        ("d.chunk_index", "d.metadata.get('chunk_no')", "d['chunkIndex']", "d.node_id"),
+        ("{chunk_no_{n}}", "{d{n}['chunkIndex']}", "{row{n}.chunk_id}"),
+    ),
+    Rule(
+        "PL106",
+        ("Score", "similarity", "rerankerScore", "Relevance"),
+        ("0.82", "0.21"),
+        (),
+        (),
+        options={"rules": {"below-relevance-floor": {"relevance-floor": 0.5}}},
+        at_header=True,
+    ),
+]
+
+
+def _config(rule: Rule):
+    return build({"select": [rule.code], "today": TODAY, **(rule.options or {})}, "matrix")
+
+
+def _snake(label: str) -> str:
+    return re.sub(r"\W+", "_", re.sub(r"(?<=[a-z])(?=[A-Z])", "_", label)).strip("_").lower()
+
+
+# ---------------------------------------------------------------- rendered forms: the text a model gets
+
+
+def _sources_text(header: str, line: str) -> str:
+    """Two sources: `header` formats with n and title, `line` is the field line ("" for none)."""
+    parts = []
+    for n, (title, content) in enumerate(zip(TITLES, CONTENTS), 1):
+        parts.append(f"{HEAD}{n}" + header.format(n=n, title=title) + "\n" + (line.replace("{n}", str(n)) + "\n" if line else "") + content)
+    return "\n\n".join(parts)
+
+
+def plain(label: str) -> tuple[str, str]:
+    body = _sources_text("[{n}] {title}", f"{label}: {MARK}{{n}}" if label else "")
+    return "answer.txt", f"Answer from the sources and cite them as [n].\n\n{body}\n\nQuestion: {QUESTION}\n"
+
+
+def markdown(label: str) -> tuple[str, str]:
+    body = _sources_text("## Source {n}: {title}", f"- {label}: {MARK}{{n}}" if label else "")
+    return "answer.md", f"# Instructions\nAnswer from the sources and cite them as [n].\n\n{body}\n\n## Question\n{QUESTION}\n"
+
+
+def xml(label: str) -> tuple[str, str]:
+    tag = _snake(label)
+    docs = []
+    for n, (title, content) in enumerate(zip(TITLES, CONTENTS), 1):
+        field = f"<{tag}>{MARK}{n}</{tag}>\n" if label else ""
+        docs.append(f'{HEAD}{n}<document index="{n}">\n<source>{title}</source>\n{field}<document_content>{content}</document_content>\n</document>')
+    return "answer.txt", "Answer from the documents and cite them by index.\n<documents>\n" + "\n".join(docs) + f"\n</documents>\n\nQuestion: {QUESTION}\n"
+
+
+def chat_json(label: str) -> tuple[str, str]:
+    _, text = plain(label)
+    instructions, _, rest = text.partition("\n\n")
+    messages = [{"role": "system", "content": instructions}, {"role": "user", "content": rest}]
+    return "request.json", json.dumps({"model": "m", "messages": messages}, indent=2) + "\n"
+
+
+# ---------------------------------------------------------------- template forms: what builds that text
+
+
+def _jinja(label: str, expression: str) -> str:
+    field = f"{label}: {MARK}0{{{{ {expression} }}}}\n" if expression else ""
+    return (
+        "Answer from the sources and cite them as [n].\n"
+        "{% for d in docs %}\n"
+        f"[{{{{ loop.index }}}}] {{{{ d.title }}}}\n{field}{{{{ d.content }}}}\n"
+        "{% endfor %}\n"
+        f"Question: {{{{ question }}}}\n"
+    )
+
+
+def jinja(label: str, expression: str) -> tuple[str, str]:
+    return "answer.j2", _jinja(label, expression)
+
+
+def jinja_inline(label: str, expression: str) -> tuple[str, str]:
+    """The field unlabelled in the header: only the expression says what it is."""
+    field = f" ({MARK}0{{{{ {expression} }}}})" if expression else ""
+    return "answer.jinja", (
+        "Answer from the sources and cite them as [n].\n{% for d in docs %}\n"
+        f"[{{{{ loop.index }}}}] {{{{ d.title }}}}{field}\n{{{{ d.content }}}}\n{{% endfor %}}\nQuestion: {{{{ question }}}}\n"
+    )
+
+
+def prompty(label: str, expression: str) -> tuple[str, str]:
+    return "answer.prompty", "---\nname: answer\nmodel:\n  api: chat\n---\nsystem:\n" + _jinja(label, expression)
+
+
+def mustache(label: str, expression: str) -> tuple[str, str]:
+    # Mustache prints names, not expressions: the expression's last key is the name.
+    name = re.findall(r"[A-Za-z_@][\w@]*", expression.split("|")[0])[-1] if expression else ""
+    field = f"{label}: {MARK}0{{{{{name}}}}}\n" if expression else ""
+    return "answer.hbs", (
+        "Answer from the sources and cite them as [n].\n{{#each docs}}\n"
+        f"[{{{{@index}}}}] {{{{title}}}}\n{field}{{{{content}}}}\n{{{{/each}}}}\nQuestion: {{{{question}}}}\n"
+    )
+
+
+def _format_string(slot: str) -> str:
+    parts = []
+    for n in (1, 2):
+        field = f" ({MARK}0{slot.replace('{n}', str(n))})" if slot else ""
+        parts.append(f"[{n}] {{title_{n}}}{field}\n{{text_{n}}}")
+    return "Answer from the sources and cite them as [n].\n\n" + "\n\n".join(parts) + "\n\nQuestion: {question}\n"
+
+
+def format_string(slot: str) -> tuple[str, str]:
+    return "answer.txt", _format_string(slot)
+
+
+def python_template(slot: str) -> tuple[str, str]:
+    return "prompts.py", f'"""Prompts."""\n\nQA_PROMPT = """{_format_string(slot)}"""\n'
+
+
+FSTRING_AT = "2:17"  # an f-string is not in the file verbatim: what is found in it is reported at its start
+
+
+def python_fstring(slot: str) -> tuple[str, str]:
+    return "build.py", f'def build(row1, row2, d1, d2, hits, doc1, doc2, question):\n    QA_PROMPT = f"""{_format_string(slot)}"""\n    return QA_PROMPT\n'
+
+
+TEXT_FORMS = {"plain": plain, "markdown": markdown, "xml": xml, "chat-json": chat_json}
+JINJA_FORMS = {"jinja": jinja, "jinja-inline": jinja_inline, "prompty": prompty, "mustache": mustache}
+SLOT_FORMS = {"format-string": format_string, "python-template": python_template, "python-fstring": python_fstring}
+
+
+def _cases():
+    cases = []
+    for rule in RULES:
+        for form, make in TEXT_FORMS.items():
+            for label in rule.labels:
+                # An element is named by an XML name; and <chunk> holds a chunk's text, not its number.
+                if form == "xml" and (not re.fullmatch(r"[A-Za-z_]\w*", _snake(label)) or _snake(label) == "chunk"):
+                    continue
+                cases.append(pytest.param(rule, make, label, id=f"{rule.code}-{form}-{label}"))
+        for form, make in JINJA_FORMS.items():
+            for expression in rule.expressions:
+                label = rule.labels[0] if form != "jinja-inline" else ""
+                cases.append(pytest.param(rule, make, (label, expression), id=f"{rule.code}-{form}-{expression}"))
+        for form, make in SLOT_FORMS.items():
+            for slot in rule.slots:
+                cases.append(pytest.param(rule, make, slot, id=f"{rule.code}-{form}-{slot}"))
+    return cases
+
+
+CASES = _cases()
+
+
+def _build(rule: Rule, make, spelling, clean: bool) -> tuple[str, str]:
+    if isinstance(spelling, tuple):
+        label, expression = spelling
+        return make(label, "" if clean else expression)
+    return make("" if clean else spelling)
+
+
+def _fill(rule: Rule, text: str) -> str:
+    # Mark 0 stands before a slot: it only says where the finding goes.
+    return _MARKS.sub(lambda m: rule.values[int(m[1]) - 1] if m[1] not in (None, "0") else "", text)
+
+
+def _expected(rule: Rule, path: str, text: str) -> list[str]:
+    """Where the findings must be: at each value, or at the header of the source under the floor."""
+    found = []
+    for mark in _MARKS.finditer(text):
+        if (mark[2] == "2") if rule.at_header else mark[1] is not None:
+            before = _fill(rule, text[: mark.start()])
+            at = FSTRING_AT if path == "build.py" else f"{before.count(chr(10)) + 1}:{len(before) - before.rfind(chr(10))}"
+            found.append(f"{at} {rule.code}")
+    return found
+
+
+@pytest.mark.parametrize(("rule", "make", "spelling"), CASES)
+def test_the_rule_fires_at_the_field(rule, make, spelling):
+    path, text = _build(rule, make, spelling, clean=False)
+    findings = lint_text(_fill(rule, text), path=path, config=_config(rule))
+    assert [f"{f.line}:{f.column} {f.code}" for f in findings] == _expected(rule, path, text)
+
+
+@pytest.mark.parametrize(("rule", "make", "spelling"), CASES)
+def test_the_clean_twin_stays_clean(rule, make, spelling):
+    path, text = _build(rule, make, spelling, clean=True)
+    assert lint_text(_fill(rule, text), path=path, config=_config(rule)) == []
+
+
+def test_the_matrix_covers_every_form():
+    forms = {make.__name__ for _, make, _ in (c.values for c in CASES)}
+    assert len(forms) == len(TEXT_FORMS) + len(JINJA_FORMS) + len(SLOT_FORMS)
+
+
+# PL107 reads the collection a template's sources loop iterates: template forms only.
+MARGINAL = ["marginal", "low_score_hits", "fallbackDocs", "extra_results", "nearMisses", "backup_chunks", "others"]
+LOOP_FORMS = {"jinja": jinja, "prompty": prompty}
+
+
+def _marginal_loop(make, collection: str) -> tuple[str, str]:
+    path, text = make("", "")
+    iterated = f"relevant + {collection}[:3]" if collection else "relevant"
+    return path, text.replace("{% for d in docs %}", f"{{% for d in {iterated} %}}")
+
+
+@pytest.mark.parametrize("form", LOOP_FORMS)
+@pytest.mark.parametrize("collection", MARGINAL)
+def test_marginal_sources_fire_at_the_collection(form, collection):
+    path, text = _marginal_loop(LOOP_FORMS[form], collection)
+    line = text.split("\n").index(f"{{% for d in relevant + {collection}[:3] %}}") + 1
+    found = lint_text(text, path=path, config=build({"select": ["PL107"]}, "matrix"))
+    assert [f"{f.line}:{f.column} {f.code}" for f in found] == [f"{line}:{len('{% for d in relevant + ') + 1} PL107"]
+    assert lint_text(_marginal_loop(LOOP_FORMS[form], "")[1], path=path, config=build({"select": ["PL107"]}, "matrix")) == []
