@@ -275,3 +275,31 @@ def test_marginal_sources_fire_at_the_collection(form, collection):
     found = lint_text(text, path=path, config=build({"select": ["PL107"]}, "matrix"))
     assert [f"{f.line}:{f.column} {f.code}" for f in found] == [f"{line}:{len('{% for d in relevant + ') + 1} PL107"]
     assert lint_text(_marginal_loop(LOOP_FORMS[form], "")[1], path=path, config=build({"select": ["PL107"]}, "matrix")) == []
+
+
+# A field with no name is judged by its value's shape when every source has one.
+SHAPES = [
+    ("PL102", ("0.82", "0.41")),
+    ("PL102", (".82", ".41")),
+    ("PL102", ("82%", "41.5 %")),
+    ("PL201", ("2026-10-01", "2026-11-20")),
+    ("PL201", ("1 Oct 2026", "20 November 2026")),
+]
+HEADER_FORMS = {"plain": "[{n}] {title}", "markdown": "## Source {n}: {title}"}
+
+
+@pytest.mark.parametrize("form", HEADER_FORMS)
+@pytest.mark.parametrize("label", ["", "valid: "])
+@pytest.mark.parametrize(("code", "values"), SHAPES)
+def test_an_unnamed_field_is_judged_by_its_shape(form, label, code, values):
+    if code == "PL102" and label:
+        pytest.skip("a named field is judged by its name")
+    rule = Rule(code, (), values, (), ())
+    body = _sources_text(HEADER_FORMS[form] + f" ({label}{MARK}{{n}})", "")
+    body = "\n\n".join(part.replace("{n}", str(n)) for n, part in enumerate(body.split("\n\n"), 1))
+    text = f"Answer from the sources and cite them as [n].\n\n{body}\n\nQuestion: {QUESTION}\n"
+    findings = lint_text(_fill(rule, text), path="shape.txt", config=_config(rule))
+    assert [f"{f.line}:{f.column} {f.code}" for f in findings] == _expected(rule, "shape.txt", text)
+    # On one source only, the same value is a signal (or a version, a ratio), not a pattern.
+    one = _fill(rule, text.replace(f" ({label}{MARK}1)", "", 1))
+    assert lint_text(one, path="shape.txt", config=_config(rule)) == []

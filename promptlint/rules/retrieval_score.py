@@ -3,7 +3,10 @@
 ## What it does
 Flags a retrieval, rerank, relevance or similarity score (or distance) rendered in
 a source's wrapper: `(score: 0.61)`, `(relevance 82%)`, `similarity=0.83`,
-`<relevance_score>0.8</relevance_score>`. Numbers inside the chunk text (a credit
+`<relevance_score>0.8</relevance_score>`, `{{ '%.3f' % hit.rerank_score }}`. A field
+is a score by its name (`vector_distance`, `@search.rerankerScore`, `_score`), or
+by its shape when it has no name: a fraction or a percentage on every source
+(`[1] Returns Policy (0.82)`). Numbers inside the chunk text (a credit
 score in a lending policy) and parse warnings (`OCR confidence 0.86`) are not
 retrieval scores and are left alone.
 
@@ -30,8 +33,10 @@ Safe: the field is removed with its label and punctuation; the chunk text is unt
 
 from __future__ import annotations
 
+import re
+
 from ..context import RuleContext
-from ..model import Prompt
+from ..model import Field, Prompt
 from ._fields import is_slot, number, remove_field, source_label
 
 CODE = "PL102"
@@ -40,9 +45,28 @@ SUMMARY = "A retrieval, rerank or similarity score is shown to the model"
 FIX = "safe"
 
 
-def check(prompt: Prompt, ctx: RuleContext):
+# A score's shape: a fraction ("0.82", ".5", "1.0") or a percentage ("82%", "82.6 %").
+_SCORE_SHAPE = re.compile(r"(?:0?\.\d+|1\.0+|\d{1,3}(?:\.\d+)?\s*%)")
+
+
+def _shaped_scores(prompt: Prompt, ctx: RuleContext) -> list[Field]:
+    """Unnamed fields shaped like a score on every source (two or more): "[1] Returns Policy (0.82)"."""
+    if len(prompt.sources) < 2 or any(s.repeated for s in prompt.sources):
+        return []
+    found = []
     for source in prompt.sources:
-        for field in ctx.fields(source, "score"):
+        # Only a field with no name: a name the lexicon does not know ("ratio", "version") says it is something else.
+        shaped = [f for f in source.fields if not f.label and _SCORE_SHAPE.fullmatch(f.value)]
+        if not shaped:
+            return []
+        found.append(shaped[0])
+    return found
+
+
+def check(prompt: Prompt, ctx: RuleContext):
+    shaped = _shaped_scores(prompt, ctx)
+    for source in prompt.sources:
+        for field in [*ctx.fields(source, "score"), *(f for f in shaped if f in source.fields)]:
             if number(field.value) is None and not is_slot(field.value):
                 continue
             yield ctx.finding(

@@ -4,7 +4,9 @@
 Flags dates rendered on every source (two or more sources, all dated, at least one
 of them not stale). A date is worth showing only when it is a warning: the source
 is older than `stale-after` days, rendered `(last updated YYYY-MM-DD)`. A single
-stale note on one source is the recommended form and is not flagged.
+stale note on one source is the recommended form and is not flagged. A field is a
+date by its name (`published_at`, `crawled_on`, `as_of`, `dateModified`), or by its
+value when its name says nothing else.
 
 ## Why is this bad?
 With a date everywhere the model starts preferring recency over relevance; on a
@@ -62,7 +64,8 @@ STALE_LABEL = "last updated"
 def _date_field(source: Source, lexicon: Lexicon) -> tuple[Field, datetime.date | None] | None:
     for field in source.fields:
         date = parse_date(field.value)
-        if lexicon.means(field.label, "date") or (field.label == "" and date is not None):
+        # A label the lexicon does not know ("valid", or none) is a date by its value.
+        if lexicon.means(field.label, "date") or (date is not None and not lexicon.concepts(field.label)):
             return field, date
     return None
 
