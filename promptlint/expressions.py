@@ -84,32 +84,40 @@ def _jinja_inner(node: nodes.Node) -> nodes.Node | None:
     return None
 
 
-def jinja_reference(node: nodes.Node | None) -> Reference | None:
-    """Follow a Jinja expression down to the variable and keys it prints."""
+def _follow(node, step) -> Reference | None:
+    """Walk an expression down to the variable it prints; ``step`` reads one node of its syntax tree.
+
+    ``step(node, keyed)`` answers ("key", key, next) for a key of a chain, ("root", name, None)
+    for the variable, ("inner", None, next) for what a formatting wrapper prints, next being
+    None when the node prints nothing of an item; ``keyed`` says whether a key was read.
+    """
     path: list[str] = []
     while node is not None:
-        if isinstance(node, nodes.Getattr):
-            path.append(node.attr)
-            node = node.node
-        elif isinstance(node, nodes.Getitem) and _constant_text(node.arg):
-            path.append(node.arg.value)
-            node = node.node
-        elif (
-            isinstance(node, nodes.Call)
-            and isinstance(node.node, nodes.Getattr)
-            and node.node.attr == "get"
-            and node.args
-            and isinstance(node.args[0], nodes.Const)
-        ):
-            path.append(str(node.args[0].value))
-            node = node.node.node
-        elif isinstance(node, nodes.Name):
-            return Reference(node.name, tuple(reversed(path)))
-        elif path and isinstance(node, nodes.Call):
-            return None  # a key of what a call returns: not a field of the item
-        else:
-            node = _jinja_inner(node)
+        kind, value, node = step(node, bool(path))
+        if kind == "key":
+            path.append(value)
+        elif kind == "root":
+            return Reference(value, tuple(reversed(path)))
     return None
+
+
+def _jinja_step(node: nodes.Node, keyed: bool):
+    if isinstance(node, nodes.Getattr):
+        return "key", node.attr, node.node
+    if isinstance(node, nodes.Getitem) and _constant_text(node.arg):
+        return "key", node.arg.value, node.node
+    if isinstance(node, nodes.Call) and isinstance(node.node, nodes.Getattr) and node.node.attr == "get" and node.args and isinstance(node.args[0], nodes.Const):
+        return "key", str(node.args[0].value), node.node.node
+    if isinstance(node, nodes.Name):
+        return "root", node.name, None
+    if keyed and isinstance(node, nodes.Call):
+        return "inner", None, None  # a key of what a call returns: not a field of the item
+    return "inner", None, _jinja_inner(node)
+
+
+def jinja_reference(node: nodes.Node | None) -> Reference | None:
+    """Follow a Jinja expression down to the variable and keys it prints."""
+    return _follow(node, _jinja_step)
 
 
 def _python_inner(node: ast.expr) -> ast.expr | None:
@@ -133,34 +141,25 @@ def _python_inner(node: ast.expr) -> ast.expr | None:
     return None
 
 
+def _python_step(node: ast.expr, keyed: bool):
+    if isinstance(node, ast.Attribute):
+        return "key", node.attr, node.value
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        return "key", node.slice.value, node.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and node.args and isinstance(node.args[0], ast.Constant):
+        return "key", str(node.args[0].value), node.func.value
+    if isinstance(node, ast.Name):
+        return "root", node.id, None
+    if keyed and isinstance(node, ast.Call):
+        return "inner", None, None
+    if isinstance(node, ast.Subscript):
+        return "inner", None, node.value  # rows[0]: the item of a list
+    return "inner", None, _python_inner(node)
+
+
 def python_reference(node: ast.expr | None) -> Reference | None:
     """Follow a Python expression down to the variable and keys it prints."""
-    path: list[str] = []
-    while node is not None:
-        if isinstance(node, ast.Attribute):
-            path.append(node.attr)
-            node = node.value
-        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
-            path.append(node.slice.value)
-            node = node.value
-        elif (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr == "get"
-            and node.args
-            and isinstance(node.args[0], ast.Constant)
-        ):
-            path.append(str(node.args[0].value))
-            node = node.func.value
-        elif isinstance(node, ast.Name):
-            return Reference(node.id, tuple(reversed(path)))
-        elif path and isinstance(node, ast.Call):
-            return None
-        elif isinstance(node, ast.Subscript):
-            node = node.value  # rows[0]: the item of a list
-        else:
-            node = _python_inner(node)
-    return None
+    return _follow(node, _python_step)
 
 
 @cache
