@@ -36,6 +36,7 @@ class Rule:
     slots: tuple[str, ...]  # format-string slots; "{n}" is the source's number
     options: dict | None = None
     at_header: bool = False  # the finding is at the header of the source under the floor (the second)
+    at_line: bool = False  # the finding is the whole field: at its line's start, or its header group
 
 
 RULES = [
@@ -66,6 +67,14 @@ RULES = [
         ("14 of 52", "3 of 9"),
         ("d.chunk_index", "d.metadata.get('chunk_no')", "d['chunkIndex']", "d.node_id"),
         ("{chunk_no_{n}}", "{d{n}['chunkIndex']}", "{row{n}.chunk_id}"),
+    ),
+    Rule(
+        "PL104",
+        ("Summary", "Key facts", "TL;DR", "Highlights", "chunk_summary", "Keywords", "Questions this answers", "Key takeaways"),
+        ("Returns of damaged goods are accepted.", "Orders ship fast."),
+        ("d.summary", "d.metadata.get('chunk_summary')", "d['highlights'] | join(', ')", "d.key_facts"),
+        (),
+        at_line=True,
     ),
     Rule(
         "PL106",
@@ -233,6 +242,9 @@ def _expected(rule: Rule, path: str, text: str) -> list[str]:
     for mark in _MARKS.finditer(text):
         if (mark[2] == "2") if rule.at_header else mark[1] is not None:
             before = _fill(rule, text[: mark.start()])
+            if rule.at_line:
+                # The whole field: its line, or in a header its group with the space before it.
+                before = before[:-2] if before.endswith(" (") else before[: max(before.rfind("\n"), before.rfind("\\n") + 1) + 1]
             at = FSTRING_AT if path == "build.py" else f"{before.count(chr(10)) + 1}:{len(before) - before.rfind(chr(10))}"
             found.append(f"{at} {rule.code}")
     return found

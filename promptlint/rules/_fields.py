@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Iterator
 from functools import cache
 
 from .. import lexicon, vocabulary
@@ -32,10 +31,6 @@ _SLOT_VALUE = re.compile(r"\{\{?[^{}]*[A-Za-z_][^{}]*\}\}?|\[[A-Z][A-Z0-9]*(?:_[
 def is_slot(value: str) -> bool:
     """A template slot standing for the value ("{score:.2f}", "{{ doc.score }}", "[DOC_2_SCORE]")."""
     return bool(_SLOT_VALUE.fullmatch(value.strip()))
-
-
-def fields(source: Source, labels: frozenset[str]) -> Iterator[Field]:
-    return (f for f in source.fields if f.label in labels)
 
 
 def remove_field(prompt: Prompt, field: Field, description: str, applicability: Applicability = Applicability.SAFE) -> Fix:

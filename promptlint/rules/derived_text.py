@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from ..context import RuleContext
 from ..model import Prompt
-from ._fields import fields, remove_field, source_label
+from ._fields import remove_field, source_label
 
 CODE = "PL104"
 NAME = "derived-text"
@@ -44,9 +44,8 @@ FIX = "safe"
 
 
 def check(prompt: Prompt, ctx: RuleContext):
-    labels = ctx.labels()
     for source in prompt.sources:
-        for field in fields(source, labels):
+        for field in ctx.fields(source, "derived"):
             if not field.value:
                 continue
             yield ctx.finding(
