@@ -36,7 +36,6 @@ KNOWN = {
     "langchain-conversational-retrieval-rewritten-question.txt": ACCURACY,
     "llama-stack-knowledge-search-chunk-metadata.txt": ACCURACY,
     "local-deep-researcher-summarize-sources.txt": ACCURACY,
-    "prompthub-qa-with-document-scores.txt": ACCURACY,
     "r2r-agent-file-content-summary.txt": ACCURACY,
     "verba-window-retriever-relevancy.txt": ACCURACY,
     "dbgpt-chat-knowledge-template-en.py": ACCURACY,

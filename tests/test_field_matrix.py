@@ -315,3 +315,28 @@ def test_an_unnamed_field_is_judged_by_its_shape(form, label, code, values):
     # On one source only, the same value is a signal (or a version, a ratio), not a pattern.
     one = _fill(rule, text.replace(f" ({label}{MARK}1)", "", 1))
     assert lint_text(one, path="shape.txt", config=_config(rule)) == []
+
+
+# With the sources pre-joined in one slot, the instructions may say each carries a score.
+ANNOUNCED = [
+    "Passages (with similarity scores):",
+    "Consider the paragraphs and their corresponding scores.",
+    "Each document is listed with its relevance score.",
+    "Results, including their rerank scores:",
+    "The relevance score of each passage is shown.",
+]
+SLOT_FORMS_OF_CONTEXT = {"answer.txt": "{context}", "answer.j2": "{{ context }}", "answer.prompty": "{{context}}"}
+
+
+@pytest.mark.parametrize("path", SLOT_FORMS_OF_CONTEXT)
+@pytest.mark.parametrize("announcement", ANNOUNCED)
+def test_a_score_announced_for_pre_joined_sources(path, announcement):
+    head = "---\nname: qa\n---\nsystem:\n" if path.endswith(".prompty") else ""
+    text = f"{head}Answer from the sources.\n{announcement}\n{SLOT_FORMS_OF_CONTEXT[path]}\n\nQuestion: {{{{ question }}}}\n"
+    if path.endswith(".txt"):
+        text = text.replace("{{ question }}", "{question}")
+    line = head.count("\n") + 2
+    column = re.search(r"(?:with|and|including|relevance score of)", announcement.lower()).start() + 1
+    found = lint_text(text, path=path, config=build({"select": ["PL102"]}, "matrix"))
+    assert [f"{f.line}:{f.column} {f.code}" for f in found] == [f"{line}:{column} PL102"]
+    assert lint_text(text.replace(announcement + "\n", ""), path=path, config=build({"select": ["PL102"]}, "matrix")) == []

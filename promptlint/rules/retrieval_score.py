@@ -6,7 +6,9 @@ a source's wrapper: `(score: 0.61)`, `(relevance 82%)`, `similarity=0.83`,
 `<relevance_score>0.8</relevance_score>`, `{{ '%.3f' % hit.rerank_score }}`. A field
 is a score by its name (`vector_distance`, `@search.rerankerScore`, `_score`), or
 by its shape when it has no name: a fraction or a percentage on every source
-(`[1] Returns Policy (0.82)`). Numbers inside the chunk text (a credit
+(`[1] Returns Policy (0.82)`). When the sources arrive pre-joined in one slot, an
+instruction that says they carry scores ("Passages (with similarity scores):",
+"the paragraphs and their corresponding scores") is flagged where it says so. Numbers inside the chunk text (a credit
 score in a lending policy) and parse warnings (`OCR confidence 0.86`) are not
 retrieval scores and are left alone.
 
@@ -29,14 +31,16 @@ Order the sources by score instead of showing it.
 
 ## Fix safety
 Safe: the field is removed with its label and punctuation; the chunk text is untouched.
+An announced score has no fix: the scores are added where the slot is filled.
 """
 
 from __future__ import annotations
 
 import re
 
+from .. import vocabulary
 from ..context import RuleContext
-from ..model import Field, Prompt
+from ..model import Field, PartKind, Prompt, Span
 from ._fields import is_slot, number, remove_field, source_label
 
 CODE = "PL102"
@@ -63,7 +67,27 @@ def _shaped_scores(prompt: Prompt, ctx: RuleContext) -> list[Field]:
     return found
 
 
+def _announced(prompt: Prompt, ctx: RuleContext):
+    """With the sources pre-joined in one slot, an instruction that says each carries a score."""
+    if prompt.sources or not any(p.kind is PartKind.SOURCES for p in prompt.parts):
+        return
+    phrases = ctx.words("announced")
+    pattern = vocabulary.patterns(phrases)
+    for part in (p for p in prompt.parts if p.kind is PartKind.INSTRUCTIONS):
+        if not vocabulary.may_match(phrases, prompt.lower[part.span.start : part.span.end]):
+            continue
+        for match in pattern.finditer(prompt.lower, part.span.start, part.span.end):
+            yield ctx.finding(
+                prompt,
+                Span(match.start(), match.end()),
+                f"The prompt says the sources come with their scores ('{prompt.text[match.start() : match.end()]}'); "
+                "the model reads a score as an instruction to defer to the top hit",
+                tokens_text="",
+            )
+
+
 def check(prompt: Prompt, ctx: RuleContext):
+    yield from _announced(prompt, ctx)
     shaped = _shaped_scores(prompt, ctx)
     for source in prompt.sources:
         for field in [*ctx.fields(source, "score"), *(f for f in shaped if f in source.fields)]:
