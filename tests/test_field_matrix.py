@@ -340,3 +340,20 @@ def test_a_score_announced_for_pre_joined_sources(path, announcement):
     found = lint_text(text, path=path, config=build({"select": ["PL102"]}, "matrix"))
     assert [f"{f.line}:{f.column} {f.code}" for f in found] == [f"{line}:{column} PL102"]
     assert lint_text(text.replace(announcement + "\n", ""), path=path, config=build({"select": ["PL102"]}, "matrix")) == []
+
+
+# PL302 reads the key a sources loop is sorted by: a date by its name, however spelled.
+SORT_KEYS = ["updated_at", "meta.published_at", "crawledOn", "dateModified", "metadata.last_modified", "as_of"]
+
+
+@pytest.mark.parametrize("form", LOOP_FORMS)
+@pytest.mark.parametrize("key", SORT_KEYS)
+def test_sources_sorted_by_a_date_however_named(form, key):
+    path, text = LOOP_FORMS[form]("", "")
+    loop = f"{{% for d in docs|sort(attribute='{key}', reverse=true) %}}"
+    sorted_text = text.replace("{% for d in docs %}", loop)
+    found = lint_text(sorted_text, path=path, config=build({"select": ["PL302"]}, "matrix"))
+    line = sorted_text.split("\n").index(loop) + 1
+    assert [f"{f.line}:{f.column} {f.code}" for f in found] == [f"{line}:13 PL302"]
+    by_title = text.replace("{% for d in docs %}", "{% for d in docs|sort(attribute='title') %}")
+    assert lint_text(by_title, path=path, config=build({"select": ["PL302"]}, "matrix")) == []

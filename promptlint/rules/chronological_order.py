@@ -32,7 +32,6 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from .. import vocabulary
 from ..context import RuleContext
 from ..model import PartKind, Prompt, Span
 from ..vocabulary import patterns
@@ -80,11 +79,10 @@ def check(prompt: Prompt, ctx: RuleContext):
             "The sources are announced in date order; chronological order ignores relevance (0.87 vs 0.91 for rank order)",
             tokens_text="",
         )
-    dates = vocabulary.label_set(vocabulary.load("unconditional-date")["labels"])
     for source in prompt.sources:
         for match in _SORT_KEY.finditer(source.collection):
             keys = re.findall(r"[\"']([\w.\-]+)[\"']", match["args"])
-            if any(vocabulary.normalise_label(k.rsplit(".", 1)[-1]) in dates for k in keys):
+            if any(ctx.lexicon.means(k, "date") for k in keys):
                 start = prompt.text.find(source.collection, source.span.start, source.header.start)
                 span = Span(start, start + len(source.collection)) if start >= 0 else source.header
                 yield ctx.finding(
