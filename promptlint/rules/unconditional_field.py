@@ -62,6 +62,8 @@ def _judged(field: Field, source: Source, ctx: RuleContext) -> bool:
     """Whether this rule judges the field: labelled, not identifying, and reported by no other rule."""
     if not field.label or not field.value or field.conditional or field.value == source.title:
         return False
+    if "\n" in field.value.strip() or field.value.lstrip().startswith("<"):
+        return False  # an element that holds more elements or lines: part of the wrapper, not a field
     concepts = ctx.lexicon.concepts(field.label)
     if concepts & _IDENTIFYING and "url" not in concepts:
         return False
