@@ -26,6 +26,7 @@ from . import document as documents
 from . import parallel
 from .config import Config
 from .findings import Finding
+from .formats import FILE_TYPES
 
 # A batch of lines goes to a worker at a time: large enough that its round trip is
 # cheap, small enough that the few batches in flight keep memory small.
@@ -150,7 +151,7 @@ def _audit_batch(batch: tuple[int, int, list[bytes], int]) -> Tally:
         tally.records += 1
         data = _prompt_bytes(line, field_path) if field_path else line
         try:
-            doc = documents.parse(data, name, ".json") if data is not None else None
+            doc = documents.parse(data, name, FILE_TYPES["json"]) if data is not None else None
         except documents.UnreadableFile as exc:
             # Not text: broken like a line that is not JSON.
             tally.add(file, number, [documents.syntax_error(name, str(exc).removeprefix(f"{name}: "), 1, 1)])

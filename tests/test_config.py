@@ -357,7 +357,7 @@ def test_config_command_prints_the_resolved_settings(tmp_path, monkeypatch):
         "  legacy/*.txt: [PL102, PL103]",
         f"fixable: [{', '.join(fixable)}]",
         "unfixable: [PL106, PL203]",
-        "include: ['*.txt', '*.md', '*.prompt', '*.json', '*.jsonl', '*.ndjson', '*.j2', '*.jinja', '*.jinja2', '*.prompty', '*.py', '*.yaml', '*.yml']",
+        "include: ['*.txt', '*.md', '*.prompt', '*.j2', '*.jinja', '*.jinja2', '*.json', '*.jsonl', '*.ndjson', '*.prompty', '*.py', '*.yaml', '*.yml']",
         "exclude: [drafts]",
         "today: 2026-12-02",
         "tokens: {encoding: cl100k_base}",

@@ -1,0 +1,51 @@
+"""The input formats, in one table: each one's name, the suffixes it is known by, and its reader.
+
+Everything that depends on the kind of a file derives from FORMATS: the types
+`file-types` accepts in config, the files a folder walk takes by default, and the
+reader that turns a file's text into its prompts. Adding a format is one entry here
+and its reader.
+
+A reader gets the decoded text (no BOM, LF newlines) and returns the file's
+Document: its prompts, and a PL900 finding for what does not parse. A reader that
+already knows the structure (a JSON request body knows its document blocks) hands
+it over with the prompt's texts, so the segmenter does not have to guess it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from . import document
+from .document import Document
+
+# display name, text, BOM?, newline, suffix -> the file's document
+Reader = Callable[[str, str, bool, str, str], Document]
+
+
+@dataclass(frozen=True)
+class Format:
+    name: str  # the file type `file-types` names
+    suffixes: tuple[str, ...]  # lower case; the first is what `file-types` reads a file as
+    read: Reader
+
+
+FORMATS = (
+    Format("text", (".txt", ".md", ".prompt"), document.read_text),
+    Format("jinja", (".j2", ".jinja", ".jinja2"), document.read_jinja),
+    Format("json", (".json",), document.read_json),
+    Format("jsonl", (".jsonl", ".ndjson"), document.read_jsonl),
+    Format("prompty", (".prompty",), document.read_prompty),
+    Format("python", (".py",), document.read_python),
+    Format("yaml", (".yaml", ".yml"), document.read_yaml),
+)
+_BY_SUFFIX = {suffix: f for f in FORMATS for suffix in f.suffixes}
+# What `file-types` can say a file is, and the suffix that reads a file as that.
+FILE_TYPES = {f.name: f.suffixes[0] for f in FORMATS}
+# The files a folder walk lints unless the config says otherwise.
+DEFAULT_INCLUDE = tuple(f"*{suffix}" for f in FORMATS for suffix in f.suffixes)
+
+
+def for_suffix(suffix: str) -> Format:
+    """The format a suffix reads as; a file of any other suffix is read as text."""
+    return _BY_SUFFIX.get(suffix, FORMATS[0])
