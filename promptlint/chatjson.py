@@ -13,6 +13,7 @@ import bisect
 import json
 import re
 from dataclasses import dataclass, field
+from enum import Enum
 from json.decoder import scanstring
 
 # Far beyond any real chat file; the limit keeps pathological input a clean error
@@ -32,6 +33,12 @@ _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)")
 _ESCAPED_CHARACTER = re.compile(r"\\(?:u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|.)")
 
 
+class SourcePart(str, Enum):
+    TITLE = "title"
+    CONTEXT = "context"  # per-source metadata and notes written beside the text
+    CONTENT = "content"
+
+
 class JsonSyntaxError(Exception):
     """Invalid JSON, or valid JSON that does not hold chat messages."""
 
@@ -45,13 +52,18 @@ class JsonSyntaxError(Exception):
 @dataclass(frozen=True)
 class ChatText:
     record: int  # 0-based record: 0 for a .json file, the non-blank line's index for JSONL
-    message: int  # 0-based index of the message in its record
-    part: int | None  # index in a list-of-parts content, None for a plain string content
+    path: str  # where the text is in its record, as findings name it: "messages[2].content[1]"
     role: str
     text: str  # the decoded string
     literal: tuple[int, int]  # half-open span in the raw file of the string literal, quotes included
     line: int  # 1-based file line of the opening quote
     column: int  # 1-based column, in characters, of the opening quote
+    # For a text of a source the request body marks as one (a document block): the
+    # source's number in its record, and which part of it the text is.
+    source: tuple[int, SourcePart] | None = None
+    # The raw span of the text's key, its value and one comma: what goes when a fix
+    # empties a text that may be left out (a document's context).
+    pair: tuple[int, int] | None = None
     # Filled by raw_offset on first use, so that each later call is a bisection: for each
     # character written as an escape, its offset in text and how many more raw characters
     # than decoded ones the escapes up to and including it take.
@@ -75,23 +87,42 @@ class _Positions:
 class _Node:
     """A parsed JSON value and the half-open raw span it was written in."""
 
-    __slots__ = ("kind", "value", "start", "end")
+    __slots__ = ("kind", "value", "start", "end", "key_starts")
 
     def __init__(self, kind: str, value: object, start: int, end: int = -1):
         self.kind = kind  # object, array, string, number, boolean or null
         self.value = value  # dict of key to node, list of nodes, the string, or None for other scalars
         self.start = start
         self.end = end
+        self.key_starts: dict[str, int] = {}  # of an object: where each key's opening quote is
+
+    def get(self, key: str, kind: str | None = None) -> _Node | None:
+        """The value of ``key`` in an object (of that kind when one is given); None otherwise."""
+        value = self.value.get(key) if self.kind == "object" else None
+        return value if value is not None and (kind is None or value.kind == kind) else None
+
+    def pair(self, key: str) -> tuple[int, int]:
+        """The raw span that removing ``key`` from this object removes: the pair and one comma."""
+        starts = sorted(self.key_starts.values())
+        start = self.key_starts[key]
+        index = starts.index(start)
+        if index + 1 < len(starts):
+            return start, starts[index + 1]
+        if index:
+            previous = next(k for k, s in self.key_starts.items() if s == starts[index - 1])
+            return self.value[previous].end, self.value[key].end
+        return start, self.value[key].end
 
 
 class _Open:
     """A container still being read, and the key its next value belongs to."""
 
-    __slots__ = ("node", "key")
+    __slots__ = ("node", "key", "key_start")
 
-    def __init__(self, node: _Node, key: str | None):
+    def __init__(self, node: _Node, key: str | None, key_start: int = -1):
         self.node = node
         self.key = key
+        self.key_start = key_start
 
 
 class _Parser:
@@ -141,8 +172,9 @@ class _Parser:
             node.end = pos + 1
             return node, pos + 1
         if char == "{":
-            key, pos = self._key(pos)
-            stack.append(_Open(node, key))
+            key, after = self._key(pos)
+            stack.append(_Open(node, key, pos))
+            pos = after
         else:
             stack.append(_Open(node, None))
         return None, pos
@@ -153,6 +185,7 @@ class _Parser:
         container = top.node
         if container.kind == "object":
             container.value[top.key] = value  # the last of duplicate keys wins, as with json.loads
+            container.key_starts[top.key] = top.key_start
         else:
             container.value.append(value)
         pos = self._skip(pos)
@@ -161,6 +194,7 @@ class _Parser:
         if char == ",":
             pos = self._skip(pos + 1)
             if container.kind == "object":
+                top.key_start = pos
                 top.key, pos = self._key(pos)
             return None, pos
         if char == closer:
@@ -199,57 +233,149 @@ class _Parser:
         raise self.positions.error("Expecting value", pos)
 
 
+class _Record:
+    """Reads the texts of one record, each named by its path in the record.
+
+    Chat messages (OpenAI Chat Completions, Anthropic Messages) hold a string or a
+    list of content blocks. A `document` or `search_result` block is a source the
+    body marks as one: its title, context and text are kept as texts of that source.
+    """
+
+    def __init__(self, index: int, positions: _Positions):
+        self.index = index
+        self.positions = positions
+        self.texts: list[ChatText] = []
+        self.sources = 0
+
+    def add(self, path: str, role: str, node: _Node, source: tuple[int, SourcePart] | None = None, pair: tuple[int, int] | None = None):
+        line, column = self.positions.position(node.start)
+        self.texts.append(ChatText(self.index, path, role, node.value, (node.start, node.end), line, column, source, pair))
+
+    def string(self, parent: _Node, key: str) -> _Node | None:
+        """``parent[key]`` when it is a string; None when it is absent or null."""
+        value = parent.get(key)
+        if value is None or value.kind == "null":
+            return None
+        if value.kind != "string":
+            raise self.positions.error(f'"{key}" must be a string', value.start)
+        return value
+
+    def system(self, system: _Node):
+        """Anthropic's top-level system prompt: a string or a list of text blocks."""
+        if system.kind == "string":
+            self.add("system", "system", system)
+        elif system.kind == "array":
+            for number, block in enumerate(system.value):
+                self.block(block, f"system[{number}]", "system")
+        else:
+            raise self.positions.error('"system" must be a string or a list of text blocks', system.start)
+
+    def messages(self, messages: _Node):
+        for number, message in enumerate(messages.value):
+            if message.kind != "object":
+                raise self.positions.error('expected a message object with "role" and "content"', message.start)
+            role = message.get("role")
+            if role is None:
+                raise self.positions.error('message has no "role"', message.start)
+            if role.kind != "string":
+                raise self.positions.error('"role" must be a string', role.start)
+            self.content(message.get("content"), f"messages[{number}]", role.value)
+
+    def content(self, content: _Node | None, path: str, role: str):
+        # Assistant turns that only call tools have no content, or a null one.
+        if content is None or content.kind == "null":
+            return
+        if content.kind == "string":
+            self.add(path, role, content)
+        elif content.kind == "array":
+            for number, block in enumerate(content.value):
+                self.block(block, f"{path}.content[{number}]", role)
+        else:
+            raise self.positions.error('"content" must be a string, a list of parts, or null', content.start)
+
+    def block(self, block: _Node, path: str, role: str):
+        if block.kind != "object":
+            raise self.positions.error('expected a content part object such as {"type": "text", "text": ...}', block.start)
+        kind = block.get("type", "string")
+        kind = kind.value if kind else None
+        if kind == "text":
+            body = block.get("text", "string")
+            if body is None:
+                raise self.positions.error('a text part needs a string "text"', (block.get("text") or block).start)
+            self.add(path, role, body)
+        elif kind == "document":
+            self.source(block, path, role, self.document_text(block, path))
+        elif kind == "search_result":
+            self.source(block, path, role, self.text_blocks(block.get("content"), f"{path}.content"))
+        elif kind == "tool_result":
+            # What a tool returned to the model: a string, or blocks of any of these kinds.
+            self.content(block.get("content"), path, "tool")
+        # Other blocks (images, tool calls, thinking) hold no prompt text.
+
+    def document_text(self, block: _Node, path: str) -> list[tuple[str, _Node]]:
+        """The text of a document block; a base64 PDF, a URL or a file id holds none to read."""
+        source = block.get("source", "object")
+        kind = source.get("type", "string") if source else None
+        if kind is not None and kind.value == "text":
+            data = self.string(source, "data")
+            return [(f"{path}.source.data", data)] if data else []
+        if kind is not None and kind.value == "content":
+            return self.text_blocks(source.get("content"), f"{path}.source.content")
+        return []
+
+    def text_blocks(self, content: _Node | None, path: str) -> list[tuple[str, _Node]]:
+        """The text of a string or of a list of text blocks."""
+        if content is None:
+            return []
+        if content.kind == "string":
+            return [(path, content)]
+        if content.kind != "array":
+            raise self.positions.error('"content" must be a string or a list of text blocks', content.start)
+        texts = []
+        for number, item in enumerate(content.value):
+            kind = item.get("type", "string")
+            body = item.get("text", "string")
+            if kind is not None and kind.value == "text" and body is not None:
+                texts.append((f"{path}[{number}]", body))
+        return texts
+
+    def source(self, block: _Node, path: str, role: str, content: list[tuple[str, _Node]]):
+        """A source of the request: its title, its context, then its text."""
+        title, context = self.string(block, "title"), self.string(block, "context")
+        if not (title or context or content):
+            return
+        number = self.sources
+        self.sources += 1
+        if title:
+            self.add(f"{path}.title", role, title, (number, SourcePart.TITLE))
+        if context:
+            self.add(f"{path}.context", role, context, (number, SourcePart.CONTEXT), block.pair("context"))
+        for text_path, node in content:
+            self.add(text_path, role, node, (number, SourcePart.CONTENT))
+
+
 def _chat_texts(record: _Node, index: int, positions: _Positions) -> list[ChatText]:
     """The texts of one record, checking that it has one of the accepted shapes."""
-
-    def chat_text(message: int, part: int | None, role: str, node: _Node) -> ChatText:
-        line, column = positions.position(node.start)
-        return ChatText(index, message, part, role, node.value, (node.start, node.end), line, column)
-
-    fields = record.value if record.kind == "object" else {}
-    if "messages" in fields:
-        messages = fields["messages"]
+    reader = _Record(index, positions)
+    messages = record.get("messages")
+    prompt = record.get("prompt")
+    if messages is not None:
         if messages.kind != "array":
             raise positions.error('"messages" must be a list of messages', messages.start)
-    elif "prompt" in fields:
-        prompt = fields["prompt"]
+        system = record.get("system")
+        if system is not None:
+            reader.system(system)
+    elif prompt is not None:
         if prompt.kind != "string":
             raise positions.error('"prompt" must be a string', prompt.start)
-        return [chat_text(0, None, "user", prompt)]
+        reader.add("messages[0]", "user", prompt)
+        return reader.texts
     elif record.kind == "array":
         messages = record
     else:
         raise positions.error(SHAPE_ERROR, record.start)
-
-    texts = []
-    for number, message in enumerate(messages.value):
-        if message.kind != "object":
-            raise positions.error('expected a message object with "role" and "content"', message.start)
-        role = message.value.get("role")
-        if role is None:
-            raise positions.error('message has no "role"', message.start)
-        if role.kind != "string":
-            raise positions.error('"role" must be a string', role.start)
-        content = message.value.get("content")
-        # Assistant turns that only call tools have no content, or a null one.
-        if content is None or content.kind == "null":
-            continue
-        if content.kind == "string":
-            texts.append(chat_text(number, None, role.value, content))
-        elif content.kind == "array":
-            for part_number, part in enumerate(content.value):
-                if part.kind != "object":
-                    raise positions.error('expected a content part object such as {"type": "text", "text": ...}', part.start)
-                part_type = part.value.get("type")
-                if part_type is None or part_type.kind != "string" or part_type.value != "text":
-                    continue
-                body = part.value.get("text")
-                if body is None or body.kind != "string":
-                    raise positions.error('a text part needs a string "text"', (body or part).start)
-                texts.append(chat_text(number, part_number, role.value, body))
-        else:
-            raise positions.error('"content" must be a string, a list of parts, or null', content.start)
-    return texts
+    reader.messages(messages)
+    return reader.texts
 
 
 def parse_chat_json(raw: str) -> list[ChatText]:
@@ -304,19 +430,21 @@ def _encode(text: str, literal: str) -> str:
     return json.dumps(text, ensure_ascii=(escapes_non_ascii and literal.isascii()) or lone_surrogate)
 
 
-def replace_texts(raw: str, replacements: dict[tuple[int, int], str]) -> str:
-    """raw with each literal span rewritten to encode its new text, and nothing else changed."""
+def replace_texts(raw: str, replacements: dict[tuple[int, int], str], removals: tuple[tuple[int, int], ...] = ()) -> str:
+    """raw with each literal span rewritten to encode its new text, each removal span cut out,
+    and nothing else changed."""
     # Every span refers to the original raw, so the pieces are cut from it in
     # order and joined once, which keeps the work linear in the file's size.
+    edits = [(span, None) for span in removals] + sorted(replacements.items())
     pieces = []
     done = 0
-    for (start, end), text in sorted(replacements.items()):
+    for (start, end), text in sorted(edits, key=lambda edit: edit[0]):
         if start < done:
             raise ValueError(f"span {(start, end)} overlaps another replacement")
-        if not (0 <= start and end - start >= 2 and end <= len(raw) and raw[start] == '"' and raw[end - 1] == '"'):
+        if text is not None and not (0 <= start and end - start >= 2 and end <= len(raw) and raw[start] == '"' and raw[end - 1] == '"'):
             raise ValueError(f"span {(start, end)} is not a string literal")
         pieces.append(raw[done:start])
-        pieces.append(_encode(text, raw[start:end]))
+        pieces.append("" if text is None else _encode(text, raw[start:end]))
         done = end
     pieces.append(raw[done:])
     return "".join(pieces)

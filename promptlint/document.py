@@ -161,18 +161,19 @@ class Document:
                 if prompt.origin is not None:
                     raw = raw[: prompt.origin[0]] + prompt.texts[0] + raw[prompt.origin[1] :]
         else:
-            replacements = {}
+            replacements, removals = {}, []
             for old, new in zip(self.prompts, prompts):
                 for chat, text in zip(old.chats or (), new.texts):
-                    if text != chat.text:
+                    if not text and chat.pair:
+                        removals.append(chat.pair)  # an emptied context goes with its key
+                    elif text != chat.text:
                         replacements[chat.literal] = text
-            raw = chatjson.replace_texts(self.raw, replacements)
+            raw = chatjson.replace_texts(self.raw, replacements, tuple(removals))
         return self._file_text(raw)
 
 
 def _message_name(chat: chatjson.ChatText) -> str:
-    part = f".content[{chat.part}]" if chat.part is not None else ""
-    return f"messages[{chat.message}]{part} ({chat.role})"
+    return f"{chat.path} ({chat.role})"
 
 
 def _line_starts(raw: str) -> list[int]:

@@ -15,7 +15,8 @@ from .context import RuleContext
 from .findings import Applicability, Finding
 from .fix import FixDidNotConverge, fix_loop
 from .model import Prompt
-from .segment import segment_text
+from .bodysources import body_sources
+from .segment import segment_text, words
 
 
 def lint_prompt(prompt: Prompt, config: Config, *, template: bool = False) -> list[Finding]:
@@ -39,7 +40,9 @@ def _segment(piece: documents.Prompt, text: str, config: Config, includes) -> Pr
         from .jinja import segment_jinja
 
         return segment_jinja(text, config.slot_names, includes, config.lexicon)
-    return segment_text(text, piece.with_text(text).messages(), config.slot_names, config.lexicon)
+    piece = piece.with_text(text)
+    known = body_sources(text, piece.chats, piece.message_spans, words(config.slot_names, config.lexicon)) if piece.chats else []
+    return segment_text(text, piece.messages(), config.slot_names, config.lexicon, known)
 
 
 def _includes(doc: documents.Document, config: Config):

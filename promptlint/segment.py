@@ -243,12 +243,20 @@ def lowercase(text: str) -> str:
     return text.replace("\u0130", "i").lower()
 
 
-def segment_text(text: str, messages: list[Message] | None = None, names: SlotNames = (), lexicon: Lexicon | None = None) -> Prompt:
+def segment_text(
+    text: str,
+    messages: list[Message] | None = None,
+    names: SlotNames = (),
+    lexicon: Lexicon | None = None,
+    known: list[Source] = (),
+) -> Prompt:
     """Build the prompt model of ``text``.
 
     ``messages`` comes from a chat front-end (JSON): the regions of the text that
     are separate messages. Plain text gets its turns from role-marker lines.
     ``names`` are the template variables the config names; ``lexicon`` what labels mean.
+    ``known`` are the sources a reader already knows (a request body's document
+    blocks); more are looked for only outside them.
     """
     if "[" in text and _BRACKET_SLOT.search(text):
         return _with_bracket_slots(text, messages, names)
@@ -257,7 +265,7 @@ def segment_text(text: str, messages: list[Message] | None = None, names: SlotNa
     lines = text_lines(text, lower)
     if messages is None:
         messages = role_messages(text, lines, vocab)
-    sources = _xml_sources(text, lower, vocab)
+    sources = list(known) + [s for s in _xml_sources(text, lower, vocab) if not any(s.span.overlaps(k.span) for k in known)]
     sources = _by_position(sources + _text_sources(text, lines, vocab, messages, SpanSet([s.span for s in sources])))
     json_block = None
     if not sources:

@@ -1,6 +1,8 @@
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from promptlint.chatjson import (
     SHAPE_ERROR,
@@ -37,8 +39,8 @@ def literal_of(raw: str, chat: ChatText) -> str:
 
 def test_pretty_printed_file_gives_exact_spans_and_positions():
     assert parse_chat_json(PRETTY) == [
-        ChatText(0, 0, None, "system", "Answer from the sources.", (86, 112), 6, 18),
-        ChatText(0, 1, None, "user", "What is RAG?", (165, 179), 10, 18),
+        ChatText(0, "messages[0]", "system", "Answer from the sources.", (86, 112), 6, 18),
+        ChatText(0, "messages[1]", "user", "What is RAG?", (165, 179), 10, 18),
     ]
     first, second = parse_chat_json(PRETTY)
     assert literal_of(PRETTY, first) == '"Answer from the sources."'
@@ -48,8 +50,8 @@ def test_pretty_printed_file_gives_exact_spans_and_positions():
 def test_compact_file_gives_exact_spans_and_positions():
     raw = '{"messages":[{"role":"system","content":"Be brief."},{"role":"user","content":"Why?"}]}'
     assert parse_chat_json(raw) == [
-        ChatText(0, 0, None, "system", "Be brief.", (40, 51), 1, 41),
-        ChatText(0, 1, None, "user", "Why?", (78, 84), 1, 79),
+        ChatText(0, "messages[0]", "system", "Be brief.", (40, 51), 1, 41),
+        ChatText(0, "messages[1]", "user", "Why?", (78, 84), 1, 79),
     ]
 
 
@@ -77,9 +79,9 @@ def test_parts_list_takes_text_parts_and_skips_others():
         indent=2,
     )
     texts = parse_chat_json(raw)
-    assert [(t.message, t.part, t.role, t.text) for t in texts] == [
-        (0, 1, "user", "Describe it."),
-        (0, 2, "user", "Briefly."),
+    assert [(t.path, t.role, t.text) for t in texts] == [
+        ("messages[0].content[1]", "user", "Describe it."),
+        ("messages[0].content[2]", "user", "Briefly."),
     ]
     assert [literal_of(raw, t) for t in texts] == ['"Describe it."', '"Briefly."']
     assert [(t.line, t.column) for t in texts] == [(14, 19), (18, 19)]
@@ -94,19 +96,19 @@ def test_null_and_missing_content_are_skipped_but_keep_message_numbers():
             {"role": "user", "content": "U"},
         ]
     )
-    assert [(t.message, t.role, t.text) for t in parse_chat_json(raw)] == [(0, "system", "S"), (3, "user", "U")]
+    assert [(t.path, t.role, t.text) for t in parse_chat_json(raw)] == [("messages[0]", "system", "S"), ("messages[3]", "user", "U")]
 
 
 def test_prompt_object_is_one_user_text():
     raw = '{"id": 7, "prompt": "Summarise:\\nthe text"}'
-    assert parse_chat_json(raw) == [ChatText(0, 0, None, "user", "Summarise:\nthe text", (20, 42), 1, 21)]
+    assert parse_chat_json(raw) == [ChatText(0, "messages[0]", "user", "Summarise:\nthe text", (20, 42), 1, 21)]
 
 
 def test_bare_list_of_messages():
     raw = '[\n  {"role": "user", "content": "Hi"},\n  {"role": "assistant", "content": "Hello"}\n]'
     assert parse_chat_json(raw) == [
-        ChatText(0, 0, None, "user", "Hi", (32, 36), 2, 31),
-        ChatText(0, 1, None, "assistant", "Hello", (74, 81), 3, 36),
+        ChatText(0, "messages[0]", "user", "Hi", (32, 36), 2, 31),
+        ChatText(0, "messages[1]", "assistant", "Hello", (74, 81), 3, 36),
     ]
 
 
@@ -269,7 +271,7 @@ def test_jsonl_broken_line_among_good_ones():
     results = parse_chat_jsonl(raw)
     assert len(results) == 5
 
-    assert results[0] == [ChatText(0, 0, None, "user", "one", (42, 47), 1, 43)]
+    assert results[0] == [ChatText(0, "messages[0]", "user", "one", (42, 47), 1, 43)]
 
     broken = results[1]
     assert isinstance(broken, JsonSyntaxError)
@@ -404,3 +406,79 @@ def test_long_input_is_parsed():
     assert len(texts) == 20_000
     assert texts[-1].text == "message 19999 \u00e9\n"
     assert json.loads(literal_of(raw, texts[-1])) == texts[-1].text
+
+
+# --- request bodies that mark their sources (Anthropic Messages) ------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    others=st.lists(st.sampled_from(["title", "citations", "cache_control", "id"]), unique=True, max_size=4),
+    where=st.integers(min_value=0, max_value=4),
+    indent=st.sampled_from([None, 0, 2, "\t"]),
+)
+def test_removing_a_context_takes_its_key_and_one_comma(others, where, indent):
+    block = {"type": "document", "source": {"type": "text", "data": "Text."}}
+    keys = [*others[:where], "context", *others[where:]]
+    block.update({key: {"context": "Note.", "title": "T", "id": "d1"}.get(key, {"enabled": True}) for key in keys})
+    body = {"system": "S", "messages": [{"role": "user", "content": [block, {"type": "text", "text": "Q?"}]}]}
+    raw = json.dumps(body, indent=indent)
+    [context] = [t for t in parse_chat_json(raw) if t.path.endswith(".context")]
+    fixed = replace_texts(raw, {}, (context.pair,))
+    del block["context"]
+    assert json.loads(fixed) == body
+    title = ["messages[0].content[0].title"] if "title" in others else []
+    assert [t.path for t in parse_chat_json(fixed)] == ["system", *title, "messages[0].content[0].source.data", "messages[0].content[1]"]
+
+
+ANTHROPIC = """{
+  "system": [{"type": "text", "text": "Cite titles."}],
+  "messages": [{"role": "user", "content": [
+    {"type": "document", "title": "A", "context": "Score: 1", "source": {"type": "content", "content": [{"type": "text", "text": "a1"}, {"type": "image"}, {"type": "text", "text": "a2"}]}},
+    {"type": "document", "title": "PDF", "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBE"}},
+    {"type": "image", "source": {"type": "base64", "data": "iVBO"}},
+    {"type": "tool_result", "tool_use_id": "t1", "content": [{"type": "search_result", "source": "https://x", "title": "B", "content": [{"type": "text", "text": "b"}]}, {"type": "text", "text": "done"}]},
+    {"type": "tool_result", "tool_use_id": "t2", "content": "plain"},
+    {"type": "text", "text": "Q?"}
+  ]}]
+}"""
+
+
+def test_anthropic_blocks_give_texts_named_by_path_and_sources_by_part():
+    got = [(t.path, t.role, t.text, t.source and (t.source[0], t.source[1].value), t.line, t.column) for t in parse_chat_json(ANTHROPIC)]
+    assert got == [
+        ("system[0]", "system", "Cite titles.", None, 2, 39),
+        ("messages[0].content[0].title", "user", "A", (0, "title"), 4, 35),
+        ("messages[0].content[0].context", "user", "Score: 1", (0, "context"), 4, 51),
+        ("messages[0].content[0].source.content[0]", "user", "a1", (0, "content"), 4, 130),
+        ("messages[0].content[0].source.content[2]", "user", "a2", (0, "content"), 4, 181),
+        ("messages[0].content[1].title", "user", "PDF", (1, "title"), 5, 35),
+        ("messages[0].content[3].content[0].title", "tool", "B", (2, "title"), 7, 120),
+        ("messages[0].content[3].content[0].content[0]", "tool", "b", (2, "content"), 7, 162),
+        ("messages[0].content[3].content[1]", "tool", "done", None, 7, 195),
+        ("messages[0].content[4]", "tool", "plain", None, 8, 61),
+        ("messages[0].content[5]", "user", "Q?", None, 9, 30),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("block", "message", "column"),
+    [
+        ('{"type": "document", "title": 7, "source": {"type": "text", "data": "x"}}', '"title" must be a string', 74),
+        ('{"type": "document", "context": ["x"], "source": {"type": "text", "data": "x"}}', '"context" must be a string', 76),
+        ('{"type": "document", "source": {"type": "text", "data": 1}}', '"data" must be a string', 100),
+        ('{"type": "search_result", "title": "T", "content": 3}', '"content" must be a string or a list of text blocks', 95),
+        ('{"type": "tool_result", "content": {"type": "text"}}', '"content" must be a string, a list of parts, or null', 79),
+    ],
+)
+def test_misshapen_blocks_are_errors_at_their_value(block, message, column):
+    raw = '{"messages": [{"role": "user", "content": [' + block + "]}]}"
+    with pytest.raises(JsonSyntaxError) as caught:
+        parse_chat_json(raw)
+    assert (caught.value.message, caught.value.line, caught.value.column) == (message, 1, column)
+
+
+def test_system_of_another_kind_is_an_error():
+    with pytest.raises(JsonSyntaxError) as caught:
+        parse_chat_json('{"system": 3, "messages": []}')
+    assert (caught.value.message, caught.value.line, caught.value.column) == ('"system" must be a string or a list of text blocks', 1, 12)

@@ -45,6 +45,8 @@ KNOWN = {
     "alce-asqa-default-shot2-ndoc5.txt": ACCURACY,
     "dspy-intro-compiled-rag-inspect-history.txt": ACCURACY,
     "anthropic-citations-document-context-field.json": ACCURACY,
+    "flashrag-refiner-example-prompt.txt": ACCURACY,
+    "txtai-how-rag-works-beer-assembled.txt": ACCURACY,
     "kernel-memory-lmstudio-logged-request.json": ACCURACY,
     "llama-stack-file-search-tool-message.json": ACCURACY,
     "langchain-stuff-qa-prompt.txt": "holds two alternative prompts (completion and chat) in one file",

@@ -1,0 +1,76 @@
+"""Request bodies and prompt files in the shapes applications send them, against their fixtures.
+
+A fixture folder is fixtures/shapes/<shape>/ with one or more cases, written from the
+provider's documented request format:
+  bad<case>.<ext>          a file the default rules must flag
+  bad<case>.expected       the findings, one per line: "line:column CODE"
+  bad<case>.fixed.<ext>    the file after --fix; absent when no safe fix applies
+  bad<case>.changes        what the fix changed in the decoded JSON, one path a line:
+                           "- path" for a key removed, "~ path" for a string edited
+  good<case>.<ext>         a file of the same shape the rules must not flag
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from promptlint.config import build
+from promptlint.lint import fix_text, lint_text
+
+SHAPES = Path(__file__).resolve().parent.parent / "fixtures" / "shapes"
+CONFIG = build({"today": "2026-12-02"}, "shapes")
+
+
+def _cases(kind: str) -> list:
+    paths = sorted(SHAPES.glob(f"*/{kind}*"))
+    return [pytest.param(p, id=f"{p.parent.name}/{p.name}") for p in paths if p.suffix not in (".expected", ".changes") and ".fixed" not in p.suffixes]
+
+
+def _beside(path: Path, suffix: str) -> Path:
+    return path.with_name(path.name[: -len(path.suffix)] + suffix)
+
+
+def _changes(old, new, path: str = "") -> list[str]:
+    """Where two decoded JSON values differ, key by key: removed keys and edited strings."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        assert set(new) <= set(old), f"keys added at {path or '/'}: {sorted(set(new) - set(old))}"
+        assert list(new) == [k for k in old if k in new], f"keys reordered at {path or '/'}"
+        changed = [f"- {path}.{k}".replace("- .", "- ") for k in old if k not in new]
+        return changed + [c for k in new for c in _changes(old[k], new[k], f"{path}.{k}".lstrip("."))]
+    if isinstance(old, list) and isinstance(new, list):
+        assert len(old) == len(new), f"items removed at {path}"
+        return [c for i, (a, b) in enumerate(zip(old, new)) for c in _changes(a, b, f"{path}[{i}]")]
+    if old != new:
+        assert isinstance(old, str) and isinstance(new, str), f"{path} changed type or value"
+        return [f"~ {path}"]
+    return []
+
+
+@pytest.mark.parametrize("bad", _cases("bad"))
+def test_bad_file_findings(bad):
+    findings = lint_text(bad.read_text(encoding="utf-8"), path=str(bad), config=CONFIG)
+    assert [f"{f.line}:{f.column} {f.code}" for f in findings] == _beside(bad, ".expected").read_text().split("\n")[:-1]
+
+
+@pytest.mark.parametrize("bad", _cases("bad"))
+def test_bad_file_fix_keeps_the_structure(bad):
+    raw = bad.read_text(encoding="utf-8")
+    fixed = fix_text(raw, path=str(bad), config=CONFIG)
+    expected = _beside(bad, f".fixed{bad.suffix}")
+    if not expected.exists():
+        assert fixed == raw
+        return
+    assert fixed == expected.read_text(encoding="utf-8")
+    assert fix_text(fixed, path=str(bad), config=CONFIG) == fixed  # fixing again changes nothing
+    fixed_codes = {f.code for f in lint_text(raw, path=str(bad), config=CONFIG) if f.fix}
+    assert not fixed_codes & {f.code for f in lint_text(fixed, path=str(bad), config=CONFIG)}
+    if bad.suffix == ".json":
+        assert _changes(json.loads(raw), json.loads(fixed)) == _beside(bad, ".changes").read_text().split("\n")[:-1]
+
+
+@pytest.mark.parametrize("good", _cases("good"))
+def test_good_file_is_clean(good):
+    assert lint_text(good.read_text(encoding="utf-8"), path=str(good), config=CONFIG) == []
