@@ -4,13 +4,14 @@ The JSON reader knows where each such source's title, context and text are; this
 turns them into the model's Sources, so the segmenter does not guess them from the
 text. A context is per-source metadata: each of its lines with a known label
 ("Relevance: 0.82", "Last updated: 2024-03-01") is a field, any other line is a note
-to the model about that source (a wrapper line). Removing the last line of a context
-empties it, and the writer then removes the `context` key itself.
+to the model about that source (a wrapper line). A field of a Cohere document is a
+field of its own. Removing the last line of a context, or a field, empties its
+text, and the writer then removes the key itself.
 """
 
 from __future__ import annotations
 
-from .chatjson import ChatText, SourcePart
+from .chatjson import ChatText, SourcePart, SourceText
 from .model import Field, Source, Span
 from .segment import _LABEL_LINE, Vocab, lowercase
 from .vocabulary import normalise_label
@@ -18,17 +19,16 @@ from .vocabulary import normalise_label
 
 def body_sources(text: str, chats: tuple[ChatText, ...], spans: tuple[Span, ...], vocab: Vocab) -> list[Source]:
     """The sources of a chat prompt's joined ``text``; ``spans`` are where each of ``chats`` is in it."""
-    parts: dict[int, list[tuple[SourcePart, Span]]] = {}
+    parts: dict[int, list[tuple[SourceText, Span]]] = {}
     for chat, span in zip(chats, spans):
         if chat.source is not None:
-            number, part = chat.source
-            parts.setdefault(number, []).append((part, span))
+            parts.setdefault(chat.source.number, []).append((chat.source, span))
     return [_source(text, number, pieces, vocab) for number, pieces in sorted(parts.items())]
 
 
-def _source(text: str, number: int, pieces: list[tuple[SourcePart, Span]], vocab: Vocab) -> Source:
-    title = next((span for part, span in pieces if part is SourcePart.TITLE), None)
-    contents = [span for part, span in pieces if part is SourcePart.CONTENT]
+def _source(text: str, number: int, pieces: list[tuple[SourceText, Span]], vocab: Vocab) -> Source:
+    title = next((span for piece, span in pieces if piece.part is SourcePart.TITLE), None)
+    contents = [span for piece, span in pieces if piece.part is SourcePart.CONTENT]
     whole = Span(pieces[0][1].start, pieces[-1][1].end)
     source = Source(
         position=number,
@@ -37,9 +37,12 @@ def _source(text: str, number: int, pieces: list[tuple[SourcePart, Span]], vocab
         content=Span(contents[0].start, contents[-1].end) if contents else Span(whole.end, whole.end),
         title=text[title.start : title.end] if title else None,
     )
-    for part, span in pieces:
-        if part is SourcePart.CONTEXT:
+    for piece, span in pieces:
+        if piece.part is SourcePart.CONTEXT:
             _read_context(text, span, vocab, source)
+        elif piece.part is SourcePart.FIELD and span.end > span.start:  # an emptied field is gone
+            value = text[span.start : span.end] if piece.value is None else piece.value
+            source.fields.append(Field(normalise_label(piece.label), value.strip(), span, span, "line"))
     return source
 
 

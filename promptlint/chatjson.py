@@ -37,6 +37,19 @@ class SourcePart(str, Enum):
     TITLE = "title"
     CONTEXT = "context"  # per-source metadata and notes written beside the text
     CONTENT = "content"
+    FIELD = "field"  # one named field of the source (a key of a Cohere document's data)
+
+
+@dataclass(frozen=True)
+class SourceText:
+    """Which source of its record a text belongs to, and which part of it the text is."""
+
+    number: int
+    part: SourcePart
+    label: str = ""  # a field's key
+    # For a field whose value is not a string (a number): the value as written. The
+    # text is then the key, which a fix may only remove whole.
+    value: str | None = None
 
 
 class JsonSyntaxError(Exception):
@@ -60,7 +73,7 @@ class ChatText:
     column: int  # 1-based column, in characters, of the opening quote
     # For a text of a source the request body marks as one (a document block): the
     # source's number in its record, and which part of it the text is.
-    source: tuple[int, SourcePart] | None = None
+    source: SourceText | None = None
     # The raw span of the text's key, its value and one comma: what goes when a fix
     # empties a text that may be left out (a document's context).
     pair: tuple[int, int] | None = None
@@ -74,6 +87,7 @@ class _Positions:
     """Turns raw offsets into lines and columns without rescanning the file each time."""
 
     def __init__(self, raw: str):
+        self.raw = raw
         self.starts = [0] + [match.end() for match in re.finditer("\n", raw)]
 
     def position(self, offset: int) -> tuple[int, int]:
@@ -102,16 +116,9 @@ class _Node:
         return value if value is not None and (kind is None or value.kind == kind) else None
 
     def pair(self, key: str) -> tuple[int, int]:
-        """The raw span that removing ``key`` from this object removes: the pair and one comma."""
-        starts = sorted(self.key_starts.values())
+        """The raw span of ``key`` and its value, up to the next key when one follows (see replace_texts)."""
         start = self.key_starts[key]
-        index = starts.index(start)
-        if index + 1 < len(starts):
-            return start, starts[index + 1]
-        if index:
-            previous = next(k for k, s in self.key_starts.items() if s == starts[index - 1])
-            return self.value[previous].end, self.value[key].end
-        return start, self.value[key].end
+        return start, min((s for s in self.key_starts.values() if s > start), default=self.value[key].end)
 
 
 class _Open:
@@ -236,9 +243,12 @@ class _Parser:
 class _Record:
     """Reads the texts of one record, each named by its path in the record.
 
-    Chat messages (OpenAI Chat Completions, Anthropic Messages) hold a string or a
-    list of content blocks. A `document` or `search_result` block is a source the
-    body marks as one: its title, context and text are kept as texts of that source.
+    Chat messages (OpenAI Chat Completions, Anthropic Messages, Bedrock Converse,
+    Cohere Chat v2) hold a string or a list of content blocks; an OpenAI Responses
+    request has `instructions` and `input`, a Gemini one `systemInstruction` and
+    `contents`. A block the body marks as a source (an Anthropic `document` or
+    `search_result`, a Bedrock `document`, a Cohere document) keeps its title,
+    context, text and fields as texts of that source.
     """
 
     def __init__(self, index: int, positions: _Positions):
@@ -247,9 +257,12 @@ class _Record:
         self.texts: list[ChatText] = []
         self.sources = 0
 
-    def add(self, path: str, role: str, node: _Node, source: tuple[int, SourcePart] | None = None, pair: tuple[int, int] | None = None):
+    def add(self, path: str, role: str, node: _Node, source: SourceText | None = None, pair: tuple[int, int] | None = None):
         line, column = self.positions.position(node.start)
         self.texts.append(ChatText(self.index, path, role, node.value, (node.start, node.end), line, column, source, pair))
+
+    def error(self, message: str, node: _Node) -> JsonSyntaxError:
+        return self.positions.error(message, node.start)
 
     def string(self, parent: _Node, key: str) -> _Node | None:
         """``parent[key]`` when it is a string; None when it is absent or null."""
@@ -257,29 +270,41 @@ class _Record:
         if value is None or value.kind == "null":
             return None
         if value.kind != "string":
-            raise self.positions.error(f'"{key}" must be a string', value.start)
+            raise self.error(f'"{key}" must be a string', value)
         return value
 
-    def system(self, system: _Node):
-        """Anthropic's top-level system prompt: a string or a list of text blocks."""
+    def system(self, system: _Node, path: str):
+        """A system prompt beside the messages: a string, or a list of text blocks."""
         if system.kind == "string":
-            self.add("system", "system", system)
+            self.add(path, "system", system)
         elif system.kind == "array":
             for number, block in enumerate(system.value):
-                self.block(block, f"system[{number}]", "system")
+                self.block(block, f"{path}[{number}]", "system")
         else:
-            raise self.positions.error('"system" must be a string or a list of text blocks', system.start)
+            raise self.error(f'"{path}" must be a string or a list of text blocks', system)
 
-    def messages(self, messages: _Node):
+    def messages(self, messages: _Node, name: str = "messages"):
         for number, message in enumerate(messages.value):
             if message.kind != "object":
-                raise self.positions.error('expected a message object with "role" and "content"', message.start)
+                raise self.error('expected a message object with "role" and "content"', message)
+            if message.get("type", "string") and message.get("role") is None:
+                self.item(message, f"{name}[{number}]")
+                continue
             role = message.get("role")
             if role is None:
-                raise self.positions.error('message has no "role"', message.start)
+                raise self.error('message has no "role"', message)
             if role.kind != "string":
-                raise self.positions.error('"role" must be a string', role.start)
-            self.content(message.get("content"), f"messages[{number}]", role.value)
+                raise self.error('"role" must be a string', role)
+            self.content(message.get("content"), f"{name}[{number}]", role.value)
+
+    def item(self, item: _Node, path: str):
+        """An item of an OpenAI Responses `input` that is not a message: a tool's output is read."""
+        if item.get("type").value == "function_call_output":
+            output = item.get("output")
+            if output is not None and output.kind == "string":
+                self.add(f"{path}.output", "tool", output)
+            else:
+                self.content(output, f"{path}.output", "tool")
 
     def content(self, content: _Node | None, path: str, role: str):
         # Assistant turns that only call tools have no content, or a null one.
@@ -291,18 +316,22 @@ class _Record:
             for number, block in enumerate(content.value):
                 self.block(block, f"{path}.content[{number}]", role)
         else:
-            raise self.positions.error('"content" must be a string, a list of parts, or null', content.start)
+            raise self.error('"content" must be a string, a list of parts, or null', content)
 
     def block(self, block: _Node, path: str, role: str):
         if block.kind != "object":
-            raise self.positions.error('expected a content part object such as {"type": "text", "text": ...}', block.start)
+            raise self.error('expected a content part object such as {"type": "text", "text": ...}', block)
         kind = block.get("type", "string")
-        kind = kind.value if kind else None
-        if kind == "text":
+        # A Bedrock Converse block has no type: its one key says what it is.
+        kind = kind.value if kind else next((k for k in ("text", "document", "toolResult") if k in block.value), None)
+        if kind in ("text", "input_text", "output_text"):
             body = block.get("text", "string")
             if body is None:
-                raise self.positions.error('a text part needs a string "text"', (block.get("text") or block).start)
+                raise self.error('a text part needs a string "text"', block.get("text") or block)
             self.add(path, role, body)
+        elif kind == "document" and "document" in block.value:
+            document = block.get("document", "object") or block
+            self.source(document, f"{path}.document", role, self.document_text(document, f"{path}.document"), title_key="name")
         elif kind == "document":
             self.source(block, path, role, self.document_text(block, path))
         elif kind == "search_result":
@@ -310,16 +339,22 @@ class _Record:
         elif kind == "tool_result":
             # What a tool returned to the model: a string, or blocks of any of these kinds.
             self.content(block.get("content"), path, "tool")
-        # Other blocks (images, tool calls, thinking) hold no prompt text.
+        elif kind == "toolResult":
+            result = block.get("toolResult", "object")
+            if result is not None:
+                self.content(result.get("content"), f"{path}.toolResult", "tool")
+        # Other blocks (images, files, tool calls, thinking) hold no prompt text.
 
     def document_text(self, block: _Node, path: str) -> list[tuple[str, _Node]]:
         """The text of a document block; a base64 PDF, a URL or a file id holds none to read."""
         source = block.get("source", "object")
-        kind = source.get("type", "string") if source else None
-        if kind is not None and kind.value == "text":
-            data = self.string(source, "data")
-            return [(f"{path}.source.data", data)] if data else []
-        if kind is not None and kind.value == "content":
+        if source is None:
+            return []
+        kind = source.get("type", "string")
+        if kind is None and source.get("text") is not None or kind is not None and kind.value == "text":
+            text = self.string(source, "data" if kind is not None else "text")
+            return [(f"{path}.source.{'data' if kind is not None else 'text'}", text)] if text else []
+        if kind is None and source.get("content") is not None or kind is not None and kind.value == "content":
             return self.text_blocks(source.get("content"), f"{path}.source.content")
         return []
 
@@ -330,52 +365,139 @@ class _Record:
         if content.kind == "string":
             return [(path, content)]
         if content.kind != "array":
-            raise self.positions.error('"content" must be a string or a list of text blocks', content.start)
+            raise self.error('"content" must be a string or a list of text blocks', content)
         texts = []
         for number, item in enumerate(content.value):
             kind = item.get("type", "string")
             body = item.get("text", "string")
-            if kind is not None and kind.value == "text" and body is not None:
+            if (kind is None or kind.value == "text") and body is not None:
                 texts.append((f"{path}[{number}]", body))
         return texts
 
-    def source(self, block: _Node, path: str, role: str, content: list[tuple[str, _Node]]):
+    def source(self, block: _Node, path: str, role: str, content: list[tuple[str, _Node]], title_key: str = "title"):
         """A source of the request: its title, its context, then its text."""
-        title, context = self.string(block, "title"), self.string(block, "context")
+        title, context = self.string(block, title_key), self.string(block, "context")
         if not (title or context or content):
             return
         number = self.sources
         self.sources += 1
         if title:
-            self.add(f"{path}.title", role, title, (number, SourcePart.TITLE))
+            self.add(f"{path}.{title_key}", role, title, SourceText(number, SourcePart.TITLE))
         if context:
-            self.add(f"{path}.context", role, context, (number, SourcePart.CONTEXT), block.pair("context"))
+            self.add(f"{path}.context", role, context, SourceText(number, SourcePart.CONTEXT), block.pair("context"))
         for text_path, node in content:
-            self.add(text_path, role, node, (number, SourcePart.CONTENT))
+            self.add(text_path, role, node, SourceText(number, SourcePart.CONTENT))
+
+    def parts(self, content: _Node, path: str, role: str):
+        """A Gemini content: `parts`, of which the `text` ones are read."""
+        parts = content.get("parts")
+        if parts is None or parts.kind != "array":
+            raise self.error('a content needs a list of "parts"', parts or content)
+        for number, part in enumerate(parts.value):
+            text = part.get("text")
+            if text is not None:
+                if text.kind != "string":
+                    raise self.error('"text" must be a string', text)
+                self.add(f"{path}.parts[{number}]", role, text)
+
+    def documents(self, documents: _Node):
+        """Cohere's top-level documents, each a string or {"id", "data": {any fields}}.
+
+        Cohere renders them in a system turn after the conversation. Of a document's
+        data, `title` is its title, `text`, `snippet` or `content` its text, and every
+        other key a field, read by its name (a `summary` is derived text).
+        """
+        if documents.kind != "array":
+            raise self.error('"documents" must be a list of documents', documents)
+        for number, document in enumerate(documents.value):
+            path = f"documents[{number}]"
+            if document.kind == "string":
+                self.add(path, "system", document, SourceText(self.sources, SourcePart.CONTENT))
+                self.sources += 1
+                continue
+            data = document.get("data", "object") or document
+            if document.kind != "object":
+                raise self.error("a document must be a string or an object", document)
+            where = f"{path}.data" if data is not document else path
+            self.fields(data, where, self.sources)
+            self.sources += 1
+
+    def fields(self, data: _Node, path: str, number: int):
+        pieces = []
+        for key, value in sorted(data.value.items(), key=lambda item: data.key_starts[item[0]]):
+            label = key.lower()
+            part = SourcePart.TITLE if label == "title" else SourcePart.CONTENT if label in ("text", "snippet", "content") else SourcePart.FIELD
+            if value.kind == "string":
+                pieces.append((part, f"{path}.{key}", value, SourceText(number, part, key), data.pair(key)))
+            elif part is SourcePart.FIELD and value.kind in ("number", "boolean"):
+                # Only the key is text in the file: a fix may remove the field, never edit it.
+                written = self.positions.raw[value.start : value.end]
+                key_node = _Node("string", key, data.key_starts[key], data.key_starts[key] + len(json.dumps(key)))
+                pieces.append((part, f"{path}.{key}", key_node, SourceText(number, part, key, written), data.pair(key)))
+        order = {SourcePart.TITLE: 0, SourcePart.FIELD: 1, SourcePart.CONTENT: 2}
+        for part, where, node, source, pair in sorted(pieces, key=lambda piece: order[piece[0]]):
+            self.add(where, "system", node, source, pair if part is SourcePart.FIELD else None)
 
 
 def _chat_texts(record: _Node, index: int, positions: _Positions) -> list[ChatText]:
     """The texts of one record, checking that it has one of the accepted shapes."""
     reader = _Record(index, positions)
     messages = record.get("messages")
-    prompt = record.get("prompt")
     if messages is not None:
         if messages.kind != "array":
             raise positions.error('"messages" must be a list of messages', messages.start)
         system = record.get("system")
         if system is not None:
-            reader.system(system)
-    elif prompt is not None:
+            reader.system(system, "system")
+        reader.messages(messages)
+        documents = record.get("documents")
+        if documents is not None:
+            reader.documents(documents)
+    elif record.get("contents") is not None:
+        _gemini(reader, record)
+    elif record.get("instructions") is not None or record.get("input", "array") is not None:
+        _responses(reader, record)
+    elif record.get("prompt") is not None:
+        prompt = record.get("prompt")
         if prompt.kind != "string":
             raise positions.error('"prompt" must be a string', prompt.start)
         reader.add("messages[0]", "user", prompt)
-        return reader.texts
     elif record.kind == "array":
-        messages = record
+        reader.messages(record)
     else:
         raise positions.error(SHAPE_ERROR, record.start)
-    reader.messages(messages)
     return reader.texts
+
+
+def _responses(reader: _Record, record: _Node):
+    """An OpenAI Responses request: `instructions`, then `input` (a string or a list of items)."""
+    instructions = reader.string(record, "instructions")
+    if instructions is not None:
+        reader.add("instructions", "system", instructions)
+    prompt = record.get("input")
+    if prompt is None or prompt.kind == "null":
+        return
+    if prompt.kind == "string":
+        reader.add("input", "user", prompt)
+    elif prompt.kind == "array":
+        reader.messages(prompt, "input")
+    else:
+        raise reader.error('"input" must be a string or a list of items', prompt)
+
+
+def _gemini(reader: _Record, record: _Node):
+    """A Gemini generateContent request: `systemInstruction`, then `contents[].parts[]`."""
+    system = record.get("systemInstruction") or record.get("system_instruction")
+    if system is not None:
+        name = "systemInstruction" if record.get("systemInstruction") else "system_instruction"
+        reader.parts(system, name, "system")
+    contents = record.get("contents")
+    if contents.kind != "array":
+        raise reader.error('"contents" must be a list of contents', contents)
+    for number, content in enumerate(contents.value):
+        role = content.get("role", "string")
+        # Gemini calls the assistant "model"; a content without a role is the user's.
+        reader.parts(content, f"contents[{number}]", {"model": "assistant"}.get(role.value, role.value) if role else "user")
 
 
 def parse_chat_json(raw: str) -> list[ChatText]:
@@ -430,12 +552,31 @@ def _encode(text: str, literal: str) -> str:
     return json.dumps(text, ensure_ascii=(escapes_non_ascii and literal.isascii()) or lone_surrogate)
 
 
+def _mend(raw: str, removals: tuple[tuple[int, int], ...]) -> list[tuple[int, int]]:
+    """Removals joined where they meet, each widened to the comma before it when it would leave
+    one before a closing bracket (the object's last keys were removed)."""
+    joined: list[list[int]] = []
+    for start, end in sorted(removals):
+        if joined and start <= joined[-1][1]:
+            joined[-1][1] = max(joined[-1][1], end)
+        else:
+            joined.append([start, end])
+    for span in joined:
+        after = _WHITESPACE.match(raw, span[1]).end()
+        before = span[0]
+        while before and raw[before - 1] in " \t\n\r":
+            before -= 1
+        if raw[after : after + 1] in ("}", "]") and raw[before - 1 : before] == ",":
+            span[0] = before - 1
+    return [(start, end) for start, end in joined]
+
+
 def replace_texts(raw: str, replacements: dict[tuple[int, int], str], removals: tuple[tuple[int, int], ...] = ()) -> str:
     """raw with each literal span rewritten to encode its new text, each removal span cut out,
     and nothing else changed."""
     # Every span refers to the original raw, so the pieces are cut from it in
     # order and joined once, which keeps the work linear in the file's size.
-    edits = [(span, None) for span in removals] + sorted(replacements.items())
+    edits = [(span, None) for span in _mend(raw, removals)] + sorted(replacements.items())
     pieces = []
     done = 0
     for (start, end), text in sorted(edits, key=lambda edit: edit[0]):

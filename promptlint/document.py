@@ -86,8 +86,14 @@ class Prompt:
         return [Message(chat.role, span, _message_name(chat)) for chat, span in zip(self.chats, self.message_spans)]
 
     def edits_fit(self, edits: tuple[Edit, ...]) -> bool:
-        """An edit of a chat prompt must stay inside one message."""
-        return all(self.message_spans[self.message_index(e.span.start)].contains(e.span) for e in edits)
+        """An edit of a chat prompt must stay inside one message; a key standing for its
+        value (a field whose value is a number) may only be removed whole."""
+        for edit in edits:
+            index = self.message_index(edit.span.start)
+            span, source = self.message_spans[index], self.chats[index].source
+            if not span.contains(edit.span) or (source is not None and source.value is not None and (edit.span != span or edit.replacement)):
+                return False
+        return True
 
     def with_text(self, text: str) -> "Prompt":
         if text == self.text:

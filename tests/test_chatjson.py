@@ -445,7 +445,7 @@ ANTHROPIC = """{
 
 
 def test_anthropic_blocks_give_texts_named_by_path_and_sources_by_part():
-    got = [(t.path, t.role, t.text, t.source and (t.source[0], t.source[1].value), t.line, t.column) for t in parse_chat_json(ANTHROPIC)]
+    got = [(t.path, t.role, t.text, t.source and (t.source.number, t.source.part.value), t.line, t.column) for t in parse_chat_json(ANTHROPIC)]
     assert got == [
         ("system[0]", "system", "Cite titles.", None, 2, 39),
         ("messages[0].content[0].title", "user", "A", (0, "title"), 4, 35),
@@ -482,3 +482,102 @@ def test_system_of_another_kind_is_an_error():
     with pytest.raises(JsonSyntaxError) as caught:
         parse_chat_json('{"system": 3, "messages": []}')
     assert (caught.value.message, caught.value.line, caught.value.column) == ('"system" must be a string or a list of text blocks', 1, 12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    data=st.dictionaries(
+        st.sampled_from(["title", "snippet", "summary", "score", "url", "published", "rank"]),
+        st.one_of(st.text(max_size=5), st.integers(), st.floats(allow_nan=False, allow_infinity=False), st.booleans()),
+        min_size=1,
+    ),
+    removed=st.sets(st.sampled_from(["summary", "score", "url", "published", "rank"])),
+    indent=st.sampled_from([None, 0, 2]),
+)
+def test_removing_any_fields_of_a_document_keeps_valid_json(data, removed, indent):
+    body = {"messages": [{"role": "user", "content": "Q?"}], "documents": [{"id": "d1", "data": data}]}
+    raw = json.dumps(body, indent=indent)
+    pairs = tuple(t.pair for t in parse_chat_json(raw) if t.pair and t.path.rsplit(".", 1)[-1] in removed)
+    fixed = replace_texts(raw, {}, pairs)
+    for key in removed:
+        data.pop(key, None)
+    assert json.loads(fixed) == body
+
+
+# --- every request shape: which texts are read, named how, with which role --------
+
+
+@pytest.mark.parametrize(
+    ("body", "texts"),
+    [
+        pytest.param({"instructions": "Be brief.", "input": "Hi"}, [("instructions", "system", "Be brief."), ("input", "user", "Hi")], id="responses-string"),
+        pytest.param(
+            {"model": "m", "input": [
+                {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Q"}, {"type": "input_file", "file_id": "file-1"}]},
+                {"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"},
+                {"type": "function_call_output", "call_id": "c", "output": "R"},
+                {"role": "assistant", "content": [{"type": "output_text", "text": "A"}]},
+            ]},
+            [("input[0].content[0]", "user", "Q"), ("input[2].output", "tool", "R"), ("input[3].content[0]", "assistant", "A")],
+            id="responses-items",
+        ),
+        pytest.param(
+            {"messages": [{"role": "tool", "tool_call_id": "c", "content": [{"type": "text", "text": "[1] T\nx"}]}]},
+            [("messages[0].content[0]", "tool", "[1] T\nx")],
+            id="chat-tool-parts",
+        ),
+        pytest.param(
+            {"systemInstruction": {"parts": [{"text": "S"}]}, "contents": [{"role": "user", "parts": [{"text": "Q"}, {"inlineData": {}}]}, {"role": "model", "parts": [{"text": "A"}]}, {"parts": [{"text": "Q2"}]}]},
+            [("systemInstruction.parts[0]", "system", "S"), ("contents[0].parts[0]", "user", "Q"), ("contents[1].parts[0]", "assistant", "A"), ("contents[2].parts[0]", "user", "Q2")],
+            id="gemini",
+        ),
+        pytest.param(
+            {"system": [{"text": "S"}, {"cachePoint": {"type": "default"}}], "messages": [{"role": "user", "content": [
+                {"document": {"format": "txt", "name": "N", "source": {"text": "D"}}},
+                {"document": {"format": "txt", "name": "M", "source": {"content": [{"text": "E"}]}}},
+                {"toolResult": {"toolUseId": "t", "content": [{"text": "R"}, {"json": {}}]}},
+                {"text": "Q"},
+            ]}]},
+            [("system[0]", "system", "S"), ("messages[0].content[0].document.name", "user", "N"), ("messages[0].content[0].document.source.text", "user", "D"),
+             ("messages[0].content[1].document.name", "user", "M"), ("messages[0].content[1].document.source.content[0]", "user", "E"),
+             ("messages[0].content[2].toolResult.content[0]", "tool", "R"), ("messages[0].content[3]", "user", "Q")],
+            id="bedrock-converse",
+        ),
+        pytest.param(
+            {"messages": [{"role": "user", "content": "Q"}], "documents": ["plain", {"id": "d", "data": {"rank": 2, "text": "T", "title": "H", "tags": ["x"]}}]},
+            [("messages[0]", "user", "Q"), ("documents[0]", "system", "plain"), ("documents[1].data.title", "system", "H"),
+             ("documents[1].data.rank", "system", "rank"), ("documents[1].data.text", "system", "T")],
+            id="cohere-documents",
+        ),
+    ],
+)
+def test_request_shapes_give_their_texts(body, texts):
+    assert [(t.path, t.role, t.text) for t in parse_chat_json(json.dumps(body))] == texts
+
+
+@pytest.mark.parametrize(
+    ("raw", "message", "column"),
+    [
+        ('{"instructions": "S", "input": 3}', '"input" must be a string or a list of items', 32),
+        ('{"contents": {}}', '"contents" must be a list of contents', 14),
+        ('{"contents": [{"role": "user"}]}', 'a content needs a list of "parts"', 15),
+        ('{"contents": [{"parts": [{"text": 1}]}]}', '"text" must be a string', 35),
+        ('{"messages": [], "documents": {}}', '"documents" must be a list of documents', 31),
+        ('{"messages": [], "documents": [1]}', "a document must be a string or an object", 32),
+    ],
+)
+def test_misshapen_requests_are_errors_at_their_value(raw, message, column):
+    with pytest.raises(JsonSyntaxError) as caught:
+        parse_chat_json(raw)
+    assert (caught.value.message, caught.value.line, caught.value.column) == (message, 1, column)
+
+
+@pytest.mark.parametrize("raw", ['{"input": "text", "output": "label"}', '{"model": "e5", "input": "embed me"}', '{"generationConfig": {}}'])
+def test_other_json_with_some_of_these_keys_is_not_a_prompt(raw):
+    with pytest.raises(JsonSyntaxError) as caught:
+        parse_chat_json(raw)
+    assert caught.value.message == SHAPE_ERROR
+
+
+def test_a_request_with_no_contents_yet_has_no_texts():
+    assert parse_chat_json('{"contents": [], "systemInstruction": {"parts": []}}') == []

@@ -48,6 +48,8 @@ KNOWN = {
     "flashrag-refiner-example-prompt.txt": ACCURACY,
     "txtai-how-rag-works-beer-assembled.txt": ACCURACY,
     "kernel-memory-lmstudio-logged-request.json": ACCURACY,
+    # Read since the Gemini request shape is (issue 13): its "PASSAGE: '...'" line is not yet a source.
+    "gemini-talk-to-documents-generate-content.json": ACCURACY,
     "llama-stack-file-search-tool-message.json": ACCURACY,
     "langchain-stuff-qa-prompt.txt": "holds two alternative prompts (completion and chat) in one file",
 }

@@ -33,6 +33,11 @@ def is_slot(value: str) -> bool:
     return bool(_SLOT_VALUE.fullmatch(value.strip()))
 
 
+def has_slot(value: str) -> bool:
+    """Whether a template slot stands somewhere in the value ("{item.id}: {item.name}")."""
+    return bool(_SLOT_VALUE.search(value))
+
+
 def remove_field(prompt: Prompt, field: Field, description: str, applicability: Applicability = Applicability.SAFE) -> Fix:
     span = remove_line(prompt.text, field.span) if field.form != "inline" else field.span
     return Fix(applicability, (Edit(span),), description)

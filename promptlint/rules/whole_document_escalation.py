@@ -31,6 +31,7 @@ from collections import Counter
 from ..context import RuleContext
 from ..findings import Severity
 from ..model import Prompt
+from ._fields import has_slot
 
 CODE = "PL303"
 NAME = "whole-document-escalation"
@@ -40,7 +41,9 @@ OPTIONS = {"min-chunks": 3}
 
 
 def check(prompt: Prompt, ctx: RuleContext):
-    counts = Counter(s.document_id for s in prompt.sources if s.document_id)
+    # An id that is a template slot ("{doc.file_id}") is the same in every source of a
+    # prompt written out with placeholders: it names no one document.
+    counts = Counter(s.document_id for s in prompt.sources if s.document_id and not has_slot(s.document_id))
     for doc, count in counts.items():
         if count >= ctx.options["min-chunks"]:
             first = next(s for s in prompt.sources if s.document_id == doc)
