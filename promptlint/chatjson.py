@@ -101,7 +101,7 @@ class _Positions:
 class _Node:
     """A parsed JSON value and the half-open raw span it was written in."""
 
-    __slots__ = ("kind", "value", "start", "end", "key_starts")
+    __slots__ = ("kind", "value", "start", "end", "key_starts", "_ordered")
 
     def __init__(self, kind: str, value: object, start: int, end: int = -1):
         self.kind = kind  # object, array, string, number, boolean or null
@@ -109,6 +109,7 @@ class _Node:
         self.start = start
         self.end = end
         self.key_starts: dict[str, int] = {}  # of an object: where each key's opening quote is
+        self._ordered: list[int] | None = None
 
     def get(self, key: str, kind: str | None = None) -> _Node | None:
         """The value of ``key`` in an object (of that kind when one is given); None otherwise."""
@@ -117,8 +118,11 @@ class _Node:
 
     def pair(self, key: str) -> tuple[int, int]:
         """The raw span of ``key`` and its value, up to the next key when one follows (see replace_texts)."""
+        if self._ordered is None:
+            self._ordered = sorted(self.key_starts.values())
         start = self.key_starts[key]
-        return start, min((s for s in self.key_starts.values() if s > start), default=self.value[key].end)
+        after = bisect.bisect_right(self._ordered, start)
+        return start, self._ordered[after] if after < len(self._ordered) else self.value[key].end
 
 
 class _Open:

@@ -19,6 +19,7 @@ from functools import cache
 
 import jinja2
 from jinja2 import nodes
+from jinja2.ext import Extension
 
 from .vocabulary import normalise_label
 
@@ -41,10 +42,31 @@ class Reference:
         return ".".join((self.root, *self.path))
 
 
+class MessageTag(Extension):
+    """Haystack's chat template tag: `{% message role="user" %}...{% endmessage %}` is one message.
+
+    Known so that such a template parses; its role is read by `jinja.message_blocks`.
+    """
+
+    tags = {"message"}
+
+    def parse(self, parser):
+        lineno = next(parser.stream).lineno
+        options = []
+        while parser.stream.current.type != "block_end":
+            if options:
+                parser.stream.skip_if("comma")
+            key = parser.stream.expect("name")
+            parser.stream.expect("assign")
+            options.append(nodes.Keyword(key.value, parser.parse_expression()))
+        body = parser.parse_statements(("name:endmessage",), drop_needle=True)
+        return nodes.CallBlock(self.call_method("_message", kwargs=options), [], [], body).set_lineno(lineno)
+
+
 @cache
 def environment() -> jinja2.Environment:
     # Only for parsing: nothing is ever rendered, so no loader and no sandbox are needed.
-    return jinja2.Environment(extensions=["jinja2.ext.i18n", "jinja2.ext.loopcontrols", "jinja2.ext.do"])
+    return jinja2.Environment(extensions=["jinja2.ext.i18n", "jinja2.ext.loopcontrols", "jinja2.ext.do", MessageTag])
 
 
 @cache

@@ -26,7 +26,7 @@ from .expressions import Reference, environment
 from .expressions import jinja_expression as _expression
 from .expressions import jinja_reference as reference
 from .lexicon import Lexicon
-from .model import Field, Part, PartKind, Prompt, Source, Span
+from .model import Field, Message, Part, PartKind, Prompt, Source, Span
 from .segment import SlotNames, Vocab, looks_like_instruction, lowercase, merge_parts, role_messages, slot_kind, text_lines, words
 from .vocabulary import normalise_label
 
@@ -45,6 +45,7 @@ PAIRS = {
     "autoescape": "endautoescape",
     "trans": "endtrans",
     "set": "endset",
+    "message": "endmessage",
 }
 BRANCHES = {"elif", "else", "pluralize"}
 # What an includes reader answers for a name that leads outside the project root.
@@ -634,6 +635,23 @@ def parses(source: str) -> bool:
     return True
 
 
+_ROLE = re.compile(r"""\brole\s*=\s*["']([\w-]+)["']""")
+
+
+def message_blocks(flat: tuple[Tag, ...]) -> list[Message]:
+    """The `{% message role="..." %}` blocks of a Haystack chat template, each a message."""
+    messages, opened = [], None
+    for tag in flat:
+        if tag.kind == "block" and tag.keyword == "message":
+            opened = tag
+        elif tag.kind == "block" and tag.keyword == "endmessage" and opened is not None:
+            role = _ROLE.search(opened.inner)
+            name = role.group(1) if role else "user"
+            messages.append(Message(name, Span(opened.span.start, tag.span.end), f"{name} message at offset {opened.span.start}"))
+            opened = None
+    return messages
+
+
 def segment_jinja(source: str, names: SlotNames = (), includes=None, lexicon: Lexicon | None = None) -> Prompt:
     """The prompt model of a Jinja template; raises TemplateError when it does not parse.
 
@@ -654,7 +672,7 @@ def segment_jinja(source: str, names: SlotNames = (), includes=None, lexicon: Le
         sources=sources,
         parts=parts,
         questions=sorted(reader.questions),
-        messages=role_messages(source, lines, reader.vocab),
+        messages=message_blocks(reader.main.flat) or role_messages(source, lines, reader.vocab),
         sources_block=block,
         rewritten_questions=sorted(reader.rewritten),
         branches=reader.branches,

@@ -40,7 +40,6 @@ KNOWN = {
     "verba-window-retriever-relevancy.txt": ACCURACY,
     "dbgpt-chat-knowledge-template-en.py": ACCURACY,
     "granite-3.3-chat-template-documents.jinja": ACCURACY,
-    "hayhooks-chat-with-website-message-tag.j2": ACCURACY,
     "kernel-memory-answer-with-facts-relevance.txt": ACCURACY,
     "alce-asqa-default-shot2-ndoc5.txt": ACCURACY,
     "dspy-intro-compiled-rag-inspect-history.txt": ACCURACY,
@@ -106,11 +105,7 @@ def test_corpus_figures(capsys):
     assert recall >= RECALL_FLOOR
 
 
-@pytest.mark.parametrize("item", [
-    pytest.param(item, id=item["file"], marks=[pytest.mark.xfail(reason=KNOWN[item["file"]], strict=True)])
-    if item["file"] == "hayhooks-chat-with-website-message-tag.j2" else pytest.param(item, id=item["file"])
-    for item in _items()
-])
+@pytest.mark.parametrize("item", [pytest.param(item, id=item["file"]) for item in _items()])
 def test_every_corpus_file_parses(item):
     text = (CORPUS / item["file"]).read_text(encoding="utf-8")
     findings = lint_text(text, path=item["file"], config=build({"select": ["ALL"], "today": "2026-12-02"}, "corpus"))

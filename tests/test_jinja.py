@@ -8,7 +8,7 @@ import jinja2
 import pytest
 
 from promptlint.config import build
-from promptlint.jinja import environment, segment_jinja, tags
+from promptlint.jinja import TemplateError, check_syntax, environment, segment_jinja, tags
 from promptlint.lint import fix_text, lint_text
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -131,3 +131,34 @@ def test_a_macro_defined_in_the_file_is_read_through():
     assert [(f.line, f.column, f.code) for f in lint_text(source, path="t.j2", config=CONFIG)] == [(2, 38, "PL102"), (6, 27, "PL204")]
     fixed = fix_text(source, path="t.j2", config=CONFIG)
     assert fixed.splitlines()[1] == "[{{ i }}] {{ d.meta.title }}"
+
+
+# --- Haystack's {% message %} tag -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("template", "roles"),
+    [
+        ('{% message role="user" %}\nHi\n{% endmessage %}', [("user", 0, 45)]),
+        ("{% message role='system' %}S{% endmessage %}{% message role=\"user\" %}U{% endmessage %}", [("system", 0, 44), ("user", 44, 86)]),
+        ('{%- message role="assistant", name="bot" -%}\nA\n{%- endmessage %}', [("assistant", 0, 64)]),
+        ('{% message role=role %}x{% endmessage %}', [("user", 0, 40)]),
+    ],
+)
+def test_message_tags_are_messages(template, roles):
+    prompt = segment_jinja(template)
+    assert [(m.role, m.span.start, m.span.end) for m in prompt.messages] == roles
+
+
+@pytest.mark.parametrize(
+    ("template", "message", "line"),
+    [
+        ('{% message role="user" %}\nHi\n', "Unexpected end of template. Jinja was looking for the following tags: 'endmessage'. The innermost block that needs to be closed is 'message'.", 1),
+        ('{% message role %}x{% endmessage %}', "expected token '=', got 'end of statement block'", 1),
+        ('{% endmessage %}', "Encountered unknown tag 'endmessage'.", 1),
+    ],
+)
+def test_broken_message_tags_are_syntax_errors(template, message, line):
+    with pytest.raises(TemplateError) as caught:
+        check_syntax(template)
+    assert (caught.value.message, caught.value.line) == (message, line)
