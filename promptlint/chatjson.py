@@ -461,6 +461,11 @@ def _chat_texts(record: _Node, index: int, positions: _Positions) -> list[ChatTe
         _gemini(reader, record)
     elif record.get("instructions") is not None or record.get("input", "array") is not None:
         _responses(reader, record)
+    elif record.get("lc") is not None and record.get("kwargs", "object") is not None:
+        _langchain(reader, record, "", None)
+    elif record.get("_type", "string") is not None and record.get("template") is not None:
+        # A LangChain prompt file (`{"_type": "prompt", "template": ...}`).
+        reader.add("template", "user", reader.string(record, "template"))
     elif record.get("prompt") is not None:
         prompt = record.get("prompt")
         if prompt.kind != "string":
@@ -471,6 +476,31 @@ def _chat_texts(record: _Node, index: int, positions: _Positions) -> list[ChatTe
     else:
         raise positions.error(SHAPE_ERROR, record.start)
     return reader.texts
+
+
+# LangChain's message templates, by class name, and the role of the message each makes.
+_LANGCHAIN_ROLES = {"SystemMessagePromptTemplate": "system", "HumanMessagePromptTemplate": "user", "AIMessagePromptTemplate": "assistant"}
+
+
+def _langchain(reader: _Record, node: _Node, path: str, role: str | None):
+    """A prompt serialized by LangChain (as the prompt hub stores it): constructors by class name."""
+    names = node.get("id", "array")
+    kind = names.value[-1].value if names and names.value and names.value[-1].kind == "string" else None
+    kwargs = node.get("kwargs", "object")
+    if kwargs is None:
+        return
+    where = f"{path}.kwargs".lstrip(".")
+    if kind == "ChatPromptTemplate":
+        messages = kwargs.get("messages", "array")
+        for number, message in enumerate(messages.value if messages else ()):
+            _langchain(reader, message, f"{where}.messages[{number}]", None)
+    elif kind in _LANGCHAIN_ROLES and kwargs.get("prompt", "object"):
+        _langchain(reader, kwargs.get("prompt"), f"{where}.prompt", _LANGCHAIN_ROLES[kind])
+    elif kind == "PromptTemplate":
+        template = reader.string(kwargs, "template")
+        if template is not None:
+            reader.add(f"{where}.template", role or "user", template)
+    # A MessagesPlaceholder stands for the chat history: no text of its own.
 
 
 def _responses(reader: _Record, record: _Node):

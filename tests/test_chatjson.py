@@ -549,6 +549,25 @@ def test_removing_any_fields_of_a_document_keeps_valid_json(data, removed, inden
              ("documents[1].data.rank", "system", "rank"), ("documents[1].data.text", "system", "T")],
             id="cohere-documents",
         ),
+        pytest.param(
+            {"_type": "prompt", "input_variables": ["q"], "template": "Q: {q}"}, [("template", "user", "Q: {q}")], id="langchain-file"
+        ),
+        pytest.param(
+            {"lc": 1, "type": "constructor", "id": ["langchain", "prompts", "chat", "ChatPromptTemplate"], "kwargs": {"messages": [
+                {"lc": 1, "id": ["x", "SystemMessagePromptTemplate"], "kwargs": {"prompt": {"lc": 1, "id": ["x", "PromptTemplate"], "kwargs": {"template": "S"}}}},
+                {"lc": 1, "id": ["x", "MessagesPlaceholder"], "kwargs": {"variable_name": "history"}},
+                {"lc": 1, "id": ["x", "AIMessagePromptTemplate"], "kwargs": {"prompt": {"lc": 1, "id": ["x", "PromptTemplate"], "kwargs": {"template": "A"}}}},
+                {"lc": 1, "id": ["x", "HumanMessagePromptTemplate"], "kwargs": {"prompt": {"lc": 1, "id": ["x", "PromptTemplate"], "kwargs": {"template": "U"}}}},
+            ]}},
+            [("kwargs.messages[0].kwargs.prompt.kwargs.template", "system", "S"), ("kwargs.messages[2].kwargs.prompt.kwargs.template", "assistant", "A"),
+             ("kwargs.messages[3].kwargs.prompt.kwargs.template", "user", "U")],
+            id="langchain-hub",
+        ),
+        pytest.param(
+            {"lc": 1, "type": "constructor", "id": ["langchain", "prompts", "prompt", "PromptTemplate"], "kwargs": {"template": "T {x}"}},
+            [("kwargs.template", "user", "T {x}")],
+            id="langchain-hub-prompt",
+        ),
     ],
 )
 def test_request_shapes_give_their_texts(body, texts):
