@@ -457,6 +457,8 @@ def _chat_texts(record: _Node, index: int, positions: _Positions) -> list[ChatTe
         documents = record.get("documents")
         if documents is not None:
             reader.documents(documents)
+    elif record.get("retrieveAndGenerateConfiguration", "object") is not None:
+        _bedrock_knowledge_base(reader, record)
     elif record.get("contents") is not None:
         _gemini(reader, record)
     elif record.get("instructions") is not None or record.get("input", "array") is not None:
@@ -501,6 +503,24 @@ def _langchain(reader: _Record, node: _Node, path: str, role: str | None):
         if template is not None:
             reader.add(f"{where}.template", role or "user", template)
     # A MessagesPlaceholder stands for the chat history: no text of its own.
+
+
+def _bedrock_knowledge_base(reader: _Record, record: _Node):
+    """A Bedrock RetrieveAndGenerate request: the prompt template of its answer step, then the query.
+
+    Bedrock fills the template's `$search_results$` (and `$query$`, `$output_format_instructions$`)."""
+    config = record.get("retrieveAndGenerateConfiguration")
+    for kind in ("knowledgeBaseConfiguration", "externalSourcesConfiguration"):
+        node = config.get(kind, "object")
+        generation = node.get("generationConfiguration", "object") if node else None
+        template = generation.get("promptTemplate", "object") if generation else None
+        text = reader.string(template, "textPromptTemplate") if template else None
+        if text is not None:
+            reader.add(f"retrieveAndGenerateConfiguration.{kind}.generationConfiguration.promptTemplate.textPromptTemplate", "system", text)
+    query = record.get("input", "object")
+    text = reader.string(query, "text") if query else None
+    if text is not None:
+        reader.add("input.text", "user", text)
 
 
 def _responses(reader: _Record, record: _Node):

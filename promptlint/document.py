@@ -342,7 +342,9 @@ def read_python(display: str, raw: str, bom: bool, newline: str, suffix: str) ->
 
 
 def read_yaml(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:
-    """A LangChain prompt file: a mapping with `template` (and `template_format`); other YAML is not a prompt."""
+    """A prompt file: a mapping with `template` (LangChain, Semantic Kernel), or chat messages
+    (a GitHub Models `.prompt.yml` with `messages`, a promptfoo list of messages); other
+    YAML is not a prompt."""
     from .jinja import parses
 
     try:
@@ -352,17 +354,31 @@ def read_yaml(display: str, raw: str, bom: bool, newline: str, suffix: str) -> D
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         error = syntax_error(display, f"invalid YAML: {getattr(exc, 'problem', None) or exc}", line, column)
         return Document(display, raw, "yaml", bom, (), (error,), newline)
-    mapping = node.value if isinstance(node, yaml.MappingNode) else []
-    # Only plain keys can be "template"; complex keys (`? [a, b]`) are skipped.
-    fields = {k.value: v for k, v in mapping if isinstance(k, yaml.ScalarNode)}
+    fields = _yaml_fields(node)
+    messages = fields.get("messages", node)
+    if isinstance(messages, yaml.SequenceNode):
+        # Each message's content is a prompt of its own, placed as a template string is.
+        contents = [_yaml_fields(m).get("content") for m in messages.value if "role" in _yaml_fields(m)]
+        prompts = tuple(Prompt((c.value,), None, **_yaml_position(raw, c)) for c in contents if _yaml_string(c))
+        return Document(display, raw, "yaml", bom, prompts, (), newline)
     template = fields.get("template")
-    if not isinstance(template, yaml.ScalarNode) or not isinstance(template.value, str):
+    if not _yaml_string(template):
         return Document(display, raw, "yaml", bom, (), (), newline)
     style = fields.get("template_format")
     text = template.value
     syntax = "jinja" if style is not None and style.value == "jinja2" and parses(text) else "text"
     prompt = Prompt((text,), None, syntax=syntax, **_yaml_position(raw, template))
     return Document(display, raw, "yaml", bom, (prompt,), (), newline)
+
+
+def _yaml_fields(node: yaml.Node | None) -> dict[str, yaml.Node]:
+    """A mapping's values by key; only plain keys count (complex ones, `? [a, b]`, are skipped)."""
+    mapping = node.value if isinstance(node, yaml.MappingNode) else []
+    return {k.value: v for k, v in mapping if isinstance(k, yaml.ScalarNode)}
+
+
+def _yaml_string(node: yaml.Node | None) -> bool:
+    return isinstance(node, yaml.ScalarNode) and isinstance(node.value, str) and node.tag.endswith(":str")
 
 
 def _yaml_position(raw: str, node: yaml.ScalarNode) -> dict:

@@ -166,9 +166,18 @@ class SpanSet:
         return i >= 0 and self.spans[i].contains(span)
 
 
-# A template slot in text: {name}, {name:.2f}, {doc['x']}, {{ name }}, {{#name#}}. Words after
+# A template slot in text: {name}, {name:.2f}, {doc['x']}, {{ name }}, Dify's {{#name#}},
+# Semantic Kernel's {{$name}}, string.Template's $name and Bedrock's $name$. Words after
 # the name ("${the question to be answered}") describe a value in a written-out format: not a slot.
-_SLOT = re.compile(r"\{\{?[#\s]*(?P<name>[a-z_]\w*+(?:\.\w+)*+)(?!\s+[a-z])(?:[^{}\n]{0,80}?)[#\s]*\}\}?")
+_SLOT = re.compile(
+    r"(?:(?P<brace>\{\{?[#\s]*\$?)|(?<![\w$])\$)(?P<name>[a-z_]\w*+(?:\.\w+)*+)"
+    r"(?(brace)(?!\s+[a-z])(?:[^{}\n]{0,80}?)[#\s]*\}\}?|\$?)"
+)
+
+
+def _may_hold_slot(text: str) -> bool:
+    """The cheap test before looking for slots."""
+    return "{" in text or "$" in text
 
 
 def slot_kind(name: str, vocab: Vocab) -> str | None:
@@ -272,7 +281,7 @@ def segment_text(
         sources, json_block = json_sources(text, vocab.content_labels, vocab.title_labels, vocab.heading_labels)
     if not sources:
         sources = _section_sources(text, lines, vocab) or _record_sources(text, lines, vocab) or _separated_sources(text, lines, vocab, messages)
-    if "{" in text:
+    if _may_hold_slot(text):
         sources = [dataclasses.replace(s, repeated=bool(_SLOT.search(lower, s.span.start, s.span.end))) for s in sources]
     questions, rewritten, examples = _questions(text, lower, lines, vocab, sources, messages)
     if examples and json_block is None:
@@ -1100,7 +1109,7 @@ def _questions(
                 found.append(span)
             pos = close
     rewritten: list[Span] = []
-    if "{" in text:
+    if _may_hold_slot(text):
         for span, kind in _slots(lower, 0, len(text), vocab):
             if span.start in inside:
                 continue
@@ -1229,7 +1238,7 @@ def _line_parts(text: str, lower: str, line: Line, vocab: Vocab, questions: list
     labelled = _QUESTION_LINE.match(line.lower) or re.match(r"\s*\[?(?P<label>[a-z_ ]+?)\]?\s*:?\s*$", line.lower)
     if labelled and normalise_label(labelled["label"]) in vocab.history_labels:
         return [Part(PartKind.HISTORY, Span(line.start, line.end), "chat history")]
-    slots = _slots(lower, line.start, line.end, vocab) if "{" in line.lower else []
+    slots = _slots(lower, line.start, line.end, vocab) if _may_hold_slot(line.lower) else []
     if slots and questions:
         # A question slot that is not the live question is in a worked example or a written-out format.
         slots = [(span, kind) for span, kind in slots if kind != "question" or any(span.overlaps(q) for q in questions)]

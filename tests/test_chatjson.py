@@ -568,6 +568,13 @@ def test_removing_any_fields_of_a_document_keeps_valid_json(data, removed, inden
             [("kwargs.template", "user", "T {x}")],
             id="langchain-hub-prompt",
         ),
+        pytest.param(
+            {"input": {"text": "Q"}, "retrieveAndGenerateConfiguration": {"type": "KNOWLEDGE_BASE", "knowledgeBaseConfiguration": {
+                "generationConfiguration": {"promptTemplate": {"textPromptTemplate": "$search_results$"}}}}},
+            [("retrieveAndGenerateConfiguration.knowledgeBaseConfiguration.generationConfiguration.promptTemplate.textPromptTemplate", "system", "$search_results$"),
+             ("input.text", "user", "Q")],
+            id="bedrock-knowledge-base",
+        ),
     ],
 )
 def test_request_shapes_give_their_texts(body, texts):

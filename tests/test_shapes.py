@@ -19,6 +19,7 @@ import pytest
 
 from promptlint.config import build
 from promptlint.lint import fix_text, lint_text
+from promptlint.segment import segment_text
 
 SHAPES = Path(__file__).resolve().parent.parent / "fixtures" / "shapes"
 CONFIG = build({"today": "2026-12-02"}, "shapes")
@@ -74,3 +75,28 @@ def test_bad_file_fix_keeps_the_structure(bad):
 @pytest.mark.parametrize("good", _cases("good"))
 def test_good_file_is_clean(good):
     assert lint_text(good.read_text(encoding="utf-8"), path=str(good), config=CONFIG) == []
+
+
+# Each template language's placeholders, read by what their names say they hold.
+PLACEHOLDERS = [
+    ("f-string", "{context}", "{question}"),
+    ("mustache", "{{context}}", "{{question}}"),
+    ("dify", "{{#context#}}", "{{#sys.query#}}"),
+    ("semantic-kernel", "{{$context}}", "{{$input}}"),
+    ("string-template", "$context", "$question"),
+    ("bedrock-knowledge-base", "$search_results$", "$query$"),
+]
+
+
+@pytest.mark.parametrize(("sources", "question"), [p[1:] for p in PLACEHOLDERS], ids=[p[0] for p in PLACEHOLDERS])
+def test_placeholders_are_read_by_their_names(sources, question):
+    text = f"Answer from the sources.\n\n{sources}\n\nQuestion: {question}\n"
+    prompt = segment_text(text)
+    kinds = [(p.kind.value, text[p.span.start : p.span.end]) for p in prompt.parts if p.kind.value != "instructions"]
+    assert kinds == [("sources", sources), ("question", f"Question: {question}")]
+    assert [text[q.start : q.end] for q in prompt.questions] == [question]
+
+
+@pytest.mark.parametrize("text", ["It costs US$5, or $ 5 in cash.\n", "Run echo $HOME first.\n", "Pay $10.\n"])
+def test_dollar_signs_that_are_no_placeholder_are_text(text):
+    assert [p.kind.value for p in segment_text(text).parts] == ["instructions"]
