@@ -218,6 +218,28 @@ def test_a_field_may_hold_the_messages_or_a_prompt_string(tmp_path, monkeypatch)
     assert by_code(data)["PL102"]["affected"] == 2
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        pytest.param({"system": SYSTEM, "messages": [{"role": "user", "content": [
+            {"type": "document", "source": {"type": "text", "data": "Damaged goods may be returned within 30 days."}, "title": "Returns Policy", "context": "Relevance: 0.91"},
+            {"type": "text", "text": question(4)}]}]}, id="anthropic"),
+        pytest.param({"instructions": SYSTEM, "input": [{"role": "user", "content": [{"type": "input_text", "text": user_text(4)}]}]}, id="openai-responses"),
+        pytest.param({"systemInstruction": {"parts": [{"text": SYSTEM}]}, "contents": [{"role": "user", "parts": [{"text": user_text(4)}]}]}, id="gemini"),
+        pytest.param({"messages": [{"role": "user", "content": question(4)}], "documents": [
+            {"data": {"title": "Returns Policy", "snippet": "Damaged goods may be returned within 30 days.", "relevance_score": 0.91}}]}, id="cohere"),
+    ],
+)
+def test_request_bodies_of_every_shape_are_audited(tmp_path, monkeypatch, body):
+    monkeypatch.chdir(tmp_path)
+    lines = [{"request": body}, {"request": {"response": "not a prompt"}}]
+    Path("log.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    result = CliRunner().invoke(main, ["audit", "--format", "json", "--field", "request", "log.jsonl"])
+    data = json.loads(result.stdout)
+    assert (data["records"], data["skipped"], data["prompts"]) == (2, 1, 1)
+    assert by_code(data)["PL102"]["affected"] == 1
+
+
 def test_the_table_lists_each_rule_and_its_worst_records(log):
     result = run("--jobs", "1", "--examples", "2", "requests.jsonl")
     assert result.exit_code == 0
