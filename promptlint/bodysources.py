@@ -21,7 +21,8 @@ def body_sources(text: str, chats: tuple[ChatText, ...], spans: tuple[Span, ...]
     """The sources of a chat prompt's joined ``text``; ``spans`` are where each of ``chats`` is in it."""
     parts: dict[int, list[tuple[SourceText, Span]]] = {}
     for chat, span in zip(chats, spans):
-        if chat.source is not None:
+        # An empty text stands for nothing (a fix emptied it, and writing it removes its key).
+        if chat.source is not None and span.end > span.start:
             parts.setdefault(chat.source.number, []).append((chat.source, span))
     return [_source(text, number, pieces, vocab) for number, pieces in sorted(parts.items())]
 
@@ -40,7 +41,7 @@ def _source(text: str, number: int, pieces: list[tuple[SourceText, Span]], vocab
     for piece, span in pieces:
         if piece.part is SourcePart.CONTEXT:
             _read_context(text, span, vocab, source)
-        elif piece.part is SourcePart.FIELD and span.end > span.start:  # an emptied field is gone
+        elif piece.part is SourcePart.FIELD:
             value = text[span.start : span.end] if piece.value is None else piece.value
             source.fields.append(Field(normalise_label(piece.label), value.strip(), span, span, "line"))
     return source

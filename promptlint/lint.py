@@ -70,7 +70,9 @@ def _lint_piece(piece: documents.Prompt, text: str, config: Config, includes=Non
         return [dataclasses.replace(f, fix=None) if f.fix else f for f in found]
     if piece.chats is None:
         return found
-    # In a chat file an edit that crosses two messages cannot be written back.
+    # In a chat file an edit that crosses two messages cannot be written back. The
+    # messages are where they stand in this text (a fix loop's later pass has moved them).
+    piece = piece.with_text(text)
     return [f if f.fix is None or piece.edits_fit(f.fix.edits) else dataclasses.replace(f, fix=None) for f in found]
 
 
