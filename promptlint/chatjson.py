@@ -436,7 +436,8 @@ class _Record:
             elif part is SourcePart.FIELD and value.kind in ("number", "boolean"):
                 # Only the key is text in the file: a fix may remove the field, never edit it.
                 written = self.positions.raw[value.start : value.end]
-                key_node = _Node("string", key, data.key_starts[key], data.key_starts[key] + len(json.dumps(key)))
+                start = data.key_starts[key]
+                key_node = _Node("string", key, start, scanstring(self.positions.raw, start + 1)[1])
                 pieces.append((part, f"{path}.{key}", key_node, SourceText(number, part, key, written), data.pair(key)))
         order = {SourcePart.TITLE: 0, SourcePart.FIELD: 1, SourcePart.CONTENT: 2}
         for part, where, node, source, pair in sorted(pieces, key=lambda piece: order[piece[0]]):
@@ -467,7 +468,9 @@ def _chat_texts(record: _Node, index: int, positions: _Positions) -> list[ChatTe
         _langchain(reader, record, "", None)
     elif record.get("_type", "string") is not None and record.get("template") is not None:
         # A LangChain prompt file (`{"_type": "prompt", "template": ...}`).
-        reader.add("template", "user", reader.string(record, "template"))
+        template = reader.string(record, "template")
+        if template is not None:
+            reader.add("template", "user", template)
     elif record.get("prompt") is not None:
         prompt = record.get("prompt")
         if prompt.kind != "string":

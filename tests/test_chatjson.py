@@ -678,3 +678,13 @@ def test_fixing_requests_keeps_them_valid_and_settles(anthropic, cohere, indent)
     assert [m["role"] for m in decoded["messages"]] == ["user"] and len(decoded["messages"][0]["content"]) == len(anthropic) + 1
     assert len(decoded.get("documents", [])) == len(cohere)
     assert fix_text(fixed, path="request.json", config=config, unsafe=True) == fixed
+
+
+def test_a_number_field_written_with_an_escaped_key_is_placed_by_its_literal():
+    raw = '{"messages": [{"role": "user", "content": "Q"}], "documents": [{"data": {"text": "T", "\\u0073core": 0.9}}]}'
+    [_, key, _] = parse_chat_json(raw)
+    assert (key.path, key.text, raw[key.literal[0] : key.literal[1]], key.source.value) == ("documents[0].data.score", "score", '"\\u0073core"', "0.9")
+
+
+def test_a_null_template_is_no_text():
+    assert parse_chat_json('{"_type": "prompt", "template": null}') == []
