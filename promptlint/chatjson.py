@@ -354,11 +354,15 @@ class _Record:
         source = block.get("source", "object")
         if source is None:
             return []
-        kind = source.get("type", "string")
-        if kind is None and source.get("text") is not None or kind is not None and kind.value == "text":
-            text = self.string(source, "data" if kind is not None else "text")
-            return [(f"{path}.source.{'data' if kind is not None else 'text'}", text)] if text else []
-        if kind is None and source.get("content") is not None or kind is not None and kind.value == "content":
+        typed = source.get("type", "string")
+        if typed is not None:  # Anthropic: {"type": "text", "data": ...} or {"type": "content", "content": [...]}
+            kind, text_key = typed.value, "data"
+        else:  # Bedrock: {"text": ...} or {"content": [...]}
+            kind, text_key = next((k for k in ("text", "content") if k in source.value), None), "text"
+        if kind == "text":
+            text = self.string(source, text_key)
+            return [(f"{path}.source.{text_key}", text)] if text else []
+        if kind == "content":
             return self.text_blocks(source.get("content"), f"{path}.source.content")
         return []
 
