@@ -56,7 +56,7 @@ def _read_context(text: str, context: Span, vocab: Vocab, source: Source):
             removed = Span(start, end + 1) if end < context.end else Span(start - 1 if start > context.start else start, end)
             labelled = _LABEL_LINE.match(lowercase(line))
             label = normalise_label(line[labelled.start("label") : labelled.end("label")]) if labelled else ""
-            if labelled and (label in vocab.field_labels or "_" in labelled["label"].strip()):
+            if labelled and (vocab.is_field(label) or "_" in labelled["label"].strip()):
                 value = Span(start + labelled.start("value"), end)
                 source.fields.append(Field(label, text[value.start : value.end].strip(), removed, value, "line"))
             else:

@@ -521,7 +521,7 @@ def _unwrapped_context(text: str, lower: str, lines: list[Line], vocab: Vocab, m
     ("<information>...</information>"). In a template a context slot is the context, and a written-out
     one is a worked example.
     """
-    if "{" in text and any(kind == "context" for _, kind in _slots(lower, 0, len(text), vocab)):
+    if _may_hold_slot(text) and any(kind == "context" for _, kind in _slots(lower, 0, len(text), vocab)):
         return None
     found: Span | None = None
     for index, line in enumerate(lines):
