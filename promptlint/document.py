@@ -18,6 +18,7 @@ import yaml
 from . import chatjson
 from .findings import Edit, Finding, Severity
 from .model import Message, Span
+from .pybuild import Loop
 
 # Messages are joined with a line holding only a separator control character: the
 # segmenter reads it as a blank line, and the one chosen appears in no message,
@@ -47,6 +48,8 @@ class Prompt:
     # For a YAML block scalar: the file line and column offset of each line of the text
     # (its indentation is not part of the text). Findings point into it; not fixable.
     line_map: tuple[tuple[int, int], ...] | None = None
+    # For a Python string built once per item of a loop: what the loop iterates (see pybuild).
+    loop: Loop | None = None
 
     separator: str = SEPARATORS[0]  # how a chat prompt's messages are joined (see SEPARATORS)
 
@@ -337,7 +340,7 @@ def read_python(display: str, raw: str, bom: bool, newline: str, suffix: str) ->
     for template in found:
         syntax = template.syntax if template.syntax == "text" or parses(template.text) else "text"
         anchor = None if template.origin else (template.line, template.column)
-        prompts.append(Prompt((template.text,), None, syntax=syntax, origin=template.origin, anchor=anchor))
+        prompts.append(Prompt((template.text,), None, syntax=syntax, origin=template.origin, anchor=anchor, loop=template.loop))
     return Document(display, raw, "python", bom, tuple(prompts), (), newline)
 
 

@@ -366,6 +366,8 @@ def _format_text(piece: document.Prompt, config: Config, unsafe: bool) -> str:
 
 
 def _formatted(piece: document.Prompt, config: Config, unsafe: bool) -> str:
+    if piece.loop is not None:
+        return piece.text  # one source's wrapper, built by code: there is no sources block to rewrite
     if piece.syntax == "jinja":
         once = format_template(piece.text, config)
         settled = once == piece.text or format_template(once, config) == once

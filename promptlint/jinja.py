@@ -658,8 +658,14 @@ def segment_jinja(source: str, names: SlotNames = (), includes=None, lexicon: Le
     ``names`` are the template variables the config names; ``includes`` reads the
     files the template includes or imports (see promptlint.includes); ``lexicon`` says what names mean.
     """
+    return segment_origin(read_template(source), names, includes, lexicon)
+
+
+def segment_origin(origin: Origin, names: SlotNames = (), includes=None, lexicon: Lexicon | None = None) -> Prompt:
+    """The prompt model of a template already split into tags (see segment_jinja)."""
+    source = origin.source
     content_keys = frozenset(normalise_label(name) for name, kind in names if kind == "content")
-    reader = _Reader(read_template(source), words(names, lexicon), content_keys, includes)
+    reader = _Reader(origin, words(names, lexicon), content_keys, includes)
     reader.read()
     lower = reader.lower
     lines = text_lines(source, lower)

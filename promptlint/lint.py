@@ -36,6 +36,10 @@ def lint_prompt(prompt: Prompt, config: Config, *, template: bool = False) -> li
 
 
 def _segment(piece: documents.Prompt, text: str, config: Config, includes) -> Prompt:
+    if piece.loop is not None:
+        from .pybuild import segment_wrapper
+
+        return segment_wrapper(text, piece.loop, config.slot_names, config.lexicon)
     if piece.syntax == "jinja":
         from .jinja import segment_jinja
 
@@ -56,6 +60,10 @@ def _includes(doc: documents.Document, config: Config):
 
 def _valid(piece: documents.Prompt):
     """A check every fixed text must pass: a fixed template must still parse."""
+    if piece.loop is not None:
+        from .pybuild import still_parses
+
+        return lambda text: still_parses(text, piece.loop)
     if piece.syntax == "jinja":
         from .jinja import parses
 

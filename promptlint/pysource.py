@@ -3,7 +3,9 @@
 The file is parsed with `ast`, never imported. A template is a string constant
 that is assigned to a name like ``*_PROMPT`` or ``*_TEMPLATE``, or passed as the
 template of a prompt class (LangChain's PromptTemplate and ChatPromptTemplate,
-Haystack's PromptBuilder and ChatMessage.from_*, LlamaIndex's PromptTemplate).
+Haystack's PromptBuilder and ChatMessage.from_*, LlamaIndex's PromptTemplate), or
+that is a Jinja template by its content; and the per-source strings code builds in a
+loop (see pybuild).
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
+
+from .pybuild import BUILDING, Loop, jinja_by_content, literal_in_call, wrappers
 
 # Names a template is assigned to: SYSTEM_PROMPT, qa_template, PROMPT_TMPL, ...
 TEMPLATE_NAME = re.compile(r"(?i)(?:^|_)(?:prompt|template|tmpl|instructions?)(?:_\w*)?$")
@@ -48,6 +52,8 @@ class PyTemplate:
     # Where ``text`` stands in the file, character for character; None when the
     # literal has escapes or is an f-string, so positions inside it cannot be mapped.
     origin: tuple[int, int] | None
+    # For a string built once per item of a loop: what the loop iterates (see pybuild).
+    loop: Loop | None = None
 
 
 class PythonSyntaxError(Exception):
@@ -63,11 +69,16 @@ def templates_in(raw: str) -> list[PyTemplate]:
         raise PythonSyntaxError(exc.msg, exc.lineno or 1, exc.offset or 1) from None
     starts = [0] + [m.end() for m in re.finditer("\n", raw)]
     found: dict[tuple[int, int], PyTemplate] = {}
+    built: list[PyTemplate] = []
     for node in ast.walk(module):
         for literal, jinja_hint in _candidates(node):
             template = _template(raw, starts, literal, jinja_hint)
             if template is not None:
                 found.setdefault((template.line, template.column), template)
+        if isinstance(node, BUILDING):
+            built.extend(wrappers(node, raw, starts))
+    for template in built:
+        found.setdefault((template.line, template.column), template)
     return [found[k] for k in sorted(found)]
 
 
@@ -77,6 +88,9 @@ def _candidates(node: ast.AST):
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         if any(isinstance(t, ast.Name) and TEMPLATE_NAME.search(t.id) for t in targets) and node.value is not None:
             yield from _strings(node.value, False)
+        elif node.value is not None:
+            # A Jinja template by its content, whatever its name (`DEFAULT_GRAPH_KNOWLEDGE`).
+            yield from (s for s in _strings(node.value, True) if jinja_by_content(s[0]))
     elif isinstance(node, ast.Call):
         name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
         if name in TEMPLATE_CALLS:
@@ -98,6 +112,8 @@ def _strings(node: ast.AST, jinja: bool):
     elif isinstance(node, (ast.List, ast.Tuple)):
         for item in node.elts:
             yield from _strings(item, jinja)
+    elif isinstance(node, ast.Call) and literal_in_call(node) is not None:
+        yield literal_in_call(node), jinja  # `"""...""".format(...)`, `dedent("""...""")`
 
 
 def _template(raw: str, starts: list[int], node: ast.AST, jinja_hint: bool) -> PyTemplate | None:

@@ -1,0 +1,224 @@
+"""Per-source wrappers built by Python code: read as one repeated source, at the .py file's positions."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+import pytest
+
+from promptlint.config import build
+from promptlint.lint import fix_text, lint_text
+from promptlint.pybuild import segment_wrapper, split_fields
+from promptlint.pysource import templates_in
+
+CONFIG = build({"today": "2026-12-02"}, "test")
+
+# How code builds one text per item; BODY is a triple-quoted f-string's body, ITEM the loop variable.
+LOOP_FORMS = {
+    "named then appended": 'def build(docs):\n    parts = []\n    for ITEM in docs:\n        block = f"""BODY"""\n        parts.append(block)\n    return "\\n\\n".join(parts)\n',
+    "appended": 'def build(docs):\n    parts = []\n    for ITEM in docs:\n        if ITEM:\n            parts.append(f"""BODY""")\n    return "".join(parts)\n',
+    "added with +=": 'def build(docs):\n    context = ""\n    for ITEM in docs:\n        context += f"""BODY"""\n    return context\n',
+    "extended": 'def build(docs):\n    parts = []\n    for ITEM in docs:\n        parts.extend([f"""BODY"""])\n    return "".join(parts)\n',
+    "enumerated": 'def build(docs):\n    parts = []\n    for i, ITEM in enumerate(docs, start=1):\n        parts.append(f"""BODY""")\n    return "".join(parts)\n',
+    "list joined": 'def build(docs):\n    return "\\n\\n".join([f"""BODY""" for ITEM in docs])\n',
+    "generator joined": 'def build(docs):\n    return "\\n\\n".join(f"""BODY""" for ITEM in docs)\n',
+    "list kept": 'def build(docs):\n    blocks = [f"""BODY""" for j, ITEM in enumerate(docs)]\n    return blocks\n',
+}
+# How the field is read from the loop variable (X), and the rule its meaning fires.
+FIELD_FORMS = [
+    ("{X.score}", "PL102"),
+    ('{X["score"]:.2f}', "PL102"),
+    ("{X.get('relevance_score')}", "PL102"),
+    ("{X.metadata['similarity']}", "PL102"),
+    ("{round(X.score, 3)}", "PL102"),
+    ('{X.metadata["date"]}', "PL201"),
+    ("{X.published_date}", "PL201"),
+    ("{X.get('updated_at', '')}", "PL201"),
+    ("{X.metadata['last_modified'][:10]}", "PL201"),
+    ("{X.metadata.get('chunk_id')}", "PL203"),
+]
+LABELS = ["Score: ", "Relevance = ", "Date: ", ""]
+
+
+def _found(source: str) -> list[tuple[int, int, str]]:
+    return [(f.line, f.column, f.code) for f in lint_text(source, path="build.py", config=CONFIG)]
+
+
+def _builder(form: str, item: str, line: str, content: str = "{X.page_content}") -> str:
+    body = "Title: {X.title}\n" + line + "\n" + content + "\n"
+    return LOOP_FORMS[form].replace("BODY", body.replace("X", item)).replace("ITEM", item)
+
+
+@pytest.mark.parametrize("form", LOOP_FORMS)
+@pytest.mark.parametrize("field, code", FIELD_FORMS)
+@pytest.mark.parametrize("label", LABELS)
+def test_a_field_of_the_loop_variable_is_found_where_it_is_written(form, field, code, label):
+    source = _builder(form, "doc", label + field)
+    line = label + field.replace("X", "doc")
+    number = source.split("\n").index(line) + 1
+    assert _found(source) == [(number, len(label) + 1, code)]
+
+
+@pytest.mark.parametrize("form", LOOP_FORMS)
+@pytest.mark.parametrize("label", LABELS[:2] + LABELS[3:])
+def test_the_score_line_is_fixed_in_the_literal(form, label):
+    source = _builder(form, "chunk", label + "{chunk['score']:.4f}")
+    fixed = fix_text(source, path="build.py", config=CONFIG)
+    assert fixed == source.replace(label + "{chunk['score']:.4f}\n", "")
+    compile(fixed, "build.py", "exec")
+
+
+@pytest.mark.parametrize("form", LOOP_FORMS)
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Source: {X.title}",  # a field, but nothing wrong with it
+        "Score: {total}",  # not the loop variable's
+        "Score: {{X.score}}",  # literal braces, not a field
+        "Page: {X.metadata['page']}",
+    ],
+)
+def test_clean_twins_stay_clean(form, line):
+    assert _found(_builder(form, "doc", line.replace("X", "doc"))) == []
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        'print(f"""Score: {doc.score}\n{doc.page_content}""")',
+        'logger.info(f"""Score: {doc.score}\n{doc.page_content}""")',
+        'raise ValueError(f"""Score: {doc.score}\n{doc.page_content}""")',
+        'errors.append(f"""Score: {cutoff}\n{body}""")',  # no field of the loop variable
+        'seen.add(f"""Score: {doc.score}\n{doc.page_content}""")',  # a set, not a text
+        'return f"""Score: {doc.score}\n{doc.page_content}"""',
+    ],
+)
+def test_strings_outside_a_prompt_building_context_are_not_read(statement):
+    source = f"def build(docs):\n    for doc in docs:\n        {statement}\n"
+    assert templates_in(source) == []
+    assert _found(source) == []
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        'queries.append(f"""SELECT text FROM chunks\nWHERE score > {doc.score} AND id = {doc.id}""")',
+        'lines.append(f"""Processed {doc.id}: score {doc.score}, updated {doc.updated_at}""")',
+    ],
+)
+def test_a_string_that_renders_no_content_is_not_a_source(statement):
+    source = f"def build(docs):\n    for doc in docs:\n        {statement}\n"
+    assert [segment_wrapper(t.text, t.loop).sources for t in templates_in(source)] == [[]]
+    assert _found(source) == []
+
+
+def test_an_f_string_outside_a_loop_is_not_a_source():
+    assert _found('def show(doc):\n    text = f"""Score: {doc.score}\n{doc.page_content}"""\n    return text\n') == []
+
+
+@pytest.mark.parametrize(
+    "binding",
+    [
+        "score = doc.metadata.get('score')",
+        "score = doc['score']",
+        "score = round(doc.score, 2)",
+    ],
+)
+def test_a_local_name_bound_from_the_loop_variable_reads_its_field(binding):
+    source = f'def build(docs):\n    parts = []\n    for doc in docs:\n        {binding}\n        parts.append(f"""Title: {{doc.title}}\nScore: {{score}}\n{{doc.page_content}}\n""")\n    return parts\n'
+    assert _found(source) == [(6, 8, "PL102")]
+
+
+def test_a_tuple_of_loop_variables_is_one_item_named_by_its_parts():
+    source = 'def build(results):\n    return "\\n".join(f"""[{doc.title}] relevance: {score:.2f}\n{doc.page_content}""" for doc, score in results)\n'
+    assert _found(source) == [(2, 51, "PL102")]
+
+
+def test_a_field_that_is_the_loop_variable_itself_is_not_a_source():
+    assert _found('def build(docs):\n    return "\\n".join(f"""Score: 0.5\n{doc}""" for doc in docs)\n') == []
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        'parts.append(f"[{i}] {doc.title} Score: {doc.score}\\n{doc.page_content}")',  # an escape
+        'parts.append(f"[{i}] {doc.title} Score: {doc.score}" f"{doc.page_content}")',  # implicit concatenation
+        'parts.extend([f"[{i}] {doc.title} Score: {doc.score}", "\\n", f"{doc.page_content}"])',  # several literals
+    ],
+)
+def test_text_not_written_as_it_reads_is_reported_at_the_literal_and_not_fixed(statement):
+    source = f"def build(docs):\n    parts = []\n    for i, doc in enumerate(docs):\n        {statement}\n    return parts\n"
+    assert _found(source) == [(4, 9 + statement.index('f"'), "PL102")]
+    assert fix_text(source, path="build.py", config=CONFIG) == source
+
+
+def test_the_model_is_the_jinja_loop_body_model():
+    """The same wrapper written as a Jinja loop gives the same findings, at the same text."""
+    body = "[{i}] {doc.metadata['title']} (score: {doc.score:.2f})\nPublished: {doc.metadata['date']}\n{doc.page_content}\n"
+    python = f'def build(docs):\n    return "".join([f"""{body}""" for i, doc in enumerate(docs)])\n'
+    jinja = "{% for doc in docs %}" + re.sub(r"\{([^{}]*?)(?::\.2f)?\}", lambda m: "{{ " + m[1].replace("{i}", "loop.index") + " }}", body).replace("{{ i }}", "{{ loop.index }}") + "{% endfor %}\n"
+    from_python = lint_text(python, path="build.py", config=CONFIG)
+    from_jinja = lint_text(jinja, path="build.j2", config=CONFIG)
+    assert [f.code for f in from_python] == [f.code for f in from_jinja] == ["PL102", "PL201"]
+    python_lines, jinja_lines = python.split("\n"), jinja.split("\n")
+    assert [python_lines[f.line - 1][f.column - 1 :].split(":")[0] for f in from_python] == ["{doc.score", "{doc.metadata['date']}"]
+    assert [jinja_lines[f.line - 1][f.column - 1 :].split(":")[0] for f in from_jinja] == ["{{ doc.score }})", "{{ doc.metadata['date'] }}"]
+
+
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        ("plain text", []),
+        ("{a} and {{b}} and {c.d['e']!r:>{width}}", [(0, 3, "a"), (18, 39, "c.d['e']")]),
+        ("{x != y}", [(0, 8, "x != y")]),
+        ("{d['a}']}", [(0, 9, "d['a}']")]),
+        ("{x[1:2]}", [(0, 8, "x[1:2]")]),
+        ("}", None),
+        ("{unclosed", None),
+        ("{not python(}", None),
+    ],
+)
+def test_split_fields(body, expected):
+    assert split_fields(body) == expected
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        '"""TEXT"""',
+        '"""TEXT""".strip()',
+        '"""TEXT""".replace("{x}", x)',
+        'dedent("""TEXT""")',
+        'textwrap.dedent("""TEXT""").format(a=1)',
+    ],
+)
+@pytest.mark.parametrize("name", ["DEFAULT_GRAPH_KNOWLEDGE", "qa_prompt"])
+def test_a_jinja_template_by_its_content_or_wrapped_in_a_call(value, name):
+    text = "Answer from these.\n{% for doc in docs %}\n[{{ loop.index }}] {{ doc.title }} (score: {{ doc.score }})\n{{ doc.content }}\n{% endfor %}\n"
+    source = f"{name} = {value.replace('TEXT', text)}\n"
+    column = source.index('"""') + 1
+    assert [(t.line, t.column, t.syntax) for t in templates_in(source)] == [(1, column, "jinja")]
+    assert _found(source) == [(3, 44, "PL102")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hello {name}, your order {order.id} has shipped.",  # a format string, not Jinja
+        "Use {{ and }} to write braces in a format string, like {{this}}.",
+        "{% for x in items %}unclosed loop without its end tag",  # does not parse
+    ],
+)
+def test_a_string_that_is_not_jinja_by_content_is_not_read(text):
+    assert templates_in(f"MESSAGE = {text!r}\n") == []
+
+
+def test_constants_that_are_not_text_are_skipped():
+    assert templates_in("LIMIT = 10\nDEBUG = True\nNOTHING = None\nDATA = b'{% for x in y %}{{ x.z }}{% endfor %}'\nRATE = 0.5\n") == []
+
+
+def test_positions_follow_characters_not_bytes():
+    source = 'def build(docs):\n    return "".join([f"""Ü {doc.title}\nScore: {doc.score}\n{doc.text}""" for doc in docs])\n'
+    assert _found(source) == [(3, 8, "PL102")]
+    assert ast.parse(fix_text(source, path="build.py", config=CONFIG))
