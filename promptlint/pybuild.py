@@ -38,7 +38,7 @@ LITERAL_FUNCTIONS = frozenset({"dedent", "cleandoc"})
 # A Jinja tag that only a template has: a loop, or an output reading an attribute or key.
 _JINJA_TAG = re.compile(r"\{%-?\s*for\s|\{\{-?\s*[A-Za-z_]\w*\s*(?:\.\s*\w+|\[[^\]{}]+\])")
 # The nodes that may build text per item: loops, and what holds a comprehension.
-BUILDING = (ast.For, ast.AsyncFor, ast.Call, ast.Assign, ast.AnnAssign, ast.Return)
+BUILDING = frozenset({ast.For, ast.AsyncFor, ast.Call, ast.Assign, ast.AnnAssign, ast.Return})
 # What a tuple of loop variables is called as one item.
 ITEM = "item_"
 _OPENING = re.compile(r"(?i)([rbuf]*)('''|\"\"\"|'|\")")
@@ -119,13 +119,14 @@ def _added(statement: ast.stmt) -> ast.AST | None:
 
 
 def _strings(node: ast.AST | None) -> list[ast.AST]:
-    """The literals a value is made of, when it is an f-string, or a list or sum of string literals with one."""
+    """The strings a value is made of, when it is one with fields (an f-string, a format string
+    filled by keywords), or a list or sum of string literals with one."""
     items = _literals(node)
-    return items if items and any(isinstance(item, ast.JoinedStr) for item in items) else []
+    return items if items and any(isinstance(item, (ast.JoinedStr, ast.Call)) for item in items) else []
 
 
 def _literals(node: ast.AST | None) -> list[ast.AST] | None:
-    if isinstance(node, ast.JoinedStr) or isinstance(node, ast.Constant) and isinstance(node.value, str):
+    if isinstance(node, ast.JoinedStr) or isinstance(node, ast.Constant) and isinstance(node.value, str) or _filled(node):
         return [node]
     if isinstance(node, (ast.List, ast.Tuple)):
         parts = [_literals(item) for item in node.elts]
@@ -134,6 +135,19 @@ def _literals(node: ast.AST | None) -> list[ast.AST] | None:
     else:
         return None
     return None if None in parts else [item for part in parts for item in part]
+
+
+def _filled(node: ast.AST | None) -> bool:
+    """`"[{n}] {title}".format(n=i, title=doc.title)`: a format string literal filled by keywords."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "format"
+        and isinstance(node.func.value, ast.Constant)
+        and isinstance(node.func.value.value, str)
+        and not node.args
+        and all(keyword.arg for keyword in node.keywords)
+    )
 
 
 def _wrapper(target: ast.AST, iterated: ast.AST, body: list[ast.stmt], strings: list[ast.AST], raw: str, starts: list[int]) -> PyTemplate | None:
@@ -155,7 +169,12 @@ def _wrapper(target: ast.AST, iterated: ast.AST, body: list[ast.stmt], strings: 
             ref = reference(statement.value, aliases)
             if ref is not None and ref[0] == name and ref[1]:
                 aliases[statement.targets[0].id] = ref
-    roots = [ref[0] for s in strings if isinstance(s, ast.JoinedStr) for ref in _field_refs(s, aliases)]
+    for call in (s for s in strings if isinstance(s, ast.Call)):
+        for keyword in call.keywords:  # a format string's names stand for the keywords' values
+            ref = reference(keyword.value, aliases)
+            if ref is not None:
+                aliases[keyword.arg] = ref
+    roots = [ref[0] for s in strings for ref in _field_refs(_body(s), aliases)]
     if name is None or name not in roots:
         return None  # renders no field of the loop variable: a log line, a query, a message
     collection = ast.unparse(iterated)
@@ -165,11 +184,11 @@ def _wrapper(target: ast.AST, iterated: ast.AST, body: list[ast.stmt], strings: 
         index=index,
         aliases=tuple((alias, *ref) for alias, ref in aliases.items()),
     )
-    first = strings[0]
+    first = strings[0].func.value if isinstance(strings[0], ast.Call) else strings[0]
     line_start, end_line_start = starts[first.lineno - 1], starts[first.end_lineno - 1]
     start = line_start + _char_column(raw, line_start, first.col_offset)
     column = start - line_start + 1
-    verbatim = _verbatim(raw[start : end_line_start + _char_column(raw, end_line_start, first.end_col_offset)], first)
+    verbatim = _verbatim(raw[start : end_line_start + _char_column(raw, end_line_start, first.end_col_offset)], _body(strings[0]))
     if len(strings) == 1 and verbatim is not None:
         inner_start, inner_end, opening = start + verbatim[0], start + verbatim[1], verbatim[2]
         return PyTemplate(raw[inner_start:inner_end], "text", first.lineno, column, (inner_start, inner_end), replace(loop, opening=opening))
@@ -177,8 +196,8 @@ def _wrapper(target: ast.AST, iterated: ast.AST, body: list[ast.stmt], strings: 
     return PyTemplate("".join(_body(s) for s in strings), "text", first.lineno, column, None, loop)
 
 
-def _verbatim(literal: str, node: ast.JoinedStr) -> tuple[int, int, str] | None:
-    """Where an f-string literal's body stands in it, and its opening, when the body reads as written."""
+def _verbatim(literal: str, body: str) -> tuple[int, int, str] | None:
+    """Where a string literal's body stands in it, and its opening, when it reads as ``body``, fields and all."""
     match = _OPENING.match(literal)
     quote = match.group(2) if match else ""
     if not match or not literal.endswith(quote) or len(literal) < match.end() + len(quote):
@@ -187,7 +206,7 @@ def _verbatim(literal: str, node: ast.JoinedStr) -> tuple[int, int, str] | None:
     if "\\" in inner or quote in inner:  # escapes, or an implicit concatenation
         return None
     fields = split_fields(inner)
-    if fields is None or len(fields) != sum(isinstance(part, ast.FormattedValue) for part in node.values):
+    if fields is None or len(fields) != len(split_fields(body) or ()):
         return None
     return match.end(), len(literal) - len(quote), match.group(0)
 
@@ -196,16 +215,18 @@ def _called(call: ast.Call) -> str:
     return call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
 
 
-def _field_refs(node: ast.JoinedStr, aliases):
-    for part in node.values:
-        if isinstance(part, ast.FormattedValue):
-            ref = reference(part.value, aliases)
-            if ref is not None:
-                yield ref
+def _field_refs(body: str, aliases):
+    for _, _, expression in split_fields(body) or ():
+        ref = reference(ast.parse(expression.strip(), mode="eval").body, aliases)
+        if ref is not None:
+            yield ref
 
 
 def _body(node: ast.AST) -> str:
-    """An f-string's body as text: literal parts with their braces doubled, fields as `{expr!c:spec}`."""
+    """A string's body as text: a format string as written; an f-string's literal parts with
+    their braces doubled, and its fields as `{expr!c:spec}`."""
+    if isinstance(node, ast.Call):
+        return node.func.value.value
     if isinstance(node, ast.Constant):
         return node.value.replace("{", "{{").replace("}", "}}")
     text = []
@@ -373,8 +394,8 @@ def literal_in_call(node: ast.Call) -> ast.AST | None:
 
 def jinja_by_content(node: ast.AST) -> bool:
     """Whether a string constant is a Jinja template by what it holds: a loop or an output of a key, and it parses."""
+    if not isinstance(node, ast.Constant) or not isinstance(node.value, str) or not _JINJA_TAG.search(node.value):
+        return False
     from .jinja import parses
 
-    if not isinstance(node, ast.Constant) or not isinstance(node.value, str):
-        return False
-    return bool(_JINJA_TAG.search(node.value)) and parses(node.value)
+    return parses(node.value)

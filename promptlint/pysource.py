@@ -75,7 +75,7 @@ def templates_in(raw: str) -> list[PyTemplate]:
             template = _template(raw, starts, literal, jinja_hint)
             if template is not None:
                 found.setdefault((template.line, template.column), template)
-        if isinstance(node, BUILDING):
+        if type(node) in BUILDING:
             built.extend(wrappers(node, raw, starts))
     for template in built:
         found.setdefault((template.line, template.column), template)
@@ -88,7 +88,7 @@ def _candidates(node: ast.AST):
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         if any(isinstance(t, ast.Name) and TEMPLATE_NAME.search(t.id) for t in targets) and node.value is not None:
             yield from _strings(node.value, False)
-        elif node.value is not None:
+        elif isinstance(node.value, (ast.Constant, ast.Call)):
             # A Jinja template by its content, whatever its name (`DEFAULT_GRAPH_KNOWLEDGE`).
             yield from (s for s in _strings(node.value, True) if jinja_by_content(s[0]))
     elif isinstance(node, ast.Call):

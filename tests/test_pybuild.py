@@ -222,3 +222,42 @@ def test_positions_follow_characters_not_bytes():
     source = 'def build(docs):\n    return "".join([f"""Ü {doc.title}\nScore: {doc.score}\n{doc.text}""" for doc in docs])\n'
     assert _found(source) == [(3, 8, "PL102")]
     assert ast.parse(fix_text(source, path="build.py", config=CONFIG))
+
+
+FORMAT_FORMS = {
+    "appended": 'def build(docs):\n    parts = []\n    for i, doc in enumerate(docs):\n        parts.append("""CALL))\n    return "".join(parts)\n',
+    "joined": 'def build(docs):\n    return "\\n".join(["""CALL) for i, doc in enumerate(docs)])\n',
+}
+
+
+@pytest.mark.parametrize("form", FORMAT_FORMS)
+@pytest.mark.parametrize(
+    "keyword, code",
+    [
+        ('score=doc.metadata["score"]', "PL102"),
+        ("score=round(doc.score, 2)", "PL102"),
+        ("score=doc.get('updated_at')", "PL201"),
+        ("score=doc.metadata.get('chunk_id')", "PL203"),
+    ],
+)
+def test_a_format_string_filled_from_the_loop_variable(form, keyword, code):
+    call = '[{n}] {title}\nLabel: {score}\n{text}\n""".format(n=i + 1, title=doc.title, ' + keyword + ", text=doc.page_content"
+    source = FORMAT_FORMS[form].replace("CALL", call)
+    number = source.split("\n").index("Label: {score}") + 1
+    assert _found(source) == [(number, 8, code)]
+    if code != "PL201":  # a date has no safe fix
+        fixed = fix_text(source, path="build.py", config=CONFIG)
+        assert fixed == source.replace("Label: {score}\n", "")
+        compile(fixed, "build.py", "exec")
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        '"SELECT text FROM {table} WHERE score > {cutoff}".format(table=name, cutoff=doc.score)',  # no content
+        '"Score: {s}\\n{c}".format(s=total, c=body)',  # nothing from the loop variable
+        '"Score: {}\\n{}".format(doc.score, doc.text)',  # positional: what fills which slot is not read
+    ],
+)
+def test_format_strings_that_are_not_sources(call):
+    assert _found(f"def build(docs):\n    parts = []\n    for doc in docs:\n        parts.append({call})\n    return parts\n") == []
