@@ -6,6 +6,8 @@ import ast
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from promptlint.config import build
 from promptlint.lint import fix_text, lint_text
@@ -261,3 +263,28 @@ def test_a_format_string_filled_from_the_loop_variable(form, keyword, code):
 )
 def test_format_strings_that_are_not_sources(call):
     assert _found(f"def build(docs):\n    parts = []\n    for doc in docs:\n        parts.append({call})\n    return parts\n") == []
+
+
+KEYS = ["title", "score", "relevance", "updated_at", "published_date", "source", "page", "summary", "chunk_id", "section"]
+LITERAL_LINES = st.text(alphabet=st.characters(whitelist_categories=("Lu", "Ll", "Nd"), whitelist_characters=" .,:-[]()"), max_size=30)
+FIELD_LINES = st.tuples(st.sampled_from(["", "Label: ", "- ", "("]), st.sampled_from(KEYS)).map(lambda p: p[0] + "{doc." + p[1] + "}" + (")" if p[0] == "(" else ""))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(LITERAL_LINES, FIELD_LINES), max_size=6), st.sampled_from(["list joined", "appended", "enumerated"]))
+def test_any_wrapper_reads_as_its_jinja_loop(lines, form):
+    """Whatever the wrapper holds, its findings are the Jinja loop body's, at the same fields, and fixing keeps valid Python."""
+    body = "\n".join(lines + ["{doc.page_content}"]) + "\n"
+    python = LOOP_FORMS[form].replace("BODY", body).replace("ITEM", "doc")
+    jinja = "{% for doc in docs %}" + re.sub(r"\{(doc\.\w+)\}", r"{{ \1 }}", body) + "{% endfor %}\n"
+    from_python = lint_text(python, path="build.py", config=CONFIG)
+    from_jinja = lint_text(jinja, path="build.j2", config=CONFIG)
+    assert [(f.code, f.message) for f in from_python] == [(f.code, f.message.replace("{{ ", "{").replace(" }}", "}")) for f in from_jinja]
+    python_lines, jinja_lines = python.split("\n"), jinja.split("\n")
+    for p, j in zip(from_python, from_jinja):
+        at_python = python_lines[p.line - 1][p.column - 1 :]
+        at_jinja = jinja_lines[j.line - 1][j.column - 1 :]
+        assert at_python.startswith("{doc.") == at_jinja.startswith("{{ doc.")
+    fixed = fix_text(python, path="build.py", config=CONFIG)
+    compile(fixed, "build.py", "exec")
+    assert fix_text(fixed, path="build.py", config=CONFIG) == fixed
