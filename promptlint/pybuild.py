@@ -120,21 +120,40 @@ def _added(statement: ast.stmt) -> ast.AST | None:
 
 def _strings(node: ast.AST | None) -> list[ast.AST]:
     """The strings a value is made of, when it is one with fields (an f-string, a format string
-    filled by keywords), or a list or sum of string literals with one."""
+    filled by keywords, a sum of strings and values), or a list of string literals with one."""
     items = _literals(node)
     return items if items and any(isinstance(item, (ast.JoinedStr, ast.Call)) for item in items) else []
 
 
 def _literals(node: ast.AST | None) -> list[ast.AST] | None:
-    if isinstance(node, ast.JoinedStr) or isinstance(node, ast.Constant) and isinstance(node.value, str) or _filled(node):
+    if _literal(node) or _filled(node):
         return [node]
     if isinstance(node, (ast.List, ast.Tuple)):
         parts = [_literals(item) for item in node.elts]
-    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        parts = [_literals(node.left), _literals(node.right)]
-    else:
-        return None
-    return None if None in parts else [item for part in parts for item in part]
+        return None if None in parts else [item for part in parts for item in part]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        terms = _terms(node)
+        if not any(_literal(term) for term in terms):
+            return None  # `a + b`: nothing says it is text
+        # `"Score: " + str(doc.score) + "\n"`: each value is a field, as in an f-string.
+        return [_field(term) if not _literal(term) else term for term in terms]
+    return None
+
+
+def _literal(node: ast.AST | None) -> bool:
+    return isinstance(node, ast.JoinedStr) or isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def _terms(node: ast.AST) -> list[ast.AST]:
+    """The terms of a sum, left to right."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _terms(node.left) + _terms(node.right)
+    return [node]
+
+
+def _field(value: ast.AST) -> ast.JoinedStr:
+    """A value added to a string, as the f-string that renders it."""
+    return ast.copy_location(ast.JoinedStr([ast.FormattedValue(value, -1, None)]), value)
 
 
 def _filled(node: ast.AST | None) -> bool:

@@ -288,3 +288,19 @@ def test_any_wrapper_reads_as_its_jinja_loop(lines, form):
     fixed = fix_text(python, path="build.py", config=CONFIG)
     compile(fixed, "build.py", "exec")
     assert fix_text(fixed, path="build.py", config=CONFIG) == fixed
+
+
+@pytest.mark.parametrize(
+    "statement, expected",
+    [
+        ('context += "[" + str(i) + "] " + doc.title + "\\nScore: " + str(doc.score) + "\\n" + doc.page_content', [(4, 20, "PL102")]),
+        ('parts.append(doc.title + "\\nUpdated: " + doc.metadata["updated_at"] + "\\n" + doc.text)', [(4, 22, "PL201")]),
+        ('parts.append(doc.title + "\\n" + doc.text)', []),  # nothing wrong in it
+        ('total += doc.score + 1', []),  # a number, not text
+        ('parts.append("Processed " + doc.id + " with score " + str(doc.score))', []),  # a log line: no content
+    ],
+)
+def test_a_sum_of_strings_and_values_reads_as_an_f_string(statement, expected):
+    source = f'def build(docs):\n    context, parts, total = "", [], 0\n    for i, doc in enumerate(docs):\n        {statement}\n    return context, parts, total\n'
+    assert _found(source) == expected
+    assert fix_text(source, path="build.py", config=CONFIG) == source  # not written as it reads: no fix
