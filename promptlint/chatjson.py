@@ -62,6 +62,10 @@ class JsonSyntaxError(Exception):
         self.column = column
 
 
+class NotChat(JsonSyntaxError):
+    """Valid JSON that does not hold chat messages."""
+
+
 @dataclass(frozen=True)
 class ChatText:
     record: int  # 0-based record: 0 for a .json file, the non-blank line's index for JSONL
@@ -96,6 +100,9 @@ class _Positions:
 
     def error(self, message: str, offset: int) -> JsonSyntaxError:
         return JsonSyntaxError(message, *self.position(offset))
+
+    def not_chat(self, message: str, offset: int) -> NotChat:
+        return NotChat(message, *self.position(offset))
 
 
 class _Node:
@@ -265,8 +272,8 @@ class _Record:
         line, column = self.positions.position(node.start)
         self.texts.append(ChatText(self.index, path, role, node.value, (node.start, node.end), line, column, source, pair))
 
-    def error(self, message: str, node: _Node) -> JsonSyntaxError:
-        return self.positions.error(message, node.start)
+    def error(self, message: str, node: _Node) -> NotChat:
+        return self.positions.not_chat(message, node.start)
 
     def string(self, parent: _Node, key: str) -> _Node | None:
         """``parent[key]`` when it is a string; None when it is absent or null."""
@@ -454,7 +461,7 @@ def _chat_texts(record: _Node, index: int, positions: _Positions) -> list[ChatTe
     messages = record.get("messages")
     if messages is not None:
         if messages.kind != "array":
-            raise positions.error('"messages" must be a list of messages', messages.start)
+            raise positions.not_chat('"messages" must be a list of messages', messages.start)
         system = record.get("system")
         if system is not None:
             reader.system(system, "system")
@@ -478,12 +485,12 @@ def _chat_texts(record: _Node, index: int, positions: _Positions) -> list[ChatTe
     elif record.get("prompt") is not None:
         prompt = record.get("prompt")
         if prompt.kind != "string":
-            raise positions.error('"prompt" must be a string', prompt.start)
+            raise positions.not_chat('"prompt" must be a string', prompt.start)
         reader.add("messages[0]", "user", prompt)
     elif record.kind == "array":
         reader.messages(record)
     else:
-        raise positions.error(SHAPE_ERROR, record.start)
+        raise positions.not_chat(SHAPE_ERROR, record.start)
     return reader.texts
 
 

@@ -6,6 +6,7 @@ Files are read here, or in worker processes through parallel.py (check) and audi
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import difflib
 import os
 import sys
@@ -35,11 +36,15 @@ class Failure(click.ClickException):
 
 
 def _resolver(config_path: str | None, select: str | None, ignore: str | None) -> Resolver:
+    for option, value in (("--select", select), ("--ignore", ignore)):
+        unknown = next((s for s in _selectors(value) if not registry.by_selector(s)), None)
+        if unknown is not None:
+            raise Failure(f"{option}: unknown rule selector '{unknown}' (see 'promptlint rules')")
     return Resolver(Path(config_path) if config_path else None, select=_selectors(select), ignore=_selectors(ignore))
 
 
-def _targets(paths: tuple[Path, ...], config_path: str | None, select: str | None, ignore: str | None) -> tuple[list[tuple[Path, Config]], bool]:
-    """Each file to work on, with the config of its folder; and whether a folder could not be read.
+def _targets(paths: tuple[Path, ...], config_path: str | None, select: str | None, ignore: str | None, gitignore: bool = True) -> tuple[list[tuple[Path, Config]], int]:
+    """Each file to work on, with the config of its folder; and how many folders could not be read.
 
     Every config is read before any file is touched, so a bad one stops the run
     with nothing written. A folder that cannot be read is one line, and the
@@ -48,12 +53,18 @@ def _targets(paths: tuple[Path, ...], config_path: str | None, select: str | Non
     unreadable: list[OSError] = []
     try:
         configs = _resolver(config_path, select, ignore)
-        targets = [(path, configs.for_folder(path.parent)) for path in files.expand(list(paths) or [Path(".")], configs.wants, unreadable.append)]
+        targets = [(path, configs.for_folder(path.parent)) for path in files.expand(list(paths) or [Path(".")], configs.wants, unreadable.append, gitignore)]
     except ConfigError as exc:
         raise Failure(str(exc)) from None
     for exc in unreadable:
         click.echo(f"error: {exc.filename}: cannot read: {exc.strerror or exc}", err=True)
-    return targets, bool(unreadable)
+    return targets, len(unreadable)
+
+
+def _failures(unreadable: int, unwritten: int = 0) -> list[str]:
+    """The summary's account of what could not be done ("1 file could not be read")."""
+    counts = ((unreadable, "read"), (unwritten, "written"))
+    return [f"{output.plural(n, 'file')} could not be {verb}" for n, verb in counts if n]
 
 
 def _diff(path: str, old: str, new: str) -> str:
@@ -120,7 +131,24 @@ def main() -> None:
 config_option = click.option("--config", "config_path", type=click.Path(dir_okay=False), help="Config file for every file (default: the nearest config above each file).")
 select_option = click.option("--select", help="Comma-separated rule codes, names or prefixes to run (replaces the default set).")
 ignore_option = click.option("--ignore", help="Comma-separated rule codes, names or prefixes to skip.")
+gitignore_option = click.option("--respect-gitignore/--no-respect-gitignore", default=True, show_default=True, help="In a folder walk, skip the files .gitignore files name.")
 jobs_option = click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: all cores; 1: work in this process).")
+
+
+STDIN = "-"  # the path that stands for standard input, as in ruff
+
+
+@dataclasses.dataclass
+class _Tally:
+    """What a check run found and did, file by file."""
+
+    findings: list = dataclasses.field(default_factory=list)
+    texts: dict[str, str] = dataclasses.field(default_factory=dict)  # each file's text, as the findings place it
+    changed: int = 0  # files fixing changed (with --diff: would change)
+    fixed: int = 0  # findings fixing removed (with --diff: would remove)
+    unreadable: int = 0  # files and folders that could not be read
+    unwritten: int = 0  # fixed files that could not be written
+    fixed_stdin: str | None = None  # with --fix on standard input: the text to print instead of writing it
 
 
 @main.command()
@@ -133,93 +161,137 @@ jobs_option = click.option("--jobs", "-j", type=click.IntRange(min=1), help="Wor
 @click.option("--show-fixes", is_flag=True, help="After the findings, list the fixes they offer and what applies each.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the findings: no summary line.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings (still 2 on an error).")
-@click.option("--stdin-filename", metavar="NAME", help="Lint standard input as the file NAME; with --fix, print the fixed text.")
+@click.option("--stdin-filename", metavar="NAME", help="Lint standard input (the path '-') as the file NAME; with --fix, print the fixed text.")
 @click.option("--baseline", "baseline_path", type=click.Path(dir_okay=False), help="Report only the findings that are not in this baseline file.")
 @click.option("--write-baseline", type=click.Path(dir_okay=False), help="Record the current findings in this baseline file; exit 0.")
+@gitignore_option
 @jobs_option
 @click.option("--no-cache", is_flag=True, help=f"Check every file, without reading or writing results in {CACHE_FOLDER}/.")
 @config_option
 @select_option
 @ignore_option
-def check(paths, fix, unsafe_fixes, show_diff, output_format, statistics, show_fixes, quiet, exit_zero, stdin_filename, baseline_path, write_baseline, jobs, no_cache, config_path, select, ignore):
-    """Lint prompt files (or folders of them)."""
-    if stdin_filename and paths:
-        raise Failure("--stdin-filename lints standard input: give no paths")
+def check(paths, fix, unsafe_fixes, show_diff, output_format, statistics, show_fixes, quiet, exit_zero, stdin_filename, baseline_path, write_baseline, respect_gitignore, jobs, no_cache, config_path, select, ignore):
+    """Lint prompt files (or folders of them); '-' is standard input."""
+    stdin_name = _stdin_name(paths, stdin_filename)
     if (statistics or show_fixes) and output_format not in output.TEXT_FORMATS:
         raise Failure("--statistics and --show-fixes print text: use them with --output-format full or concise")
     known = _load_baseline(baseline_path) if baseline_path else None
-    targets, failed = _targets((Path(stdin_filename),) if stdin_filename else paths, config_path, select, ignore)
-    # A baseline is JSON, which a folder walk would otherwise lint as a chat file.
-    baseline_files = {Path(p).resolve() for p in (baseline_path, write_baseline) if p}
     threshold = None
     if fix or show_diff:
         threshold = Applicability.UNSAFE if unsafe_fixes else Applicability.SAFE
-    all_findings, texts, changed = [], {}, 0
-    fixed_stdin = None  # with --fix, standard input's text after fixing, printed instead of written
-    targets = [(path, config) for path, config in targets if path.resolve() not in baseline_files]
-    if stdin_filename:
-        results = [parallel.check_bytes(sys.stdin.buffer.read(), stdin_filename, config, threshold) for _, config in targets]
+    tally = _Tally()
+    for path, config, named, result in _collect(paths, stdin_name, (baseline_path, write_baseline), threshold, respect_gitignore, jobs, no_cache, tally, config_path, select, ignore):
+        _take(tally, path, config, named, result, fix, show_diff, stdin_name)
+    failures = _failures(tally.unreadable, tally.unwritten)
+    if show_diff:
+        if not quiet:
+            click.echo(_would_fix(tally.fixed, failures), err=True)
+        sys.exit(EXIT_ERROR if failures else (EXIT_FINDINGS if tally.changed and not exit_zero else EXIT_CLEAN))
+    if tally.fixed_stdin is not None:
+        click.echo(tally.fixed_stdin, nl=False)
+    if write_baseline:
+        _write_baseline(write_baseline, baseline.dumps(tally.findings, tally.texts))
+        if not quiet:
+            click.echo(f"Wrote {len(tally.findings)} finding(s) to {write_baseline}", err=True)
+        sys.exit(EXIT_ERROR if failures else EXIT_CLEAN)
+    findings = tally.findings if known is None else baseline.new_findings(tally.findings, tally.texts, known)
+    # Standard output holds the fixed text, so the report goes to standard error.
+    to_stderr = tally.fixed_stdin is not None
+    _report(findings, tally.texts, output_format, statistics, show_fixes, to_stderr)
+    # The summary is for people: after the full report, on stderr beside lines a tool
+    # reads, and never inside a JSON or XML document.
+    if not quiet and output_format in ("full", "concise", "github"):
+        click.echo(output.summary(findings, tally.fixed if fix else None, failures), err=to_stderr or output_format != "full")
+    if failures:
+        sys.exit(EXIT_ERROR)
+    sys.exit(EXIT_FINDINGS if findings and not exit_zero else EXIT_CLEAN)
+
+
+def _stdin_name(paths: tuple[Path, ...], stdin_filename: str | None) -> str | None:
+    """The name standard input is reported under, when it is what is checked; else None.
+
+    `-` alone is standard input, named by --stdin-filename or `-`; --stdin-filename
+    without a path means `-` too.
+    """
+    if any(str(path) == STDIN for path in paths) and len(paths) > 1:
+        raise Failure("'-' (standard input) cannot be checked with other paths")
+    if stdin_filename and paths and str(paths[0]) != STDIN:
+        raise Failure("--stdin-filename lints standard input: give no path, or '-'")
+    if stdin_filename or paths:
+        return stdin_filename or (STDIN if str(paths[0]) == STDIN else None)
+    return None
+
+
+def _collect(paths, stdin_name, baselines, threshold, respect_gitignore, jobs, no_cache, tally, config_path, select, ignore):
+    """Each file to check, with its config, whether the command line named it, and its result."""
+    named_paths = (Path(stdin_name),) if stdin_name else paths
+    targets, tally.unreadable = _targets(named_paths, config_path, select, ignore, respect_gitignore)
+    # A baseline is JSON, which a folder walk would otherwise lint as a chat file.
+    skipped = {Path(p).resolve() for p in baselines if p}
+    targets = [(path, config) for path, config in targets if path.resolve() not in skipped]
+    if stdin_name:
+        data = sys.stdin.buffer.read()
+        results = [parallel.check_bytes(data, stdin_name, config, threshold) for _, config in targets]
     else:
         cache = None if no_cache else Cache(Path(CACHE_FOLDER))
         results = parallel.check_files(targets, threshold, cache, jobs or parallel.default_jobs())
+    named = set(named_paths)
     for (path, config), result in zip(targets, results):
-        doc = result.doc
-        if doc is None:
-            click.echo(f"error: {result.unreadable}", err=True)
-            failed = True
-            continue
-        if result.error:
-            click.echo(f"warning: {result.error}", err=True)
-        if result.fixed is not None and not show_diff and not stdin_filename:
-            unwritten = _changed_on_disk(path, doc)
-            if not unwritten and not _write(path, doc.path, result.fixed):
-                failed = unwritten = True
-            if unwritten:
-                # The file was not fixed, so report the findings in the text that was read.
-                result = parallel.check_bytes(doc.original.encode("utf-8"), doc.path, config, None)
-        if result.fixed is not None:
-            if show_diff:
-                click.echo(_diff(doc.path, doc.original, result.fixed), nl=False)
-            changed += 1
-        if stdin_filename and fix and not show_diff:
-            fixed_stdin = doc.original if result.fixed is None else result.fixed
-        # Findings are placed in the text the rules read (no BOM, LF newlines), so show that one.
-        texts[doc.path] = doc.as_read(result.fixed) if (result.fixed is not None and not show_diff) else doc.raw
-        all_findings.extend(result.findings)
-    if show_diff:
-        sys.exit(EXIT_ERROR if failed else (EXIT_FINDINGS if changed and not exit_zero else EXIT_CLEAN))
-    if fixed_stdin is not None:
-        click.echo(fixed_stdin, nl=False)
-    if write_baseline:
-        _write_baseline(write_baseline, baseline.dumps(all_findings, texts))
-        if not quiet:
-            click.echo(f"Wrote {len(all_findings)} finding(s) to {write_baseline}", err=True)
-        sys.exit(EXIT_ERROR if failed else EXIT_CLEAN)
-    if known is not None:
-        all_findings = baseline.new_findings(all_findings, texts, known)
-    # Standard output holds the fixed text, so the report goes to standard error.
-    to_stderr = fixed_stdin is not None
+        yield path, config, path in named, result
+
+
+def _take(tally: _Tally, path: Path, config: Config, named: bool, result: parallel.Checked, fix: bool, show_diff: bool, stdin_name: str | None) -> None:
+    """Count one file's result; with --fix, write the fixed file (or keep standard input's text to print)."""
+    doc = result.doc
+    if doc is None:
+        click.echo(f"error: {result.unreadable}", err=True)
+        tally.unreadable += 1
+        return
+    if result.error:
+        click.echo(f"warning: {result.error}", err=True)
+    if result.no_prompt and (named or path.suffix.lower() != ".py"):
+        # A walk takes Python files to look for templates in them; most hold none.
+        click.echo(f"notice: {doc.path}: no prompt found, skipped", err=True)
+    if result.fixed is not None and not show_diff and not stdin_name:
+        unwritten = _changed_on_disk(path, doc)
+        if not unwritten and not _write(path, doc.path, result.fixed):
+            tally.unwritten += 1
+            unwritten = True
+        if unwritten:
+            # The file was not fixed, so report the findings in the text that was read.
+            result = parallel.check_bytes(doc.original.encode("utf-8"), doc.path, config, None)
+    if result.fixed is not None:
+        if show_diff:
+            click.echo(_diff(doc.path, doc.original, result.fixed), nl=False)
+        tally.changed += 1
+        tally.fixed += result.fixed_findings
+    if stdin_name and fix and not show_diff:
+        tally.fixed_stdin = doc.original if result.fixed is None else result.fixed
+    # Findings are placed in the text the rules read (no BOM, LF newlines), so show that one.
+    tally.texts[doc.path] = doc.as_read(result.fixed) if (result.fixed is not None and not show_diff) else doc.raw
+    tally.findings.extend(result.findings)
+
+
+def _would_fix(count: int, failures: list[str]) -> str:
+    head = f"Would fix {output.plural(count, 'finding')}" if count else "No fixes available"
+    return "; ".join([head, *failures]) + "."
+
+
+def _report(findings: list, texts: dict[str, str], output_format: str, statistics: bool, show_fixes: bool, to_stderr: bool) -> None:
     render = output.RENDERERS[output_format]
     if statistics:
-        report = output.statistics(all_findings)
+        report = output.statistics(findings)
     elif output_format in output.TEXT_FORMATS:
         # NO_COLOR (no-color.org) turns colour off, and so does output that is not a terminal:
         # asked now, with click's own test, rather than colouring a large report for click.echo
         # to strip again (a tenth of a corpus run's time).
         stream = sys.stderr if to_stderr else sys.stdout
-        report = render(all_findings, texts, color=not os.environ.get("NO_COLOR") and not click.utils.should_strip_ansi(stream))
+        report = render(findings, texts, color=not os.environ.get("NO_COLOR") and not click.utils.should_strip_ansi(stream))
     else:
-        report = render(all_findings, texts)
+        report = render(findings, texts)
     click.echo(report, nl=False, err=to_stderr)
     if show_fixes:
-        click.echo(output.fixes(all_findings), nl=False, err=to_stderr)
-    # The summary is for people: after the full report, on stderr beside lines a tool
-    # reads, and never inside a JSON or XML document.
-    if not quiet and output_format in ("full", "concise", "github"):
-        click.echo(output.summary(all_findings, changed if fix else 0), err=to_stderr or output_format != "full")
-    if failed:
-        sys.exit(EXIT_ERROR)
-    sys.exit(EXIT_FINDINGS if all_findings and not exit_zero else EXIT_CLEAN)
+        click.echo(output.fixes(findings), nl=False, err=to_stderr)
 
 
 @main.command()
@@ -264,23 +336,25 @@ def audit(logs, field_path, report_format, output_path, examples, jobs, config_p
 @click.option("--check", "check_only", is_flag=True, help="Exit 1 if any file would be reformatted; write nothing.")
 @click.option("--diff", "show_diff", is_flag=True, help="Print the changes as a unified diff; write nothing.")
 @click.option("--unsafe-fixes", "unsafe", is_flag=True, help="Also group the sources by document and renumber them.")
+@gitignore_option
 @config_option
-def format_command(paths, check_only, show_diff, unsafe, config_path):
+def format_command(paths, check_only, show_diff, unsafe, respect_gitignore, config_path):
     """Rewrite the sources block of each prompt with the canonical renderer."""
     from .formatting import format_document  # the renderer is loaded only by this command
 
-    targets, failed = _targets(paths, config_path, None, None)
-    changed = 0
+    targets, unreadable = _targets(paths, config_path, None, None, respect_gitignore)
+    changed = reformatted = kept = unwritten = 0
     for path, config in targets:
         doc = _read(path, config)
         if doc is None:
-            failed = True
+            unreadable += 1
             continue
         result = format_document(doc, config, unsafe)
         for reason in result.kept:
             click.echo(f"{doc.path}: {reason}", err=True)
         new = result.text
         if new is None:
+            kept += doc.holds_prompt
             continue
         changed += 1
         if show_diff:
@@ -291,9 +365,16 @@ def format_command(paths, check_only, show_diff, unsafe, config_path):
             continue
         elif _write(path, doc.path, new):
             click.echo(f"Reformatted: {doc.path}", err=True)
+            reformatted += 1
         else:
-            failed = True
-    if failed:
+            unwritten += 1
+    failures = _failures(unreadable, unwritten)
+    done, kept_as = ("would be reformatted", "already formatted") if check_only or show_diff else ("reformatted", "left unchanged")
+    counts = [f"{output.plural(changed if check_only or show_diff else reformatted, 'file')} {done}"] if changed else []
+    counts += [f"{output.plural(kept, 'file')} {kept_as}"] if kept or not (changed or failures) else []
+    # Beside the Would reformat lines; never inside a diff.
+    click.echo("; ".join(([", ".join(counts)] if counts else []) + failures) + ".", err=not check_only)
+    if failures:
         sys.exit(EXIT_ERROR)
     sys.exit(EXIT_FINDINGS if changed and (check_only or show_diff) else EXIT_CLEAN)
 

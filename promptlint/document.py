@@ -124,6 +124,12 @@ class Document:
         return _line_starts(self.raw)
 
     @property
+    def holds_prompt(self) -> bool:
+        """Whether a reader found a prompt here (or something broken): a reader that knows no
+        prompt in a file (a package.json, YAML without a template) returns neither."""
+        return bool(self.prompts or self.errors)
+
+    @property
     def original(self) -> str:
         """The file's text exactly as read, BOM and newlines included."""
         return self._file_text(self.raw)
@@ -289,9 +295,11 @@ def read_jsonl(display: str, raw: str, bom: bool, newline: str, suffix: str) -> 
 def _chat_records(display: str, raw: str, bom: bool, newline: str, kind: str, records: list) -> Document:
     prompts, errors = [], []
     for number, record in enumerate(records):
-        if isinstance(record, chatjson.JsonSyntaxError) and record.message == chatjson.SHAPE_ERROR:
+        if isinstance(record, chatjson.NotChat) and record.message == chatjson.SHAPE_ERROR:
             continue  # valid JSON that is not a chat record (package.json, a config): not a prompt
-        if isinstance(record, chatjson.JsonSyntaxError):
+        if isinstance(record, chatjson.NotChat):
+            errors.append(syntax_error(display, f"valid {kind.upper()} but not a chat record: {record.message}", record.line, record.column))
+        elif isinstance(record, chatjson.JsonSyntaxError):
             errors.append(syntax_error(display, f"invalid {kind.upper()}: {record.message}", record.line, record.column))
         elif record:
             texts = tuple(c.text for c in record)

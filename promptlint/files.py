@@ -1,12 +1,18 @@
-"""Which files to lint, and writing fixed files back safely."""
+"""Which files to lint, and writing fixed files back safely.
+
+A folder walk skips what the .gitignore files on its way name, as git would; a
+file named on the command line is always taken.
+"""
 
 from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from .formats import DEFAULT_INCLUDE
@@ -64,26 +70,138 @@ def expand(
     paths: list[Path],
     wants: Callable[[Path, bool], bool] = _prompt_file_or_folder,
     unreadable: Callable[[OSError], None] | None = None,
+    gitignore: bool = True,
 ) -> Iterator[Path]:
     """Files named on the command line as they are; folders walked, in a stable order, for what ``wants`` takes.
 
     ``wants`` is asked about every file and subfolder of a walk (a config's
-    include and exclude), and told which it is; tool folders (.git, node_modules, virtualenvs) are
-    skipped whatever it says. A folder that cannot be listed is passed to
+    include and exclude), and told which it is; tool folders (.git, node_modules, virtualenvs)
+    are skipped whatever it says, and so (with ``gitignore``) is what a .gitignore
+    file names. A folder that cannot be listed is passed to
     ``unreadable`` (the walk goes on). A walk takes regular files only, and does
     not follow links to folders: reading a pipe or a device could wait forever,
     and a link to a folder above it would make the walk endless.
     """
     for path in paths:
-        if path.is_dir():
-            for root, dirs, names in os.walk(path, onerror=unreadable, followlinks=False):
-                dirs[:] = sorted(d for d in dirs if not _skip_dir(Path(root) / d) and wants(Path(root) / d, True))
-                for name in sorted(names):
-                    file = Path(root) / name
-                    if wants(file, False) and _regular_or_unknown(file):
-                        yield file
-        else:
+        if not path.is_dir():
             yield path
+            continue
+        ignores = {path: GitIgnore.above(path) if gitignore else GitIgnore()}
+        for root, dirs, names in os.walk(path, onerror=unreadable, followlinks=False):
+            here = ignores.pop(Path(root))
+            dirs[:] = sorted(d for d in dirs if not _skip_dir(Path(root) / d) and not here.ignores(Path(root) / d, True) and wants(Path(root) / d, True))
+            for d in dirs:
+                ignores[Path(root) / d] = here.below(Path(root) / d) if gitignore else here
+            for name in sorted(names):
+                file = Path(root) / name
+                if not here.ignores(file, False) and wants(file, False) and _regular_or_unknown(file):
+                    yield file
+
+
+@dataclass(frozen=True)
+class _Pattern:
+    """One line of a .gitignore file."""
+
+    regex: re.Pattern[str]  # matched against the path from the file's folder, "/"-separated
+    negated: bool  # "!": the path is taken again
+    folders_only: bool  # a trailing "/": only folders match
+
+
+@dataclass(frozen=True)
+class GitIgnore:
+    """The .gitignore patterns that govern a folder: its own file's and those above it, outermost first."""
+
+    layers: tuple[tuple[Path, tuple[_Pattern, ...]], ...] = ()
+
+    @classmethod
+    def above(cls, folder: Path) -> GitIgnore:
+        """The patterns for ``folder``: from the files in it and above it, up to the root of its git work tree.
+
+        Outside a work tree (no .git above) only the folder's own file counts.
+        """
+        folder = Path(os.path.abspath(folder))
+        chain = [folder]
+        for parent in folder.parents:
+            if os.path.exists(chain[-1] / ".git"):
+                break
+            chain.append(parent)
+        else:
+            chain = [folder]  # no work tree: the folders above are not the project's
+        found = cls()
+        for each in reversed(chain):
+            found = found.below(each)
+        return found
+
+    def below(self, folder: Path) -> GitIgnore:
+        """The patterns for a subfolder: these, then its own .gitignore's."""
+        try:
+            text = (folder / ".gitignore").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return self  # none, or one that cannot be read (git skips it as well)
+        patterns = tuple(p for p in map(_gitignore_pattern, text.splitlines()) if p is not None)
+        return GitIgnore((*self.layers, (Path(os.path.abspath(folder)), patterns))) if patterns else self
+
+    def ignores(self, path: Path, folder: bool) -> bool:
+        """Whether git would ignore ``path`` (a file, or a folder if ``folder``): the last pattern that matches decides."""
+        ignored = False
+        path = Path(os.path.abspath(path))
+        for base, patterns in self.layers:
+            relative = path.relative_to(base).as_posix()
+            for pattern in patterns:
+                if (folder or not pattern.folders_only) and pattern.regex.fullmatch(relative):
+                    ignored = not pattern.negated
+        return ignored
+
+
+def _gitignore_pattern(line: str) -> _Pattern | None:
+    """A .gitignore line as a pattern (see gitignore(5)); None for a blank line or a comment."""
+    line = re.sub(r"(?<!\\) +$", "", line)
+    if not line or line.startswith("#"):
+        return None
+    negated = line.startswith("!")
+    if negated or line.startswith(("\\!", "\\#")):
+        line = line[1:]
+    folders_only = line.endswith("/")
+    line = line.rstrip("/")
+    if not line:
+        return None
+    # A "/" at the start or in the middle ties the pattern to the file's folder; else it matches at any depth.
+    anchored = "/" in line
+    parts = line.lstrip("/").split("/")
+    regex = "" if anchored else "(?:.*/)?"
+    for index, part in enumerate(parts):
+        last = index == len(parts) - 1
+        if part == "**":
+            regex += ".*" if last else "(?:.*/)?"
+        else:
+            regex += _glob_regex(part) + ("" if last else "/")
+    return _Pattern(re.compile(regex, re.DOTALL), negated, folders_only)
+
+
+def _glob_regex(part: str) -> str:
+    """One path part of a gitignore glob as a regex: * and ? stop at "/", [...] is a class, \\ escapes."""
+    out, i = [], 0
+    while i < len(part):
+        char = part[i]
+        if char == "\\" and i + 1 < len(part):
+            out.append(re.escape(part[i + 1]))
+            i += 2
+            continue
+        if char == "*":
+            out.append("[^/]*")
+        elif char == "?":
+            out.append("[^/]")
+        elif char == "[" and (end := part.find("]", i + 2)) != -1:
+            body = part[i + 1 : end]
+            if body.startswith("!"):
+                body = "^" + body[1:]
+            out.append("[" + body.replace("\\", "\\\\") + "]")
+            i = end + 1
+            continue
+        else:
+            out.append(re.escape(char))
+        i += 1
+    return "".join(out)
 
 
 def _umask() -> int:

@@ -90,6 +90,7 @@ class FileResult:
     findings: list[Finding]
     fixed: str | None = None  # the new file text, when fixing changed it
     error: str | None = None  # a one-line reason the file was not fixed
+    fixed_findings: int = 0  # how many fewer findings the fixed text has than the text read
     # The other files the findings depend on (included templates) -> a digest of their bytes.
     depends: dict[str, str] = dataclasses.field(default_factory=dict)
 
@@ -103,19 +104,28 @@ def check_document(doc: documents.Document, config: Config, fix: Applicability |
     new_pieces = []
     error = None
     includes = _includes(doc, config)
+    before = len(findings)  # the findings of the text read, counted from each fix loop's first pass
     for piece in doc.prompts:
         text = piece.text
         if fix is not None:
+            passes: list[int] = []
+
+            def lint_pass(t: str, p: documents.Prompt = piece) -> list[Finding]:
+                found = _lint_piece(p, t, config, includes)
+                passes.append(len(found))
+                return found
+
             try:
-                text, _ = fix_loop(text, lambda t, p=piece: _lint_piece(p, t, config, includes), fix, _valid(piece))
+                text, _ = fix_loop(text, lint_pass, fix, _valid(piece))
             except FixDidNotConverge as exc:
                 error = f"{doc.path}: {exc}; the file was left as it was"
                 text = piece.text
+            before += passes[0]
         remaining = _lint_piece(piece, text, config, includes)
         fixed_piece = piece.with_text(text)
         findings.extend(_place(doc, fixed_piece, f) for f in remaining)
         new_pieces.append(fixed_piece)
-    fixed = None
+    fixed, fixed_findings = None, 0
     if fix is not None and error is None:
         new_raw = doc.with_prompts(new_pieces)
         if new_raw != doc.original:
@@ -123,8 +133,9 @@ def check_document(doc: documents.Document, config: Config, fix: Applicability |
             # What remains is reported where it stands in the fixed file, not the original.
             fixed_doc = documents.parse_text(new_raw, doc.path, config.suffix_for(doc.path))
             findings = check_document(fixed_doc, config).findings
+            fixed_findings = max(0, before - len(findings))
     depends = dict(includes.digests) if includes else {}
-    return FileResult(doc.path, sorted(findings, key=lambda f: (f.line, f.column, f.code)), fixed, error, depends)
+    return FileResult(doc.path, sorted(findings, key=lambda f: (f.line, f.column, f.code)), fixed, error, fixed_findings, depends)
 
 
 def _place(doc: documents.Document, piece: documents.Prompt, finding: Finding) -> Finding:

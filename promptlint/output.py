@@ -78,7 +78,7 @@ def full(findings: Sequence[Finding], sources: dict[str, str], color: bool = Fal
         if f.fix is not None:
             out.append(f"  = fix ({APPLIES[f.fix.applicability]}): {f.fix.description}\n")
         if f.tokens:
-            out.append(f"  = costs {f.tokens} tokens\n")
+            out.append(f"  = costs {plural(f.tokens, 'token')}\n")
         out.append("\n")
     return "".join(out)
 
@@ -285,14 +285,22 @@ RENDERERS = {
 
 
 def statistics(findings: Sequence[Finding]) -> str:
-    """A line per rule: how many findings, and the tokens they cost; the most frequent first."""
+    """A line per rule: how many findings, whether --fix ([*]) or --unsafe-fixes ([-]) fixes
+    some of them, and the tokens they cost; the most frequent first."""
     counts = Counter((f.code, f.name) for f in findings)
     tokens: Counter[tuple[str, str]] = Counter()
+    best: dict[tuple[str, str], Applicability] = {}
     for f in findings:
         tokens[f.code, f.name] += f.tokens
+        if f.fix is not None and f.fix.applicability >= Applicability.UNSAFE:
+            best[f.code, f.name] = max(best.get((f.code, f.name), f.fix.applicability), f.fix.applicability)
+    marks = {Applicability.SAFE: "[*]", Applicability.UNSAFE: "[-]"}
     width = max((len(name) for _, name in counts), default=0)
     rows = sorted(counts, key=lambda rule: (-counts[rule], rule))
-    return "".join(f"{counts[rule]:>5}  {rule[0]}  {rule[1]:<{width}}  {tokens[rule]:>6} tokens\n" for rule in rows)
+    lines = [f"{counts[rule]:>5}  {rule[0]}  {marks.get(best.get(rule), '   ')} {rule[1]:<{width}}  {tokens[rule]:>6} {'token' if tokens[rule] == 1 else 'tokens'}\n" for rule in rows]
+    if best:
+        lines.append("[*] fixable with --fix, [-] with --unsafe-fixes\n")
+    return "".join(lines)
 
 
 def fixes(findings: Sequence[Finding]) -> str:
@@ -301,17 +309,28 @@ def fixes(findings: Sequence[Finding]) -> str:
     return "Fixes (safe: --fix, unsafe: --unsafe-fixes):\n" + "".join(lines) if lines else ""
 
 
-def summary(findings: Sequence[Finding], fixed: int = 0) -> str:
-    if not findings:
-        return "All checks passed!" if not fixed else f"Fixed {fixed} file(s); no findings remain."
+def plural(count: int, word: str) -> str:
+    """"1 token", "2 tokens"."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def summary(findings: Sequence[Finding], fixed: int | None = None, failures: Sequence[str] = ()) -> str:
+    """The closing line for people: what was found, what --fix fixed, and what could not be done.
+
+    ``fixed`` is how many findings fixing removed (None: not fixing); ``failures`` are
+    phrases such as "1 file could not be read", after which all never passed.
+    """
+    if not findings and not fixed:
+        return "; ".join(failures) + "." if failures else "All checks passed!"
     safe = [f for f in findings if f.fix and f.fix.applicability is Applicability.SAFE]
     unsafe = [f for f in findings if f.fix and f.fix.applicability is Applicability.UNSAFE]
     saved = sum(f.tokens for f in safe)
-    parts = [f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''}"]
     if fixed:
-        parts.append(f"fixed {fixed} file(s)")
+        parts = [f"Found {plural(len(findings) + fixed, 'finding')} ({fixed} fixed, {len(findings)} remaining)"]
+    else:
+        parts = [f"Found {plural(len(findings), 'finding')}"]
     if safe:
-        parts.append(f"{len(safe)} fixable with --fix (saves {saved} tokens)")
+        parts.append(f"{len(safe)} fixable with --fix" + (f" (saves {plural(saved, 'token')})" if saved else ""))
     if unsafe:
         parts.append(f"{len(unsafe)} more with --unsafe-fixes")
-    return ", ".join(parts) + "."
+    return "; ".join([", ".join(parts), *failures]) + "."

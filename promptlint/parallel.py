@@ -68,6 +68,8 @@ class Checked:
     fixed: str | None = None  # the new file text, when fixing changed it
     error: str | None = None  # a one-line reason the file was not fixed
     unreadable: str = ""  # why the file could not be read
+    fixed_findings: int = 0  # how many findings fixing removed
+    no_prompt: bool = False  # the file holds nothing a reader knows as a prompt (see Document.holds_prompt)
     depends: dict[str, str] = dataclasses.field(default_factory=dict)  # included templates -> digest of their bytes
 
 
@@ -80,7 +82,7 @@ def _checked(doc: documents.Document, config: Config, fix: Applicability | None)
     from .lint import check_document  # the linter is loaded only when something is linted
 
     result = check_document(doc, config, fix)
-    return Checked(_text_of(doc), result.findings, result.fixed, result.error, depends=result.depends)
+    return Checked(_text_of(doc), result.findings, result.fixed, result.error, fixed_findings=result.fixed_findings, no_prompt=not doc.holds_prompt, depends=result.depends)
 
 
 def check_bytes(data: bytes, name: str, config: Config, fix: Applicability | None) -> Checked:
@@ -98,7 +100,8 @@ def _lint(path: Path, config: Config, fix: Applicability | None, cache: Cache | 
     except documents.UnreadableFile as exc:
         return Checked(None, [], unreadable=str(exc))
     checked = _checked(doc, config, fix)
-    if cache is not None and fix is None:
+    if cache is not None and fix is None and not checked.no_prompt:
+        # A file with no prompt is not cached, so that every run says it was skipped.
         # Keyed by the text just linted (the file may have changed since it was looked
         # up), and only without fixes: after a fix the findings are no longer those of
         # the file's bytes.

@@ -145,7 +145,7 @@ def test_worst_examples_are_the_costliest_records_then_the_earliest(log):
     assert rules["PL102"]["worst"][0]["tokens"] == 3 * count(scores(300)[0])
     assert [e["line"] for e in rules["PL900"]["worst"]] == [log[n] for n in (19, 39, 59)]
     assert rules["PL900"]["worst"][0]["message"].startswith("invalid JSON")
-    assert rules["PL900"]["worst"][2]["message"].startswith("invalid JSON: ")  # '"messages" must be a list of messages'
+    assert rules["PL900"]["worst"][2]["message"] == 'valid JSON but not a chat record: "messages" must be a list of messages'
 
 
 def test_broken_lines_are_pl900_with_their_parse_error(full, log):

@@ -27,7 +27,8 @@ ENTRIES = Path(".promptlint_cache") / "entries"
 def work(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / CONFIG).write_text("today: 2026-12-02\n", encoding="utf-8")
-    shutil.copytree(FIXTURES, tmp_path / "prompts")
+    # Without the fixtures' rule configs: they hold no prompt, so they are never cached.
+    shutil.copytree(FIXTURES, tmp_path / "prompts", ignore=shutil.ignore_patterns("config.yaml"))
     return tmp_path
 
 
@@ -196,7 +197,7 @@ def test_two_jobs_print_exactly_what_one_job_prints(work, pooled, output_format)
 
 def test_two_jobs_fix_and_diff_exactly_as_one_job(work, pooled, tmp_path):
     (tmp_path / "two").mkdir()
-    shutil.copytree(FIXTURES, tmp_path / "two" / "prompts")
+    shutil.copytree(FIXTURES, tmp_path / "two" / "prompts", ignore=shutil.ignore_patterns("config.yaml"))
     diff_one = run("--jobs", "1", "--diff", "prompts")
     fix_one = run("--jobs", "1", "--no-cache", "--fix", "--unsafe-fixes", "prompts")
     shutil.copy(CONFIG, tmp_path / "two" / CONFIG)

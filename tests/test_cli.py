@@ -160,7 +160,7 @@ def test_fix_writes_the_fixed_fixture(work):
     bad = copy(PL102 / "bad.txt", work)
     result = check("--select", "PL102", "--fix", "bad.txt")
     assert result.exit_code == 0
-    assert result.stdout == "Fixed 1 file(s); no findings remain.\n"
+    assert result.stdout == "Found 4 findings (4 fixed, 0 remaining).\n"
     assert bad.read_bytes() == (PL102 / "bad.fixed.txt").read_bytes()
     again = check("--select", "PL102", "bad.txt")
     assert (again.exit_code, again.stdout) == (0, "All checks passed!\n")
@@ -185,7 +185,7 @@ def test_fix_leaves_unsafe_fixes_unless_asked(work):
     assert bad.read_bytes() == (PL301 / "bad.txt").read_bytes()
     assert result.stdout.endswith("Found 1 finding, 1 more with --unsafe-fixes.\n")
     result = check("--select", "PL301", "--fix", "--unsafe-fixes", "bad.txt")
-    assert (result.exit_code, result.stdout) == (0, "Fixed 1 file(s); no findings remain.\n")
+    assert (result.exit_code, result.stdout) == (0, "Found 1 finding (1 fixed, 0 remaining).\n")
     assert bad.read_bytes() == (PL301 / "bad.fixed.txt").read_bytes()
 
 
@@ -366,7 +366,7 @@ def test_unreadable_file_is_one_line_and_the_rest_is_linted(work, name, data, er
     result = check("--select", "PL102", "--output-format", "concise", name, "bad.txt")
     assert result.exit_code == 2
     assert result.stdout.splitlines() == PL102_CONCISE
-    assert result.stderr.splitlines() == [error, "Found 4 findings, 4 fixable with --fix (saves 34 tokens)."]
+    assert result.stderr.splitlines() == [error, "Found 4 findings, 4 fixable with --fix (saves 34 tokens); 1 file could not be read."]
 
 
 def test_unreadable_file_in_a_real_process(work):
@@ -376,7 +376,7 @@ def test_unreadable_file_in_a_real_process(work):
     done = subprocess.run([str(script), "check", "--config", CONFIG, "latin1.txt", "good.txt"], capture_output=True, text=True, cwd=work)
     assert done.returncode == 2
     assert done.stderr == "error: latin1.txt: not valid UTF-8 (byte offset 3)\n"
-    assert done.stdout == "All checks passed!\n"
+    assert done.stdout == "1 file could not be read.\n"
 
 
 def test_a_file_that_cannot_be_written_is_one_line_and_exit_2(work, monkeypatch):
@@ -393,11 +393,11 @@ def test_a_file_that_cannot_be_written_is_one_line_and_exit_2(work, monkeypatch)
     assert result.exit_code == 2
     # The file is unchanged, so its findings are reported as they are in it.
     assert result.stdout.splitlines() == PL102_CONCISE
-    assert result.stderr.splitlines() == ["error: bad.txt: cannot write: Permission denied", "Found 4 findings, 4 fixable with --fix (saves 34 tokens)."]
+    assert result.stderr.splitlines() == ["error: bad.txt: cannot write: Permission denied", "Found 4 findings, 4 fixable with --fix (saves 34 tokens); 1 file could not be written."]
     assert bad.read_bytes() == (PL102 / "bad.txt").read_bytes()
     (work / "messy.txt").write_text(UNFORMATTED, encoding="utf-8")
     result = run("format", "--config", CONFIG, "messy.txt")
-    assert (result.exit_code, result.stderr) == (2, "error: messy.txt: cannot write: Permission denied\n")
+    assert (result.exit_code, result.stderr) == (2, "error: messy.txt: cannot write: Permission denied\n0 files reformatted; 1 file could not be written.\n")
     assert sorted(p.name for p in work.iterdir()) == ["bad.txt", CONFIG, "good.txt", "messy.txt"]
 
 
@@ -499,7 +499,7 @@ def test_format_rewrites_the_sources_block(work):
     assert check("prompt.txt").exit_code == 1
     result = run("format", "--config", CONFIG, "prompt.txt")
     assert result.exit_code == 0
-    assert result.stderr == "Reformatted: prompt.txt\n"
+    assert result.stderr == "Reformatted: prompt.txt\n1 file reformatted.\n"
     assert prompt.read_text(encoding="utf-8") == FORMATTED
     # The canonical form is what the rules ask for, but for the grouping left to --unsafe-fixes.
     assert check("prompt.txt", "--output-format", "concise").stdout.splitlines()[0] == (
@@ -509,7 +509,7 @@ def test_format_rewrites_the_sources_block(work):
     assert (check("prompt.txt", "--ignore", "PL301").exit_code, check("prompt.txt", "--ignore", "PL301").stdout) == (0, "All checks passed!\n")
     # Formatting is idempotent.
     again = run("format", "--config", CONFIG, "prompt.txt")
-    assert (again.exit_code, again.stdout, again.stderr) == (0, "", "")
+    assert (again.exit_code, again.stdout, again.stderr) == (0, "", "1 file left unchanged.\n")
     assert prompt.read_text(encoding="utf-8") == FORMATTED
 
 
@@ -517,10 +517,10 @@ def test_format_check(work):
     (work / "messy.txt").write_text(UNFORMATTED, encoding="utf-8")
     (work / "tidy.txt").write_text(FORMATTED, encoding="utf-8")
     result = run("format", "--check", "--config", CONFIG, "messy.txt", "tidy.txt")
-    assert (result.exit_code, result.stdout) == (1, "Would reformat: messy.txt\n")
+    assert (result.exit_code, result.stdout) == (1, "Would reformat: messy.txt\n1 file would be reformatted, 1 file already formatted.\n")
     assert (work / "messy.txt").read_text(encoding="utf-8") == UNFORMATTED
     result = run("format", "--check", "--config", CONFIG, "tidy.txt")
-    assert (result.exit_code, result.stdout) == (0, "")
+    assert (result.exit_code, result.stdout) == (0, "1 file already formatted.\n")
 
 
 def test_format_diff(work):
@@ -566,3 +566,221 @@ def test_rules_lists_every_code(work):
     listed = [line.split()[0] for line in result.stdout.splitlines()]
     assert listed == [r.code for r in registry.all_rules()]
     assert "PL102  retrieval-score" in result.stdout
+
+
+# ---- the conventions users type without thinking ----
+
+PL102_SUMMARY = "Found 4 findings, 4 fixable with --fix (saves 34 tokens)."
+
+
+@pytest.mark.parametrize("command", [("check",), ("check", "--output-format", "concise"), ("format", "--check")])
+def test_a_missing_file_is_counted_and_never_passes(work, command):
+    result = run(*command, "--config", CONFIG, "missing.txt")
+    assert result.exit_code == 2
+    assert "All checks passed!" not in result.output
+    assert result.stderr.splitlines()[0] == "error: missing.txt: cannot read: No such file or directory"
+    assert "1 file could not be read." in result.output.splitlines()
+
+
+def test_two_missing_files_are_counted(work):
+    result = check("--output-format", "concise", "a.txt", "b.txt")
+    assert (result.exit_code, result.stderr.splitlines()[-1]) == (2, "2 files could not be read.")
+
+
+@pytest.mark.parametrize(("args", "name"), [(["-"], "-"), (["--stdin-filename", "in.txt", "-"], "in.txt"), (["--stdin-filename", "in.txt"], "in.txt")])
+def test_dash_is_standard_input_reported_under_its_name(work, args, name):
+    data = (PL102 / "bad.txt").read_bytes()
+    result = CliRunner().invoke(main, ["check", "--config", CONFIG, "--select", "PL102", "--output-format", "concise", *args], input=data)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [line.replace("bad.txt", name, 1) for line in PL102_CONCISE]
+    assert result.stderr == PL102_SUMMARY + "\n"
+
+
+@pytest.mark.parametrize("args", [["-"], ["--stdin-filename", "in.txt", "-"]])
+def test_fix_on_standard_input_prints_the_fixed_text(work, args):
+    data = (PL102 / "bad.txt").read_bytes()
+    result = CliRunner().invoke(main, ["check", "--config", CONFIG, "--select", "PL102", "--fix", *args], input=data)
+    assert (result.exit_code, result.stdout) == (0, (PL102 / "bad.fixed.txt").read_text(encoding="utf-8"))
+    assert result.stderr == "Found 4 findings (4 fixed, 0 remaining).\n"
+
+
+@pytest.mark.parametrize(("args", "error"), [(["-", "bad.txt"], "'-' (standard input) cannot be checked with other paths"), (["bad.txt", "-"], "'-' (standard input) cannot be checked with other paths")])
+def test_dash_with_other_paths_is_a_usage_error(work, args, error):
+    copy(PL102 / "bad.txt", work)
+    result = check(*args)
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", f"Error: {error}\n")
+
+
+NOT_PROMPTS = {
+    "package.json": '{"name": "app", "version": "1.0.0", "scripts": {"test": "pytest"}}\n',
+    "config.json": '{"retriever": {"top_k": 5}}\n',
+    "settings.yaml": "retriever:\n  top_k: 5\n",
+    "tools.py": "def add(a, b):\n    return a + b\n",
+}
+
+
+@pytest.mark.parametrize("name", NOT_PROMPTS)
+@pytest.mark.parametrize("output_format", ["full", "concise", "json"])
+def test_a_named_file_without_a_prompt_is_named_in_one_line(work, name, output_format):
+    (work / name).write_text(NOT_PROMPTS[name], encoding="utf-8")
+    result = check("--output-format", output_format, name)
+    assert result.exit_code == 0
+    assert result.stderr.splitlines()[0] == f"notice: {name}: no prompt found, skipped"
+    if output_format == "json":
+        assert (result.stdout, result.stderr) == ("[]\n", f"notice: {name}: no prompt found, skipped\n")
+
+
+def test_a_file_without_a_prompt_does_not_change_the_exit_code_and_is_never_cached(work):
+    copy(PL102 / "bad.txt", work)
+    (work / "config.json").write_text(NOT_PROMPTS["config.json"], encoding="utf-8")
+    for _ in range(2):  # the second run is served from the cache, and still says it
+        result = check("--select", "PL102", "--output-format", "concise", "bad.txt", "config.json")
+        assert (result.exit_code, result.stdout.splitlines()) == (1, PL102_CONCISE)
+        assert result.stderr.splitlines() == ["notice: config.json: no prompt found, skipped", PL102_SUMMARY]
+
+
+def test_a_python_file_without_templates_found_by_a_walk_is_skipped_quietly(work):
+    (work / "src").mkdir()
+    (work / "src" / "tools.py").write_text(NOT_PROMPTS["tools.py"], encoding="utf-8")
+    result = check("src")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "All checks passed!\n", "")
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        ('{"messages": "hello"}', '1:14: PL900 [syntax-error] valid JSON but not a chat record: "messages" must be a list of messages'),
+        ('{"prompt": 3}', '1:12: PL900 [syntax-error] valid JSON but not a chat record: "prompt" must be a string'),
+        ('[{"content": "hi"}]', '1:2: PL900 [syntax-error] valid JSON but not a chat record: message has no "role"'),
+        ('{"messages": [}', "1:15: PL900 [syntax-error] invalid JSON: Expecting value"),
+    ],
+)
+def test_valid_json_that_is_not_a_chat_record_is_not_called_invalid(work, record, message):
+    (work / "chat.json").write_text(record + "\n", encoding="utf-8")
+    result = check("--output-format", "concise", "chat.json")
+    assert (result.exit_code, result.stdout) == (1, f"chat.json:{message}\n")
+
+
+def test_fix_counts_the_findings_fixed_and_remaining(work):
+    copy(PL102 / "bad.txt", work)
+    copy(PL301 / "bad.txt", work, "ungrouped.txt")
+    result = check("--fix", "--output-format", "concise", "bad.txt", "ungrouped.txt")
+    assert result.exit_code == 1
+    assert result.stderr == "Found 5 findings (4 fixed, 1 remaining), 1 more with --unsafe-fixes.\n"
+
+
+@pytest.mark.parametrize(("unsafe", "summary"), [((), "Would fix 4 findings."), (("--unsafe-fixes",), "Would fix 5 findings.")])
+def test_diff_counts_the_findings_it_would_fix(work, unsafe, summary):
+    copy(PL102 / "bad.txt", work)
+    copy(PL301 / "bad.txt", work, "ungrouped.txt")
+    result = check("--diff", *unsafe, "bad.txt", "ungrouped.txt")
+    assert (result.exit_code, result.stderr) == (1, summary + "\n")
+    assert result.stdout.startswith("--- a/bad.txt\n")
+
+
+def test_diff_with_nothing_to_fix_says_so(work):
+    copy(PL102 / "good.txt", work)
+    assert check("--diff", "good.txt").stderr == "No fixes available.\n"
+
+
+@pytest.mark.parametrize(("option", "value"), [("--select", "PL999"), ("--ignore", "PL999"), ("--select", "PL102,nonsense")])
+def test_an_unknown_selector_names_its_option(work, option, value):
+    copy(PL102 / "bad.txt", work)
+    (work / ".promptlint.yaml").write_text("today: 2026-12-02\n", encoding="utf-8")
+    unknown = value.split(",")[-1]
+    result = run("check", option, value, "bad.txt")
+    assert (result.exit_code, result.stderr) == (2, f"Error: {option}: unknown rule selector '{unknown}' (see 'promptlint rules')\n")
+
+
+@pytest.mark.parametrize(
+    ("tokens", "applicability", "summary"),
+    [
+        (1, "SAFE", "Found 1 finding, 1 fixable with --fix (saves 1 token)."),
+        (2, "SAFE", "Found 1 finding, 1 fixable with --fix (saves 2 tokens)."),
+        (0, "SAFE", "Found 1 finding, 1 fixable with --fix."),
+        (0, "UNSAFE", "Found 1 finding, 1 more with --unsafe-fixes."),
+    ],
+)
+def test_the_summary_counts_as_people_read(tokens, applicability, summary):
+    from promptlint import output
+    from promptlint.findings import Applicability, Edit, Finding, Fix, Severity
+    from promptlint.model import Span
+
+    fix = Fix(Applicability[applicability], (Edit(Span(0, 1), ""),), "Remove it")
+    finding = Finding("PL102", "retrieval-score", "m", Span(0, 1), Severity.WARNING, tokens=tokens, fix=fix)
+    assert output.summary([finding]) == summary
+    assert output.statistics([finding]).splitlines()[0] == f"    1  PL102  {'[*]' if applicability == 'SAFE' else '[-]'} retrieval-score  {tokens:>6} {'token' if tokens == 1 else 'tokens'}"
+
+
+# ---- .gitignore in a folder walk ----
+
+GITIGNORE_CASES = [
+    # (the .gitignore files, by folder; the files that stay)
+    ({"": "*.prompt\n"}, []),
+    ({"": "/a.prompt\n"}, ["b.prompt", "sub/a.prompt", "sub/b.prompt", "sub/deep/a.prompt"]),
+    ({"": "a.prompt\n"}, ["b.prompt", "sub/b.prompt"]),
+    ({"": "sub/\n"}, ["a.prompt", "b.prompt"]),
+    ({"": "sub/*.prompt\n"}, ["a.prompt", "b.prompt", "sub/deep/a.prompt"]),
+    ({"": "sub/**/a.prompt\n"}, ["a.prompt", "b.prompt", "sub/b.prompt"]),
+    ({"": "**/deep\n"}, ["a.prompt", "b.prompt", "sub/a.prompt", "sub/b.prompt"]),
+    ({"": "sub/**\n"}, ["a.prompt", "b.prompt"]),
+    ({"": "*.prompt\n!b.prompt\n"}, ["b.prompt", "sub/b.prompt"]),
+    ({"": "*.prompt\n!/b.prompt\n"}, ["b.prompt"]),
+    ({"": "[a].prompt\n"}, ["b.prompt", "sub/b.prompt"]),
+    ({"": "[!a].prompt\n"}, ["a.prompt", "sub/a.prompt", "sub/deep/a.prompt"]),
+    ({"": "?.prompt\n"}, []),
+    ({"": "# a comment\n\n  \na.prompt   \n"}, ["b.prompt", "sub/b.prompt"]),
+    # A folder that is ignored is not walked: no pattern below can take a file back.
+    ({"": "sub/\n!sub/b.prompt\n"}, ["a.prompt", "b.prompt"]),
+    # A deeper file has the last word, for its folder only.
+    ({"": "*.prompt\n", "sub": "!b.prompt\n"}, ["sub/b.prompt"]),
+    ({"sub": "*.prompt\n"}, ["a.prompt", "b.prompt"]),
+    ({"sub": "/deep/\n"}, ["a.prompt", "b.prompt", "sub/a.prompt", "sub/b.prompt"]),
+    ({"sub/deep": "*\n"}, ["a.prompt", "b.prompt", "sub/a.prompt", "sub/b.prompt"]),
+]
+TREE = ["a.prompt", "b.prompt", "sub/a.prompt", "sub/b.prompt", "sub/deep/a.prompt"]
+
+
+def make_tree(root: Path, ignores: dict[str, str], names=TREE) -> None:
+    for name in names:
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("Question: Why?\n", encoding="utf-8")
+    for folder, text in ignores.items():
+        (root / folder / ".gitignore").write_text(text, encoding="utf-8")
+
+
+def walked(root: Path, gitignore: bool = True) -> list[str]:
+    from promptlint import files
+
+    return sorted(p.relative_to(root).as_posix() for p in files.expand([root], gitignore=gitignore) if p.name != ".gitignore")
+
+
+@pytest.mark.parametrize(("ignores", "kept"), GITIGNORE_CASES)
+def test_a_folder_walk_skips_what_gitignore_files_name(tmp_path, ignores, kept):
+    make_tree(tmp_path, ignores)
+    assert walked(tmp_path) == kept
+    assert walked(tmp_path, gitignore=False) == TREE
+
+
+@pytest.mark.parametrize(("line", "name"), [("\\#x.prompt", "#x.prompt"), ("\\!x.prompt", "!x.prompt"), ("x\\ .prompt", "x .prompt"), ("x\\*.prompt", "x*.prompt")])
+def test_gitignore_escapes(tmp_path, line, name):
+    make_tree(tmp_path, {"": line + "\n"}, [name, "xy.prompt"])
+    assert walked(tmp_path) == ["xy.prompt"]
+
+
+def test_a_gitignore_above_the_walk_counts_inside_a_work_tree_only(tmp_path):
+    make_tree(tmp_path, {"": "a.prompt\n"})
+    assert walked(tmp_path / "sub") == ["a.prompt", "b.prompt", "deep/a.prompt"]
+    (tmp_path / ".git").mkdir()
+    assert walked(tmp_path / "sub") == ["b.prompt"]
+
+
+def test_check_respects_gitignore_unless_told_and_lints_a_named_file(work):
+    make_tree(work, {"": "sub/\n"})
+    copy(PL102 / "bad.txt", work, "sub/scored.prompt")
+    assert check("--select", "PL102", ".").stdout == "All checks passed!\n"
+    assert check("--select", "PL102", "--no-respect-gitignore", "--output-format", "concise", ".").stdout.splitlines() == [
+        line.replace("bad.txt", str(Path("sub/scored.prompt")), 1) for line in PL102_CONCISE
+    ]
+    # A file named on the command line is linted whatever .gitignore says.
+    assert check("--select", "PL102", "sub/scored.prompt").exit_code == 1

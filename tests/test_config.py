@@ -182,7 +182,7 @@ def test_a_rule_that_is_not_fixable_is_reported_and_left_by_fix(tmp_path, monkey
     result = run("check", "--fix", "--output-format", "concise", "p.txt")
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [f"p.txt:{SCORE}"]
-    assert result.stderr == "Found 1 finding, fixed 1 file(s).\n"
+    assert result.stderr == "Found 2 findings (1 fixed, 1 remaining).\n"
     assert prompt.read_text(encoding="utf-8") == PROMPT.replace(" (source: Confluence)", "")
     # Nothing left to fix: a second run changes nothing.
     assert run("check", "--fix", "p.txt").exit_code == 1

@@ -27,6 +27,7 @@ from promptlint import document as documents
 from promptlint import files, lint
 
 PL102_SUMMARY = "Found 4 findings, 4 fixable with --fix (saves 34 tokens)."
+NOT_READ = "Found 4 findings, 4 fixable with --fix (saves 34 tokens); 1 file could not be read."
 
 # ---- bad input: one line, and the run goes on ----
 
@@ -46,7 +47,7 @@ def test_invalid_utf8_names_the_file_and_the_byte_offset(work, data, offset):
     result = check("--select", "PL102", "--output-format", "concise", "bad-bytes.txt", "bad.txt")
     assert result.exit_code == 2
     assert result.stdout.splitlines() == PL102_CONCISE
-    assert result.stderr.splitlines() == [f"error: bad-bytes.txt: not valid UTF-8 (byte offset {offset})", PL102_SUMMARY]
+    assert result.stderr.splitlines() == [f"error: bad-bytes.txt: not valid UTF-8 (byte offset {offset})", NOT_READ]
 
 
 @pytest.mark.parametrize("suffix", [".txt", ".json", ".j2"])
@@ -74,7 +75,9 @@ def test_a_nul_in_a_str_is_text_not_a_binary_file():
 def test_an_empty_file_is_clean(work, suffix):
     (work / f"empty{suffix}").write_bytes(b"")
     result = check(f"empty{suffix}")
-    assert (result.exit_code, result.stdout, result.stderr) == (0, "All checks passed!\n", "")
+    # A text file is an empty prompt; a JSON, YAML or Python file holds none, and says so.
+    notice = f"notice: empty{suffix}: no prompt found, skipped\n" if suffix in (".json", ".jsonl", ".ndjson", ".py", ".yaml", ".yml") else ""
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "All checks passed!\n", notice)
 
 
 def test_a_binary_file_in_a_folder_is_skipped_with_a_notice(work):
@@ -84,7 +87,7 @@ def test_a_binary_file_in_a_folder_is_skipped_with_a_notice(work):
     result = check("--select", "PL102", "--output-format", "concise", "tree")
     assert result.exit_code == 2
     assert result.stdout.splitlines() == [line.replace("bad.txt", str(Path("tree/bad.txt"))) for line in PL102_CONCISE]
-    assert result.stderr.splitlines() == [f"error: {Path('tree/image.txt')}: binary file, skipped", PL102_SUMMARY]
+    assert result.stderr.splitlines() == [f"error: {Path('tree/image.txt')}: binary file, skipped", NOT_READ]
 
 
 # A prompt whose scored header has, before the score, a tab, wide (CJK) characters,
@@ -237,7 +240,7 @@ def test_an_unreadable_file_is_one_line_and_the_rest_is_linted(work, lock):
     result = check("--select", "PL102", "--output-format", "concise", "locked.txt", "bad.txt")
     assert result.exit_code == 2
     assert result.stdout.splitlines() == PL102_CONCISE
-    assert result.stderr.splitlines() == ["error: locked.txt: cannot read: Permission denied", PL102_SUMMARY]
+    assert result.stderr.splitlines() == ["error: locked.txt: cannot read: Permission denied", NOT_READ]
 
 
 def test_an_unreadable_folder_is_one_line_and_the_rest_is_linted(work, lock):
@@ -247,7 +250,7 @@ def test_an_unreadable_folder_is_one_line_and_the_rest_is_linted(work, lock):
     result = check("--select", "PL102", "--output-format", "concise", "tree")
     assert result.exit_code == 2
     assert result.stdout.splitlines() == [line.replace("bad.txt", str(Path("tree/bad.txt"))) for line in PL102_CONCISE]
-    assert result.stderr.splitlines() == [f"error: {Path('tree/locked')}: cannot read: Permission denied", PL102_SUMMARY]
+    assert result.stderr.splitlines() == [f"error: {Path('tree/locked')}: cannot read: Permission denied", NOT_READ]
     result = run("format", "--config", CONFIG, "tree")
     assert (result.exit_code, result.stderr.splitlines()[0]) == (2, f"error: {Path('tree/locked')}: cannot read: Permission denied")
 
@@ -315,7 +318,7 @@ def test_a_file_deleted_during_the_run_is_one_line_and_the_rest_is_linted(work, 
     result = check("--select", "PL102", "--output-format", "concise", "tree")
     assert result.exit_code == 2
     assert result.stdout.splitlines() == [line.replace("bad.txt", str(Path("tree/a.txt"))) for line in PL102_CONCISE]
-    assert result.stderr.splitlines() == [f"error: {Path('tree/b.txt')}: cannot read: No such file or directory", PL102_SUMMARY]
+    assert result.stderr.splitlines() == [f"error: {Path('tree/b.txt')}: cannot read: No such file or directory", NOT_READ]
 
 
 # ---- fixes never lose data ----
@@ -344,7 +347,7 @@ def test_a_fix_keeps_the_encoding_bom_newlines_and_final_newline(work, form):
     bad = work / "bad.txt"
     bad.write_bytes(KEPT[form]((PL102 / "bad.txt").read_bytes()))
     result = check("--select", "PL102", "--fix", "bad.txt")
-    assert (result.exit_code, result.stdout) == (0, "Fixed 1 file(s); no findings remain.\n")
+    assert (result.exit_code, result.stdout) == (0, "Found 4 findings (4 fixed, 0 remaining).\n")
     assert bad.read_bytes() == KEPT[form]((PL102 / "bad.fixed.txt").read_bytes())
 
 
@@ -392,7 +395,7 @@ def test_a_write_that_fails_halfway_leaves_the_file_as_it_was(work, monkeypatch)
     monkeypatch.setattr(files.os, "fsync", full_disk)
     result = check("--select", "PL102", "--fix", "--output-format", "concise", "bad.txt")
     assert result.exit_code == 2
-    assert result.stderr.splitlines() == ["error: bad.txt: cannot write: No space left on device", PL102_SUMMARY]
+    assert result.stderr.splitlines() == ["error: bad.txt: cannot write: No space left on device", PL102_SUMMARY[:-1] + "; 1 file could not be written."]
     assert result.stdout.splitlines() == PL102_CONCISE
     assert bad.read_bytes() == (PL102 / "bad.txt").read_bytes()
     assert sorted(p.name for p in work.iterdir() if not p.name.startswith(".promptlint")) == ["bad.txt", CONFIG]
@@ -443,7 +446,7 @@ def test_format_is_not_written_over_a_change_made_since_reading(work, monkeypatc
 
     monkeypatch.setattr(formatting, "format_document", format_then_edit)
     result = run("format", "--config", CONFIG, "bad.txt")
-    assert (result.exit_code, result.stderr) == (0, "warning: bad.txt: changed on disk since it was read; left as it is\n")
+    assert (result.exit_code, result.stderr) == (0, "warning: bad.txt: changed on disk since it was read; left as it is\n0 files reformatted.\n")
     assert bad.read_bytes() == b"Edited by someone else.\n"
 
 

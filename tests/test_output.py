@@ -466,8 +466,9 @@ def test_statistics(work):
     tokens = {code: sum(r["tokens"] for r in records if r["code"] == code) for code in ("PL102", "PL301")}
     assert [r["code"] for r in records].count("PL102") == 4
     assert result.stdout.splitlines() == [
-        f"    4  PL102  retrieval-score    {tokens['PL102']:>6} tokens",
-        f"    1  PL301  ungrouped-sources  {tokens['PL301']:>6} tokens",
+        f"    4  PL102  [*] retrieval-score    {tokens['PL102']:>6} tokens",
+        f"    1  PL301  [-] ungrouped-sources  {tokens['PL301']:>6} tokens",
+        "[*] fixable with --fix, [-] with --unsafe-fixes",
         "Found 5 findings, 4 fixable with --fix (saves 34 tokens), 1 more with --unsafe-fixes.",
     ]
 
@@ -545,7 +546,7 @@ def test_stdin_fix_prints_the_fixed_text_and_reports_on_stderr(work):
     result = check_with("--select", "PL102", "--fix", "--stdin-filename", "bad.txt", input=text)
     assert result.exit_code == 0
     assert result.stdout == (PL102 / "bad.fixed.txt").read_text(encoding="utf-8")
-    assert result.stderr == "Fixed 1 file(s); no findings remain.\n"
+    assert result.stderr == "Found 4 findings (4 fixed, 0 remaining).\n"
     assert not (work / "bad.txt").exists()
     # Nothing to fix: the text comes back as it was, and what remains is reported.
     copy(PL301 / "bad.txt", work, "ungrouped.txt")
@@ -559,7 +560,7 @@ def test_stdin_fix_prints_the_fixed_text_and_reports_on_stderr(work):
 def test_stdin_with_paths_or_bad_bytes_is_an_error(work):
     copy(PL102 / "bad.txt", work)
     result = check_with("--stdin-filename", "x.txt", "bad.txt", input="")
-    assert (result.exit_code, result.stderr) == (2, "Error: --stdin-filename lints standard input: give no paths\n")
+    assert (result.exit_code, result.stderr) == (2, "Error: --stdin-filename lints standard input: give no path, or '-'\n")
     result = check_with("--stdin-filename", "x.txt", input=b"caf\xe9\n")
     assert (result.exit_code, result.stderr.splitlines()[0]) == (2, "error: x.txt: not valid UTF-8 (byte offset 3)")
 

@@ -505,7 +505,7 @@ def test_format_check_on_a_template(tmp_path, monkeypatch):
         return CliRunner().invoke(main, ["format", "--config", "config.yaml", *args, "qa.j2"])
 
     result = run("--check")
-    assert (result.exit_code, result.stdout) == (1, "Would reformat: qa.j2\n")
+    assert (result.exit_code, result.stdout) == (1, "Would reformat: qa.j2\n1 file would be reformatted.\n")
     assert (tmp_path / "qa.j2").read_text(encoding="utf-8") == NOISY
     assert run().exit_code == 0
     assert (tmp_path / "qa.j2").read_text(encoding="utf-8") == NOISY_FORMATTED
