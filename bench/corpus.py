@@ -135,13 +135,16 @@ TEMPLATE_SUFFIXES = (".j2", ".prompty", ".py")
 
 
 def make(folder: Path, count: int, seed: int = 6) -> list[Path]:
-    """Write ``count`` prompt files under ``folder`` (in subfolders of 100) and return their paths."""
+    """Write ``count`` prompt files under ``folder``/prompts (in subfolders of 100) and return their paths.
+
+    In a prompt folder, so that a walk of ``folder`` takes the text files too.
+    """
     r = random.Random(seed)
     paths = []
     suffixes, makers, weights = zip(*KINDS)
     for n in range(count):
         kind = r.choices(range(len(KINDS)), weights)[0]
-        path = folder / f"part{n // 100:03d}" / f"prompt{n:05d}{suffixes[kind]}"
+        path = folder / "prompts" / f"part{n // 100:03d}" / f"prompt{n:05d}{suffixes[kind]}"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(makers[kind](r, r.random() < 0.33), encoding="utf-8")
         paths.append(path)

@@ -1,7 +1,11 @@
 """Which files to lint, and writing fixed files back safely.
 
-A folder walk skips what the .gitignore files on its way name, as git would; a
-file named on the command line is always taken.
+A folder walk takes the files that are prompts, not every text of a repository
+(README, CHANGELOG, docs): prompt and template files by their names anywhere,
+Python files (read only for the templates they hold), and text, Markdown, JSON
+and YAML only under a prompt folder. A config's `include` replaces these
+defaults; a file named on the command line is always taken. The walk skips
+what the .gitignore files on its way name, as git would.
 """
 
 from __future__ import annotations
@@ -30,17 +34,22 @@ def matches(glob: str, path: Path, folder: Path) -> bool:
 
     A glob without "/" matches a file or folder name at any depth ("*.md",
     "drafts"); one with "/" matches the path from ``folder`` ("legacy/*.txt",
-    "docs/**/*.md"), where "**" stands for any number of folders. Case is
-    ignored, as the prompt-file suffixes always were (NOTES.TXT is a prompt file).
+    "docs/**/*.md"), where "**" stands for any number of folders. One that
+    starts with "**/" matches the whole path, from the file system's root,
+    whatever ``folder`` is ("**/prompts/**/*.txt"). Case is ignored, as the prompt-file
+    suffixes always were (NOTES.TXT is a prompt file).
     """
     pattern = glob.lower().removeprefix("./").rstrip("/")
     path = Path(os.path.abspath(path))
     if "/" not in pattern:
         return fnmatch.fnmatchcase(path.name.lower(), pattern)
-    try:
-        parts = path.relative_to(os.path.abspath(folder)).parts
-    except ValueError:
-        return False  # outside the config's folder
+    if pattern.startswith("**/"):
+        parts = path.parts[1:]  # at any depth: the folders above the config's count too
+    else:
+        try:
+            parts = path.relative_to(os.path.abspath(folder)).parts
+        except ValueError:
+            return False  # outside the config's folder
     return _match_parts(pattern.lstrip("/").split("/"), [part.lower() for part in parts])
 
 

@@ -28,22 +28,30 @@ class Format:
     name: str  # the file type `file-types` names
     suffixes: tuple[str, ...]  # lower case; the first is what `file-types` reads a file as
     read: Reader
+    # The files of this format a folder walk takes wherever they are (prompt and template
+    # files by name; Python for the templates it holds). Its other files are taken only in
+    # a prompt folder: elsewhere a .txt, .md, .json or .yaml is docs, data or config.
+    anywhere: tuple[str, ...] = ()
 
 
 FORMATS = (
-    Format("text", (".txt", ".md", ".prompt"), document.read_text),
-    Format("jinja", (".j2", ".jinja", ".jinja2"), document.read_jinja),
+    Format("text", (".txt", ".md", ".prompt", ".hbs", ".handlebars", ".mustache"), document.read_text, ("*.prompt", "*.hbs", "*.handlebars", "*.mustache")),
+    Format("jinja", (".j2", ".jinja", ".jinja2"), document.read_jinja, ("*.j2", "*.jinja", "*.jinja2")),
     Format("json", (".json",), document.read_json),
     Format("jsonl", (".jsonl", ".ndjson"), document.read_jsonl),
-    Format("prompty", (".prompty",), document.read_prompty),
-    Format("python", (".py",), document.read_python),
-    Format("yaml", (".yaml", ".yml"), document.read_yaml),
+    Format("prompty", (".prompty",), document.read_prompty, ("*.prompty",)),
+    Format("yaml", (".yaml", ".yml"), document.read_yaml, ("*.prompt.yml", "*.prompt.yaml")),
+    Format("python", (".py",), document.read_python, ("*.py",)),
 )
 _BY_SUFFIX = {suffix: f for f in FORMATS for suffix in f.suffixes}
 # What `file-types` can say a file is, and the suffix that reads a file as that.
 FILE_TYPES = {f.name: f.suffixes[0] for f in FORMATS}
-# The files a folder walk lints unless the config says otherwise.
-DEFAULT_INCLUDE = tuple(f"*{suffix}" for f in FORMATS for suffix in f.suffixes)
+# The files a folder walk lints unless the config says otherwise: those taken anywhere,
+# and the rest of each format's files inside a prompt folder.
+PROMPT_FOLDERS = ("prompts", "prompt", "templates")
+ANYWHERE = tuple(glob for f in FORMATS for glob in f.anywhere)
+IN_PROMPT_FOLDERS = tuple(f"*{suffix}" for f in FORMATS for suffix in f.suffixes if f"*{suffix}" not in f.anywhere)
+DEFAULT_INCLUDE = ANYWHERE + tuple(f"**/{folder}/**/{glob}" for folder in PROMPT_FOLDERS for glob in IN_PROMPT_FOLDERS)
 
 
 def for_suffix(suffix: str) -> Format:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_cli import CONFIG, PL102, check, copy, work  # noqa: F401 (work is a fixture)
+from test_cli import PL102, check, copy, work  # noqa: F401 (work is a fixture)
 
 from promptlint import baseline
 from promptlint.lint import lint_text
@@ -15,14 +15,15 @@ SCORED_LINE = "[1] Returns and Credits Policy — Returns > Damaged goods (score
 
 
 def test_a_baseline_hides_the_findings_it_records(work):
-    copy(PL102 / "bad.txt", work)
-    result = check("--select", "PL102", "--write-baseline", BASELINE)
-    assert (result.exit_code, result.stdout, result.stderr) == (0, "", f"notice: {CONFIG}: no prompt found, skipped\nWrote 4 finding(s) to {BASELINE}\n")
-    entries = json.loads((work / BASELINE).read_text(encoding="utf-8"))
+    copy(PL102 / "bad.txt", work / "prompts")
+    inside = f"prompts/{BASELINE}"
+    result = check("--select", "PL102", "--write-baseline", inside, "prompts")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", f"Wrote 4 finding(s) to {inside}\n")
+    entries = json.loads((work / inside).read_text(encoding="utf-8"))
     assert entries["version"] == 1
-    assert [(e["path"], e["code"]) for e in entries["findings"]] == [("bad.txt", "PL102")] * 4
-    # The baseline is JSON in the folder linted; it is not read as a chat file.
-    result = check("--select", "PL102", "--baseline", BASELINE)
+    assert [(e["path"], e["code"]) for e in entries["findings"]] == [("prompts/bad.txt", "PL102")] * 4
+    # The baseline is JSON in the folder linted (a prompt folder); it is not read as a chat file.
+    result = check("--select", "PL102", "--baseline", inside, "prompts")
     assert (result.exit_code, result.stdout) == (0, "All checks passed!\n")
 
 

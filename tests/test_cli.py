@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import subprocess
 import sys
 from importlib.metadata import version
@@ -784,3 +785,71 @@ def test_check_respects_gitignore_unless_told_and_lints_a_named_file(work):
     ]
     # A file named on the command line is linted whatever .gitignore says.
     assert check("--select", "PL102", "sub/scored.prompt").exit_code == 1
+
+
+# ---- which files a walk takes ----
+
+
+def _globs(cell: str) -> tuple[str, ...]:
+    return tuple(re.findall(r"`([^`]+)`", cell))
+
+
+def test_the_readme_table_of_walk_defaults_is_the_code():
+    from promptlint import formats
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    table = readme.split("<!-- walk-defaults:", 1)[1].split("\n\n", 1)[0]
+    rows = [line.split(" | ") for line in table.splitlines() if line.startswith("| `")]
+    assert [_globs(files_cell) for files_cell, _ in rows] == [formats.ANYWHERE[:-1], ("*.py",), formats.IN_PROMPT_FOLDERS]
+    assert formats.ANYWHERE[-1] == "*.py"
+    assert _globs(rows[2][1]) == formats.PROMPT_FOLDERS
+    assert formats.DEFAULT_INCLUDE == formats.ANYWHERE + tuple(f"**/{d}/**/{g}" for d in formats.PROMPT_FOLDERS for g in formats.IN_PROMPT_FOLDERS)
+
+
+APPLICATION = {
+    "README.md": "Question: What is this?\n\nQuestion: What is this?\n",
+    "CHANGELOG.md": "## 1.0\n",
+    "docs/faq.md": "Question: How?\n",
+    "notes.txt": "todo\n",
+    "package.json": '{"name": "app"}\n',
+    "config.yaml": "today: 2026-12-02\n",
+    "app/qa.j2": "Answer from the sources.\n",
+    "app/answer.prompt": "Answer from the sources.\n",
+    "app/chat.prompt.yml": "messages: []\n",
+    "app/card.hbs": "Answer.\n",
+    "app/card.mustache": "Answer.\n",
+    "app/rag.py": "QA_PROMPT = 'Answer from the sources below, and cite them.'\n",
+    "app/prompts/system.txt": "Answer from the sources.\n",
+    "app/prompts/v2/system.md": "Answer from the sources.\n",
+    "templates/chat.json": '{"messages": [{"role": "user", "content": "Hi there"}]}\n',
+    "prompt/qa.yaml": "template: Answer from the sources.\n",
+    "src/templates/email.txt": "Answer.\n",
+}
+TAKEN = ["app/answer.prompt", "app/card.hbs", "app/card.mustache", "app/chat.prompt.yml", "app/prompts/system.txt", "app/prompts/v2/system.md", "app/qa.j2", "app/rag.py", "prompt/qa.yaml", "src/templates/email.txt", "templates/chat.json"]
+
+
+def test_a_walk_of_an_application_takes_its_prompts_only(work):
+    make_tree(work, {})
+    for name in TREE:
+        (work / name).unlink()
+    for name, text in APPLICATION.items():
+        (work / name).parent.mkdir(parents=True, exist_ok=True)
+        (work / name).write_text(text, encoding="utf-8")
+    from promptlint.config import Resolver
+    from promptlint import files
+
+    assert sorted(p.as_posix() for p in files.expand([Path(".")], Resolver(None).wants)) == TAKEN
+    # The README's repeated "Question:" is not a prompt's: nothing is reported on it.
+    result = check("--output-format", "concise", "--select", "PL101", ".")
+    assert (result.exit_code, result.stdout) == (0, "")
+    # Named on the command line, it is linted.
+    assert check("--select", "PL101", "--output-format", "concise", "README.md").exit_code == 1
+
+
+def test_include_replaces_the_defaults(work):
+    for name, text in APPLICATION.items():
+        (work / name).parent.mkdir(parents=True, exist_ok=True)
+        (work / name).write_text(text, encoding="utf-8")
+    (work / ".promptlint.yaml").write_text('today: 2026-12-02\ninclude: ["*.md"]\n', encoding="utf-8")
+    result = run("check", "--select", "PL101", "--output-format", "concise", ".")
+    assert (result.exit_code, [line.split(":")[0] for line in result.stdout.splitlines()]) == (1, ["README.md"])

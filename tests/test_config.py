@@ -16,7 +16,7 @@ import yaml
 from click.testing import CliRunner
 
 from promptlint import config as config_module
-from promptlint import registry
+from promptlint import files, registry
 from promptlint.cli import main
 from promptlint.config import load
 from promptlint.lint import lint_text
@@ -97,7 +97,7 @@ def test_a_pyproject_without_the_table_is_passed_over(tmp_path, monkeypatch):
 def test_the_nearest_config_wins_for_each_file_and_each_is_read_once(tmp_path, monkeypatch):
     write(tmp_path / ".promptlint.yaml", "select: [PL102]\n")
     write(tmp_path / "sub" / "pyproject.toml", '[tool.promptlint]\nselect = ["PL202"]\n')
-    for name in ("top.txt", "also.txt", "sub/inner.txt", "sub/deeper/more.txt", "other/x.txt"):
+    for name in ("top.prompt", "also.prompt", "sub/inner.prompt", "sub/deeper/more.prompt", "other/x.prompt"):
         write(tmp_path / name, PROMPT)
     reads: list[Path] = []
     real_read = config_module.read
@@ -109,11 +109,11 @@ def test_the_nearest_config_wins_for_each_file_and_each_is_read_once(tmp_path, m
     monkeypatch.setattr(config_module, "read", counted)
     monkeypatch.chdir(tmp_path)
     assert codes(".") == {
-        "also.txt": ["PL102"],
-        str(Path("other/x.txt")): ["PL102"],
-        str(Path("sub/deeper/more.txt")): ["PL202"],
-        str(Path("sub/inner.txt")): ["PL202"],
-        "top.txt": ["PL102"],
+        "also.prompt": ["PL102"],
+        str(Path("other/x.prompt")): ["PL102"],
+        str(Path("sub/deeper/more.prompt")): ["PL202"],
+        str(Path("sub/inner.prompt")): ["PL202"],
+        "top.prompt": ["PL102"],
     }
     assert sorted(reads) == [tmp_path / ".promptlint.yaml", tmp_path / "sub" / "pyproject.toml"]
 
@@ -148,7 +148,7 @@ def test_per_file_ignores_silence_exactly_the_named_rule_in_exactly_the_matching
     # The globs are relative to the config's folder (project/), not to where the command runs.
     write(
         tmp_path / "project" / ".promptlint.yaml",
-        BOTH + "per-file-ignores:\n  'legacy/*.txt': [retrieval-score]\n  '*.md': [PL2]\n  'deep/**/last.txt': [PL102, PL202]\n",
+        BOTH + "include: ['*.txt', '*.md', '*.prompt']\nper-file-ignores:\n  'legacy/*.txt': [retrieval-score]\n  '*.md': [PL2]\n  'deep/**/last.txt': [PL102, PL202]\n",
     )
     for name in ("legacy/a.txt", "legacy/b.prompt", "legacy/nested/c.txt", "notes.md", "other/a.txt", "deep/last.txt", "deep/x/y/last.txt"):
         write(tmp_path / "project" / name, PROMPT)
@@ -196,7 +196,7 @@ def test_include_and_exclude_decide_what_a_folder_walk_takes(tmp_path, monkeypat
     monkeypatch.chdir(tmp_path)
     write(tmp_path / ".promptlint.yaml", BOTH + "include: ['*.txt', '*.tmpl']\nexclude: [drafts, 'legacy/*.txt', 'skip-*']\n")
     # A nested config governs its own folder, with globs relative to it.
-    write(tmp_path / "team" / ".promptlint.yaml", BOTH + "exclude: ['old/**']\n")
+    write(tmp_path / "prompts" / ".promptlint.yaml", BOTH + "exclude: ['old/**']\n")
     tree = [
         "a.txt",
         "b.tmpl",
@@ -206,13 +206,13 @@ def test_include_and_exclude_decide_what_a_folder_walk_takes(tmp_path, monkeypat
         "legacy/e.txt",
         "legacy/f.tmpl",
         "legacy/deeper/g.txt",  # 'legacy/*.txt' names files directly in legacy/
-        "team/h.md",  # the default include again, under the team's config
-        "team/old/i.md",
-        "team/old/deep/j.md",
+        "prompts/h.md",  # the default include again, in a prompt folder, under its own config
+        "prompts/old/i.md",
+        "prompts/old/deep/j.md",
     ]
     for name in tree:
         write(tmp_path / name, PROMPT)
-    assert sorted(codes(".")) == [str(Path(p)) for p in ("a.txt", "b.tmpl", "legacy/deeper/g.txt", "legacy/f.tmpl", "team/h.md")]
+    assert sorted(codes(".")) == [str(Path(p)) for p in ("a.txt", "b.tmpl", "legacy/deeper/g.txt", "legacy/f.tmpl", "prompts/h.md")]
 
 
 def test_exclude_does_not_apply_to_a_file_named_on_the_command_line(tmp_path, monkeypatch):
@@ -357,7 +357,7 @@ def test_config_command_prints_the_resolved_settings(tmp_path, monkeypatch):
         "  legacy/*.txt: [PL102, PL103]",
         f"fixable: [{', '.join(fixable)}]",
         "unfixable: [PL106, PL203]",
-        "include: ['*.txt', '*.md', '*.prompt', '*.j2', '*.jinja', '*.jinja2', '*.json', '*.jsonl', '*.ndjson', '*.prompty', '*.py', '*.yaml', '*.yml']",
+        f"include: [{', '.join(repr(glob) for glob in files.DEFAULT_INCLUDE)}]",
         "exclude: [drafts]",
         "today: 2026-12-02",
         "tokens: {encoding: cl100k_base}",

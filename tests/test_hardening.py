@@ -81,13 +81,13 @@ def test_an_empty_file_is_clean(work, suffix):
 
 
 def test_a_binary_file_in_a_folder_is_skipped_with_a_notice(work):
-    (work / "tree").mkdir()
-    (work / "tree" / "image.txt").write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR")
-    copy(PL102 / "bad.txt", work / "tree")
-    result = check("--select", "PL102", "--output-format", "concise", "tree")
+    (work / "prompts").mkdir()
+    (work / "prompts" / "image.txt").write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR")
+    copy(PL102 / "bad.txt", work / "prompts")
+    result = check("--select", "PL102", "--output-format", "concise", "prompts")
     assert result.exit_code == 2
-    assert result.stdout.splitlines() == [line.replace("bad.txt", str(Path("tree/bad.txt"))) for line in PL102_CONCISE]
-    assert result.stderr.splitlines() == [f"error: {Path('tree/image.txt')}: binary file, skipped", NOT_READ]
+    assert result.stdout.splitlines() == [line.replace("bad.txt", str(Path("prompts/bad.txt"))) for line in PL102_CONCISE]
+    assert result.stderr.splitlines() == [f"error: {Path('prompts/image.txt')}: binary file, skipped", NOT_READ]
 
 
 # A prompt whose scored header has, before the score, a tab, wide (CJK) characters,
@@ -244,22 +244,22 @@ def test_an_unreadable_file_is_one_line_and_the_rest_is_linted(work, lock):
 
 
 def test_an_unreadable_folder_is_one_line_and_the_rest_is_linted(work, lock):
-    copy(PL102 / "bad.txt", work / "tree")
-    copy(PL102 / "bad.txt", work / "tree" / "locked" / "inner")
-    lock(work / "tree" / "locked")
-    result = check("--select", "PL102", "--output-format", "concise", "tree")
+    copy(PL102 / "bad.txt", work / "prompts")
+    copy(PL102 / "bad.txt", work / "prompts" / "locked" / "inner")
+    lock(work / "prompts" / "locked")
+    result = check("--select", "PL102", "--output-format", "concise", "prompts")
     assert result.exit_code == 2
-    assert result.stdout.splitlines() == [line.replace("bad.txt", str(Path("tree/bad.txt"))) for line in PL102_CONCISE]
-    assert result.stderr.splitlines() == [f"error: {Path('tree/locked')}: cannot read: Permission denied", NOT_READ]
-    result = run("format", "--config", CONFIG, "tree")
-    assert (result.exit_code, result.stderr.splitlines()[0]) == (2, f"error: {Path('tree/locked')}: cannot read: Permission denied")
+    assert result.stdout.splitlines() == [line.replace("bad.txt", str(Path("prompts/bad.txt"))) for line in PL102_CONCISE]
+    assert result.stderr.splitlines() == [f"error: {Path('prompts/locked')}: cannot read: Permission denied", NOT_READ]
+    result = run("format", "--config", CONFIG, "prompts")
+    assert (result.exit_code, result.stderr.splitlines()[0]) == (2, f"error: {Path('prompts/locked')}: cannot read: Permission denied")
 
 
 def test_a_folder_that_lists_but_cannot_be_searched_names_its_files(work, monkeypatch):
     # chmod 644 on a folder: its names can be listed, but nothing in it can be looked at.
-    copy(PL102 / "bad.txt", work / "tree")
-    copy(PL102 / "bad.txt", work / "tree" / "closed", "inside.txt")
-    closed = Path(os.path.abspath(work / "tree" / "closed"))
+    copy(PL102 / "bad.txt", work / "prompts")
+    copy(PL102 / "bad.txt", work / "prompts" / "closed", "inside.txt")
+    closed = Path(os.path.abspath(work / "prompts" / "closed"))
     real_stat = os.stat
 
     def guarded_stat(path, *args, **kwargs):
@@ -270,23 +270,23 @@ def test_a_folder_that_lists_but_cannot_be_searched_names_its_files(work, monkey
     monkeypatch.setattr(os, "stat", guarded_stat)
     real_read = Path.read_bytes
     monkeypatch.setattr(Path, "read_bytes", lambda self: guarded_stat(self) and real_read(self))
-    result = check("--select", "PL102", "--output-format", "concise", "tree")
+    result = check("--select", "PL102", "--output-format", "concise", "prompts")
     assert result.exit_code == 2
-    assert result.stdout.splitlines() == [line.replace("bad.txt", str(Path("tree/bad.txt"))) for line in PL102_CONCISE]
-    assert result.stderr.splitlines()[0] == f"error: {Path('tree/closed/inside.txt')}: cannot read: Permission denied"
+    assert result.stdout.splitlines() == [line.replace("bad.txt", str(Path("prompts/bad.txt"))) for line in PL102_CONCISE]
+    assert result.stderr.splitlines()[0] == f"error: {Path('prompts/closed/inside.txt')}: cannot read: Permission denied"
 
 
 def test_lint_paths_raises_for_a_folder_it_cannot_list(work, lock):
     import promptlint
 
-    copy(PL102 / "bad.txt", work / "tree" / "locked")
-    lock(work / "tree" / "locked")
+    copy(PL102 / "bad.txt", work / "prompts" / "locked")
+    lock(work / "prompts" / "locked")
     with pytest.raises(documents.UnreadableFile, match=r"locked: cannot read: Permission denied$"):
-        promptlint.lint_paths(["tree"])
+        promptlint.lint_paths(["prompts"])
 
 
 def test_a_folder_walk_ends_despite_link_loops_and_skips_pipes(work):
-    tree = work / "tree"
+    tree = work / "prompts"
     copy(PL102 / "bad.txt", tree, "a.txt")
     copy(PL102 / "bad.txt", tree, "sub/b.txt")
     (tree / "sub" / "up").symlink_to("..", target_is_directory=True)  # a loop: tree/sub/up/sub/up/...
@@ -296,29 +296,29 @@ def test_a_folder_walk_ends_despite_link_loops_and_skips_pipes(work):
     assert list(files.expand([tree])) == [tree / "a.txt", tree / "sub" / "b.txt"]
     # In a process of its own, so that a hang fails the test instead of stopping the suite.
     done = subprocess.run(
-        [str(Path(sys.executable).with_name("promptlint")), "check", "--config", CONFIG, "--select", "PL102", "--output-format", "concise", "tree"],
+        [str(Path(sys.executable).with_name("promptlint")), "check", "--config", CONFIG, "--select", "PL102", "--output-format", "concise", "prompts"],
         capture_output=True, text=True, cwd=work, timeout=120,
     )
     assert done.returncode == 1
-    assert sorted({line.split(":")[0] for line in done.stdout.splitlines()}) == [str(Path("tree/a.txt")), str(Path("tree/sub/b.txt"))]
+    assert sorted({line.split(":")[0] for line in done.stdout.splitlines()}) == [str(Path("prompts/a.txt")), str(Path("prompts/sub/b.txt"))]
 
 
 def test_a_file_deleted_during_the_run_is_one_line_and_the_rest_is_linted(work, monkeypatch):
-    copy(PL102 / "bad.txt", work, "tree/a.txt")
-    copy(PL102 / "bad.txt", work, "tree/b.txt")
+    copy(PL102 / "bad.txt", work, "prompts/a.txt")
+    copy(PL102 / "bad.txt", work, "prompts/b.txt")
     read = documents.read
 
     def read_and_delete_b(path, *args, **kwargs):
         # Found by the folder walk, gone by the time it is read.
         if path.name == "a.txt":
-            (work / "tree" / "b.txt").unlink()
+            (work / "prompts" / "b.txt").unlink()
         return read(path, *args, **kwargs)
 
     monkeypatch.setattr(documents, "read", read_and_delete_b)
-    result = check("--select", "PL102", "--output-format", "concise", "tree")
+    result = check("--select", "PL102", "--output-format", "concise", "prompts")
     assert result.exit_code == 2
-    assert result.stdout.splitlines() == [line.replace("bad.txt", str(Path("tree/a.txt"))) for line in PL102_CONCISE]
-    assert result.stderr.splitlines() == [f"error: {Path('tree/b.txt')}: cannot read: No such file or directory", NOT_READ]
+    assert result.stdout.splitlines() == [line.replace("bad.txt", str(Path("prompts/a.txt"))) for line in PL102_CONCISE]
+    assert result.stderr.splitlines() == [f"error: {Path('prompts/b.txt')}: cannot read: No such file or directory", NOT_READ]
 
 
 # ---- fixes never lose data ----

@@ -47,7 +47,7 @@ Damaged goods may be returned within 30 days.
 Question: How long do I have to return damaged goods?
 """
 FINDING = (
-    "prompt.txt:3:38: PL102 [retrieval-score] Source 1 shows its retrieval score ('score: 0.91'); "
+    "qa.prompt:3:38: PL102 [retrieval-score] Source 1 shows its retrieval score ('score: 0.91'); "
     "the model reads it as an instruction to defer to the top hit"
 )
 
@@ -94,11 +94,11 @@ def hook_repo(tmp_path_factory, env) -> tuple[Path, str]:
 
 @pytest.fixture
 def repo(tmp_path, env, hook_repo):
-    """A git repository using both hooks, holding prompt.txt (with a retrieval score) and notes.csv."""
+    """A git repository using both hooks, holding qa.prompt (with a retrieval score) and notes.csv."""
     path, rev = hook_repo
     config = {"repos": [{"repo": str(path), "rev": rev, "hooks": [{"id": "promptlint"}, {"id": "promptlint-fix"}]}]}
     (tmp_path / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
-    (tmp_path / "prompt.txt").write_text(BAD, encoding="utf-8")
+    (tmp_path / "qa.prompt").write_text(BAD, encoding="utf-8")
     (tmp_path / "notes.csv").write_text(BAD, encoding="utf-8")
     _git(tmp_path, env, "init", "-q")
     _git(tmp_path, env, "add", "-A")
@@ -119,26 +119,26 @@ def _status(output: str, name: str) -> str:
 
 @needs_pre_commit
 def test_clean_prompt_passes(env, repo):
-    (repo / "prompt.txt").write_text(FIXED, encoding="utf-8")
-    result = run_hook(env, repo, "promptlint", "prompt.txt")
+    (repo / "qa.prompt").write_text(FIXED, encoding="utf-8")
+    result = run_hook(env, repo, "promptlint", "qa.prompt")
     assert (_status(result.stdout, "promptlint"), result.returncode) == ("Passed", 0), result.stdout + result.stderr
 
 
 @needs_pre_commit
 def test_finding_fails_the_hook(env, repo):
-    result = run_hook(env, repo, "promptlint", "prompt.txt")
+    result = run_hook(env, repo, "promptlint", "qa.prompt")
     assert (_status(result.stdout, "promptlint"), result.returncode) == ("Failed", 1), result.stdout + result.stderr
     assert FINDING in result.stdout.splitlines()
-    assert (repo / "prompt.txt").read_text(encoding="utf-8") == BAD
+    assert (repo / "qa.prompt").read_text(encoding="utf-8") == BAD
 
 
 @needs_pre_commit
 def test_fix_hook_rewrites_the_file(env, repo):
-    result = run_hook(env, repo, "promptlint-fix", "prompt.txt")
+    result = run_hook(env, repo, "promptlint-fix", "qa.prompt")
     # A hook that changes a file fails the commit, so the change can be reviewed and staged.
     assert (_status(result.stdout, "promptlint (fix)"), result.returncode) == ("Failed", 1), result.stdout + result.stderr
     assert "- files were modified by this hook" in result.stdout
-    assert (repo / "prompt.txt").read_text(encoding="utf-8") == FIXED
+    assert (repo / "qa.prompt").read_text(encoding="utf-8") == FIXED
 
 
 @needs_pre_commit
