@@ -45,6 +45,9 @@ class Prompt:
     # For a Python string that does not stand verbatim in the file (escapes, an f-string):
     # the line and column where its literal starts. Its findings point there, unfixable.
     anchor: tuple[int, int] | None = None
+    # For a Python string with escapes or in pieces: the file offset of each character
+    # of the text, and of its end. Findings point into it; not fixable.
+    offsets: tuple[int, ...] | None = None
     # For a YAML block scalar: the file line and column offset of each line of the text
     # (its indentation is not part of the text). Findings point into it; not fixable.
     line_map: tuple[tuple[int, int], ...] | None = None
@@ -55,7 +58,7 @@ class Prompt:
 
     @property
     def writable(self) -> bool:
-        return self.anchor is None and self.line_map is None
+        return self.anchor is None and self.line_map is None and self.offsets is None
 
     @property
     def text(self) -> str:
@@ -148,6 +151,8 @@ class Document:
         """1-based line and column in the file of an offset in ``prompt.text``."""
         if prompt.anchor is not None:
             return prompt.anchor  # the text is not in the file verbatim: point at its literal
+        if prompt.offsets is not None:
+            return _line_column(self.line_starts, prompt.offsets[min(max(offset, 0), len(prompt.offsets) - 1)])
         if prompt.line_map is not None:
             index, column = _line_column(prompt.line_starts, offset)
             line, indent = prompt.line_map[min(index - 1, len(prompt.line_map) - 1)]
@@ -347,8 +352,8 @@ def read_python(display: str, raw: str, bom: bool, newline: str, suffix: str) ->
     prompts = []
     for template in found:
         syntax = template.syntax if template.syntax == "text" or parses(template.text) else "text"
-        anchor = None if template.origin else (template.line, template.column)
-        prompts.append(Prompt((template.text,), None, syntax=syntax, origin=template.origin, anchor=anchor, loop=template.loop))
+        anchor = None if template.origin or template.offsets else (template.line, template.column)
+        prompts.append(Prompt((template.text,), None, syntax=syntax, origin=template.origin, anchor=anchor, loop=template.loop, offsets=template.offsets))
     return Document(display, raw, "python", bom, tuple(prompts), (), newline)
 
 

@@ -11,7 +11,10 @@ loop (see pybuild).
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
+import unicodedata
 from dataclasses import dataclass
 
 from .pybuild import BUILDING, Loop, jinja_by_content, literal_in_call, wrappers
@@ -54,6 +57,9 @@ class PyTemplate:
     origin: tuple[int, int] | None
     # For a string built once per item of a loop: what the loop iterates (see pybuild).
     loop: Loop | None = None
+    # For a literal with escapes or in pieces ("a\\n" "b"): the file offset of each
+    # character of ``text`` (where its escape starts), and of its end. None for an f-string.
+    offsets: tuple[int, ...] | None = None
 
 
 class PythonSyntaxError(Exception):
@@ -132,8 +138,9 @@ def _template(raw: str, starts: list[int], node: ast.AST, jinja_hint: bool) -> P
     start = starts[node.lineno - 1] + _char_column(raw, starts[node.lineno - 1], node.col_offset)
     end = starts[node.end_lineno - 1] + _char_column(raw, starts[node.end_lineno - 1], node.end_col_offset)
     origin = _origin(raw, start, end, text) if isinstance(node, ast.Constant) else None
+    offsets = _offsets(raw, start, end, text) if isinstance(node, ast.Constant) and origin is None else None
     syntax = "jinja" if jinja_hint or "{{" in text and "}}" in text or "{%" in text else "text"
-    return PyTemplate(text, syntax, node.lineno, start - starts[node.lineno - 1] + 1, origin)
+    return PyTemplate(text, syntax, node.lineno, start - starts[node.lineno - 1] + 1, origin, offsets)
 
 
 def _char_column(raw: str, line_start: int, byte_offset: int) -> int:
@@ -154,3 +161,65 @@ def _origin(raw: str, start: int, end: int, text: str) -> tuple[int, int] | None
     if raw[inner_start:inner_end] != text:
         return None  # escapes: the text is not the source character for character
     return inner_start, inner_end
+
+
+_SIMPLE_ESCAPES = {"\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
+_ESCAPE = re.compile(r"\\(\n|[0-7]{1,3}|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}]*\}|.)", re.DOTALL)
+
+
+def _offsets(raw: str, start: int, end: int, text: str) -> tuple[int, ...] | None:
+    """The file offset of each character of a string literal's value, through its escapes
+    and the pieces of an implicit concatenation; None when it cannot be told exactly."""
+    segment = raw[start:end]
+    line_starts = [0] + [m.end() for m in re.finditer("\n", segment)]
+    offsets: list[int] = []
+    try:
+        tokens = [t for t in tokenize.generate_tokens(io.StringIO(segment).readline) if t.type == tokenize.STRING]
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    for token in tokens:
+        match = re.match(r"(?i)([rbu]*)('\'\'|\"\"\"|'|\")", token.string)
+        if match is None or "b" in match.group(1).lower():
+            return None
+        at = start + line_starts[token.start[0] - 1] + token.start[1] + match.end()
+        body = token.string[match.end() : len(token.string) - len(match.group(2))]
+        offsets += _body_offsets(body, at, "r" in match.group(1).lower())
+    if not tokens:
+        return None
+    offsets.append(end - len(match.group(2)))  # the end of the text: the last closing quote
+    return tuple(offsets) if len(offsets) == len(text) + 1 and _decodes(raw, offsets, text) else None
+
+
+def _body_offsets(body: str, at: int, raw_string: bool) -> list[int]:
+    """One offset per character the body of one literal stands for."""
+    if raw_string:
+        return [at + i for i in range(len(body))]
+    offsets, i = [], 0
+    while i < len(body):
+        escape = _ESCAPE.match(body, i) if body[i] == "\\" else None
+        if escape is None:
+            offsets.append(at + i)
+            i += 1
+            continue
+        if escape.group(1) != "\n":  # a backslash before a newline joins the lines: no character
+            offsets += [at + i] * len(_unescape(escape.group(1)))
+        i = escape.end()
+    return offsets
+
+
+def _unescape(escape: str) -> str:
+    """What one escape (without its backslash) stands for; an unknown one keeps its backslash."""
+    if escape in _SIMPLE_ESCAPES:
+        return _SIMPLE_ESCAPES[escape]
+    if escape[0] in "01234567":
+        return chr(int(escape, 8))
+    if escape[0] in "xuU" and len(escape) > 1:
+        return chr(int(escape[1:], 16))
+    if escape.startswith("N{"):
+        return unicodedata.lookup(escape[2:-1])
+    return "\\" + escape
+
+
+def _decodes(raw: str, offsets: list[int], text: str) -> bool:
+    """Whether the characters mapped stand where the text says: each a verbatim character or an escape."""
+    return all(raw[o] == c or raw[o] == "\\" for o, c in zip(offsets, text))

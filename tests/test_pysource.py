@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from promptlint.config import build
 from promptlint.lint import fix_text, lint_text
 from promptlint.pysource import templates_in
@@ -46,7 +48,7 @@ def test_findings_point_into_the_python_file():
         (4, 25, "PL102"),
         (7, 11, "PL101"),
         (13, 49, "PL102"),
-        (19, 20, "PL101"),  # escapes: the literal's start, and no fix
+        (19, 55, "PL101"),  # through the escapes: on the first {question}, as on line 7 (and no fix)
     ]
 
 
@@ -89,3 +91,57 @@ def test_langchain_jinja_template_and_other_yaml():
     jinja = "_type: prompt\ntemplate_format: jinja2\ntemplate: 'Answer. {% for d in docs %}{{ d.content }} (score: {{ d.score }}){% endfor %} Question: {{ question }}'\n"
     assert [f.code for f in lint_text(jinja, path="p.yml", config=CONFIG)] == ["PL102", "PL205"]
     assert lint_text("steps:\n  - run: pytest\n", path=".github/ci.yml", config=CONFIG) == []
+
+
+# ---- positions inside literals with escapes ----
+
+PL102_ONLY = build({"select": ["PL102"], "today": "2026-12-02"}, "test")
+
+BEFORE = "Answer from the sources." + "\n\n"
+SCORED_SOURCE = "[1] Shipping FAQ \u2014 Delivery (score: 0.91)"
+AFTER = "\n" + "Standard delivery takes 3-5 working days.\n\nQuestion: {question}"
+
+# How the template is written in the file: escapes of every kind, pieces, raw strings.
+LITERALS = {
+    "newline escapes": '"' + (BEFORE + SCORED_SOURCE + AFTER).replace("\n", "\\n") + '"',
+    "tab, quote, backslash": '"\\t\\"Q\\" \\\\ ' + (BEFORE + SCORED_SOURCE + AFTER).replace("\n", "\\n") + '"',
+    "unicode escapes": '"\\u00c9\\N{EM DASH}\\x41\\101 ' + (BEFORE + SCORED_SOURCE.replace("\u2014", "\\u2014") + AFTER).replace("\n", "\\n") + '"',
+    "implicit concatenation": '(\n    "' + BEFORE.replace("\n", "\\n") + '"\n    "' + SCORED_SOURCE + '"\n    "' + AFTER.replace("\n", "\\n") + '"\n)',
+    "pieces, one raw": '(\n    r"' + BEFORE.replace("\n", "") + ' \\d"\n    "\\n\\n' + SCORED_SOURCE + AFTER.replace("\n", "\\n") + '"\n)',
+    "single quotes": "'" + (BEFORE + SCORED_SOURCE + AFTER).replace("\n", "\\n") + "'",
+    "line continuation": '"' + BEFORE.replace("\n", "\\n") + '\\\n' + SCORED_SOURCE + AFTER.replace("\n", "\\n") + '"',
+}
+
+
+@pytest.mark.parametrize("literal", LITERALS.values(), ids=LITERALS.keys())
+@pytest.mark.parametrize("layout", ["QA_PROMPT = {}\n", "import x\n\n\ndef build():\n    return PromptTemplate(template={})\n"])
+def test_a_finding_in_a_literal_with_escapes_lands_on_its_text(literal, layout):
+    source = layout.format(literal)
+    (finding,) = lint_text(source, path="rag.py", config=PL102_ONLY)
+    at = source.index("0.91")  # the score's value, which the finding marks
+    line = source.count("\n", 0, at) + 1
+    column = at - (source.rfind("\n", 0, at) + 1) + 1
+    assert (finding.code, finding.line, finding.column, finding.end_line, finding.end_column) == ("PL102", line, column, line, column + 4)
+    # The text is not the source character for character: reported, never edited.
+    assert finding.fix is None
+
+
+@pytest.mark.parametrize("literal", ['f"' + (BEFORE + SCORED_SOURCE + AFTER).replace("\n", "\\n").replace("{question}", "{q!r}") + '"'])
+def test_an_f_string_still_points_at_its_opening_quote(literal):
+    source = "QA_PROMPT = " + literal + "\n"
+    (finding,) = lint_text(source, path="rag.py", config=PL102_ONLY)
+    assert (finding.line, finding.column) == (1, 13)
+
+
+def test_bytes_are_not_templates():
+    assert templates_in('QA_PROMPT = b"' + (BEFORE + SCORED_SOURCE.replace("\u2014", "-") + AFTER).replace("\n", "\\n") + '"\n') == []
+
+
+@pytest.mark.parametrize("literal", LITERALS.values(), ids=LITERALS.keys())
+def test_every_character_maps_to_where_it_is_written(literal):
+    source = "QA_PROMPT = " + literal + "\n"
+    (template,) = templates_in(source)
+    assert template.origin is None and len(template.offsets) == len(template.text) + 1
+    for offset, char in zip(template.offsets, template.text):
+        assert source[offset] == char or source[offset] == "\\"
+    assert list(template.offsets) == sorted(template.offsets)
