@@ -46,7 +46,7 @@ class Prompt:
     # the line and column where its literal starts. Its findings point there, unfixable.
     anchor: tuple[int, int] | None = None
     # For a Python string with escapes or in pieces: the file offset of each character
-    # of the text, and of its end. Findings point into it; not fixable.
+    # of the text, and of its end. Findings point into it; fixes are written back escaped.
     offsets: tuple[int, ...] | None = None
     # For a YAML block scalar: the file line and column offset of each line of the text
     # (its indentation is not part of the text). Findings point into it; not fixable.
@@ -58,7 +58,7 @@ class Prompt:
 
     @property
     def writable(self) -> bool:
-        return self.anchor is None and self.line_map is None and self.offsets is None
+        return self.anchor is None and self.line_map is None
 
     @property
     def text(self) -> str:
@@ -177,9 +177,15 @@ class Document:
         elif self.kind in ("text", "python", "yaml"):
             # Only text that stands verbatim in the file is written back; the rest stays as read.
             raw = self.raw
-            for prompt in sorted(prompts, key=lambda p: p.origin or (0, 0), reverse=True):
+            # From the last to the first, so that each one's place in ``raw`` still holds.
+            for old, prompt in sorted(zip(self.prompts, prompts), key=lambda pair: _place_in_file(pair[1]), reverse=True):
                 if prompt.origin is not None:
                     raw = raw[: prompt.origin[0]] + prompt.texts[0] + raw[prompt.origin[1] :]
+                elif prompt.offsets is not None and prompt.texts[0] != old.texts[0]:
+                    from .pysource import rewrite
+
+                    # Through the escapes; a change that cannot be written so leaves the literal as it is.
+                    raw = rewrite(raw, prompt.offsets, old.texts[0], prompt.texts[0]) or raw
         else:
             replacements, removals = {}, []
             for old, new in zip(self.prompts, prompts):
@@ -190,6 +196,10 @@ class Document:
                         replacements[chat.literal] = text
             raw = chatjson.replace_texts(self.raw, replacements, tuple(removals))
         return self._file_text(raw)
+
+
+def _place_in_file(prompt: Prompt) -> int:
+    return prompt.origin[0] if prompt.origin else prompt.offsets[0] if prompt.offsets else 0
 
 
 def _message_name(chat: chatjson.ChatText) -> str:

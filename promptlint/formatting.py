@@ -391,8 +391,9 @@ def format_document(doc: document.Document, config: Config, unsafe: bool = False
     """
     pieces, kept = [], []
     for piece in doc.prompts:
-        # A text that is not in the file verbatim (escapes, a YAML block) cannot be written back.
-        if not piece.writable:
+        # A text that is not in the file verbatim (a YAML block) cannot be written back; one
+        # written through escapes (check --fix writes small edits there) is left as it is too.
+        if not piece.writable or piece.offsets is not None:
             pieces.append(piece)
             continue
         try:

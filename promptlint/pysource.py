@@ -11,6 +11,7 @@ loop (see pybuild).
 from __future__ import annotations
 
 import ast
+import difflib
 import io
 import re
 import tokenize
@@ -223,3 +224,36 @@ def _unescape(escape: str) -> str:
 def _decodes(raw: str, offsets: list[int], text: str) -> bool:
     """Whether the characters mapped stand where the text says: each a verbatim character or an escape."""
     return all(raw[o] == c or raw[o] == "\\" for o, c in zip(offsets, text))
+
+
+def rewrite(raw: str, offsets: tuple[int, ...], old: str, new: str) -> str | None:
+    """The file with a template's value changed from ``old`` to ``new`` (``offsets`` as PyTemplate's).
+
+    Each change is written where the characters it replaces are written, escaped;
+    None when the file would not read back with ``new`` as a template (a raw piece
+    cannot take an escape), so that it is left as it was.
+    """
+    pieces, at = [], 0
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag != "equal":
+            pieces += [raw[at : offsets[i1]], _escape(new[j1:j2])]
+            # To the end of the last character replaced: what lies between two pieces stays.
+            at = _encoded_end(raw, offsets[i2 - 1]) if i2 > i1 else offsets[i1]
+    result = "".join(pieces) + raw[at:]
+    try:
+        read_back = templates_in(result)
+    except PythonSyntaxError:
+        return None
+    return result if any(t.text == new for t in read_back) else None
+
+
+def _encoded_end(raw: str, offset: int) -> int:
+    """Where the character written at ``offset`` ends: after its escape, or after itself."""
+    return _ESCAPE.match(raw, offset).end() if raw[offset] == "\\" else offset + 1
+
+
+def _escape(text: str) -> str:
+    """Text as it is written inside any non-raw string literal, whatever its quotes."""
+    for char, escape in (("\\", "\\\\"), ("\n", "\\n"), ("\r", "\\r"), ("\t", "\\t"), ('"', '\\"'), ("'", "\\'")):
+        text = text.replace(char, escape)
+    return text

@@ -6,7 +6,7 @@ import pytest
 
 from promptlint.config import build
 from promptlint.lint import fix_text, lint_text
-from promptlint.pysource import templates_in
+from promptlint.pysource import rewrite, templates_in
 
 CONFIG = build({"today": "2026-12-02"}, "test")
 
@@ -57,7 +57,8 @@ def test_fixes_edit_the_literals_in_place():
     assert "PASSAGE {i}\n{doc}" in fixed
     assert fixed.count("Question: {question}\n") == 1
     assert "[{{ loop.index }}] {{ doc.meta.title }}\n" in fixed
-    assert fixed.endswith('ESCAPED_TEMPLATE = "Answer from {context}.\\nQuestion: {question}\\nQuestion: {question}"\nlabel = "not a template, just a string that is long enough"\n')
+    # Through the escapes: the repeated question is gone, the escape before it stays.
+    assert fixed.endswith('ESCAPED_TEMPLATE = "Answer from {context}.\\nQuestion: {question}"\nlabel = "not a template, just a string that is long enough"\n')
     compile(fixed, "app.py", "exec")
 
 
@@ -122,8 +123,15 @@ def test_a_finding_in_a_literal_with_escapes_lands_on_its_text(literal, layout):
     line = source.count("\n", 0, at) + 1
     column = at - (source.rfind("\n", 0, at) + 1) + 1
     assert (finding.code, finding.line, finding.column, finding.end_line, finding.end_column) == ("PL102", line, column, line, column + 4)
-    # The text is not the source character for character: reported, never edited.
-    assert finding.fix is None
+    assert finding.fix is not None
+    # The fix is written through the escapes: the file still compiles, the template
+    # reads back without the score, the rest is written as it was, and a second fix changes nothing.
+    fixed = fix_text(source, path="rag.py", config=PL102_ONLY)
+    compile(fixed, "rag.py", "exec")
+    (before,), (after,) = templates_in(source), templates_in(fixed)
+    assert after.text == before.text.replace(" (score: 0.91)", "")
+    assert fixed == source.replace(" (score: 0.91)", "")
+    assert fix_text(fixed, path="rag.py", config=PL102_ONLY) == fixed
 
 
 @pytest.mark.parametrize("literal", ['f"' + (BEFORE + SCORED_SOURCE + AFTER).replace("\n", "\\n").replace("{question}", "{q!r}") + '"'])
@@ -145,3 +153,26 @@ def test_every_character_maps_to_where_it_is_written(literal):
     for offset, char in zip(template.offsets, template.text):
         assert source[offset] == char or source[offset] == "\\"
     assert list(template.offsets) == sorted(template.offsets)
+
+
+@pytest.mark.parametrize(
+    ("source", "inserted", "written"),
+    [
+        ('X_PROMPT = "Answer from the sources.\\nQ: {q}"\n', 'say "hi"\n\tback\\slash ', 'say \\"hi\\"\\n\\tback\\\\slash '),
+        ("X_PROMPT = 'Answer from the sources.\\nQ: {q}'\n", "it's", "it\\'s"),
+        ('X_PROMPT = ("Answer from the sources.\\n"\n    "Q: {q}")\n', "\u00e9", "\u00e9"),
+    ],
+)
+def test_an_insertion_is_escaped_for_its_literal(source, inserted, written):
+    (template,) = templates_in(source)
+    at = template.text.index("Q:")
+    result = rewrite(source, template.offsets, template.text, template.text[:at] + inserted + template.text[at:])
+    assert result == source.replace("Q:", written + "Q:", 1)
+    assert templates_in(result)[0].text == template.text[:at] + inserted + template.text[at:]
+
+
+def test_a_change_a_raw_piece_cannot_hold_is_not_written():
+    source = 'X_PROMPT = (r"Answer from \\d the sources."\n    "\\nQ: {q}")\n'
+    (template,) = templates_in(source)
+    at = template.text.index("the")
+    assert rewrite(source, template.offsets, template.text, template.text[:at] + "a\nb" + template.text[at:]) is None
