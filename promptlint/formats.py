@@ -40,8 +40,8 @@ FORMATS = (
     Format("json", (".json",), document.read_json),
     Format("jsonl", (".jsonl", ".ndjson"), document.read_jsonl),
     Format("prompty", (".prompty",), document.read_prompty, ("*.prompty",)),
-    Format("yaml", (".yaml", ".yml"), document.read_yaml, ("*.prompt.yml", "*.prompt.yaml")),
     Format("python", (".py",), document.read_python, ("*.py",)),
+    Format("yaml", (".yaml", ".yml"), document.read_yaml, ("*.prompt.yml", "*.prompt.yaml")),
 )
 _BY_SUFFIX = {suffix: f for f in FORMATS for suffix in f.suffixes}
 # What `file-types` can say a file is, and the suffix that reads a file as that.

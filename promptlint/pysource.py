@@ -141,7 +141,7 @@ def _template(raw: str, starts: list[int], node: ast.AST, jinja_hint: bool) -> P
     origin = _origin(raw, start, end, text) if isinstance(node, ast.Constant) else None
     offsets = _offsets(raw, start, end, text) if isinstance(node, ast.Constant) and origin is None else None
     syntax = "jinja" if jinja_hint or "{{" in text and "}}" in text or "{%" in text else "text"
-    return PyTemplate(text, syntax, node.lineno, start - starts[node.lineno - 1] + 1, origin, offsets)
+    return PyTemplate(text, syntax, node.lineno, start - starts[node.lineno - 1] + 1, origin, offsets=offsets)
 
 
 def _char_column(raw: str, line_start: int, byte_offset: int) -> int:

@@ -182,10 +182,10 @@ def test_the_reason_is_one_line_and_the_file_stays_byte_for_byte(tmp_path, monke
     raw = HANDLEBARS.replace("\n", "\r\n").encode("utf-8")
     Path("qa.hbs").write_bytes(raw)
     result = CliRunner().invoke(main, ["format", "qa.hbs"])
-    assert (result.exit_code, result.stdout, result.stderr) == (0, "", "qa.hbs: sources block kept: Handlebars sections\n")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", "qa.hbs: sources block kept: Handlebars sections\n1 file left unchanged.\n")
     assert Path("qa.hbs").read_bytes() == raw
     check = CliRunner().invoke(main, ["format", "--check", "qa.hbs"])
-    assert (check.exit_code, check.stdout, check.stderr) == (0, "", "qa.hbs: sources block kept: Handlebars sections\n")
+    assert (check.exit_code, check.stdout, check.stderr) == (0, "1 file already formatted.\n", "qa.hbs: sources block kept: Handlebars sections\n")
 
 
 # ---------------------------------------------------------------- blocks rewritten
@@ -334,7 +334,7 @@ def test_unsafe_fixes_option_of_format(tmp_path, monkeypatch):
     assert CliRunner().invoke(main, ["format", "qa.txt"]).exit_code == 0
     assert Path("qa.txt").read_text(encoding="utf-8") == UNGROUPED_SAFE
     result = CliRunner().invoke(main, ["format", "--unsafe-fixes", "qa.txt"])
-    assert (result.exit_code, result.stderr) == (0, "Reformatted: qa.txt\n")
+    assert (result.exit_code, result.stderr) == (0, "Reformatted: qa.txt\n1 file reformatted.\n")
     assert Path("qa.txt").read_text(encoding="utf-8") == UNGROUPED_UNSAFE
 
 

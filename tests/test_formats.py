@@ -6,7 +6,7 @@ import pytest
 
 from promptlint import document, files
 from promptlint.config import FILE_TYPES, build
-from promptlint.formats import DEFAULT_INCLUDE, FORMATS, for_suffix
+from promptlint.formats import ANYWHERE, DEFAULT_INCLUDE, FORMATS, IN_PROMPT_FOLDERS, for_suffix
 
 CASES = [(f, suffix) for f in FORMATS for suffix in f.suffixes]
 
@@ -14,7 +14,7 @@ CASES = [(f, suffix) for f in FORMATS for suffix in f.suffixes]
 @pytest.mark.parametrize(("fmt", "suffix"), CASES, ids=[s for _, s in CASES])
 def test_each_suffix_reads_as_its_format(fmt, suffix):
     assert for_suffix(suffix) is fmt
-    assert f"*{suffix}" in DEFAULT_INCLUDE
+    assert f"*{suffix}" in ANYWHERE + IN_PROMPT_FOLDERS
     assert files.DEFAULT_INCLUDE == DEFAULT_INCLUDE
 
 
