@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import PurePath
 
@@ -60,14 +60,15 @@ def _lines(source: str) -> tuple[list[str], list[int]]:
     return lines, starts
 
 
-def _key(finding: Finding, sources: dict[str, str]) -> Key:
+def keys(findings: Sequence[Finding], source: str) -> list[Key]:
+    """The keys of one file's findings, read from its text ``source``."""
     # Forward slashes, so that a baseline written on one system matches on another.
-    return PurePath(finding.path).as_posix(), finding.code, fingerprint(finding, sources.get(finding.path, ""))
+    return [(PurePath(f.path).as_posix(), f.code, fingerprint(f, source)) for f in findings]
 
 
-def dumps(findings: Sequence[Finding], sources: dict[str, str]) -> str:
-    """The baseline file's text: one entry per finding, sorted so that it diffs well."""
-    records = [dict(zip(FIELDS, key)) for key in sorted(_key(f, sources) for f in findings)]
+def dumps(entries: Iterable[Key]) -> str:
+    """The baseline file's text: one entry per finding's key, sorted so that it diffs well."""
+    records = [dict(zip(FIELDS, key)) for key in sorted(entries)]
     return json.dumps({"version": VERSION, "findings": records}, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -89,12 +90,14 @@ def loads(text: str, name: str) -> Counter[Key]:
     return known
 
 
-def new_findings(findings: Sequence[Finding], sources: dict[str, str], known: Counter[Key]) -> list[Finding]:
-    """The findings the baseline does not account for; each entry accounts for one finding."""
-    left = known.copy()
+def new_findings(findings: Sequence[Finding], source: str, left: Counter[Key]) -> list[Finding]:
+    """One file's findings that the baseline does not account for; each entry accounts for one finding.
+
+    The entries used are taken out of ``left``, so that files checked one after the
+    other share one count (copying the baseline for each file made it quadratic).
+    """
     new = []
-    for finding in findings:
-        key = _key(finding, sources)
+    for finding, key in zip(findings, keys(findings, source)):
         if left[key] > 0:
             left[key] -= 1
         else:

@@ -32,7 +32,8 @@ from .registry import Rule
 
 FOLDER = ".promptlint_cache"
 # Bumped when an entry's layout changes, so that old entries are misses.
-FORMAT = 2
+# 3: a fix shared by several findings is stored once, in the entry's "fixes".
+FORMAT = 3
 
 _INTS = ("start", "end", "severity", "tokens", "line", "column", "end_line", "end_column")
 _STRINGS = ("code", "name", "message", "context")
@@ -70,48 +71,71 @@ def _version() -> str:
     return version("promptlint")
 
 
-def _encode(finding: Finding) -> dict:
-    fix = finding.fix
+def _encode_fix(fix: Fix, regions: tuple[tuple[int, int, int, int], ...]) -> dict:
     return {
-        "code": finding.code,
-        "name": finding.name,
-        "message": finding.message,
-        "start": finding.span.start,
-        "end": finding.span.end,
-        "severity": int(finding.severity),
-        "tokens": finding.tokens,
-        "context": finding.context,
-        "line": finding.line,
-        "column": finding.column,
-        "end_line": finding.end_line,
-        "end_column": finding.end_column,
-        "fix": None
-        if fix is None
-        else {
-            "applicability": int(fix.applicability),
-            "description": fix.description,
-            "edits": [[e.span.start, e.span.end, e.replacement] for e in fix.edits],
-        },
-        "fix_regions": [list(region) for region in finding.fix_regions],
+        "applicability": int(fix.applicability),
+        "description": fix.description,
+        "edits": [[e.span.start, e.span.end, e.replacement] for e in fix.edits],
+        "regions": [list(region) for region in regions],
     }
 
 
-def _decode(record: dict, path: str) -> Finding:
-    if any(type(record[k]) is not int for k in _INTS) or any(type(record[k]) is not str for k in _STRINGS):
-        raise CorruptEntry("a finding field has the wrong type")
-    fix = record["fix"]
-    if fix is not None:
-        edits = []
-        for start, end, replacement in fix["edits"]:
-            if type(start) is not int or type(end) is not int or type(replacement) is not str:
-                raise CorruptEntry("an edit field has the wrong type")
-            edits.append(Edit(Span(start, end), replacement))
-        if type(fix["description"]) is not str:
-            raise CorruptEntry("a fix description is not a string")
-        fix = Fix(Applicability(fix["applicability"]), tuple(edits), fix["description"])
-    regions = tuple(tuple(region) for region in record.get("fix_regions", []))
+def _encode(findings: list[Finding]) -> tuple[list[dict], list[dict]]:
+    """The findings and their fixes: a fix shared by several findings is stored once, and each names it by index."""
+    fixes: list[dict] = []
+    index: dict[tuple[int, int], int] = {}
+    records = []
+    for finding in findings:
+        fix = None
+        if finding.fix is not None:
+            shared = (id(finding.fix), id(finding.fix_regions))
+            if shared not in index:
+                index[shared] = len(fixes)
+                fixes.append(_encode_fix(finding.fix, finding.fix_regions))
+            fix = index[shared]
+        records.append(
+            {
+                "code": finding.code,
+                "name": finding.name,
+                "message": finding.message,
+                "start": finding.span.start,
+                "end": finding.span.end,
+                "severity": int(finding.severity),
+                "tokens": finding.tokens,
+                "context": finding.context,
+                "line": finding.line,
+                "column": finding.column,
+                "end_line": finding.end_line,
+                "end_column": finding.end_column,
+                "fix": fix,
+            }
+        )
+    return records, fixes
+
+
+def _decode_fix(record: dict) -> tuple[Fix, tuple[tuple[int, int, int, int], ...]]:
+    edits = []
+    for start, end, replacement in record["edits"]:
+        if type(start) is not int or type(end) is not int or type(replacement) is not str:
+            raise CorruptEntry("an edit field has the wrong type")
+        edits.append(Edit(Span(start, end), replacement))
+    if type(record["description"]) is not str:
+        raise CorruptEntry("a fix description is not a string")
+    regions = tuple(tuple(region) for region in record["regions"])
     if not all(len(region) == 4 and all(type(n) is int for n in region) for region in regions):
         raise CorruptEntry("a fix region has the wrong shape")
+    return Fix(Applicability(record["applicability"]), tuple(edits), record["description"]), regions
+
+
+def _decode(record: dict, path: str, fixes: list[tuple[Fix, tuple]]) -> Finding:
+    if any(type(record[k]) is not int for k in _INTS) or any(type(record[k]) is not str for k in _STRINGS):
+        raise CorruptEntry("a finding field has the wrong type")
+    fix, regions = None, ()
+    if record["fix"] is not None:
+        if type(record["fix"]) is not int or not 0 <= record["fix"] < len(fixes):
+            raise CorruptEntry("a finding's fix is not the index of one of the entry's fixes")
+        # Findings that shared a fix share it again: one object, as the linter made it.
+        fix, regions = fixes[record["fix"]]
     return Finding(
         code=record["code"],
         name=record["name"],
@@ -172,7 +196,8 @@ class Cache:
             entry = json.loads(self._entry(path).read_bytes())
             if entry["path"] != path or entry["key"] != key or not all(self._unchanged(*item) for item in entry.get("depends", {}).items()):
                 return None
-            return [_decode(record, path) for record in entry["findings"]]
+            fixes = [_decode_fix(record) for record in entry["fixes"]]
+            return [_decode(record, path, fixes) for record in entry["findings"]]
         except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
             return None
 
@@ -183,7 +208,8 @@ class Cache:
         with a digest of its bytes ("" for one looked for and not found): the entry holds
         only while they are unchanged.
         """
-        entry = {"path": path, "key": key, "depends": depends or {}, "findings": [_encode(f) for f in findings]}
+        records, fixes = _encode(findings)
+        entry = {"path": path, "key": key, "depends": depends or {}, "findings": records, "fixes": fixes}
         try:
             self._write(self._entry(path), json.dumps(entry, ensure_ascii=False).encode("utf-8"))
         except OSError:

@@ -140,10 +140,14 @@ STDIN = "-"  # the path that stands for standard input, as in ruff
 
 @dataclasses.dataclass
 class _Tally:
-    """What a check run found and did, file by file."""
+    """What a check run found and did, file by file. The report is written as the files
+    come, so no file's text and no finding is kept to the end: only their counts."""
 
-    findings: list = dataclasses.field(default_factory=list)
-    texts: dict[str, str] = dataclasses.field(default_factory=dict)  # each file's text, as the findings place it
+    found: output.Tally
+    writer: output.Writer | None  # None when the report is not written file by file (--diff, --statistics, a baseline)
+    to_stderr: bool  # standard output holds the fixed text, so the report goes to standard error
+    known: Counter | None = None  # the baseline's entries not yet matched
+    entries: list | None = None  # with --write-baseline: the keys of every finding
     changed: int = 0  # files fixing changed (with --diff: would change)
     fixed: int = 0  # findings fixing removed (with --diff: would remove)
     unreadable: int = 0  # files and folders that could not be read
@@ -179,7 +183,16 @@ def check(paths, fix, unsafe_fixes, show_diff, output_format, statistics, show_f
     threshold = None
     if fix or show_diff:
         threshold = Applicability.UNSAFE if unsafe_fixes else Applicability.SAFE
-    tally = _Tally()
+    to_stderr = bool(stdin_name and fix and not show_diff)
+    writer = None
+    if not (show_diff or write_baseline or statistics):
+        # NO_COLOR (no-color.org) turns colour off, and so does output that is not a terminal:
+        # asked now, with click's own test, rather than colouring a large report for click.echo
+        # to strip again (a tenth of a corpus run's time).
+        stream = sys.stderr if to_stderr else sys.stdout
+        color = output_format in output.TEXT_FORMATS and not os.environ.get("NO_COLOR") and not click.utils.should_strip_ansi(stream)
+        writer = output.WRITERS[output_format](color)
+    tally = _Tally(output.Tally(listing=show_fixes), writer, to_stderr, known, [] if write_baseline else None)
     for path, config, named, result in _collect(paths, stdin_name, (baseline_path, write_baseline), threshold, respect_gitignore, jobs, no_cache, tally, config_path, select, ignore):
         _take(tally, path, config, named, result, fix, show_diff, stdin_name)
     failures = _failures(tally.unreadable, tally.unwritten)
@@ -190,21 +203,23 @@ def check(paths, fix, unsafe_fixes, show_diff, output_format, statistics, show_f
     if tally.fixed_stdin is not None:
         click.echo(tally.fixed_stdin, nl=False)
     if write_baseline:
-        _write_baseline(write_baseline, baseline.dumps(tally.findings, tally.texts))
+        _write_baseline(write_baseline, baseline.dumps(tally.entries))
         if not quiet:
-            click.echo(f"Wrote {len(tally.findings)} finding(s) to {write_baseline}", err=True)
+            click.echo(f"Wrote {len(tally.entries)} finding(s) to {write_baseline}", err=True)
         sys.exit(EXIT_ERROR if failures else EXIT_CLEAN)
-    findings = tally.findings if known is None else baseline.new_findings(tally.findings, tally.texts, known)
-    # Standard output holds the fixed text, so the report goes to standard error.
-    to_stderr = tally.fixed_stdin is not None
-    _report(findings, tally.texts, output_format, statistics, show_fixes, to_stderr)
+    if statistics:
+        click.echo(output.statistics(tally.found), nl=False, err=to_stderr)
+    else:
+        click.echo(writer.end(), nl=False, err=to_stderr)
+    if show_fixes:
+        click.echo(output.fixes(tally.found), nl=False, err=to_stderr)
     # The summary is for people: after the full report, on stderr beside lines a tool
     # reads, and never inside a JSON or XML document.
     if not quiet and output_format in ("full", "concise", "github"):
-        click.echo(output.summary(findings, tally.fixed if fix else None, failures), err=to_stderr or output_format != "full")
+        click.echo(output.summary(tally.found, tally.fixed if fix else None, failures), err=to_stderr or output_format != "full")
     if failures:
         sys.exit(EXIT_ERROR)
-    sys.exit(EXIT_FINDINGS if findings and not exit_zero else EXIT_CLEAN)
+    sys.exit(EXIT_FINDINGS if tally.found.findings and not exit_zero else EXIT_CLEAN)
 
 
 def _stdin_name(paths: tuple[Path, ...], stdin_filename: str | None) -> str | None:
@@ -268,30 +283,22 @@ def _take(tally: _Tally, path: Path, config: Config, named: bool, result: parall
     if stdin_name and fix and not show_diff:
         tally.fixed_stdin = doc.original if result.fixed is None else result.fixed
     # Findings are placed in the text the rules read (no BOM, LF newlines), so show that one.
-    tally.texts[doc.path] = doc.as_read(result.fixed) if (result.fixed is not None and not show_diff) else doc.raw
-    tally.findings.extend(result.findings)
+    text = doc.as_read(result.fixed) if (result.fixed is not None and not show_diff) else doc.raw
+    findings = result.findings
+    if tally.entries is not None:
+        tally.entries.extend(baseline.keys(findings, text))
+    elif tally.known is not None:
+        findings = baseline.new_findings(findings, text, tally.known)
+    if tally.writer is not None:
+        part = tally.writer.file(doc.path, text, findings)
+        if part:
+            click.echo(part, nl=False, err=tally.to_stderr)
+    tally.found.add(findings)
 
 
 def _would_fix(count: int, failures: list[str]) -> str:
     head = f"Would fix {output.plural(count, 'finding')}" if count else "No fixes available"
     return "; ".join([head, *failures]) + "."
-
-
-def _report(findings: list, texts: dict[str, str], output_format: str, statistics: bool, show_fixes: bool, to_stderr: bool) -> None:
-    render = output.RENDERERS[output_format]
-    if statistics:
-        report = output.statistics(findings)
-    elif output_format in output.TEXT_FORMATS:
-        # NO_COLOR (no-color.org) turns colour off, and so does output that is not a terminal:
-        # asked now, with click's own test, rather than colouring a large report for click.echo
-        # to strip again (a tenth of a corpus run's time).
-        stream = sys.stderr if to_stderr else sys.stdout
-        report = render(findings, texts, color=not os.environ.get("NO_COLOR") and not click.utils.should_strip_ansi(stream))
-    else:
-        report = render(findings, texts)
-    click.echo(report, nl=False, err=to_stderr)
-    if show_fixes:
-        click.echo(output.fixes(findings), nl=False, err=to_stderr)
 
 
 @main.command()

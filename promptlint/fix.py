@@ -31,8 +31,9 @@ def apply_fixes(text: str, fixes: Sequence[Fix], valid: Callable[[str], bool] | 
     once; only when it fails is each fix checked on its own, and one whose result fails
     is left out. (Checking each fix every time parsed a template once per fix.)
     """
-    # A fix shared by several findings (one edit set for the whole prompt) is applied once.
-    ordered = sorted(set(fixes), key=lambda f: (min(e.span.start for e in f.edits), f.description))
+    # A fix shared by several findings (one edit set for the whole prompt) is applied once. The
+    # same object is dropped by identity first: hashing it once per finding is quadratic.
+    ordered = sorted(set({id(fix): fix for fix in fixes}.values()), key=lambda f: (min(e.span.start for e in f.edits), f.description))
     chosen = _non_overlapping(ordered)
     edits = [edit for fix in chosen for edit in fix.edits]
     if valid is None or valid(_apply(text, edits)):

@@ -123,7 +123,8 @@ def check_document(doc: documents.Document, config: Config, fix: Applicability |
             before += passes[0]
         remaining = _lint_piece(piece, text, config, includes)
         fixed_piece = piece.with_text(text)
-        findings.extend(_place(doc, fixed_piece, f) for f in remaining)
+        placed: dict[int, tuple] = {}
+        findings.extend(_place(doc, fixed_piece, f, placed) for f in remaining)
         new_pieces.append(fixed_piece)
     fixed, fixed_findings = None, 0
     if fix is not None and error is None:
@@ -138,12 +139,19 @@ def check_document(doc: documents.Document, config: Config, fix: Applicability |
     return FileResult(doc.path, sorted(findings, key=lambda f: (f.line, f.column, f.code)), fixed, error, fixed_findings, depends)
 
 
-def _place(doc: documents.Document, piece: documents.Prompt, finding: Finding) -> Finding:
+def _place(doc: documents.Document, piece: documents.Prompt, finding: Finding, placed: dict[int, tuple]) -> Finding:
+    """The finding where it stands in the file; ``placed`` holds the regions of the piece's fixes placed so far.
+
+    Findings that share a fix (PL201 has one for all the dates) share its regions:
+    placing them per finding made memory grow with the square of the findings.
+    """
     line, column = doc.locate(piece, finding.span.start)
     end_line, end_column = doc.locate(piece, finding.span.end)
     regions = ()
     if finding.fix is not None and piece.chats is None:
-        regions = tuple((*doc.locate(piece, e.span.start), *doc.locate(piece, e.span.end)) for e in finding.fix.edits)
+        if id(finding.fix) not in placed:
+            placed[id(finding.fix)] = tuple((*doc.locate(piece, e.span.start), *doc.locate(piece, e.span.end)) for e in finding.fix.edits)
+        regions = placed[id(finding.fix)]
     return dataclasses.replace(
         finding,
         fix_regions=regions,

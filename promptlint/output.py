@@ -8,6 +8,7 @@ machines (CI annotations, code-quality reports, SARIF viewers, test reports).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from collections import Counter
@@ -18,7 +19,7 @@ from urllib.parse import quote
 import click
 
 from . import baseline, registry
-from .findings import Applicability, Finding, Severity
+from .findings import Applicability, Finding, Fix, Severity
 
 FORMATS = ("full", "concise", "json", "json-lines", "github", "gitlab", "sarif", "junit")
 TEXT_FORMATS = ("full", "concise")
@@ -52,68 +53,140 @@ def _repo_path(path: str) -> str:
         return absolute.as_posix()
 
 
-def concise(findings: Sequence[Finding], sources: dict[str, str], color: bool = False) -> str:
-    return "".join(f"{_headline(f, color)}\n" for f in findings)
+class Writer:
+    """A report written as the files come, so that no file's text is kept until the end.
+
+    ``file`` takes one file's findings (in order) and its text as the rules read
+    it, and returns that part of the report; ``end`` returns what closes it.
+    Findings that share a fix (PL201 has one for every date of a prompt) are the
+    same ``Fix`` object within a file: a format that shows edits shows them once.
+    """
+
+    def __init__(self, color: bool = False):
+        self.color = color
+
+    def file(self, path: str, text: str, findings: Sequence[Finding]) -> str:
+        raise NotImplementedError
+
+    def end(self) -> str:
+        return ""
 
 
-def full(findings: Sequence[Finding], sources: dict[str, str], color: bool = False) -> str:
-    # The report's pieces, each line ending in a newline, joined once. A flagged line is
-    # the file's own string, not a copy: a chat JSON file is a few lines of many kilobytes,
-    # each shown once per finding on it, and the report can run to a hundred megabytes.
-    out: list[str] = []
-    path, lines = None, []
-    for f in findings:
-        context = f" ({f.context})" if f.context else ""
-        out.append(f"{_headline(f, color)}{context}\n")
-        if f.path != path:
-            # A file's findings come together: split its text once for all of them.
-            path, lines = f.path, sources.get(f.path, "").split("\n")
-        if 0 < f.line <= len(lines):
-            text = lines[f.line - 1]
-            number = str(f.line)
-            pad = " " * len(number)
-            width = max(1, (f.end_column - f.column) if f.end_line == f.line else len(text) - f.column + 1)
-            out += (f" {pad} |\n {number} | ", text, "\n")
-            out += (f" {pad} | ", " " * (f.column - 1), _style("^" * width, color, fg="red"), "\n")
+class _FixNumbers:
+    """Numbers the fixes of a report, 1, 2, ...: a finding names its fix by number, and the first one to name it carries its edits."""
+
+    def __init__(self):
+        self.count = 0
+        self._numbers: dict[int, int] = {}
+
+    def start_file(self) -> None:
+        # A fix belongs to one file; forgetting the last file's lets their ids be reused safely.
+        self._numbers.clear()
+
+    def number(self, fix: Fix) -> tuple[int, bool]:
+        """The fix's number, and whether this is its first finding."""
+        first = id(fix) not in self._numbers
+        if first:
+            self.count += 1
+            self._numbers[id(fix)] = self.count
+        return self._numbers[id(fix)], first
+
+
+class _JsonArray:
+    """A JSON array written item by item, laid out as ``json.dumps(..., indent=2)`` lays it out at ``depth``."""
+
+    def __init__(self, depth: int = 0):
+        self.depth = depth
+        self.empty = True
+
+    def item(self, value) -> str:
+        pad = "  " * (self.depth + 1)
+        opening = "[\n" if self.empty else ",\n"
+        self.empty = False
+        return opening + pad + json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + pad)
+
+    def close(self) -> str:
+        return "[]" if self.empty else "\n" + "  " * self.depth + "]"
+
+
+class Concise(Writer):
+    def file(self, path: str, text: str, findings: Sequence[Finding]) -> str:
+        return "".join(f"{_headline(f, self.color)}\n" for f in findings)
+
+
+class Full(Writer):
+    def file(self, path: str, text: str, findings: Sequence[Finding]) -> str:
+        # The report's pieces, each line ending in a newline, joined once. A flagged line is
+        # the file's own string, not a copy: a chat JSON file is a few lines of many kilobytes,
+        # each shown once per finding on it. The text is split once for all its findings.
+        out: list[str] = []
+        lines = text.split("\n") if findings else []
+        for f in findings:
+            context = f" ({f.context})" if f.context else ""
+            out.append(f"{_headline(f, self.color)}{context}\n")
+            if 0 < f.line <= len(lines):
+                line = lines[f.line - 1]
+                number = str(f.line)
+                pad = " " * len(number)
+                width = max(1, (f.end_column - f.column) if f.end_line == f.line else len(line) - f.column + 1)
+                out += (f" {pad} |\n {number} | ", line, "\n")
+                out += (f" {pad} | ", " " * (f.column - 1), _style("^" * width, self.color, fg="red"), "\n")
+            if f.fix is not None:
+                out.append(f"  = fix ({APPLIES[f.fix.applicability]}): {f.fix.description}\n")
+            if f.tokens:
+                out.append(f"  = costs {plural(f.tokens, 'token')}\n")
+            out.append("\n")
+        return "".join(out)
+
+
+class JsonLines(Writer):
+    def __init__(self, color: bool = False):
+        super().__init__(color)
+        self.fixes = _FixNumbers()
+
+    def file(self, path: str, text: str, findings: Sequence[Finding]) -> str:
+        self.fixes.start_file()
+        return "".join(json.dumps(self.record(f), ensure_ascii=False) + "\n" for f in findings)
+
+    def record(self, f: Finding) -> dict:
+        fix = None
         if f.fix is not None:
-            out.append(f"  = fix ({APPLIES[f.fix.applicability]}): {f.fix.description}\n")
-        if f.tokens:
-            out.append(f"  = costs {plural(f.tokens, 'token')}\n")
-        out.append("\n")
-    return "".join(out)
-
-
-def as_json(findings: Sequence[Finding], sources: dict[str, str]) -> str:
-    return json.dumps([_record(f) for f in findings], indent=2, ensure_ascii=False) + "\n"
-
-
-def json_lines(findings: Sequence[Finding], sources: dict[str, str]) -> str:
-    return "".join(json.dumps(_record(f), ensure_ascii=False) + "\n" for f in findings)
-
-
-def _record(f: Finding) -> dict:
-    fix = None
-    if f.fix is not None:
-        fix = {
-            "applicability": f.fix.applicability.name.lower(),
-            "message": f.fix.description,
-            # Edits are offsets into the prompt text (for a chat file, the joined messages).
-            "edits": [{"start": e.span.start, "end": e.span.end, "content": e.replacement} for e in f.fix.edits],
+            number, first = self.fixes.number(f.fix)
+            fix = {
+                "id": number,
+                "applicability": f.fix.applicability.name.lower(),
+                "message": f.fix.description,
+                # Edits are offsets into the prompt text (for a chat file, the joined messages).
+                # A fix shared by several findings lists them on the first: each edit is written once.
+                "edits": [{"start": e.span.start, "end": e.span.end, "content": e.replacement} for e in f.fix.edits] if first else [],
+            }
+        return {
+            "path": f.path,
+            "code": f.code,
+            "name": f.name,
+            "message": f.message,
+            "severity": f.severity.name.lower(),
+            "line": f.line,
+            "column": f.column,
+            "end_line": f.end_line,
+            "end_column": f.end_column,
+            "tokens": f.tokens,
+            "context": f.context or None,
+            "fix": fix,
         }
-    return {
-        "path": f.path,
-        "code": f.code,
-        "name": f.name,
-        "message": f.message,
-        "severity": f.severity.name.lower(),
-        "line": f.line,
-        "column": f.column,
-        "end_line": f.end_line,
-        "end_column": f.end_column,
-        "tokens": f.tokens,
-        "context": f.context or None,
-        "fix": fix,
-    }
+
+
+class Json(JsonLines):
+    def __init__(self, color: bool = False):
+        super().__init__(color)
+        self.array = _JsonArray()
+
+    def file(self, path: str, text: str, findings: Sequence[Finding]) -> str:
+        self.fixes.start_file()
+        return "".join(self.array.item(self.record(f)) for f in findings)
+
+    def end(self) -> str:
+        return self.array.close() + "\n"
 
 
 GITHUB_COMMANDS = {Severity.INFO: "notice", Severity.WARNING: "warning", Severity.ERROR: "error"}
@@ -129,46 +202,56 @@ def _github_property(text: str) -> str:
     return _github_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def github(findings: Sequence[Finding], sources: dict[str, str]) -> str:
+class GitHub(Writer):
     """GitHub Actions workflow commands: each finding becomes an annotation on the pull request."""
-    out = []
-    for f in findings:
-        properties = {
-            "file": _repo_path(f.path),
-            "line": f.line,
-            "col": f.column,
-            "endLine": f.end_line,
-            "endColumn": f.end_column,
-            "title": f"{f.code} ({f.name})",
-        }
-        listed = ",".join(f"{key}={_github_property(str(value))}" for key, value in properties.items())
-        out.append(f"::{GITHUB_COMMANDS[f.severity]} {listed}::{_github_data(f.message)}\n")
-    return "".join(out)
+
+    def file(self, path: str, text: str, findings: Sequence[Finding]) -> str:
+        out = []
+        for f in findings:
+            properties = {
+                "file": _repo_path(f.path),
+                "line": f.line,
+                "col": f.column,
+                "endLine": f.end_line,
+                "endColumn": f.end_column,
+                "title": f"{f.code} ({f.name})",
+            }
+            listed = ",".join(f"{key}={_github_property(str(value))}" for key, value in properties.items())
+            out.append(f"::{GITHUB_COMMANDS[f.severity]} {listed}::{_github_data(f.message)}\n")
+        return "".join(out)
 
 
 GITLAB_SEVERITIES = {Severity.INFO: "info", Severity.WARNING: "major", Severity.ERROR: "critical"}
 
 
-def gitlab(findings: Sequence[Finding], sources: dict[str, str]) -> str:
+class GitLab(Writer):
     """A GitLab Code Quality report."""
-    issues, seen = [], Counter()
-    for f in findings:
-        path = _repo_path(f.path)
-        identity = (path, baseline.fingerprint(f, sources.get(f.path, "")))
-        seen[identity] += 1
-        # GitLab compares reports by fingerprint: it must not move with the line, and
-        # identical findings in one file are told apart by their order.
-        fingerprint = baseline.digest(*identity, str(seen[identity]))
-        issues.append(
-            {
+
+    def __init__(self, color: bool = False):
+        super().__init__(color)
+        self.array = _JsonArray()
+
+    def file(self, path: str, text: str, findings: Sequence[Finding]) -> str:
+        out, seen = [], Counter()
+        for f in findings:
+            path = _repo_path(f.path)
+            identity = (path, baseline.fingerprint(f, text))
+            seen[identity] += 1
+            # GitLab compares reports by fingerprint: it must not move with the line, and
+            # identical findings in one file are told apart by their order.
+            fingerprint = baseline.digest(*identity, str(seen[identity]))
+            issue = {
                 "description": f.message,
                 "check_name": f.code,
                 "fingerprint": fingerprint,
                 "severity": GITLAB_SEVERITIES[f.severity],
                 "location": {"path": path, "lines": {"begin": f.line, "end": f.end_line}},
             }
-        )
-    return json.dumps(issues, indent=2, ensure_ascii=False) + "\n"
+            out.append(self.array.item(issue))
+        return "".join(out)
+
+    def end(self) -> str:
+        return self.array.close() + "\n"
 
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -221,79 +304,163 @@ def _sarif_fixes(f: Finding, uri: str) -> list[dict]:
     ]
 
 
-def sarif(findings: Sequence[Finding], sources: dict[str, str]) -> str:
-    """SARIF 2.1.0, for code-scanning services and SARIF viewers."""
-    from importlib.metadata import version  # loads the email package: only for this format
+class Sarif(Writer):
+    """SARIF 2.1.0, for code-scanning services and SARIF viewers.
 
-    codes = sorted({f.code for f in findings})
-    results = []
-    for f in findings:
-        uri = _sarif_uri(f.path)
-        result = {
-            "ruleId": f.code,
-            "ruleIndex": codes.index(f.code),
-            "level": SARIF_LEVELS[f.severity],
-            "message": {"text": f.message},
-            "locations": [
-                {"physicalLocation": {"artifactLocation": {"uri": uri}, "region": _sarif_region(f.line, f.column, f.end_line, f.end_column)}}
-            ],
-        }
-        fixes = _sarif_fixes(f, uri)
-        if fixes:
-            result["fixes"] = fixes
-        results.append(result)
-    run = {
-        "tool": {"driver": {"name": "promptlint", "version": version("promptlint"), "rules": [_sarif_rule(c) for c in codes]}},
+    The results are written as they come, so the run lists them before its tool,
+    whose rules (in the order the results first use them) are known only at the end.
+    A fix shared by several results is given on the first of them; each result
+    with a fix names it in its properties (``fixId``).
+    """
+
+    def __init__(self, color: bool = False):
+        super().__init__(color)
+        self.results = _JsonArray(depth=3)
+        self.codes: dict[str, int] = {}  # rule code -> its index in the driver's rules
+        self.fixes = _FixNumbers()
+
+    def _document(self, tool: dict) -> tuple[str, str]:
+        """The log's text before the results and after them."""
         # Columns count characters, as everywhere in promptlint (SARIF's default is UTF-16 units).
-        "columnKind": "unicodeCodePoints",
-        "results": results,
-    }
-    return json.dumps({"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}, indent=2, ensure_ascii=False) + "\n"
+        run = {"columnKind": "unicodeCodePoints", "results": None, "tool": tool}
+        text = json.dumps({"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}, indent=2, ensure_ascii=False)
+        before, after = text.split('"results": null', 1)
+        return before + '"results": ', after + "\n"
+
+    def file(self, path: str, text: str, findings: Sequence[Finding]) -> str:
+        out = [self._document({})[0]] if self.results.empty and findings else []
+        self.fixes.start_file()
+        self.placed: set[int] = set()  # the numbers of this file's fixes that SARIF can show
+        for f in findings:
+            uri = _sarif_uri(f.path)
+            result = {
+                "ruleId": f.code,
+                "ruleIndex": self.codes.setdefault(f.code, len(self.codes)),
+                "level": SARIF_LEVELS[f.severity],
+                "message": {"text": f.message},
+                "locations": [
+                    {"physicalLocation": {"artifactLocation": {"uri": uri}, "region": _sarif_region(f.line, f.column, f.end_line, f.end_column)}}
+                ],
+            }
+            if f.fix is not None:
+                # Built for the fix's first result only: building it for each was quadratic.
+                number, first = self.fixes.number(f.fix)
+                fixes = _sarif_fixes(f, uri) if first else []
+                if fixes:
+                    result["fixes"] = fixes
+                    self.placed.add(number)
+                if number in self.placed:
+                    result["properties"] = {"fixId": number}
+            out.append(self.results.item(result))
+        return "".join(out)
+
+    def end(self) -> str:
+        from importlib.metadata import version  # loads the email package: only for this format
+
+        tool = {"driver": {"name": "promptlint", "version": version("promptlint"), "rules": [_sarif_rule(c) for c in self.codes]}}
+        before, after = self._document(tool)
+        return ("" if not self.results.empty else before) + self.results.close() + after
 
 
-def junit(findings: Sequence[Finding], sources: dict[str, str]) -> str:
-    """JUnit XML: a test suite per file, a failing test case per finding, one passing case for a clean file."""
-    import xml.etree.ElementTree as ET  # only for this format
+class JUnit(Writer):
+    """JUnit XML: a test suite per file, a failing test case per finding, one passing case for a clean file.
 
-    by_path: dict[str, list[Finding]] = {path: [] for path in sources}
-    for f in findings:
-        by_path.setdefault(f.path, []).append(f)
-    tests = sum(max(1, len(found)) for found in by_path.values())
-    suites = ET.Element("testsuites", name="promptlint", tests=str(tests), failures=str(len(findings)), errors="0")
-    for path, found in by_path.items():
-        suite = ET.SubElement(suites, "testsuite", name=path, tests=str(max(1, len(found))), failures=str(len(found)), errors="0")
-        if not found:
+    The totals open the document, so the suites (not the files' text) are kept until the end.
+    """
+
+    def __init__(self, color: bool = False):
+        super().__init__(color)
+        self.suites: list[str] = []
+        self.tests = self.failures = 0
+
+    def file(self, path: str, text: str, findings: Sequence[Finding]) -> str:
+        import xml.etree.ElementTree as ET  # only for this format
+
+        tests = max(1, len(findings))
+        self.tests += tests
+        self.failures += len(findings)
+        suite = ET.Element("testsuite", name=path, tests=str(tests), failures=str(len(findings)), errors="0")
+        if not findings:
             ET.SubElement(suite, "testcase", name="promptlint", classname=path, file=path)
-        for f in found:
+        for f in findings:
             case = ET.SubElement(suite, "testcase", name=f"{f.code} ({f.name})", classname=path, file=path, line=str(f.line))
             failure = ET.SubElement(case, "failure", message=f.message)
             failure.text = f"{_where(f)}: {f.code} [{f.name}] {f.message}"
-    ET.indent(suites)
-    return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
+        ET.indent(suite, level=1)
+        self.suites.append("  " + ET.tostring(suite, encoding="unicode") + "\n")
+        return ""
+
+    def end(self) -> str:
+        import xml.etree.ElementTree as ET
+
+        root = ET.Element("testsuites", name="promptlint", tests=str(self.tests), failures=str(self.failures), errors="0")
+        head = ET.tostring(root, encoding="unicode", xml_declaration=True).removesuffix(" />") + ">\n"
+        return head + "".join(self.suites) + "</testsuites>\n"
 
 
-RENDERERS = {
-    "full": full,
-    "concise": concise,
-    "json": as_json,
-    "json-lines": json_lines,
-    "github": github,
-    "gitlab": gitlab,
-    "sarif": sarif,
-    "junit": junit,
+WRITERS: dict[str, type[Writer]] = {
+    "full": Full,
+    "concise": Concise,
+    "json": Json,
+    "json-lines": JsonLines,
+    "github": GitHub,
+    "gitlab": GitLab,
+    "sarif": Sarif,
+    "junit": JUnit,
 }
 
 
-def statistics(findings: Sequence[Finding]) -> str:
+def render(fmt: str, findings: Sequence[Finding], sources: dict[str, str], color: bool = False) -> str:
+    """The whole report at once: each file of ``sources`` (then any other a finding names) with its findings."""
+    writer = WRITERS[fmt](color)
+    by_path: dict[str, list[Finding]] = {path: [] for path in sources}
+    for f in findings:
+        by_path.setdefault(f.path, []).append(f)
+    return "".join(writer.file(path, sources.get(path, ""), found) for path, found in by_path.items()) + writer.end()
+
+
+@dataclasses.dataclass
+class Tally:
+    """What the summary, --statistics and --show-fixes need of the findings, counted file by file.
+
+    The findings themselves are not kept: over many files they were most of the
+    memory of a run (a fix's edits can hold whole sources).
+    """
+
+    listing: bool = False  # keep a line per fix, for --show-fixes
+    findings: int = 0
+    rules: Counter[tuple[str, str]] = dataclasses.field(default_factory=Counter)  # (code, name) -> findings
+    tokens: Counter[tuple[str, str]] = dataclasses.field(default_factory=Counter)  # (code, name) -> the tokens they cost
+    safe: int = 0  # findings a safe fix resolves
+    unsafe: int = 0  # findings an unsafe fix resolves
+    saved: int = 0  # the tokens of the findings a safe fix resolves
+    fix_lines: list[str] = dataclasses.field(default_factory=list)
+    # (code, name) -> the most a fix of one of its findings asks: SAFE ([*]) or UNSAFE ([-])
+    fixable: dict[tuple[str, str], Applicability] = dataclasses.field(default_factory=dict)
+
+    def add(self, findings: Sequence[Finding]) -> None:
+        for f in findings:
+            self.findings += 1
+            self.rules[f.code, f.name] += 1
+            self.tokens[f.code, f.name] += f.tokens
+            if f.fix is None:
+                continue
+            if f.fix.applicability >= Applicability.UNSAFE:
+                rule = f.code, f.name
+                self.fixable[rule] = max(self.fixable.get(rule, f.fix.applicability), f.fix.applicability)
+            if f.fix.applicability is Applicability.SAFE:
+                self.safe += 1
+                self.saved += f.tokens
+            elif f.fix.applicability is Applicability.UNSAFE:
+                self.unsafe += 1
+            if self.listing:
+                self.fix_lines.append(f"  {_where(f)}: {f.code} {f.fix.description} ({APPLIES[f.fix.applicability]})\n")
+
+
+def statistics(tally: Tally) -> str:
     """A line per rule: how many findings, whether --fix ([*]) or --unsafe-fixes ([-]) fixes
     some of them, and the tokens they cost; the most frequent first."""
-    counts = Counter((f.code, f.name) for f in findings)
-    tokens: Counter[tuple[str, str]] = Counter()
-    best: dict[tuple[str, str], Applicability] = {}
-    for f in findings:
-        tokens[f.code, f.name] += f.tokens
-        if f.fix is not None and f.fix.applicability >= Applicability.UNSAFE:
-            best[f.code, f.name] = max(best.get((f.code, f.name), f.fix.applicability), f.fix.applicability)
+    counts, tokens, best = tally.rules, tally.tokens, tally.fixable
     marks = {Applicability.SAFE: "[*]", Applicability.UNSAFE: "[-]"}
     width = max((len(name) for _, name in counts), default=0)
     rows = sorted(counts, key=lambda rule: (-counts[rule], rule))
@@ -303,10 +470,9 @@ def statistics(findings: Sequence[Finding]) -> str:
     return "".join(lines)
 
 
-def fixes(findings: Sequence[Finding]) -> str:
+def fixes(tally: Tally) -> str:
     """The fixes the findings offer, each with what applies it."""
-    lines = [f"  {_where(f)}: {f.code} {f.fix.description} ({APPLIES[f.fix.applicability]})\n" for f in findings if f.fix is not None]
-    return "Fixes (safe: --fix, unsafe: --unsafe-fixes):\n" + "".join(lines) if lines else ""
+    return "Fixes (safe: --fix, unsafe: --unsafe-fixes):\n" + "".join(tally.fix_lines) if tally.fix_lines else ""
 
 
 def plural(count: int, word: str) -> str:
@@ -314,23 +480,20 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def summary(findings: Sequence[Finding], fixed: int | None = None, failures: Sequence[str] = ()) -> str:
+def summary(tally: Tally, fixed: int | None = None, failures: Sequence[str] = ()) -> str:
     """The closing line for people: what was found, what --fix fixed, and what could not be done.
 
     ``fixed`` is how many findings fixing removed (None: not fixing); ``failures`` are
     phrases such as "1 file could not be read", after which all never passed.
     """
-    if not findings and not fixed:
+    if not tally.findings and not fixed:
         return "; ".join(failures) + "." if failures else "All checks passed!"
-    safe = [f for f in findings if f.fix and f.fix.applicability is Applicability.SAFE]
-    unsafe = [f for f in findings if f.fix and f.fix.applicability is Applicability.UNSAFE]
-    saved = sum(f.tokens for f in safe)
     if fixed:
-        parts = [f"Found {plural(len(findings) + fixed, 'finding')} ({fixed} fixed, {len(findings)} remaining)"]
+        parts = [f"Found {plural(tally.findings + fixed, 'finding')} ({fixed} fixed, {tally.findings} remaining)"]
     else:
-        parts = [f"Found {plural(len(findings), 'finding')}"]
-    if safe:
-        parts.append(f"{len(safe)} fixable with --fix" + (f" (saves {plural(saved, 'token')})" if saved else ""))
-    if unsafe:
-        parts.append(f"{len(unsafe)} more with --unsafe-fixes")
+        parts = [f"Found {plural(tally.findings, 'finding')}"]
+    if tally.safe:
+        parts.append(f"{tally.safe} fixable with --fix" + (f" (saves {plural(tally.saved, 'token')})" if tally.saved else ""))
+    if tally.unsafe:
+        parts.append(f"{tally.unsafe} more with --unsafe-fixes")
     return "; ".join([", ".join(parts), *failures]) + "."

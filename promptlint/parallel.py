@@ -109,22 +109,36 @@ def _lint(path: Path, config: Config, fix: Applicability | None, cache: Cache | 
     return checked
 
 
-def _cached(path: Path, config: Config, fix: Applicability | None, cache: Cache) -> Checked | None:
-    """The file's cached result, or None to lint it; with ``fix``, only a clean file is served, as it has nothing to fix."""
+def _cached(path: Path, config: Config, fix: Applicability | None, cache: Cache) -> tuple[str, list[Finding]] | None:
+    """The file's cache key and cached findings, or None to lint it; with ``fix``, only a clean file is served, as it has nothing to fix."""
     name = str(path)
     try:
         data = path.read_bytes()
     except OSError:
         return None  # linting it reports why it cannot be read
-    findings = cache.get(name, cache.key(data, config.for_file(name)))
+    key = cache.key(data, config.for_file(name))
+    findings = cache.get(name, key)
     if findings is None or (fix is not None and findings):
         return None
+    return key, findings
+
+
+def _served(path: Path, config: Config, fix: Applicability | None, cache: Cache, hit: tuple[str, list[Finding]]) -> Checked:
+    """A cached result with the file's text, read when its turn comes: the texts of the cached files are not all held at once.
+
+    A file that changed since it was looked up is linted here.
+    """
+    key, findings = hit
+    name = str(path)
     try:
+        data = path.read_bytes()
         # Only the text is needed, and every format reads its text the same way
         # (BOM and newlines), so it is read as plain text, without parsing its format.
         doc = documents.parse(data, name, ".txt")
-    except documents.UnreadableFile:
-        return None
+    except (OSError, documents.UnreadableFile):
+        return _lint(path, config, fix, cache)
+    if cache.key(data, config.for_file(name)) != key:
+        return _lint(path, config, fix, cache)
     return Checked(_text_of(doc), findings)
 
 
@@ -165,5 +179,5 @@ def check_files(targets: list[tuple[Path, Config]], fix: Applicability | None, c
     size = max(1, min(MAX_BATCH, len(tasks) // (4 * jobs)))
     batches = (tasks[start : start + size] for start in range(0, len(tasks), size))
     linted = (checked for batch in ordered_map(_lint_batch, batches, jobs, _start, (distinct, fix, cache)) for checked in batch)
-    for hit in found:
-        yield hit if hit is not None else next(linted)
+    for (path, config), hit in zip(targets, found):
+        yield _served(path, config, fix, cache, hit) if hit is not None else next(linted)

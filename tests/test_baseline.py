@@ -64,14 +64,18 @@ def test_identical_findings_are_counted(work):
 def test_new_findings_consumes_one_entry_per_finding():
     text = f"Answer.\n\n{SCORED_LINE}Text.\n\n{SCORED_LINE}Text.\n\nQuestion: Why?\n"
     findings = [f for f in lint_text(text, path="p.txt") if f.code == "PL102"]
-    sources = {"p.txt": text}
     assert len(findings) == 2
-    known = baseline.loads(baseline.dumps(findings[:1], sources), "b.json")
-    assert baseline.new_findings(findings, sources, known) == findings[1:]
-    assert baseline.new_findings(findings, sources, baseline.loads(baseline.dumps(findings, sources), "b.json")) == []
+    text_of_one = baseline.dumps(baseline.keys(findings[:1], text))
+    assert baseline.new_findings(findings, text, baseline.loads(text_of_one, "b.json")) == findings[1:]
+    assert baseline.new_findings(findings, text, baseline.loads(baseline.dumps(baseline.keys(findings, text)), "b.json")) == []
     # Another file's identical finding is not accounted for.
     other = [f.__class__(**{**f.__dict__, "path": "q.txt"}) for f in findings]
-    assert baseline.new_findings(other, {"q.txt": text}, known) == other
+    assert baseline.new_findings(other, text, baseline.loads(text_of_one, "b.json")) == other
+    # The entries used are taken out of the count, which files checked one after another share.
+    left = baseline.loads(text_of_one, "b.json")
+    assert baseline.new_findings(findings[:1], text, left) == []
+    assert baseline.new_findings(findings[1:], text, left) == findings[1:]
+    assert +left == {}
 
 
 @pytest.mark.parametrize(

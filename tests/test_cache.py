@@ -159,6 +159,55 @@ def test_an_entry_with_wrong_types_is_ignored(work, linted):
     assert linted == ["prompts/PL102-retrieval-score/bad.txt"]
 
 
+@pytest.mark.parametrize("index", ["0", -1, 1, 0.0, [0]])
+def test_an_entry_whose_finding_names_no_stored_fix_is_ignored(work, linted, index):
+    name = "prompts/PL201-unconditional-date/bad.txt"
+    first = run("--jobs", "1", "--output-format", "json", name)
+    (entry,) = ENTRIES.iterdir()
+    data = json.loads(entry.read_text(encoding="utf-8"))
+    data["findings"][0]["fix"] = index
+    entry.write_text(json.dumps(data), encoding="utf-8")
+    linted.clear()
+    assert outcome(run("--jobs", "1", "--output-format", "json", name)) == outcome(first)
+    assert linted == [name]
+
+
+@pytest.mark.parametrize("n", [2, 9, 60])
+def test_a_fix_shared_by_many_findings_is_stored_once_and_served_shared(work, linted, n):
+    sources = "".join(f"[{i}] Guide (updated 2026-11-{i % 28 + 1:02d})\nText {i}.\n\n" for i in range(1, n + 1))
+    Path("dated.txt").write_text(f"Answer.\n\n{sources}Question: Why?\n", encoding="utf-8")
+    first = run("--jobs", "1", "--select", "PL201", "--output-format", "json", "dated.txt")
+    (entry,) = ENTRIES.iterdir()
+    data = json.loads(entry.read_text(encoding="utf-8"))
+    assert [record["fix"] for record in data["findings"]] == [0] * n
+    assert [len(fix["edits"]) for fix in data["fixes"]] == [n]
+    linted.clear()
+    served = run("--jobs", "1", "--select", "PL201", "--output-format", "json", "dated.txt")
+    assert linted == []
+    # Served from the cache, the findings share the fix again: its edits are written once.
+    assert outcome(served) == outcome(first)
+    assert [len(record["fix"]["edits"]) for record in json.loads(served.stdout)] == [n] + [0] * (n - 1)
+
+
+def test_a_file_changed_between_its_lookup_and_its_turn_is_linted_as_it_is_then(work, linted, monkeypatch):
+    # A cached file's text is read when its result is printed, not held from the lookup:
+    # if the file changed meanwhile, the cached findings no longer hold, and it is linted.
+    name = "prompts/PL102-retrieval-score/bad.txt"
+    run("--jobs", "1", "--output-format", "json", name)
+    real = parallel._served
+
+    def changing(path, *args):
+        path.write_text(path.read_text(encoding="utf-8").replace("(score: 0.91)", ""), encoding="utf-8")
+        return real(path, *args)
+
+    monkeypatch.setattr(parallel, "_served", changing)
+    linted.clear()
+    served = run("--jobs", "1", "--output-format", "json", name)
+    assert linted == [name]
+    monkeypatch.setattr(parallel, "_served", real)
+    assert outcome(served) == outcome(run("--jobs", "1", "--no-cache", "--output-format", "json", name))
+
+
 def test_a_cache_folder_that_cannot_be_written_is_not_used(work):
     Path(".promptlint_cache").write_text("in the way\n", encoding="utf-8")
     result = run("--jobs", "1", "--output-format", "json", "prompts")

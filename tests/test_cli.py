@@ -709,8 +709,10 @@ def test_the_summary_counts_as_people_read(tokens, applicability, summary):
 
     fix = Fix(Applicability[applicability], (Edit(Span(0, 1), ""),), "Remove it")
     finding = Finding("PL102", "retrieval-score", "m", Span(0, 1), Severity.WARNING, tokens=tokens, fix=fix)
-    assert output.summary([finding]) == summary
-    assert output.statistics([finding]).splitlines()[0] == f"    1  PL102  {'[*]' if applicability == 'SAFE' else '[-]'} retrieval-score  {tokens:>6} {'token' if tokens == 1 else 'tokens'}"
+    tally = output.Tally()
+    tally.add([finding])
+    assert output.summary(tally) == summary
+    assert output.statistics(tally).splitlines()[0] == f"    1  PL102  {'[*]' if applicability == 'SAFE' else '[-]'} retrieval-score  {tokens:>6} {'token' if tokens == 1 else 'tokens'}"
 
 
 # ---- .gitignore in a folder walk ----

@@ -7,6 +7,7 @@ on copies of the fixtures.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -22,7 +23,9 @@ from test_cli import CONFIG, FIXTURES, PL102, PL102_CONCISE, PL301, SCORED_USER,
 from promptlint import output, registry
 from promptlint.cli import main
 from promptlint.findings import Applicability, Edit, Finding, Fix, Severity
-from promptlint.lint import lint_text
+from promptlint.fix import apply_fixes, applicable
+from promptlint.config import build
+from promptlint.lint import fix_text, lint_text
 from promptlint.model import Span
 
 PROMPT = (
@@ -75,7 +78,7 @@ def check_with(*args: str, **invoke):
 
 
 def test_every_format_has_a_renderer():
-    assert tuple(output.RENDERERS) == output.FORMATS
+    assert tuple(output.WRITERS) == output.FORMATS
     assert set(output.TEXT_FORMATS) < set(output.FORMATS)
 
 
@@ -109,16 +112,16 @@ chat.json:2:1: PL900 [syntax-error] invalid JSON: Expecting value
 
 
 def test_concise():
-    assert output.concise(FINDINGS, SOURCES) == CONCISE
+    assert output.render("concise", FINDINGS, SOURCES) == CONCISE
 
 
 def test_full():
-    assert output.full(FINDINGS, SOURCES) == FULL
+    assert output.render("full", FINDINGS, SOURCES) == FULL
 
 
-@pytest.mark.parametrize(("render", "plain"), [(output.concise, CONCISE), (output.full, FULL)])
-def test_colour_styles_the_location_the_code_and_nothing_else(render, plain):
-    coloured = render(FINDINGS, SOURCES, color=True)
+@pytest.mark.parametrize(("fmt", "plain"), [("concise", CONCISE), ("full", FULL)])
+def test_colour_styles_the_location_the_code_and_nothing_else(fmt, plain):
+    coloured = output.render(fmt, FINDINGS, SOURCES, color=True)
     assert click.unstyle(coloured) == plain
     assert coloured.startswith(f"{click.style('prompt.txt:3:1', bold=True)}: {click.style('PL205', fg='red', bold=True)} [missing-title]")
 
@@ -127,25 +130,25 @@ def test_colour_styles_the_location_the_code_and_nothing_else(render, plain):
 
 
 def test_json_lines():
-    assert output.json_lines(FINDINGS, SOURCES) == (
+    assert output.render("json-lines", FINDINGS, SOURCES) == (
         '{"path": "prompt.txt", "code": "PL205", "name": "missing-title", "message": "Source 1 has no title: 1 of 1 sources, 100%", "severity": "info",'
         ' "line": 3, "column": 1, "end_line": 3, "end_column": 4, "tokens": 0, "context": null, "fix": null}\n'
         '{"path": "prompt.txt", "code": "PL102", "name": "retrieval-score", "message": "Source 1 shows its retrieval score (\'score: 0.91\')", "severity": "warning",'
         ' "line": 3, "column": 28, "end_line": 3, "end_column": 32, "tokens": 8, "context": null,'
-        ' "fix": {"applicability": "safe", "message": "Remove the score", "edits": [{"start": 44, "end": 58, "content": ""}]}}\n'
+        ' "fix": {"id": 1, "applicability": "safe", "message": "Remove the score", "edits": [{"start": 44, "end": 58, "content": ""}]}}\n'
         '{"path": "chat.json", "code": "PL900", "name": "syntax-error", "message": "invalid JSON: Expecting value", "severity": "error",'
         ' "line": 2, "column": 1, "end_line": 2, "end_column": 1, "tokens": 0, "context": null, "fix": null}\n'
     )
     # The same records as the json format, one a line.
-    records = [json.loads(line) for line in output.json_lines(FINDINGS, SOURCES).splitlines()]
-    assert records == json.loads(output.as_json(FINDINGS, SOURCES))
+    records = [json.loads(line) for line in output.render("json-lines", FINDINGS, SOURCES).splitlines()]
+    assert records == json.loads(output.render("json", FINDINGS, SOURCES))
 
 
 # ---- github ----
 
 
 def test_github():
-    assert output.github(FINDINGS, SOURCES) == (
+    assert output.render("github", FINDINGS, SOURCES) == (
         "::notice file=prompt.txt,line=3,col=1,endLine=3,endColumn=4,title=PL205 (missing-title)::Source 1 has no title: 1 of 1 sources, 100%25\n"
         "::warning file=prompt.txt,line=3,col=28,endLine=3,endColumn=32,title=PL102 (retrieval-score)::Source 1 shows its retrieval score ('score: 0.91')\n"
         "::error file=chat.json,line=2,col=1,endLine=2,endColumn=1,title=PL900 (syntax-error)::invalid JSON: Expecting value\n"
@@ -171,7 +174,7 @@ def parse_workflow_command(line: str) -> tuple[str, dict[str, str], str]:
 def test_github_lines_parse_back_to_the_findings():
     awkward = finding("PL102", "50% off, see: the\nnext line\r\n::error::not a command", Span(0, 1), 1, 1, 2, path="odd, name:1.txt")
     findings = [*FINDINGS, awkward]
-    lines = output.github(findings, SOURCES).splitlines()
+    lines = output.render("github", findings, SOURCES).splitlines()
     assert len(lines) == len(findings)
     for line, f in zip(lines, findings, strict=True):
         command, properties, message = parse_workflow_command(line)
@@ -215,7 +218,7 @@ GITLAB = [
 
 
 def test_gitlab():
-    assert output.gitlab(FINDINGS, SOURCES) == json.dumps(GITLAB, indent=2) + "\n"
+    assert output.render("gitlab", FINDINGS, SOURCES) == json.dumps(GITLAB, indent=2) + "\n"
 
 
 def _moved_down(f: Finding, lines: int) -> Finding:
@@ -225,15 +228,15 @@ def _moved_down(f: Finding, lines: int) -> Finding:
 def test_gitlab_fingerprints_do_not_move_with_the_line_and_tell_identical_findings_apart():
     shifted = {**SOURCES, "prompt.txt": "New first line.\nAnd a second.\n" + PROMPT}
     moved = [_moved_down(f, 2) if f.path == "prompt.txt" else f for f in FINDINGS]
-    assert [i["fingerprint"] for i in json.loads(output.gitlab(moved, shifted))] == [i["fingerprint"] for i in GITLAB]
+    assert [i["fingerprint"] for i in json.loads(output.render("gitlab", moved, shifted))] == [i["fingerprint"] for i in GITLAB]
     # The same finding twice (the same line in two places) gets two fingerprints.
     twice = {"prompt.txt": PROMPT + PROMPT}
     again = _moved_down(SCORED, PROMPT.count("\n"))
-    prints = [i["fingerprint"] for i in json.loads(output.gitlab([SCORED, again], twice))]
+    prints = [i["fingerprint"] for i in json.loads(output.render("gitlab", [SCORED, again], twice))]
     assert len(set(prints)) == 2
     # And the path is part of it.
     elsewhere = Finding(**{**SCORED.__dict__, "path": "other.txt"})
-    assert json.loads(output.gitlab([elsewhere], {"other.txt": PROMPT}))[0]["fingerprint"] != GITLAB[1]["fingerprint"]
+    assert json.loads(output.render("gitlab", [elsewhere], {"other.txt": PROMPT}))[0]["fingerprint"] != GITLAB[1]["fingerprint"]
 
 
 # ---- sarif ----
@@ -266,26 +269,26 @@ def _location(uri: str, line: int, column: int, end_line: int, end_column: int) 
 
 
 def test_sarif():
-    log = json.loads(output.sarif(FINDINGS, SOURCES))
+    log = json.loads(output.render("sarif", FINDINGS, SOURCES))
     sarif_validator().validate(log)
     assert log == {
         "$schema": "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json",
         "version": "2.1.0",
         "runs": [
             {
-                "tool": {"driver": {"name": "promptlint", "version": version("promptlint"), "rules": [_sarif_rule(c) for c in ("PL102", "PL205", "PL900")]}},
+                "tool": {"driver": {"name": "promptlint", "version": version("promptlint"), "rules": [_sarif_rule(c) for c in ("PL205", "PL102", "PL900")]}},
                 "columnKind": "unicodeCodePoints",
                 "results": [
                     {
                         "ruleId": "PL205",
-                        "ruleIndex": 1,
+                        "ruleIndex": 0,
                         "level": "note",
                         "message": {"text": "Source 1 has no title: 1 of 1 sources, 100%"},
                         "locations": [_location("prompt.txt", 3, 1, 3, 4)],
                     },
                     {
                         "ruleId": "PL102",
-                        "ruleIndex": 0,
+                        "ruleIndex": 1,
                         "level": "warning",
                         "message": {"text": "Source 1 shows its retrieval score ('score: 0.91')"},
                         "locations": [_location("prompt.txt", 3, 28, 3, 32)],
@@ -301,6 +304,7 @@ def test_sarif():
                                 "properties": {"applicability": "safe"},
                             }
                         ],
+                        "properties": {"fixId": 1},
                     },
                     {
                         "ruleId": "PL900",
@@ -318,7 +322,7 @@ def test_sarif():
 def test_sarif_uris_are_relative_below_here_and_file_uris_elsewhere(tmp_path):
     inside = finding("PL102", "m", Span(0, 1), 1, 1, 2, path=str(tmp_path / "my prompts" / "a.txt"))
     outside = finding("PL102", "m", Span(0, 1), 1, 1, 2, path=str(tmp_path.parent / "b.txt"))
-    log = json.loads(output.sarif([inside, outside], {}))
+    log = json.loads(output.render("sarif", [inside, outside], {}))
     sarif_validator().validate(log)
     uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"]]
     assert uris == ["my%20prompts/a.txt", (tmp_path.parent / "b.txt").as_uri()]
@@ -333,8 +337,9 @@ def _apply(text: str, replacements: list[dict]) -> str:
         start = starts[region["startLine"] - 1] + region["startColumn"] - 1
         end = starts[region["endLine"] - 1] + region["endColumn"] - 1
         spans.append((start, end, r.get("insertedContent", {}).get("text", "")))
-    # Findings may share one fix (PL201 fixes every date at once): apply each replacement once.
-    for start, end, inserted in sorted(set(spans), reverse=True):
+    # A fix shared by several findings (PL201 fixes every date at once) is given once.
+    assert len(set(spans)) == len(spans)
+    for start, end, inserted in sorted(spans, reverse=True):
         text = text[:start] + inserted + text[end:]
     return text
 
@@ -349,7 +354,10 @@ def test_sarif_fixes_applied_to_the_file_give_the_fixed_fixture(work, folder):
     log = json.loads(check("--select", code, "--output-format", "sarif", "bad.txt").stdout)
     results = log["runs"][0]["results"]
     fixes = [fix for r in results for fix in r.get("fixes", ())]
-    assert len(fixes) == len([r for r in json.loads(check("--select", code, "--output-format", "json", "bad.txt").stdout) if r["fix"]]) > 0
+    records = [r for r in json.loads(check("--select", code, "--output-format", "json", "bad.txt").stdout) if r["fix"]]
+    # One SARIF fix a distinct fix, on the first result that has it; every result with a fix names it.
+    assert len(fixes) == len({r["fix"]["id"] for r in records}) > 0
+    assert [r["properties"]["fixId"] for r in results if "properties" in r] == [r["fix"]["id"] for r in records]
     replacements = [rep for fix in fixes for change in fix["artifactChanges"] for rep in change["replacements"]]
     text = bad.read_text(encoding="utf-8")
     assert _apply(text, replacements) == (FIXTURES / folder / "bad.fixed.txt").read_text(encoding="utf-8")
@@ -398,7 +406,7 @@ def test_sarif_of_every_fixture_validates(work):
 
 
 def test_junit():
-    assert output.junit(FINDINGS, SOURCES) == (
+    assert output.render("junit", FINDINGS, SOURCES) == (
         "<?xml version='1.0' encoding='utf-8'?>\n"
         '<testsuites name="promptlint" tests="4" failures="3" errors="0">\n'
         '  <testsuite name="prompt.txt" tests="2" failures="2" errors="0">\n'
@@ -422,7 +430,7 @@ def test_junit():
 
 
 def test_junit_parses_with_a_suite_per_file_and_a_case_per_finding():
-    root = ET.fromstring(output.junit(FINDINGS, SOURCES))
+    root = ET.fromstring(output.render("junit", FINDINGS, SOURCES))
     assert (root.tag, root.get("tests"), root.get("failures")) == ("testsuites", "4", "3")
     suites = {s.get("name"): s for s in root.findall("testsuite")}
     assert list(suites) == ["prompt.txt", "chat.json", "good.txt"]
@@ -445,7 +453,7 @@ def test_machine_formats_print_only_their_document(work, fmt):
     assert result.exit_code == 1
     text = (work / "bad.txt").read_text(encoding="utf-8")
     findings = [f for f in lint_text(text, path="bad.txt") if f.code == "PL102"]
-    assert result.stdout == output.RENDERERS[fmt](findings, {"bad.txt": text})
+    assert result.stdout == output.render(fmt, findings, {"bad.txt": text})
     assert result.stderr == ""
 
 
@@ -564,3 +572,98 @@ def test_stdin_with_paths_or_bad_bytes_is_an_error(work):
     result = check_with("--stdin-filename", "x.txt", input=b"caf\xe9\n")
     assert (result.exit_code, result.stderr.splitlines()[0]) == (2, "error: x.txt: not valid UTF-8 (byte offset 3)")
 
+
+
+# ---- a fix shared by many findings is written once ----
+
+
+def dated(n: int) -> str:
+    """A prompt of ``n`` dated sources, every third one stale: PL201 gives n findings that share one fix of n edits."""
+    sources = "".join(
+        f"[{i}] Returns Policy \u2014 Returns > Damaged goods (updated {'2019-03-0' if i % 3 == 0 else '2026-11-1'}{i % 9 + 1})\nDamaged goods may be returned.\n\n"
+        for i in range(1, n + 1)
+    )
+    return f"Answer from the sources and cite them as [n].\n\n{sources}Question: How long do I have?\n"
+
+
+def dated_findings(n: int) -> list[Finding]:
+    findings = [f for f in lint_text(dated(n), path="dated.txt", config=build({"today": "2026-12-02"}, "test")) if f.code == "PL201"]
+    assert len(findings) == n
+    return findings
+
+
+@pytest.mark.parametrize("n", [2, 7, 40])
+def test_findings_that_share_a_fix_share_one_fix_and_its_regions(n):
+    # One object each, not a copy a finding: copies made memory grow with the square of the findings.
+    findings = dated_findings(n)
+    assert len({id(f.fix) for f in findings}) == len({id(f.fix_regions) for f in findings}) == 1
+    # A date removed, or a stale one rewritten as a note: an edit a source.
+    assert len(findings[0].fix.edits) == len(findings[0].fix_regions) == n
+
+
+@pytest.mark.parametrize("n", [2, 7, 40])
+@pytest.mark.parametrize("fmt", ["json", "json-lines"])
+def test_json_gives_a_shared_fix_edits_once_and_its_id_on_every_finding(fmt, n):
+    findings = dated_findings(n)
+    report = output.render(fmt, findings, {"dated.txt": dated(n)})
+    records = json.loads(report) if fmt == "json" else [json.loads(line) for line in report.splitlines()]
+    edits = [{"start": e.span.start, "end": e.span.end, "content": e.replacement} for e in findings[0].fix.edits]
+    assert [r["fix"]["edits"] for r in records] == [edits] + [[]] * (n - 1)
+    assert [r["fix"]["id"] for r in records] == [1] * n
+    assert {(r["fix"]["applicability"], r["fix"]["message"]) for r in records} == {("safe", findings[0].fix.description)}
+
+
+def test_json_numbers_fixes_across_files_and_a_fix_of_its_own_gets_its_own_number():
+    first, second = dated_findings(3), dated_findings(2)
+    second = [dataclasses.replace(f, path="other.txt") for f in second]
+    report = json.loads(output.render("json", [*first, SCORED, *second], {"dated.txt": dated(3), "prompt.txt": PROMPT, "other.txt": dated(2)}))
+    assert [(r["path"], r["fix"]["id"], len(r["fix"]["edits"])) for r in report] == [
+        ("dated.txt", 1, 3),
+        ("dated.txt", 1, 0),
+        ("dated.txt", 1, 0),
+        ("prompt.txt", 2, 1),
+        ("other.txt", 3, 2),
+        ("other.txt", 3, 0),
+    ]
+
+
+@pytest.mark.parametrize("n", [2, 7, 40])
+def test_sarif_gives_a_shared_fix_once_and_its_id_on_every_result(n):
+    findings = dated_findings(n)
+    text = dated(n)
+    log = json.loads(output.render("sarif", findings, {"dated.txt": text}))
+    sarif_validator().validate(log)
+    results = log["runs"][0]["results"]
+    assert ["fixes" in r for r in results] == [True] + [False] * (n - 1)
+    assert [r["properties"] for r in results] == [{"fixId": 1}] * n
+    replacements = [rep for change in results[0]["fixes"][0]["artifactChanges"] for rep in change["replacements"]]
+    assert len(replacements) == n
+    # The replacements, placed in the file, do what --fix does.
+    assert _apply(text, replacements) == fix_text(text, path="dated.txt", config=build({"today": "2026-12-02"}, "test"))
+
+
+@pytest.mark.parametrize("fmt", output.FORMATS)
+def test_every_report_grows_linearly_with_findings_that_share_a_fix(fmt):
+    # Ten times the sources, ten times the findings: the report is ten times as long (its
+    # fixed parts aside), not a hundred times as it was when each finding carried every edit.
+    small, large = (output.render(fmt, dated_findings(n), {"dated.txt": dated(n)}) for n in (30, 300))
+    assert len(large) < 11 * len(small)
+
+
+def test_the_baseline_accounts_for_findings_that_share_a_fix(work):
+    (work / "dated.txt").write_text(dated(12), encoding="utf-8")
+    assert check("--select", "PL201", "--write-baseline", "base.json", "dated.txt").exit_code == 0
+    assert len(json.loads((work / "base.json").read_text(encoding="utf-8"))["findings"]) == 12
+    result = check("--select", "PL201", "--baseline", "base.json", "--output-format", "json", "dated.txt")
+    assert (result.exit_code, result.stdout) == (0, "[]\n")
+
+
+@pytest.mark.parametrize("n", [2, 7, 40])
+def test_a_fix_shared_by_many_findings_is_applied_once(n):
+    findings = dated_findings(n)
+    fixes = applicable(findings, Applicability.SAFE)
+    assert len(fixes) == n
+    fixed, applied = apply_fixes(dated(n), fixes)
+    assert applied == 1
+    assert fixed == fix_text(dated(n), path="dated.txt", config=build({"today": "2026-12-02"}, "test"))
+    assert "(updated 2026-11-" not in fixed and fixed.count("(last updated 2019-03-0") == n // 3
