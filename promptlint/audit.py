@@ -1,16 +1,19 @@
-"""`promptlint audit`: what the anti-patterns cost across a log of real requests.
+"""`promptlint audit`: what the anti-patterns cost across logs of real requests.
 
-A log is JSONL, one record a line: an OpenAI chat request (``{"messages": [...]}``,
-with ``model`` and other fields beside it), a completion request (``{"prompt": ...}``),
-or any record that holds one of those, or a prompt string, at a field path
-(``--field request.body``). Each record is read as ``check`` reads a chat JSON file,
-its messages joined into one prompt, and linted with the same rules.
+A record (a JSONL line, a Parquet row: see logs.py) is an OpenAI chat request
+(``{"messages": [...]}``, with ``model`` and other fields beside it), a completion
+request (``{"prompt": ...}``), or any record that holds one of those, or a prompt
+string, at a field path (``--field request.body``). Each record is read as
+``check`` reads a chat JSON file, its messages joined into one prompt, and linted
+with the same rules.
 
-The log is streamed: lines are read in batches, linted in worker processes, and
-only counts and the few worst examples of each rule are kept, so memory stays the
-same however long the log. A line that is not JSON (or not a well-formed chat
-record) is a PL900 finding, as in ``check``; a record with no prompt in it (a
-response, a log line of another kind, a missing field) is skipped and counted.
+The logs are streamed: records are read in batches and linted in worker processes
+(or, with the dask engine, a log at a time on the workers of a cluster: see
+auditdask.py), and only counts and the few worst examples of each rule are kept,
+so memory stays the same however long the logs. A line that is not JSON (or not a
+well-formed chat record) is a PL900 finding, as in ``check``; a record with no
+prompt in it (a response, a log line of another kind, a missing field) is skipped
+and counted.
 """
 
 from __future__ import annotations
@@ -18,21 +21,15 @@ from __future__ import annotations
 import heapq
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import document as documents
-from . import parallel
+from . import logs, parallel
 from .config import Config
 from .findings import Finding
 from .formats import FILE_TYPES
-
-# A batch of lines goes to a worker at a time: large enough that its round trip is
-# cheap, small enough that the few batches in flight keep memory small.
-BATCH_BYTES = 1 << 18
-BATCH_LINES = 2000
-
 
 @dataclass(frozen=True)
 class Example:
@@ -129,69 +126,103 @@ def _prompt_bytes(line: bytes, path: list[str]) -> bytes | None:
     return json.dumps(value, ensure_ascii=False).encode("utf-8")
 
 
-_work: tuple[Config, list[str], list[str], int] | None = None
+@dataclass(frozen=True)
+class Work:
+    """What every batch of an audit needs, sent once to each worker."""
+
+    config: Config
+    names: list[str]  # the logs, by index
+    keys: list[str]  # the field path to the prompt in each record ([]: the record)
+    examples: int
+
+    @property
+    def column(self) -> str | None:
+        """The Parquet column that holds the prompt: the field path's first key."""
+        return self.keys[0] if self.keys else None
 
 
-def _start(config: Config, paths: list[str], field_path: list[str], examples: int) -> None:
-    global _work
-    _work = (config, paths, field_path, examples)
-
-
-def _audit_batch(batch: tuple[int, int, list[bytes], int]) -> Tally:
-    """Lint the records of a batch: (file index, line number of its first line, its lines, their bytes)."""
+def _tally(batch: logs.Batch, work: Work) -> Tally:
+    """Lint the records of a batch."""
     from .lint import check_document
 
-    config, paths, field_path, examples = _work
-    file, first, lines, size = batch
-    tally = Tally(examples, bytes=size)
-    name = paths[file]
-    for number, line in enumerate(lines, first):
+    tally = Tally(work.examples, bytes=batch.size)
+    name = work.names[batch.log]
+    for number, line in enumerate(batch.records, batch.first):
         if not line.strip():
             continue
         tally.records += 1
-        data = _prompt_bytes(line, field_path) if field_path else line
+        data = _prompt_bytes(line, work.keys) if work.keys else line
         try:
             doc = documents.parse(data, name, FILE_TYPES["json"]) if data is not None else None
         except documents.UnreadableFile as exc:
             # Not text: broken like a line that is not JSON.
-            tally.add(file, number, [documents.syntax_error(name, str(exc).removeprefix(f"{name}: "), 1, 1)])
+            tally.add(batch.log, number, [documents.syntax_error(name, str(exc).removeprefix(f"{name}: "), 1, 1)])
             continue
         if doc is None or not (doc.prompts or doc.errors):
             tally.skipped += 1
             continue
-        tally.add(file, number, check_document(doc, config).findings)
+        tally.add(batch.log, number, check_document(doc, work.config).findings)
+    if batch.error:
+        # The rest of a corrupt log is one broken record, where reading stopped.
+        tally.records += 1
+        tally.add(batch.log, batch.first + len(batch.records), [documents.syntax_error(name, batch.error, 1, 1)])
     return tally
 
 
-def _batches(paths: list[Path]) -> Iterator[tuple[int, int, list[bytes], int]]:
-    for file, path in enumerate(paths):
-        with open(path, "rb") as handle:
-            lines: list[bytes] = []
-            first, size = 1, 0
-            for number, line in enumerate(handle, 1):
-                lines.append(line)
-                size += len(line)
-                if size >= BATCH_BYTES or len(lines) >= BATCH_LINES:
-                    yield file, first, lines, size
-                    lines, first, size = [], number + 1, 0
-            if lines:
-                yield file, first, lines, size
+def audit_log(log: int, path: str, work: Work) -> Tally:
+    """The tally of one whole log (a partition), read at ``path`` and linted in this process."""
+    total = Tally(work.examples)
+    for batch in logs.batches(log, Path(path), work.column):
+        total.merge(_tally(batch, work))
+    return total
 
 
-def audit(paths: list[Path], config: Config, *, field_path: str | None = None, jobs: int = 1, examples: int = 5, progress: Callable[[int], None] | None = None) -> Tally:
-    """Tally the findings of every record of the logs; ``progress`` is told the bytes of each batch done.
+_work: Work | None = None
 
-    A log that cannot be opened raises OSError before any record is read.
+
+def _start(work: Work) -> None:
+    global _work
+    _work = work
+
+
+def _audit_batch(batch: logs.Batch) -> Tally:
+    return _tally(batch, _work)
+
+
+def audit(
+    paths: list[Path],
+    config: Config,
+    *,
+    field_path: str | None = None,
+    jobs: int = 1,
+    examples: int = 5,
+    engine: str = "local",
+    scheduler: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Tally:
+    """Tally the findings of every record of the logs; ``progress`` is told the bytes of each part done.
+
+    The local engine sends batches of records to ``jobs`` processes; the dask engine
+    sends each log to a worker of the cluster at ``scheduler`` (or of a local cluster
+    of ``jobs`` workers). Both give the same tally. A log that cannot be opened raises
+    OSError, and a reader that is not installed logs.MissingExtra, before any record is read.
     """
     size = 0
     for path in paths:
         with open(path, "rb") as handle:
             size += os.fstat(handle.fileno()).st_size
-    names = [str(path) for path in paths]
-    keys = field_path.split(".") if field_path else []
+    logs.require_readers(paths)
+    work = Work(config, [str(path) for path in paths], field_path.split(".") if field_path else [], examples)
+    if engine == "dask":
+        from . import auditdask
+
+        parts = auditdask.tallies(work, jobs, scheduler)
+    else:
+        jobs = max(1, min(jobs, size // parallel.WORK_PER_WORKER))
+        batches = (batch for log, path in enumerate(paths) for batch in logs.batches(log, path, work.column))
+        parts = parallel.ordered_map(_audit_batch, batches, jobs, _start, (work,))
     total = Tally(examples)
-    jobs = max(1, min(jobs, size // parallel.WORK_PER_WORKER))
-    for part in parallel.ordered_map(_audit_batch, _batches(paths), jobs, _start, (config, names, keys, examples)):
+    for part in parts:
         total.merge(part)
         if progress is not None:
             progress(part.bytes)

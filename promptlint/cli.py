@@ -302,31 +302,42 @@ def _would_fix(count: int, failures: list[str]) -> str:
 
 
 @main.command()
-@click.argument("logs", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--field", "field_path", metavar="A.B.C", help="Dotted path to the prompt in each record: messages, a chat request, or a prompt string (default: the record).")
+@click.argument("logs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--field", "field_path", metavar="A.B.C", help="Dotted path to the prompt in each record (its first key: the Parquet column): messages, a chat request, or a prompt string (default: the record).")
 @click.option("--format", "report_format", type=click.Choice(("table", "json", "html")), default="table", show_default=True)
 @click.option("--output", "-o", "output_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to this file instead of standard output.")
 @click.option("--examples", type=click.IntRange(min=0), default=5, show_default=True, help="Worst examples shown per rule.")
+@click.option("--engine", type=click.Choice(("local", "dask")), default="local", show_default=True, help="local: worker processes on this machine; dask: a Dask cluster, a log (partition) per task.")
+@click.option("--scheduler", metavar="ADDRESS", help="With --engine dask: join the running cluster at this address (default: start a local cluster of --jobs workers).")
 @jobs_option
 @config_option
 @select_option
 @ignore_option
-def audit(logs, field_path, report_format, output_path, examples, jobs, config_path, select, ignore):
-    """Report what each rule costs across JSONL logs of requests (chat messages or prompts)."""
+def audit(logs, field_path, report_format, output_path, examples, engine, scheduler, jobs, config_path, select, ignore):
+    """Report what each rule costs across logs of requests: JSONL (.gz, .zst), Parquet, folders or globs of them."""
     from . import audit as auditing  # the command's own machinery, loaded by it alone
     from . import auditreport
+    from .auditdask import ClusterError
+    from .logs import MissingExtra, partitions
 
+    if scheduler and engine != "dask":
+        raise click.UsageError("--scheduler needs --engine dask")
     try:
         config = _resolver(config_path, select, ignore).for_folder(Path.cwd())
     except ConfigError as exc:
         raise Failure(str(exc)) from None
-    # A progress bar for a person at a terminal; nothing in a pipe or a CI log.
-    bar = click.progressbar(length=sum(p.stat().st_size for p in logs if p.is_file()), label="Auditing", file=sys.stderr) if sys.stderr.isatty() else None
     try:
+        logs = partitions(list(logs))
+        # A progress bar for a person at a terminal; nothing in a pipe or a CI log.
+        bar = click.progressbar(length=sum(p.stat().st_size for p in logs if p.is_file()), label="Auditing", file=sys.stderr) if sys.stderr.isatty() else None
         with bar or contextlib.nullcontext():
-            tally = auditing.audit(list(logs), config, field_path=field_path, jobs=jobs or parallel.default_jobs(), examples=examples, progress=bar.update if bar else None)
+            tally = auditing.audit(
+                logs, config, field_path=field_path, jobs=jobs or parallel.default_jobs(), examples=examples, engine=engine, scheduler=scheduler, progress=bar.update if bar else None
+            )
     except OSError as exc:
         raise Failure(f"{exc.filename}: cannot read: {exc.strerror or exc}") from None
+    except (MissingExtra, ClusterError) as exc:
+        raise Failure(str(exc)) from None
     report = auditreport.RENDERERS[report_format](auditreport.as_data(tally, [str(p) for p in logs]))
     if output_path is None:
         click.echo(report, nl=False)

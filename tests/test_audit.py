@@ -16,7 +16,7 @@ import pytest
 import tiktoken
 from click.testing import CliRunner
 
-from promptlint import audit, parallel
+from promptlint import audit, logs, parallel
 from promptlint.cli import main
 from promptlint.config import build
 
@@ -175,7 +175,7 @@ def test_two_jobs_and_many_batches_give_the_same_report(log, monkeypatch):
     one = run("--jobs", "1", "--format", "json", "requests.jsonl").stdout
     # Two workers however small the log, and batches of 7 lines: tallies merge across batches and processes.
     monkeypatch.setattr(parallel, "WORK_PER_WORKER", 1)
-    monkeypatch.setattr(audit, "BATCH_LINES", 7)
+    monkeypatch.setattr(logs, "BATCH_LINES", 7)
     assert run("--jobs", "2", "--format", "json", "requests.jsonl").stdout == one
 
 

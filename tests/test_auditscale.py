@@ -1,0 +1,318 @@
+"""`promptlint audit` at scale: compressed and Parquet partitions, folders and globs, and the dask engine.
+
+The records are test_audit's generated log, whose figures are known. A real
+dask.distributed.LocalCluster (two worker processes, one thread each) is started
+once for the module; the dask engine joins it with --scheduler, and its report is
+compared byte for byte with the local engine's.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pyarrow
+import pyarrow.parquet
+import pytest
+import zstandard
+from click.testing import CliRunner
+from distributed import Client, LocalCluster
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_audit import CONFIG, PROMPTS, by_code, log_lines
+
+from promptlint import audit, auditreport, logs
+from promptlint.cli import main
+from promptlint.config import build
+from promptlint.findings import Finding
+from promptlint.model import Span
+
+# The log's lines in partitions of every format: the first 780 lines in three JSONL ones, then the
+# rest of the records in a Parquet one, a row each with the record's fields as columns (a missing
+# field is null there); its lines that are not JSON objects of one shape (broken, blank) are left out.
+CUTS = (0, 260, 520, 780)
+FORMATS = ("day=1/part-0.jsonl.gz", "day=1/part-1.jsonl.zst", "day=2/part-0.jsonl", "day=2/part-1.parquet")
+
+
+def parquet_lines() -> list[bytes]:
+    kept = []
+    for line in log_lines()[0][CUTS[-1] :]:
+        try:
+            value = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(value.get("messages", []), str):
+            kept.append(line)
+    return kept
+
+
+def write_parquet(path: Path, rows: list[dict], row_group_size: int = 100) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # The columns of every row (Table.from_pylist would take only the first row's).
+    pyarrow.parquet.write_table(pyarrow.Table.from_struct_array(pyarrow.array(rows)), path, row_group_size=row_group_size)
+
+
+def write_partition(path: Path, lines: list[bytes]) -> None:
+    """The lines as a partition of the format the name says."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = b"".join(lines)
+    if path.suffix == ".parquet":
+        write_parquet(path, [json.loads(line) for line in lines])
+    elif path.suffix == ".gz":
+        path.write_bytes(gzip.compress(data))
+    elif path.suffix == ".zst":
+        path.write_bytes(zstandard.ZstdCompressor().compress(data))
+    else:
+        path.write_bytes(data)
+
+
+@pytest.fixture(scope="module")
+def lake(tmp_path_factory) -> Path:
+    """A folder of partitions (and a marker file that is not a log), the same records as one plain log, and the config."""
+    folder = tmp_path_factory.mktemp("lake")
+    (folder / CONFIG).write_text("today: 2026-12-02\n", encoding="utf-8")
+    lines = log_lines()[0]
+    for name, start, end in zip(FORMATS, CUTS, CUTS[1:]):
+        write_partition(folder / "logs" / name, lines[start:end])
+    write_partition(folder / "logs" / FORMATS[-1], parquet_lines())
+    (folder / "logs" / "_SUCCESS").write_bytes(b"")
+    (folder / "whole.jsonl").write_bytes(b"".join(lines[: CUTS[-1]] + parquet_lines()))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR) as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def here(lake, monkeypatch) -> Path:
+    monkeypatch.chdir(lake)
+    return lake
+
+
+def run(*args: str):
+    result = CliRunner().invoke(main, ["audit", "--config", CONFIG, "--format", "json", *args], prog_name="promptlint")
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+def figures(data: dict) -> dict:
+    """The report without where its examples are: what must not depend on how the records are stored."""
+    return {**{k: v for k, v in data.items() if k not in ("logs", "rules")}, "rules": [{k: v for k, v in rule.items() if k != "worst"} for rule in data["rules"]]}
+
+
+@pytest.fixture(scope="module")
+def whole(lake) -> dict:
+    """The report of the records as one plain JSONL log."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(lake)
+        return json.loads(run("--jobs", "1", "--examples", "50", "whole.jsonl").stdout)
+
+
+def test_a_folder_is_its_partitions_sorted_without_markers(here):
+    assert [str(p) for p in logs.partitions([Path("logs")])] == [f"logs/{name}" for name in FORMATS]
+    assert [str(p) for p in logs.partitions([Path("whole.jsonl"), Path("logs/day=*/*.jsonl*")])] == ["whole.jsonl", *(f"logs/{name}" for name in FORMATS[:3])]
+
+
+@pytest.mark.parametrize(
+    ("argument", "message"),
+    [("logs/*.csv", "logs/*.csv: cannot read: no log matches this pattern"), ("empty", "empty: cannot read: no JSONL or Parquet log in this folder")],
+)
+def test_a_folder_or_glob_without_logs_is_a_one_line_error(here, argument, message):
+    Path("empty").mkdir(exist_ok=True)
+    result = run(argument)
+    assert (result.exit_code, result.stderr) == (2, f"Error: {message}\n")
+
+
+def test_every_format_of_partition_counts_as_the_plain_log(here, whole):
+    data = json.loads(run("--jobs", "1", "--examples", "50", "logs").stdout)
+    assert data["logs"] == [f"logs/{name}" for name in FORMATS]
+    assert figures(data) == figures(whole)
+    # Examples are named by partition, and by line (or row) in it: the same records as in the plain log.
+    def place(line: int) -> tuple[str, int]:
+        part = sum(line > cut for cut in CUTS) - 1
+        return f"logs/{FORMATS[part]}", line - CUTS[part]
+
+    for ours, theirs in zip(data["rules"], whole["rules"]):
+        assert [(e["path"], e["line"]) for e in ours["worst"]] == [place(e["line"]) for e in theirs["worst"]]
+        assert [(e["tokens"], e["message"]) for e in ours["worst"]] == [(e["tokens"], e["message"]) for e in theirs["worst"]]
+
+
+def request_rows() -> list[dict]:
+    """The log's valid requests, a row each, with the request as a struct (nulls where a shape lacks a field)."""
+    rows = []
+    for line in log_lines()[0]:
+        try:
+            value = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(value, dict) and (isinstance(value.get("messages"), list) or "prompt" in value):
+            rows.append({"id": len(rows), "request": {"body": value}})
+    return rows
+
+
+@pytest.mark.parametrize("encoding", ["struct", "json string"])
+def test_a_parquet_column_is_read_as_the_same_records_in_jsonl(here, encoding):
+    rows = request_rows()
+    if encoding == "json string":
+        rows = [{**row, "request": json.dumps(row["request"])} for row in rows]
+    write_parquet(Path("requests.parquet"), rows, row_group_size=97)
+    Path("requests.jsonl").write_text("".join(json.dumps(row) + "\n" for row in request_rows()), encoding="utf-8")
+    parquet = json.loads(run("--jobs", "1", "--examples", "50", "--field", "request.body", "requests.parquet").stdout)
+    jsonl = json.loads(run("--jobs", "1", "--examples", "50", "--field", "request.body", "requests.jsonl").stdout)
+    # A row is numbered as the line it came from.
+    assert parquet["prompts"] == len(rows) == PROMPTS - 50  # the requests, without the 50 broken lines
+    assert parquet == {**jsonl, "logs": ["requests.parquet"], "rules": [{**r, "worst": [{**e, "path": "requests.parquet"} for e in r["worst"]]} for r in jsonl["rules"]]}
+
+
+def corrupt(folder: Path, lines: list[bytes]) -> dict[str, int]:
+    """Partitions broken after a good part, or from the start; and the line where each breaks."""
+    good = b"".join(lines)
+    (folder / "cut.jsonl.gz").write_bytes(gzip.compress(good) + b"garbage after the stream")
+    (folder / "cut.jsonl.zst").write_bytes(zstandard.ZstdCompressor().compress(good) + b"\x28\xb5\x2f\xfd garbage")
+    (folder / "noise.parquet").write_bytes(b"PAR1 not a Parquet file")
+    return {"cut.jsonl.gz": len(lines) + 1, "cut.jsonl.zst": len(lines) + 1, "noise.parquet": 1}
+
+
+def test_a_corrupt_partition_is_pl900_with_its_file_and_the_others_count(here, whole, tmp_path):
+    lines = log_lines()[0][:100]
+    broken = corrupt(tmp_path, lines)
+    Path("first.jsonl").write_bytes(b"".join(lines))
+    first = json.loads(run("--jobs", "1", "first.jsonl").stdout)
+    data = json.loads(run("--jobs", "1", "--examples", "100", str(tmp_path), "whole.jsonl").stdout)
+    stops = [(Path(e["path"]).name, e["line"], e["message"]) for e in by_code(data)["PL900"]["worst"] if e["path"] != "whole.jsonl"]
+    stops = [stop for stop in stops if stop[2].startswith("corrupt log, not read past here: ")]
+    assert sorted(name for name, _, _ in stops) == sorted(broken) and all(line == broken[name] for name, line, _ in stops)
+    # The good part of each cut partition counts, and each break is one broken record.
+    assert data["records"] == whole["records"] + 2 * first["records"] + 3
+    assert data["prompts"] == whole["prompts"] + 2 * first["prompts"] + 3
+    assert by_code(data)["PL102"]["tokens"] == by_code(whole)["PL102"]["tokens"] + 2 * by_code(first)["PL102"]["tokens"]
+
+
+def test_the_dask_engine_gives_the_local_engines_report_byte_for_byte(here, cluster, tmp_path):
+    corrupt(tmp_path, log_lines()[0][:60])
+    arguments = ("--examples", "50", "logs", str(tmp_path))
+    local = run("--jobs", "1", *arguments)
+    dask = run("--engine", "dask", "--scheduler", cluster.scheduler_address, *arguments)
+    assert dask.exit_code == local.exit_code == 0
+    assert dask.stdout == local.stdout
+    assert dask.stderr == ""
+
+
+def test_the_dask_engine_starts_a_local_cluster_of_jobs_workers(here, whole):
+    result = run("--engine", "dask", "--jobs", "2", "--examples", "50", "whole.jsonl")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == whole
+
+
+def test_a_worker_killed_mid_run_costs_a_retry_and_no_double_count(here, cluster):
+    config = build({"today": "2026-12-02"}, "test")
+    paths = logs.partitions([Path("logs")])
+
+    def report(**engine) -> str:
+        return auditreport.as_json(auditreport.as_data(audit.audit(paths, config, examples=50, **engine), [str(p) for p in paths]))
+
+    expected = report(jobs=1)
+    with Client(cluster.scheduler_address) as client, ThreadPoolExecutor(1) as pool:
+        pids = client.run(os.getpid)
+        running = pool.submit(report, engine="dask", scheduler=cluster.scheduler_address)
+        deadline = time.monotonic() + 60
+        busy: list[str] = []
+        while not busy and time.monotonic() < deadline:
+            busy = [worker for worker, keys in client.processing().items() if any("audit_log" in str(key) for key in keys)]
+            time.sleep(0.02)
+        assert busy and not running.done()
+        os.kill(pids[busy[0]], signal.SIGKILL)
+        assert running.result(timeout=300) == expected
+        # The nanny started a new worker in place of the one killed.
+        client.wait_for_workers(2, timeout=60)
+        assert pids[busy[0]] not in client.run(os.getpid).values()
+
+
+def test_the_progress_is_each_log_the_cluster_finishes(here, cluster):
+    done: list[int] = []
+    paths = logs.partitions([Path("logs")])
+    tally = audit.audit(paths, build({"today": "2026-12-02"}, "test"), engine="dask", scheduler=cluster.scheduler_address, progress=done.append)
+    assert sorted(done) == sorted(path.stat().st_size for path in paths)
+    assert tally.bytes == sum(done)
+
+
+@pytest.mark.parametrize(
+    ("module", "argument", "message"),
+    [
+        ("zstandard", "logs/day=1/part-1.jsonl.zst", "reading .zst logs needs the zstandard package: pip install 'promptlint[zstd]'"),
+        ("pyarrow", "logs/day=2/part-1.parquet", "reading Parquet logs needs the pyarrow package: pip install 'promptlint[parquet]'"),
+        ("distributed", "--engine=dask", "--engine dask needs the distributed package: pip install 'promptlint[dask]'"),
+    ],
+)
+def test_a_missing_extra_is_one_line_saying_what_to_install(here, monkeypatch, module, argument, message):
+    monkeypatch.setitem(sys.modules, module, None)  # import fails as if it were not installed
+    result = run("--jobs", "1", argument, "whole.jsonl")
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", f"Error: {message}\n")
+
+
+def test_an_unreachable_scheduler_is_one_line(here):
+    import dask
+
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        result = run("--engine", "dask", "--scheduler", "tcp://127.0.0.1:9", "whole.jsonl")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error: cannot join the Dask scheduler at tcp://127.0.0.1:9: ") and result.stderr.count("\n") == 1
+
+
+def test_scheduler_needs_the_dask_engine(here):
+    result = run("--scheduler", "tcp://127.0.0.1:9", "whole.jsonl")
+    assert result.exit_code == 2 and "--scheduler needs --engine dask" in result.stderr
+
+
+def test_the_base_install_loads_no_extra():
+    code = "import sys, promptlint.cli, promptlint.audit, promptlint.auditdask, promptlint.logs; print(sorted({'dask', 'distributed', 'pyarrow', 'zstandard'} & set(sys.modules)))"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"
+    import tomllib
+
+    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert not any(name.startswith(("dask", "distributed", "pyarrow", "zstandard")) for name in project["dependencies"])
+    assert {"dask", "parquet", "zstd"} <= set(project["optional-dependencies"])
+
+
+# Prompts with findings: (log, line, [(code, tokens), ...]); the same record never twice.
+EVENTS = st.lists(
+    st.tuples(st.integers(0, 3), st.integers(1, 40), st.lists(st.tuples(st.sampled_from(["PL101", "PL102", "PL900"]), st.integers(0, 9)), max_size=3)),
+    unique_by=lambda event: event[:2],
+    max_size=30,
+)
+
+
+def tally_of(events, examples: int) -> audit.Tally:
+    tally = audit.Tally(examples)
+    for log, line, found in events:
+        tally.add(log, line, [Finding(code=code, name=code, message=f"{log}:{line}", span=Span(0, 0), tokens=tokens) for code, tokens in found])
+    return tally
+
+
+@settings(max_examples=60, deadline=None)
+@given(EVENTS, st.randoms(use_true_random=False), st.integers(0, 4))
+def test_tallies_merge_the_same_whatever_the_split_and_order(events, random, examples):
+    whole = tally_of(events, examples)
+    # Split the prompts into parts, then merge the parts' tallies in a random tree.
+    cuts = sorted(random.sample(range(len(events) + 1), min(3, len(events) + 1)))
+    parts = [tally_of(events[a:b], examples) for a, b in zip([0, *cuts], [*cuts, len(events)])]
+    random.shuffle(parts)
+    while len(parts) > 1:
+        i = random.randrange(len(parts) - 1)
+        parts[i].merge(parts.pop(i + 1))
+    # The same counts and the same examples kept (a heap's list order is its own business).
+    for tally in (parts[0], whole):
+        for rule in tally.rules.values():
+            rule.heap.sort()
+    assert parts[0] == whole
