@@ -54,12 +54,12 @@ class PyTemplate:
     line: int  # 1-based line of the string in the file
     column: int  # 1-based column
     # Where ``text`` stands in the file, character for character; None when the
-    # literal has escapes or is an f-string, so positions inside it cannot be mapped.
+    # literal has escapes or pieces, or is an f-string (those are mapped by ``offsets``).
     origin: tuple[int, int] | None
     # For a string built once per item of a loop: what the loop iterates (see pybuild).
     loop: Loop | None = None
-    # For a literal with escapes or in pieces ("a\\n" "b"): the file offset of each
-    # character of ``text`` (where its escape starts), and of its end. None for an f-string.
+    # For a literal with escapes or in pieces ("a\\n" "b"), or an f-string: the file
+    # offset of each character of ``text`` (where its escape starts), and of its end.
     offsets: tuple[int, ...] | None = None
 
 
@@ -124,22 +124,20 @@ def _strings(node: ast.AST, jinja: bool):
 
 
 def _template(raw: str, starts: list[int], node: ast.AST, jinja_hint: bool) -> PyTemplate | None:
-    if isinstance(node, ast.Constant):
-        if not isinstance(node.value, str):
-            return None
-        text = node.value
-    else:
-        # An f-string: its fields read as format-string slots ("{context}").
-        text = "".join(
-            part.value if isinstance(part, ast.Constant) else "{" + ast.unparse(part.value) + "}"
-            for part in node.values
-        )
-    if len(text.strip()) < MIN_LENGTH:
+    if isinstance(node, ast.Constant) and not isinstance(node.value, str):
         return None
     start = starts[node.lineno - 1] + _char_column(raw, starts[node.lineno - 1], node.col_offset)
     end = starts[node.end_lineno - 1] + _char_column(raw, starts[node.end_lineno - 1], node.end_col_offset)
-    origin = _origin(raw, start, end, text) if isinstance(node, ast.Constant) else None
-    offsets = _offsets(raw, start, end, text) if isinstance(node, ast.Constant) and origin is None else None
+    if isinstance(node, ast.Constant):
+        text = node.value
+        origin = _origin(raw, start, end, text)
+        offsets = _offsets(raw, start, end, text) if origin is None else None
+    else:
+        # An f-string: its fields, as written, read as format-string slots ("{context}").
+        # A fix is always written through the offsets, which check that the file reads back.
+        origin, (text, offsets) = None, _fstring(raw, start, end) or (_joined(node), None)
+    if len(text.strip()) < MIN_LENGTH:
+        return None
     syntax = "jinja" if jinja_hint or "{{" in text and "}}" in text or "{%" in text else "text"
     return PyTemplate(text, syntax, node.lineno, start - starts[node.lineno - 1] + 1, origin, offsets=offsets)
 
@@ -206,6 +204,101 @@ def _body_offsets(body: str, at: int, raw_string: bool) -> list[int]:
             offsets += [at + i] * len(_unescape(escape.group(1)))
         i = escape.end()
     return offsets
+
+
+def _joined(node: ast.JoinedStr) -> str:
+    """An f-string's text when its source cannot be scanned: fields as ast writes them."""
+    return "".join(part.value if isinstance(part, ast.Constant) else "{" + ast.unparse(part.value) + "}" for part in node.values)
+
+
+_PIECE = re.compile(r"(?i)([rbuf]*)('\'\'|\"\"\"|'|\")")
+_BETWEEN_PIECES = re.compile(r"(?:\s|\\\n|#[^\n]*)*")
+
+
+def _fstring(raw: str, start: int, end: int) -> tuple[str, tuple[int, ...]] | None:
+    """An f-string's text (its pieces joined, escapes and doubled braces decoded, each
+    replacement field as written) and the file offset of each character and of the end.
+
+    Scanned by hand because tokenize splits f-strings differently from one Python to
+    the next; None when the source is not what was expected.
+    """
+    text: list[str] = []
+    offsets: list[int] = []
+    i = start
+    while True:
+        i = _BETWEEN_PIECES.match(raw, i, end).end()
+        if i >= end:
+            break
+        piece = _PIECE.match(raw, i, end)
+        if piece is None or "b" in piece[1].lower():
+            return None
+        i = _scan_piece(raw, piece.end(), end, piece[2], piece[1].lower(), text, offsets)
+        if i is None:
+            return None
+    if not offsets:
+        return None
+    offsets.append(end - len(piece[2]))  # the end of the text: the last closing quote
+    return ("".join(text), tuple(offsets)) if _decodes(raw, offsets, "".join(text)) else None
+
+
+def _scan_piece(raw: str, i: int, end: int, quote: str, prefix: str, text: list[str], offsets: list[int]) -> int | None:
+    """Reads one piece's body into ``text``/``offsets``; where the piece ends, or None."""
+    while i < end:
+        char = raw[i]
+        if raw.startswith(quote, i):
+            return i + len(quote)
+        if char == "\\" and "r" in prefix:
+            text += raw[i : i + 2]  # a raw piece keeps the backslash and what follows it
+            offsets += (i, i + 1)
+            i += 2
+        elif char == "\\":
+            escape = _ESCAPE.match(raw, i)
+            if escape[1] != "\n":
+                decoded = _unescape(escape[1])
+                text.append(decoded)
+                offsets += [i] * len(decoded)
+            i = escape.end()
+        elif char in "{}" and "f" in prefix and raw.startswith(char * 2, i):
+            text.append(char)
+            offsets.append(i)
+            i += 2
+        elif char in "{}" and "f" in prefix:
+            field_end = _field_end(raw, i, end) if char == "{" else None
+            if field_end is None:
+                return None
+            text.append(raw[i:field_end])
+            offsets += range(i, field_end)
+            i = field_end
+        else:
+            text.append(char)
+            offsets.append(i)
+            i += 1
+    return None
+
+
+def _field_end(raw: str, i: int, end: int) -> int | None:
+    """Where the replacement field opening at ``i`` ends: braces nest, strings inside are skipped."""
+    depth = 0
+    while i < end:
+        char = raw[i]
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        elif char in "'\"":
+            quote = raw[i : i + 3] if raw.startswith(char * 3, i) else char
+            close = re.compile(r"\\.|" + re.escape(quote), re.DOTALL)
+            match = close.search(raw, i + len(quote), end)
+            while match is not None and match[0] != quote:
+                match = close.search(raw, match.end(), end)
+            if match is None:
+                return None
+            i = match.end()
+            continue
+        i += 1
+    return None
 
 
 def _unescape(escape: str) -> str:

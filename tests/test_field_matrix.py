@@ -190,9 +190,6 @@ def python_template(slot: str) -> tuple[str, str]:
     return "prompts.py", f'"""Prompts."""\n\nQA_PROMPT = """{_format_string(slot)}"""\n'
 
 
-FSTRING_AT = "2:17"  # an f-string is not in the file verbatim: what is found in it is reported at its start
-
-
 def python_fstring(slot: str) -> tuple[str, str]:
     return "build.py", f'def build(row1, row2, d1, d2, hits, doc1, doc2, question):\n    QA_PROMPT = f"""{_format_string(slot)}"""\n    return QA_PROMPT\n'
 
@@ -245,8 +242,7 @@ def _expected(rule: Rule, path: str, text: str) -> list[str]:
             if rule.at_line:
                 # The whole field: its line, or in a header its group with the space before it.
                 before = before[:-2] if before.endswith(" (") else before[: max(before.rfind("\n"), before.rfind("\\n") + 1) + 1]
-            at = FSTRING_AT if path == "build.py" else f"{before.count(chr(10)) + 1}:{len(before) - before.rfind(chr(10))}"
-            found.append(f"{at} {rule.code}")
+            found.append(f"{before.count(chr(10)) + 1}:{len(before) - before.rfind(chr(10))} {rule.code}")
     return found
 
 
