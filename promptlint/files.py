@@ -137,14 +137,21 @@ class GitIgnore:
         else:
             chain = [folder]  # no work tree: the folders above are not the project's
         found = cls()
+        if len(chain) > 1 or os.path.exists(folder / ".git"):
+            # The repository's own excludes rank below every .gitignore, as in git.
+            found = found._with(chain[-1], _git_dir(chain[-1]) / "info" / "exclude")
         for each in reversed(chain):
             found = found.below(each)
         return found
 
     def below(self, folder: Path) -> GitIgnore:
         """The patterns for a subfolder: these, then its own .gitignore's."""
+        return self._with(folder, folder / ".gitignore")
+
+    def _with(self, folder: Path, file: Path) -> GitIgnore:
+        """These patterns, then those of ``file``, read from ``folder``."""
         try:
-            text = (folder / ".gitignore").read_text(encoding="utf-8", errors="replace")
+            text = file.read_text(encoding="utf-8", errors="replace")
         except OSError:
             return self  # none, or one that cannot be read (git skips it as well)
         patterns = tuple(p for p in map(_gitignore_pattern, text.splitlines()) if p is not None)
@@ -160,6 +167,23 @@ class GitIgnore:
                 if (folder or not pattern.folders_only) and pattern.regex.fullmatch(relative):
                     ignored = not pattern.negated
         return ignored
+
+
+def _git_dir(work_tree: Path) -> Path:
+    """Where a work tree's repository keeps info/exclude: .git, or for a linked work tree
+    (.git is a file naming its git dir) the repository's common dir."""
+    dot_git = work_tree / ".git"
+    if dot_git.is_dir():
+        return dot_git
+    try:
+        git_dir = Path(dot_git.read_text(encoding="utf-8").partition("gitdir:")[2].strip())
+    except OSError:
+        return dot_git
+    git_dir = git_dir if git_dir.is_absolute() else work_tree / git_dir
+    try:
+        return git_dir / (git_dir / "commondir").read_text(encoding="utf-8").strip()
+    except OSError:
+        return git_dir  # a submodule's git dir is its own
 
 
 def _gitignore_pattern(line: str) -> _Pattern | None:

@@ -778,6 +778,27 @@ def test_a_gitignore_above_the_walk_counts_inside_a_work_tree_only(tmp_path):
     assert walked(tmp_path / "sub") == ["b.prompt"]
 
 
+def test_the_repository_exclude_file_counts_below_every_gitignore(tmp_path):
+    make_tree(tmp_path, {})
+    (tmp_path / ".git" / "info").mkdir(parents=True)
+    (tmp_path / ".git" / "info" / "exclude").write_text("# local\nb.prompt\ndeep/\n", encoding="utf-8")
+    assert walked(tmp_path / "sub") == ["a.prompt"]
+    # A .gitignore outranks it: its negation takes a file back.
+    (tmp_path / "sub" / ".gitignore").write_text("!b.prompt\n", encoding="utf-8")
+    assert walked(tmp_path / "sub") == ["a.prompt", "b.prompt"]
+
+
+def test_a_linked_work_tree_reads_the_exclude_file_of_its_repository(tmp_path):
+    make_tree(tmp_path / "tree", {})
+    common = tmp_path / "repo.git"
+    (common / "info").mkdir(parents=True)
+    (common / "info" / "exclude").write_text("b.prompt\n", encoding="utf-8")
+    (common / "worktrees" / "tree").mkdir(parents=True)
+    (common / "worktrees" / "tree" / "commondir").write_text("../..\n", encoding="utf-8")
+    (tmp_path / "tree" / ".git").write_text(f"gitdir: {common / 'worktrees' / 'tree'}\n", encoding="utf-8")
+    assert walked(tmp_path / "tree" / "sub") == ["a.prompt", "deep/a.prompt"]
+
+
 def test_check_respects_gitignore_unless_told_and_lints_a_named_file(work):
     make_tree(work, {"": "sub/\n"})
     copy(PL102 / "bad.txt", work, "sub/scored.prompt")
