@@ -5,7 +5,7 @@ from __future__ import annotations
 from .lexicon import Lexicon, shipped
 from .model import Prompt, Source
 from .render import Chunk
-from .rules._fields import number, parse_date
+from .values import number, parse_date
 
 
 def to_chunk(prompt: Prompt, source: Source, lexicon: Lexicon | None = None) -> Chunk:

@@ -27,6 +27,31 @@ class Span:
         return self.start < other.end and other.start < self.end
 
 
+class SpanSet:
+    """The union of some spans, with a logarithmic "is this offset inside?"."""
+
+    def __init__(self, spans: list[Span]):
+        self.spans: list[Span] = []
+        for span in sorted(spans):
+            if self.spans and span.start < self.spans[-1].end:
+                self.spans[-1] = Span(self.spans[-1].start, max(self.spans[-1].end, span.end))
+            else:
+                self.spans.append(span)
+        self.starts = [s.start for s in self.spans]
+
+    def __contains__(self, offset: int) -> bool:
+        i = bisect.bisect_right(self.starts, offset) - 1
+        return i >= 0 and offset < self.spans[i].end
+
+    def end_at(self, offset: int) -> int:
+        """The end of the span that holds ``offset`` (which must be inside one)."""
+        return self.spans[bisect.bisect_right(self.starts, offset) - 1].end
+
+    def covers(self, span: Span) -> bool:
+        i = bisect.bisect_right(self.starts, span.start) - 1
+        return i >= 0 and self.spans[i].contains(span)
+
+
 @dataclass(frozen=True)
 class Field:
     """A piece of metadata rendered in a source's wrapper.

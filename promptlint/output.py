@@ -16,8 +16,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import quote
 
-import click
-
 from . import baseline, registry
 from .findings import Applicability, Finding, Fix, Severity
 
@@ -32,8 +30,16 @@ def _where(f: Finding) -> str:
     return f"{f.path}:{f.line}:{f.column}"
 
 
-def _style(text: str, color: bool, **styles) -> str:
-    return click.style(text, **styles) if color else text
+# SGR codes of the styles the report uses (ECMA-48). Written here rather than through
+# click so that only the command line depends on the CLI library.
+_SGR = {"bold": "1", "red": "31"}
+
+
+def _style(text: str, color: bool, fg: str | None = None, bold: bool = False) -> str:
+    if not color:
+        return text
+    codes = ([_SGR[fg]] if fg else []) + ([_SGR["bold"]] if bold else [])
+    return "".join(f"\x1b[{code}m" for code in codes) + text + "\x1b[0m"
 
 
 def _headline(f: Finding, color: bool) -> str:

@@ -20,7 +20,7 @@ from . import vocabulary
 from .expressions import slot_reference
 from .jsonsources import json_sources
 from .lexicon import Lexicon, is_field, shipped
-from .model import Field, Message, Part, PartKind, Prompt, Source, Span
+from .model import Field, Message, Part, PartKind, Prompt, Source, Span, SpanSet
 from .vocabulary import normalise_label
 
 # A source whose text is only this is a written-out "and so on", not a source.
@@ -139,31 +139,6 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         volatile=volatile,
         lexicon=lexicon,
     )
-
-
-class SpanSet:
-    """The union of some spans, with a logarithmic "is this offset inside?"."""
-
-    def __init__(self, spans: list[Span]):
-        self.spans: list[Span] = []
-        for span in sorted(spans):
-            if self.spans and span.start < self.spans[-1].end:
-                self.spans[-1] = Span(self.spans[-1].start, max(self.spans[-1].end, span.end))
-            else:
-                self.spans.append(span)
-        self.starts = [s.start for s in self.spans]
-
-    def __contains__(self, offset: int) -> bool:
-        i = bisect.bisect_right(self.starts, offset) - 1
-        return i >= 0 and offset < self.spans[i].end
-
-    def end_at(self, offset: int) -> int:
-        """The end of the span that holds ``offset`` (which must be inside one)."""
-        return self.spans[bisect.bisect_right(self.starts, offset) - 1].end
-
-    def covers(self, span: Span) -> bool:
-        i = bisect.bisect_right(self.starts, span.start) - 1
-        return i >= 0 and self.spans[i].contains(span)
 
 
 # A template slot in text: {name}, {name:.2f}, {doc['x']}, {{ name }}, Dify's {{#name#}},

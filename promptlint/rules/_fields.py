@@ -2,27 +2,12 @@
 
 from __future__ import annotations
 
-import datetime
 import re
 from functools import cache
 
 from .. import lexicon, vocabulary
 from ..findings import Applicability, Edit, Fix
 from ..model import Field, Prompt, Source, Span
-
-_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:\s*%)?")
-
-
-def number(value: str) -> float | None:
-    """The leading number of a field value; a percentage reads as a fraction."""
-    match = _NUMBER.match(value.strip())
-    if not match:
-        return None
-    text = match.group(0)
-    if text.endswith("%"):
-        return float(text[:-1].strip()) / 100
-    return float(text)
-
 
 # "{score:.2f}", "{{ doc.score }}", "{{ '%.3f' % hit.score }}", or a prompt library's "[DOC_2_SCORE]".
 _SLOT_VALUE = re.compile(r"\{\{?[^{}]*[A-Za-z_][^{}]*\}\}?|\[[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\]")
@@ -64,36 +49,6 @@ def remove_source(prompt: Prompt, source: Source, description: str) -> Fix:
     if end < len(text) and text[end] == "\n":
         end += 1
     return Fix(Applicability.UNSAFE, (Edit(Span(source.span.start, end)),), description)
-
-
-_MONTHS = "january february march april may june july august september october november december".split()
-_MONTH = r"(?P<month>jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-_DATE_FORMS = [
-    re.compile(r"(?P<year>\d{4})[-/.](?P<mon>\d{1,2})[-/.](?P<day>\d{1,2})"),
-    re.compile(_MONTH + r"\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<year>\d{4})"),
-    re.compile(r"(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+" + _MONTH + r",?\s+(?P<year>\d{4})"),
-    re.compile(r"(?P<mon>\d{1,2})/(?P<day>\d{1,2})/(?P<year>\d{4})"),
-    re.compile(_MONTH + r"\s+(?P<year>\d{4})"),
-]
-
-
-def parse_date(value: str) -> datetime.date | None:
-    """A calendar date written in one of the usual ways, or None."""
-    lowered = value.lower()
-    for form in _DATE_FORMS:
-        match = form.search(lowered)
-        if not match:
-            continue
-        parts = match.groupdict()
-        if parts.get("month"):
-            month = next(i for i, m in enumerate(_MONTHS, 1) if m.startswith(parts["month"][:3]))
-        else:
-            month = int(parts["mon"])
-        try:
-            return datetime.date(int(parts["year"]), month, int(parts.get("day") or 1))
-        except ValueError:
-            return None
-    return None
 
 
 def source_label(source: Source) -> str:

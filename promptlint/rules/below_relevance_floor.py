@@ -29,7 +29,8 @@ from __future__ import annotations
 
 from ..context import RuleContext
 from ..model import Prompt
-from ._fields import number, remove_source, source_label
+from ..values import number
+from ._fields import remove_source, source_label
 
 CODE = "PL106"
 NAME = "below-relevance-floor"

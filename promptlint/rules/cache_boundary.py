@@ -45,8 +45,7 @@ from __future__ import annotations
 import re
 
 from ..context import RuleContext
-from ..model import DYNAMIC_KINDS, Part, PartKind, Prompt, Span
-from ..segment import SpanSet
+from ..model import DYNAMIC_KINDS, Part, PartKind, Prompt, Span, SpanSet
 
 CODE = "PL305"
 NAME = "cache-boundary"

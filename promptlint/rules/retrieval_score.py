@@ -41,7 +41,8 @@ import re
 from .. import vocabulary
 from ..context import RuleContext
 from ..model import Field, PartKind, Prompt, Span
-from ._fields import is_slot, number, remove_field, source_label
+from ..values import number
+from ._fields import is_slot, remove_field, source_label
 
 CODE = "PL102"
 NAME = "retrieval-score"

@@ -51,7 +51,8 @@ from ..context import RuleContext
 from ..findings import Applicability, Edit, Fix
 from ..lexicon import Lexicon
 from ..model import Field, Prompt, Source, Span
-from ._fields import parse_date, remove_line
+from ..values import parse_date
+from ._fields import remove_line
 
 CODE = "PL201"
 NAME = "unconditional-date"

@@ -1,0 +1,51 @@
+"""What a field's value is by its shape: a number (a percentage read as a fraction) or a
+calendar date. The lexicon says what a label means; these say what a value looks like,
+which is evidence of its own (a fraction on every source is a score)."""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:\s*%)?")
+
+
+def number(value: str) -> float | None:
+    """The leading number of a field value; a percentage reads as a fraction."""
+    match = _NUMBER.match(value.strip())
+    if not match:
+        return None
+    text = match.group(0)
+    if text.endswith("%"):
+        return float(text[:-1].strip()) / 100
+    return float(text)
+
+
+_MONTHS = "january february march april may june july august september october november december".split()
+_MONTH = r"(?P<month>jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_DATE_FORMS = [
+    re.compile(r"(?P<year>\d{4})[-/.](?P<mon>\d{1,2})[-/.](?P<day>\d{1,2})"),
+    re.compile(_MONTH + r"\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<year>\d{4})"),
+    re.compile(r"(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+" + _MONTH + r",?\s+(?P<year>\d{4})"),
+    re.compile(r"(?P<mon>\d{1,2})/(?P<day>\d{1,2})/(?P<year>\d{4})"),
+    re.compile(_MONTH + r"\s+(?P<year>\d{4})"),
+]
+
+
+def parse_date(value: str) -> datetime.date | None:
+    """A calendar date written in one of the usual ways, or None."""
+    lowered = value.lower()
+    for form in _DATE_FORMS:
+        match = form.search(lowered)
+        if not match:
+            continue
+        parts = match.groupdict()
+        if parts.get("month"):
+            month = next(i for i, m in enumerate(_MONTHS, 1) if m.startswith(parts["month"][:3]))
+        else:
+            month = int(parts["mon"])
+        try:
+            return datetime.date(int(parts["year"]), month, int(parts.get("day") or 1))
+        except ValueError:
+            return None
+    return None
