@@ -77,14 +77,20 @@ def templates_in(raw: str) -> list[PyTemplate]:
     starts = [0] + [m.end() for m in re.finditer("\n", raw)]
     found: dict[tuple[int, int], PyTemplate] = {}
     built: list[PyTemplate] = []
+    sent: list[PyTemplate] = []
     for node in ast.walk(module):
         for literal, jinja_hint in _candidates(node):
             template = _template(raw, starts, literal, jinja_hint)
             if template is not None:
                 found.setdefault((template.line, template.column), template)
+        for literal, jinja_hint in _sent(node):
+            template = _template(raw, starts, literal, jinja_hint)
+            if template is not None:
+                sent.append(template)
         if type(node) in BUILDING:
             built.extend(wrappers(node, raw, starts))
-    for template in built:
+    # A string built per item is one source's wrapper before it is a prompt of its own.
+    for template in (*built, *sent):
         found.setdefault((template.line, template.column), template)
     return [found[k] for k in sorted(found)]
 
@@ -110,6 +116,83 @@ def _candidates(node: ast.AST):
             for keyword in node.keywords:
                 if keyword.arg in TEMPLATE_KEYWORDS:
                     yield from _strings(keyword.value, jinja)
+
+
+# A function that makes a prompt says so in its name (build_prompt, get_system_prompt, format_messages).
+PROMPT_FUNCTION = re.compile(r"(?i)(?:^|_)(?:prompt|template|messages?|instructions?)(?:_|$)")
+# Calls whose string arguments go to a person or a log, never to a model.
+OUTPUT_CALLS = frozenset({"print", "debug", "info", "warning", "warn", "error", "exception", "critical", "log", "echo", "secho", "write"})
+# A format field in a plain string: `{context}`, `{docs_text!s}`, not a doubled `{{`.
+_FORMAT_FIELD = re.compile(r"(?<!\{)\{([A-Za-z_][\w.]*)[^{}]*\}(?!\})")
+_WORD = re.compile(r"[^\W\d_]{2,}")
+TEXT_WORDS = 3  # words of its own, beside the slots, before a string with a context slot is a prompt
+
+
+def _sent(node: ast.AST):
+    """Strings code sends as a prompt although no name says so.
+
+    What a function named for prompts returns; the `content` of a chat message
+    (`{"role": ..., "content": ...}`); and a string whose slot is the retrieved context
+    (`{context}`, `{docs_text}`) beside words of its own. Strings printed, logged,
+    raised or asserted are messages to people, and a docstring describes.
+    """
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and PROMPT_FUNCTION.search(node.name):
+        for returned in _returns(node.body):
+            yield from _strings(returned.value, False)
+    if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+        yield from _with_context_slot(node.body)
+    elif isinstance(node, ast.Dict):
+        keys = {key.value: value for key, value in zip(node.keys, node.values) if isinstance(key, ast.Constant)}
+        if "role" in keys and "content" in keys:
+            yield from _strings(keys["content"], False)
+
+
+def _returns(body: list[ast.stmt]):
+    """The return statements of a function body, not of the functions nested in it."""
+    for statement in body:
+        if isinstance(statement, ast.Return) and statement.value is not None:
+            yield statement
+        elif not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                yield from _returns([s for s in getattr(statement, field, []) if isinstance(s, (ast.stmt, ast.ExceptHandler))])
+
+
+def _with_context_slot(body: list[ast.stmt]):
+    """The strings of a block's own statements (a nested function is its own block) with a context slot."""
+    pending = [s for s in body if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue  # a docstring, or a string that goes nowhere
+        if isinstance(node, (ast.Raise, ast.Assert, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Call) and _called_name(node) in OUTPUT_CALLS:
+            continue
+        if isinstance(node, (ast.Constant, ast.JoinedStr)):
+            if _context_slotted(node):
+                yield node, False
+            continue
+        pending.extend(ast.iter_child_nodes(node))
+
+
+def _called_name(call: ast.Call) -> str:
+    return call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+
+
+def _context_slotted(node: ast.AST) -> bool:
+    """A string with a slot the shipped words call the retrieved context, and words of its own."""
+    from .segment import slot_kind, words
+
+    if isinstance(node, ast.Constant):
+        if not isinstance(node.value, str):
+            return False
+        names, text = _FORMAT_FIELD.findall(node.value), _FORMAT_FIELD.sub(" ", node.value)
+    else:
+        names = [ast.unparse(part.value) for part in node.values if isinstance(part, ast.FormattedValue)]
+        text = " ".join(part.value for part in node.values if isinstance(part, ast.Constant) and isinstance(part.value, str))
+    vocab = words()
+    # A plain name: `doc.page_content` is a field of one source, not the context.
+    return any(slot_kind(name, vocab) == "context" for name in names if name.isidentifier()) and len(_WORD.findall(text)) >= TEXT_WORDS
 
 
 def _strings(node: ast.AST, jinja: bool):

@@ -173,3 +173,58 @@ def test_a_change_a_raw_piece_cannot_hold_is_not_written():
     (template,) = templates_in(source)
     at = template.text.index("the")
     assert rewrite(source, template.offsets, template.text, template.text[:at] + "a\nb" + template.text[at:]) is None
+
+
+# ---- prompts that code sends without naming them ----
+
+PROMPT_TEXT = "Answer the question from the sources below and cite them."
+CONTEXT_NAMES = ["context", "context_str", "docs", "search_results", "retrieved_documents", "passages"]
+
+
+def _found(source: str) -> list[str]:
+    return [t.text for t in templates_in(source)]
+
+
+@pytest.mark.parametrize("name", CONTEXT_NAMES)
+@pytest.mark.parametrize(
+    "layout",
+    [
+        'def answer(q, {name}):\n    text = f"""{prompt}\n\n{{{name}}}\n\nQuestion: {{q}}"""\n    return llm(text)\n',
+        'text = """{prompt}\n\n{{{name}}}\n\nQuestion: {{q}}"""\n',
+        'class Chain:\n    body = "{prompt} {{{name}}} Question: {{q}}"\n',
+        'def run({name}):\n    chat([{{"role": "user", "content": f"{prompt}\\n{{{name}}}\\nQ: {{q}}"}}])\n',
+    ],
+    ids=["f-string in a function", "module string", "class attribute", "message content"],
+)
+def test_a_string_with_a_context_slot_is_a_prompt(layout, name):
+    (text,) = _found(layout.format(name=name, prompt=PROMPT_TEXT))
+    assert "{" + name + "}" in text and PROMPT_TEXT in text
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'def answer(context):\n    print(f"{PROMPT} {{context}} was retrieved")\n',
+        'import logging\nlog = logging.getLogger()\ndef answer(context):\n    log.info(f"{PROMPT} {{context}}")\n',
+        'def answer(context):\n    raise ValueError(f"{PROMPT} {{context}}")\n',
+        'def answer(context):\n    """{PROMPT} {{context}} is what was retrieved."""\n',
+        'def answer(context):\n    key = f"{{question}}:{{context}}"\n',
+        'def answer(context):\n    note = f"{PROMPT} {{len(context)}} characters"\n',
+        'def answer(context):\n    note = f"{PROMPT} {{user}}"\n',
+    ],
+    ids=["printed", "logged", "raised", "docstring", "no words of its own", "a call on the context", "no context slot"],
+)
+def test_strings_sent_to_people_or_without_a_context_slot_are_not(source):
+    assert _found(source.format(PROMPT=PROMPT_TEXT)) == []
+
+
+@pytest.mark.parametrize("name", ["build_prompt", "get_system_prompt", "format_messages", "make_template", "_prompt"])
+def test_what_a_function_named_for_prompts_returns_is_a_prompt(name):
+    source = f'def {name}(topic):\n    if topic:\n        return f"{PROMPT_TEXT} Stay on {{topic}}."\n    return "{PROMPT_TEXT}"\n'
+    assert _found(source) == [f"{PROMPT_TEXT} Stay on {{topic}}.", PROMPT_TEXT]
+    assert _found(source.replace(name, "summarise")) == []
+
+
+def test_a_returned_f_string_with_a_repeated_question_is_linted():
+    source = f'def build_prompt(question, context):\n    return f"""{PROMPT_TEXT}\n\n{{context}}\n\nQuestion: {{question}}\nQuestion: {{question}}\n"""\n'
+    assert [(f.line, f.column, f.code) for f in lint_text(source, path="rag.py", config=CONFIG)] == [(6, 11, "PL101")]
