@@ -39,7 +39,6 @@ KNOWN = {
     "r2r-agent-file-content-summary.txt": ACCURACY,
     "verba-window-retriever-relevancy.txt": ACCURACY,
     "dbgpt-chat-knowledge-template-en.py": ACCURACY,
-    "granite-3.3-chat-template-documents.jinja": ACCURACY,
     "kernel-memory-answer-with-facts-relevance.txt": ACCURACY,
     "kernel-memory-lmstudio-logged-request.json": ACCURACY,
     "langchain-stuff-qa-prompt.txt": "holds two alternative prompts (completion and chat) in one file",
@@ -71,7 +70,7 @@ def test_prompt_matches_manifest(item):
 # only raise them. Raise the floors with every gain.
 # Advisory rules are never counted, as in ../shared/tools/corpus_score.py.
 PRECISION_FLOOR = 0.93
-RECALL_FLOOR = 0.77
+RECALL_FLOOR = 0.78
 ADVISORY = {"missing-heading-path", "missing-title", "whole-document-escalation", "context-budget",
             "unconditional-field"}
 
