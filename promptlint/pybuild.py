@@ -173,7 +173,7 @@ def _wrapper(target: ast.AST, iterated: ast.AST, body: list[ast.stmt], strings: 
     from .pysource import PyTemplate, _char_column  # pysource reads this module
 
     index = None
-    if isinstance(iterated, ast.Call) and _called(iterated) == "enumerate" and iterated.args:
+    if isinstance(iterated, ast.Call) and called_name(iterated) == "enumerate" and iterated.args:
         if isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[0], ast.Name):
             index, target = target.elts[0].id, target.elts[1]
         iterated = iterated.args[0]
@@ -230,7 +230,8 @@ def _verbatim(literal: str, body: str) -> tuple[int, int, str] | None:
     return match.end(), len(literal) - len(quote), match.group(0)
 
 
-def _called(call: ast.Call) -> str:
+def called_name(call: ast.Call) -> str:
+    """The last part of the called name: `append` for `parts.append(...)`, `print` for `print(...)`."""
     return call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
 
 
@@ -281,7 +282,7 @@ def reference(node: ast.AST, aliases: dict[str, tuple[str, tuple[str, ...]]]) ->
         if node.func.attr == "get" and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
             return inner and (inner[0], inner[1] + (node.args[0].value,))
         return inner  # a method of the value: .strip(), .split("T"), .isoformat()
-    if isinstance(node, ast.Call) and _called(node) in KEEPING and node.args:
+    if isinstance(node, ast.Call) and called_name(node) in KEEPING and node.args:
         return reference(node.args[0], aliases)
     if isinstance(node, ast.IfExp):
         return reference(node.body, aliases)
@@ -402,7 +403,7 @@ def literal_in_call(node: ast.Call) -> ast.AST | None:
     func = node.func
     if isinstance(func, ast.Attribute) and func.attr in LITERAL_METHODS:
         inner = func.value
-    elif _called(node) in LITERAL_FUNCTIONS and node.args:
+    elif called_name(node) in LITERAL_FUNCTIONS and node.args:
         inner = node.args[0]
     else:
         return None

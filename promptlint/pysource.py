@@ -18,7 +18,8 @@ import tokenize
 import unicodedata
 from dataclasses import dataclass
 
-from .pybuild import BUILDING, Loop, jinja_by_content, literal_in_call, wrappers
+from .pybuild import BUILDING, Loop, called_name, jinja_by_content, literal_in_call, wrappers
+from .segment import slot_kind, words
 
 # Names a template is assigned to: SYSTEM_PROMPT, qa_template, PROMPT_TMPL, ...
 TEMPLATE_NAME = re.compile(r"(?i)(?:^|_)(?:prompt|template|tmpl|instructions?)(?:_\w*)?$")
@@ -105,7 +106,7 @@ def _candidates(node: ast.AST):
             # A Jinja template by its content, whatever its name (`DEFAULT_GRAPH_KNOWLEDGE`).
             yield from (s for s in _strings(node.value, True) if jinja_by_content(s[0]))
     elif isinstance(node, ast.Call):
-        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        name = called_name(node)
         if name in TEMPLATE_CALLS:
             jinja = name in ("PromptBuilder", "ChatPromptBuilder", "from_system", "from_user", "from_assistant") or any(
                 k.arg == "template_format" and isinstance(k.value, ast.Constant) and k.value.value == "jinja2"
@@ -166,7 +167,7 @@ def _with_context_slot(body: list[ast.stmt]):
             continue  # a docstring, or a string that goes nowhere
         if isinstance(node, (ast.Raise, ast.Assert, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
             continue
-        if isinstance(node, ast.Call) and _called_name(node) in OUTPUT_CALLS:
+        if isinstance(node, ast.Call) and called_name(node) in OUTPUT_CALLS:
             continue
         if isinstance(node, (ast.Constant, ast.JoinedStr)):
             if _context_slotted(node):
@@ -175,14 +176,8 @@ def _with_context_slot(body: list[ast.stmt]):
         pending.extend(ast.iter_child_nodes(node))
 
 
-def _called_name(call: ast.Call) -> str:
-    return call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
-
-
 def _context_slotted(node: ast.AST) -> bool:
     """A string with a slot the shipped words call the retrieved context, and words of its own."""
-    from .segment import slot_kind, words
-
     if isinstance(node, ast.Constant):
         if not isinstance(node.value, str):
             return False
