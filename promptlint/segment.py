@@ -382,6 +382,9 @@ def _section_sources(text: str, lines: list[Line], vocab: Vocab) -> list[Source]
 # A field of a record: "Doc ID: 7", "**Updated:** 2026-10-01", "- Origin: wiki". A short label only.
 _RECORD_FIELD = re.compile(r"\s*(?:[-*\u2022]\s+)?(?:\*\*|__)?(?P<label>[a-z@][\w.@/-]*(?: [\w.@/-]+){0,3}?)(?:\*\*|__)?\s*[:=](?:\*\*|__)?\s*(?P<value>.*)$")
 _MD_HEADING = re.compile(r"\s*#{1,6}\s+(?P<title>\S.*?)\s*$")
+# A banner heading: "----Analyst 2----", "=== Report {n} ===", "~~ Notes ~~"; its words name the record.
+# Not "**...**": that is bold text, which opens an instruction as often as a record.
+_BANNER = re.compile(r"\s*[-=~]{2,}\s*(?P<title>[^-=~\s](?:[^\n]*?[^-=~\s])?)\s*[-=~]{2,}\s*$")
 
 
 def _record_sources(text: str, lines: list[Line], vocab: Vocab) -> list[Source]:
@@ -389,7 +392,8 @@ def _record_sources(text: str, lines: list[Line], vocab: Vocab) -> list[Source]:
     Text: ... / Match score: ...", a Markdown section whose metadata is bold ("## Title" then
     "**Updated:** 2026-10-01" then the text), or a one-line record ("Title: ..., URL: ..., Date: ...").
 
-    A record is a paragraph (lines between blank lines): an optional heading, then fields, then the
+    A record is a paragraph (lines between blank lines): an optional heading (Markdown, or a banner
+    such as "----Analyst 2----"), then fields, then the
     text (after a content label, or the first unlabelled lines), then optional fields. It takes two
     records of the same first label, or one whose text is labelled and has two fields besides, so
     that a paragraph of "Label: value" instructions is not read as a source.
@@ -433,7 +437,7 @@ def _repeats(paragraph: list[Line]) -> list[list[Line]]:
 
 def _record(text: str, paragraph: list[Line], vocab: Vocab, stop: frozenset[str]) -> tuple[Source, str, bool] | None:
     """The source a paragraph holds as a record, with its first field's label and whether its text is labelled."""
-    heading = _MD_HEADING.match(paragraph[0].text)
+    heading = _MD_HEADING.match(paragraph[0].text) or _BANNER.match(paragraph[0].text)
     title = heading["title"].strip("*_ ") if heading else None
     fields: list[Field] = []
     content: Span | None = None

@@ -32,7 +32,6 @@ def _items():
 ACCURACY = "accuracy issue: not yet judged as labelled"
 KNOWN = {
     "graphiti-context-string-fact-dates.txt": ACCURACY,
-    "graphrag-global-reduce-importance-score.txt": ACCURACY,
     "langchain-conversational-retrieval-rewritten-question.txt": ACCURACY,
     "llama-stack-knowledge-search-chunk-metadata.txt": ACCURACY,
     "local-deep-researcher-summarize-sources.txt": ACCURACY,
@@ -73,8 +72,8 @@ def test_prompt_matches_manifest(item):
 # >= 0.97 and recall >= 0.95; the floors below are today's figures, so a change can
 # only raise them. Raise the floors with every gain.
 # Advisory rules are never counted, as in ../shared/tools/corpus_score.py.
-PRECISION_FLOOR = 0.91
-RECALL_FLOOR = 0.76
+PRECISION_FLOOR = 0.92
+RECALL_FLOOR = 0.80
 ADVISORY = {"missing-heading-path", "missing-title", "whole-document-escalation", "context-budget",
             "unconditional-field"}
 

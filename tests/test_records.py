@@ -87,3 +87,29 @@ def test_square_bracket_placeholders_are_slots(label, header):
 def test_a_bracketed_marker_is_not_a_placeholder():
     text = "Answer from the sources.\n\n[1] Pricing [INTERNAL_ONLY]\n[RESTRICTED] Margins are 40%.\n\nQuestion: [USER_QUESTION]\n"
     assert [f.code for f in lint_text(text, path="t.txt", config=build({}, "test")) if f.code == "PL105"] == ["PL105"]
+
+
+@pytest.mark.parametrize("banner", ["----{t}----", "=== {t} ===", "~~ {t} ~~", "--{t}--"])
+@pytest.mark.parametrize("title", ["Analyst {n}", "Report {{n}}", "Returns Policy"])
+@pytest.mark.parametrize("score", ["Importance Score", "Relevance", "similarity"])
+def test_banner_headed_records(banner, title, score):
+    """A record under a banner heading reads like one under a Markdown heading; its score is reported."""
+    def records(with_score):
+        parts = []
+        for n, chunk in enumerate(CHUNKS, 1):
+            lines = [banner.format(t=title.format(n=n))] + ([f"{score}: 0.{9 - n}"] if with_score else []) + ["Updated: 2026-10-01", chunk]
+            parts.append("\n".join(lines))
+        return "---Goal---\n\nSummarise the reports below.\n\n---Reports---\n\n" + "\n\n".join(parts) + "\n\nQuestion: {question}\n"
+
+    text = records(True)
+    assert [(title.format(n=n), body) for n, (_, _, body) in enumerate(_read(text), 1)] == [(title.format(n=n), c) for n, c in enumerate(CHUNKS, 1)]
+    assert [s.title for s in segment_text(text).sources] == [title.format(n=n) for n in (1, 2)]
+    found = [f.line for f in lint_text(text, path="t.txt", config=build({}, "test")) if f.code == "PL102"]
+    assert found == [8, 13]
+    assert [f for f in lint_text(records(False), path="t.txt", config=build({}, "test")) if f.code == "PL102"] == []
+
+
+@pytest.mark.parametrize("banner", ["---Role---", "=== Rules ===", "~~ Format ~~", "**1. Rules:**", "**Format**"])
+def test_banner_headed_instructions_are_not_sources(banner):
+    text = f"{banner}\nTone: formal\nAnswer briefly.\n\n---Data---\n\n{{context}}\n\n**2. Style:**\n- Be brief.\n- Target length: {{length}}\n\nQuestion: {{question}}\n"
+    assert segment_text(text).sources == []
