@@ -646,6 +646,10 @@ def _read_body(text: str, body: list[Line], vocab: Vocab, default_start: int) ->
             fields.append(Field("metadata", line.text.strip(), _line_span(text, line), Span(line.start, line.end), "line"))
             i += 1
             continue
+        if labelled and (mapping := _mapping_fields(text, line, labelled)):
+            fields.extend(mapping)
+            i += 1
+            continue
         if labelled and (vocab.is_field(label) or "_" in labelled["label"].strip()):
             fields.append(_line_field(text, line, labelled, label))
             i += 1
@@ -659,9 +663,12 @@ def _read_body(text: str, body: list[Line], vocab: Vocab, default_start: int) ->
         # "Snippet: {{Snippet}}" in a source template: the labelled lines after it are fields too.
         while i < len(body) and (labelled := _LABEL_LINE.match(body[i].lower)):
             label = normalise_label(body[i].text[labelled.start("label") : labelled.end("label")])
-            if not vocab.is_field(label):
+            if mapping := _mapping_fields(text, body[i], labelled):
+                fields.extend(mapping)
+            elif vocab.is_field(label):
+                fields.append(_line_field(text, body[i], labelled, label))
+            else:
                 break
-            fields.append(_line_field(text, body[i], labelled, label))
             i += 1
     rest_lines = body[i:]
     content_lines, trailing = _split_trailing_fields(rest_lines, vocab) if labelled_content else (rest_lines, [])
@@ -669,10 +676,67 @@ def _read_body(text: str, body: list[Line], vocab: Vocab, default_start: int) ->
         label = normalise_label(labelled["label"])
         fields.append(_line_field(text, line, labelled, label))
     content_lines = _strip_blank_edges(content_lines)
+    # After labelled text, a last line of metadata written as a mapping closes the source.
+    last = _LABEL_LINE.match(content_lines[-1].lower) if labelled_content and content_lines else None
+    if last and (mapping := _mapping_fields(text, content_lines[-1], last)):
+        fields.extend(mapping)
+        content_lines = _strip_blank_edges(content_lines[:-1])
     if content_start is None:
         content_start = content_lines[0].start if content_lines else (body[i - 1].end if i and body else default_start)
     content_end = content_lines[-1].end if content_lines else (inline_content_end or content_start)
     return _Body(fields, wrapper_lines, Span(content_start, max(content_end, content_start)))
+
+
+# One "'key': value" item of a mapping written out as a Python dict or a JSON object.
+_MAPPING_ITEM = re.compile(r"""\s*(?P<q>['"])(?P<label>[^'"\n]{1,40})(?P=q)\s*:\s*(?P<value>\S.*?)\s*$""")
+_OPENERS, _CLOSERS = "{[(", "}])"
+
+
+def _top_level_items(raw: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The comma-separated items of ``raw[start:end]``, not splitting inside quotes or brackets."""
+    items, depth, quote, begin = [], 0, "", start
+    for i in range(start, end):
+        ch = raw[i]
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in _OPENERS:
+            depth += 1
+        elif ch in _CLOSERS:
+            depth -= 1
+        elif ch == "," and depth == 0:
+            items.append((begin, i))
+            begin = i + 1
+    items.append((begin, end))
+    return items
+
+
+def _mapping_fields(text: str, line: Line, labelled: re.Match[str]) -> list[Field]:
+    """The fields of a line whose value is a mapping ("Metadata: {'chunk_id': 'c1', 'source': 'wiki'}"):
+    one per key, each removable on its own. Items that are not "'key': value" (a slot, "...") are left."""
+    value_start = line.start + labelled.start("value")
+    raw = text[value_start : line.end].rstrip()
+    if len(raw) < 2 or raw[0] != "{" or raw[-1] != "}" or not _MAPPING_ITEM.match(raw, 1):
+        return []
+    fields = []
+    for start, end in _top_level_items(raw, 1, len(raw) - 1):
+        item = _MAPPING_ITEM.match(raw[start:end])
+        if item is None:
+            continue
+        value = item["value"]
+        quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "'\""
+        value_at = value_start + start + item.start("value") + (1 if quoted else 0)
+        shown = value[1:-1] if quoted else value
+        # The item and the comma after it (before it, for the last): removing it leaves a valid mapping.
+        span_start, span_end = start + item.start("q"), end
+        if raw[end] == ",":
+            span_end = end + 1 + (len(raw[end + 1 :]) - len(raw[end + 1 :].lstrip(" ")))
+        elif start > 1:
+            span_start = start - 1
+        fields.append(Field(normalise_label(item["label"]), shown, Span(value_start + span_start, value_start + span_end),
+                            Span(value_at, value_at + len(shown)), "inline"))
+    return fields
 
 
 def _line_field(text: str, line: Line, labelled: re.Match[str], label: str) -> Field:

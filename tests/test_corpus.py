@@ -33,7 +33,6 @@ ACCURACY = "accuracy issue: not yet judged as labelled"
 KNOWN = {
     "graphiti-context-string-fact-dates.txt": ACCURACY,
     "langchain-conversational-retrieval-rewritten-question.txt": ACCURACY,
-    "llama-stack-knowledge-search-chunk-metadata.txt": ACCURACY,
     "local-deep-researcher-summarize-sources.txt": ACCURACY,
     "r2r-agent-file-content-summary.txt": ACCURACY,
     "verba-window-retriever-relevancy.txt": ACCURACY,
@@ -73,7 +72,7 @@ def test_prompt_matches_manifest(item):
 # only raise them. Raise the floors with every gain.
 # Advisory rules are never counted, as in ../shared/tools/corpus_score.py.
 PRECISION_FLOOR = 0.92
-RECALL_FLOOR = 0.80
+RECALL_FLOOR = 0.82
 ADVISORY = {"missing-heading-path", "missing-title", "whole-document-escalation", "context-budget",
             "unconditional-field"}
 

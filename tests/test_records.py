@@ -113,3 +113,40 @@ def test_banner_headed_records(banner, title, score):
 def test_banner_headed_instructions_are_not_sources(banner):
     text = f"{banner}\nTone: formal\nAnswer briefly.\n\n---Data---\n\n{{context}}\n\n**2. Style:**\n- Be brief.\n- Target length: {{length}}\n\nQuestion: {{question}}\n"
     assert segment_text(text).sources == []
+
+
+def _mapping(quote, pairs):
+    return "{" + ", ".join(f"{quote}{k}{quote}: {quote}{v}{quote}" for k, v in pairs) + "}"
+
+
+@pytest.mark.parametrize("quote", ["'", '"'])
+@pytest.mark.parametrize("key", ["chunk_id", "chunkIndex", "node_id", "chunk_no"])
+@pytest.mark.parametrize("at", [0, 1, 2])
+@pytest.mark.parametrize("place", ["after", "before"])
+def test_metadata_written_as_a_mapping(quote, key, at, place):
+    """A "Metadata: {...}" line is read as its keys: a chunk id in it is reported, and the fix drops only that item."""
+    from promptlint.lint import fix_text
+
+    def prompt(with_ordinal):
+        sources = []
+        for n, chunk in enumerate(CHUNKS, 1):
+            pairs = [("document_id", f"doc-{n}"), ("source", f"wiki/{n}")]
+            if with_ordinal:
+                pairs.insert(at, (key, f"c{n}7"))
+            meta = f"Metadata: {_mapping(quote, pairs)}"
+            body = [f"Content: {chunk}", meta] if place == "after" else [meta, chunk]
+            sources.append("\n".join([f"Result {n}", *body]))
+        return "Answer from the results.\n\n" + "\n\n".join(sources) + "\n\nQuestion: Can I return a damaged item?\n"
+
+    text, config = prompt(True), build({}, "test")
+    found = [(f.line, text.splitlines()[f.line - 1][f.column - 1 : f.column + 2]) for f in lint_text(text, path="t.txt", config=config) if f.code == "PL203"]
+    line = 5 if place == "after" else 4
+    assert found == [(line, "c17"), (line + 4, "c27")]
+    assert fix_text(text, path="t.txt", config=config) == prompt(False)
+    assert [f for f in lint_text(prompt(False), path="t.txt", config=config) if f.code == "PL203"] == []
+
+
+@pytest.mark.parametrize("value", ["{metadata}", "{'not a mapping'}", "{chunk.metadata}", "{ }", "{'a' 'b'}"])
+def test_a_braced_value_that_is_not_a_mapping_is_one_field(value):
+    text = f"Answer from the results.\n\nResult 1\nContent: {CHUNKS[0]}\nMetadata: {value}\n\nQuestion: Can I return a damaged item?\n"
+    assert [f for f in lint_text(text, path="t.txt", config=build({}, "test")) if f.code == "PL203"] == []
