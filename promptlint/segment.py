@@ -58,6 +58,10 @@ class Vocab:
         return is_field(self.lexicon, label)
 
 
+# A labelled item of a bracketed header: "relevance: {{$relevance}}", "source=wiki".
+_ITEM = r"\s*[a-z][\w .-]{0,30}?\s*[:=][^\[\]\n,;|]*"
+
+
 def _alternation(words: list[str]) -> str:
     return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
@@ -100,6 +104,8 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         r"|(?:" + words + r")\s*\[?#?(?P<key3>" + key + r")\]?(?:\s+of\s+\d+)?"
         r"(?P<rest3>\s*(?::::|[:.\u2014\u2013|]|-(?=\s)|\)).*|\s*[(\[].*|\s*[-=*]{2,}\s*|\s*)"
         r"|\((?P<key4>\d+)\)\s+(?P<rest4>.*)"
+        # "==== [File: x; Relevance: 0.83]:": a bracket of two or more labelled items and nothing else.
+        r"|(?P<rest6>\[" + _ITEM + r"(?:[,;|]\s*" + _ITEM + r")+\])\s*:?"
         r")$"
     )
     roles = _alternation(seg["role-markers"])
@@ -336,6 +342,8 @@ def _text_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Mes
         if line.start in taken:
             continue
         match = vocab.source_header.match(line.lower.strip())
+        if match and match["rest6"] is not None and not _names_a_field(match["rest6"], vocab):
+            continue  # "[Tone: formal; Length: short]": labelled, but nothing a source carries
         if match and not _after_example_cue(lines, index, vocab):
             headers.append((index, match))
     sources = []
@@ -351,6 +359,12 @@ def _text_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Mes
         if text[source.content.start : source.content.end].strip() not in _ELISIONS or source.fields:
             sources.append(source)
     return sources
+
+
+def _names_a_field(group: str, vocab: Vocab) -> bool:
+    """Whether one item of a bracketed header ("[File: x; Relevance: 0.8]") is metadata the lexicon knows."""
+    items = (_INLINE_ITEM.match(group[start:end]) for start, end in _split_items(group[1:-1], 1))
+    return any(item and vocab.is_field(normalise_label(item["label"])) for item in items)
 
 
 def _after_example_cue(lines: list[Line], index: int, vocab: Vocab) -> bool:
@@ -526,7 +540,8 @@ def _cut_last_source(body: list[Line], vocab: Vocab, messages: list[Message], st
         if message_end is not None and line.start >= message_end:
             return body[:i]
         stripped = line.lower.strip()
-        if not stripped:
+        if not stripped or (seen_content and _SEPARATOR.match(line.text)):
+            # A blank line or a rule ("======") then an instruction: the text has ended.
             nxt = body[i + 1] if i + 1 < len(body) else None
             if seen_content and nxt is not None and (
                 vocab.instruction_opener.match(nxt.lower) or _is_boundary(nxt, vocab)
@@ -547,7 +562,7 @@ def _is_boundary(line: Line, vocab: Vocab) -> bool:
     return bool(label) and normalise_label(label["label"]) in vocab.question_labels | vocab.history_labels
 
 
-_REST_GROUPS = ("rest1", "rest2", "rest3", "rest4", "rest5")
+_REST_GROUPS = ("rest1", "rest2", "rest3", "rest4", "rest5", "rest6")
 
 
 def _text_source(text: str, position: int, header: Line, match: re.Match[str], body: list[Line], vocab: Vocab) -> Source:

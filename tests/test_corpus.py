@@ -38,9 +38,7 @@ KNOWN = {
     "verba-window-retriever-relevancy.txt": ACCURACY,
     "dbgpt-chat-knowledge-template-en.py": ACCURACY,
     "granite-3.3-chat-template-documents.jinja": ACCURACY,
-    "kernel-memory-answer-with-facts-relevance.txt": ACCURACY,
     "dspy-intro-compiled-rag-inspect-history.txt": ACCURACY,
-    "kernel-memory-lmstudio-logged-request.json": ACCURACY,
     # Read since the Gemini request shape is (issue 13): its "PASSAGE: '...'" line is not yet a source.
     "gemini-talk-to-documents-generate-content.json": ACCURACY,
     "langchain-stuff-qa-prompt.txt": "holds two alternative prompts (completion and chat) in one file",
@@ -72,7 +70,7 @@ def test_prompt_matches_manifest(item):
 # only raise them. Raise the floors with every gain.
 # Advisory rules are never counted, as in ../shared/tools/corpus_score.py.
 PRECISION_FLOOR = 0.92
-RECALL_FLOOR = 0.82
+RECALL_FLOOR = 0.85
 ADVISORY = {"missing-heading-path", "missing-title", "whole-document-escalation", "context-budget",
             "unconditional-field"}
 

@@ -150,3 +150,30 @@ def test_metadata_written_as_a_mapping(quote, key, at, place):
 def test_a_braced_value_that_is_not_a_mapping_is_one_field(value):
     text = f"Answer from the results.\n\nResult 1\nContent: {CHUNKS[0]}\nMetadata: {value}\n\nQuestion: Can I return a damaged item?\n"
     assert [f for f in lint_text(text, path="t.txt", config=build({}, "test")) if f.code == "PL203"] == []
+
+
+@pytest.mark.parametrize("prefix", ["", "==== ", "## ", "--- "])
+@pytest.mark.parametrize("separator", [";", "; ", ", ", " | "])
+@pytest.mark.parametrize("score", ["Relevance", "score", "Similarity"])
+@pytest.mark.parametrize("title", ["File", "Source", "Title"])
+@pytest.mark.parametrize("end", ["\n======\n", "\n\n"])
+def test_a_bracket_of_labelled_items_heads_a_source(prefix, separator, score, title, end):
+    """ "==== [File:x;Relevance:83.4%]:" is a source header; its score is reported; the instructions after a rule are not its text."""
+    def prompt(with_score):
+        sources = []
+        for n, chunk in enumerate(CHUNKS, 1):
+            items = [f"{title}:policy-{n}.pdf"] + ([f"{score}:8{n}.4%"] if with_score else []) + ["Updated:2026-10-01"]
+            sources.append(f"{prefix}[{separator.join(items)}]:\n{chunk}")
+        return "Facts:\n" + "\n".join(sources) + end + "Given only the facts above, answer.\nQuestion: Can I return a damaged item?\nAnswer:"
+
+    text, config = prompt(True), build({}, "test")
+    assert [(s.title, text[s.content.start : s.content.end]) for s in segment_text(text).sources] == [(f"policy-{n}.pdf", c) for n, c in enumerate(CHUNKS, 1)]
+    found = [(f.line, text.splitlines()[f.line - 1][f.column - 1 : f.column + 4]) for f in lint_text(text, path="t.txt", config=config) if f.code == "PL102"]
+    assert found == [(2, "81.4%"), (4, "82.4%")]
+    assert [f for f in lint_text(prompt(False), path="t.txt", config=config) if f.code == "PL102"] == []
+
+
+@pytest.mark.parametrize("line", ["[Tone: formal; Length: short]", "[Note: be careful, Answer: brief]", "[call 2: qa_chain, question = new_question]", "[Role: system | Mode: strict]"])
+def test_a_bracket_of_labels_that_are_no_metadata_is_not_a_source(line):
+    text = f"Answer from the context.\n{line}\nBe brief and cite.\n\n{{context}}\n\nQuestion: {{question}}\n"
+    assert segment_text(text).sources == []
