@@ -134,6 +134,8 @@ def _jinja_step(node: nodes.Node, keyed: bool):
         return "root", node.name, None
     if keyed and isinstance(node, nodes.Call):
         return "inner", None, None  # a key of what a call returns: not a field of the item
+    if isinstance(node, nodes.Getitem):
+        return "inner", None, node.node  # docs[0], history[-1]: the item of a list
     return "inner", None, _jinja_inner(node)
 
 

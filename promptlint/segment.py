@@ -344,6 +344,8 @@ def _text_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Mes
         match = vocab.source_header.match(line.lower.strip())
         if match and match["rest6"] is not None and not _names_a_field(match["rest6"], vocab):
             continue  # "[Tone: formal; Length: short]": labelled, but nothing a source carries
+        if match and _prints_the_conversation(next((match[g] for g in _KEY_GROUPS if match[g] is not None), None), vocab):
+            continue  # "[{conversation[0].type}]": a turn's role written as a slot, not a citation key
         if match and not _after_example_cue(lines, index, vocab):
             headers.append((index, match))
     sources = []
@@ -359,6 +361,12 @@ def _text_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Mes
         if text[source.content.start : source.content.end].strip() not in _ELISIONS or source.fields:
             sources.append(source)
     return sources
+
+
+def _prints_the_conversation(key: str | None, vocab: Vocab) -> bool:
+    """Whether a header's key is a slot reading the history or the question ("{messages[-1].role}")."""
+    reference = slot_reference(key.lstrip("$")) if key and key.startswith(("{", "${")) else None
+    return reference is not None and slot_kind(reference.root, vocab) in ("history", "question")
 
 
 def _names_a_field(group: str, vocab: Vocab) -> bool:
@@ -562,11 +570,12 @@ def _is_boundary(line: Line, vocab: Vocab) -> bool:
     return bool(label) and normalise_label(label["label"]) in vocab.question_labels | vocab.history_labels
 
 
+_KEY_GROUPS = ("key1", "key2", "key3", "key4")
 _REST_GROUPS = ("rest1", "rest2", "rest3", "rest4", "rest5", "rest6")
 
 
 def _text_source(text: str, position: int, header: Line, match: re.Match[str], body: list[Line], vocab: Vocab) -> Source:
-    key_group = next((g for g in ("key1", "key2", "key3", "key4") if match[g] is not None), None)
+    key_group = next((g for g in _KEY_GROUPS if match[g] is not None), None)
     rest_group = next(g for g in _REST_GROUPS if match[g] is not None)
     offset = header.start + (len(header.lower) - len(header.lower.lstrip()))
     key = match[key_group] if key_group else None

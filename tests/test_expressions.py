@@ -20,6 +20,8 @@ SLOTS = [
     ("{{ doc['@search.rerankerScore'] }}", "doc.@search.rerankerScore"),
     ("{{-doc.metadata['chunk_no']-}}", "doc.metadata.chunk_no"),
     ("{{score}}", "score"),
+    ("{{ hits[0].score }}", "hits.score"),
+    ("{{ history[-1].role }}", "history.role"),
     ("{score_2:.2f}", "score_2"),
     ("{row['published']}", "row.published"),
     ('{d.metadata["date"]}', "d.metadata.date"),

@@ -135,3 +135,16 @@ def test_special_token_transcripts_split_into_turns(system, user, assistant):
 @pytest.mark.parametrize("line", ["user", "model", "<|im_end|>", "<document>", "Model: gpt-4"])
 def test_words_alone_are_not_special_token_turns(line):
     assert segment_text(f"Answer briefly.\n{line}\nThe text.\n").messages == []
+
+
+@pytest.mark.parametrize("slot", ["{conversation[0].type}", "{messages[-1].role}", "{{ history[0].role }}", "{chat_history[i].type}", "{question.role}"])
+def test_a_bracketed_slot_reading_the_conversation_is_not_a_source_header(slot):
+    """ "[{conversation[0].type}]" writes a turn's role as a slot: the lines under it are history, not a source."""
+    text = f"[system]\nAnswer from the context.\n\n[{slot}]\n{{conversation[0].content}}\n\n[user]\n{{context}}\n\nQuestion: {{query}}\n"
+    assert segment_text(text).sources == []
+
+
+@pytest.mark.parametrize("slot", ["{i}", "{n}", "{doc.id}", "{{ loop.index }}", "{docs[0].index}"])
+def test_a_bracketed_key_slot_still_heads_a_source(slot):
+    text = f"Answer from the sources.\n\n[{slot}] Returns Policy\nDamaged goods may be returned within 30 days.\n\nQuestion: {{question}}\n"
+    assert [(s.key, s.title) for s in segment_text(text).sources] == [(slot, "Returns Policy")]
