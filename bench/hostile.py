@@ -97,6 +97,10 @@ CASES: dict[str, tuple[str, Callable[[int], str]]] = {
     "directives": ("lint_text .j2", lambda n: "Answer.\n" + _repeat("{# promptlint: disable[PL101] #}Question: {{ question }}{# promptlint: enable[PL101] #}\n", n)),
     "chat-messages": ("lint_text .json", lambda n: json.dumps({"messages": [{"role": "user", "content": "[1] Guide (score: 0.9)\nText.\n\nQuestion: why?"}] * max(1, n // 80)})),
     # Static instructions after a timestamp, thirty-two thousand lines a MB (PL305 numbers each line).
+    # Read as sources only when nothing else is: every line a fact with a dated group, and lines of parentheses.
+    "fact-lists": ("lint_text .txt", lambda n: _repeat("- {edge.fact} ({edge.valid_at} - {edge.invalid_at})\n", n)),
+    "bullet-parens": ("lint_text .txt", lambda n: _repeat("- " + "(" * 200 + "x" + ")" * 199 + "\n", n)),
+    "mapping-metadata": ("lint_text .txt", lambda n: _repeat("Result 1\nContent: {c}\nMetadata: {" + "'chunk_id': 'c1', " * 20 + "'k': 'v'}\n", n)),
     "static-lines": ("lint_text .txt", lambda n: "Today's date is 2026-12-02.\n" + _repeat("Answer only from the sources.\n", n)),
     # Dated, scored sources through the whole command, in every output format: the findings
     # share one fix of as many edits, which each finding used to carry.

@@ -261,7 +261,8 @@ def segment_text(
     if not sources:
         sources, json_block = json_sources(text, vocab.content_labels, vocab.title_labels, vocab.heading_labels)
     if not sources:
-        sources = _section_sources(text, lines, vocab) or _record_sources(text, lines, vocab) or _separated_sources(text, lines, vocab, messages)
+        sources = (_section_sources(text, lines, vocab) or _record_sources(text, lines, vocab)
+                   or _separated_sources(text, lines, vocab, messages) or _list_sources(text, lines, vocab))
     if _may_hold_slot(text):
         sources = [dataclasses.replace(s, repeated=bool(_SLOT.search(lower, s.span.start, s.span.end))) for s in sources]
     questions, rewritten, examples = _questions(text, lower, lines, vocab, sources, messages)
@@ -516,6 +517,53 @@ def _separated_sources(text: str, lines: list[Line], vocab: Vocab, messages: lis
     return []
 
 
+# A list item that ends in a parenthesised group: "- {edge.fact} ({edge.valid_at} - {edge.invalid_at})".
+_LIST_ITEM = re.compile(r"\s*(?:[-*\u2022]|\d+[.)])\s+(?P<text>\S.*?)\s*(?P<group>\((?:\{[^{}\n]*\}|[^()\n])*+\))\s*$")
+_GROUP_SLOT = re.compile(r"\{[^{}\n]*\}")
+
+
+def _list_sources(text: str, lines: list[Line], vocab: Vocab) -> list[Source]:
+    """Sources written as a list, one a line, each ending in a group of metadata ("- {fact} ({valid_at} - {invalid_at})").
+
+    A run of two or more items counts, when every item's group holds a field the lexicon
+    knows, by its label ("(updated: ...)") or by what its slot prints: a list of
+    instructions with an aside in parentheses is not a list of sources.
+    """
+    sources: list[Source] = []
+    run: list[Source] = []
+    for line in [*lines, None]:
+        item = _LIST_ITEM.match(line.text) if line is not None else None
+        field = _group_field(text, line, item, vocab) if item else None
+        if field is not None:
+            content = Span(line.start + item.start("text"), line.start + item.end("text"))
+            run.append(Source(0, Span(line.start, line.end), Span(line.start, line.start), content, fields=[field]))
+            continue
+        if len(run) >= 2:
+            sources.extend(run)
+        run = []
+    return _by_position(sources)
+
+
+def _group_field(text: str, line: Line, item: re.Match[str], vocab: Vocab) -> Field | None:
+    """The group ending a list item as one field, named by its label or by its first slot the lexicon knows;
+    None when nothing in it is metadata. A range ("({valid_at} - {invalid_at})") is one field."""
+    start, end = line.start + item.start("group"), line.start + item.end("group")
+    inner = Span(start + 1, end - 1)
+    whole = _with_space(text, 0, start, end)
+    labelled = _INLINE_ITEM.match(line.lower[: inner.end - line.start], inner.start - line.start)
+    if labelled and vocab.is_field(label := normalise_label(labelled["label"])):
+        value = Span(line.start + labelled.start("value"), line.start + labelled.end("value"))
+        return Field(label, text[value.start : value.end], whole, value, "inline")
+    slots = list(_GROUP_SLOT.finditer(text, inner.start, inner.end))
+    for slot in slots:
+        reference = slot_reference(slot[0])
+        if reference and vocab.is_field(reference.key):
+            # The value is what the slots print, words around them aside ("(relevance {h.relevance})").
+            value = Span(slots[0].start(), slots[-1].end())
+            return Field(reference.key, text[value.start : value.end], whole, value, "inline")
+    return None
+
+
 def _unwrapped_context(text: str, lower: str, lines: list[Line], vocab: Vocab, messages: list[Message]) -> Span | None:
     """Retrieved text with no wrapper around each source, in an assembled prompt: the last context label's
     value and the lines under it ("context: Brewing is ..."), or the last element named for the context
@@ -606,7 +654,7 @@ def _text_source(text: str, position: int, header: Line, match: re.Match[str], b
     title = title or _first_value(fields, vocab.title_labels) or _first_value(fields, frozenset({"source"}))
     if not heading and (path := _first_value(fields, vocab.heading_labels)):
         heading = tuple(p.strip() for p in path.split(">") if p.strip())
-    end = max([content_end, header.end] + [f.span.end for f in fields] + [w.end for w in wrapper_lines])
+    end = max([content_end, header.end, body_read.end] + [f.span.end for f in fields] + [w.end for w in wrapper_lines])
     return Source(
         position=position,
         span=Span(header.start, end),
@@ -626,6 +674,7 @@ class _Body:
     fields: list[Field]
     wrapper_lines: list[Span]
     content: Span
+    end: int = 0  # where the source ends, when text after the content still belongs to it
 
 
 def _read_body(text: str, body: list[Line], vocab: Vocab, default_start: int) -> _Body:
@@ -683,6 +732,7 @@ def _read_body(text: str, body: list[Line], vocab: Vocab, default_start: int) ->
             i += 1
             continue
         break
+    fields_after_slot = False
     if inline_content_end is not None and _LONE_SLOT.match(lowercase(text[content_start:inline_content_end])):
         # "Snippet: {{Snippet}}" in a source template: the labelled lines after it are fields too.
         while i < len(body) and (labelled := _LABEL_LINE.match(body[i].lower)):
@@ -693,8 +743,15 @@ def _read_body(text: str, body: list[Line], vocab: Vocab, default_start: int) ->
                 fields.append(_line_field(text, body[i], labelled, label))
             else:
                 break
+            fields_after_slot = True
             i += 1
     rest_lines = body[i:]
+    if fields_after_slot:
+        # The slot is the whole chunk: the lines after the fields that follow it stay in the
+        # source, as before, but are no part of the chunk, so that its fields are not inside it.
+        tail = _strip_blank_edges(rest_lines)
+        end = max(tail[-1].end if tail else 0, fields[-1].span.end)
+        return _Body(fields, wrapper_lines, Span(content_start, inline_content_end), end)
     content_lines, trailing = _split_trailing_fields(rest_lines, vocab) if labelled_content else (rest_lines, [])
     for line, labelled in trailing:
         label = normalise_label(labelled["label"])

@@ -18,6 +18,7 @@ CONCEPTS = {
     "date": [
         "date", "published_at", "publishedAt", "crawled_on", "as_of", "dateModified", "date_published", "last_updated",
         "updatedAt", "created", "Modified On", "indexed_at", "timestamp", "doc.metadata['published']", "lastEditedTime",
+        "valid_at", "invalidAt", "expired_at", "edge.valid_at", "expire_time",
     ],
     "system": ["source_system", "connector", "origin_app", "source", "sourceType", "data_source", "integration", "platform"],
     "ordinal": ["chunk_no", "chunkIndex", "chunk_id", "chunk number", "ordinal", "part", "node_id", "split_idx", "passage_id", "rank"],
@@ -36,7 +37,7 @@ def test_a_name_reads_as_its_concept(name, concept):
 
 
 # Names that look close but mean something else, or nothing a rule reports.
-NOT_REPORTED = ["distance_m", "ocr confidence", "applicants need a credit score", "title", "url", "author", "language", "category", "value", "meta.value"]
+NOT_REPORTED = ["valid", "is_valid", "invalid_reason", "distance_m", "ocr confidence", "applicants need a credit score", "title", "url", "author", "language", "category", "value", "meta.value"]
 
 
 @pytest.mark.parametrize("name", NOT_REPORTED)

@@ -177,3 +177,49 @@ def test_a_bracket_of_labelled_items_heads_a_source(prefix, separator, score, ti
 def test_a_bracket_of_labels_that_are_no_metadata_is_not_a_source(line):
     text = f"Answer from the context.\n{line}\nBe brief and cite.\n\n{{context}}\n\nQuestion: {{question}}\n"
     assert segment_text(text).sources == []
+
+
+FACTS = ["{edge.fact}", "Damaged goods may be returned within 30 days"]
+
+
+@pytest.mark.parametrize("marker", ["- ", "* ", "1. ", "\u2022 "])
+@pytest.mark.parametrize("group", [
+    "({e.valid_at} - {e.invalid_at})",
+    '({e.valid_at if e.valid_at else "date unknown"} - {e.invalid_at or "present"})',
+    "({e.published_at:%Y-%m-%d})",
+    "(updated: {e.updated})",
+    "({e['expired_at']})",
+    "(created at {e.created_at})",
+])
+@pytest.mark.parametrize("fact", FACTS)
+@pytest.mark.parametrize("wrapper", [("<FACTS>", "</FACTS>"), ("Facts:", ""), ("## Memory", "")])
+def test_a_list_of_dated_items_is_a_list_of_sources(marker, group, fact, wrapper):
+    """Facts or memories written one a line, each ending in a date group: the date is on every source."""
+    def prompt(with_date):
+        items = "\n".join(f"{marker}{fact} {group}" if with_date else f"{marker}{fact}" for _ in range(3))
+        return f"Answer from the facts below.\n\n{wrapper[0]}\n{items}\n{wrapper[1]}\n\nQuestion: {{question}}\n"
+
+    text, config = prompt(True), build({}, "test")
+    assert [text[s.content.start : s.content.end] for s in segment_text(text).sources] == [fact] * 3
+    found = [(f.line, f.column) for f in lint_text(text, path="t.txt", config=config) if f.code == "PL201"]
+    column = len(marker) + len(fact) + 1 + group.index("{e") + 1  # at what the group's slot prints
+    assert found == [(4, column), (5, column), (6, column)]
+    assert segment_text(prompt(False)).sources == []
+    assert [f for f in lint_text(prompt(False), path="t.txt", config=config) if f.code == "PL201"] == []
+
+
+@pytest.mark.parametrize("score", ["(score: {h.score:.2f})", "({h.rerank_score})", "(relevance {h.relevance})"])
+def test_a_list_of_scored_items_reports_the_score(score):
+    text = "Use the hits.\n\n" + "\n".join(f"- {{h.text}} {score}" for _ in range(2)) + "\n\nQuestion: {question}\n"
+    assert [f.line for f in lint_text(text, path="t.txt", config=build({}, "test")) if f.code == "PL102"] == [3, 4]
+
+
+@pytest.mark.parametrize("items", [
+    ["- Cite the source (use its number)", "- Be brief (two sentences at most)"],
+    ["1. Answer in English (or the user's language)", "2. Keep it short (under {max_words} words)"],
+    ["- {fact} ({e.valid_at})"],  # one item alone is not a list of sources
+    ["- Reply with the date (today is {today})", "- Sign off (as {assistant_name})"],
+])
+def test_a_list_with_asides_is_not_a_list_of_sources(items):
+    text = "Rules:\n" + "\n".join(items) + "\n\n{context}\n\nQuestion: {question}\n"
+    assert segment_text(text).sources == []
