@@ -104,6 +104,8 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         r"|(?:" + words + r")\s*\[?#?(?P<key3>" + key + r")\]?(?:\s+of\s+\d+)?"
         r"(?P<rest3>\s*(?::::|[:.\u2014\u2013|]|-(?=\s)|\)).*|\s*[(\[].*|\s*[-=*]{2,}\s*|\s*)"
         r"|\((?P<key4>\d+)\)\s+(?P<rest4>.*)"
+        # "Chunk: {chunk_id}", "Source: {i}": the word, a colon and a slot alone on the line.
+        r"|(?:" + words + r")\s*:\s*(?P<key5>" + key + r")(?P<rest7>\s*)"
         # "==== [File: x; Relevance: 0.83]:": a bracket of two or more labelled items and nothing else.
         r"|(?P<rest6>\[" + _ITEM + r"(?:[,;|]\s*" + _ITEM + r")+\])\s*:?"
         r")$"
@@ -345,6 +347,9 @@ def _text_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Mes
         match = vocab.source_header.match(line.lower.strip())
         if match and match["rest6"] is not None and not _names_a_field(match["rest6"], vocab):
             continue  # "[Tone: formal; Length: short]": labelled, but nothing a source carries
+        # The slot as written: its names are read by their case ("chunkIndex").
+        if match and match["key5"] is not None and _labelled_key(line.text.strip()[match.start("key5") : match.end("key5")], vocab) is None:
+            continue  # "Source: {doc.source}": a field, not a header
         if match and _prints_the_conversation(next((match[g] for g in _KEY_GROUPS if match[g] is not None), None), vocab):
             continue  # "[{conversation[0].type}]": a turn's role written as a slot, not a citation key
         if match and not _after_example_cue(lines, index, vocab):
@@ -362,6 +367,14 @@ def _text_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Mes
         if text[source.content.start : source.content.end].strip() not in _ELISIONS or source.fields:
             sources.append(source)
     return sources
+
+
+def _labelled_key(key: str, vocab: Vocab) -> str | None:
+    """What the slot of a "Chunk: {...}" header prints: "key" ("{i}"), "ordinal" (a chunk id or
+    number, "{chunk['chunk_id'] + 1}"), or None: any other slot, or a number ("Source: 770" is a field)."""
+    reference = slot_reference(key.lstrip("$"))
+    concepts = vocab.lexicon.concepts(reference.key) if reference else frozenset()
+    return "ordinal" if "ordinal" in concepts else "key" if "key" in concepts else None
 
 
 def _prints_the_conversation(key: str | None, vocab: Vocab) -> bool:
@@ -618,8 +631,8 @@ def _is_boundary(line: Line, vocab: Vocab) -> bool:
     return bool(label) and normalise_label(label["label"]) in vocab.question_labels | vocab.history_labels
 
 
-_KEY_GROUPS = ("key1", "key2", "key3", "key4")
-_REST_GROUPS = ("rest1", "rest2", "rest3", "rest4", "rest5", "rest6")
+_KEY_GROUPS = ("key1", "key2", "key3", "key4", "key5")
+_REST_GROUPS = ("rest1", "rest2", "rest3", "rest4", "rest5", "rest6", "rest7")
 
 
 def _text_source(text: str, position: int, header: Line, match: re.Match[str], body: list[Line], vocab: Vocab) -> Source:
@@ -629,6 +642,11 @@ def _text_source(text: str, position: int, header: Line, match: re.Match[str], b
     key = match[key_group] if key_group else None
     key_span = Span(offset + match.start(key_group), offset + match.end(key_group)) if key_group else None
     rest = Span(offset + match.start(rest_group), offset + match.end(rest_group))
+    ordinal = None
+    if key_group == "key5" and _labelled_key(value := text[key_span.start : key_span.end], vocab) == "ordinal":
+        # "Chunk: {chunk_id + 1}": the line numbers the chunk inside its document; it cites nothing.
+        ordinal = Field(slot_reference(value.lstrip("$")).key, value, _line_span(text, header), key_span, "line")
+        key = key_span = None
     lead = _LEADING_GROUP.match(text, rest.start, rest.end)
     if lead and _carries_chunk(text[rest.start : rest.end]) and not _is_passage(text[rest.start : rest.end]):
         # "Document [1](Title: X): «chunk text»": the metadata in a group, then the chunk on the header line.
@@ -647,6 +665,7 @@ def _text_source(text: str, position: int, header: Line, match: re.Match[str], b
         end = max(rest.end, lines[-1].end if lines else rest.end)
         return Source(position, Span(header.start, end), Span(header.start, rest.start), _trim(text, Span(rest.start, end)), key, key_span)
     title, heading, fields = _parse_header(text, rest, vocab)
+    fields = [ordinal, *fields] if ordinal else fields
     body_read = _read_body(text, body, vocab, default_start=header.end)
     fields += body_read.fields
     wrapper_lines = body_read.wrapper_lines

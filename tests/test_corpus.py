@@ -70,7 +70,7 @@ def test_prompt_matches_manifest(item):
 # only raise them. Raise the floors with every gain.
 # Advisory rules are never counted, as in ../shared/tools/corpus_score.py.
 PRECISION_FLOOR = 0.92
-RECALL_FLOOR = 0.87
+RECALL_FLOOR = 0.91
 ADVISORY = {"missing-heading-path", "missing-title", "whole-document-escalation", "context-budget",
             "unconditional-field"}
 

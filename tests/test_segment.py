@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from promptlint.config import build
+from promptlint.lint import lint_text
 from promptlint.model import PartKind
 from promptlint.segment import segment_text
 
@@ -148,3 +150,29 @@ def test_a_bracketed_slot_reading_the_conversation_is_not_a_source_header(slot):
 def test_a_bracketed_key_slot_still_heads_a_source(slot):
     text = f"Answer from the sources.\n\n[{slot}] Returns Policy\nDamaged goods may be returned within 30 days.\n\nQuestion: {{question}}\n"
     assert [(s.key, s.title) for s in segment_text(text).sources] == [(slot, "Returns Policy")]
+
+
+@pytest.mark.parametrize("word", ["Chunk", "Passage", "Excerpt"])
+@pytest.mark.parametrize("ordinal", ["{int(chunk['chunk_id'])+1}", "{chunk.chunk_index}", "{d['chunkIndex']}", "{{ c.chunk_no }}", "{node.node_id}"])
+@pytest.mark.parametrize("score", ["High Relevancy: {c['score']:.2f}", "Score: {{ c.score }}"])
+def test_a_word_and_an_ordinal_slot_head_a_source_and_the_ordinal_is_reported(word, ordinal, score):
+    """ "Chunk: {chunk_id + 1}" heads each chunk of a document; the number cites nothing, so it is a chunk ordinal."""
+    def prompt(line):
+        chunks = "\n".join(f"{line}\n{score}\n{{c['content']}}" for _ in range(2))
+        return f"Answer with the context.\n\nDocument Title: {{doc['title']}}\n{chunks}\n\nQuestion: {{question}}\n"
+
+    text, config = prompt(f"{word}: {ordinal}"), build({}, "test")
+    found: dict[str, list[int]] = {}
+    for f in lint_text(text, path="t.txt", config=config):
+        found.setdefault(f.code, []).append(f.line)
+    assert (found.get("PL203"), found.get("PL102")) == ([4, 7], [5, 8])
+    # With the citation key in its place, the header is the same and nothing is an ordinal.
+    keyed = prompt(f"{word}: {{i}}")
+    assert [s.key for s in segment_text(keyed).sources] == ["{i}", "{i}"]
+    assert [f for f in lint_text(keyed, path="t.txt", config=config) if f.code == "PL203"] == []
+
+
+@pytest.mark.parametrize("line", ["Source: {doc.source}", "Source: 770", "Document: {doc.name}", "Result: {r.summary}"])
+def test_a_word_and_another_value_is_a_field_not_a_header(line):
+    text = "\n\n".join(f"[{n}] Returns Policy\n{line}\nDamaged goods may be returned." for n in (1, 2))
+    assert len(segment_text(f"Answer from the sources.\n\n{text}\n\nQuestion: {{question}}\n").sources) == 2
