@@ -588,7 +588,10 @@ def _unwrapped_context(text: str, lower: str, lines: list[Line], vocab: Vocab, m
     found: Span | None = None
     for index, line in enumerate(lines):
         labelled = _QUESTION_LINE.match(line.lower)
-        if labelled and labelled["value"].strip() and normalise_label(labelled["label"]) in vocab.context_labels:
+        label = normalise_label(labelled["label"]) if labelled else ""
+        # "PASSAGE: 'Your car has ...'": a chunk's own label on a line that carries a whole passage.
+        passage = label in vocab.content_labels and len(labelled["value"].split()) >= PASSAGE_WORDS
+        if labelled and labelled["value"].strip() and (label in vocab.context_labels or passage):
             rest = _cut_last_source(lines[index + 1 :], vocab, messages, line.start, seen_content=True)
             found = _trim(text, Span(line.start + labelled.start("value"), rest[-1].end if rest else line.end))
     for match in _CONTEXT_ELEMENT.finditer(lower):
@@ -660,10 +663,13 @@ def _text_source(text: str, position: int, header: Line, match: re.Match[str], b
         return Source(position, Span(header.start, end), Span(header.start, lead.end()), _trim(text, Span(lead.end(), end)), key, key_span,
                       title=title.strip("\"'\u201c\u201d") if title else None, fields=fields)
     if _is_passage(text[rest.start : rest.end]):
-        # "[1] «chunk text»": the header line carries the chunk itself, and has no title.
+        # "[1] «chunk text»": the header line carries the chunk itself, its title at most
+        # before a bar ("[1] «David Gregory (physician) | David Gregory was ...»").
         lines = _strip_blank_edges(body)
         end = max(rest.end, lines[-1].end if lines else rest.end)
-        return Source(position, Span(header.start, end), Span(header.start, rest.start), _trim(text, Span(rest.start, end)), key, key_span)
+        titled = _PASSAGE_TITLE.match(text, rest.start, rest.end)
+        return Source(position, Span(header.start, end), Span(header.start, rest.start), _trim(text, Span(rest.start, end)), key, key_span,
+                      title=titled["title"].strip() if titled else None)
     title, heading, fields = _parse_header(text, rest, vocab)
     fields = [ordinal, *fields] if ordinal else fields
     body_read = _read_body(text, body, vocab, default_start=header.end)
@@ -847,6 +853,10 @@ def _line_field(text: str, line: Line, labelled: re.Match[str], label: str) -> F
 
 # A metadata group that opens a header's rest: "(Title: X): ", "[Updated 2026-01-14] ".
 _LEADING_GROUP = re.compile(r"\s*(?:\((?:[^()\n]|\([^()\n]*\))*\)|\[[^\[\]\n]*\])\s*:?\s*")
+
+
+# A passage that opens with its title and a bar: "«Title | text", a few words with no sentence end.
+_PASSAGE_TITLE = re.compile(r"\s*[«\"“](?P<title>[^\s|.!?][^|.!?\n]{0,80}?)\s+\|\s+\S")
 
 
 def _carries_chunk(rest: str) -> bool:

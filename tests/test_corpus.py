@@ -38,9 +38,6 @@ KNOWN = {
     "verba-window-retriever-relevancy.txt": ACCURACY,
     "dbgpt-chat-knowledge-template-en.py": ACCURACY,
     "granite-3.3-chat-template-documents.jinja": ACCURACY,
-    "dspy-intro-compiled-rag-inspect-history.txt": ACCURACY,
-    # Read since the Gemini request shape is (issue 13): its "PASSAGE: '...'" line is not yet a source.
-    "gemini-talk-to-documents-generate-content.json": ACCURACY,
     "langchain-stuff-qa-prompt.txt": "holds two alternative prompts (completion and chat) in one file",
 }
 
@@ -69,7 +66,7 @@ def test_prompt_matches_manifest(item):
 # >= 0.97 and recall >= 0.95; the floors below are today's figures, so a change can
 # only raise them. Raise the floors with every gain.
 # Advisory rules are never counted, as in ../shared/tools/corpus_score.py.
-PRECISION_FLOOR = 0.92
+PRECISION_FLOOR = 0.93
 RECALL_FLOOR = 0.91
 ADVISORY = {"missing-heading-path", "missing-title", "whole-document-escalation", "context-budget",
             "unconditional-field"}

@@ -176,3 +176,29 @@ def test_a_word_and_an_ordinal_slot_head_a_source_and_the_ordinal_is_reported(wo
 def test_a_word_and_another_value_is_a_field_not_a_header(line):
     text = "\n\n".join(f"[{n}] Returns Policy\n{line}\nDamaged goods may be returned." for n in (1, 2))
     assert len(segment_text(f"Answer from the sources.\n\n{text}\n\nQuestion: {{question}}\n").sources) == 2
+
+
+PASSAGE = "the shift lever moves between park, reverse, neutral, drive and low, and the car only leaves park with the brake pressed"
+
+
+@pytest.mark.parametrize("label", ["PASSAGE", "Passage", "Excerpt", "DOCUMENT", "Snippet"])
+@pytest.mark.parametrize("quote", ["'", '"', ""])
+def test_a_chunk_label_on_a_line_with_a_whole_passage_is_the_context(label, quote):
+    text = f"Answer from the passage below.\nQUESTION: How do I shift gears?\n{label}: {quote}{PASSAGE}.{quote}\n\nANSWER:\n"
+    prompt = segment_text(text)
+    sources = [p for p in prompt.parts if p.kind is PartKind.SOURCES]
+    assert [text[p.span.start : p.span.end] for p in sources] == [f"{quote}{PASSAGE}.{quote}"]
+
+
+@pytest.mark.parametrize("label", ["Passage", "Text"])
+def test_a_chunk_label_with_a_short_value_is_no_context(label):
+    text = f"Answer briefly.\n{label}: keep it short.\nQuestion: How?\n"
+    assert not any(p.kind is PartKind.SOURCES for p in segment_text(text).parts)
+
+
+@pytest.mark.parametrize("opening, closing", [("«", "»"), ('"', '"'), ("\u201c", "\u201d")])
+@pytest.mark.parametrize("title", ["David Gregory (physician)", "Kinnairdy Castle", "Tae Kwon Do Times"])
+def test_a_passage_opening_with_a_title_and_a_bar_has_that_title(opening, closing, title):
+    body = "a building in Aberdeenshire that was inherited in 1664 by a physician and inventor of the period."
+    text = f"Context:\n[1] {opening}{title} | {body}{closing}\n[2] {opening}{body}{closing}\n\nQuestion: What castle?\n"
+    assert [s.title for s in segment_text(text).sources] == [title, None]
