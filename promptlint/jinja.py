@@ -341,6 +341,8 @@ class _Reader:
                 self.literal(item)
             elif item.kind == "variable":
                 self.output(item)
+            elif item.kind == "block" and item.keyword == "set":
+                self.assigned(item)
             elif item.kind == "block" and item.keyword == "include":
                 self.included(item)
 
@@ -353,7 +355,7 @@ class _Reader:
             loop = _statement(block.tags[0].inner, "endfor")
             if isinstance(loop, nodes.For) and self.loop(block, loop):
                 return
-        self.walk([c for c in block.children if not (isinstance(c, Tag) and c.kind == "block" and c.keyword != "include")])
+        self.walk([c for c in block.children if not (isinstance(c, Tag) and c.kind == "block" and c.keyword not in ("include", "set"))])
 
     def included(self, tag: Tag) -> None:
         """An `{% include %}` outside a sources loop: the file counts as one part where it is included."""
@@ -393,16 +395,46 @@ class _Reader:
             self.parts.append(Part(PartKind.INSTRUCTIONS, Span(line.start, line.end)))
 
     def output(self, tag: Tag) -> None:
-        ref = reference(_expression(tag.inner))
-        kind = slot_kind(ref.root if not ref.path else ref.key, self.vocab) if ref else None
+        written = _written(self.main, tag)
+        if not any(kind == "text" for kind, _ in written):
+            ref = reference(_expression(tag.inner))
+            self.slot(tag.span, (ref.root if not ref.path else ref.key) if ref else None)
+            return
+        # A chat template joins its text and its variables in one expression
+        # (`{{ '<|system|>Today: ' + date_string + '. You are ...' }}`): each is read where it stands.
+        for kind, span in written:
+            if kind == "text":
+                self.text(span)
+            else:
+                self.slot(span, self.source[span.start : span.end])
+
+    def assigned(self, tag: Tag) -> None:
+        """A `{% set %}` that joins text, as chat templates build their system message
+        (`{% set system = "You are ..." + strftime_now('%d %B') %}`): it is printed as joined,
+        so its text and its date are read where they are set. Other variables in it are read
+        where they are printed."""
+        for kind, span in _written(self.main, tag):
+            if kind == "text":
+                self.text(span)
+            elif slot_kind(self.source[span.start : span.end], self.vocab) == "volatile":
+                self.slot(span, self.source[span.start : span.end])
+
+    def text(self, span: Span) -> None:
+        for line in text_lines(self.source, self.lower, span.start, span.end):
+            if not line.blank and not self.vocab.role_marker.match(line.lower):
+                self.parts.append(Part(PartKind.INSTRUCTIONS, Span(line.start, line.end)))
+
+    def slot(self, span: Span, name: str | None) -> None:
+        """A printed variable, by what its name says it holds."""
+        kind = slot_kind(name, self.vocab) if name else None
         if kind == "question":
-            self.questions.append(tag.span)
+            self.questions.append(span)
         elif kind == "rewritten":
-            self.rewritten.append(tag.span)
+            self.rewritten.append(span)
         if kind is not None:
             part = {"question": PartKind.QUESTION, "rewritten": PartKind.QUESTION, "context": PartKind.SOURCES,
                     "history": PartKind.HISTORY, "volatile": PartKind.VOLATILE}[kind]
-            self.parts.append(Part(part, tag.span, _LABELS[part]))
+            self.parts.append(Part(part, span, _LABELS[part]))
 
     # -- the sources loop
 
@@ -417,6 +449,10 @@ class _Reader:
         body = block.branch_spans()[0]
         instructions = self._instruction_lines(block)
         outputs = self._outputs(block.children, (), {}, self.main, None, (), instructions)
+        if target and _renders_messages(outputs, target):
+            # A chat template's loop over the conversation (`loop_messages`, `messages[1:]`), by its item's role.
+            self.parts.append(Part(PartKind.HISTORY, block.span, "chat history"))
+            return True
         mine = [o for o in outputs if o.ref and target and o.ref.root == target]
         if any(not o.ref.path for o in mine) and not any(self._is_content(o.ref) for o in mine):
             # `{{ item }}`: each item arrives rendered already, so its wrapper cannot be judged here.
@@ -547,6 +583,50 @@ class _Reader:
         # The block's own tags only: a slice of the flat list, from its opening tag to its closing one.
         first, last = self.main.index[id(block.tags[0])], self.main.index[id(block.tags[-1])]
         return [span for tag in self.main.flat[first : last + 1] if tag.kind == "data" for span in _instruction_spans(self.main, tag)]
+
+
+def _renders_messages(outputs: list[Output], target: str) -> bool:
+    """Whether a loop's item is a chat message: its `role` is printed, or tested around what is."""
+    if any(o.ref and o.ref.root == target and o.ref.path[-1:] == ("role",) for o in outputs):
+        return True
+    for test in {t for o in outputs for t in o.tests}:
+        condition = _statement(test, "endif")
+        if isinstance(condition, nodes.If) and any(
+            reference(node) == Reference(target, ("role",)) for node in condition.test.find_all((nodes.Getattr, nodes.Getitem))
+        ):
+            return True
+    return False
+
+
+# What joins a string constant or a variable to the text around it in an expression that
+# writes it: the tag's edges, `=` in a set, and concatenation. A constant elsewhere is a key,
+# an argument or a value compared (`message['role'] == 'user'`, `strftime_now('%d %B')`).
+_OPENS = {"variable_begin", "block_begin", "=", "+", "~"}
+_CLOSES = {"variable_end", "block_end", "+", "~"}
+
+
+def _written(origin: Origin, tag: Tag) -> list[tuple[str, Span]]:
+    """What an output or a set joins: its string constants ("text", the span between the quotes)
+    and its variables and calls ("name", `date_string`, `strftime_now(...)`, filtered or not)."""
+    text = origin.text(tag)
+    tokens, pos = [], 0
+    for _, kind, value in environment().lexer.tokeniter(text, None):
+        pos = text.find(value, pos)
+        if kind != "whitespace":
+            tokens.append((value if kind == "operator" else kind, value, tag.span.start + pos))
+        pos += len(value)
+    found = []
+    assigned = tag.kind == "variable"  # in a set, what comes before `=` is the name being set
+    for i, (kind, value, start) in enumerate(tokens):
+        if kind == "=":
+            assigned = True
+        elif not assigned or i == 0 or i + 1 == len(tokens) or tokens[i - 1][0] not in _OPENS:
+            continue
+        elif kind == "string" and tokens[i + 1][0] in _CLOSES:
+            found.append(("text", Span(start + 1, start + len(value) - 1)))
+        elif kind == "name" and tokens[i + 1][0] in _CLOSES | {"|", "("}:
+            found.append(("name", Span(start, start + len(value))))
+    return found
 
 
 def _removal(origin: Origin, tag: Tag) -> Span:

@@ -37,7 +37,6 @@ KNOWN = {
     "r2r-agent-file-content-summary.txt": ACCURACY,
     "verba-window-retriever-relevancy.txt": ACCURACY,
     "dbgpt-chat-knowledge-template-en.py": ACCURACY,
-    "granite-3.3-chat-template-documents.jinja": ACCURACY,
     "langchain-stuff-qa-prompt.txt": "holds two alternative prompts (completion and chat) in one file",
 }
 

@@ -162,3 +162,94 @@ def test_broken_message_tags_are_syntax_errors(template, message, line):
     with pytest.raises(TemplateError) as caught:
         check_syntax(template)
     assert (caught.value.message, caught.value.line) == (message, line)
+
+
+# --- Hugging Face chat templates ---------------------------------------------------
+
+# How chat templates loop over the conversation, and how their body tells the roles apart.
+MESSAGE_LOOPS = [
+    ("message", "messages"),
+    ("message", "loop_messages"),
+    ("m", "messages[1:]"),
+    ("turn", "conversation"),
+]
+ROLE_READS = [
+    "{{{{- '<|' + {item}['role'] + '|>\\n' + {item}['content'] + '<|end|>\\n' }}}}",
+    "{{% if {item}['role'] == 'user' %}}{{{{ '[INST] ' + {item}['content'] + ' [/INST]' }}}}{{% else %}}{{{{ {item}['content'] }}}}{{% endif %}}",
+    "{{% if {item}.role == 'assistant' %}}{{{{ {item}.content + eos_token }}}}{{% else %}}{{{{ '<|user|>' + {item}.content }}}}{{% endif %}}",
+]
+DEFAULT = build({"today": "2026-12-02"}, "test")
+DOCUMENTS = "{%- for doc in documents %}{{ '<|document|>Title: ' + doc['title'] + '\\n' }}{{ doc['text'] }}{%- endfor %}\n"
+
+
+def _chat_template(system: str, item: str, iterated: str, body: str) -> str:
+    return f"{system}\n{DOCUMENTS}{{%- for {item} in {iterated} %}}{body.format(item=item)}{{%- endfor %}}\n"
+
+
+@pytest.mark.parametrize(("item", "iterated"), MESSAGE_LOOPS)
+@pytest.mark.parametrize("body", ROLE_READS)
+def test_a_loop_over_chat_messages_is_the_history(item, iterated, body):
+    source = _chat_template("{{- '<|system|>You answer from the documents only.<|end|>' }}", item, iterated, body)
+    prompt = segment_jinja(source)
+    assert [(p.kind.value, source[p.span.start : p.span.end].split("\n")[0]) for p in prompt.parts] == [
+        ("instructions", "<|system|>You answer from the documents only.<|end|>"),
+        ("sources", DOCUMENTS.split("\n")[0]),
+        ("history", f"{{%- for {item} in {iterated} %}}" + body.format(item=item) + "{%- endfor %}"),
+    ]
+    assert [s.title for s in prompt.sources] == ["{{ '<|document|>Title: ' + doc['title'] + '\\n' }}"]
+
+
+# The current date, as chat templates write it into the system message, and the same system message without it.
+DATED_SYSTEMS = [
+    (
+        "{%- set system_message = \"Today's date: \" + strftime_now('%d %B %Y') + \". You are a careful assistant. Answer from the documents only.\" %}"
+        "{{- '<|system|>' + system_message + '<|end|>' }}",
+        "{%- set system_message = \"You are a careful assistant. Answer from the documents only.\" %}{{- '<|system|>' + system_message + '<|end|>' }}",
+    ),
+    (
+        "{%- set date_string = strftime_now('%d %b %Y') %}{{- 'Today Date: ' + date_string + '\\n\\nAnswer from the documents only. Say so when they do not.' }}",
+        "{{- 'Answer from the documents only. Say so when they do not.' }}",
+    ),
+    (
+        "{{- '<|system|>Date: ' ~ now() ~ '\\nYou are a careful assistant. Answer from the documents only.<|end|>' }}",
+        "{{- '<|system|>You are a careful assistant. Answer from the documents only.<|end|>' }}",
+    ),
+]
+
+
+@pytest.mark.parametrize(("dated", "undated"), DATED_SYSTEMS)
+@pytest.mark.parametrize(("item", "iterated"), MESSAGE_LOOPS[:2])
+def test_a_date_written_before_a_chat_templates_instructions_breaks_the_cache(dated, undated, item, iterated):
+    source = _chat_template(dated, item, iterated, ROLE_READS[0])
+    [finding] = lint_text(source, path="chat_template.jinja", config=DEFAULT)
+    name = next(n for n in ("strftime_now", "now") if n in source)
+    assert (finding.code, finding.line, finding.column) == ("PL305", 1, source.index(name) + 1)
+    assert lint_text(_chat_template(undated, item, iterated, ROLE_READS[0]), path="chat_template.jinja", config=DEFAULT) == []
+
+
+@pytest.mark.parametrize(
+    "tag",
+    [
+        "{% if messages[0]['role'] == 'system' %}{% endif %}",
+        "{{ raise_exception('Conversation roles must alternate user/assistant/user/assistant') }}",
+        "{% set sep = messages[0].get('content', '') %}",
+        "{{ tools | tojson(indent=4) }}",
+        "{{ 'Answer: ' if add_generation_prompt else '' }}",
+    ],
+)
+def test_constants_a_chat_template_compares_or_passes_are_not_its_text(tag):
+    assert [p.kind.value for p in segment_jinja(tag + "\n").parts] == []
+
+
+def test_the_fixed_chat_template_renders_the_same_conversation_less_the_score():
+    folder = FIXTURES / "shapes" / "hf-chat-template-documents"
+    env = jinja2.Environment()
+    env.globals["strftime_now"] = lambda fmt: "02 December 2026"
+    data = {
+        "messages": [{"role": "user", "content": "How long do returns take?"}],
+        "documents": [{"doc_id": 1, "title": "Returns", "score": 0.91, "text": "Returns take 30 days."}],
+        "add_generation_prompt": True,
+    }
+    before = env.from_string((folder / "bad.jinja").read_text(encoding="utf-8")).render(**data)
+    after = env.from_string((folder / "bad.fixed.jinja").read_text(encoding="utf-8")).render(**data)
+    assert after == before.replace("Relevance score: 0.91\n", "")
