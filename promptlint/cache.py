@@ -33,7 +33,8 @@ from .registry import Rule
 FOLDER = ".promptlint_cache"
 # Bumped when an entry's layout changes, so that old entries are misses.
 # 3: a fix shared by several findings is stored once, in the entry's "fixes".
-FORMAT = 3
+# 4: the notes of what the file holds and no reader reads, in "unread".
+FORMAT = 4
 
 _INTS = ("start", "end", "severity", "tokens", "line", "column", "end_line", "end_column")
 _STRINGS = ("code", "name", "message", "context")
@@ -190,18 +191,19 @@ class Cache:
     def _entry(self, path: str) -> Path:
         return self.folder / "entries" / f"{hashlib.sha256(path.encode('utf-8')).hexdigest()[:32]}.json"
 
-    def get(self, path: str, key: str) -> list[Finding] | None:
-        """The findings stored for ``path`` under ``key``, or None (no entry, another key, or a corrupt one)."""
+    def get(self, path: str, key: str) -> tuple[list[Finding], tuple[str, ...]] | None:
+        """The findings and notes (Document.unread) stored for ``path`` under ``key``, or None
+        (no entry, another key, or a corrupt one)."""
         try:
             entry = json.loads(self._entry(path).read_bytes())
             if entry["path"] != path or entry["key"] != key or not all(self._unchanged(*item) for item in entry.get("depends", {}).items()):
                 return None
             fixes = [_decode_fix(record) for record in entry["fixes"]]
-            return [_decode(record, path, fixes) for record in entry["findings"]]
+            return [_decode(record, path, fixes) for record in entry["findings"]], tuple(str(note) for note in entry["unread"])
         except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
             return None
 
-    def put(self, path: str, key: str, findings: list[Finding], depends: dict[str, str] | None = None) -> None:
+    def put(self, path: str, key: str, findings: list[Finding], depends: dict[str, str] | None = None, unread: tuple[str, ...] = ()) -> None:
         """Store the findings of ``path`` under ``key``; a folder that cannot be written is left alone.
 
         ``depends`` names the other files the findings come from (included templates), each
@@ -209,7 +211,7 @@ class Cache:
         only while they are unchanged.
         """
         records, fixes = _encode(findings)
-        entry = {"path": path, "key": key, "depends": depends or {}, "findings": records, "fixes": fixes}
+        entry = {"path": path, "key": key, "depends": depends or {}, "findings": records, "fixes": fixes, "unread": list(unread)}
         try:
             self._write(self._entry(path), json.dumps(entry, ensure_ascii=False).encode("utf-8"))
         except OSError:

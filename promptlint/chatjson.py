@@ -251,6 +251,19 @@ class _Parser:
         raise self.positions.error("Expecting value", pos)
 
 
+class RecordTexts(list):
+    """The texts of one record, in order (ChatText), and the document blocks it holds whose
+    text is not in the request (a base64 PDF, a URL, a file id): each is noted, not read."""
+
+    def __init__(self):
+        super().__init__()
+        self.unread: list[str] = []  # "messages[0].content[1]: a document given as a URL is not read ..."
+
+
+# How a document block gives what is not its text, as a note names it.
+_UNREAD_SOURCES = {"base64": "base64 data", "url": "a URL", "file": "a file id", "bytes": "bytes", "s3Location": "an S3 location"}
+
+
 class _Record:
     """Reads the texts of one record, each named by its path in the record.
 
@@ -265,7 +278,7 @@ class _Record:
     def __init__(self, index: int, positions: _Positions):
         self.index = index
         self.positions = positions
-        self.texts: list[ChatText] = []
+        self.texts = RecordTexts()
         self.sources = 0
 
     def add(self, path: str, role: str, node: _Node, source: SourceText | None = None, pair: tuple[int, int] | None = None):
@@ -357,20 +370,23 @@ class _Record:
         # Other blocks (images, files, tool calls, thinking) hold no prompt text.
 
     def document_text(self, block: _Node, path: str) -> list[tuple[str, _Node]]:
-        """The text of a document block; a base64 PDF, a URL or a file id holds none to read."""
+        """The text of a document block; a base64 PDF, a URL or a file id holds none to read, and is noted."""
         source = block.get("source", "object")
         if source is None:
             return []
         typed = source.get("type", "string")
         if typed is not None:  # Anthropic: {"type": "text", "data": ...} or {"type": "content", "content": [...]}
             kind, text_key = typed.value, "data"
-        else:  # Bedrock: {"text": ...} or {"content": [...]}
-            kind, text_key = next((k for k in ("text", "content") if k in source.value), None), "text"
+        else:  # Bedrock: {"text": ...}, {"content": [...]}, {"bytes": ...} or {"s3Location": ...}
+            kind, text_key = next((k for k in ("text", "content", "bytes", "s3Location") if k in source.value), None), "text"
         if kind == "text":
             text = self.string(source, text_key)
             return [(f"{path}.source.{text_key}", text)] if text else []
         if kind == "content":
             return self.text_blocks(source.get("content"), f"{path}.source.content")
+        if kind is not None:
+            given = _UNREAD_SOURCES.get(kind, f"a {kind!r} source")
+            self.texts.unread.append(f"{path}: a document given as {given} is not read (its text is not in the request)")
         return []
 
     def text_blocks(self, content: _Node | None, path: str) -> list[tuple[str, _Node]]:

@@ -267,6 +267,8 @@ def _take(tally: _Tally, path: Path, config: Config, named: bool, result: parall
     if result.no_prompt and (named or path.suffix.lower() != ".py"):
         # A walk takes Python files to look for templates in them; most hold none.
         click.echo(f"notice: {doc.path}: no prompt found, skipped", err=True)
+    for note in doc.unread:
+        click.echo(f"notice: {doc.path}: {note}", err=True)
     if result.fixed is not None and not show_diff and not stdin_name:
         unwritten = _changed_on_disk(path, doc)
         if not unwritten and not _write(path, doc.path, result.fixed):

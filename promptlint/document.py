@@ -121,6 +121,9 @@ class Document:
     prompts: tuple[Prompt, ...]
     errors: tuple[Finding, ...]  # PL900 for what could not be parsed
     newline: str = "\n"  # "\r\n" when every line of the file ends so
+    # What the file holds that no reader can read, each named by where it is: a request's
+    # document given as a base64 PDF, a URL or a file id (see chatjson.RecordTexts).
+    unread: tuple[str, ...] = ()
 
     @cached_property
     def line_starts(self) -> list[int]:
@@ -308,8 +311,10 @@ def read_jsonl(display: str, raw: str, bom: bool, newline: str, suffix: str) -> 
 
 
 def _chat_records(display: str, raw: str, bom: bool, newline: str, kind: str, records: list) -> Document:
-    prompts, errors = [], []
+    prompts, errors, unread = [], [], []
     for number, record in enumerate(records):
+        if isinstance(record, chatjson.RecordTexts):
+            unread.extend(f"record {number + 1}, {note}" if kind == "jsonl" else note for note in record.unread)
         if isinstance(record, chatjson.NotChat) and record.message == chatjson.SHAPE_ERROR:
             continue  # valid JSON that is not a chat record (package.json, a config): not a prompt
         if isinstance(record, chatjson.NotChat):
@@ -324,7 +329,7 @@ def _chat_records(display: str, raw: str, bom: bool, newline: str, kind: str, re
                 prompts.append(Prompt(texts, tuple(record), number, anchor=(record[0].line, record[0].column)))
             else:
                 prompts.append(Prompt(texts, tuple(record), number, separator=separator))
-    return Document(display, raw, kind, bom, tuple(prompts), tuple(errors), newline)
+    return Document(display, raw, kind, bom, tuple(prompts), tuple(errors), newline, tuple(unread))
 
 
 def read_prompty(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:

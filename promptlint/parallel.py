@@ -105,30 +105,30 @@ def _lint(path: Path, config: Config, fix: Applicability | None, cache: Cache | 
         # Keyed by the text just linted (the file may have changed since it was looked
         # up), and only without fixes: after a fix the findings are no longer those of
         # the file's bytes.
-        cache.put(doc.path, cache.key(doc.original.encode("utf-8"), config.for_file(doc.path)), checked.findings, checked.depends)
+        cache.put(doc.path, cache.key(doc.original.encode("utf-8"), config.for_file(doc.path)), checked.findings, checked.depends, doc.unread)
     return checked
 
 
-def _cached(path: Path, config: Config, fix: Applicability | None, cache: Cache) -> tuple[str, list[Finding]] | None:
-    """The file's cache key and cached findings, or None to lint it; with ``fix``, only a clean file is served, as it has nothing to fix."""
+def _cached(path: Path, config: Config, fix: Applicability | None, cache: Cache) -> tuple[str, list[Finding], tuple[str, ...]] | None:
+    """The file's cache key, cached findings and notes, or None to lint it; with ``fix``, only a clean file is served, as it has nothing to fix."""
     name = str(path)
     try:
         data = path.read_bytes()
     except OSError:
         return None  # linting it reports why it cannot be read
     key = cache.key(data, config.for_file(name))
-    findings = cache.get(name, key)
-    if findings is None or (fix is not None and findings):
+    entry = cache.get(name, key)
+    if entry is None or (fix is not None and entry[0]):
         return None
-    return key, findings
+    return key, *entry
 
 
-def _served(path: Path, config: Config, fix: Applicability | None, cache: Cache, hit: tuple[str, list[Finding]]) -> Checked:
+def _served(path: Path, config: Config, fix: Applicability | None, cache: Cache, hit: tuple[str, list[Finding], tuple[str, ...]]) -> Checked:
     """A cached result with the file's text, read when its turn comes: the texts of the cached files are not all held at once.
 
     A file that changed since it was looked up is linted here.
     """
-    key, findings = hit
+    key, findings, unread = hit
     name = str(path)
     try:
         data = path.read_bytes()
@@ -139,7 +139,7 @@ def _served(path: Path, config: Config, fix: Applicability | None, cache: Cache,
         return _lint(path, config, fix, cache)
     if cache.key(data, config.for_file(name)) != key:
         return _lint(path, config, fix, cache)
-    return Checked(_text_of(doc), findings)
+    return Checked(dataclasses.replace(_text_of(doc), unread=unread), findings)
 
 
 _work: tuple[list[Config], Applicability | None, Cache | None] = ([], None, None)

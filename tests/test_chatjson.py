@@ -688,3 +688,36 @@ def test_a_number_field_written_with_an_escaped_key_is_placed_by_its_literal():
 
 def test_a_null_template_is_no_text():
     assert parse_chat_json('{"_type": "prompt", "template": null}') == []
+
+
+# Document blocks whose text is not in the request, as each provider writes them, and how the note names the way it is given.
+UNREAD_DOCUMENTS = [
+    ({"type": "document", "title": "Policy", "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBE"}}, "", "base64 data"),
+    ({"type": "document", "source": {"type": "url", "url": "https://example.com/policy.pdf"}}, "", "a URL"),
+    ({"type": "document", "source": {"type": "file", "file_id": "file_011"}}, "", "a file id"),
+    ({"document": {"name": "Policy", "format": "pdf", "source": {"bytes": "JVBE"}}}, ".document", "bytes"),
+    ({"document": {"name": "Policy", "format": "pdf", "source": {"s3Location": {"uri": "s3://b/p.pdf"}}}}, ".document", "an S3 location"),
+]
+
+
+@pytest.mark.parametrize(("block", "suffix", "given"), UNREAD_DOCUMENTS)
+@pytest.mark.parametrize("place", [0, 1])
+def test_a_document_whose_text_is_not_in_the_request_is_noted(block, suffix, given, place):
+    content = [{"type": "text", "text": "Answer from the policy."}]
+    content.insert(place, block)
+    texts = parse_chat_json(json.dumps({"messages": [{"role": "user", "content": content}]}))
+    assert texts.unread == [f"messages[0].content[{place}]{suffix}: a document given as {given} is not read (its text is not in the request)"]
+    assert "Answer from the policy." in [t.text for t in texts]
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        {"type": "document", "source": {"type": "text", "data": "Returns take 30 days."}},
+        {"type": "document", "source": {"type": "content", "content": [{"type": "text", "text": "Returns take 30 days."}]}},
+        {"document": {"name": "Policy", "source": {"text": "Returns take 30 days."}}},
+        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBO"}},
+    ],
+)
+def test_a_document_with_its_text_and_an_image_are_not_noted(block):
+    assert parse_chat_json(json.dumps({"messages": [{"role": "user", "content": [block]}]})).unread == []

@@ -876,3 +876,22 @@ def test_include_replaces_the_defaults(work):
     (work / ".promptlint.yaml").write_text('today: 2026-12-02\ninclude: ["*.md"]\n', encoding="utf-8")
     result = run("check", "--select", "PL101", "--output-format", "concise", ".")
     assert (result.exit_code, [line.split(":")[0] for line in result.stdout.splitlines()]) == (1, ["README.md"])
+
+
+PDF_BODY = {"messages": [{"role": "user", "content": [
+    {"type": "document", "title": "Policy", "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBE"}},
+    {"type": "text", "text": "How long do returns take?"},
+]}]}
+PDF_NOTICE = "messages[0].content[0]: a document given as base64 data is not read (its text is not in the request)"
+
+
+@pytest.mark.parametrize("output_format", ["concise", "json"])
+def test_a_document_the_request_does_not_hold_the_text_of_is_named_in_one_notice(work, output_format):
+    (work / "body.json").write_text(json.dumps(PDF_BODY), encoding="utf-8")
+    (work / "bodies.jsonl").write_text("\n".join(json.dumps(b) for b in ({"messages": [{"role": "user", "content": "Hi"}]}, PDF_BODY)) + "\n", encoding="utf-8")
+    for _ in range(2):  # never served from the cache, so every run says it
+        result = check("--output-format", output_format, "body.json", "bodies.jsonl")
+        assert result.exit_code == 0
+        assert result.stdout == ("[]\n" if output_format == "json" else "")
+        notices = [line for line in result.stderr.splitlines() if line.startswith("notice:")]
+        assert notices == [f"notice: body.json: {PDF_NOTICE}", f"notice: bodies.jsonl: record 2, {PDF_NOTICE}"]
