@@ -591,6 +591,23 @@ def parse_chat_json(raw: str) -> list[ChatText]:
     return _chat_texts(record, 0, positions)
 
 
+def chat_templates(raw: str) -> list[ChatText]:
+    """The Jinja chat templates of a Hugging Face tokenizer config (`tokenizer_config.json`,
+    `chat_template.json`): `chat_template` is a template, or a list of {"name", "template"}."""
+    positions = _Positions(raw)
+    record = _Parser(raw, positions).parse(0, len(raw))
+    reader = _Record(0, positions)
+    templates = record.get("chat_template")
+    if templates is not None and templates.kind == "string":
+        reader.add("chat_template", "system", templates)
+    elif templates is not None and templates.kind == "array":
+        for number, item in enumerate(templates.value):
+            template = item.get("template", "string")
+            if template is not None:
+                reader.add(f"chat_template[{number}].template", "system", template)
+    return reader.texts
+
+
 def parse_chat_jsonl(raw: str) -> list[list[ChatText] | JsonSyntaxError]:
     """The texts of each non-blank line, or its error, so one bad line spoils no other."""
     positions = _Positions(raw)

@@ -301,8 +301,28 @@ def _template(display: str, raw: str, bom: bool, newline: str, syntax: str) -> D
 
 
 def read_json(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:
-    """A JSON file holds one chat record; an empty one holds no prompt (it is not broken JSON)."""
-    return _chat_records(display, raw, bom, newline, "json", [_parse_json(raw)] if raw.strip() else [])
+    """A JSON file holds one chat record, or a Hugging Face config's chat templates; an empty
+    one holds no prompt (it is not broken JSON)."""
+    record = _parse_json(raw) if raw.strip() else None
+    if isinstance(record, chatjson.NotChat) and record.message == chatjson.SHAPE_ERROR:
+        return _chat_templates(display, raw, bom, newline)
+    return _chat_records(display, raw, bom, newline, "json", [record] if record is not None else [])
+
+
+def _chat_templates(display: str, raw: str, bom: bool, newline: str) -> Document:
+    """Each chat template is a Jinja template. Its text is a JSON string, written with escapes:
+    its findings point at the string's opening quote, and are not fixed."""
+    from .jinja import TemplateError, check_syntax
+
+    prompts, errors = [], []
+    for template in chatjson.chat_templates(raw):
+        try:
+            check_syntax(template.text)
+        except TemplateError as exc:
+            errors.append(syntax_error(display, f"invalid Jinja in {template.path}: {exc.message} (line {exc.line} of the template)", template.line, template.column))
+            continue
+        prompts.append(Prompt((template.text,), None, syntax="jinja", anchor=(template.line, template.column)))
+    return Document(display, raw, "json", bom, tuple(prompts), tuple(errors), newline)
 
 
 def read_jsonl(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:

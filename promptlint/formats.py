@@ -29,7 +29,7 @@ class Format:
     suffixes: tuple[str, ...]  # lower case; the first is what `file-types` reads a file as
     read: Reader
     # The files of this format a folder walk takes wherever they are (prompt and template
-    # files by name; Python for the templates it holds). Its other files are taken only in
+    # files by suffix, or by their known names; Python for the templates it holds). Its other files are taken only in
     # a prompt folder: elsewhere a .txt, .md, .json or .yaml is docs, data or config.
     anywhere: tuple[str, ...] = ()
 
@@ -37,7 +37,8 @@ class Format:
 FORMATS = (
     Format("text", (".txt", ".md", ".prompt", ".hbs", ".handlebars", ".mustache"), document.read_text, ("*.prompt", "*.hbs", "*.handlebars", "*.mustache")),
     Format("jinja", (".j2", ".jinja", ".jinja2"), document.read_jinja, ("*.j2", "*.jinja", "*.jinja2")),
-    Format("json", (".json",), document.read_json),
+    # A Hugging Face tokenizer or processor config holds the model's chat template.
+    Format("json", (".json",), document.read_json, ("tokenizer_config.json", "chat_template.json")),
     Format("jsonl", (".jsonl", ".ndjson"), document.read_jsonl),
     Format("prompty", (".prompty",), document.read_prompty, ("*.prompty",)),
     Format("python", (".py",), document.read_python, ("*.py",)),
