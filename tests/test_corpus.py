@@ -65,8 +65,8 @@ def test_prompt_matches_manifest(item):
 # >= 0.97 and recall >= 0.95; the floors below are today's figures, so a change can
 # only raise them. Raise the floors with every gain.
 # Advisory rules are never counted, as in ../shared/tools/corpus_score.py.
-PRECISION_FLOOR = 0.93
-RECALL_FLOOR = 0.91
+PRECISION_FLOOR = 0.94
+RECALL_FLOOR = 0.92
 ADVISORY = {"missing-heading-path", "missing-title", "whole-document-escalation", "context-budget",
             "unconditional-field"}
 
