@@ -8,6 +8,8 @@ so the rule modules stay the single source of the documentation.
 from __future__ import annotations
 
 import re
+from importlib import resources
+from pathlib import Path
 
 from . import registry
 from .registry import Rule
@@ -22,6 +24,12 @@ _HEADING = re.compile(r"^(#+) ", re.MULTILINE)
 def anchor(rule: Rule) -> str:
     """The anchor Markdown renderers give the rule's heading, ``## PL102 `retrieval-score```."""
     return f"{rule.code.lower()}-{rule.name}"
+
+
+def reference_uri(rule: Rule) -> str:
+    """The rule's section of the installed reference (this page, shipped as promptlint.docsdata): where an editor links a finding."""
+    page = Path(str(resources.files("promptlint.docsdata").joinpath("rules.md")))
+    return f"{page.as_uri()}#{anchor(rule)}"
 
 
 def rules_table(link: str = "") -> str:

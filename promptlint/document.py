@@ -167,6 +167,16 @@ class Document:
         inner = min(max(offset - prompt.message_spans[index].start, 0), len(chat.text))
         return _line_column(self.line_starts, chatjson.raw_offset(chat, self.raw, inner))
 
+    def file_offset(self, line: int, column: int) -> int:
+        """The offset in ``original`` (BOM and newlines as read) of a finding's 1-based line and column.
+
+        Findings are placed in ``raw``; an editor holds the file as read, so the two
+        differ by the BOM and by the carriage return of each line above.
+        """
+        line = min(max(line, 1), len(self.line_starts))
+        offset = min(self.line_starts[line - 1] + max(column, 1) - 1, len(self.raw))
+        return offset + self.bom + (line - 1) * (len(self.newline) - 1)
+
     def context(self, prompt: Prompt, offset: int) -> str:
         if prompt.chats is None:
             return ""

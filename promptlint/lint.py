@@ -13,7 +13,7 @@ from . import document as documents
 from .config import Config, default_config
 from .context import RuleContext
 from .findings import Applicability, Finding
-from .fix import FixDidNotConverge, fix_loop
+from .fix import FixDidNotConverge, apply_fixes, fix_loop
 from .model import Prompt
 from .bodysources import body_sources
 from .segment import segment_text, words
@@ -137,6 +137,26 @@ def check_document(doc: documents.Document, config: Config, fix: Applicability |
             fixed_findings = max(0, before - len(findings))
     depends = dict(includes.digests) if includes else {}
     return FileResult(doc.path, sorted(findings, key=lambda f: (f.line, f.column, f.code)), fixed, error, fixed_findings, depends)
+
+
+def fix_finding(doc: documents.Document, config: Config, finding: Finding) -> str | None:
+    """The file's text with only ``finding``'s fix applied (a finding check_document reported
+    for ``doc``); None when it has no fix, no longer stands there, or the fixed text would not parse."""
+    if finding.fix is None or not finding.fix.edits:
+        return None
+    config = config.for_file(doc.path)
+    includes = _includes(doc, config)
+    for index, piece in enumerate(doc.prompts):
+        placed: dict[int, tuple] = {}
+        if finding not in (_place(doc, piece, f, placed) for f in _lint_piece(piece, piece.text, config, includes)):
+            continue
+        text, applied = apply_fixes(piece.text, [finding.fix], _valid(piece))
+        if not applied:
+            return None
+        pieces = list(doc.prompts)
+        pieces[index] = piece.with_text(text)
+        return doc.with_prompts(pieces)
+    return None
 
 
 def _place(doc: documents.Document, piece: documents.Prompt, finding: Finding, placed: dict[int, tuple]) -> Finding:

@@ -30,7 +30,7 @@ needs_pre_commit = pytest.mark.skipif(importlib.util.find_spec("pre_commit") is 
 
 ROOT = Path(__file__).resolve().parent.parent
 # What pip needs to install the package, and the hook definitions.
-HOOK_REPO_FILES = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "promptlint", "rules")
+HOOK_REPO_FILES = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "promptlint", "rules", "docs")
 
 BAD = """Answer from the sources and cite them as [n].
 
