@@ -400,6 +400,20 @@ def format_command(paths, check_only, show_diff, unsafe, respect_gitignore, conf
 
 
 @main.command()
+@click.option("--debounce", type=click.FloatRange(min=0), default=0.3, show_default=True, metavar="SECONDS", help="Lint an edited document once typing has paused this long.")
+def server(debounce):
+    """Speak the Language Server Protocol on standard input and output, for editors."""
+    try:
+        from .server import serve  # pygls, an optional extra, is loaded by this command alone
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("pygls", "lsprotocol") and not (exc.name or "").startswith(("pygls.", "lsprotocol.")):
+            raise
+        raise Failure("promptlint server needs pygls: pip install 'promptlint[server]'") from None
+    # The protocol's exit code: 1 when the client said exit without asking to shut down first.
+    sys.exit(0 if serve(debounce) else 1)
+
+
+@main.command()
 @click.argument("selector")
 def rule(selector):
     """Show the documentation of one rule (by code or name)."""
