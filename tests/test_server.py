@@ -7,6 +7,7 @@ version), under a generous timeout; nothing is asserted by sleeping.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import re
 import subprocess
@@ -432,6 +433,37 @@ def test_a_failure_of_the_linter_is_one_diagnostic(tmp_path, monkeypatch):
     assert problem.message == f"{tmp_path / 'prompt.txt'}: promptlint failed on this file (RecursionError: maximum recursion depth exceeded); please report it"
     assert problem.severity == types.DiagnosticSeverity.Error
     assert (linted.version, linted.doc, linted.findings) == (3, None, [])
+
+
+@pytest.mark.parametrize(("bom", "newline"), [("", "\n"), ("\ufeff", "\r\n"), ("\ufeff", "\n"), ("", "\r\n")])
+def test_a_finding_is_placed_in_the_file_as_read_and_fixed_alone(bom, newline):
+    from promptlint.config import default_config
+    from promptlint.document import parse_text
+    from promptlint.lint import check_document, fix_finding
+
+    scores = ["0.91", "0.72", "0.5"]
+    text = bom + scored(["Returns 🙂 Policy", "Shipping FAQ", "Fees"], scores, newline)
+    doc = parse_text(text, "prompt.txt", ".txt")
+    findings = check_document(doc, default_config()).findings
+    assert [text[doc.file_offset(f.line, f.column) : doc.file_offset(f.end_line, f.end_column)] for f in findings] == scores
+    for finding, score in zip(findings, scores):
+        assert fix_finding(doc, default_config(), finding) == text.replace(f"Relevance: {score}{newline}", "")
+    # A finding of another text, or one without a fix, fixes nothing here.
+    other = check_document(parse_text(scored(["Other"], ["0.33"]), "prompt.txt", ".txt"), default_config()).findings[0]
+    assert fix_finding(doc, default_config(), other) is None
+    assert fix_finding(doc, default_config(), dataclasses.replace(findings[0], fix=None)) is None
+
+
+def test_exit_without_shutdown_exits_1(tmp_path):
+    async def run() -> int:
+        editor = Editor(tmp_path)
+        await editor.start()
+        editor.client.exit(None)
+        code = await asyncio.wait_for(editor.client._server.wait(), TIMEOUT)
+        await asyncio.wait_for(editor.client.stop(), TIMEOUT)
+        return code
+
+    assert asyncio.run(run()) == 1
 
 
 def test_without_pygls_the_command_says_what_to_install(tmp_path):
