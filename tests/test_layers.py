@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "promptlint"
 
 # Top to bottom: the face, then what it drives, down to the model that everything reads.
 LAYERS = {
-    "face": {"cli", "docs"},
+    "face": {"cli", "docs", "server"},
     "output": {"output", "auditreport"},
     "audit": {"audit", "auditdask", "logs"},
     "engine": {"lint", "fix", "suppress", "parallel", "cache", "baseline", "config", "files", "registry", "context"},
