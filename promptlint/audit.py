@@ -7,10 +7,11 @@ string, at a field path (``--field request.body``). Each record is read as
 ``check`` reads a chat JSON file, its messages joined into one prompt, and linted
 with the same rules.
 
-The logs are streamed: records are read in batches and linted in worker processes
-(or, with the dask engine, a log at a time on the workers of a cluster: see
-auditdask.py), and only counts and the few worst examples of each rule are kept,
-so memory stays the same however long the logs. A line that is not JSON (or not a
+The logs are streamed: each is read in splits (a large log in several, see
+logs.py), its records in batches linted in worker processes (or, with the dask
+engine, a split at a time on the workers of a cluster: see auditdask.py), and only
+counts and the few worst examples of each rule are kept, so memory stays the same
+however long the logs. A line that is not JSON (or not a
 well-formed chat record) is a PL900 finding, as in ``check``; a record with no
 prompt in it (a response, a log line of another kind, a missing field) is skipped
 and counted.
@@ -44,10 +45,10 @@ class RuleTally:
     affected: int = 0  # prompts with at least one finding of the rule
     findings: int = 0
     tokens: int = 0
-    # The worst prompts, as a min-heap of (tokens, -file, -line, message) holding the
-    # largest keys: the most tokens, then the earliest record. A total order, so the
-    # examples kept do not depend on how the log was split between workers.
-    heap: list[tuple[int, int, int, str]] = field(default_factory=list)
+    # The worst prompts, as a min-heap of (tokens, -file, -split, -line in the split, message)
+    # holding the largest keys: the most tokens, then the earliest record. A total order, so
+    # the examples kept do not depend on how the logs were split between workers.
+    heap: list[tuple[int, int, int, int, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -61,9 +62,10 @@ class Tally:
     prompts: int = 0  # records with a prompt, or broken ones (PL900)
     affected: int = 0  # prompts with at least one finding
     rules: dict[str, RuleTally] = field(default_factory=dict)
+    lines: dict[tuple[int, int], int] = field(default_factory=dict)  # (file, split) -> the lines of the split read
 
-    def add(self, file: int, line: int, findings: list[Finding]) -> None:
-        """One prompt's findings."""
+    def add(self, file: int, split: int, line: int, findings: list[Finding]) -> None:
+        """One prompt's findings; ``line`` is its line in the split of the file."""
         self.prompts += 1
         self.affected += bool(findings)
         by_code: dict[str, list[Finding]] = {}
@@ -76,9 +78,9 @@ class Tally:
             rule.affected += 1
             rule.findings += len(found)
             rule.tokens += tokens
-            self._keep(rule, (tokens, -file, -line, costliest.message))
+            self._keep(rule, (tokens, -file, -split, -line, costliest.message))
 
-    def _keep(self, rule: RuleTally, example: tuple[int, int, int, str]) -> None:
+    def _keep(self, rule: RuleTally, example: tuple[int, int, int, int, str]) -> None:
         if len(rule.heap) < self.examples:
             heapq.heappush(rule.heap, example)
         elif self.examples and example > rule.heap[0]:
@@ -90,6 +92,8 @@ class Tally:
         self.skipped += other.skipped
         self.prompts += other.prompts
         self.affected += other.affected
+        for place, count in other.lines.items():
+            self.lines[place] = self.lines.get(place, 0) + count
         for code, theirs in other.rules.items():
             mine = self.rules.setdefault(code, RuleTally())
             mine.affected += theirs.affected
@@ -101,7 +105,11 @@ class Tally:
     def worst(self, code: str, paths: list[str]) -> list[Example]:
         """The rule's worst prompts, the most tokens first (then the earliest)."""
         ranked = sorted(self.rules[code].heap, reverse=True)
-        return [Example(paths[-file], -line, tokens, message) for tokens, file, line, message in ranked]
+        return [Example(paths[-file], self._line(-file, -split, -line), tokens, message) for tokens, file, split, line, message in ranked]
+
+    def _line(self, file: int, split: int, line: int) -> int:
+        """A record's line in its file: its line in its split, after the lines of the file's earlier splits."""
+        return line + sum(count for (other, earlier), count in self.lines.items() if other == file and earlier < split)
 
 
 def _prompt_bytes(line: bytes, path: list[str]) -> bytes | None:
@@ -145,7 +153,7 @@ def _tally(batch: logs.Batch, work: Work) -> Tally:
     """Lint the records of a batch."""
     from .lint import check_document
 
-    tally = Tally(work.examples, bytes=batch.size)
+    tally = Tally(work.examples, bytes=batch.size, lines={(batch.log, batch.part): batch.lines})
     name = work.names[batch.log]
     for number, line in enumerate(batch.records, batch.first):
         if not line.strip():
@@ -156,23 +164,23 @@ def _tally(batch: logs.Batch, work: Work) -> Tally:
             doc = documents.parse(data, name, FILE_TYPES["json"]) if data is not None else None
         except documents.UnreadableFile as exc:
             # Not text: broken like a line that is not JSON.
-            tally.add(batch.log, number, [documents.syntax_error(name, str(exc).removeprefix(f"{name}: "), 1, 1)])
+            tally.add(batch.log, batch.part, number, [documents.syntax_error(name, str(exc).removeprefix(f"{name}: "), 1, 1)])
             continue
         if doc is None or not (doc.prompts or doc.errors):
             tally.skipped += 1
             continue
-        tally.add(batch.log, number, check_document(doc, work.config).findings)
+        tally.add(batch.log, batch.part, number, check_document(doc, work.config).findings)
     if batch.error:
-        # The rest of a corrupt log is one broken record, where reading stopped.
+        # The rest of a corrupt log (or row group) is one broken record, where reading stopped.
         tally.records += 1
-        tally.add(batch.log, batch.first + len(batch.records), [documents.syntax_error(name, batch.error, 1, 1)])
+        tally.add(batch.log, batch.part, batch.first + len(batch.records), [documents.syntax_error(name, batch.error, 1, 1)])
     return tally
 
 
-def audit_log(log: int, path: str, work: Work) -> Tally:
-    """The tally of one whole log (a partition), read at ``path`` and linted in this process."""
+def audit_split(split: logs.Split, path: str, work: Work) -> Tally:
+    """The tally of one split of a log, read at ``path`` and linted in this process."""
     total = Tally(work.examples)
-    for batch in logs.batches(log, Path(path), work.column):
+    for batch in logs.batches(split, Path(path), work.column):
         total.merge(_tally(batch, work))
     return total
 
@@ -199,27 +207,32 @@ def audit(
     engine: str = "local",
     scheduler: str | None = None,
     progress: Callable[[int], None] | None = None,
+    split_bytes: int = logs.SPLIT_BYTES,
 ) -> Tally:
     """Tally the findings of every record of the logs; ``progress`` is told the bytes of each part done.
 
-    The local engine sends batches of records to ``jobs`` processes; the dask engine
-    sends each log to a worker of the cluster at ``scheduler`` (or of a local cluster
-    of ``jobs`` workers). Both give the same tally. A log that cannot be opened raises
-    OSError, and a reader that is not installed logs.MissingExtra, before any record is read.
+    Each log is read in splits of about ``split_bytes`` (logs.splits). The local
+    engine reads them here and sends batches of records to ``jobs`` processes; the
+    dask engine sends each split to a worker of the cluster at ``scheduler`` (or of a
+    local cluster of ``jobs`` workers). Both give the same tally, whatever the size
+    of the splits. A log that cannot be opened raises OSError, and a reader that is
+    not installed logs.MissingExtra, before any record is read.
     """
-    size = 0
+    sizes = []
     for path in paths:
         with open(path, "rb") as handle:
-            size += os.fstat(handle.fileno()).st_size
+            sizes.append(os.fstat(handle.fileno()).st_size)
+    size = sum(sizes)
     logs.require_readers(paths)
+    splits = [split for log, path in enumerate(paths) for split in logs.splits(log, path, sizes[log], split_bytes)]
     work = Work(config, [str(path) for path in paths], field_path.split(".") if field_path else [], examples)
     if engine == "dask":
         from . import auditdask
 
-        parts = auditdask.tallies(work, jobs, scheduler)
+        parts = auditdask.tallies(work, splits, jobs, scheduler)
     else:
         jobs = max(1, min(jobs, size // parallel.WORK_PER_WORKER))
-        batches = (batch for log, path in enumerate(paths) for batch in logs.batches(log, path, work.column))
+        batches = (batch for split in splits for batch in logs.batches(split, paths[split.log], work.column))
         parts = parallel.ordered_map(_audit_batch, batches, jobs, _start, (work,))
     total = Tally(examples)
     for part in parts:

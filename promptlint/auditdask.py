@@ -1,15 +1,17 @@
-"""The dask engine of `promptlint audit`: each log (a partition) is audited on a worker of a Dask cluster.
+"""The dask engine of `promptlint audit`: each split of a log (logs.Split) is audited on a worker of a Dask cluster.
 
-``tallies`` yields the tally of each log as the cluster finishes it, in whatever
-order: tallies merge exactly whatever the order (audit.Tally), so the report is
-the local engine's, byte for byte. A worker reads its log itself (the logs must be
-at the same paths on the workers, a shared or mounted file system) and sends back
-only its tally: a few counts and the worst examples of each rule.
+A small log is one split, a large one several (of logs.SPLIT_BYTES each, about),
+so the workers share a big file too. ``tallies`` yields the tally of each split as
+the cluster finishes it, in whatever order: tallies merge exactly whatever the
+order (audit.Tally), so the report is the local engine's, byte for byte. A worker
+reads its split itself (the logs must be at the same paths on the workers, a
+shared or mounted file system) and sends back only its tally: a few counts and
+the worst examples of each rule.
 
-A worker that dies mid-log takes only that log's unfinished work with it: the
-scheduler runs the log again on another worker (up to its
-``distributed.scheduler.allowed-failures``), and a log's tally is counted once, when
-its task finishes. The cluster is joined at ``scheduler``, or started here (a
+A worker that dies mid-split takes only that split's unfinished work with it: the
+scheduler runs the split again on another worker (up to its
+``distributed.scheduler.allowed-failures``), and a split's tally is counted once,
+when its task finishes. The cluster is joined at ``scheduler``, or started here (a
 LocalCluster of ``jobs`` worker processes of one thread each: linting holds the
 GIL) and closed at the end.
 """
@@ -21,15 +23,15 @@ import logging
 import os
 from collections.abc import Iterator
 
-from .audit import Tally, Work, audit_log
-from .logs import require
+from .audit import Tally, Work, audit_split
+from .logs import Split, require
 
 # An exception in a task (a log gone missing on a network file system) is tried again this often.
 RETRIES = 2
 
 
 class ClusterError(Exception):
-    """The cluster cannot be reached, or it gave up on a log; the message says which."""
+    """The cluster cannot be reached, or it gave up on a split of a log; the message says which."""
 
 
 def _client(stack: contextlib.ExitStack, jobs: int, scheduler: str | None):
@@ -45,8 +47,8 @@ def _client(stack: contextlib.ExitStack, jobs: int, scheduler: str | None):
     return stack.enter_context(Client(cluster))
 
 
-def tallies(work: Work, jobs: int, scheduler: str | None) -> Iterator[Tally]:
-    """The tally of each log of ``work``, as the cluster finishes them."""
+def tallies(work: Work, splits: list[Split], jobs: int, scheduler: str | None) -> Iterator[Tally]:
+    """The tally of each split of the logs of ``work``, as the cluster finishes them."""
     with contextlib.ExitStack() as stack:
         client = _client(stack, jobs, scheduler)
         from distributed import KilledWorker, as_completed
@@ -54,8 +56,8 @@ def tallies(work: Work, jobs: int, scheduler: str | None) -> Iterator[Tally]:
         shared = client.scatter(work, broadcast=True, hash=False)  # the config goes to each worker once
         # Named as given in the report, read at the same absolute paths on the workers.
         paths = [os.path.abspath(name) for name in work.names]
-        futures = client.map(audit_log, range(len(paths)), paths, work=shared, pure=False, retries=RETRIES)
-        names = {future.key: name for future, name in zip(futures, work.names)}
+        futures = client.map(audit_split, splits, [paths[split.log] for split in splits], work=shared, pure=False, retries=RETRIES)
+        names = {future.key: f"{work.names[split.log]} (bytes {split.start}-{split.end})" for future, split in zip(futures, splits)}
         done = as_completed(futures)
         del futures  # each result is released once counted
         for future in done:

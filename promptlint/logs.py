@@ -4,13 +4,24 @@ A log is one file, a *partition* of what may be a folder of thousands. A folder
 stands for the partitions in it (recursively), a glob for the files it matches;
 either is sorted by path, so the same logs are always numbered the same way.
 
+A large log is read in *splits*, each a task of its own, by its bytes: a split
+[start, end) of a plain JSONL log holds the lines whose first byte lies in it (a
+line that crosses ``end`` is read whole by the split it starts in, and skipped by
+the next), and one of a Parquet log the row groups whose first page lies in it.
+So every record is in exactly one split whatever their size, and only the size of
+the log is needed to plan them. A compressed log is one split: a gzip or zstandard
+stream cannot be entered midway.
+
 Each log is read in batches of records, each record a JSON text as a JSONL line
 is: a Parquet row becomes the JSON object of its columns (of only the ``column``
 asked for, when there is one; a string in that column that holds a JSON object or
 array is decoded, so a column of JSON-encoded requests reads as a struct column
-does). A record is numbered by its line, or its row, from 1. A log that breaks off
-(a truncated or corrupt compressed stream, a damaged Parquet file) ends with a
-batch that says why, after the records read before the damage.
+does). A record is numbered by its line, or its row, from 1, in its split: a split
+cannot know how many lines come before it without reading them, so each batch
+counts the lines it stands for and the audit adds the counts of the earlier
+splits. A log that breaks off (a truncated or corrupt compressed stream, a damaged
+Parquet footer) ends with a batch that says why, after the records read before
+the damage; a damaged Parquet row group, likewise, ends only that row group.
 
 Gzip is in the standard library; zstandard and Parquet need optional packages,
 which ``require_readers`` checks before any work starts.
@@ -22,7 +33,6 @@ import errno
 import glob
 import importlib
 import json
-import os
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,6 +43,9 @@ from typing import BinaryIO, NamedTuple
 BATCH_BYTES = 1 << 18
 BATCH_LINES = 2000
 CHUNK_BYTES = 1 << 16  # of a compressed stream, read at a time
+# A log is split into tasks of about this size: enough work to make a task's start
+# (opening the log, a Parquet footer) cheap, little enough to share a big log among workers.
+SPLIT_BYTES = 64 << 20
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 COMPRESSED = (".gz", ".zst")
@@ -95,12 +108,30 @@ def partitions(arguments: list[Path]) -> list[Path]:
     return found
 
 
+class Split(NamedTuple):
+    """A part of a log that one task reads: the records that start in its bytes [start, end)."""
+
+    log: int  # the log's index in the list of logs
+    part: int  # its place among the splits of the log, from 0
+    start: int
+    end: int
+
+
+def splits(log: int, path: Path, size: int, split_bytes: int = SPLIT_BYTES) -> list[Split]:
+    """The splits of a log of ``size`` bytes, of about ``split_bytes`` each; a compressed log is one."""
+    count = 1 if path.suffix.lower() in COMPRESSED else max(1, -(-size // split_bytes))
+    cuts = [size * k // count for k in range(count + 1)]
+    return [Split(log, part, start, end) for part, (start, end) in enumerate(zip(cuts, cuts[1:]))]
+
+
 class Batch(NamedTuple):
     log: int  # the log's index in the list of logs
-    first: int  # the line (or row) of its first record, from 1
+    part: int  # the split's place in the log
+    first: int  # the line (or row) of its first record in the split, from 1
     records: list[bytes]  # each a JSON text, as a JSONL line
-    size: int  # the bytes of the log file it stands for: a log's batches add up to its size
-    error: str = ""  # why the log could not be read past these records
+    size: int  # the bytes of the log file it stands for: a split's batches add up to its size
+    lines: int  # the lines (or rows) of the split it stands for: a split's batches add up to its count
+    error: str = ""  # why the log (or the row group) could not be read past these records
 
 
 def _broken(exc: BaseException) -> str:
@@ -132,8 +163,20 @@ def _lines(chunks: Iterator[bytes]) -> Iterator[bytes]:
         yield pending
 
 
-def _jsonl(log: int, path: Path) -> Iterator[Batch]:
-    size = os.path.getsize(path)
+def _starting(raw: BinaryIO, start: int, end: int) -> Iterator[bytes]:
+    """The lines of a plain file that start in its bytes [start, end), each whole."""
+    position = start
+    if start:
+        # The line that holds byte start - 1 started before: skip it, up to its end of line.
+        raw.seek(start - 1)
+        position += len(raw.readline()) - 1
+    while position < end and (line := raw.readline()):
+        yield line
+        position += len(line)
+
+
+def _jsonl(split: Split, path: Path) -> Iterator[Batch]:
+    log, part, size = split.log, split.part, split.end - split.start
     suffix = path.suffix.lower()
     errors: tuple[type[BaseException], ...] = (OSError, EOFError, ValueError, zlib.error)
     with open(path, "rb") as raw:
@@ -146,21 +189,21 @@ def _jsonl(log: int, path: Path) -> Iterator[Batch]:
             errors += (zstandard.ZstdError,)
             stream = _lines(_zstd(raw, zstandard))
         else:
-            stream = raw
+            stream = _starting(raw, split.start, split.end)
         records: list[bytes] = []
-        first, length, done = 1, 0, 0  # done: the bytes of the file the batches so far stand for
+        first, length, done = 1, 0, 0  # done: the bytes of the split the batches so far stand for
         try:
             for number, line in enumerate(stream, 1):
                 records.append(line)
                 length += len(line)
                 if length >= BATCH_BYTES or len(records) >= BATCH_LINES:
-                    position = raw.tell()
-                    yield Batch(log, first, records, position - done)
+                    position = min(raw.tell(), split.end) - split.start  # the last line may run past the split
+                    yield Batch(log, part, first, records, position - done, len(records))
                     records, first, length, done = [], number + 1, 0, position
         except errors as exc:
-            yield Batch(log, first, records, size - done, _broken(exc))
+            yield Batch(log, part, first, records, size - done, len(records), _broken(exc))
             return
-        yield Batch(log, first, records, size - done)
+        yield Batch(log, part, first, records, size - done, len(records))
 
 
 def _present(value):
@@ -184,35 +227,56 @@ def _record(row: dict, column: str | None) -> bytes:
     return json.dumps(row, ensure_ascii=False, default=str).encode("utf-8")
 
 
-def _parquet(log: int, path: Path, column: str | None) -> Iterator[Batch]:
+def _group_start(group) -> int:
+    """Where a row group begins in its file: its first page, a dictionary's or data."""
+    return min(
+        chunk.dictionary_page_offset if chunk.has_dictionary_page and chunk.dictionary_page_offset else chunk.data_page_offset
+        for chunk in map(group.column, range(group.num_columns))
+    )
+
+
+def _parquet(split: Split, path: Path, column: str | None) -> Iterator[Batch]:
     pyarrow = require(*NEEDS[PARQUET])
     import pyarrow.parquet
 
-    size = os.path.getsize(path)
-    rows, done = 0, 0
+    log, part, size = split.log, split.part, split.end - split.start
     try:
         table = pyarrow.parquet.ParquetFile(path)
-        total = table.metadata.num_rows
-        # Rows as large as the JSONL lines of a batch, about, from the uncompressed size of the row groups.
-        per_row = sum(table.metadata.row_group(i).total_byte_size for i in range(table.num_row_groups)) // max(total, 1)
-        batch_rows = max(1, min(BATCH_LINES, BATCH_BYTES // max(per_row, 1)))
-        # A log without the column has records without the field, which are skipped.
-        columns = None if column is None else [column] if column in table.schema_arrow.names else []
-        for batch in table.iter_batches(batch_size=batch_rows, columns=columns):
-            records = [_record(row, column) for row in batch.to_pylist()]
-            first, rows = rows + 1, rows + len(records)
-            position = size * rows // total
-            yield Batch(log, first, records, position - done)
-            done = position
+        metadata = table.metadata
+        groups = [metadata.row_group(i) for i in range(metadata.num_row_groups)]
+        mine = [i for i, group in enumerate(groups) if split.start <= _group_start(group) < split.end]
     except (pyarrow.ArrowException, OSError) as exc:
-        yield Batch(log, rows + 1, [], size - done, _broken(exc))
+        # Every split of the log fails alike: the first one says so.
+        yield Batch(log, part, 1, [], size, 0, _broken(exc) if part == 0 else "")
         return
+    total = sum(groups[i].num_rows for i in mine)
+    # Rows as large as the JSONL lines of a batch, about, from the uncompressed size of the row groups.
+    per_row = sum(groups[i].total_byte_size for i in mine) // max(total, 1)
+    batch_rows = max(1, min(BATCH_LINES, BATCH_BYTES // max(per_row, 1)))
+    # A log without the column has records without the field, which are skipped.
+    columns = None if column is None else [column] if column in table.schema_arrow.names else []
+    rows, done = 0, 0  # the rows of the split read (or given up), and the bytes they stand for
+    for i in mine:
+        count, read = groups[i].num_rows, 0
+        try:
+            for batch in table.iter_batches(batch_size=batch_rows, row_groups=[i], columns=columns):
+                records = [_record(row, column) for row in batch.to_pylist()]
+                first, read = rows + read + 1, read + len(records)
+                position = size * (rows + read) // max(total, 1)
+                yield Batch(log, part, first, records, position - done, len(records))
+                done = position
+        except (pyarrow.ArrowException, OSError) as exc:
+            # The rest of the row group is one broken record; the next row groups are read as usual.
+            position = size * (rows + count) // max(total, 1)
+            yield Batch(log, part, rows + read + 1, [], position - done, count - read, _broken(exc))
+            done = position
+        rows += count
     if done < size:
-        yield Batch(log, rows + 1, [], size - done)
+        yield Batch(log, part, rows + 1, [], size - done, 0)
 
 
-def batches(log: int, path: Path, column: str | None) -> Iterator[Batch]:
-    """The records of one log, in batches; ``column`` is the Parquet column that holds the request, if one does."""
+def batches(split: Split, path: Path, column: str | None) -> Iterator[Batch]:
+    """The records of one split of the log at ``path``, in batches; ``column`` is the Parquet column that holds the request, if one does."""
     if path.suffix.lower() == PARQUET:
-        return _parquet(log, path, column)
-    return _jsonl(log, path)
+        return _parquet(split, path, column)
+    return _jsonl(split, path)

@@ -209,6 +209,24 @@ def test_the_dask_engine_gives_the_local_engines_report_byte_for_byte(here, clus
     assert dask.stderr == ""
 
 
+def test_the_dask_engine_shares_a_big_log_among_workers_and_reports_it_as_the_whole(cluster, tmp_path):
+    """Tiny splits of a JSONL log (lines of every length, CRLF, blank, broken) and of a Parquet one (many row groups)."""
+    from test_auditsplit import awkward_lines, request_rows
+
+    lines = awkward_lines()
+    (tmp_path / "awkward.jsonl").write_bytes(b"".join(lines))
+    write_parquet(tmp_path / "grouped.parquet", request_rows(lines), row_group_size=11)
+    paths = [tmp_path / "awkward.jsonl", tmp_path / "grouped.parquet"]
+    config = build({"today": "2026-12-02"}, "test")
+
+    def report(split_bytes: int, **engine) -> str:
+        tally = audit.audit(paths, config, field_path="request", examples=200, split_bytes=split_bytes, **engine)
+        return auditreport.as_json(auditreport.as_data(tally, [str(p) for p in paths]))
+
+    assert len(logs.splits(0, paths[0], paths[0].stat().st_size, 4096)) > 10
+    assert report(4096, engine="dask", scheduler=cluster.scheduler_address) == report(1 << 40, jobs=1)
+
+
 def test_the_dask_engine_starts_a_local_cluster_of_jobs_workers(here, whole):
     result = run("--engine", "dask", "--jobs", "2", "--examples", "50", "whole.jsonl")
     assert result.exit_code == 0, result.output
@@ -229,7 +247,7 @@ def test_a_worker_killed_mid_run_costs_a_retry_and_no_double_count(here, cluster
         deadline = time.monotonic() + 60
         busy: list[str] = []
         while not busy and time.monotonic() < deadline:
-            busy = [worker for worker, keys in client.processing().items() if any("audit_log" in str(key) for key in keys)]
+            busy = [worker for worker, keys in client.processing().items() if any("audit_split" in str(key) for key in keys)]
             time.sleep(0.02)
         assert busy and not running.done()
         os.kill(pids[busy[0]], signal.SIGKILL)
@@ -285,18 +303,18 @@ def test_the_base_install_loads_no_extra():
     assert {"dask", "parquet", "zstd"} <= set(project["optional-dependencies"])
 
 
-# Prompts with findings: (log, line, [(code, tokens), ...]); the same record never twice.
+# Prompts with findings: (log, split, line in the split, [(code, tokens), ...]); the same record never twice.
 EVENTS = st.lists(
-    st.tuples(st.integers(0, 3), st.integers(1, 40), st.lists(st.tuples(st.sampled_from(["PL101", "PL102", "PL900"]), st.integers(0, 9)), max_size=3)),
-    unique_by=lambda event: event[:2],
+    st.tuples(st.integers(0, 3), st.integers(0, 2), st.integers(1, 40), st.lists(st.tuples(st.sampled_from(["PL101", "PL102", "PL900"]), st.integers(0, 9)), max_size=3)),
+    unique_by=lambda event: event[:3],
     max_size=30,
 )
 
 
 def tally_of(events, examples: int) -> audit.Tally:
     tally = audit.Tally(examples)
-    for log, line, found in events:
-        tally.add(log, line, [Finding(code=code, name=code, message=f"{log}:{line}", span=Span(0, 0), tokens=tokens) for code, tokens in found])
+    for log, split, line, found in events:
+        tally.add(log, split, line, [Finding(code=code, name=code, message=f"{log}:{split}:{line}", span=Span(0, 0), tokens=tokens) for code, tokens in found])
     return tally
 
 
