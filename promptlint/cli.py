@@ -309,7 +309,7 @@ def _would_fix(count: int, failures: list[str]) -> str:
 @click.option("--format", "report_format", type=click.Choice(("table", "json", "html")), default="table", show_default=True)
 @click.option("--output", "-o", "output_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to this file instead of standard output.")
 @click.option("--examples", type=click.IntRange(min=0), default=5, show_default=True, help="Worst examples shown per rule.")
-@click.option("--engine", type=click.Choice(("local", "dask")), default="local", show_default=True, help="local: worker processes on this machine; dask: a Dask cluster, a log (partition) per task.")
+@click.option("--engine", type=click.Choice(("local", "dask")), default="local", show_default=True, help="local: worker processes on this machine; dask: a Dask cluster, a split of a log per task.")
 @click.option("--scheduler", metavar="ADDRESS", help="With --engine dask: join the running cluster at this address (default: start a local cluster of --jobs workers).")
 @jobs_option
 @config_option

@@ -33,6 +33,7 @@ import errno
 import glob
 import importlib
 import json
+import os
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -43,9 +44,11 @@ from typing import BinaryIO, NamedTuple
 BATCH_BYTES = 1 << 18
 BATCH_LINES = 2000
 CHUNK_BYTES = 1 << 16  # of a compressed stream, read at a time
-# A log is split into tasks of about this size: enough work to make a task's start
-# (opening the log, a Parquet footer) cheap, little enough to share a big log among workers.
-SPLIT_BYTES = 64 << 20
+# A log is split into tasks of about this size. A core lints some 10 MB of logs a second,
+# so a task takes seconds: its start (opening the log, reading a Parquet footer, the
+# scheduler's round trip) is nothing beside that, and a log of a few hundred MB is still
+# enough tasks to share evenly among a few workers.
+SPLIT_BYTES = 32 << 20
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 COMPRESSED = (".gz", ".zst")
@@ -163,14 +166,14 @@ def _lines(chunks: Iterator[bytes]) -> Iterator[bytes]:
         yield pending
 
 
-def _starting(raw: BinaryIO, start: int, end: int) -> Iterator[bytes]:
-    """The lines of a plain file that start in its bytes [start, end), each whole."""
+def _starting(raw: BinaryIO, start: int, end: int | None) -> Iterator[bytes]:
+    """The lines of a plain file that start in its bytes [start, end) (None: to its end), each whole."""
     position = start
     if start:
         # The line that holds byte start - 1 started before: skip it, up to its end of line.
         raw.seek(start - 1)
         position += len(raw.readline()) - 1
-    while position < end and (line := raw.readline()):
+    while (end is None or position < end) and (line := raw.readline()):
         yield line
         position += len(line)
 
@@ -189,15 +192,19 @@ def _jsonl(split: Split, path: Path) -> Iterator[Batch]:
             errors += (zstandard.ZstdError,)
             stream = _lines(_zstd(raw, zstandard))
         else:
-            stream = _starting(raw, split.start, split.end)
+            # The last split reads to the end, as far as it goes: a pipe's size is 0 until it is read.
+            last = split.end >= os.fstat(raw.fileno()).st_size
+            stream = _starting(raw, split.start, None if last else split.end)
         records: list[bytes] = []
-        first, length, done = 1, 0, 0  # done: the bytes of the split the batches so far stand for
+        first, length, read, done = 1, 0, 0, 0  # read: the bytes of the lines; done: of the split, the batches so far stand for
         try:
             for number, line in enumerate(stream, 1):
                 records.append(line)
                 length += len(line)
+                read += len(line)
                 if length >= BATCH_BYTES or len(records) >= BATCH_LINES:
-                    position = min(raw.tell(), split.end) - split.start  # the last line may run past the split
+                    # A compressed stream's place in its file; a plain file's by its lines (a pipe cannot tell), which may run past the split.
+                    position = min(raw.tell() if suffix in COMPRESSED else read, size)
                     yield Batch(log, part, first, records, position - done, len(records))
                     records, first, length, done = [], number + 1, 0, position
         except errors as exc:

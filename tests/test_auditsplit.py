@@ -9,8 +9,11 @@ splits is in test_auditscale (it shares that module's cluster).
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
+import os
+import threading
 from pathlib import Path
 
 import pyarrow
@@ -166,3 +169,25 @@ def test_a_damaged_row_group_is_one_broken_record_and_the_others_count(tmp_path)
     assert (found["records"], found["prompts"]) == (41, 41)
     broken = next(rule for rule in found["rules"] if rule["code"] == "PL900")["worst"]
     assert [(e["line"], e["message"].split(":")[0]) for e in broken] == [(21, "corrupt log, not read past here")]
+
+
+def test_a_log_from_a_pipe_is_read_to_its_end(tmp_path, awkward):
+    """A pipe has no size to split by (`promptlint audit <(zcat log.gz)`): it is one split, read to its end."""
+    data = (awkward.read_bytes() + b"\n") * 5  # more than a batch
+    assert len(data) > logs.BATCH_BYTES
+    (tmp_path / "copy.jsonl").write_bytes(data)
+    reader, writer = os.pipe()
+
+    def write() -> None:
+        with open(writer, "wb") as pipe, contextlib.suppress(BrokenPipeError):  # a reader that stops early closes the pipe
+            pipe.write(data)
+
+    thread = threading.Thread(target=write)
+    thread.start()
+    try:
+        piped = audit.audit([Path(f"/dev/fd/{reader}")], CONFIG, examples=50, jobs=1, split_bytes=SPLIT_SIZES[0])
+    finally:
+        os.close(reader)
+        thread.join()
+    whole = audit.audit([tmp_path / "copy.jsonl"], CONFIG, examples=50, jobs=1)
+    assert auditreport.as_data(piped, ["log"]) == auditreport.as_data(whole, ["log"])
