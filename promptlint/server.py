@@ -37,7 +37,7 @@ from pygls.uris import to_fs_path
 
 from . import docs, registry
 from . import document as documents
-from .config import Config, ConfigError, Resolver
+from .config import CONFIG_NAMES, Config, ConfigError, Resolver
 from .findings import Applicability, Finding, Severity
 from .formatting import format_document
 from .lint import check_document, fix_finding
@@ -246,6 +246,13 @@ class Session:
         self.linted[uri] = linted
         self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=linted.diagnostics, version=version))
 
+    def saved(self, uri: str) -> None:
+        """Lint the saved document now; a saved configuration file may change every open document's findings, so lint them all."""
+        if path_of(uri).name in CONFIG_NAMES:
+            for other in set(self.linted) | set(self.waiting):  # as the editor names them
+                self.schedule(other, 0)
+        self.schedule(uri, 0)
+
     def close(self, uri: str) -> None:
         waiting = self.waiting.pop(uri, None)
         if waiting is not None:
@@ -322,7 +329,7 @@ def build(debounce: float) -> tuple[LanguageServer, Session]:
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: LanguageServer, params: types.DidSaveTextDocumentParams) -> None:
-        session.schedule(params.text_document.uri, 0)
+        session.saved(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: LanguageServer, params: types.DidCloseTextDocumentParams) -> None:

@@ -389,6 +389,32 @@ def test_the_config_of_the_files_folder_and_suppressions_apply(tmp_path):
     session(tmp_path, scenario)
 
 
+def test_saving_a_configuration_file_lints_the_open_documents_again(tmp_path):
+    text = scored(["Returns Policy", "Shipping FAQ"], ["0.91", "0.72"])
+    config = tmp_path / ".promptlint.yaml"
+    config.write_text("ignore: []\n", encoding="utf-8")
+
+    async def scenario(editor: Editor) -> None:
+        prompt = editor.open("prompt.txt", text)
+        assert [d.code for d in await editor.diagnostics(prompt)] == ["PL102", "PL102"]
+        settings_uri = editor.open(".promptlint.yaml", "ignore: []\n", "yaml")
+        await editor.diagnostics(settings_uri)
+        before = editor.order.count(prompt)
+        editor.change(settings_uri, "ignore: [PL102]\n")
+        config.write_text("ignore: [PL102]\n", encoding="utf-8")
+        editor.client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=settings_uri)))
+
+        async def republished() -> None:
+            while editor.order.count(prompt) == before:
+                editor.arrived.clear()
+                await editor.arrived.wait()
+
+        await asyncio.wait_for(republished(), TIMEOUT)
+        assert editor.published[prompt, 1] == []
+
+    session(tmp_path, scenario)
+
+
 def test_only_the_last_of_quick_edits_is_reported(tmp_path):
     scores = ["0.91", "0.72", "0.64", "0.5"]
 
