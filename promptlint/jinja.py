@@ -461,6 +461,11 @@ class _Reader:
                 return True
             return False
         content = next((o for o in mine if self._is_content(o.ref)), None)
+        if content is None and iter_kind == "context":
+            # A loop over the context whose item prints one value no word list knows, or only
+            # a summary (`r.highlight_text` beside its title, URL and date): that value is the chunk.
+            unknown = [o for o in mine if o.ref.path and self.vocab.lexicon.concepts(o.ref.key) <= {"derived"}]
+            content = unknown[0] if len(unknown) == 1 else None
         if content is None and iter_kind != "context":
             return False
         fields, key_span = [], None

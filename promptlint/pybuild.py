@@ -185,9 +185,14 @@ def _wrapper(target: ast.AST, iterated: ast.AST, body: list[ast.stmt], strings: 
     name = getattr(target, "id", None)
     for statement in body:
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+            local = statement.targets[0].id
             ref = reference(statement.value, aliases)
             if ref is not None and ref[0] == name and ref[1]:
-                aliases[statement.targets[0].id] = ref
+                aliases[local] = ref
+            elif _reads_item(statement.value, name, aliases):
+                # `summary = "\n".join(h["text"] for h in doc["highlights"])`: computed from the item,
+                # so a field of it, and its variable's name says what it holds.
+                aliases[local] = (name, (local,))
     for call in (s for s in strings if isinstance(s, ast.Call)):
         for keyword in call.keywords:  # a format string's names stand for the keywords' values
             ref = reference(keyword.value, aliases)
@@ -213,6 +218,11 @@ def _wrapper(target: ast.AST, iterated: ast.AST, body: list[ast.stmt], strings: 
         return PyTemplate(raw[inner_start:inner_end], "text", first.lineno, column, (inner_start, inner_end), loop=replace(loop, opening=opening))
     # Several literals, or escapes: the text is rebuilt, and findings point at the first literal.
     return PyTemplate("".join(_body(s) for s in strings), "text", first.lineno, column, None, loop=loop)
+
+
+def _reads_item(value: ast.AST, name: str | None, aliases: dict[str, tuple[str, tuple[str, ...]]]) -> bool:
+    """Whether an expression reads the loop variable, directly or through a name bound from it."""
+    return any(isinstance(node, ast.Name) and (node.id == name or aliases.get(node.id, ("",))[0] == name) for node in ast.walk(value))
 
 
 def _verbatim(literal: str, body: str) -> tuple[int, int, str] | None:

@@ -304,3 +304,36 @@ def test_a_sum_of_strings_and_values_reads_as_an_f_string(statement, expected):
     source = f'def build(docs):\n    context, parts, total = "", [], 0\n    for i, doc in enumerate(docs):\n        {statement}\n    return context, parts, total\n'
     assert _found(source) == expected
     assert fix_text(source, path="build.py", config=CONFIG) == source  # not written as it reads: no fix
+
+
+@pytest.mark.parametrize("form", LOOP_FORMS)
+@pytest.mark.parametrize("content", ["{X.highlight_text}", "{X['key_points']}", "{X.summary}", "{X.get('abstract_md', '')}"])
+def test_the_one_value_no_word_list_knows_is_the_chunk_of_a_context_loop(form, content):
+    """A loop over the retrieved results that prints a title, a date and one unknown value: that value is the chunk."""
+    source = _builder(form, "doc", "Published: {X.published_date}", content)
+    assert [code for _, _, code in _found(source)] == ["PL201"]
+
+
+@pytest.mark.parametrize("collection", ["users", "rows"])
+def test_an_unknown_value_is_no_chunk_outside_a_context_loop(collection):
+    source = LOOP_FORMS["appended"].replace("docs", collection).replace("BODY", "Title: {doc.title}\nPublished: {doc.published_date}\n{doc.highlight_text}\n").replace("ITEM", "doc")
+    assert _found(source) == []
+
+
+def test_two_unknown_values_leave_the_chunk_undecided():
+    source = _builder("appended", "doc", "Published: {doc.published_date}\n{doc.key_points}", "{doc.highlight_text}")
+    assert _found(source) == []
+
+
+@pytest.mark.parametrize(
+    "computed",
+    [
+        'summary = "\\n".join(h["text"] for h in doc["highlights"])',
+        "points = doc.get('highlights', []); summary = ' '.join(points[:3])",
+        "summary = doc.body.strip() if doc.body else 'No summary'",
+    ],
+)
+def test_a_local_computed_from_the_loop_variable_is_a_field_named_by_its_variable(computed):
+    """`summary = ...doc...` then `{summary}`: the value is the item's, and its name says it is derived text."""
+    source = f'def build(docs):\n    parts = []\n    for doc in docs:\n        {computed}\n        parts.append(f"""Title: {{doc.title}}\nPublished: {{doc.published_date}}\n{{summary}}\n""")\n    return "".join(parts)\n'
+    assert [code for _, _, code in _found(source)] == ["PL201"]
