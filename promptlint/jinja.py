@@ -566,7 +566,7 @@ class _Reader:
 
     def _field(self, output: Output) -> Field:
         ref = output.ref
-        label = ref.key
+        label = self.vocab.lexicon.item_label(ref.root, ref.key) if ref.path else ref.key
         before = _neighbour(output.origin, output.tag, -1)
         literal = _LITERAL_LABEL.search(before) if before is not None else None
         # The attribute's own name is the better witness ("distance_m" is meters, not a vector

@@ -116,6 +116,15 @@ class Lexicon:
         """The concept's whole names, as joined words (for building the segmenter's patterns)."""
         return self._concepts[concept].phrases
 
+    def item_label(self, item: str | None, key: str) -> str:
+        """An item's key as a label, read with the item's name when the key alone is an identifier:
+        `chunk.id` is a chunk id (an ordinal), while `doc.id` stays an id (a citation key)."""
+        if item and self.means(key, "key"):
+            qualified = f"{item}_{key}"
+            if self.means(qualified, "ordinal"):
+                return qualified
+        return key
+
     def is_generic(self, name: str) -> bool:
         return " ".join(split(name)) in self._generic
 

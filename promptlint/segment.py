@@ -373,7 +373,7 @@ def _labelled_key(key: str, vocab: Vocab) -> str | None:
     """What the slot of a "Chunk: {...}" header prints: "key" ("{i}"), "ordinal" (a chunk id or
     number, "{chunk['chunk_id'] + 1}"), or None: any other slot, or a number ("Source: 770" is a field)."""
     reference = slot_reference(key.lstrip("$"))
-    concepts = vocab.lexicon.concepts(reference.key) if reference else frozenset()
+    concepts = vocab.lexicon.concepts(vocab.lexicon.item_label(reference.root, reference.key) if reference.path else reference.key) if reference else frozenset()
     return "ordinal" if "ordinal" in concepts else "key" if "key" in concepts else None
 
 

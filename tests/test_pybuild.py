@@ -337,3 +337,17 @@ def test_a_local_computed_from_the_loop_variable_is_a_field_named_by_its_variabl
     """`summary = ...doc...` then `{summary}`: the value is the item's, and its name says it is derived text."""
     source = f'def build(docs):\n    parts = []\n    for doc in docs:\n        {computed}\n        parts.append(f"""Title: {{doc.title}}\nPublished: {{doc.published_date}}\n{{summary}}\n""")\n    return "".join(parts)\n'
     assert [code for _, _, code in _found(source)] == ["PL201"]
+
+
+@pytest.mark.parametrize("item", ["chunk", "node", "passage", "piece"])
+@pytest.mark.parametrize("key", ["{X['id']}", "{X.id}", "{X.get('idx')}"])
+def test_the_id_of_a_chunk_is_a_chunk_ordinal(item, key):
+    """`chunk["id"]` is a chunk id (its place in the index), where `doc["id"]` is a document's citation key."""
+    source = f'def build({item}s):\n    return "\\n\\n".join([f"""CHUNK {key}. {{X.text}}""" for {item} in {item}s])\n'.replace("X", item)
+    assert "PL203" in [code for _, _, code in _found(source)]
+
+
+@pytest.mark.parametrize("item", ["doc", "document", "source", "result"])
+def test_the_id_of_a_document_is_no_ordinal(item):
+    source = f'def build({item}s):\n    return "\\n\\n".join([f"""[{{X.id}}] {{X.title}}\n{{X.text}}""" for {item} in {item}s])\n'.replace("X", item)
+    assert "PL203" not in [code for _, _, code in _found(source)]

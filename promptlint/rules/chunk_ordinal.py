@@ -2,7 +2,8 @@
 
 ## What it does
 Flags chunk numbers and ids in a source's wrapper: `chunk 14 of 52`,
-`chunk_id: 8f3a...`, `part 2/5`, `node_id=...`. The number the model is asked
+`chunk_id: 8f3a...`, `part 2/5`, `node_id=...`, and in a template the id of an
+item named as a chunk (`{{ chunk.id }}`, `{node['id']}`). The number the model is asked
 to cite (`[1]`, `Document 1:`, `<document index="1">`) is a citation key, not an
 ordinal, and is never flagged.
 
