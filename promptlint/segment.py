@@ -209,7 +209,7 @@ def text_lines(text: str, lower: str, start: int = 0, end: int | None = None) ->
 # "Label: value" at the start of a metadata line.
 _LABEL_LINE = re.compile(r"\s*(?:[-*•]\s+)?(?P<label>[a-z@_][\w .@;/-]{0,40}?)\s*[:=]\s*(?P<value>.*)$")
 # "label: value", "label=value" or "label value" inside a header group.
-_INLINE_ITEM = re.compile(r"\s*(?P<label>[a-z@][a-z _.@;-]{0,30}?)\s*(?:[:=]\s*|\s+(?=[\d(]))(?P<value>\S.*?)\s*$")
+_INLINE_ITEM = re.compile(r"\s*(?P<label>[a-z@][a-z _.@;-]{0,30}?)\s*(?:[:=]\s*|\s+(?=[\d({]))(?P<value>\S.*?)\s*$")
 # A line holding only a tag that groups metadata ("<document_metadata>") or ends a source ("[END CONTEXT 1]").
 _LONE_TAG = re.compile(r"\s*(?:</?[a-z_][\w-]*>|\[end [^\]]*\])\s*$")
 # "{context} := ...": a written-out prompt shape saying what a slot expands to.
@@ -408,10 +408,13 @@ def _section_sources(text: str, lines: list[Line], vocab: Vocab) -> list[Source]
         close = next((j for j in range(index + 1, len(lines)) if _SECTION_CLOSE.match(lines[j].lower)), None)
         if close is None or any(_SECTION_OPEN.match(ln.lower) for ln in lines[index + 1 : close]):
             continue  # the innermost section is the one that renders a source
-        body = _read_body(text, lines[index + 1 : close], vocab, default_start=line.end)
-        if body.content.end > body.content.start and any(_SLOT.search(ln.lower) for ln in lines[index + 1 : close]):
+        inside = lines[index + 1 : close]
+        body = _read_body(text, inside, vocab, default_start=line.end)
+        if body.content.end > body.content.start and any(_SLOT.search(ln.lower) for ln in inside):
             title = _first_value(body.fields, vocab.title_labels)
-            return [Source(0, Span(line.start, lines[close].end), Span(line.start, line.end), body.content, title=title, fields=body.fields, repeated=True)]
+            # "- {{content}} ({{created_at}})": a list item, repeated by the section, ending in its metadata.
+            grouped = [f for ln in inside if (item := _LIST_ITEM.match(ln.text)) and (f := _group_field(text, ln, item, vocab))]
+            return [Source(0, Span(line.start, lines[close].end), Span(line.start, line.end), body.content, title=title, fields=body.fields + grouped, repeated=True)]
     return []
 
 
@@ -1002,7 +1005,7 @@ def _parse_header(text: str, rest: Span, vocab: Vocab) -> tuple[str | None, tupl
         inner_start = group.start() + 1
         inner = lowered[inner_start : group.end() - 1]
         items = list(_split_items(inner, inner_start))
-        group_fields = [_inline_field(raw, rest.start, s, e) for s, e in items]
+        group_fields = [_named_by_slot(_inline_field(raw, rest.start, s, e), vocab) for s, e in items]
         if len(group_fields) == 1:
             f = group_fields[0]
             fields.append(Field(f.label, f.value, _with_space(raw, rest.start, group.start(), group.end()), f.value_span, "inline"))
@@ -1075,6 +1078,15 @@ def _inline_field(raw: str, offset: int, start: int, end: int, separator: str = 
         while span_end < len(raw) and raw[span_end] == " ":
             span_end += 1
     return Field(label, value.strip(), Span(offset + span_start, offset + span_end), Span(offset + value_start, offset + value_start + len(value.rstrip())), "inline")
+
+
+def _named_by_slot(field: Field, vocab: Vocab) -> Field:
+    """A field whose words say nothing the lexicon knows ("saved on {{created_at}}") is named by the
+    slot it prints, as a template's attribute is: the slot's name is the better witness."""
+    printed = slot_reference(field.value) if field.value.startswith("{") else None
+    if printed is None or vocab.is_field(field.label) or not vocab.is_field(printed.key):
+        return field
+    return dataclasses.replace(field, label=printed.key)
 
 
 def _with_space(raw: str, offset: int, start: int, end: int) -> Span:

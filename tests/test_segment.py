@@ -202,3 +202,28 @@ def test_a_passage_opening_with_a_title_and_a_bar_has_that_title(opening, closin
     body = "a building in Aberdeenshire that was inherited in 1664 by a physician and inventor of the period."
     text = f"Context:\n[1] {opening}{title} | {body}{closing}\n[2] {opening}{body}{closing}\n\nQuestion: What castle?\n"
     assert [s.title for s in segment_text(text).sources] == [title, None]
+
+
+SECTIONS = {
+    "mustache": ("{{#memories}}", "{{/memories}}", "{{NAME}}"),
+    "handlebars": ("{{#each memories}}", "{{/each}}", "{{this.NAME}}"),
+}
+
+
+@pytest.mark.parametrize("syntax", SECTIONS)
+@pytest.mark.parametrize("words", ["saved on ", "from ", "", "captured: "])
+@pytest.mark.parametrize(("name", "code"), [("created_at", "PL201"), ("last_modified", "PL201"), ("relevance_score", "PL102"), ("similarity", "PL102")])
+@pytest.mark.parametrize("shape", ["- {content} ({group})", "[{{@index}}] {title} ({group})\n{content}"])
+def test_a_group_in_a_section_is_named_by_the_slot_it_prints(syntax, words, name, code, shape):
+    """ "(saved on {{created_at}})" in a repeated section: the slot's name says what the group holds."""
+    opening, closing, slot = SECTIONS[syntax]
+    body = shape.format(content=slot.replace("NAME", "content"), title=slot.replace("NAME", "title"), group=words + slot.replace("NAME", name))
+    text = f"Answer from the memories below.\n\n{opening}\n{body}\n{closing}\n\nQuestion: {{{{question}}}}\n"
+    found = [f.code for f in lint_text(text, path="t.mustache", config=build({}, "test")) if f.code not in ("PL205",)]
+    assert found == [code]
+
+
+@pytest.mark.parametrize("group", ["(see {{link}})", "(in {{language}})", "(by {{author_name}})", "(optional)"])
+def test_a_group_naming_no_rule_s_field_stays_quiet(group):
+    text = f"Answer from the memories below.\n\n{{{{#memories}}}}\n- {{{{content}}}} {group}\n{{{{/memories}}}}\n\nQuestion: {{{{question}}}}\n"
+    assert [f.code for f in lint_text(text, path="t.mustache", config=build({}, "test")) if f.code != "PL205"] == []
