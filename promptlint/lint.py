@@ -49,6 +49,16 @@ def _segment(piece: documents.Prompt, text: str, config: Config, includes) -> Pr
     return segment_text(text, piece.messages(), config.slot_names, config.lexicon, known)
 
 
+def segment_document(doc: documents.Document, config: Config) -> list[Prompt]:
+    """The prompt model of each prompt of ``doc``, as the rules receive it.
+
+    The same segmenting ``check_document`` does before it runs the rules, without
+    running them: what the reader snapshots (tests/snapshots/readers/) record.
+    """
+    includes = _includes(doc, config)
+    return [_segment(piece, piece.text, config, includes) for piece in doc.prompts]
+
+
 def _includes(doc: documents.Document, config: Config):
     """The reader of the files a template in ``doc`` includes; None when it has no template or no file."""
     if not any(p.syntax == "jinja" for p in doc.prompts) or not Path(doc.path).is_file():

@@ -8,6 +8,11 @@ A fixture folder is fixtures/<CODE>-<name>/ with one or more cases:
   good<case>.<ext>             a prompt the rule must not flag
   config.yaml                  optional rule options
 where <case> is empty or "-something" (bad.txt, bad-template.j2, ...).
+
+Each bad prompt also has a snapshot, tests/snapshots/rules/<folder>/<bad file>.snap.yaml
+(as ruff keeps one per rule fixture): every finding with its message, flagged text,
+tokens, fix title and applicability, and the fixed text's path, so a change to a message
+or a fix shows in review. Update with `python -m pytest --snapshot-update`.
 """
 
 from __future__ import annotations
@@ -21,7 +26,9 @@ from promptlint import registry
 from promptlint.config import build
 from promptlint.lint import fix_text, lint_text
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+SNAPSHOTS = ROOT / "tests" / "snapshots" / "rules"
 TODAY = "2026-12-02"
 
 
@@ -73,6 +80,46 @@ def test_fixed_output(rule, bad):
     remaining = lint_text(fixed, path=str(bad), config=config)
     assert all(f.fix is None for f in remaining)
     assert fix_text(fixed, path=str(bad), config=config, unsafe=rule.fix != "safe") == fixed
+
+
+def _snapshot_path(bad: Path) -> Path:
+    return SNAPSHOTS / bad.parent.name / f"{bad.name}.snap.yaml"
+
+
+def _offset(text: str, line: int, column: int) -> int:
+    """The offset of a 1-based line and column in ``text``."""
+    lines = text.split("\n")
+    return sum(len(previous) + 1 for previous in lines[: line - 1]) + column - 1
+
+
+@pytest.mark.parametrize("rule, bad", _cases("bad"))
+def test_bad_fixture_snapshot(rule, bad, snapshots):
+    text = bad.read_text(encoding="utf-8")
+    findings = lint_text(text, path=str(bad), config=_config(rule, bad.parent))
+    fixed = bad.parent / f"{_stem(bad)}.fixed{bad.suffix}"
+    snapshots.check(_snapshot_path(bad), {
+        "input": str(bad.relative_to(ROOT)),
+        "fixed": str(fixed.relative_to(ROOT)) if fixed.exists() else None,  # with --unsafe-fixes for an unsafe rule
+        "findings": [
+            {
+                "at": f"{f.line}:{f.column}",  # as in the .expected file
+                "end": f"{f.end_line}:{f.end_column}",
+                "code": f.code,
+                "name": f.name,
+                "severity": f.severity.name.lower(),
+                "message": f.message,
+                "flagged": text[_offset(text, f.line, f.column) : _offset(text, f.end_line, f.end_column)],
+                "tokens": f.tokens,
+                "fix": f.fix.description if f.fix else None,
+                "applicability": f.fix.applicability.name.lower() if f.fix else "none",
+            }
+            for f in findings
+        ],
+    })
+
+
+def test_no_stale_rule_snapshots(snapshots):
+    snapshots.check_none_stale(SNAPSHOTS, {_snapshot_path(case.values[1]) for case in _cases("bad")})
 
 
 def test_every_rule_has_fixtures_and_docs():
