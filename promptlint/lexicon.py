@@ -21,8 +21,10 @@ from functools import cache
 
 from . import vocabulary
 
-# A word: a run of letters and digits; camelCase starts a word at each capital.
-_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+|[^\W\d_]+")
+# Han, kana and hangul: scripts that write a compound name without spaces.
+_IDEOGRAPHIC = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+# A word: a run of letters (any script: "puntuación" is one word) or of digits; camelCase starts a word at each capital.
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[^\W\d_A-Z]+|[A-Z]+|\d+|[^\W\d_]+")
 # How a key chain separates its keys: `a.b`, `a['b']`, `a.get("b")`, `a[0]`.
 _KEY_SEPARATOR = re.compile(r"""\.get\(\s*|\[\s*|['"]\s*\]|\s*\)|['"]|\.""")
 
@@ -68,7 +70,20 @@ class Concept:
         last = words[-1]
         if last in self.heads or (len(words) > 1 and words[0] in self.leads):
             return True
-        return last in self.qualified and any(w in self.qualifiers for w in words[:-1])
+        if last in self.qualified and any(w in self.qualifiers for w in words[:-1]):
+            return True
+        return _IDEOGRAPHIC.search(last) is not None and self._by_compound(last)
+
+    def _by_compound(self, word: str) -> bool:
+        """Chinese, Japanese and Korean write a name as one run with its head last (相关性分数 is
+        relevance + score, 片段序号 chunk + number): the run ends in a head, or in a qualified
+        word with a qualifier before it."""
+        if any(word.endswith(head) and _IDEOGRAPHIC.search(head) for head in self.heads):
+            return True
+        return any(
+            word.endswith(q) and _IDEOGRAPHIC.search(q) and any(x in word[: -len(q)] for x in self.qualifiers if _IDEOGRAPHIC.search(x))
+            for q in self.qualified
+        )
 
 
 def _words_of(phrases) -> frozenset[str]:

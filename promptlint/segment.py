@@ -28,7 +28,7 @@ _ELISIONS = ("...", "\u2026", "[...]")
 # A header "title" this long is the chunk's text on the header line.
 PASSAGE_WORDS = 16
 # "[[ ## question ## ]]" (DSPy) and "## Question" / "Question:" on a line of their own.
-_SECTION_LABEL = re.compile(r"\s*(?:\[\[ ## (?P<dspy>[\w ]+?) ## \]\]|#{1,6}\s*(?P<md>[\w' ]+?)|(?P<plain>[a-z][\w' ]{0,25}?)\s*:)\s*$")
+_SECTION_LABEL = re.compile(r"\s*(?:\[\[ ## (?P<dspy>[\w ]+?) ## \]\]|#{1,6}\s*(?P<md>[\w' ]+?)|(?P<plain>[^\W\d_][\w' ]{0,25}?)\s*[:：])\s*$")
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ class Vocab:
 
 
 # A labelled item of a bracketed header: "relevance: {{$relevance}}", "source=wiki".
-_ITEM = r"\s*[a-z][\w .-]{0,30}?\s*[:=][^\[\]\n,;|]*"
+_ITEM = r"\s*[^\W\d_][\w .-]{0,30}?\s*[:=：][^\[\]\n,;|]*"
 
 
 def _alternation(words: list[str]) -> str:
@@ -207,9 +207,9 @@ def text_lines(text: str, lower: str, start: int = 0, end: int | None = None) ->
 
 
 # "Label: value" at the start of a metadata line.
-_LABEL_LINE = re.compile(r"\s*(?:[-*•]\s+)?(?P<label>[a-z@_][\w .@;/-]{0,40}?)\s*[:=]\s*(?P<value>.*)$")
+_LABEL_LINE = re.compile(r"\s*(?:[-*•]\s+)?(?P<label>(?:[^\W\d]|@)[\w .@;/-]{0,40}?)\s*[:=：]\s*(?P<value>.*)$")
 # "label: value", "label=value" or "label value" inside a header group.
-_INLINE_ITEM = re.compile(r"\s*(?P<label>[a-z@][a-z _.@;-]{0,30}?)\s*(?:[:=]\s*|\s+(?=[\d({]))(?P<value>\S.*?)\s*$")
+_INLINE_ITEM = re.compile(r"\s*(?P<label>(?:[^\W\d_]|@)(?:[^\W\d]|[ .@;-]){0,30}?)\s*(?:[:=：]\s*|\s+(?=[\d({]))(?P<value>\S.*?)\s*$")
 # A line holding only a tag that groups metadata ("<document_metadata>") or ends a source ("[END CONTEXT 1]").
 _LONE_TAG = re.compile(r"\s*(?:</?[a-z_][\w-]*>|\[end [^\]]*\])\s*$")
 # "{context} := ...": a written-out prompt shape saying what a slot expands to.
@@ -218,7 +218,7 @@ _DEFINITION = re.compile(r"\s*\{\{?\s*[a-z_][\w.]*\s*\}\}?\s*:?=")
 _NAMING_SLOTS = ("title", "heading", "name", "section")
 _LONE_SLOT = re.compile(r"\s*\{\{?\s*(?P<name>[a-z_][\w.]*)\s*\}\}?\s*$")
 _SLOT_LABEL_LINE = re.compile(r"\s*\{\{?\s*[a-z_][\w.]*\s*\}\}?\s*:")
-_QUESTION_LINE = re.compile(r"\s*(?:#{1,6}\s*)?(?P<label>[a-z][\w' ]{0,20}?)\s*:\s*(?P<value>.*)$")
+_QUESTION_LINE = re.compile(r"\s*(?:#{1,6}\s*)?(?P<label>[^\W\d_][\w' ]{0,20}?)\s*[:：]\s*(?P<value>.*)$")
 _SEPARATOR = re.compile(r"\s*(?:[-=*_]{3,}|```\w*)\s*$")
 _WARNING_MARK = re.compile("\u26a0\ufe0f?")
 _HEADING_SPLIT = re.compile(r"\s+[\u2014\u2013]\s+")
@@ -419,7 +419,7 @@ def _section_sources(text: str, lines: list[Line], vocab: Vocab) -> list[Source]
 
 
 # A field of a record: "Doc ID: 7", "**Updated:** 2026-10-01", "- Origin: wiki". A short label only.
-_RECORD_FIELD = re.compile(r"\s*(?:[-*\u2022]\s+)?(?:\*\*|__)?(?P<label>[a-z@][\w.@/-]*(?: [\w.@/-]+){0,3}?)(?:\*\*|__)?\s*[:=](?:\*\*|__)?\s*(?P<value>.*)$")
+_RECORD_FIELD = re.compile(r"\s*(?:[-*\u2022]\s+)?(?:\*\*|__)?(?P<label>(?:[^\W\d_]|@)[\w.@/-]*(?: [\w.@/-]+){0,3}?)(?:\*\*|__)?\s*[:=：](?:\*\*|__)?\s*(?P<value>.*)$")
 _MD_HEADING = re.compile(r"\s*#{1,6}\s+(?P<title>\S.*?)\s*$")
 # A banner heading: "----Analyst 2----", "=== Report {n} ===", "~~ Notes ~~"; its words name the record.
 # Not "**...**": that is bold text, which opens an instruction as often as a record.
@@ -1037,7 +1037,7 @@ def _parse_header(text: str, rest: Span, vocab: Vocab) -> tuple[str | None, tupl
 
 
 # After a comma, what starts a new item: "label: value", "label=value" or "label 3".
-_ITEM_START = re.compile(r"\s*[a-z@][\w .@-]{0,30}?(?:\s*[:=]|\s+\d)")
+_ITEM_START = re.compile(r"\s*(?:[^\W\d_]|@)[\w .@-]{0,30}?(?:\s*[:=：]|\s+\d)")
 
 
 def _split_items(inner: str, base: int, separators: str = ",;|") -> list[tuple[int, int]]:

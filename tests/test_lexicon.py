@@ -105,3 +105,27 @@ def test_header_items_are_fields_when_one_of_them_is_known(first):
     found = [f"{f.line}:{f.column} {f.code}" for f in lint_text(text, path="x.txt", config=build({"select": ["PL102"]}, "test"))]
     column = len(f"[1] {first}, score: ") + 1
     assert found == [f"3:{column} PL102", f"6:{column} PL102"]
+
+
+@pytest.mark.parametrize(
+    ("name", "concept"),
+    [
+        ("relevancia", "score"), ("puntuación de relevancia", "score"), ("Ähnlichkeit", "score"), ("pertinence", "score"),
+        ("相关性分数", "score"), ("相似度", "score"), ("関連度スコア", "score"), ("관련도 점수", "score"),
+        ("fecha de publicación", "date"), ("Datum", "date"), ("发布日期", "date"), ("更新时间", "date"), ("作成日", "date"), ("작성일", "date"),
+        ("片段序号", "ordinal"), ("文件片段序号", "ordinal"), ("チャンク番号", "ordinal"), ("청크 번호", "ordinal"),
+        ("摘要", "derived"), ("resumen", "derived"), ("標題", "title"), ("título", "title"),
+    ],
+)
+def test_names_in_other_languages_mean_their_concept(name, concept):
+    assert lexicon.build().means(name, concept)
+
+
+@pytest.mark.parametrize("name", ["今日", "时间", "分数线", "序号", "data"])
+def test_a_run_that_does_not_end_in_a_head_means_nothing(name):
+    assert not lexicon.build().reported(name)
+
+
+@pytest.mark.parametrize("name", ["puntuación", "veröffentlichung", "相关性分数"])
+def test_a_word_with_letters_beyond_ascii_is_one_word(name):
+    assert lexicon.split(name) == (name.lower(),)

@@ -227,3 +227,22 @@ def test_a_group_in_a_section_is_named_by_the_slot_it_prints(syntax, words, name
 def test_a_group_naming_no_rule_s_field_stays_quiet(group):
     text = f"Answer from the memories below.\n\n{{{{#memories}}}}\n- {{{{content}}}} {group}\n{{{{/memories}}}}\n\nQuestion: {{{{question}}}}\n"
     assert [f.code for f in lint_text(text, path="t.mustache", config=build({}, "test")) if f.code != "PL205"] == []
+
+
+@pytest.mark.parametrize(
+    ("label", "colon"),
+    [("相关性分数", "："), ("相关性分数", ": "), ("類似度", "："), ("유사도", ": "), ("Relevancia", ": "), ("Puntuación de relevancia", ": ")],
+)
+@pytest.mark.parametrize("template", [False, True])
+def test_a_score_labelled_in_another_language_is_a_score(label, colon, template):
+    values = ["{doc['score']:.4f}", "{doc['score']:.4f}"] if template else ["0.91", "0.72"]
+    blocks = [f"[{n}] Title {n}\n{label}{colon}{value}\nText of the source {n}." for n, value in enumerate(values, 1)]
+    text = "Answer from the sources.\n\n" + "\n\n".join(blocks) + "\n\nQuestion: {question}\n"
+    found = [f.code for f in lint_text(text, path="t.txt", config=build({}, "test")) if f.code == "PL102"]
+    assert found == ["PL102", "PL102"]
+
+
+@pytest.mark.parametrize("line", ["注意：请只使用以下资料。", "Nota: usa solo los documentos.", "참고: 자료만 사용하세요."])
+def test_a_labelled_note_in_another_language_is_no_field(line):
+    text = f"Answer from the sources.\n{line}\n\n[1] Returns\nDamaged goods may be returned.\n\n[2] Shipping\nIt takes 3 days.\n\nQuestion: {{question}}\n"
+    assert [f.code for f in lint_text(text, path="t.txt", config=build({}, "test")) if f.code.startswith(("PL1", "PL2"))] == []
