@@ -216,7 +216,8 @@ def _place_in_file(prompt: Prompt) -> int:
 
 
 def _message_name(chat: chatjson.ChatText) -> str:
-    return f"{chat.path} ({chat.role})"
+    # A chat template renders every role: it is named by its key alone.
+    return f"{chat.path} ({chat.role})" if chat.role else chat.path
 
 
 def _line_starts(raw: str) -> list[int]:
@@ -320,8 +321,8 @@ def read_json(display: str, raw: str, bom: bool, newline: str, suffix: str) -> D
 
 
 def _chat_templates(display: str, raw: str, bom: bool, newline: str) -> Document:
-    """Each chat template is a Jinja template. Its text is a JSON string, written with escapes:
-    its findings point at the string's opening quote, and are not fixed."""
+    """Each chat template is a Jinja template. Its text is a JSON string, mapped through its
+    escapes as a chat message is: findings point into it, and fixes are written back escaped."""
     from .jinja import TemplateError, check_syntax
 
     prompts, errors = [], []
@@ -331,7 +332,7 @@ def _chat_templates(display: str, raw: str, bom: bool, newline: str) -> Document
         except TemplateError as exc:
             errors.append(syntax_error(display, f"invalid Jinja in {template.path}: {exc.message} (line {exc.line} of the template)", template.line, template.column))
             continue
-        prompts.append(Prompt((template.text,), None, syntax="jinja", anchor=(template.line, template.column)))
+        prompts.append(_json_strings_prompt([template], 0, "jinja"))
     return Document(display, raw, "json", bom, tuple(prompts), tuple(errors), newline)
 
 
@@ -352,14 +353,19 @@ def _chat_records(display: str, raw: str, bom: bool, newline: str, kind: str, re
         elif isinstance(record, chatjson.JsonSyntaxError):
             errors.append(syntax_error(display, f"invalid {kind.upper()}: {record.message}", record.line, record.column))
         elif record:
-            texts = tuple(c.text for c in record)
-            separator = next((s for s in SEPARATORS if not any(s in t for t in texts)), None)
-            if separator is None:
-                # Every separator occurs in the messages: report, never edit.
-                prompts.append(Prompt(texts, tuple(record), number, anchor=(record[0].line, record[0].column)))
-            else:
-                prompts.append(Prompt(texts, tuple(record), number, separator=separator))
+            prompts.append(_json_strings_prompt(record, number))
     return Document(display, raw, kind, bom, tuple(prompts), tuple(errors), newline, tuple(unread))
+
+
+def _json_strings_prompt(chats: list[chatjson.ChatText], record: int, syntax: str = "text") -> Prompt:
+    """A prompt made of JSON strings (a record's messages, a config's chat template): located
+    through their escapes, and written back re-encoded (see ``with_prompts``)."""
+    texts = tuple(c.text for c in chats)
+    separator = next((s for s in SEPARATORS if not any(s in t for t in texts)), None)
+    if separator is None:
+        # Every separator occurs in the texts: report, never edit.
+        return Prompt(texts, tuple(chats), record, syntax=syntax, anchor=(chats[0].line, chats[0].column))
+    return Prompt(texts, tuple(chats), record, syntax=syntax, separator=separator)
 
 
 def read_prompty(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:

@@ -69,6 +69,14 @@ class Field:
     # In a template, the field's text (label and all) when it is in another file, an include
     # or an imported macro: ``span`` is then the tag that brings it in. What a finding costs.
     elsewhere: str | None = None
+    # How a message quotes the value when the text as written reads badly: a template tag that
+    # also prints its label and a line break is quoted as the slot of what it reads.
+    quoted: str | None = None
+
+    @property
+    def shown(self) -> str:
+        """The value as a message quotes it."""
+        return self.quoted or self.value
 
 
 @dataclass

@@ -67,13 +67,17 @@ def test_a_hugging_face_config_is_taken_anywhere_by_its_name(tmp_path, name):
         {"chat_template": [{"name": "default", "template": CHAT_TEMPLATE}, {"name": "rag", "template": CHAT_TEMPLATE}]},
     ],
 )
-def test_a_configs_chat_templates_are_jinja_prompts_placed_at_their_string(body):
+def test_a_configs_chat_templates_are_jinja_prompts_mapped_through_their_escapes(body):
     raw = json.dumps(body, indent=2)
     literal = json.dumps(CHAT_TEMPLATE)
     starts = [i for i in range(len(raw)) if raw.startswith(literal, i)]
-    anchors = [(raw.count("\n", 0, i) + 1, i - raw.rfind("\n", 0, i)) for i in starts]
     doc = document.parse_text(raw, "tokenizer_config.json", ".json")
-    assert [(p.syntax, p.text, p.anchor, p.writable) for p in doc.prompts] == [("jinja", CHAT_TEMPLATE, a, False) for a in anchors]
+    assert [(p.syntax, p.text, p.writable) for p in doc.prompts] == [("jinja", CHAT_TEMPLATE, True)] * len(starts)
+    # The template's last character, past every escape before it, is placed where it is written.
+    last = len(CHAT_TEMPLATE) - 1
+    for prompt, start in zip(doc.prompts, starts):
+        written = start + len(literal) - 1 - len(json.dumps(CHAT_TEMPLATE[last])[1:-1])
+        assert doc.locate(prompt, last) == (raw.count("\n", 0, written) + 1, written - raw.rfind("\n", 0, written))
 
 
 @pytest.mark.parametrize("raw", ['{"bos_token": "<s>", "model_max_length": 4096}', '{"chat_template": null}', '{"chat_template": 7}'])
