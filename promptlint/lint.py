@@ -31,7 +31,7 @@ def lint_prompt(prompt: Prompt, config: Config, *, template: bool = False) -> li
 
         findings = apply_suppressions(prompt, findings, config)
     # Still reported, but --fix must leave it: the user has said so; or the text is in another file.
-    findings = [f if f.fix is None or (f.code in config.fixable and not prompt.is_locked(f.span)) else dataclasses.replace(f, fix=None) for f in findings]
+    findings = [f if f.fix is None or (f.code in config.fixable and prompt.may_edit(f.span, f.fix.edits)) else dataclasses.replace(f, fix=None) for f in findings]
     return sorted(findings, key=lambda f: (f.span.start, f.code))
 
 
