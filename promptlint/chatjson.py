@@ -598,13 +598,14 @@ def chat_templates(raw: str) -> list[ChatText]:
     record = _Parser(raw, positions).parse(0, len(raw))
     reader = _Record(0, positions)
     templates = record.get("chat_template")
+    # A template renders the messages of every role: it has none of its own.
     if templates is not None and templates.kind == "string":
-        reader.add("chat_template", "system", templates)
+        reader.add("chat_template", "", templates)
     elif templates is not None and templates.kind == "array":
         for number, item in enumerate(templates.value):
             template = item.get("template", "string")
             if template is not None:
-                reader.add(f"chat_template[{number}].template", "system", template)
+                reader.add(f"chat_template[{number}].template", "", template)
     return reader.texts
 
 

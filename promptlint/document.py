@@ -8,6 +8,7 @@ one text for the rules, and every offset in that text maps back to the file.
 from __future__ import annotations
 
 import bisect
+import difflib
 import re
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -48,8 +49,9 @@ class Prompt:
     # For a Python string with escapes or in pieces: the file offset of each character
     # of the text, and of its end. Findings point into it; fixes are written back escaped.
     offsets: tuple[int, ...] | None = None
-    # For a YAML block scalar: the file line and column offset of each line of the text
-    # (its indentation is not part of the text). Findings point into it; not fixable.
+    # For a YAML literal block scalar: the file line and column offset of each line of the
+    # text (its indentation is not part of the text). Findings point into it; a fixed text
+    # is written back line by line, each changed line indented as the block is.
     line_map: tuple[tuple[int, int], ...] | None = None
     # For a Python string built once per item of a loop: what the loop iterates (see pybuild).
     loop: Loop | None = None
@@ -58,7 +60,7 @@ class Prompt:
 
     @property
     def writable(self) -> bool:
-        return self.anchor is None and self.line_map is None
+        return self.anchor is None
 
     @property
     def text(self) -> str:
@@ -191,9 +193,11 @@ class Document:
             # Only text that stands verbatim in the file is written back; the rest stays as read.
             raw = self.raw
             # From the last to the first, so that each one's place in ``raw`` still holds.
-            for old, prompt in sorted(zip(self.prompts, prompts), key=lambda pair: _place_in_file(pair[1]), reverse=True):
+            for old, prompt in sorted(zip(self.prompts, prompts), key=lambda pair: self._place_in_file(pair[1]), reverse=True):
                 if prompt.origin is not None:
                     raw = raw[: prompt.origin[0]] + prompt.texts[0] + raw[prompt.origin[1] :]
+                elif prompt.line_map is not None and prompt.texts[0] != old.texts[0]:
+                    raw = _rewrite_lines(raw, prompt.line_map, old.texts[0], prompt.texts[0])
                 elif prompt.offsets is not None and prompt.texts[0] != old.texts[0]:
                     from .pysource import rewrite
 
@@ -210,13 +214,44 @@ class Document:
             raw = chatjson.replace_texts(self.raw, replacements, tuple(removals))
         return self._file_text(raw)
 
+    def _place_in_file(self, prompt: Prompt) -> int:
+        if prompt.line_map:
+            return self.line_starts[min(prompt.line_map[0][0], len(self.line_starts)) - 1]
+        return prompt.origin[0] if prompt.origin else prompt.offsets[0] if prompt.offsets else 0
 
-def _place_in_file(prompt: Prompt) -> int:
-    return prompt.origin[0] if prompt.origin else prompt.offsets[0] if prompt.offsets else 0
+    def writes_back(self, index: int, text: str) -> bool:
+        """Whether prompt ``index`` fixed to ``text`` is written into the file exactly: the new
+        file reads back with that text and every other prompt as it was. Only a YAML file is
+        read again here; the other formats write back through maps that cannot miss (a JSON
+        string is re-encoded whole) or check themselves (a Python literal)."""
+        if self.kind != "yaml" or text == self.prompts[index].text:
+            return True
+        prompts = list(self.prompts)
+        prompts[index] = prompts[index].with_text(text)
+        again = read_yaml(self.path, self.as_read(self.with_prompts(prompts)), self.bom, self.newline, "")
+        return [p.text for p in again.prompts] == [p.text for p in prompts]
+
+
+def _rewrite_lines(raw: str, line_map: tuple[tuple[int, int], ...], old: str, new: str) -> str:
+    """The file with a literal block's text changed from ``old`` to ``new``: each line of the
+    text that changed is written on its file line (``line_map``), indented as the block is;
+    an empty line is written empty. Lines that did not change stay byte for byte."""
+    lines = raw.split("\n")
+    indent = " " * line_map[0][1]
+    old_lines, new_lines = old.split("\n"), new.split("\n")
+    # From the last change to the first, so that the lines above each still stand where mapped.
+    changes = [c for c in difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes() if c[0] != "equal"]
+    for _, i1, i2, j1, j2 in reversed(changes):
+        # An insertion after the block's last line goes where that line's next one would be.
+        first = line_map[i1][0] - 1 if i1 < len(line_map) else line_map[-1][0]
+        last = line_map[i2 - 1][0] if i2 > i1 else first
+        lines[first:last] = [indent + line if line else line for line in new_lines[j1:j2]]
+    return "\n".join(lines)
 
 
 def _message_name(chat: chatjson.ChatText) -> str:
-    return f"{chat.path} ({chat.role})"
+    # A chat template renders every role: it is named by its key alone.
+    return f"{chat.path} ({chat.role})" if chat.role else chat.path
 
 
 def _line_starts(raw: str) -> list[int]:
@@ -320,8 +355,8 @@ def read_json(display: str, raw: str, bom: bool, newline: str, suffix: str) -> D
 
 
 def _chat_templates(display: str, raw: str, bom: bool, newline: str) -> Document:
-    """Each chat template is a Jinja template. Its text is a JSON string, written with escapes:
-    its findings point at the string's opening quote, and are not fixed."""
+    """Each chat template is a Jinja template. Its text is a JSON string, mapped through its
+    escapes as a chat message is: findings point into it, and fixes are written back escaped."""
     from .jinja import TemplateError, check_syntax
 
     prompts, errors = [], []
@@ -331,7 +366,7 @@ def _chat_templates(display: str, raw: str, bom: bool, newline: str) -> Document
         except TemplateError as exc:
             errors.append(syntax_error(display, f"invalid Jinja in {template.path}: {exc.message} (line {exc.line} of the template)", template.line, template.column))
             continue
-        prompts.append(Prompt((template.text,), None, syntax="jinja", anchor=(template.line, template.column)))
+        prompts.append(_json_strings_prompt([template], 0, "jinja"))
     return Document(display, raw, "json", bom, tuple(prompts), tuple(errors), newline)
 
 
@@ -352,14 +387,19 @@ def _chat_records(display: str, raw: str, bom: bool, newline: str, kind: str, re
         elif isinstance(record, chatjson.JsonSyntaxError):
             errors.append(syntax_error(display, f"invalid {kind.upper()}: {record.message}", record.line, record.column))
         elif record:
-            texts = tuple(c.text for c in record)
-            separator = next((s for s in SEPARATORS if not any(s in t for t in texts)), None)
-            if separator is None:
-                # Every separator occurs in the messages: report, never edit.
-                prompts.append(Prompt(texts, tuple(record), number, anchor=(record[0].line, record[0].column)))
-            else:
-                prompts.append(Prompt(texts, tuple(record), number, separator=separator))
+            prompts.append(_json_strings_prompt(record, number))
     return Document(display, raw, kind, bom, tuple(prompts), tuple(errors), newline, tuple(unread))
+
+
+def _json_strings_prompt(chats: list[chatjson.ChatText], record: int, syntax: str = "text") -> Prompt:
+    """A prompt made of JSON strings (a record's messages, a config's chat template): located
+    through their escapes, and written back re-encoded (see ``with_prompts``)."""
+    texts = tuple(c.text for c in chats)
+    separator = next((s for s in SEPARATORS if not any(s in t for t in texts)), None)
+    if separator is None:
+        # Every separator occurs in the texts: report, never edit.
+        return Prompt(texts, tuple(chats), record, syntax=syntax, anchor=(chats[0].line, chats[0].column))
+    return Prompt(texts, tuple(chats), record, syntax=syntax, separator=separator)
 
 
 def read_prompty(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:
@@ -443,11 +483,15 @@ def _yaml_string(node: yaml.Node | None) -> bool:
 
 
 def _yaml_position(raw: str, node: yaml.ScalarNode) -> dict:
-    """Where a YAML string's lines stand in the file: exactly for a plain one-line value,
-    line by line under a `|` block, else at the value's start."""
+    """Where a YAML string's text stands in the file: exactly for a one-line value written
+    as it reads (plain, or quoted with no escape), line by line under a `|` block, else
+    at the value's start (a folded or multi-line value, a quoted one with escapes: its
+    findings point there and are not fixed)."""
     start, end = node.start_mark.index, node.end_mark.index
     if node.style is None and raw[start:end] == node.value:
         return {"origin": (start, end)}
+    if node.style in ("'", '"') and raw[start + 1 : end - 1] == node.value and "\n" not in node.value:
+        return {"origin": (start + 1, end - 1)}
     if node.style == "|":
         first = node.start_mark.line + 1  # the block starts on the line after `|`
         lines = raw.split("\n")

@@ -392,8 +392,9 @@ def format_document(doc: document.Document, config: Config, unsafe: bool = False
     pieces, kept = [], []
     for piece in doc.prompts:
         # A text that is not in the file verbatim (a YAML block) cannot be written back; one
-        # written through escapes (check --fix writes small edits there) is left as it is too.
-        if not piece.writable or piece.offsets is not None:
+        # written through escapes (check --fix writes small edits there, a Python literal or
+        # a config's chat template in a JSON string) is left as it is too.
+        if not piece.writable or piece.offsets is not None or piece.line_map is not None or (piece.chats is not None and piece.syntax == "jinja"):
             pieces.append(piece)
             continue
         try:

@@ -577,6 +577,7 @@ class _Reader:
         return Field(
             label=label,
             value=output.text,
+            quoted=_quoted(output),
             span=output.span if output.site else removal,
             value_span=output.span,
             form="inline",
@@ -588,6 +589,17 @@ class _Reader:
         # The block's own tags only: a slice of the flat list, from its opening tag to its closing one.
         first, last = self.main.index[id(block.tags[0])], self.main.index[id(block.tags[-1])]
         return [span for tag in self.main.flat[first : last + 1] if tag.kind == "data" for span in _instruction_spans(self.main, tag)]
+
+
+def _quoted(output: Output) -> str | None:
+    """How a message quotes the output when the tag also prints text of its own
+    (`{{- 'Relevance score: ' + doc['score'] | string + '\n' }}`, a label and a line break
+    joined to the value): a slot of what it reads alone. None when the tag reads well as written."""
+    expression = _expression(output.tag.inner)
+    joined = isinstance(expression, (nodes.Add, nodes.Concat)) and any(
+        isinstance(node.value, str) for node in expression.find_all(nodes.Const)
+    )
+    return f"{{{{ {output.ref.chain} }}}}" if joined and output.ref is not None else None
 
 
 def _renders_messages(outputs: list[Output], target: str) -> bool:

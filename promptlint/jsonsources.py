@@ -7,8 +7,10 @@ cannot read is not a source. An object is a source when one of its keys names th
 chunk text (a content label: `content`, `text`, `page_content`, ...) with a string
 value and it has at least one other key; the other keys are its fields.
 
-Fixes are not offered inside the JSON (dropping a key must also mend its commas), so
-the segmenter locks the span of these sources: their findings are reported, not fixed.
+A field's span is what removing it takes, its comma included, so that the JSON left
+behind still reads: up to the next key, or, for the last key, from the end of the
+value before it. The segmenter locks the span of these sources, and only such a
+removal is made inside it (any other edit would have to know the JSON's quoting).
 """
 
 from __future__ import annotations
@@ -109,9 +111,10 @@ def _source(
     if content is None or len(labelled) < 2:
         return None
     content_value, content_pair = content
+    removals = _removals([pair for _, _, pair in labelled], [key for key, _, _ in obj.pairs])
     fields = [
-        Field(label=label, value=text[value.start : value.end], span=pair, value_span=value, form="json")
-        for label, value, pair in labelled
+        Field(label=label, value=text[value.start : value.end], span=removal, value_span=value, form="json")
+        for (label, value, pair), removal in zip(labelled, removals)
         if pair is not content_pair
     ]
     title = next((f.value for f in fields if f.label in title_labels), None)
@@ -126,3 +129,13 @@ def _source(
         fields=fields,
         style="json",
     )
+
+
+def _removals(pairs: list[Span], keys: list[Span]) -> list[Span]:
+    """What removing each pair takes with its comma: up to the next key, so the comma after it
+    and the indentation before the next key go; the last pair, from the end of the one before
+    it, so the comma before it goes. Either way the object left has no stray comma."""
+    return [
+        Span(pair.start, keys[i + 1].start) if i + 1 < len(pairs) else Span(pairs[i - 1].end, pair.end)
+        for i, pair in enumerate(pairs)
+    ]

@@ -31,7 +31,7 @@ def lint_prompt(prompt: Prompt, config: Config, *, template: bool = False) -> li
 
         findings = apply_suppressions(prompt, findings, config)
     # Still reported, but --fix must leave it: the user has said so; or the text is in another file.
-    findings = [f if f.fix is None or (f.code in config.fixable and not prompt.is_locked(f.span)) else dataclasses.replace(f, fix=None) for f in findings]
+    findings = [f if f.fix is None or (f.code in config.fixable and prompt.may_edit(f.span, f.fix.edits)) else dataclasses.replace(f, fix=None) for f in findings]
     return sorted(findings, key=lambda f: (f.span.start, f.code))
 
 
@@ -68,24 +68,33 @@ def _includes(doc: documents.Document, config: Config):
     return Includes(Path(doc.path), project_root(Path(doc.path), config.folder))
 
 
-def _valid(piece: documents.Prompt):
-    """A check every fixed text must pass: a fixed template must still parse."""
+def _valid(doc: documents.Document, index: int):
+    """A check every fixed text must pass: a fixed template must still parse, and a text
+    written inside YAML must read back exactly."""
+    piece = doc.prompts[index]
+    parses = None
     if piece.loop is not None:
         from .pybuild import still_parses
 
-        return lambda text: still_parses(text, piece.loop)
-    if piece.syntax == "jinja":
+        def parses(text: str) -> bool:
+            return still_parses(text, piece.loop)
+    elif piece.syntax == "jinja":
         from .jinja import parses
-
+    if doc.kind != "yaml":
         return parses
-    return None
+    return lambda text: (parses is None or parses(text)) and doc.writes_back(index, text)
 
 
-def _lint_piece(piece: documents.Prompt, text: str, config: Config, includes=None) -> list[Finding]:
+def _lint_piece(doc: documents.Document, index: int, text: str, config: Config, includes=None) -> list[Finding]:
+    piece = doc.prompts[index]
     found = lint_prompt(_segment(piece, text, config, includes), config, template=piece.syntax == "jinja")
     if not piece.writable:
         # The text is not in the file verbatim (escapes, an f-string): report, never edit.
         return [dataclasses.replace(f, fix=None) if f.fix else f for f in found]
+    if doc.kind == "yaml":
+        # A fix whose text cannot be written back into its YAML scalar exactly is not offered.
+        written = _valid(doc, index)
+        found = [f if f.fix is None or not f.fix.edits or written(apply_fixes(text, [f.fix])[0]) else dataclasses.replace(f, fix=None) for f in found]
     if piece.chats is None:
         return found
     # In a chat file an edit that crosses two messages cannot be written back. The
@@ -115,23 +124,23 @@ def check_document(doc: documents.Document, config: Config, fix: Applicability |
     error = None
     includes = _includes(doc, config)
     before = len(findings)  # the findings of the text read, counted from each fix loop's first pass
-    for piece in doc.prompts:
+    for index, piece in enumerate(doc.prompts):
         text = piece.text
         if fix is not None:
             passes: list[int] = []
 
-            def lint_pass(t: str, p: documents.Prompt = piece) -> list[Finding]:
-                found = _lint_piece(p, t, config, includes)
+            def lint_pass(t: str, i: int = index) -> list[Finding]:
+                found = _lint_piece(doc, i, t, config, includes)
                 passes.append(len(found))
                 return found
 
             try:
-                text, _ = fix_loop(text, lint_pass, fix, _valid(piece))
+                text, _ = fix_loop(text, lint_pass, fix, _valid(doc, index))
             except FixDidNotConverge as exc:
                 error = f"{doc.path}: {exc}; the file was left as it was"
                 text = piece.text
             before += passes[0]
-        remaining = _lint_piece(piece, text, config, includes)
+        remaining = _lint_piece(doc, index, text, config, includes)
         fixed_piece = piece.with_text(text)
         placed: dict[int, tuple] = {}
         findings.extend(_place(doc, fixed_piece, f, placed) for f in remaining)
@@ -158,9 +167,9 @@ def fix_finding(doc: documents.Document, config: Config, finding: Finding) -> st
     includes = _includes(doc, config)
     for index, piece in enumerate(doc.prompts):
         placed: dict[int, tuple] = {}
-        if finding not in (_place(doc, piece, f, placed) for f in _lint_piece(piece, piece.text, config, includes)):
+        if finding not in (_place(doc, piece, f, placed) for f in _lint_piece(doc, index, piece.text, config, includes)):
             continue
-        text, applied = apply_fixes(piece.text, [finding.fix], _valid(piece))
+        text, applied = apply_fixes(piece.text, [finding.fix], _valid(doc, index))
         if not applied:
             return None
         pieces = list(doc.prompts)

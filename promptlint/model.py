@@ -69,6 +69,14 @@ class Field:
     # In a template, the field's text (label and all) when it is in another file, an include
     # or an imported macro: ``span`` is then the tag that brings it in. What a finding costs.
     elsewhere: str | None = None
+    # How a message quotes the value when the text as written reads badly: a template tag that
+    # also prints its label and a line break is quoted as the slot of what it reads.
+    quoted: str | None = None
+
+    @property
+    def shown(self) -> str:
+        """The value as a message quotes it."""
+        return self.quoted or self.value
 
 
 @dataclass
@@ -163,6 +171,9 @@ class Prompt:
     # imported macro), or sources written as JSON: what is found there is reported, not
     # fixed. In text order, never overlapping.
     locked: list[Span] = field(default_factory=list)
+    # Inside a locked stretch, the spans a fix may still remove whole: the fields of sources
+    # written as JSON, each span taking the field's comma with it.
+    removable: list[Span] = field(default_factory=list)
     # Includes and imports naming a file outside the project root, which was not read: (tag, name).
     refused_includes: list[tuple[Span, str]] = field(default_factory=list)
 
@@ -194,6 +205,17 @@ class Prompt:
         """Whether ``span`` lies in a locked stretch (see ``locked``)."""
         i = bisect.bisect_right(self._locked_starts, span.start) - 1
         return i >= 0 and self.locked[i].contains(span)
+
+    def may_edit(self, span: Span, edits) -> bool:
+        """Whether a fix of a finding at ``span`` may make ``edits``: anywhere outside a locked
+        stretch; inside one, only removals of whole ``removable`` spans."""
+        if not self.is_locked(span):
+            return True
+        return all(not edit.replacement and edit.span in self._removable for edit in edits)
+
+    @cached_property
+    def _removable(self) -> frozenset[Span]:
+        return frozenset(self.removable)
 
     @cached_property
     def _locked_starts(self) -> list[int]:

@@ -283,8 +283,10 @@ def segment_text(
         messages=messages,
         sources_block=block,
         rewritten_questions=rewritten,
-        # Edits inside JSON would have to mend its commas: its sources are reported, not fixed.
+        # Other edits inside JSON would have to know its quoting: only a whole field may go,
+        # its span taking its comma with it.
         locked=[json_block] if json_block else [],
+        removable=[f.span for s in sources for f in s.fields] if json_block else [],
     )
 
 

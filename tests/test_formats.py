@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+import yaml
 
-from promptlint import document, files
+from promptlint import document, files, lint
 from promptlint.config import FILE_TYPES, build
 from promptlint.formats import ANYWHERE, DEFAULT_INCLUDE, FORMATS, IN_PROMPT_FOLDERS, for_suffix
 
@@ -67,13 +68,17 @@ def test_a_hugging_face_config_is_taken_anywhere_by_its_name(tmp_path, name):
         {"chat_template": [{"name": "default", "template": CHAT_TEMPLATE}, {"name": "rag", "template": CHAT_TEMPLATE}]},
     ],
 )
-def test_a_configs_chat_templates_are_jinja_prompts_placed_at_their_string(body):
+def test_a_configs_chat_templates_are_jinja_prompts_mapped_through_their_escapes(body):
     raw = json.dumps(body, indent=2)
     literal = json.dumps(CHAT_TEMPLATE)
     starts = [i for i in range(len(raw)) if raw.startswith(literal, i)]
-    anchors = [(raw.count("\n", 0, i) + 1, i - raw.rfind("\n", 0, i)) for i in starts]
     doc = document.parse_text(raw, "tokenizer_config.json", ".json")
-    assert [(p.syntax, p.text, p.anchor, p.writable) for p in doc.prompts] == [("jinja", CHAT_TEMPLATE, a, False) for a in anchors]
+    assert [(p.syntax, p.text, p.writable) for p in doc.prompts] == [("jinja", CHAT_TEMPLATE, True)] * len(starts)
+    # The template's last character, past every escape before it, is placed where it is written.
+    last = len(CHAT_TEMPLATE) - 1
+    for prompt, start in zip(doc.prompts, starts):
+        written = start + len(literal) - 1 - len(json.dumps(CHAT_TEMPLATE[last])[1:-1])
+        assert doc.locate(prompt, last) == (raw.count("\n", 0, written) + 1, written - raw.rfind("\n", 0, written))
 
 
 @pytest.mark.parametrize("raw", ['{"bos_token": "<s>", "model_max_length": 4096}', '{"chat_template": null}', '{"chat_template": 7}'])
@@ -86,3 +91,70 @@ def test_a_chat_template_that_does_not_parse_is_pl900_at_its_string():
     [error] = document.parse_text(raw, "tokenizer_config.json", ".json").errors
     assert (error.code, error.line, error.column) == ("PL900", 2, 20)
     assert error.message.startswith("invalid Jinja in chat_template: ")
+
+
+# ---- fixes written back into YAML scalars ----
+
+YAML_CONFIG = build({"select": ["PL102"], "today": "2026-12-02"}, "test")
+
+YAML_SOURCES = "Answer from the sources below.\n\n[1] Returns Policy (score: 0.91)\nDamaged goods may be returned within 30 days.\n\n[2] Shipping FAQ (score: 0.42)\nStandard delivery takes 3-5 working days.\n\nQuestion: {question}\n"
+
+
+def _block(header: str, text: str, indent: int) -> str:
+    return header + "".join(f"{' ' * indent}{line}\n" if line else "\n" for line in text.splitlines())
+
+
+@pytest.mark.parametrize("indent", [2, 4])
+@pytest.mark.parametrize("chomping", ["|", "|-", "|+"])
+def test_a_fix_in_a_literal_block_is_written_with_the_blocks_indentation(indent, chomping):
+    raw = _block(f"_type: prompt\ninput_variables: [question]\ntemplate: {chomping}\n", YAML_SOURCES, indent) + "template_format: f-string\n"
+    fixed = lint.fix_text(raw, path="qa.yaml", config=YAML_CONFIG)
+    before, after = yaml.safe_load(raw), yaml.safe_load(fixed)
+    assert after == {**before, "template": before["template"].replace(" (score: 0.91)", "").replace(" (score: 0.42)", "")}
+    assert fixed == raw.replace(" (score: 0.91)", "").replace(" (score: 0.42)", "")
+    assert lint.fix_text(fixed, path="qa.yaml", config=YAML_CONFIG) == fixed
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        # Folded: the text's line breaks are not the file's.
+        _block("template: >\n", YAML_SOURCES.replace("\n", "\n\n"), 2),
+        # Double-quoted with escapes: the text is not written as it reads.
+        "template: " + json.dumps(YAML_SOURCES) + "\n",
+    ],
+    ids=["folded", "escaped"],
+)
+def test_a_yaml_value_not_written_as_it_reads_is_reported_not_fixed(raw):
+    found = lint.lint_text(raw, path="qa.yaml", config=YAML_CONFIG)
+    assert [f.code for f in found] == ["PL102", "PL102"] and all(f.fix is None for f in found)
+    assert lint.fix_text(raw, path="qa.yaml", config=YAML_CONFIG) == raw
+
+
+def test_a_quoted_one_line_value_is_fixed_in_its_quotes():
+    raw = "messages:\n  - role: user\n    content: '[1] {{title}} (score: {{score}}) and [2] {{other}} (score: {{other_score}})'\n"
+    fixed = lint.fix_text(raw, path="support.prompt.yml", config=YAML_CONFIG)
+    assert yaml.safe_load(fixed) == {"messages": [{"role": "user", "content": "[1] {{title}} and [2] {{other}}"}]}
+
+
+@pytest.mark.parametrize(
+    ("raw", "text"),
+    [
+        # A first line indented further would change the block's indentation.
+        ("template: |\n  Answer.\n  Question: {q}\nname: qa\n", "  Answer.\nQuestion: {q}\n"),
+        # A plain value cannot take ": " (it would read as a mapping).
+        ("template: Answer from {context}\nname: qa\n", "Answer: from {context}"),
+        # The block's last line break cannot be dropped under clip chomping.
+        ("template: |\n  Answer.\n  Question: {q}\nname: qa\n", "Answer.\nQuestion: {q}"),
+    ],
+)
+def test_a_text_that_would_not_read_back_exactly_is_not_written(raw, text):
+    doc = document.parse_text(raw, "qa.yaml", ".yaml")
+    assert not doc.writes_back(0, text)
+
+
+def test_a_prompty_files_front_matter_is_kept_by_a_fix():
+    head = '---\nname: Support\ndescription: "Answers: from docs"\nmodel:\n  api: chat\n---\n'
+    body = "system:\nAnswer from the sources.\n{% for doc in documents %}\n[{{ loop.index }}] {{ doc.title }} (score: {{ doc.score }})\n{{ doc.content }}\n{% endfor %}\n\nuser:\n{{ question }}\n"
+    fixed = lint.fix_text(head + body, path="support.prompty", config=YAML_CONFIG)
+    assert fixed == head + body.replace(" (score: {{ doc.score }})", "")

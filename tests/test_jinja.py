@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import jinja2
@@ -241,8 +242,15 @@ def test_constants_a_chat_template_compares_or_passes_are_not_its_text(tag):
     assert [p.kind.value for p in segment_jinja(tag + "\n").parts] == []
 
 
-def test_the_fixed_chat_template_renders_the_same_conversation_less_the_score():
-    folder = FIXTURES / "shapes" / "hf-chat-template-documents"
+def _template_of(path: Path) -> str:
+    """A fixture's chat template: the file itself, or a tokenizer config's `chat_template`."""
+    text = path.read_text(encoding="utf-8")
+    return json.loads(text)["chat_template"] if path.suffix == ".json" else text
+
+
+@pytest.mark.parametrize(("shape", "suffix"), [("hf-chat-template-documents", ".jinja"), ("hf-tokenizer-config", ".json")])
+def test_the_fixed_chat_template_renders_the_same_conversation_less_the_score(shape, suffix):
+    folder = FIXTURES / "shapes" / shape
     env = jinja2.Environment()
     env.globals["strftime_now"] = lambda fmt: "02 December 2026"
     data = {
@@ -250,6 +258,6 @@ def test_the_fixed_chat_template_renders_the_same_conversation_less_the_score():
         "documents": [{"doc_id": 1, "title": "Returns", "score": 0.91, "text": "Returns take 30 days."}],
         "add_generation_prompt": True,
     }
-    before = env.from_string((folder / "bad.jinja").read_text(encoding="utf-8")).render(**data)
-    after = env.from_string((folder / "bad.fixed.jinja").read_text(encoding="utf-8")).render(**data)
+    before = env.from_string(_template_of(folder / f"bad{suffix}")).render(**data)
+    after = env.from_string(_template_of(folder / f"bad.fixed{suffix}")).render(**data)
     assert after == before.replace("Relevance score: 0.91\n", "")

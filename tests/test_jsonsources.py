@@ -1,8 +1,11 @@
-"""Sources written as JSON, as a search tool returns them to the model: read, reported, never edited."""
+"""Sources written as JSON, as a search tool returns them to the model: read, reported, and
+edited only by removing a whole field with its comma."""
 
 from __future__ import annotations
 
 import json
+
+import pytest
 
 from promptlint.config import build
 from promptlint.jsonsources import json_sources
@@ -50,14 +53,37 @@ def test_objects_that_are_not_sources_are_not_read():
     assert sources("{" * 1000 + '"content": "x", "title": "y"' + "]" * 1000) == []
 
 
-def test_findings_on_json_sources_are_reported_and_not_fixed():
-    text = "Answer from the search results and cite them.\n\n" + json.dumps(RESULTS, indent=2) + "\n\nQuestion: How long do I have to return damaged goods?\n"
+def _without(results: dict, key: str) -> dict:
+    return {"results": [{k: v for k, v in r.items() if k != key} for r in results["results"]]}
+
+
+def _block(text: str) -> dict:
+    """The JSON value between the instruction and the question."""
+    return json.loads(text[text.index("{") : text.rindex("}") + 1])
+
+
+@pytest.mark.parametrize("indent", [None, 2])
+@pytest.mark.parametrize("last", [False, True], ids=["middle-key", "last-key"])
+def test_a_field_of_a_json_source_is_removed_with_its_comma(indent, last):
+    results = {"results": [{**{k: v for k, v in r.items() if k != "score"}, "score": r["score"]} for r in RESULTS["results"]]} if last else RESULTS
+    text = "Answer from the search results and cite them.\n\n" + json.dumps(results, indent=indent) + "\n\nQuestion: How long do I have to return damaged goods?\n"
     prompt = segment_text(text)
     assert [s.style for s in prompt.sources] == ["json", "json"]
-    found = lint_text(text, path="prompt.txt", config=CONFIG)
-    assert [(f.line, f.column, f.code) for f in found if f.code == "PL102"] == [(7, 16, "PL102"), (12, 16, "PL102")]
-    assert all(f.fix is None for f in found)
-    assert fix_text(text, path="prompt.txt", config=CONFIG, unsafe=True) == text
+    found = [f for f in lint_text(text, path="prompt.txt", config=CONFIG) if f.code == "PL102"]
+    assert len(found) == 2 and all(f.fix is not None for f in found)
+    fixed = fix_text(text, path="prompt.txt", config=CONFIG)
+    assert _block(fixed) == _without(results, "score")
+    assert fix_text(fixed, path="prompt.txt", config=CONFIG) == fixed
+    if indent:
+        # The formatting is kept: each line left is an original line (less the comma before a removed last key).
+        assert {line.rstrip(",") for line in fixed.splitlines()} <= {line.rstrip(",") for line in text.splitlines()}
+
+
+def test_no_other_edit_is_made_inside_json_sources():
+    results = {"results": [{"title": "Returns Policy", "content": "Damaged goods may be returned within 30 days.", "visibility": "restricted"}, RESULTS["results"][1]]}
+    text = "Answer from the search results.\n\n" + json.dumps(results, indent=2) + "\n\nQuestion: How long do I have to return damaged goods?\n"
+    fixed = fix_text(text, path="prompt.txt", config=CONFIG, unsafe=True)
+    assert len(_block(fixed)["results"]) == 2  # dropping a whole source would leave its comma behind
 
 
 def test_a_tool_message_holding_json_results():
@@ -70,7 +96,8 @@ def test_a_tool_message_holding_json_results():
     }
     found = lint_text(json.dumps(record), path="chat.json", config=CONFIG)
     assert [f.code for f in found if f.code == "PL102"] == ["PL102", "PL102"]
-    assert all(f.fix is None for f in found if f.code == "PL102")
+    fixed = json.loads(fix_text(json.dumps(record), path="chat.json", config=CONFIG))
+    assert json.loads(fixed["messages"][2]["content"]) == _without(RESULTS, "score")
 
 
 def test_an_instruction_inside_a_json_source():

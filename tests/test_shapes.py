@@ -1,11 +1,12 @@
 """Request bodies and prompt files in the shapes applications send them, against their fixtures.
 
 A fixture folder is fixtures/shapes/<shape>/ with one or more cases, written from the
-provider's documented request format:
+provider's documented request format (<ext> is all of the name after its first dot, so
+bad.prompt.yml is case "bad" of extension "prompt.yml"):
   bad<case>.<ext>          a file the default rules must flag
   bad<case>.expected       the findings, one per line: "line:column CODE"
   bad<case>.fixed.<ext>    the file after --fix; absent when no safe fix applies
-  bad<case>.changes        what the fix changed in the decoded JSON, one path a line:
+  bad<case>.changes        what the fix changed in the decoded JSON or YAML, one path a line:
                            "- path" for a key removed, "~ path" for a string edited
   good<case>.<ext>         a file of the same shape the rules must not flag
 """
@@ -16,6 +17,7 @@ import json
 from pathlib import Path
 
 import pytest
+import yaml
 
 from promptlint.config import build
 from promptlint.lint import fix_text, lint_text
@@ -30,12 +32,22 @@ def _cases(kind: str) -> list:
     return [pytest.param(p, id=f"{p.parent.name}/{p.name}") for p in paths if p.suffix not in (".expected", ".changes") and ".fixed" not in p.suffixes]
 
 
+def _case(path: Path) -> tuple[str, str]:
+    """A fixture's case and extension: "bad-tool-result.json" is ("bad-tool-result", ".json")."""
+    case, dot, extension = path.name.partition(".")
+    return case, dot + extension
+
+
 def _beside(path: Path, suffix: str) -> Path:
-    return path.with_name(path.name[: -len(path.suffix)] + suffix)
+    return path.with_name(_case(path)[0] + suffix)
+
+
+# The structured formats, each with how a fixture's text decodes, to compare key by key.
+DECODERS = {".json": json.loads, ".yaml": yaml.safe_load, ".yml": yaml.safe_load}
 
 
 def _changes(old, new, path: str = "") -> list[str]:
-    """Where two decoded JSON values differ, key by key: removed keys and edited strings."""
+    """Where two decoded JSON or YAML values differ, key by key: removed keys and edited strings."""
     if isinstance(old, dict) and isinstance(new, dict):
         assert set(new) <= set(old), f"keys added at {path or '/'}: {sorted(set(new) - set(old))}"
         assert list(new) == [k for k in old if k in new], f"keys reordered at {path or '/'}"
@@ -60,7 +72,7 @@ def test_bad_file_findings(bad):
 def test_bad_file_fix_keeps_the_structure(bad):
     raw = bad.read_text(encoding="utf-8")
     fixed = fix_text(raw, path=str(bad), config=CONFIG)
-    expected = _beside(bad, f".fixed{bad.suffix}")
+    expected = _beside(bad, f".fixed{_case(bad)[1]}")
     if not expected.exists():
         assert fixed == raw
         return
@@ -68,8 +80,9 @@ def test_bad_file_fix_keeps_the_structure(bad):
     assert fix_text(fixed, path=str(bad), config=CONFIG) == fixed  # fixing again changes nothing
     fixed_codes = {f.code for f in lint_text(raw, path=str(bad), config=CONFIG) if f.fix}
     assert not fixed_codes & {f.code for f in lint_text(fixed, path=str(bad), config=CONFIG)}
-    if bad.suffix == ".json":
-        assert _changes(json.loads(raw), json.loads(fixed)) == _beside(bad, ".changes").read_text().split("\n")[:-1]
+    if bad.suffix in DECODERS:
+        decode = DECODERS[bad.suffix]
+        assert _changes(decode(raw), decode(fixed)) == _beside(bad, ".changes").read_text().split("\n")[:-1]
 
 
 @pytest.mark.parametrize("good", _cases("good"))

@@ -51,7 +51,7 @@ def check(prompt: Prompt, ctx: RuleContext):
                 yield ctx.finding(
                     prompt,
                     field.value_span,
-                    f"{source_label(source)} shows a chunk ordinal ('{field.label}: {field.value}'), "
+                    f"{source_label(source)} shows a chunk ordinal ('{field.label}: {field.shown}'), "
                     "which costs tokens and says nothing about the answer",
                     fix=remove_field(prompt, field, "Remove the chunk ordinal"),
                     tokens_text=field.elsewhere,

@@ -98,7 +98,7 @@ def check(prompt: Prompt, ctx: RuleContext):
                 prompt,
                 field.value_span,
                 f"{source_label(source)} shows its retrieval score "
-                f"('{field.label}: {field.value}'); the model reads it as an instruction to defer to the top hit",
+                f"('{field.label}: {field.shown}'); the model reads it as an instruction to defer to the top hit",
                 fix=remove_field(prompt, field, "Remove the score"),
                 tokens_text=field.elsewhere,
             )

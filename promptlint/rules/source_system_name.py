@@ -52,7 +52,7 @@ def check(prompt: Prompt, ctx: RuleContext):
                 yield ctx.finding(
                     prompt,
                     field.value_span,
-                    f"{source_label(source)} names its source system ('{field.value}'), "
+                    f"{source_label(source)} names its source system ('{field.shown}'), "
                     "which tells the model nothing about the answer",
                     fix=remove_field(prompt, field, "Remove the system name"),
                     tokens_text=field.elsewhere,
