@@ -609,6 +609,26 @@ def chat_templates(raw: str) -> list[ChatText]:
     return reader.texts
 
 
+def member_strings(raw: str) -> list[tuple[str, ChatText]]:
+    """Every string that is the value of an object's member, with its key, in file order: where a
+    prompt file keeps its prompts (`{"qa": {"system_prompt": "...", "template": "..."}}`)."""
+    positions = _Positions(raw)
+    reader = _Record(0, positions)
+    keys: list[str] = []
+    pending: list[tuple[_Node, str, str | None]] = [(_Parser(raw, positions).parse(0, len(raw)), "", None)]
+    while pending:
+        node, path, key = pending.pop()
+        if node.kind == "object":
+            members = sorted(node.value.items(), key=lambda item: item[1].start, reverse=True)
+            pending.extend((value, f"{path}.{name}".lstrip("."), name) for name, value in members)
+        elif node.kind == "array":
+            pending.extend((item, f"{path}[{n}]", None) for n, item in reversed(list(enumerate(node.value))))
+        elif node.kind == "string" and key is not None:
+            reader.add(path, "", node)
+            keys.append(key)
+    return list(zip(keys, reader.texts))
+
+
 def parse_chat_jsonl(raw: str) -> list[list[ChatText] | JsonSyntaxError]:
     """The texts of each non-blank line, or its error, so one bad line spoils no other."""
     positions = _Positions(raw)

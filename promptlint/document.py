@@ -16,7 +16,7 @@ from pathlib import Path
 
 import yaml
 
-from . import chatjson
+from . import chatjson, lexicon
 from .findings import Edit, Finding, Severity
 from .model import Message, Span
 from .pybuild import Loop
@@ -350,8 +350,28 @@ def read_json(display: str, raw: str, bom: bool, newline: str, suffix: str) -> D
     one holds no prompt (it is not broken JSON)."""
     record = _parse_json(raw) if raw.strip() else None
     if isinstance(record, chatjson.NotChat) and record.message == chatjson.SHAPE_ERROR:
-        return _chat_templates(display, raw, bom, newline)
+        templates = _chat_templates(display, raw, bom, newline)
+        return templates if templates.prompts or templates.errors else _member_prompts(display, raw, bom, newline)
     return _chat_records(display, raw, bom, newline, "json", [record] if record is not None else [])
+
+
+def _member_prompts(display: str, raw: str, bom: bool, newline: str) -> Document:
+    """A JSON prompt file of no known shape: the strings that read as prompts (see segment.is_prompt_text),
+    those of one object together as the messages of one prompt, a system one by its key."""
+    from .jinja import parses
+    from .segment import is_prompt_text, words
+
+    vocab = words()
+    by_object: dict[str, list[chatjson.ChatText]] = {}
+    for key, text in chatjson.member_strings(raw):
+        if is_prompt_text(text.text, vocab, key):
+            role = "system" if "system" in lexicon.split(key) else "user"
+            by_object.setdefault(text.path[: -len(key)], []).append(replace(text, role=role))
+    prompts = []
+    for texts in by_object.values():
+        jinja = any("{%" in t.text for t in texts) and all(parses(t.text) for t in texts)
+        prompts.append(_json_strings_prompt(texts, 0, "jinja" if jinja else "text"))
+    return Document(display, raw, "json", bom, tuple(prompts), (), newline)
 
 
 def _chat_templates(display: str, raw: str, bom: bool, newline: str) -> Document:
@@ -464,12 +484,36 @@ def read_yaml(display: str, raw: str, bom: bool, newline: str, suffix: str) -> D
         return Document(display, raw, "yaml", bom, prompts, (), newline)
     template = fields.get("template")
     if not _yaml_string(template):
-        return Document(display, raw, "yaml", bom, (), (), newline)
+        return Document(display, raw, "yaml", bom, tuple(_yaml_prompts(raw, node)), (), newline)
     style = fields.get("template_format")
     text = template.value
     syntax = "jinja" if style is not None and style.value == "jinja2" and parses(text) else "text"
     prompt = Prompt((text,), None, syntax=syntax, **_yaml_position(raw, template))
     return Document(display, raw, "yaml", bom, (prompt,), (), newline)
+
+
+def _yaml_prompts(raw: str, root: yaml.Node | None) -> list[Prompt]:
+    """A YAML prompt file of no known shape: each string under a key that reads as a prompt
+    (see segment.is_prompt_text), in file order."""
+    from .jinja import parses
+    from .segment import is_prompt_text, words
+
+    vocab = words()
+    found, pending = [], [root]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, yaml.SequenceNode):
+            pending.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                if isinstance(key, yaml.ScalarNode) and _yaml_string(value) and is_prompt_text(value.value, vocab, str(key.value)):
+                    found.append(value)
+                pending.append(value)
+    prompts = []
+    for node in sorted(found, key=lambda n: n.start_mark.index):
+        syntax = "jinja" if "{%" in node.value and parses(node.value) else "text"
+        prompts.append(Prompt((node.value,), None, syntax=syntax, **_yaml_position(raw, node)))
+    return prompts
 
 
 def _yaml_fields(node: yaml.Node | None) -> dict[str, yaml.Node]:

@@ -158,6 +158,23 @@ _SLOT = re.compile(
 )
 
 
+# Words of its own, beside the slots, before a text kept in code or data counts as a prompt.
+PROMPT_WORDS = 3
+_OWN_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def is_prompt_text(text: str, vocab: Vocab, key: str | None = None) -> bool:
+    """Whether a string kept in code or data is a prompt although nothing marks it as one: words
+    of its own, and a key that names a prompt (`system_prompt:`, `"template"`) or a slot the
+    words call the retrieved context (`{context}`, `{{documents}}`, `$search_results$`)."""
+    lower = text.lower()
+    if len(_OWN_WORD.findall(_SLOT.sub(" ", lower))) < PROMPT_WORDS:
+        return False
+    if key is not None and vocab.lexicon.means(key, "prompt"):
+        return True
+    return _may_hold_slot(lower) and any(slot_kind(m["name"], vocab) == "context" for m in _SLOT.finditer(lower))
+
+
 def _may_hold_slot(text: str) -> bool:
     """The cheap test before looking for slots."""
     return "{" in text or "$" in text

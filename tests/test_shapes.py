@@ -20,6 +20,7 @@ import pytest
 import yaml
 
 from promptlint.config import build
+from promptlint.document import parse_text
 from promptlint.lint import fix_text, lint_text
 from promptlint.segment import segment_text
 
@@ -113,3 +114,56 @@ def test_placeholders_are_read_by_their_names(sources, question):
 @pytest.mark.parametrize("text", ["It costs US$5, or $ 5 in cash.\n", "Run echo $HOME first.\n", "Pay $10.\n"])
 def test_dollar_signs_that_are_no_placeholder_are_text(text):
     assert [p.kind.value for p in segment_text(text).parts] == ["instructions"]
+
+
+# A prompt file of no known shape keeps its prompt under a key of its own choosing.
+TEMPLATE = "Answer from the documents.\n{% for d in docs %}\n[{{ loop.index }}] {{ d.title }} (score: {{ d.score }})\n{{ d.text }}\n{% endfor %}\nQuestion: {{ question }}\n"
+FORMAT_PROMPT = "Answer only from the context below, and say so when it is silent.\n\n{context}\n\nQuestion: {question}\n"
+
+
+def _yaml_file(path: list[str], text: str) -> str:
+    block = "\n".join("      " + line if line else "" for line in text.rstrip("\n").split("\n"))
+    head = "".join("  " * depth + key + ":\n" for depth, key in enumerate(path[:-1]))
+    return "name: support-bot\n" + head + "  " * (len(path) - 1) + path[-1] + ": |\n" + block.replace("      ", "  " * len(path), -1) + "\n"
+
+
+def _json_file(path: list[str], text: str) -> str:
+    value: object = text
+    for key in reversed(path):
+        value = {key: value}
+    return json.dumps({"name": "support-bot", **value}, indent=2) + "\n"
+
+
+@pytest.mark.parametrize("path", [["prompt"], ["qa_template"], ["prompts", "answer", "system_prompt"], ["rag", "instructions"], ["agents", "support", "answer"]])
+@pytest.mark.parametrize("write", [_json_file, _yaml_file], ids=["json", "yaml"])
+def test_a_prompt_under_any_key_is_read(path, write):
+    """A template under a key that names a prompt, or under any key when it has a context slot."""
+    suffix = ".json" if write is _json_file else ".yaml"
+    raw = write(path, TEMPLATE)
+    findings = lint_text(raw, path=f"prompts{suffix}", config=CONFIG)
+    if path[-1] == "answer":  # a key that names nothing, and no context slot: not read
+        assert findings == []
+        return
+    assert [f.code for f in findings] == ["PL102"]
+    line = raw.split("\n")[findings[0].line - 1]
+    assert "{{ d.score }}" in line or "(score: " in line.replace("\\n", "\n")
+
+
+@pytest.mark.parametrize("write", [_json_file, _yaml_file], ids=["json", "yaml"])
+def test_a_string_with_a_context_slot_is_read_under_any_key(write):
+    raw = write(["agents", "support", "answer"], FORMAT_PROMPT + "Always answer in English. Keep it under 100 words.\n")
+    assert [f.code for f in lint_text(raw, path="p" + (".json" if write is _json_file else ".yaml"), config=CONFIG)] == ["PL305"]
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "services:\n  web:\n    image: nginx\n    command: run the server with the default config\n",
+        '{"name": "app", "description": "A tool that answers questions from the context of a ticket.", "version": "1.0"}\n',
+        '{"scripts": {"test": "pytest -q", "lint": "promptlint check prompts"}}\n',
+        "prompt: short\n",
+    ],
+)
+def test_data_that_holds_no_prompt_is_not_read(raw):
+    suffix = ".json" if raw.startswith("{") else ".yaml"
+    assert parse_text(raw, f"config{suffix}", suffix).prompts == ()
