@@ -19,7 +19,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from .pybuild import BUILDING, Loop, called_name, jinja_by_content, literal_in_call, wrappers
-from .segment import slot_kind, words
+from .segment import is_prompt_text, words
 
 # Names a template is assigned to: SYSTEM_PROMPT, qa_template, PROMPT_TMPL, ...
 TEMPLATE_NAME = re.compile(r"(?i)(?:^|_)(?:prompt|template|tmpl|instructions?)(?:_\w*)?$")
@@ -123,10 +123,6 @@ def _candidates(node: ast.AST):
 PROMPT_FUNCTION = re.compile(r"(?i)(?:^|_)(?:prompt|template|messages?|instructions?)(?:_|$)")
 # Calls whose string arguments go to a person or a log, never to a model.
 OUTPUT_CALLS = frozenset({"print", "debug", "info", "warning", "warn", "error", "exception", "critical", "log", "echo", "secho", "write"})
-# A format field in a plain string: `{context}`, `{docs_text!s}`, not a doubled `{{`.
-_FORMAT_FIELD = re.compile(r"(?<!\{)\{([A-Za-z_][\w.]*)[^{}]*\}(?!\})")
-_WORD = re.compile(r"[^\W\d_]{2,}")
-TEXT_WORDS = 3  # words of its own, beside the slots, before a string with a context slot is a prompt
 
 
 def _sent(node: ast.AST):
@@ -179,15 +175,10 @@ def _with_context_slot(body: list[ast.stmt]):
 def _context_slotted(node: ast.AST) -> bool:
     """A string with a slot the shipped words call the retrieved context, and words of its own."""
     if isinstance(node, ast.Constant):
-        if not isinstance(node.value, str):
-            return False
-        names, text = _FORMAT_FIELD.findall(node.value), _FORMAT_FIELD.sub(" ", node.value)
-    else:
-        names = [ast.unparse(part.value) for part in node.values if isinstance(part, ast.FormattedValue)]
-        text = " ".join(part.value for part in node.values if isinstance(part, ast.Constant) and isinstance(part.value, str))
-    vocab = words()
-    # A plain name: `doc.page_content` is a field of one source, not the context.
-    return any(slot_kind(name, vocab) == "context" for name in names if name.isidentifier()) and len(_WORD.findall(text)) >= TEXT_WORDS
+        return isinstance(node.value, str) and is_prompt_text(node.value, words())
+    # An f-string's fields, as the slots of the text it writes.
+    text = "".join(part.value if isinstance(part, ast.Constant) else "{" + ast.unparse(part.value) + "}" for part in node.values)
+    return is_prompt_text(text, words())
 
 
 def _strings(node: ast.AST, jinja: bool):
