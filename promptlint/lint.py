@@ -37,9 +37,7 @@ def lint_prompt(prompt: Prompt, config: Config, *, template: bool = False) -> li
 
 def _segment(piece: documents.Prompt, text: str, config: Config, includes) -> Prompt:
     if piece.loop is not None:
-        from .pybuild import segment_wrapper
-
-        return segment_wrapper(text, piece.loop, config.slot_names, config.lexicon)
+        return _wrapper_reader(piece.loop).segment_wrapper(text, piece.loop, config.slot_names, config.lexicon)
     if piece.syntax == "jinja":
         from .jinja import segment_jinja
 
@@ -47,6 +45,15 @@ def _segment(piece: documents.Prompt, text: str, config: Config, includes) -> Pr
     piece = piece.with_text(text)
     known = body_sources(text, piece.chats, piece.message_spans, words(config.slot_names, config.lexicon)) if piece.chats else []
     return segment_text(text, piece.messages(), config.slot_names, config.lexicon, known)
+
+
+def _wrapper_reader(loop):
+    """The reader of the code that builds a per-item string: it reads the string's fields again after a fix."""
+    if loop.language == "javascript":
+        from . import jssource as reader
+    else:
+        from . import pybuild as reader
+    return reader
 
 
 def _includes(doc: documents.Document, config: Config):
@@ -61,9 +68,7 @@ def _includes(doc: documents.Document, config: Config):
 def _valid(piece: documents.Prompt):
     """A check every fixed text must pass: a fixed template must still parse."""
     if piece.loop is not None:
-        from .pybuild import still_parses
-
-        return lambda text: still_parses(text, piece.loop)
+        return lambda text: _wrapper_reader(piece.loop).still_parses(text, piece.loop)
     if piece.syntax == "jinja":
         from .jinja import parses
 
