@@ -16,7 +16,7 @@ from pathlib import Path
 import click
 
 from . import document as documents
-from . import baseline, files, output, parallel, registry
+from . import baseline, files, formats, output, parallel, registry
 from .cache import FOLDER as CACHE_FOLDER
 from .cache import Cache
 from .config import Config, ConfigError, Resolver
@@ -264,8 +264,8 @@ def _take(tally: _Tally, path: Path, config: Config, named: bool, result: parall
         return
     if result.error:
         click.echo(f"warning: {result.error}", err=True)
-    if result.no_prompt and (named or path.suffix.lower() != ".py"):
-        # A walk takes Python files to look for templates in them; most hold none.
+    if result.no_prompt and (named or not formats.for_suffix(config.suffix_for(path)).code):
+        # A walk takes source files to look for templates in them; most hold none.
         click.echo(f"notice: {doc.path}: no prompt found, skipped", err=True)
     for note in doc.unread:
         click.echo(f"notice: {doc.path}: {note}", err=True)

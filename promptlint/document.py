@@ -53,7 +53,7 @@ class Prompt:
     # text (its indentation is not part of the text). Findings point into it; a fixed text
     # is written back line by line, each changed line indented as the block is.
     line_map: tuple[tuple[int, int], ...] | None = None
-    # For a Python string built once per item of a loop: what the loop iterates (see pybuild).
+    # For a string code builds once per item of a loop: what the loop iterates (see pybuild).
     loop: Loop | None = None
 
     separator: str = SEPARATORS[0]  # how a chat prompt's messages are joined (see SEPARATORS)
@@ -189,7 +189,7 @@ class Document:
         """The file's new text (with its BOM) after the prompts were fixed."""
         if self.kind == "text" and not any(p.origin for p in prompts):
             raw = prompts[0].texts[0] if prompts else self.raw
-        elif self.kind in ("text", "python", "yaml"):
+        elif self.kind in ("text", "python", "javascript", "yaml"):
             # Only text that stands verbatim in the file is written back; the rest stays as read.
             raw = self.raw
             # From the last to the first, so that each one's place in ``raw`` still holds.
@@ -199,10 +199,8 @@ class Document:
                 elif prompt.line_map is not None and prompt.texts[0] != old.texts[0]:
                     raw = _rewrite_lines(raw, prompt.line_map, old.texts[0], prompt.texts[0])
                 elif prompt.offsets is not None and prompt.texts[0] != old.texts[0]:
-                    from .pysource import rewrite
-
                     # Through the escapes; a change that cannot be written so leaves the literal as it is.
-                    raw = rewrite(raw, prompt.offsets, old.texts[0], prompt.texts[0]) or raw
+                    raw = _rewriter(self.kind)(raw, prompt.offsets, old.texts[0], prompt.texts[0]) or raw
         else:
             replacements, removals = {}, []
             for old, new in zip(self.prompts, prompts):
@@ -247,6 +245,15 @@ def _rewrite_lines(raw: str, line_map: tuple[tuple[int, int], ...], old: str, ne
         last = line_map[i2 - 1][0] if i2 > i1 else first
         lines[first:last] = [indent + line if line else line for line in new_lines[j1:j2]]
     return "\n".join(lines)
+
+
+def _rewriter(kind: str):
+    """The function that writes a changed string back into code of this kind, through its escapes."""
+    if kind == "javascript":
+        from .jssource import rewrite
+    else:
+        from .pysource import rewrite
+    return rewrite
 
 
 def _message_name(chat: chatjson.ChatText) -> str:
@@ -447,19 +454,39 @@ def read_prompty(display: str, raw: str, bom: bool, newline: str, suffix: str) -
 
 def read_python(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:
     """A Python file: each prompt template found in it is one prompt."""
-    from .jinja import parses
     from .pysource import PythonSyntaxError, templates_in
 
     try:
         found = templates_in(raw)
     except PythonSyntaxError as exc:
         return Document(display, raw, "python", bom, (), (syntax_error(display, f"invalid Python: {exc.message}", exc.line, exc.column),), newline)
+    return _code_document(display, raw, bom, newline, "python", found)
+
+
+def read_javascript(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:
+    """A JavaScript or TypeScript file: each prompt found in it is one prompt (see jssource)."""
+    from .jsscan import JsSyntaxError
+    from .jssource import templates_in
+
+    try:
+        found = templates_in(raw, jsx=suffix in (".jsx", ".tsx"))
+    except JsSyntaxError as exc:
+        language = "TypeScript" if "ts" in suffix else "JavaScript"
+        line, column = _line_column(_line_starts(raw), exc.offset)
+        return Document(display, raw, "javascript", bom, (), (syntax_error(display, f"invalid {language}: {exc.message}", line, column),), newline)
+    return _code_document(display, raw, bom, newline, "javascript", found)
+
+
+def _code_document(display: str, raw: str, bom: bool, newline: str, kind: str, found: list) -> Document:
+    """The document of a source file from the templates its reader found (pysource.PyTemplate)."""
+    from .jinja import parses
+
     prompts = []
     for template in found:
         syntax = template.syntax if template.syntax == "text" or parses(template.text) else "text"
         anchor = None if template.origin or template.offsets else (template.line, template.column)
         prompts.append(Prompt((template.text,), None, syntax=syntax, origin=template.origin, anchor=anchor, loop=template.loop, offsets=template.offsets))
-    return Document(display, raw, "python", bom, tuple(prompts), (), newline)
+    return Document(display, raw, kind, bom, tuple(prompts), (), newline)
 
 
 def read_yaml(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:

@@ -29,10 +29,16 @@ class Format:
     suffixes: tuple[str, ...]  # lower case; the first is what `file-types` reads a file as
     read: Reader
     # The files of this format a folder walk takes wherever they are (prompt and template
-    # files by suffix, or by their known names; Python for the templates it holds). Its other files are taken only in
+    # files by suffix, or by their known names; code for the templates it holds). Its other files are taken only in
     # a prompt folder: elsewhere a .txt, .md, .json or .yaml is docs, data or config.
     anywhere: tuple[str, ...] = ()
+    # Source code, read for the templates it holds: most files hold none, so a walk skips
+    # one without any quietly (a file named on the command line still gets a notice).
+    code: bool = False
 
+
+# JavaScript and TypeScript, modules and JSX included: one reader for them all (see jssource).
+JAVASCRIPT = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 
 FORMATS = (
     Format("text", (".txt", ".md", ".prompt", ".hbs", ".handlebars", ".mustache"), document.read_text, ("*.prompt", "*.hbs", "*.handlebars", "*.mustache")),
@@ -41,7 +47,8 @@ FORMATS = (
     Format("json", (".json",), document.read_json, ("tokenizer_config.json", "chat_template.json")),
     Format("jsonl", (".jsonl", ".ndjson"), document.read_jsonl),
     Format("prompty", (".prompty",), document.read_prompty, ("*.prompty",)),
-    Format("python", (".py",), document.read_python, ("*.py",)),
+    Format("python", (".py",), document.read_python, ("*.py",), code=True),
+    Format("javascript", JAVASCRIPT, document.read_javascript, tuple(f"*{suffix}" for suffix in JAVASCRIPT), code=True),
     Format("yaml", (".yaml", ".yml"), document.read_yaml, ("*.prompt.yml", "*.prompt.yaml")),
 )
 _BY_SUFFIX = {suffix: f for f in FORMATS for suffix in f.suffixes}

@@ -37,9 +37,7 @@ def lint_prompt(prompt: Prompt, config: Config, *, template: bool = False) -> li
 
 def _segment(piece: documents.Prompt, text: str, config: Config, includes) -> Prompt:
     if piece.loop is not None:
-        from .pybuild import segment_wrapper
-
-        return segment_wrapper(text, piece.loop, config.slot_names, config.lexicon)
+        return _wrapper_reader(piece.loop).segment_wrapper(text, piece.loop, config.slot_names, config.lexicon)
     if piece.syntax == "jinja":
         from .jinja import segment_jinja
 
@@ -59,6 +57,15 @@ def segment_document(doc: documents.Document, config: Config) -> list[Prompt]:
     return [_segment(piece, piece.text, config, includes) for piece in doc.prompts]
 
 
+def _wrapper_reader(loop):
+    """The reader of the code that builds a per-item string: it reads the string's fields again after a fix."""
+    if loop.language == "javascript":
+        from . import jssource as reader
+    else:
+        from . import pybuild as reader
+    return reader
+
+
 def _includes(doc: documents.Document, config: Config):
     """The reader of the files a template in ``doc`` includes; None when it has no template or no file."""
     if not any(p.syntax == "jinja" for p in doc.prompts) or not Path(doc.path).is_file():
@@ -74,10 +81,8 @@ def _valid(doc: documents.Document, index: int):
     piece = doc.prompts[index]
     parses = None
     if piece.loop is not None:
-        from .pybuild import still_parses
-
         def parses(text: str) -> bool:
-            return still_parses(text, piece.loop)
+            return _wrapper_reader(piece.loop).still_parses(text, piece.loop)
     elif piece.syntax == "jinja":
         from .jinja import parses
     if doc.kind != "yaml":

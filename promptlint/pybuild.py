@@ -55,6 +55,8 @@ class Loop:
     aliases: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
     # The literal's opening (`f"""`) when the text is its body as written; None otherwise.
     opening: str | None = None
+    # The language of the code that builds it, which reads its fields again after a fix.
+    language: str = "python"
 
 
 # ---------------------------------------------------------------- finding the wrappers
@@ -204,7 +206,7 @@ def _wrapper(target: ast.AST, iterated: ast.AST, body: list[ast.stmt], strings: 
     collection = ast.unparse(iterated)
     loop = Loop(
         target=name,
-        collection=collection if _jinja_expression(collection) else "items",
+        collection=collection if jinja_expression(collection) else "items",
         index=index,
         aliases=tuple((alias, *ref) for alias, ref in aliases.items()),
     )
@@ -352,16 +354,24 @@ def _field_end(body: str, i: int) -> tuple[int | None, int]:
 
 
 def segment_wrapper(text: str, loop: Loop, names: SlotNames = (), lexicon: Lexicon | None = None) -> Prompt:
-    """The model of a per-item string: the body of a sources loop (see jinja.segment_origin)."""
+    """The model of a per-item f-string: the body of a sources loop (see jinja.segment_origin)."""
+    fields = [(start, end, field_jinja(_expression(expression), loop)) for start, end, expression in split_fields(text) or []]
+    return segment_fields(text, loop, fields, names, lexicon)
+
+
+def segment_fields(text: str, loop: Loop, fields: list[tuple[int, int, str]], names: SlotNames = (), lexicon: Lexicon | None = None) -> Prompt:
+    """The model of a string built per item, given its fields: (start, end, what the field reads as a Jinja expression).
+
+    Shared by the readers of code: each splits its own language's fields and says what they read.
+    """
     from .jinja import Block, Origin, Tag, segment_origin
 
-    fields = split_fields(text) or []
     opening = Tag("block", Span(0, 0), "for", f" for {loop.target} in {loop.collection} ")
     children, at = [], 0
     for start, end, expression in fields:
         if start > at:
             children.append(Tag("data", Span(at, start)))
-        children.append(Tag("variable", Span(start, end), inner=" " + _jinja(expression, loop) + " "))
+        children.append(Tag("variable", Span(start, end), inner=" " + expression + " "))
         at = end
     if at < len(text):
         children.append(Tag("data", Span(at, len(text))))
@@ -373,10 +383,14 @@ def segment_wrapper(text: str, loop: Loop, names: SlotNames = (), lexicon: Lexic
     return Prompt(text, lowercase(text), [], [], [], [])
 
 
-def _jinja(expression: str, loop: Loop) -> str:
-    """What a field reads, as a Jinja expression: `doc['metadata']['date']`, `loop.index`."""
+def _expression(text: str) -> ast.AST | None:
+    return ast.parse(text.strip(), mode="eval").body
+
+
+def field_jinja(node: ast.AST | None, loop: Loop) -> str:
+    """What a field reads (its expression as Python), as a Jinja expression: `doc['metadata']['date']`, `loop.index`."""
     aliases = {name: (root, keys) for name, root, keys in loop.aliases}
-    ref = reference(ast.parse(expression.strip(), mode="eval").body, aliases)
+    ref = reference(node, aliases) if node is not None else None
     if ref is None:
         return "_"
     root, keys = ref
@@ -387,7 +401,8 @@ def _jinja(expression: str, loop: Loop) -> str:
     return root + "".join("[" + repr(key) + "]" for key in keys)
 
 
-def _jinja_expression(text: str) -> bool:
+def jinja_expression(text: str) -> bool:
+    """Whether a collection's text reads as a Jinja expression (the loop's `in` part)."""
     from .jinja import parses
 
     return "{" not in text and "}" not in text and parses("{{ " + text + " }}")

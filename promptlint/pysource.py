@@ -173,7 +173,6 @@ def _with_context_slot(body: list[ast.stmt]):
 
 
 def _context_slotted(node: ast.AST) -> bool:
-    """A string with a slot the shipped words call the retrieved context, and words of its own."""
     if isinstance(node, ast.Constant):
         return isinstance(node.value, str) and is_prompt_text(node.value, words())
     # An f-string's fields, as the slots of the text it writes.
@@ -395,18 +394,25 @@ def rewrite(raw: str, offsets: tuple[int, ...], old: str, new: str) -> str | Non
     None when the file would not read back with ``new`` as a template (a raw piece
     cannot take an escape), so that it is left as it was.
     """
-    pieces, at = [], 0
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
-        if tag != "equal":
-            pieces += [raw[at : offsets[i1]], _escape(new[j1:j2])]
-            # To the end of the last character replaced: what lies between two pieces stays.
-            at = _encoded_end(raw, offsets[i2 - 1]) if i2 > i1 else offsets[i1]
-    result = "".join(pieces) + raw[at:]
+    result = rewrite_through(raw, offsets, old, new, _escape, _encoded_end)
     try:
         read_back = templates_in(result)
     except PythonSyntaxError:
         return None
     return result if any(t.text == new for t in read_back) else None
+
+
+def rewrite_through(raw: str, offsets: tuple[int, ...], old: str, new: str, escape, encoded_end) -> str:
+    """``raw`` with a literal's value changed from ``old`` to ``new``, each change written where
+    the characters it replaces are: ``escape`` writes new text for the literal, ``encoded_end``
+    says where the character written at an offset ends. The caller reads the result back."""
+    pieces, at = [], 0
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag != "equal":
+            pieces += [raw[at : offsets[i1]], escape(new[j1:j2])]
+            # To the end of the last character replaced: what lies between two pieces stays.
+            at = encoded_end(raw, offsets[i2 - 1]) if i2 > i1 else offsets[i1]
+    return "".join(pieces) + raw[at:]
 
 
 def _encoded_end(raw: str, offset: int) -> int:

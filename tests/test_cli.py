@@ -823,8 +823,9 @@ def test_the_readme_table_of_walk_defaults_is_the_code():
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     table = readme.split("<!-- walk-defaults:", 1)[1].split("\n\n", 1)[0]
     rows = [line.split(" | ") for line in table.splitlines() if line.startswith("| `")]
-    anywhere = tuple(glob for glob in formats.ANYWHERE if glob != "*.py")
-    assert [_globs(files_cell) for files_cell, _ in rows] == [anywhere, ("*.py",), formats.IN_PROMPT_FOLDERS]
+    code = tuple(glob for f in formats.FORMATS if f.code for glob in f.anywhere)
+    anywhere = tuple(glob for glob in formats.ANYWHERE if glob not in code)
+    assert [_globs(files_cell) for files_cell, _ in rows] == [anywhere, code, formats.IN_PROMPT_FOLDERS]
     assert _globs(rows[2][1]) == formats.PROMPT_FOLDERS
     assert formats.DEFAULT_INCLUDE == formats.ANYWHERE + tuple(f"**/{d}/**/{g}" for d in formats.PROMPT_FOLDERS for g in formats.IN_PROMPT_FOLDERS)
 

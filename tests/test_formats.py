@@ -27,7 +27,7 @@ def test_other_suffixes_read_as_text(suffix):
 
 
 def test_file_types_are_the_formats():
-    assert FILE_TYPES == {"text": ".txt", "jinja": ".j2", "json": ".json", "jsonl": ".jsonl", "prompty": ".prompty", "python": ".py", "yaml": ".yaml"}
+    assert FILE_TYPES == {"text": ".txt", "jinja": ".j2", "json": ".json", "jsonl": ".jsonl", "prompty": ".prompty", "python": ".py", "javascript": ".ts", "yaml": ".yaml"}
 
 
 # One prompt file per format, with what its reader makes of it: (kind, syntax of each prompt).
@@ -38,6 +38,7 @@ READ = {
     "jsonl": ('{"prompt": "Hi"}\n{"prompt": "Bye"}\n', "jsonl", ["text", "text"]),
     "prompty": ("---\nname: qa\n---\n{{ question }}\n", "text", ["jinja"]),
     "python": ('PROMPT = "Context: {context}\\nQuestion: {question}"\n', "python", ["text"]),
+    "javascript": ("const QA_PROMPT = `Context: ${context}\\nQuestion: ${question}`;\n", "javascript", ["text"]),
     "yaml": ("template: 'Answer: {question}'\n", "yaml", ["text"]),
 }
 

@@ -21,7 +21,7 @@ LAYERS = {
     "engine": {"lint", "fix", "suppress", "parallel", "cache", "baseline", "config", "files", "registry", "context"},
     "canonical": {"formatting", "render", "chunks"},
     "rules": {"rules"},  # the package: every rule module and the helpers they share
-    "readers": {"formats", "document", "chatjson", "pysource", "pybuild", "segment", "jinja", "expressions",
+    "readers": {"formats", "document", "chatjson", "pysource", "pybuild", "jsscan", "jssource", "segment", "jinja", "expressions",
                 "jsonsources", "bodysources", "includes"},
     "meaning": {"lexicon", "vocabulary", "values", "tokens"},
     "model": {"model", "findings"},

@@ -9,8 +9,9 @@ from .. import lexicon, vocabulary
 from ..findings import Applicability, Edit, Fix
 from ..model import Field, Prompt, Source, Span
 
-# "{score:.2f}", "{{ doc.score }}", "{{ '%.3f' % hit.score }}", or a prompt library's "[DOC_2_SCORE]".
-_SLOT_VALUE = re.compile(r"\{\{?[^{}]*[A-Za-z_][^{}]*\}\}?|\[[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\]")
+# "{score:.2f}", "{{ doc.score }}", "{{ '%.3f' % hit.score }}", a JavaScript template's "${c.score}",
+# or a prompt library's "[DOC_2_SCORE]".
+_SLOT_VALUE = re.compile(r"\$?\{\{?[^{}]*[A-Za-z_][^{}]*\}\}?|\[[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\]")
 
 
 def is_slot(value: str) -> bool:

@@ -1,0 +1,275 @@
+"""Prompts in JavaScript and TypeScript code: which strings are prompts, per-item wrappers read as
+one repeated source, at the .ts file's positions, and a scanner that comments, regular
+expressions, nested templates and type annotations do not confuse."""
+
+from __future__ import annotations
+
+import pytest
+
+from promptlint import document
+from promptlint.config import build
+from promptlint.jsscan import JsSyntaxError, fields, tokens
+from promptlint.jssource import python_of, segment_wrapper, templates_in
+from promptlint.lint import fix_text, lint_text
+
+CONFIG = build({"today": "2026-12-02"}, "test")
+
+# How code builds one text per item; BODY is a template literal's body, ITEM the item's name.
+LOOP_FORMS = {
+    "map, arrow with an expression": "function build(docs) {\n  return docs.map((ITEM, i) => `BODY`).join('\\n\\n');\n}\n",
+    "map, arrow with a block": "function build(docs) {\n  return docs.map((ITEM, i) => {\n    return `BODY`;\n  }).join('\\n\\n');\n}\n",
+    "map, function callback": "function build(docs) {\n  return docs.map(function (ITEM, i) {\n    return `BODY`;\n  }).join('\\n\\n');\n}\n",
+    "map, typed": "const build = (docs: Doc[]): string =>\n  docs.map((ITEM: Doc, i: number): string => `BODY`).join('\\n\\n');\n",
+    "for...of, push": "function build(docs: Doc[]): string {\n  const parts: string[] = [];\n  for (const ITEM of docs) {\n    parts.push(`BODY`);\n  }\n  return parts.join('\\n\\n');\n}\n",
+    "for...of, +=": "function build(docs) {\n  let context = '';\n  for (const ITEM of docs) {\n    if (ITEM) {\n      context += `BODY`;\n    }\n  }\n  return context;\n}\n",
+    "for...of, named then pushed": "function build(docs) {\n  const parts = [];\n  for (const ITEM of docs) {\n    const block = `BODY`;\n    parts.push(block);\n  }\n  return parts.join('');\n}\n",
+    "for...of entries": "function build(docs) {\n  const parts = [];\n  for (const [i, ITEM] of docs.entries()) {\n    parts.push(`BODY`);\n  }\n  return parts.join('');\n}\n",
+    "forEach": "function build(docs) {\n  const parts = [];\n  docs.forEach((ITEM, i) => {\n    parts.push(`BODY`);\n  });\n  return parts.join('');\n}\n",
+}
+# How a field is read from the item (X), and the rule its meaning fires.
+FIELD_FORMS = [
+    ("${X.score}", "PL102"),
+    ('${X["relevance"]}', "PL102"),
+    ("${X.similarity.toFixed(2)}", "PL102"),
+    ("${Number(X.score)}", "PL102"),
+    ("${X.metadata?.similarity}", "PL102"),
+    ("${Math.round(X.rerankScore * 100)}", "PL102"),
+    ("${X.metadata?.date}", "PL201"),
+    ("${X.metadata!.updatedAt}", "PL201"),
+    ('${X.publishedDate ?? ""}', "PL201"),
+    ('${X.metadata?.["last_modified"]}', "PL201"),
+    ('${X.date ? X.date : "unknown"}', "PL201"),
+    ("${X.metadata.chunkId}", "PL203"),
+]
+LABELS = ["Score: ", "Relevance = ", "Date: ", ""]
+
+
+def _found(source: str, path: str = "build.ts") -> list[tuple[int, int, str]]:
+    return [(f.line, f.column, f.code) for f in lint_text(source, path=path, config=CONFIG)]
+
+
+def _builder(form: str, item: str, line: str, content: str = "${X.pageContent}") -> str:
+    body = "Title: ${X.title}\n" + line + "\n" + content + "\n"
+    return LOOP_FORMS[form].replace("BODY", body.replace("X", item)).replace("ITEM", item)
+
+
+@pytest.mark.parametrize("form", LOOP_FORMS)
+@pytest.mark.parametrize("field, code", FIELD_FORMS)
+@pytest.mark.parametrize("label", LABELS)
+def test_a_field_of_the_item_is_found_where_it_is_written(form, field, code, label):
+    source = _builder(form, "doc", label + field)
+    line = label + field.replace("X", "doc")
+    number = source.split("\n").index(line) + 1
+    assert _found(source) == [(number, len(label) + 1, code)]
+
+
+@pytest.mark.parametrize("form", LOOP_FORMS)
+@pytest.mark.parametrize("label", ["Score: ", "Relevance = ", ""])
+def test_the_score_line_is_fixed_in_the_literal(form, label):
+    source = _builder(form, "chunk", label + "${chunk.score.toFixed(4)}")
+    fixed = fix_text(source, path="build.ts", config=CONFIG)
+    assert fixed == source.replace(label + "${chunk.score.toFixed(4)}\n", "")
+    assert fix_text(fixed, path="build.ts", config=CONFIG) == fixed
+
+
+@pytest.mark.parametrize("form", LOOP_FORMS)
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Source: ${X.title}",  # a field, but nothing wrong with it
+        "Score: ${total}",  # not the item's
+        "Score: \\${X.score}",  # an escaped `${`: text, not a field
+        "Page: ${X.metadata.page}",
+        "Score: {X.score}",  # braces without `$`: text in a template literal
+    ],
+)
+def test_clean_twins_stay_clean(form, line):
+    assert _found(_builder(form, "doc", line.replace("X", "doc"))) == []
+
+
+def test_the_bug_report_wrapper_fires_pl102_at_its_value():
+    source = 'const context = chunks.map((chunk, idx) => `[${idx + 1}] (score: ${chunk.similarity.toFixed(3)})\\n${chunk.content}`).join("\\n\\n");\n'
+    column = source.index("${chunk.similarity") + 1
+    assert (1, column, "PL102") in _found(source)
+    fixed = fix_text(source, path="rag.ts", config=CONFIG)
+    assert fixed == source.replace(" (score: ${chunk.similarity.toFixed(3)})", "")
+
+
+def test_the_callback_index_is_the_ordinal_and_destructured_names_are_fields():
+    source = "const text = docs.map(({ pageContent, metadata: meta }, n) => `[${n + 1}] ${meta.title}\\n${pageContent}`).join('\\n');\n"
+    [template] = templates_in(source)
+    prompt = segment_wrapper(template.text, template.loop)
+    [source_model] = prompt.sources
+    assert source_model.key == "${n + 1}"
+    assert template.loop.index == "n" and ("meta", "item_", ("metadata",)) in template.loop.aliases
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "console.log(`Score: ${doc.score}\\n${doc.pageContent}`);",
+        "logger.info(`Score: ${doc.score}\\n${doc.pageContent}`);",
+        "throw new Error(`Score: ${doc.score}\\n${doc.pageContent}`);",
+        "errors.push(`Score: ${cutoff}\\n${body}`);",  # no field of the item
+        "seen.add(`Score: ${doc.score}\\n${doc.pageContent}`);",  # a set, not a text
+        "queries.push(sql`SELECT text FROM chunks WHERE score > ${doc.score} AND id = ${doc.id}`);",  # tagged
+    ],
+)
+def test_strings_outside_a_prompt_building_context_are_not_read(statement):
+    source = f"function build(docs) {{\n  for (const doc of docs) {{\n    {statement}\n  }}\n}}\n"
+    assert templates_in(source) == []
+    assert _found(source) == []
+
+
+# ---------------------------------------------------------------- which strings are prompts
+
+PROMPT_TEXT = "You are a support assistant. Answer only from the sources and cite them."
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "const SYSTEM_PROMPT = `TEXT`;",
+        "export const qaTemplate: string = 'TEXT';",
+        'let instructions = "TEXT";',
+        "this.systemPrompt = `TEXT`.trim();",
+        "const system = dedent`TEXT`;",
+        "await generateText({ model, system: `TEXT`, prompt: question });",
+        "streamText({ model, messages: [{ role: 'system', content: `TEXT` }] });",
+        "const messages = [{ role, content: 'TEXT' }];",
+        "const prompt = PromptTemplate.fromTemplate(`TEXT`);",
+        "const chat = ChatPromptTemplate.fromMessages([['system', `TEXT`], ['human', '{question}']]);",
+        "const message = new SystemMessage(`TEXT`);",
+        "function buildPrompt(question: string): string {\n  if (!question) {\n    return `TEXT`;\n  }\n  return question;\n}",
+        "const buildSystemPrompt = async (q: string): Promise<string> => `TEXT`;",
+        "class Bot {\n  getSystemPrompt(): string {\n    return `TEXT`;\n  }\n}",
+        "const answer = await llm.invoke(`TEXT Use the context: ${context}`);",
+        "const body = { input: 'TEXT\\nContext: {context}' };",
+    ],
+)
+def test_a_prompt_is_found_by_what_the_code_says(source):
+    assert [t.text.replace(" Use the context: ${context}", "").replace("\nContext: {context}", "") for t in templates_in(source.replace("TEXT", PROMPT_TEXT))] == [PROMPT_TEXT]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "const greeting = `TEXT`;",  # no name, no slot
+        "const label = `Using ${context}`;",  # too short to be a prompt
+        "console.log(`TEXT ${context}`);",
+        "logger.warn('TEXT {context}');",
+        "throw new Error(`TEXT ${context}`);",
+        "throw `TEXT ${context}`;",
+        "const q = sql`TEXT ${context}`;",
+        "function render() {\n  return `TEXT`;\n}",  # not a prompt function
+        "const row = { role: 'admin', title: `TEXT` };",
+        "const mode = flag ? `TEXT` : `TEXT`;",
+    ],
+)
+def test_other_strings_are_not_prompts(source):
+    assert templates_in(source.replace("TEXT", PROMPT_TEXT)) == []
+
+
+def test_application_code_without_a_prompt_is_silent_and_skipped(tmp_path):
+    source = (
+        'import express from "express";\n'
+        "// a `backtick` and 'quote in a comment\n"
+        "/* and ` in a block */\n"
+        "const re = /`[^`]*`/g, half = total / 2 / count;\n"
+        "const app = express();\n"
+        'app.get("/health", (req, res) => res.send(`ok ${Date.now()}`));\n'
+        "const url = `https://api.example.com/v1/${path}?q=${encodeURIComponent(q)}`;\n"
+        "export default app;\n"
+    )
+    doc = document.parse_text(source, "server.ts", ".ts")
+    assert (doc.prompts, doc.errors, doc.holds_prompt) == ((), (), False)
+
+
+def test_the_statement_after_a_template_literal_is_never_prompt_text():
+    source = "const SYSTEM_PROMPT = `Answer from the context below.\nContext: ${context}`;\nconst x = computeSomething();\nexport function run() { return x; }\n"
+    doc = document.parse_text(source, "qa.ts", ".ts")
+    assert [p.text for p in doc.prompts] == ["Answer from the context below.\nContext: ${context}"]
+
+
+def test_a_finding_in_a_string_with_escapes_lands_on_its_character():
+    source = 'const QA_PROMPT = "Today is {current_date}.\\nAnswer only from the sources below and cite them as [n].\\nQuestion: {question}\\n";\n'
+    [finding] = lint_text(source, path="qa.mjs", config=CONFIG)
+    assert (finding.code, finding.line) == ("PL305", 1)
+    assert source[finding.column - 1 :].startswith("{current_date}")
+
+
+# ---------------------------------------------------------------- the scanner
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "// a comment with ` and ${ and '\n",
+        "/* a block ` with \" quotes */\n",
+        "const re = /[`'\"]+/g;\n",
+        "const s = 'it\\'s a ` backtick';\n",
+        'const t = "a \\" ` quote";\n',
+        "const n = a / b / c;\n",
+        "const m = new Map<string, Array<Doc>>();\n",
+        "function f<T extends { a: string }>(x: T): Promise<Array<T>> { return g(x); }\n",
+        "const nested = `a ${b.map((c) => `c ${c.d ? `x ${c.e}` : '}'}`).join('}')} z`;\n",
+        "type K = `prefix-${string}`;\n",
+        "if (ok) { x = 1 } /re`/.test(s);\n",
+    ],
+)
+def test_the_scanner_is_not_confused(code):
+    source = code + "const SYSTEM_PROMPT = `" + PROMPT_TEXT + "`;\n"
+    assert [(t.line, t.text) for t in templates_in(source) if t.loop is None] == [(2, PROMPT_TEXT)]
+
+
+def test_a_template_keeps_its_fields_as_written_and_maps_each_character():
+    raw = "x = `a\\n${b.map((c) => `[${c.i}]`).join('}')} \\${not} \\\\${yes}`;"
+    [template] = [t for t in tokens(raw) if t.kind == "template"][:1]
+    assert template.value == "a\n${b.map((c) => `[${c.i}]`).join('}')} \\${not} \\\\${yes}"
+    assert [expression for _, _, expression in fields(template.value)] == ["b.map((c) => `[${c.i}]`).join('}')", "yes"]
+    assert len(template.offsets) == len(template.value) + 1
+    assert all(raw[o] == c or raw[o] == "\\" for o, c in zip(template.offsets, template.value))
+
+
+@pytest.mark.parametrize(
+    "source, message, line",
+    [
+        ("const a = 1;\nconst PROMPT = `never\nends\n", "unterminated template literal", 2),
+        ("const a = 'open\nconst b = 2;\n", "unterminated string literal", 1),
+        ("const a = 1;\n\n/* never closed\n", "unterminated comment", 3),
+        ("const P = `a ${b.map(c => `x ${c}`)\n", "unterminated template literal", 1),
+    ],
+)
+def test_bad_input_is_one_pl900_naming_the_line(source, message, line):
+    with pytest.raises(JsSyntaxError):
+        templates_in(source)
+    [finding] = lint_text(source, path="bad.ts", config=CONFIG)
+    assert (finding.code, finding.line, finding.message) == ("PL900", line, f"invalid TypeScript: {message}")
+
+
+def test_jsx_text_with_an_apostrophe_is_not_a_broken_string():
+    source = "export function Page() {\n  return <p>Don't guess.</p>;\n}\nconst systemPrompt = `" + PROMPT_TEXT + "`;\n"
+    assert [t.text for t in document.parse_text(source, "page.tsx", ".tsx").prompts] == [PROMPT_TEXT]
+    assert document.parse_text(source, "page.ts", ".ts").errors  # outside JSX the quote is a broken string
+
+
+@pytest.mark.parametrize(
+    "expression, python",
+    [
+        ("c.metadata?.date", "c.metadata.date"),
+        ('c.metadata?.["date"]', "c.metadata['date']"),
+        ("c.meta!.date", "c.meta.date"),
+        ("Number(c.score)", "float(c.score)"),
+        ("Math.round(c.score * 100)", "round(c.score * 100)"),
+        ('c.date ?? ""', "c.date"),
+        ('c.date || "n/a"', "c.date"),
+        ('c.date ? c.date : "n/a"', "c.date if c.date else 'n/a'"),
+        ("c.tags.map(t => t.name)", None),
+        ("/x/.test(c.text)", None),
+    ],
+)
+def test_a_field_expression_reads_as_python(expression, python):
+    import ast
+
+    node = python_of(expression)
+    assert (ast.unparse(node) if node is not None else None) == python
