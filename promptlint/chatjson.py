@@ -471,10 +471,19 @@ class _Record:
             self.add(where, "system", node, source, pair if part is SourcePart.FIELD else None)
 
 
-def _chat_texts(record: _Node, index: int, positions: _Positions) -> list[ChatText]:
-    """The texts of one record, checking that it has one of the accepted shapes."""
+def _chat_texts(record: _Node, index: int, positions: _Positions, log: bool = False) -> list[ChatText]:
+    """The texts of one record, checking that it has one of the accepted shapes (``log``: a line
+    of a log of requests, where every record claims to be one)."""
     reader = _Record(index, positions)
-    messages = record.get("messages")
+    # A key names a shape only with the type the shape gives it (`"instructions": {...}` in a
+    # prompt file is no Responses request), unless the record says it is a request by naming
+    # its model or its messages: then a wrongly typed key is a broken request, reported as one.
+    request = log or record.kind == "object" and (record.get("model") is not None or record.get("messages") is not None)
+
+    def shaped(key: str, kind: str) -> _Node | None:
+        return record.get(key) if request else record.get(key, kind)
+
+    messages = shaped("messages", "array")
     if messages is not None:
         if messages.kind != "array":
             raise positions.not_chat('"messages" must be a list of messages', messages.start)
@@ -487,9 +496,9 @@ def _chat_texts(record: _Node, index: int, positions: _Positions) -> list[ChatTe
             reader.documents(documents)
     elif record.get("retrieveAndGenerateConfiguration", "object") is not None:
         _bedrock_knowledge_base(reader, record)
-    elif record.get("contents") is not None:
+    elif shaped("contents", "array") is not None:
         _gemini(reader, record)
-    elif record.get("instructions") is not None or record.get("input", "array") is not None:
+    elif shaped("instructions", "string") is not None or record.get("input", "array") is not None:
         _responses(reader, record)
     elif record.get("lc") is not None and record.get("kwargs", "object") is not None:
         _langchain(reader, record, "", None)
@@ -498,12 +507,12 @@ def _chat_texts(record: _Node, index: int, positions: _Positions) -> list[ChatTe
         template = reader.string(record, "template")
         if template is not None:
             reader.add("template", "user", template)
-    elif record.get("prompt") is not None:
+    elif shaped("prompt", "string") is not None:
         prompt = record.get("prompt")
         if prompt.kind != "string":
             raise positions.not_chat('"prompt" must be a string', prompt.start)
         reader.add("messages[0]", "user", prompt)
-    elif record.kind == "array":
+    elif record.kind == "array" and (request or not record.value or any(record.value[0].get(key) is not None for key in ("role", "content"))):
         reader.messages(record)
     else:
         raise positions.not_chat(SHAPE_ERROR, record.start)
@@ -640,7 +649,7 @@ def parse_chat_jsonl(raw: str) -> list[list[ChatText] | JsonSyntaxError]:
         if _WHITESPACE.match(raw, start, end).end() == end:
             continue
         try:
-            results.append(_chat_texts(parser.parse(start, end), len(results), positions))
+            results.append(_chat_texts(parser.parse(start, end), len(results), positions, log=True))
         except JsonSyntaxError as error:
             results.append(error)
     return results

@@ -356,7 +356,7 @@ def test_invalid_json_reports_line_and_column(raw, message, line, column):
         ('"just text"', SHAPE_ERROR, 1, 1),
         ('\n  {"model": "x"}', SHAPE_ERROR, 2, 3),
         ('{"messages": "hi"}', '"messages" must be a list of messages', 1, 14),
-        ('{"prompt": ["a"]}', '"prompt" must be a string', 1, 12),
+        ('{"model": "m", "prompt": ["a"]}', '"prompt" must be a string', 1, 26),
         ('[{"role": "user", "content": "a"}, "b"]', 'expected a message object with "role" and "content"', 1, 36),
         ('[\n  {"content": "a"}\n]', 'message has no "role"', 2, 3),
         ('[{"role": 1, "content": "a"}]', '"role" must be a string', 1, 11),
@@ -587,7 +587,7 @@ def test_request_shapes_give_their_texts(body, texts):
     ("raw", "message", "column"),
     [
         ('{"instructions": "S", "input": 3}', '"input" must be a string or a list of items', 32),
-        ('{"contents": {}}', '"contents" must be a list of contents', 14),
+        ('{"model": "m", "contents": {}}', '"contents" must be a list of contents', 28),
         ('{"contents": [{"role": "user"}]}', 'a content needs a list of "parts"', 15),
         ('{"contents": [{"parts": [{"text": 1}]}]}', '"text" must be a string', 35),
         ('{"messages": [], "documents": {}}', '"documents" must be a list of documents', 31),
@@ -598,6 +598,23 @@ def test_misshapen_requests_are_errors_at_their_value(raw, message, column):
     with pytest.raises(JsonSyntaxError) as caught:
         parse_chat_json(raw)
     assert (caught.value.message, caught.value.line, caught.value.column) == (message, 1, column)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '{"instructions": {"task": "Answer from the module.", "persona": "A lecturer."}}',
+        '{"contents": {"intro": "Welcome"}}',
+        '{"prompt": {"en": "Hello", "fr": "Bonjour"}}',
+        '["a", "b"]',
+        '[{"name": "x"}]',
+    ],
+)
+def test_a_key_of_the_wrong_type_names_no_request_shape(raw):
+    """Data that shares a key with a request body, without its type or a model, is not a broken request."""
+    with pytest.raises(JsonSyntaxError) as caught:
+        parse_chat_json(raw)
+    assert caught.value.message == SHAPE_ERROR
 
 
 @pytest.mark.parametrize("raw", ['{"input": "text", "output": "label"}', '{"model": "e5", "input": "embed me"}', '{"generationConfig": {}}'])

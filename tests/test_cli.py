@@ -651,7 +651,7 @@ def test_a_python_file_without_templates_found_by_a_walk_is_skipped_quietly(work
     ("record", "message"),
     [
         ('{"messages": "hello"}', '1:14: PL900 [syntax-error] valid JSON but not a chat record: "messages" must be a list of messages'),
-        ('{"prompt": 3}', '1:12: PL900 [syntax-error] valid JSON but not a chat record: "prompt" must be a string'),
+        ('{"model": "m", "prompt": 3}', '1:26: PL900 [syntax-error] valid JSON but not a chat record: "prompt" must be a string'),
         ('[{"content": "hi"}]', '1:2: PL900 [syntax-error] valid JSON but not a chat record: message has no "role"'),
         ('{"messages": [}', "1:15: PL900 [syntax-error] invalid JSON: Expecting value"),
     ],
