@@ -224,7 +224,7 @@ def text_lines(text: str, lower: str, start: int = 0, end: int | None = None) ->
 
 
 # "Label: value" at the start of a metadata line.
-_LABEL_LINE = re.compile(r"\s*(?:[-*•]\s+)?(?P<label>(?:[^\W\d]|@)[\w .@;/-]{0,40}?)\s*[:=：]\s*(?P<value>.*)$")
+_LABEL_LINE = re.compile(r"\s*(?:[-*•]\s+)?(?:\*\*|__)?(?P<label>(?:[^\W\d]|@)[\w .@;/-]{0,40}?)(?:\*\*|__)?\s*[:=：]\s*(?:\*\*|__)?\s*(?P<value>.*)$")
 # "label: value", "label=value" or "label value" inside a header group.
 _INLINE_ITEM = re.compile(r"\s*(?P<label>(?:[^\W\d_]|@)(?:[^\W\d]|[ .@;-]){0,30}?)\s*(?:[:=：]\s*|\s+(?=[\d({]))(?P<value>\S.*?)\s*$")
 # A line holding only a tag that groups metadata ("<document_metadata>") or ends a source ("[END CONTEXT 1]").
@@ -778,6 +778,13 @@ def _read_body(text: str, body: list[Line], vocab: Vocab, default_start: int) ->
             wrapper_lines.append(_line_span(text, line))
             i += 1
             continue
+        if labelled and (printed := _LONE_SLOT.match(labelled["value"])) and not vocab.lexicon.concepts(printed["name"]) and not vocab.is_field(label):
+            # "**Memory:** {{memory}}": a labelled slot that neither its label nor its name calls
+            # metadata prints the chunk, as a content label's slot does; fields may follow it.
+            content_start = line.start + labelled.start("value")
+            inline_content_end = line.end
+            labelled_content = True
+            i += 1
         break
     fields_after_slot = False
     if inline_content_end is not None and _LONE_SLOT.match(lowercase(text[content_start:inline_content_end])):
@@ -786,7 +793,7 @@ def _read_body(text: str, body: list[Line], vocab: Vocab, default_start: int) ->
             label = normalise_label(body[i].text[labelled.start("label") : labelled.end("label")])
             if mapping := _mapping_fields(text, body[i], labelled):
                 fields.extend(mapping)
-            elif vocab.is_field(label):
+            elif vocab.is_field(label := _named_by_slot(_line_field(text, body[i], labelled, label), vocab).label):
                 fields.append(_line_field(text, body[i], labelled, label))
             else:
                 break

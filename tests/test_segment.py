@@ -246,3 +246,20 @@ def test_a_score_labelled_in_another_language_is_a_score(label, colon, template)
 def test_a_labelled_note_in_another_language_is_no_field(line):
     text = f"Answer from the sources.\n{line}\n\n[1] Returns\nDamaged goods may be returned.\n\n[2] Shipping\nIt takes 3 days.\n\nQuestion: {{question}}\n"
     assert [f.code for f in lint_text(text, path="t.txt", config=build({}, "test")) if f.code.startswith(("PL1", "PL2"))] == []
+
+
+@pytest.mark.parametrize("syntax", SECTIONS)
+@pytest.mark.parametrize("mark", ["**", "__", ""])
+@pytest.mark.parametrize("chunk", ["Memory", "Fact", "Note"])
+@pytest.mark.parametrize(("label", "name", "code"), [("Last Mentioned", "last_updated", "PL201"), ("Seen", "created_at", "PL201"), ("Weight", "similarity", "PL102"), ("Confidence", "confidence", "PL102")])
+def test_a_labelled_slot_no_word_list_knows_is_the_chunk_and_the_lines_after_it_are_fields(syntax, mark, chunk, label, name, code):
+    opening, closing, slot = SECTIONS[syntax]
+    body = f"- {mark}{chunk}:{mark} {slot.replace('NAME', chunk.lower())}\n  - {mark}{label}:{mark} {slot.replace('NAME', name)}"
+    text = f"Here is what I know about the user.\n\n{opening}\n{body}\n{closing}\n"
+    assert [f.code for f in lint_text(text, path="t.mustache", config=build({}, "test")) if f.code != "PL205"] == [code]
+
+
+@pytest.mark.parametrize("line", ["- **Tone:** {{tone}}", "- **Audience:** {{audience}}"])
+def test_a_labelled_slot_outside_a_section_is_no_source(line):
+    text = f"Write a reply to the user.\n{line}\n- **Weight:** {{{{similarity}}}}\n"
+    assert [f.code for f in lint_text(text, path="t.mustache", config=build({}, "test"))] == []
