@@ -42,6 +42,7 @@ class Vocab:
     context_labels: frozenset[str]
     slot_kinds: dict[str, str]  # template variable name -> "question", "rewritten", "context", "history", "volatile"
     volatile_prefixes: tuple[str, ...]
+    slot_fillers: frozenset[str]  # words of a variable's name that say how it is written (see segment.yaml)
     source_header: re.Pattern[str]
     role_marker: re.Pattern[str]
     role_word: re.Pattern[str]  # the role a marker names
@@ -136,6 +137,7 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
             for word in seg[f"{kind}-vars"]
         },
         volatile_prefixes=tuple(normalise_label(w) + " " for w in seg["volatile-prefixes"]),
+        slot_fillers=frozenset(seg["slot-fillers"]),
         source_header=source_header,
         role_marker=role_marker,
         role_word=re.compile(r"(?<![a-z])(?:" + token_roles + r")(?![a-z])"),
@@ -184,6 +186,16 @@ def slot_kind(name: str, vocab: Vocab) -> str | None:
     """What a template variable holds, judged by its name; None when the name says nothing."""
     label = normalise_label(name.rsplit(".", 1)[-1])
     kind = vocab.slot_kinds.get(label)
+    if kind is None:
+        # `question_text`, `retrieved_docs`: the name, once the words that say how the value is
+        # written are set aside; and for the context and the history (`kb_context`, `doc_summaries`)
+        # its last word. A question's last word is not enough: `system_message` is no question.
+        named = [w for w in label.split() if w not in vocab.slot_fillers]
+        whole, last = (vocab.slot_kinds.get(" ".join(named)), vocab.slot_kinds.get(named[-1])) if named else (None, None)
+        if whole in ("context", "question", "history"):
+            kind = whole
+        elif last in ("context", "history"):
+            kind = last
     if kind is None and (label + " ").startswith(vocab.volatile_prefixes):
         kind = "volatile"
     return kind
@@ -545,6 +557,10 @@ def _separated_sources(text: str, lines: list[Line], vocab: Vocab, messages: lis
         chunks = [c for c in (_strip_blank_edges(c) for c in chunks) if c]
         if len(chunks) < 2:
             continue
+        if any(len(c) == 1 and (slot := _SLOT.fullmatch(c[0].lower.strip())) and slot_kind(slot["name"], vocab) == "context" for c in chunks):
+            # "Context:\n{context_str}\n------\nYou are ...": the slot is the whole context, and the
+            # rule after it closes the context block; it does not start another source.
+            return []
         return [
             Source(n, Span(c[0].start, c[-1].end), Span(c[0].start, c[0].start), Span(c[0].start, c[-1].end))
             for n, c in enumerate(chunks)

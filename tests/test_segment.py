@@ -7,7 +7,7 @@ import pytest
 from promptlint.config import build
 from promptlint.lint import lint_text
 from promptlint.model import PartKind
-from promptlint.segment import segment_text
+from promptlint.segment import segment_text, slot_kind, words
 
 
 def _sources(text):
@@ -263,3 +263,22 @@ def test_a_labelled_slot_no_word_list_knows_is_the_chunk_and_the_lines_after_it_
 def test_a_labelled_slot_outside_a_section_is_no_source(line):
     text = f"Write a reply to the user.\n{line}\n- **Weight:** {{{{similarity}}}}\n"
     assert [f.code for f in lint_text(text, path="t.mustache", config=build({}, "test"))] == []
+
+
+@pytest.mark.parametrize("rule", ["------", "=====", "*****"])
+@pytest.mark.parametrize("slot", ["{context_str}", "{{ context }}", "{retrieved_docs}", "$search_results$"])
+def test_a_rule_after_a_context_slot_closes_the_context_and_starts_no_source(rule, slot):
+    text = f"Answer only from the context.\n{rule}\nContext:\n{slot}\n{rule}\nYou are a helpful assistant for developers. You reply to questions about the documentation.\n"
+    prompt = segment_text(text)
+    assert len(prompt.sources) <= 1
+    assert [text[p.span.start : p.span.end] for p in prompt.parts if p.kind is PartKind.SOURCES] == [slot]
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [("retrieved_docs", "context"), ("formatted_docs", "context"), ("kb_context", "context"), ("doc_summaries", "context"),
+     ("question_text", "question"), ("formatted_user_question", "question"), ("history_str", "history"),
+     ("system_message", None), ("sql_query", None), ("doc_text", None), ("published_date", None)],
+)
+def test_a_variable_is_read_by_its_words_once_the_ones_that_say_how_it_is_written_are_set_aside(name, kind):
+    assert slot_kind(name, words()) == kind
