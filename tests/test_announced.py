@@ -117,3 +117,21 @@ def test_derived_text_under_the_names_the_chapter_gives(label, form):
                 f"</document_content>\n</document>\nQuestion: How long?\n")
         where = (4, 1)
     assert _found(text, "t.txt", "PL104") == [where]
+
+
+@pytest.mark.parametrize("path", sorted(FORMS)[1:])
+@pytest.mark.parametrize("sentence, phrase", [
+    ("Use the passages that have the highest score and favor recent ones.", "highest score"),
+    ("Prefer top-scoring passages.", "top-scoring"),
+    ("Passages are sorted by relevance score.", "sorted by relevance score"),
+    ("Trust the higher similarity scores more.", "higher similarity scores"),
+])
+def test_weighing_the_sources_by_their_score_is_announced(path, sentence, phrase):
+    text = FORMS[path].replace("You answer from the knowledge base.", f"You answer from the knowledge base. {sentence}").format(label="Context:")
+    assert _found(text, path, "PL102") == [_at(text, phrase)]
+
+
+@pytest.mark.parametrize("sentence", ["Give the answer a score between 0 and 5.", "Pick the best answer.", "Score each answer for helpfulness."])
+def test_scoring_the_answer_is_not_weighing_the_sources(sentence):
+    text = FORMS["t.txt"].replace("You answer from the knowledge base.", f"You answer from the knowledge base. {sentence}").format(label="Context:")
+    assert _found(text, "t.txt", "PL102") == []

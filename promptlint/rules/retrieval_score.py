@@ -8,7 +8,9 @@ is a score by its name (`vector_distance`, `@search.rerankerScore`, `_score`), o
 by its shape when it has no name: a fraction or a percentage on every source
 (`[1] Returns Policy (0.82)`). When the sources arrive pre-joined in one slot, an
 instruction that says they carry scores ("Passages (with similarity scores):",
-"the paragraphs and their corresponding scores") is flagged where it says so. Numbers inside the chunk text (a credit
+"the paragraphs and their corresponding scores") or tells the model to weigh them by
+it ("use the answers with the highest score", "sorted by relevance score") is flagged
+where it says so. Numbers inside the chunk text (a credit
 score in a lending policy) and parse warnings (`OCR confidence 0.86`) are not
 retrieval scores and are left alone.
 
@@ -81,7 +83,7 @@ def _announced(prompt: Prompt, ctx: RuleContext):
             yield ctx.finding(
                 prompt,
                 Span(match.start(), match.end()),
-                f"The prompt says the sources come with their scores ('{prompt.text[match.start() : match.end()]}'); "
+                f"The prompt speaks of the sources' scores ('{prompt.text[match.start() : match.end()]}'); "
                 "the model reads a score as an instruction to defer to the top hit",
                 tokens_text="",
             )
