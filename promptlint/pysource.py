@@ -189,9 +189,13 @@ def _strings(node: ast.AST, jinja: bool):
             yield from _strings(item, jinja)
     elif isinstance(node, ast.Call) and literal_in_call(node) is not None:
         yield literal_in_call(node), jinja  # `"""...""".format(...)`, `dedent("""...""")`
+    elif _percent_formatted(node):
+        yield node, jinja  # `"""... %s ...""" % malformed_json`
 
 
 def _template(raw: str, starts: list[int], node: ast.AST, jinja_hint: bool) -> PyTemplate | None:
+    if isinstance(node, ast.BinOp):
+        return _percent_template(raw, starts, node)
     if isinstance(node, ast.Constant) and not isinstance(node.value, str):
         return None
     start = starts[node.lineno - 1] + _char_column(raw, starts[node.lineno - 1], node.col_offset)
@@ -208,6 +212,37 @@ def _template(raw: str, starts: list[int], node: ast.AST, jinja_hint: bool) -> P
         return None
     syntax = "jinja" if jinja_hint or "{{" in text and "}}" in text or "{%" in text else "text"
     return PyTemplate(text, syntax, node.lineno, start - starts[node.lineno - 1] + 1, origin, offsets=offsets)
+
+
+# A printf-style conversion: `%s`, `%(name)s`, `%.2f`, and `%%` for a percent sign.
+_PERCENT = re.compile(r"%(?:\((?P<key>[^()]*)\))?[-#0 +]*(?:\d+|\*)?(?:\.\d+)?[sdrifgeEGxXoc]|%%")
+
+
+def _percent_formatted(node: ast.AST) -> bool:
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) and isinstance(node.left.value, str)
+
+
+def _percent_template(raw: str, starts: list[int], node: ast.BinOp) -> PyTemplate | None:
+    """A string filled with `%`: each conversion reads as a slot named by what fills it (`%s`
+    filled by `malformed_json` is `{malformed_json}`, `%(context)s` is `{context}`), placed
+    where the conversion is written. The text is no longer the literal, so nothing is fixed in it."""
+    literal = _template(raw, starts, node.left, False)
+    if literal is None:
+        return None
+    values = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
+    names = iter(v.id if isinstance(v, ast.Name) else "value" for v in values)
+    where = list(range(literal.origin[0], literal.origin[1] + 1)) if literal.origin else list(literal.offsets or ())
+    if len(where) != len(literal.text) + 1:
+        return literal
+    text, offsets, at = [], [], 0
+    for match in _PERCENT.finditer(literal.text):
+        written = "%" if match[0] == "%%" else "{" + (match["key"] or next(names, "value")) + "}"
+        text.append(literal.text[at : match.start()] + written)
+        offsets.extend(where[at : match.start()] + [where[match.start()]] * len(written))
+        at = match.end()
+    text.append(literal.text[at:])
+    offsets.extend(where[at:])
+    return PyTemplate("".join(text), literal.syntax, literal.line, literal.column, None, offsets=tuple(offsets))
 
 
 def _char_column(raw: str, line_start: int, byte_offset: int) -> int:

@@ -231,3 +231,26 @@ def test_what_a_function_named_for_prompts_returns_is_a_prompt(name):
 def test_a_returned_f_string_with_a_repeated_question_is_linted():
     source = f'def build_prompt(question, context):\n    return f"""{PROMPT_TEXT}\n\n{{context}}\n\nQuestion: {{question}}\nQuestion: {{question}}\n"""\n'
     assert [(f.line, f.column, f.code) for f in lint_text(source, path="rag.py", config=CONFIG)] == [(6, 11, "PL101")]
+
+
+@pytest.mark.parametrize(
+    ("fill", "conversions"),
+    [("(context, question)", ("%s", "%s")), ("(docs, query)", ("%s", "%r")), ('{"context": c, "question": q}', ("%(context)s", "%(question)s"))],
+)
+def test_a_percent_formatted_string_reads_its_conversions_as_slots_named_by_what_fills_them(fill, conversions):
+    source = (
+        "def build_prompt(c, q, context, question, docs, query):\n"
+        f'    prompt = """Context:\n{conversions[0]}\n\nQuestion: {conversions[1]}\n\nAnswer in English, in two sentences at most.\nCite the sources you used by their numbers.\n""" % {fill}\n'
+        "    return prompt\n"
+    )
+    (template,) = templates_in(source)
+    names = [n.strip("()") for n in fill.strip("(){}").split(",")]
+    expected = [f"{{{c[2:-2]}}}" if c.startswith("%(") else f"{{{n.split(':')[0].strip()}}}" for c, n in zip(conversions, names)]
+    assert [line for line in template.text.split("\n") if line.startswith("{") or line.startswith("Question")] == [expected[0], f"Question: {expected[1]}"]
+    found = [(f.line, f.column, f.code) for f in lint_text(source, path="p.py", config=CONFIG)]
+    assert found == [(3, 1, "PL305")]
+
+
+def test_a_percent_sign_written_twice_is_one_percent_and_no_slot():
+    (template,) = templates_in('PROMPT = """Documents:\n{context}\n\nBe 100%% sure. %s""" % extra\n')
+    assert template.text.endswith("Be 100% sure. {extra}")
