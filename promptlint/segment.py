@@ -1383,7 +1383,7 @@ def _parts(
         parts.append(Part(PartKind.SOURCES, block, "the sources"))
     for question in questions:
         if block is None or not block.contains(question):
-            parts.append(Part(PartKind.QUESTION, Span(_label_start(lower, question), question.end), "the question"))
+            parts.append(Part(PartKind.QUESTION, Span(_label_start(lower, question), _label_end(lower, question)), "the question"))
     last_user = next((i for i in range(len(messages) - 1, -1, -1) if messages[i].role == "user"), None)
     for i, message in enumerate(messages):
         if i == len(messages) - 1 and message.role == "assistant" and _only_marker(text, message, vocab):
@@ -1411,6 +1411,16 @@ def _label_start(lower: str, question: Span) -> int:
         return line_start
     tag = re.search(r"<[a-z_]+>\s*$", lower[max(line_start, question.start - 40) : question.start])
     return question.start - (len(tag[0]) if tag else 0)
+
+
+# What may close a question after it on its line: a quote, and the tag that opened it ("</question>").
+_QUESTION_CLOSE = re.compile(r"[\"'\u201d\u2019]?[ \t]*</[a-z_][\w-]*>")
+
+
+def _label_end(lower: str, question: Span) -> int:
+    """Where the question's part ends: after the tag that closes it, which is no instruction."""
+    closing = _QUESTION_CLOSE.match(lower, question.end)
+    return closing.end() if closing else question.end
 
 
 def _uncovered(text: str, line: Line, taken: SpanSet) -> list[Line]:

@@ -282,3 +282,11 @@ def test_a_rule_after_a_context_slot_closes_the_context_and_starts_no_source(rul
 )
 def test_a_variable_is_read_by_its_words_once_the_ones_that_say_how_it_is_written_are_set_aside(name, kind):
     assert slot_kind(name, words()) == kind
+
+
+@pytest.mark.parametrize("tag", ["question", "query", "user_question"])
+@pytest.mark.parametrize("quote", ["", '"'])
+def test_the_tag_that_closes_a_question_is_part_of_it(tag, quote):
+    text = f"Answer from the documents.\n\n<documents>\n<document index=\"1\">\nDamaged goods may be returned within 30 days.\n</document>\n</documents>\n\n<{tag}>{quote}How long do I have?{quote}</{tag}>\n"
+    parts = [(p.kind, text[p.span.start : p.span.end]) for p in segment_text(text).parts]
+    assert parts[-1] == (PartKind.QUESTION, f"<{tag}>{quote}How long do I have?{quote}</{tag}>")
