@@ -43,6 +43,7 @@ class Vocab:
     slot_kinds: dict[str, str]  # template variable name -> "question", "rewritten", "context", "history", "volatile"
     volatile_prefixes: tuple[str, ...]
     slot_fillers: frozenset[str]  # words of a variable's name that say how it is written (see segment.yaml)
+    rewrite_qualifiers: frozenset[str]  # words that make a question's name a rewritten question's
     source_header: re.Pattern[str]
     role_marker: re.Pattern[str]
     role_word: re.Pattern[str]  # the role a marker names
@@ -138,6 +139,7 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         },
         volatile_prefixes=tuple(normalise_label(w) + " " for w in seg["volatile-prefixes"]),
         slot_fillers=frozenset(seg["slot-fillers"]),
+        rewrite_qualifiers=frozenset(seg["rewrite-qualifiers"]),
         source_header=source_header,
         role_marker=role_marker,
         role_word=re.compile(r"(?<![a-z])(?:" + token_roles + r")(?![a-z])"),
@@ -196,6 +198,8 @@ def slot_kind(name: str, vocab: Vocab) -> str | None:
             kind = whole
         elif last in ("context", "history"):
             kind = last
+        elif last == "question" and any(w in vocab.rewrite_qualifiers for w in named[:-1]):
+            kind = "rewritten"  # `new_question`, `better_query`: the question as rewritten
     if kind is None and (label + " ").startswith(vocab.volatile_prefixes):
         kind = "volatile"
     return kind
