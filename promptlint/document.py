@@ -332,9 +332,33 @@ def parse_text(raw: str, display: str, suffix: str) -> Document:
 
 
 def read_text(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:
-    """A text file holds one prompt; a .prompt file that uses Jinja tags is a template."""
+    """A text file holds one prompt; a .prompt file that uses Jinja tags is a template; a
+    Markdown page that documents a prompt in fenced blocks holds those blocks."""
     syntax = "jinja" if suffix == ".prompt" and ("{%" in raw or "{{" in raw) else "text"
+    fenced = _fenced_prompts(raw) if suffix == ".md" else []
+    if fenced:
+        prompts = tuple(Prompt((raw[start:end],), None, syntax="jinja" if "{%" in raw[start:end] else "text", origin=(start, end)) for start, end in fenced)
+        return Document(display, raw, "text", bom, prompts, (), newline)
     return _template(display, raw, bom, newline, syntax)
+
+
+_FENCE = re.compile(r"^(?P<fence>```|~~~)[^\n]*\n(?P<body>.*?)^(?P=fence)[ \t]*$", re.MULTILINE | re.DOTALL)
+
+
+def _fenced_prompts(raw: str) -> list[tuple[int, int]]:
+    """Where the prompts of a Markdown page stand when the page documents them: the fenced
+    blocks that read as prompts, when the prose around them does not. The prose (a rationale, a changelog) is then no part of any prompt."""
+    from .segment import is_prompt_text, segment_text, words
+
+    if "```" not in raw and "~~~" not in raw:
+        return []
+    vocab = words()
+    fences = list(_FENCE.finditer(raw))
+    # A block with a context slot, or an assembled prompt whose sources are written out.
+    inside = [m for m in fences if is_prompt_text(m["body"], vocab) or len(segment_text(m["body"]).sources) >= 2]
+    if not inside or is_prompt_text(_FENCE.sub("", raw), vocab):
+        return []
+    return [(m.start("body"), m.end("body")) for m in inside]
 
 
 def read_jinja(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:

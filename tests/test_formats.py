@@ -159,3 +159,48 @@ def test_a_prompty_files_front_matter_is_kept_by_a_fix():
     body = "system:\nAnswer from the sources.\n{% for doc in documents %}\n[{{ loop.index }}] {{ doc.title }} (score: {{ doc.score }})\n{{ doc.content }}\n{% endfor %}\n\nuser:\n{{ question }}\n"
     fixed = lint.fix_text(head + body, path="support.prompty", config=YAML_CONFIG)
     assert fixed == head + body.replace(" (score: {{ doc.score }})", "")
+
+
+PAGE = """# Support answer prompt
+
+Tuned in March; the last version added a rule about citations, because answers
+without them were hard to audit. Keep it short: long prompts cost on every request.
+
+```{info}
+Answer using only the documents below.
+
+[1] Returns Policy (relevance: 0.91)
+Damaged goods may be returned within 30 days.
+
+[2] Shipping FAQ (relevance: 0.72)
+Standard delivery takes 3 to 5 days.
+
+Question: {{question}}
+```
+
+## Rationale
+
+We tried putting the instructions after the documents, but caching got worse.
+Every change is reviewed by the legal team before it ships to production.
+"""
+
+
+@pytest.mark.parametrize("info", ["", "text", "jinja"])
+def test_a_markdown_page_that_documents_a_prompt_is_read_as_its_fenced_prompt(info):
+    from promptlint.config import build
+    from promptlint.lint import fix_text, lint_text
+
+    config = build({"today": "2026-12-02"}, "test")
+    page = PAGE.format(info=info)
+    found = [(f.line, f.column, f.code) for f in lint_text(page, path="prompt.md", config=config)]
+    assert found == [(9, 32, "PL102"), (12, 30, "PL102")]
+    fixed = fix_text(page, path="prompt.md", config=config)
+    assert fixed == page.replace(" (relevance: 0.91)", "").replace(" (relevance: 0.72)", "")
+
+
+def test_a_page_whose_prose_is_the_prompt_is_read_whole():
+    from promptlint.document import parse_text
+
+    page = "Answer from the context below.\n\n{context}\n\nQuestion: {question}\n\nExample output:\n```json\n{\"answer\": \"...\"}\n```\n"
+    (prompt,) = parse_text(page, "prompt.md", ".md").prompts
+    assert prompt.origin is None and prompt.texts == (page,)
