@@ -351,3 +351,13 @@ def test_the_id_of_a_chunk_is_a_chunk_ordinal(item, key):
 def test_the_id_of_a_document_is_no_ordinal(item):
     source = f'def build({item}s):\n    return "\\n\\n".join([f"""[{{X.id}}] {{X.title}}\n{{X.text}}""" for {item} in {item}s])\n'.replace("X", item)
     assert "PL203" not in [code for _, _, code in _found(source)]
+
+
+@pytest.mark.parametrize("asks", ["Cite the chunk id of each claim.", "Add citations as [id].", "Reference the source ids you used."])
+def test_a_chunk_id_the_instructions_ask_to_cite_is_a_citation_key(asks):
+    from promptlint.config import build as build_config
+
+    template = f"Answer from the chunks. {asks}\n{{% for chunk in chunks %}}\n[{{{{ chunk.id }}}}] {{{{ chunk.text }}}}\n{{% endfor %}}\nQuestion: {{{{ question }}}}\n"
+    assert [f.code for f in lint_text(template, path="t.j2", config=build_config({}, "t")) if f.code == "PL203"] == []
+    uncited = template.replace(asks, "Be brief.")
+    assert [f.code for f in lint_text(uncited, path="t.j2", config=build_config({}, "t")) if f.code == "PL203"] == ["PL203"]

@@ -5,7 +5,8 @@ Flags chunk numbers and ids in a source's wrapper: `chunk 14 of 52`,
 `chunk_id: 8f3a...`, `part 2/5`, `node_id=...`, and in a template the id of an
 item named as a chunk (`{{ chunk.id }}`, `{node['id']}`). The number the model is asked
 to cite (`[1]`, `Document 1:`, `<document index="1">`) is a citation key, not an
-ordinal, and is never flagged.
+ordinal, and is never flagged; nor is a chunk's id that heads its source in brackets
+(`[{{ chunk.id }}]`) when the instructions ask the model to cite: that id is what it cites.
 
 ## Why is this bad?
 About 3 tokens per source for no measured gain (0.00): the position of a chunk
@@ -30,8 +31,10 @@ from __future__ import annotations
 
 import re
 
+from .. import vocabulary
 from ..context import RuleContext
-from ..model import Prompt
+from ..lexicon import split
+from ..model import PartKind, Prompt
 from ._fields import remove_field, source_label
 
 CODE = "PL203"
@@ -42,11 +45,28 @@ FIX = "safe"
 _OF = re.compile(r"\d+\s*(?:of|/)\s*\d+")
 
 
+def _in_key_position(prompt: Prompt, field) -> bool:
+    """Whether the field's value is a citation key by its place: in brackets, first on its line."""
+    line_start = prompt.text.rfind("\n", 0, field.value_span.start) + 1
+    return prompt.text[line_start : field.value_span.start].strip() == "[" and prompt.text[field.value_span.end : field.value_span.end + 1] == "]"
+
+
+def _asks_to_cite(prompt: Prompt, ctx: RuleContext) -> bool:
+    phrases = ctx.words("cite")
+    pattern = vocabulary.patterns(phrases)
+    return any(pattern.search(prompt.lower, p.span.start, p.span.end) for p in prompt.parts if p.kind is PartKind.INSTRUCTIONS)
+
+
 def check(prompt: Prompt, ctx: RuleContext):
     of_words = ctx.labels("of-words")
+    citing = None  # asked only when an id is found
     for source in prompt.sources:
         for field in source.fields:
             is_ordinal = ctx.lexicon.means(field.label, "ordinal") or (field.label in of_words and _OF.match(field.value))
+            if is_ordinal and _in_key_position(prompt, field) and split(field.label)[-1:] and split(field.label)[-1] in ctx.labels("citable"):
+                # "[{{ chunk.id }}]" heading a source is what the model cites, when it is asked to cite.
+                citing = _asks_to_cite(prompt, ctx) if citing is None else citing
+                is_ordinal = not citing
             if is_ordinal and field.value:
                 yield ctx.finding(
                     prompt,
