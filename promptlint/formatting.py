@@ -42,7 +42,7 @@ from .config import Config
 from .context import RuleContext
 from .findings import Edit
 from .jinja import Block, Tag, check_syntax, environment, parses, segment_jinja, tree
-from .model import Field, Prompt, Source, Span
+from .model import Field, FieldForm, Prompt, Source, SourceStyle, Span, Syntax
 from .render import _TITLE_SEP, _WARNING_MARK, Chunk, order_sources, render_source
 from .rules.unconditional_date import STALE_LABEL
 from .segment import segment_text, words
@@ -118,7 +118,7 @@ def _as_read(prompt: Prompt, source: Source) -> tuple[Prompt, Source]:
     An element that holds nothing but one source in the text layout (what format writes
     inside an `<item>`) is read as that source, so that a second format changes nothing.
     """
-    if source.style != "xml" or any(f.form == "tag" for f in source.fields):
+    if source.style != SourceStyle.XML or any(f.form == FieldForm.TAG for f in source.fields):
         return prompt, source
     inner = segment_text(prompt.text[source.content.start : source.content.end])
     if len(inner.sources) != 1 or inner.sources_block != Span(0, len(inner.text)):
@@ -147,7 +147,7 @@ def _rendered(prompt: Prompt, source: Source, chunk: Chunk, key: str, config: Co
     """The canonical source, inside the element that wrapped it when it was wrapped in one."""
     stale_after = config.options["unconditional-date"]["stale-after"]
     canonical = render_source(chunk, key, today=config.today, stale_after_days=stale_after)
-    if source.style != "xml":
+    if source.style != SourceStyle.XML:
         return canonical
     opening = prompt.text[source.header.start : source.header.end]
     closing = prompt.text[prompt.text.rindex("</", source.span.start, source.span.end) : source.span.end]
@@ -368,7 +368,7 @@ def _format_text(piece: document.Prompt, config: Config, unsafe: bool) -> str:
 def _formatted(piece: document.Prompt, config: Config, unsafe: bool) -> str:
     if piece.loop is not None:
         return piece.text  # one source's wrapper, built by code: there is no sources block to rewrite
-    if piece.syntax == "jinja":
+    if piece.syntax == Syntax.JINJA:
         once = format_template(piece.text, config)
         settled = once == piece.text or format_template(once, config) == once
     else:
@@ -394,7 +394,7 @@ def format_document(doc: document.Document, config: Config, unsafe: bool = False
         # A text that is not in the file verbatim (a YAML block) cannot be written back; one
         # written through escapes (check --fix writes small edits there, a Python literal or
         # a config's chat template in a JSON string) is left as it is too.
-        if not piece.writable or piece.offsets is not None or piece.line_map is not None or (piece.chats is not None and piece.syntax == "jinja"):
+        if not piece.writable or piece.offsets is not None or piece.line_map is not None or (piece.chats is not None and piece.syntax == Syntax.JINJA):
             pieces.append(piece)
             continue
         try:

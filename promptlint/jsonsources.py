@@ -19,7 +19,7 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
-from .model import Field, Source, Span
+from .model import Field, FieldForm, Source, SourceStyle, Span
 from .vocabulary import normalise_label
 
 # A string, a comment, a structural character, or a bare run (a number, `true`, `<placeholder>`).
@@ -113,7 +113,7 @@ def _source(
     content_value, content_pair = content
     removals = _removals([pair for _, _, pair in labelled], [key for key, _, _ in obj.pairs])
     fields = [
-        Field(label=label, value=text[value.start : value.end], span=removal, value_span=value, form="json")
+        Field(label=label, value=text[value.start : value.end], span=removal, value_span=value, form=FieldForm.JSON)
         for (label, value, pair), removal in zip(labelled, removals)
         if pair is not content_pair
     ]
@@ -127,7 +127,7 @@ def _source(
         title=title,
         heading_path=(heading,) if heading else (),
         fields=fields,
-        style="json",
+        style=SourceStyle.JSON,
     )
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .lexicon import Lexicon
-from .model import Prompt, Span
+from .model import Prompt, Span, Syntax
 from .segment import SlotNames, lowercase
 
 if TYPE_CHECKING:
@@ -217,9 +217,9 @@ def _wrapper(target: ast.AST, iterated: ast.AST, body: list[ast.stmt], strings: 
     verbatim = _verbatim(raw[start : end_line_start + _char_column(raw, end_line_start, first.end_col_offset)], _body(strings[0]))
     if len(strings) == 1 and verbatim is not None:
         inner_start, inner_end, opening = start + verbatim[0], start + verbatim[1], verbatim[2]
-        return PyTemplate(raw[inner_start:inner_end], "text", first.lineno, column, (inner_start, inner_end), loop=replace(loop, opening=opening))
+        return PyTemplate(raw[inner_start:inner_end], Syntax.TEXT, first.lineno, column, (inner_start, inner_end), loop=replace(loop, opening=opening))
     # Several literals, or escapes: the text is rebuilt, and findings point at the first literal.
-    return PyTemplate("".join(_body(s) for s in strings), "text", first.lineno, column, None, loop=loop)
+    return PyTemplate("".join(_body(s) for s in strings), Syntax.TEXT, first.lineno, column, None, loop=loop)
 
 
 def _reads_item(value: ast.AST, name: str | None, aliases: dict[str, tuple[str, tuple[str, ...]]]) -> bool:
