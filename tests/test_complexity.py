@@ -36,7 +36,6 @@ KNOWN = {
     "formatting.format_template": 25,
     "jinja._Reader._outputs": 24,
     "jinja._Reader.loop": 43,
-    "jsonsources.json_sources": 37,
     "jssource._local_aliases": 21,
     "jssource._python_text": 51,
     "pybuild._wrapper": 34,
