@@ -324,35 +324,49 @@ def format_template(template: str, config: Config) -> str:
     # A loop with no `{{ doc.content }}` output renders its items some other way, and one
     # that prints them through a macro names them by the macro's parameters: both stay.
     rewritten = [source for source in segment_jinja(template).sources if len(source.content) and _reads_in_body(source, loops[source.span])]
-    repeating = [block.span for block in blocks if block.keyword in _REPEATING]
-    counted = len(rewritten) > 1 or any(
-        outer != source.span and outer.contains(source.span) for outer in repeating for source in rewritten
-    )
+    counted = _numbered_by_counter(rewritten, blocks)
     key = _COUNTER_KEY if counted else _LOOP_KEY
     formatted = template
     # From the last loop back, so the spans of the earlier ones still hold.
     for source in reversed(rewritten):
         body = loops[source.span].branch_spans()[0]  # up to `{% else %}` or `{% endfor %}`
-        _check_loop(template, source, body, flat)
-        # The user's comments stay, without their dashes: a `{#-` or `-#}` would strip the line break.
-        comments = "".join("{#" + tag.inner + "#}" for tag in flat if tag.kind == "comment" and body.contains(tag.span))
-        # The header starts a line of its own, so with the loop's tags on lines of their own
-        # the sources render one blank line apart, as render_sources joins them. (The text
-        # of a `-%}` tag takes the newline it strips, so the line is already broken.)
-        line_break = "" if template.endswith("\n", 0, body.start) else "\n"
-        canonical = _loop_body(template, source, config, key)
-        # The element each source is wrapped in stays, the canonical lines inside it.
-        wrapper = _wrapper(template[body.start : body.end])
-        if wrapper:
-            canonical = f"{wrapper[0]}\n{canonical}{wrapper[1]}\n"
-        _check_named_tags(template, body, canonical)
-        formatted = formatted[: body.start] + comments + line_break + canonical + formatted[body.end :]
+        formatted = formatted[: body.start] + _new_body(template, flat, source, body, config, key) + formatted[body.end :]
     if counted:
         at = next(item.span.start for item in roots if isinstance(item, Block) and item.span.contains(rewritten[0].span))
         start = _counter_start(template, at)
         if not template.endswith(start, 0, at):  # set by an earlier format
             formatted = formatted[:at] + start + formatted[at:]
     return formatted if parses(formatted) else template
+
+
+def _numbered_by_counter(rewritten: list[Source], blocks: list[Block]) -> bool:
+    """Whether the rewritten loops number their sources with a counter (see _COUNTER_KEY):
+    there is more than one, or one inside a body that repeats."""
+    repeating = [block.span for block in blocks if block.keyword in _REPEATING]
+    return len(rewritten) > 1 or any(
+        outer != source.span and outer.contains(source.span) for outer in repeating for source in rewritten
+    )
+
+
+def _new_body(template: str, flat: tuple[Tag, ...], source: Source, body: Span, config: Config, key: str) -> str:
+    """What replaces a sources loop's body: its comments, then the canonical body in the loop's wrapper element.
+
+    Raises _Kept when the body holds what the canonical one has no place for.
+    """
+    _check_loop(template, source, body, flat)
+    # The user's comments stay, without their dashes: a `{#-` or `-#}` would strip the line break.
+    comments = "".join("{#" + tag.inner + "#}" for tag in flat if tag.kind == "comment" and body.contains(tag.span))
+    # The header starts a line of its own, so with the loop's tags on lines of their own
+    # the sources render one blank line apart, as render_sources joins them. (The text
+    # of a `-%}` tag takes the newline it strips, so the line is already broken.)
+    line_break = "" if template.endswith("\n", 0, body.start) else "\n"
+    canonical = _loop_body(template, source, config, key)
+    # The element each source is wrapped in stays, the canonical lines inside it.
+    wrapper = _wrapper(template[body.start : body.end])
+    if wrapper:
+        canonical = f"{wrapper[0]}\n{canonical}{wrapper[1]}\n"
+    _check_named_tags(template, body, canonical)
+    return comments + line_break + canonical
 
 
 def _format_text(piece: document.Prompt, config: Config, unsafe: bool) -> str:
