@@ -36,8 +36,6 @@ KNOWN = {
     "jinja._Reader.loop": 43,
     "jssource._local_aliases": 21,
     "jssource._python_text": 51,
-    "pybuild._wrapper": 34,
-    "pybuild.reference": 21,
     "segment._parse_header": 21,
     "segment._questions": 39,
     "segment._read_body": 46,
