@@ -12,7 +12,7 @@ text, and the writer then removes the key itself.
 from __future__ import annotations
 
 from .chatjson import ChatText, SourcePart, SourceText
-from .model import Field, Source, Span
+from .model import Field, FieldForm, Source, Span
 from .segment import _LABEL_LINE, Vocab, lowercase
 from .vocabulary import normalise_label
 
@@ -43,7 +43,7 @@ def _source(text: str, number: int, pieces: list[tuple[SourceText, Span]], vocab
             _read_context(text, span, vocab, source)
         elif piece.part is SourcePart.FIELD:
             value = text[span.start : span.end] if piece.value is None else piece.value
-            source.fields.append(Field(normalise_label(piece.label), value.strip(), span, span, "line"))
+            source.fields.append(Field(normalise_label(piece.label), value.strip(), span, span, FieldForm.LINE))
     return source
 
 
@@ -58,7 +58,7 @@ def _read_context(text: str, context: Span, vocab: Vocab, source: Source):
             label = normalise_label(line[labelled.start("label") : labelled.end("label")]) if labelled else ""
             if labelled and (vocab.is_field(label) or "_" in labelled["label"].strip()):
                 value = Span(start + labelled.start("value"), end)
-                source.fields.append(Field(label, text[value.start : value.end].strip(), removed, value, "line"))
+                source.fields.append(Field(label, text[value.start : value.end].strip(), removed, value, FieldForm.LINE))
             else:
                 source.wrapper_lines.append(removed)
         start = end + 1

@@ -485,15 +485,7 @@ def _chat_texts(record: _Node, index: int, positions: _Positions, log: bool = Fa
 
     messages = shaped("messages", "array")
     if messages is not None:
-        if messages.kind != "array":
-            raise positions.not_chat('"messages" must be a list of messages', messages.start)
-        system = record.get("system")
-        if system is not None:
-            reader.system(system, "system")
-        reader.messages(messages)
-        documents = record.get("documents")
-        if documents is not None:
-            reader.documents(documents)
+        _chat_request(reader, record, messages, positions)
     elif record.get("retrieveAndGenerateConfiguration", "object") is not None:
         _bedrock_knowledge_base(reader, record)
     elif shaped("contents", "array") is not None:
@@ -503,20 +495,47 @@ def _chat_texts(record: _Node, index: int, positions: _Positions, log: bool = Fa
     elif record.get("lc") is not None and record.get("kwargs", "object") is not None:
         _langchain(reader, record, "", None)
     elif record.get("_type", "string") is not None and record.get("template") is not None:
-        # A LangChain prompt file (`{"_type": "prompt", "template": ...}`).
-        template = reader.string(record, "template")
-        if template is not None:
-            reader.add("template", "user", template)
+        _langchain_prompt_file(reader, record)
     elif shaped("prompt", "string") is not None:
-        prompt = record.get("prompt")
-        if prompt.kind != "string":
-            raise positions.not_chat('"prompt" must be a string', prompt.start)
-        reader.add("messages[0]", "user", prompt)
-    elif record.kind == "array" and (request or not record.value or any(record.value[0].get(key) is not None for key in ("role", "content"))):
+        _completion(reader, record, positions)
+    elif record.kind == "array" and (request or _reads_as_messages(record)):
         reader.messages(record)
     else:
         raise positions.not_chat(SHAPE_ERROR, record.start)
     return reader.texts
+
+
+def _chat_request(reader: _Record, record: _Node, messages: _Node, positions: _Positions) -> None:
+    """A chat completions request: its messages, with Anthropic's top-level system prompt and Cohere's documents."""
+    if messages.kind != "array":
+        raise positions.not_chat('"messages" must be a list of messages', messages.start)
+    system = record.get("system")
+    if system is not None:
+        reader.system(system, "system")
+    reader.messages(messages)
+    documents = record.get("documents")
+    if documents is not None:
+        reader.documents(documents)
+
+
+def _langchain_prompt_file(reader: _Record, record: _Node) -> None:
+    """A LangChain prompt file (`{"_type": "prompt", "template": ...}`)."""
+    template = reader.string(record, "template")
+    if template is not None:
+        reader.add("template", "user", template)
+
+
+def _completion(reader: _Record, record: _Node, positions: _Positions) -> None:
+    """A completions request: one prompt string."""
+    prompt = record.get("prompt")
+    if prompt.kind != "string":
+        raise positions.not_chat('"prompt" must be a string', prompt.start)
+    reader.add("messages[0]", "user", prompt)
+
+
+def _reads_as_messages(record: _Node) -> bool:
+    """Whether a list that does not claim to be a request is one of messages: empty, or its first item has a role or content."""
+    return not record.value or any(record.value[0].get(key) is not None for key in ("role", "content"))
 
 
 # LangChain's message templates, by class name, and the role of the message each makes.

@@ -20,7 +20,7 @@ from . import baseline, files, formats, output, parallel, registry
 from .cache import FOLDER as CACHE_FOLDER
 from .cache import Cache
 from .config import Config, ConfigError, Resolver
-from .findings import Applicability
+from .findings import Applicability, Finding
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -179,47 +179,71 @@ def check(paths, fix, unsafe_fixes, show_diff, output_format, statistics, show_f
     stdin_name = _stdin_name(paths, stdin_filename)
     if (statistics or show_fixes) and output_format not in output.TEXT_FORMATS:
         raise Failure("--statistics and --show-fixes print text: use them with --output-format full or concise")
-    known = _load_baseline(baseline_path) if baseline_path else None
-    threshold = None
-    if fix or show_diff:
-        threshold = Applicability.UNSAFE if unsafe_fixes else Applicability.SAFE
     to_stderr = bool(stdin_name and fix and not show_diff)
-    writer = None
-    if not (show_diff or write_baseline or statistics):
-        # NO_COLOR (no-color.org) turns colour off, and so does output that is not a terminal:
-        # asked now, with click's own test, rather than colouring a large report for click.echo
-        # to strip again (a tenth of a corpus run's time).
-        stream = sys.stderr if to_stderr else sys.stdout
-        color = output_format in output.TEXT_FORMATS and not os.environ.get("NO_COLOR") and not click.utils.should_strip_ansi(stream)
-        writer = output.WRITERS[output_format](color)
+    # The report is written file by file, unless the run prints something else in its place.
+    writer = None if show_diff or write_baseline or statistics else _writer(output_format, to_stderr)
+    known = _load_baseline(baseline_path) if baseline_path else None
     tally = _Tally(output.Tally(listing=show_fixes), writer, to_stderr, known, [] if write_baseline else None)
+    threshold = _fix_threshold(fix, show_diff, unsafe_fixes)
     for path, config, named, result in _collect(paths, stdin_name, (baseline_path, write_baseline), threshold, respect_gitignore, jobs, no_cache, tally, config_path, select, ignore):
         _take(tally, path, config, named, result, fix, show_diff, stdin_name)
     failures = _failures(tally.unreadable, tally.unwritten)
     if show_diff:
         if not quiet:
             click.echo(_would_fix(tally.fixed, failures), err=True)
-        sys.exit(EXIT_ERROR if failures else (EXIT_FINDINGS if tally.changed and not exit_zero else EXIT_CLEAN))
+        sys.exit(_exit_code(failures, tally.changed, exit_zero))
     if tally.fixed_stdin is not None:
         click.echo(tally.fixed_stdin, nl=False)
     if write_baseline:
-        _write_baseline(write_baseline, baseline.dumps(tally.entries))
-        if not quiet:
-            click.echo(f"Wrote {len(tally.entries)} finding(s) to {write_baseline}", err=True)
-        sys.exit(EXIT_ERROR if failures else EXIT_CLEAN)
+        _end_baseline(write_baseline, tally.entries, quiet)
+        sys.exit(_exit_code(failures, 0, exit_zero))
+    _end_report(tally, failures, output_format, statistics, show_fixes, quiet, fix)
+    sys.exit(_exit_code(failures, tally.found.findings, exit_zero))
+
+
+def _writer(output_format: str, to_stderr: bool) -> output.Writer:
+    """The report's writer, in colour only when it is read on a terminal."""
+    # NO_COLOR (no-color.org) turns colour off, and so does output that is not a terminal:
+    # asked now, with click's own test, rather than colouring a large report for click.echo
+    # to strip again (a tenth of a corpus run's time).
+    stream = sys.stderr if to_stderr else sys.stdout
+    color = output_format in output.TEXT_FORMATS and not os.environ.get("NO_COLOR") and not click.utils.should_strip_ansi(stream)
+    return output.WRITERS[output_format](color)
+
+
+def _fix_threshold(fix: bool, show_diff: bool, unsafe_fixes: bool) -> Applicability | None:
+    """The least safe fix to apply; None when the run applies none."""
+    if not (fix or show_diff):
+        return None
+    return Applicability.UNSAFE if unsafe_fixes else Applicability.SAFE
+
+
+def _end_baseline(path: str, entries: list, quiet: bool) -> None:
+    _write_baseline(path, baseline.dumps(entries))
+    if not quiet:
+        click.echo(f"Wrote {len(entries)} finding(s) to {path}", err=True)
+
+
+def _end_report(tally: _Tally, failures: list[str], output_format: str, statistics: bool, show_fixes: bool, quiet: bool, fix: bool) -> None:
+    """The end of the report (or the statistics in its place), the fixes listed, and the summary line."""
     if statistics:
-        click.echo(output.statistics(tally.found), nl=False, err=to_stderr)
+        click.echo(output.statistics(tally.found), nl=False, err=tally.to_stderr)
     else:
-        click.echo(writer.end(), nl=False, err=to_stderr)
+        click.echo(tally.writer.end(), nl=False, err=tally.to_stderr)
     if show_fixes:
-        click.echo(output.fixes(tally.found), nl=False, err=to_stderr)
+        click.echo(output.fixes(tally.found), nl=False, err=tally.to_stderr)
     # The summary is for people: after the full report, on stderr beside lines a tool
     # reads, and never inside a JSON or XML document.
     if not quiet and output_format in ("full", "concise", "github"):
-        click.echo(output.summary(tally.found, tally.fixed if fix else None, failures), err=to_stderr or output_format != "full")
+        click.echo(output.summary(tally.found, tally.fixed if fix else None, failures), err=tally.to_stderr or output_format != "full")
+
+
+def _exit_code(failures: list[str], found: int, exit_zero: bool) -> int:
+    """2 when something could not be read or written; else 1 when something was ``found`` (a
+    finding, or with --diff a file to fix), unless --exit-zero; else 0."""
     if failures:
-        sys.exit(EXIT_ERROR)
-    sys.exit(EXIT_FINDINGS if tally.found.findings and not exit_zero else EXIT_CLEAN)
+        return EXIT_ERROR
+    return EXIT_FINDINGS if found and not exit_zero else EXIT_CLEAN
 
 
 def _stdin_name(paths: tuple[Path, ...], stdin_filename: str | None) -> str | None:
@@ -262,21 +286,9 @@ def _take(tally: _Tally, path: Path, config: Config, named: bool, result: parall
         click.echo(f"error: {result.unreadable}", err=True)
         tally.unreadable += 1
         return
-    if result.error:
-        click.echo(f"warning: {result.error}", err=True)
-    if result.no_prompt and (named or not formats.for_suffix(config.suffix_for(path)).code):
-        # A walk takes source files to look for templates in them; most hold none.
-        click.echo(f"notice: {doc.path}: no prompt found, skipped", err=True)
-    for note in doc.unread:
-        click.echo(f"notice: {doc.path}: {note}", err=True)
+    _notices(path, config, named, result)
     if result.fixed is not None and not show_diff and not stdin_name:
-        unwritten = _changed_on_disk(path, doc)
-        if not unwritten and not _write(path, doc.path, result.fixed):
-            tally.unwritten += 1
-            unwritten = True
-        if unwritten:
-            # The file was not fixed, so report the findings in the text that was read.
-            result = parallel.check_bytes(doc.original.encode("utf-8"), doc.path, config, None)
+        result = _write_fixed(tally, path, config, result)
     if result.fixed is not None:
         if show_diff:
             click.echo(_diff(doc.path, doc.original, result.fixed), nl=False)
@@ -286,13 +298,43 @@ def _take(tally: _Tally, path: Path, config: Config, named: bool, result: parall
         tally.fixed_stdin = doc.original if result.fixed is None else result.fixed
     # Findings are placed in the text the rules read (no BOM, LF newlines), so show that one.
     text = doc.as_read(result.fixed) if (result.fixed is not None and not show_diff) else doc.raw
-    findings = result.findings
+    _report_file(tally, doc.path, text, result.findings)
+
+
+def _notices(path: Path, config: Config, named: bool, result: parallel.Checked) -> None:
+    """What the user is told of a file that was read: a warning, no prompt in it, what no reader reads."""
+    if result.error:
+        click.echo(f"warning: {result.error}", err=True)
+    if result.no_prompt and (named or not formats.for_suffix(config.suffix_for(path)).code):
+        # A walk takes source files to look for templates in them; most hold none.
+        click.echo(f"notice: {result.doc.path}: no prompt found, skipped", err=True)
+    for note in result.doc.unread:
+        click.echo(f"notice: {result.doc.path}: {note}", err=True)
+
+
+def _write_fixed(tally: _Tally, path: Path, config: Config, result: parallel.Checked) -> parallel.Checked:
+    """Write a fixed file. The result to report is the fixed one, or, when the file could not
+    be written (or changed since it was read), the file as read, checked again."""
+    doc = result.doc
+    unwritten = _changed_on_disk(path, doc)
+    if not unwritten and not _write(path, doc.path, result.fixed):
+        tally.unwritten += 1
+        unwritten = True
+    if unwritten:
+        # The file was not fixed, so report the findings in the text that was read.
+        return parallel.check_bytes(doc.original.encode("utf-8"), doc.path, config, None)
+    return result
+
+
+def _report_file(tally: _Tally, path: str, text: str, findings: list[Finding]) -> None:
+    """Count a file's findings (recorded for --write-baseline, or less those a baseline knows)
+    and write its part of the report."""
     if tally.entries is not None:
         tally.entries.extend(baseline.keys(findings, text))
     elif tally.known is not None:
         findings = baseline.new_findings(findings, text, tally.known)
     if tally.writer is not None:
-        part = tally.writer.file(doc.path, text, findings)
+        part = tally.writer.file(path, text, findings)
         if part:
             click.echo(part, nl=False, err=tally.to_stderr)
     tally.found.add(findings)
@@ -363,6 +405,7 @@ def format_command(paths, check_only, show_diff, unsafe, respect_gitignore, conf
     from .formatting import format_document  # the renderer is loaded only by this command
 
     targets, unreadable = _targets(paths, config_path, None, None, respect_gitignore)
+    preview = check_only or show_diff  # nothing is written
     changed = reformatted = kept = unwritten = 0
     for path, config in targets:
         doc = _read(path, config)
@@ -389,14 +432,17 @@ def format_command(paths, check_only, show_diff, unsafe, respect_gitignore, conf
         else:
             unwritten += 1
     failures = _failures(unreadable, unwritten)
-    done, kept_as = ("would be reformatted", "already formatted") if check_only or show_diff else ("reformatted", "left unchanged")
-    counts = [f"{output.plural(changed if check_only or show_diff else reformatted, 'file')} {done}"] if changed else []
-    counts += [f"{output.plural(kept, 'file')} {kept_as}"] if kept or not (changed or failures) else []
     # Beside the Would reformat lines; never inside a diff.
-    click.echo("; ".join(([", ".join(counts)] if counts else []) + failures) + ".", err=not check_only)
-    if failures:
-        sys.exit(EXIT_ERROR)
-    sys.exit(EXIT_FINDINGS if changed and (check_only or show_diff) else EXIT_CLEAN)
+    click.echo(_format_summary(changed, reformatted, kept, failures, preview), err=not check_only)
+    sys.exit(_exit_code(failures, changed if preview else 0, exit_zero=False))
+
+
+def _format_summary(changed: int, reformatted: int, kept: int, failures: list[str], preview: bool) -> str:
+    """The closing line of `format`: how many files were (or would be) reformatted or left, and what failed."""
+    done, kept_as = ("would be reformatted", "already formatted") if preview else ("reformatted", "left unchanged")
+    counts = [f"{output.plural(changed if preview else reformatted, 'file')} {done}"] if changed else []
+    counts += [f"{output.plural(kept, 'file')} {kept_as}"] if kept or not (changed or failures) else []
+    return "; ".join(([", ".join(counts)] if counts else []) + failures) + "."
 
 
 @main.command()

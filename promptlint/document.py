@@ -11,6 +11,7 @@ import bisect
 import difflib
 import re
 from dataclasses import dataclass, replace
+from enum import Enum
 from functools import cached_property
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import yaml
 
 from . import chatjson, lexicon
 from .findings import Edit, Finding, Severity
-from .model import Message, Span
+from .model import Message, Span, Syntax
 from .pybuild import Loop
 
 # Messages are joined with a line holding only a separator control character: the
@@ -39,7 +40,7 @@ class Prompt:
     texts: tuple[str, ...]  # one per message (a single one for a plain text file)
     chats: tuple[chatjson.ChatText, ...] | None  # where each text lives in a JSON file
     record: int | None = None
-    syntax: str = "text"  # "text" (assembled prompt or format string) or "jinja" (a Jinja template)
+    syntax: Syntax = Syntax.TEXT
     # Where the text stands in the file, character for character (a Prompty body, a
     # Python string literal); None for a whole text file or a chat file.
     origin: tuple[int, int] | None = None
@@ -114,11 +115,26 @@ class Prompt:
         return replace(self, texts=tuple(texts))
 
 
+class DocumentKind(str, Enum):
+    """What a file holds, which decides how fixed prompts are written back (a str, so it reads
+    and prints as its value). A .prompty or Jinja file is text: its prompt stands in it verbatim."""
+
+    TEXT = "text"
+    JSON = "json"
+    JSONL = "jsonl"
+    YAML = "yaml"
+    PYTHON = "python"
+    JAVASCRIPT = "javascript"
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @dataclass(frozen=True)
 class Document:
     path: str
     raw: str  # the file's text, without a BOM and with \n newlines
-    kind: str  # "text", "json" or "jsonl"
+    kind: DocumentKind
     bom: bool
     prompts: tuple[Prompt, ...]
     errors: tuple[Finding, ...]  # PL900 for what could not be parsed
@@ -183,13 +199,13 @@ class Document:
         if prompt.chats is None:
             return ""
         name = _message_name(prompt.chats[prompt.message_index(offset)])
-        return f"record {prompt.record + 1}, {name}" if self.kind == "jsonl" else name
+        return f"record {prompt.record + 1}, {name}" if self.kind == DocumentKind.JSONL else name
 
     def with_prompts(self, prompts: list[Prompt]) -> str:
         """The file's new text (with its BOM) after the prompts were fixed."""
-        if self.kind == "text" and not any(p.origin for p in prompts):
+        if self.kind == DocumentKind.TEXT and not any(p.origin for p in prompts):
             raw = prompts[0].texts[0] if prompts else self.raw
-        elif self.kind in ("text", "python", "javascript", "yaml"):
+        elif self.kind in (DocumentKind.TEXT, DocumentKind.PYTHON, DocumentKind.JAVASCRIPT, DocumentKind.YAML):
             # Only text that stands verbatim in the file is written back; the rest stays as read.
             raw = self.raw
             # From the last to the first, so that each one's place in ``raw`` still holds.
@@ -222,7 +238,7 @@ class Document:
         file reads back with that text and every other prompt as it was. Only a YAML file is
         read again here; the other formats write back through maps that cannot miss (a JSON
         string is re-encoded whole) or check themselves (a Python literal)."""
-        if self.kind != "yaml" or text == self.prompts[index].text:
+        if self.kind != DocumentKind.YAML or text == self.prompts[index].text:
             return True
         prompts = list(self.prompts)
         prompts[index] = prompts[index].with_text(text)
@@ -247,9 +263,9 @@ def _rewrite_lines(raw: str, line_map: tuple[tuple[int, int], ...], old: str, ne
     return "\n".join(lines)
 
 
-def _rewriter(kind: str):
+def _rewriter(kind: DocumentKind):
     """The function that writes a changed string back into code of this kind, through its escapes."""
-    if kind == "javascript":
+    if kind == DocumentKind.JAVASCRIPT:
         from .jssource import rewrite
     else:
         from .pysource import rewrite
@@ -334,11 +350,11 @@ def parse_text(raw: str, display: str, suffix: str) -> Document:
 def read_text(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:
     """A text file holds one prompt; a .prompt file that uses Jinja tags is a template; a
     Markdown page that documents a prompt in fenced blocks holds those blocks."""
-    syntax = "jinja" if suffix == ".prompt" and ("{%" in raw or "{{" in raw) else "text"
+    syntax = Syntax.JINJA if suffix == ".prompt" and ("{%" in raw or "{{" in raw) else Syntax.TEXT
     fenced = _fenced_prompts(raw) if suffix == ".md" else []
     if fenced:
-        prompts = tuple(Prompt((raw[start:end],), None, syntax="jinja" if "{%" in raw[start:end] else "text", origin=(start, end)) for start, end in fenced)
-        return Document(display, raw, "text", bom, prompts, (), newline)
+        prompts = tuple(Prompt((raw[start:end],), None, syntax=Syntax.JINJA if "{%" in raw[start:end] else Syntax.TEXT, origin=(start, end)) for start, end in fenced)
+        return Document(display, raw, DocumentKind.TEXT, bom, prompts, (), newline)
     return _template(display, raw, bom, newline, syntax)
 
 
@@ -362,18 +378,18 @@ def _fenced_prompts(raw: str) -> list[tuple[int, int]]:
 
 
 def read_jinja(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:
-    return _template(display, raw, bom, newline, "jinja")
+    return _template(display, raw, bom, newline, Syntax.JINJA)
 
 
-def _template(display: str, raw: str, bom: bool, newline: str, syntax: str) -> Document:
-    if syntax == "jinja":
+def _template(display: str, raw: str, bom: bool, newline: str, syntax: Syntax) -> Document:
+    if syntax == Syntax.JINJA:
         from .jinja import TemplateError, check_syntax
 
         try:
             check_syntax(raw)
         except TemplateError as exc:
-            return Document(display, raw, "text", bom, (), (syntax_error(display, f"invalid Jinja: {exc.message}", exc.line, exc.column),), newline)
-    return Document(display, raw, "text", bom, (Prompt((raw,), None, syntax=syntax),), (), newline)
+            return Document(display, raw, DocumentKind.TEXT, bom, (), (syntax_error(display, f"invalid Jinja: {exc.message}", exc.line, exc.column),), newline)
+    return Document(display, raw, DocumentKind.TEXT, bom, (Prompt((raw,), None, syntax=syntax),), (), newline)
 
 
 def read_json(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:
@@ -383,7 +399,7 @@ def read_json(display: str, raw: str, bom: bool, newline: str, suffix: str) -> D
     if isinstance(record, chatjson.NotChat) and record.message == chatjson.SHAPE_ERROR:
         templates = _chat_templates(display, raw, bom, newline)
         return templates if templates.prompts or templates.errors else _member_prompts(display, raw, bom, newline)
-    return _chat_records(display, raw, bom, newline, "json", [record] if record is not None else [])
+    return _chat_records(display, raw, bom, newline, DocumentKind.JSON, [record] if record is not None else [])
 
 
 def _member_prompts(display: str, raw: str, bom: bool, newline: str) -> Document:
@@ -401,8 +417,8 @@ def _member_prompts(display: str, raw: str, bom: bool, newline: str) -> Document
     prompts = []
     for texts in by_object.values():
         jinja = any("{%" in t.text for t in texts) and all(parses(t.text) for t in texts)
-        prompts.append(_json_strings_prompt(texts, 0, "jinja" if jinja else "text"))
-    return Document(display, raw, "json", bom, tuple(prompts), (), newline)
+        prompts.append(_json_strings_prompt(texts, 0, Syntax.JINJA if jinja else Syntax.TEXT))
+    return Document(display, raw, DocumentKind.JSON, bom, tuple(prompts), (), newline)
 
 
 def _chat_templates(display: str, raw: str, bom: bool, newline: str) -> Document:
@@ -417,20 +433,20 @@ def _chat_templates(display: str, raw: str, bom: bool, newline: str) -> Document
         except TemplateError as exc:
             errors.append(syntax_error(display, f"invalid Jinja in {template.path}: {exc.message} (line {exc.line} of the template)", template.line, template.column))
             continue
-        prompts.append(_json_strings_prompt([template], 0, "jinja"))
-    return Document(display, raw, "json", bom, tuple(prompts), tuple(errors), newline)
+        prompts.append(_json_strings_prompt([template], 0, Syntax.JINJA))
+    return Document(display, raw, DocumentKind.JSON, bom, tuple(prompts), tuple(errors), newline)
 
 
 def read_jsonl(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:
     """A JSONL file holds a chat record on each non-blank line."""
-    return _chat_records(display, raw, bom, newline, "jsonl", chatjson.parse_chat_jsonl(raw))
+    return _chat_records(display, raw, bom, newline, DocumentKind.JSONL, chatjson.parse_chat_jsonl(raw))
 
 
-def _chat_records(display: str, raw: str, bom: bool, newline: str, kind: str, records: list) -> Document:
+def _chat_records(display: str, raw: str, bom: bool, newline: str, kind: DocumentKind, records: list) -> Document:
     prompts, errors, unread = [], [], []
     for number, record in enumerate(records):
         if isinstance(record, chatjson.RecordTexts):
-            unread.extend(f"record {number + 1}, {note}" if kind == "jsonl" else note for note in record.unread)
+            unread.extend(f"record {number + 1}, {note}" if kind == DocumentKind.JSONL else note for note in record.unread)
         if isinstance(record, chatjson.NotChat) and record.message == chatjson.SHAPE_ERROR:
             continue  # valid JSON that is not a chat record (package.json, a config): not a prompt
         if isinstance(record, chatjson.NotChat):
@@ -442,7 +458,7 @@ def _chat_records(display: str, raw: str, bom: bool, newline: str, kind: str, re
     return Document(display, raw, kind, bom, tuple(prompts), tuple(errors), newline, tuple(unread))
 
 
-def _json_strings_prompt(chats: list[chatjson.ChatText], record: int, syntax: str = "text") -> Prompt:
+def _json_strings_prompt(chats: list[chatjson.ChatText], record: int, syntax: Syntax = Syntax.TEXT) -> Prompt:
     """A prompt made of JSON strings (a record's messages, a config's chat template): located
     through their escapes, and written back re-encoded (see ``with_prompts``)."""
     texts = tuple(c.text for c in chats)
@@ -466,14 +482,14 @@ def read_prompty(display: str, raw: str, bom: bool, newline: str, suffix: str) -
             mark = getattr(exc, "problem_mark", None)
             line, column = (mark.line + 2, mark.column + 1) if mark else (1, 1)
             error = syntax_error(display, f"invalid front matter: {getattr(exc, 'problem', None) or exc}", line, column)
-            return Document(display, raw, "text", bom, (), (error,), newline)
+            return Document(display, raw, DocumentKind.TEXT, bom, (), (error,), newline)
     body = raw[len(head) :]
     try:
         check_syntax(body)
     except TemplateError as exc:
         error = syntax_error(display, f"invalid Jinja: {exc.message}", exc.line + head.count("\n"), exc.column)
-        return Document(display, raw, "text", bom, (), (error,), newline)
-    return Document(display, raw, "text", bom, (Prompt((body,), None, syntax="jinja", origin=(len(head), len(raw))),), (), newline)
+        return Document(display, raw, DocumentKind.TEXT, bom, (), (error,), newline)
+    return Document(display, raw, DocumentKind.TEXT, bom, (Prompt((body,), None, syntax=Syntax.JINJA, origin=(len(head), len(raw))),), (), newline)
 
 
 def read_python(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:
@@ -483,8 +499,8 @@ def read_python(display: str, raw: str, bom: bool, newline: str, suffix: str) ->
     try:
         found = templates_in(raw)
     except PythonSyntaxError as exc:
-        return Document(display, raw, "python", bom, (), (syntax_error(display, f"invalid Python: {exc.message}", exc.line, exc.column),), newline)
-    return _code_document(display, raw, bom, newline, "python", found)
+        return Document(display, raw, DocumentKind.PYTHON, bom, (), (syntax_error(display, f"invalid Python: {exc.message}", exc.line, exc.column),), newline)
+    return _code_document(display, raw, bom, newline, DocumentKind.PYTHON, found)
 
 
 def read_javascript(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:
@@ -497,17 +513,17 @@ def read_javascript(display: str, raw: str, bom: bool, newline: str, suffix: str
     except JsSyntaxError as exc:
         language = "TypeScript" if "ts" in suffix else "JavaScript"
         line, column = _line_column(_line_starts(raw), exc.offset)
-        return Document(display, raw, "javascript", bom, (), (syntax_error(display, f"invalid {language}: {exc.message}", line, column),), newline)
-    return _code_document(display, raw, bom, newline, "javascript", found)
+        return Document(display, raw, DocumentKind.JAVASCRIPT, bom, (), (syntax_error(display, f"invalid {language}: {exc.message}", line, column),), newline)
+    return _code_document(display, raw, bom, newline, DocumentKind.JAVASCRIPT, found)
 
 
-def _code_document(display: str, raw: str, bom: bool, newline: str, kind: str, found: list) -> Document:
+def _code_document(display: str, raw: str, bom: bool, newline: str, kind: DocumentKind, found: list) -> Document:
     """The document of a source file from the templates its reader found (pysource.PyTemplate)."""
     from .jinja import parses
 
     prompts = []
     for template in found:
-        syntax = template.syntax if template.syntax == "text" or parses(template.text) else "text"
+        syntax = template.syntax if template.syntax == Syntax.TEXT or parses(template.text) else Syntax.TEXT
         anchor = None if template.origin or template.offsets else (template.line, template.column)
         prompts.append(Prompt((template.text,), None, syntax=syntax, origin=template.origin, anchor=anchor, loop=template.loop, offsets=template.offsets))
     return Document(display, raw, kind, bom, tuple(prompts), (), newline)
@@ -525,22 +541,22 @@ def read_yaml(display: str, raw: str, bom: bool, newline: str, suffix: str) -> D
         mark = getattr(exc, "problem_mark", None)
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         error = syntax_error(display, f"invalid YAML: {getattr(exc, 'problem', None) or exc}", line, column)
-        return Document(display, raw, "yaml", bom, (), (error,), newline)
+        return Document(display, raw, DocumentKind.YAML, bom, (), (error,), newline)
     fields = _yaml_fields(node)
     messages = fields.get("messages", node)
     if isinstance(messages, yaml.SequenceNode):
         # Each message's content is a prompt of its own, placed as a template string is.
         contents = [_yaml_fields(m).get("content") for m in messages.value if "role" in _yaml_fields(m)]
         prompts = tuple(Prompt((c.value,), None, **_yaml_position(raw, c)) for c in contents if _yaml_string(c))
-        return Document(display, raw, "yaml", bom, prompts, (), newline)
+        return Document(display, raw, DocumentKind.YAML, bom, prompts, (), newline)
     template = fields.get("template")
     if not _yaml_string(template):
-        return Document(display, raw, "yaml", bom, tuple(_yaml_prompts(raw, node)), (), newline)
+        return Document(display, raw, DocumentKind.YAML, bom, tuple(_yaml_prompts(raw, node)), (), newline)
     style = fields.get("template_format")
     text = template.value
-    syntax = "jinja" if style is not None and style.value == "jinja2" and parses(text) else "text"
+    syntax = Syntax.JINJA if style is not None and style.value == "jinja2" and parses(text) else Syntax.TEXT
     prompt = Prompt((text,), None, syntax=syntax, **_yaml_position(raw, template))
-    return Document(display, raw, "yaml", bom, (prompt,), (), newline)
+    return Document(display, raw, DocumentKind.YAML, bom, (prompt,), (), newline)
 
 
 def _yaml_prompts(raw: str, root: yaml.Node | None) -> list[Prompt]:
@@ -562,7 +578,7 @@ def _yaml_prompts(raw: str, root: yaml.Node | None) -> list[Prompt]:
                 pending.append(value)
     prompts = []
     for node in sorted(found, key=lambda n: n.start_mark.index):
-        syntax = "jinja" if "{%" in node.value and parses(node.value) else "text"
+        syntax = Syntax.JINJA if "{%" in node.value and parses(node.value) else Syntax.TEXT
         prompts.append(Prompt((node.value,), None, syntax=syntax, **_yaml_position(raw, node)))
     return prompts
 

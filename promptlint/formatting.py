@@ -42,7 +42,7 @@ from .config import Config
 from .context import RuleContext
 from .findings import Edit
 from .jinja import Block, Tag, check_syntax, environment, parses, segment_jinja, tree
-from .model import Field, Prompt, Source, Span
+from .model import Field, FieldForm, Prompt, Source, SourceStyle, Span, Syntax
 from .render import _TITLE_SEP, _WARNING_MARK, Chunk, order_sources, render_source
 from .rules.unconditional_date import STALE_LABEL
 from .segment import segment_text, words
@@ -118,7 +118,7 @@ def _as_read(prompt: Prompt, source: Source) -> tuple[Prompt, Source]:
     An element that holds nothing but one source in the text layout (what format writes
     inside an `<item>`) is read as that source, so that a second format changes nothing.
     """
-    if source.style != "xml" or any(f.form == "tag" for f in source.fields):
+    if source.style != SourceStyle.XML or any(f.form == FieldForm.TAG for f in source.fields):
         return prompt, source
     inner = segment_text(prompt.text[source.content.start : source.content.end])
     if len(inner.sources) != 1 or inner.sources_block != Span(0, len(inner.text)):
@@ -147,7 +147,7 @@ def _rendered(prompt: Prompt, source: Source, chunk: Chunk, key: str, config: Co
     """The canonical source, inside the element that wrapped it when it was wrapped in one."""
     stale_after = config.options["unconditional-date"]["stale-after"]
     canonical = render_source(chunk, key, today=config.today, stale_after_days=stale_after)
-    if source.style != "xml":
+    if source.style != SourceStyle.XML:
         return canonical
     opening = prompt.text[source.header.start : source.header.end]
     closing = prompt.text[prompt.text.rindex("</", source.span.start, source.span.end) : source.span.end]
@@ -324,35 +324,49 @@ def format_template(template: str, config: Config) -> str:
     # A loop with no `{{ doc.content }}` output renders its items some other way, and one
     # that prints them through a macro names them by the macro's parameters: both stay.
     rewritten = [source for source in segment_jinja(template).sources if len(source.content) and _reads_in_body(source, loops[source.span])]
-    repeating = [block.span for block in blocks if block.keyword in _REPEATING]
-    counted = len(rewritten) > 1 or any(
-        outer != source.span and outer.contains(source.span) for outer in repeating for source in rewritten
-    )
+    counted = _numbered_by_counter(rewritten, blocks)
     key = _COUNTER_KEY if counted else _LOOP_KEY
     formatted = template
     # From the last loop back, so the spans of the earlier ones still hold.
     for source in reversed(rewritten):
         body = loops[source.span].branch_spans()[0]  # up to `{% else %}` or `{% endfor %}`
-        _check_loop(template, source, body, flat)
-        # The user's comments stay, without their dashes: a `{#-` or `-#}` would strip the line break.
-        comments = "".join("{#" + tag.inner + "#}" for tag in flat if tag.kind == "comment" and body.contains(tag.span))
-        # The header starts a line of its own, so with the loop's tags on lines of their own
-        # the sources render one blank line apart, as render_sources joins them. (The text
-        # of a `-%}` tag takes the newline it strips, so the line is already broken.)
-        line_break = "" if template.endswith("\n", 0, body.start) else "\n"
-        canonical = _loop_body(template, source, config, key)
-        # The element each source is wrapped in stays, the canonical lines inside it.
-        wrapper = _wrapper(template[body.start : body.end])
-        if wrapper:
-            canonical = f"{wrapper[0]}\n{canonical}{wrapper[1]}\n"
-        _check_named_tags(template, body, canonical)
-        formatted = formatted[: body.start] + comments + line_break + canonical + formatted[body.end :]
+        formatted = formatted[: body.start] + _new_body(template, flat, source, body, config, key) + formatted[body.end :]
     if counted:
         at = next(item.span.start for item in roots if isinstance(item, Block) and item.span.contains(rewritten[0].span))
         start = _counter_start(template, at)
         if not template.endswith(start, 0, at):  # set by an earlier format
             formatted = formatted[:at] + start + formatted[at:]
     return formatted if parses(formatted) else template
+
+
+def _numbered_by_counter(rewritten: list[Source], blocks: list[Block]) -> bool:
+    """Whether the rewritten loops number their sources with a counter (see _COUNTER_KEY):
+    there is more than one, or one inside a body that repeats."""
+    repeating = [block.span for block in blocks if block.keyword in _REPEATING]
+    return len(rewritten) > 1 or any(
+        outer != source.span and outer.contains(source.span) for outer in repeating for source in rewritten
+    )
+
+
+def _new_body(template: str, flat: tuple[Tag, ...], source: Source, body: Span, config: Config, key: str) -> str:
+    """What replaces a sources loop's body: its comments, then the canonical body in the loop's wrapper element.
+
+    Raises _Kept when the body holds what the canonical one has no place for.
+    """
+    _check_loop(template, source, body, flat)
+    # The user's comments stay, without their dashes: a `{#-` or `-#}` would strip the line break.
+    comments = "".join("{#" + tag.inner + "#}" for tag in flat if tag.kind == "comment" and body.contains(tag.span))
+    # The header starts a line of its own, so with the loop's tags on lines of their own
+    # the sources render one blank line apart, as render_sources joins them. (The text
+    # of a `-%}` tag takes the newline it strips, so the line is already broken.)
+    line_break = "" if template.endswith("\n", 0, body.start) else "\n"
+    canonical = _loop_body(template, source, config, key)
+    # The element each source is wrapped in stays, the canonical lines inside it.
+    wrapper = _wrapper(template[body.start : body.end])
+    if wrapper:
+        canonical = f"{wrapper[0]}\n{canonical}{wrapper[1]}\n"
+    _check_named_tags(template, body, canonical)
+    return comments + line_break + canonical
 
 
 def _format_text(piece: document.Prompt, config: Config, unsafe: bool) -> str:
@@ -368,7 +382,7 @@ def _format_text(piece: document.Prompt, config: Config, unsafe: bool) -> str:
 def _formatted(piece: document.Prompt, config: Config, unsafe: bool) -> str:
     if piece.loop is not None:
         return piece.text  # one source's wrapper, built by code: there is no sources block to rewrite
-    if piece.syntax == "jinja":
+    if piece.syntax == Syntax.JINJA:
         once = format_template(piece.text, config)
         settled = once == piece.text or format_template(once, config) == once
     else:
@@ -394,7 +408,7 @@ def format_document(doc: document.Document, config: Config, unsafe: bool = False
         # A text that is not in the file verbatim (a YAML block) cannot be written back; one
         # written through escapes (check --fix writes small edits there, a Python literal or
         # a config's chat template in a JSON string) is left as it is too.
-        if not piece.writable or piece.offsets is not None or piece.line_map is not None or (piece.chats is not None and piece.syntax == "jinja"):
+        if not piece.writable or piece.offsets is not None or piece.line_map is not None or (piece.chats is not None and piece.syntax == Syntax.JINJA):
             pieces.append(piece)
             continue
         try:

@@ -26,7 +26,7 @@ from .expressions import Reference, environment
 from .expressions import jinja_expression as _expression
 from .expressions import jinja_reference as reference
 from .lexicon import Lexicon
-from .model import Field, Message, Part, PartKind, Prompt, Source, Span
+from .model import Field, FieldForm, Message, Part, PartKind, Prompt, Source, SourceStyle, Span
 from .segment import SlotNames, Vocab, looks_like_instruction, lowercase, merge_parts, role_messages, slot_kind, text_lines, words
 from .vocabulary import normalise_label
 
@@ -493,7 +493,7 @@ class _Reader:
                 heading_path=(heading,) if heading else (),
                 fields=fields,
                 wrapper_lines=sorted(set(instructions)),
-                style="template",
+                style=SourceStyle.TEMPLATE,
                 repeated=True,
                 collection=collection,
             )
@@ -580,7 +580,7 @@ class _Reader:
             quoted=_quoted(output),
             span=output.span if output.site else removal,
             value_span=output.span,
-            form="inline",
+            form=FieldForm.INLINE,
             conditional=any(STALENESS_WORDS.search(t.lower()) for t in output.tests),
             elsewhere=output.origin.source[removal.start : removal.end] if output.site else None,
         )

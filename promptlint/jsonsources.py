@@ -19,7 +19,7 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
-from .model import Field, Source, Span
+from .model import Field, FieldForm, Source, SourceStyle, Span
 from .vocabulary import normalise_label
 
 # A string, a comment, a structural character, or a bare run (a number, `true`, `<placeholder>`).
@@ -49,58 +49,81 @@ def json_sources(
     """
     if "{" not in text or not _CONTENT_KEY.search(text):
         return [], None
-    sources: list[Source] = []
-    holders: list[Span] = []  # outermost values that hold sources: the tool's result, "note" keys and all
-    stack: list[_Container] = []
-    deeper = 0  # brackets open past MAX_DEPTH
-    key: Span | None = None  # a key waiting for its value
-    string: Span | None = None  # the last string in an object, a key if a colon follows
+    walk = _Walk(text, (content_labels, title_labels, heading_labels))
     for token in _TOKEN.finditer(text):
         kind = token[0]
         span = Span(token.start(), token.end())
-        top = stack[-1] if stack and stack[-1].bracket == "{" else None  # keys and values only directly in an object
         if kind in ("{", "["):
-            if len(stack) < MAX_DEPTH:
-                stack.append(_Container(kind, span.start, key))
-            else:
-                deeper += 1
-            key = string = None
+            walk.open(kind, span)
         elif kind in ("}", "]"):
-            key = string = None
-            if deeper:
-                deeper -= 1
-                continue
-            while stack and stack[-1].bracket != ("{" if kind == "}" else "["):
-                stack.pop()  # an unclosed bracket inside: forget it
-            if not stack:
-                continue
-            closed = stack.pop()
-            whole = Span(closed.start, span.end)
-            parent = stack[-1] if stack else None
-            if closed.key is not None and parent is not None and parent.bracket == "{" and len(parent.pairs) < MAX_KEYS:
-                parent.pairs.append((closed.key, whole, Span(closed.key.start, span.end)))
-            source = _source(text, closed, whole, content_labels, title_labels, heading_labels) if closed.bracket == "{" else None
-            if source is not None:
-                sources.append(source)
-            if not stack and sources and whole.contains(sources[-1].span):
-                holders.append(whole)
+            walk.close(kind, span)
         elif kind == ":":
-            key, string = string, None
-        elif kind.startswith("//") or kind == ",":
-            string = None if kind == "," else string
-        elif top is not None and key is None:
-            string = span if kind.startswith('"') else None
-        elif top is not None:
-            value = Span(span.start + 1, span.end - 1) if kind.startswith('"') else span
-            if len(top.pairs) < MAX_KEYS:
-                top.pairs.append((key, value, Span(key.start, span.end)))
-            key = None
-    if not sources:
+            walk.key, walk.string = walk.string, None
+        elif kind == ",":
+            walk.string = None
+        elif not kind.startswith("//"):
+            walk.scalar(kind, span)
+    if not walk.sources:
         return [], None
     # Inner objects close first: back into text order, numbered.
-    sources = [dataclasses.replace(s, position=i) for i, s in enumerate(sorted(sources, key=lambda s: s.span.start))]
-    block = holders[0] if len(holders) == 1 else Span(sources[0].span.start, sources[-1].span.end)
+    sources = [dataclasses.replace(s, position=i) for i, s in enumerate(sorted(walk.sources, key=lambda s: s.span.start))]
+    block = walk.holders[0] if len(walk.holders) == 1 else Span(sources[0].span.start, sources[-1].span.end)
     return sources, block
+
+
+class _Walk:
+    """What the pass over the tokens holds: the open brackets, a key waiting for its value, and what was found."""
+
+    def __init__(self, text: str, labels: tuple[frozenset[str], frozenset[str], frozenset[str]]):
+        self.text = text
+        self.labels = labels  # content, title and heading labels
+        self.sources: list[Source] = []
+        self.holders: list[Span] = []  # outermost values that hold sources: the tool's result, "note" keys and all
+        self.stack: list[_Container] = []
+        self.deeper = 0  # brackets open past MAX_DEPTH
+        self.key: Span | None = None  # a key waiting for its value
+        self.string: Span | None = None  # the last string in an object, a key if a colon follows
+
+    def open(self, bracket: str, span: Span) -> None:
+        if len(self.stack) < MAX_DEPTH:
+            self.stack.append(_Container(bracket, span.start, self.key))
+        else:
+            self.deeper += 1
+        self.key = self.string = None
+
+    def close(self, bracket: str, span: Span) -> None:
+        self.key = self.string = None
+        if self.deeper:
+            self.deeper -= 1
+            return
+        opening = "{" if bracket == "}" else "["
+        while self.stack and self.stack[-1].bracket != opening:
+            self.stack.pop()  # an unclosed bracket inside: forget it
+        if not self.stack:
+            return
+        closed = self.stack.pop()
+        whole = Span(closed.start, span.end)
+        parent = self.stack[-1] if self.stack else None
+        if closed.key is not None and parent is not None and parent.bracket == "{" and len(parent.pairs) < MAX_KEYS:
+            parent.pairs.append((closed.key, whole, Span(closed.key.start, span.end)))
+        source = _source(self.text, closed, whole, *self.labels) if closed.bracket == "{" else None
+        if source is not None:
+            self.sources.append(source)
+        if not self.stack and self.sources and whole.contains(self.sources[-1].span):
+            self.holders.append(whole)
+
+    def scalar(self, token: str, span: Span) -> None:
+        """A string or a bare run (a number, `true`, `<placeholder>`): a key, or the value of one."""
+        top = self.stack[-1] if self.stack and self.stack[-1].bracket == "{" else None  # keys and values only directly in an object
+        if top is None:
+            return
+        if self.key is None:
+            self.string = span if token.startswith('"') else None
+            return
+        value = Span(span.start + 1, span.end - 1) if token.startswith('"') else span
+        if len(top.pairs) < MAX_KEYS:
+            top.pairs.append((self.key, value, Span(self.key.start, span.end)))
+        self.key = None
 
 
 def _source(
@@ -113,7 +136,7 @@ def _source(
     content_value, content_pair = content
     removals = _removals([pair for _, _, pair in labelled], [key for key, _, _ in obj.pairs])
     fields = [
-        Field(label=label, value=text[value.start : value.end], span=removal, value_span=value, form="json")
+        Field(label=label, value=text[value.start : value.end], span=removal, value_span=value, form=FieldForm.JSON)
         for (label, value, pair), removal in zip(labelled, removals)
         if pair is not content_pair
     ]
@@ -127,7 +150,7 @@ def _source(
         title=title,
         heading_path=(heading,) if heading else (),
         fields=fields,
-        style="json",
+        style=SourceStyle.JSON,
     )
 
 

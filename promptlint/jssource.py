@@ -27,7 +27,7 @@ from functools import lru_cache
 
 from .jsscan import _ESCAPE, JsSyntaxError, Token, fields, tokens
 from .lexicon import Lexicon
-from .model import Prompt
+from .model import Prompt, Syntax
 from .pybuild import ITEM, Loop, field_jinja, jinja_expression, reference, segment_fields
 from .pysource import MIN_LENGTH, OUTPUT_CALLS, PROMPT_FUNCTION, TEMPLATE_CALLS, TEMPLATE_NAME, PyTemplate, rewrite_through
 from .segment import SlotNames, is_prompt_text, words
@@ -108,7 +108,7 @@ def _template(code: Code, starts: list[int], i: int, loop: Loop | None = None) -
     if len(token.value.strip()) < MIN_LENGTH:
         return None
     line, column = _position(starts, token.start)
-    return PyTemplate(token.value, "text", line, column, None, loop=loop, offsets=token.offsets)
+    return PyTemplate(token.value, Syntax.TEXT, line, column, None, loop=loop, offsets=token.offsets)
 
 
 # ---------------------------------------------------------------- which literals are prompts

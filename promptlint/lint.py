@@ -14,7 +14,7 @@ from .config import Config, default_config
 from .context import RuleContext
 from .findings import Applicability, Finding
 from .fix import FixDidNotConverge, apply_fixes, fix_loop
-from .model import Prompt
+from .model import Prompt, Syntax
 from .bodysources import body_sources
 from .segment import segment_text, words
 
@@ -38,7 +38,7 @@ def lint_prompt(prompt: Prompt, config: Config, *, template: bool = False) -> li
 def _segment(piece: documents.Prompt, text: str, config: Config, includes) -> Prompt:
     if piece.loop is not None:
         return _wrapper_reader(piece.loop).segment_wrapper(text, piece.loop, config.slot_names, config.lexicon)
-    if piece.syntax == "jinja":
+    if piece.syntax == Syntax.JINJA:
         from .jinja import segment_jinja
 
         return segment_jinja(text, config.slot_names, includes, config.lexicon)
@@ -68,7 +68,7 @@ def _wrapper_reader(loop):
 
 def _includes(doc: documents.Document, config: Config):
     """The reader of the files a template in ``doc`` includes; None when it has no template or no file."""
-    if not any(p.syntax == "jinja" for p in doc.prompts) or not Path(doc.path).is_file():
+    if not any(p.syntax == Syntax.JINJA for p in doc.prompts) or not Path(doc.path).is_file():
         return None
     from .includes import Includes, project_root
 
@@ -83,20 +83,20 @@ def _valid(doc: documents.Document, index: int):
     if piece.loop is not None:
         def parses(text: str) -> bool:
             return _wrapper_reader(piece.loop).still_parses(text, piece.loop)
-    elif piece.syntax == "jinja":
+    elif piece.syntax == Syntax.JINJA:
         from .jinja import parses
-    if doc.kind != "yaml":
+    if doc.kind != documents.DocumentKind.YAML:
         return parses
     return lambda text: (parses is None or parses(text)) and doc.writes_back(index, text)
 
 
 def _lint_piece(doc: documents.Document, index: int, text: str, config: Config, includes=None) -> list[Finding]:
     piece = doc.prompts[index]
-    found = lint_prompt(_segment(piece, text, config, includes), config, template=piece.syntax == "jinja")
+    found = lint_prompt(_segment(piece, text, config, includes), config, template=piece.syntax == Syntax.JINJA)
     if not piece.writable:
         # The text is not in the file verbatim (escapes, an f-string): report, never edit.
         return [dataclasses.replace(f, fix=None) if f.fix else f for f in found]
-    if doc.kind == "yaml":
+    if doc.kind == documents.DocumentKind.YAML:
         # A fix whose text cannot be written back into its YAML scalar exactly is not offered.
         written = _valid(doc, index)
         found = [f if f.fix is None or not f.fix.edits or written(apply_fixes(text, [f.fix])[0]) else dataclasses.replace(f, fix=None) for f in found]

@@ -52,6 +52,41 @@ class SpanSet:
         return i >= 0 and self.spans[i].contains(span)
 
 
+class FieldForm(str, Enum):
+    """Where a field is written in its source's wrapper (a str, so it reads and prints as its value)."""
+
+    LINE = "line"  # a line of its own
+    INLINE = "inline"  # inside the header
+    TAG = "tag"  # an XML element
+    JSON = "json"  # a member of a source written as JSON
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class SourceStyle(str, Enum):
+    """How a source's wrapper is written (a str, so it reads and prints as its value)."""
+
+    TEXT = "text"  # a header line or a labelled paragraph
+    XML = "xml"  # XML tags
+    TEMPLATE = "template"  # a template's loop, rendered once per retrieved chunk
+    JSON = "json"  # a JSON object
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Syntax(str, Enum):
+    """How a prompt's text is read: as it stands, or as a Jinja template. Here rather than
+    beside the document's prompt because the code readers, below the document, produce it."""
+
+    TEXT = "text"  # an assembled prompt or a format string
+    JINJA = "jinja"  # a Jinja template
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @dataclass(frozen=True)
 class Field:
     """A piece of metadata rendered in a source's wrapper.
@@ -64,7 +99,7 @@ class Field:
     value: str
     span: Span
     value_span: Span
-    form: str  # "line" (a line of its own), "inline" (inside the header), "tag" (an XML element)
+    form: FieldForm
     conditional: bool = False  # in a template, shown only under a staleness test
     # In a template, the field's text (label and all) when it is in another file, an include
     # or an imported macro: ``span`` is then the tag that brings it in. What a finding costs.
@@ -93,7 +128,7 @@ class Source:
     heading_path: tuple[str, ...] = ()
     fields: list[Field] = field(default_factory=list)
     wrapper_lines: list[Span] = field(default_factory=list)  # unlabelled lines between header and content
-    style: str = "text"  # "text" or "xml"
+    style: SourceStyle = SourceStyle.TEXT
     # A template of a source ("[{i}] {title}\n{content}"), rendered once per retrieved chunk.
     repeated: bool = False
     collection: str = ""  # in a template, what the sources loop iterates ("relevant + marginal[:3]")

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .lexicon import Lexicon
-from .model import Prompt, Span
+from .model import Prompt, Span, Syntax
 from .segment import SlotNames, lowercase
 
 if TYPE_CHECKING:
@@ -172,34 +172,11 @@ def _filled(node: ast.AST | None) -> bool:
 
 
 def _wrapper(target: ast.AST, iterated: ast.AST, body: list[ast.stmt], strings: list[ast.AST], raw: str, starts: list[int]) -> PyTemplate | None:
-    from .pysource import PyTemplate, _char_column  # pysource reads this module
-
-    index = None
-    if isinstance(iterated, ast.Call) and called_name(iterated) == "enumerate" and iterated.args:
-        if isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[0], ast.Name):
-            index, target = target.elts[0].id, target.elts[1]
-        iterated = iterated.args[0]
-    aliases: dict[str, tuple[str, tuple[str, ...]]] = {}
-    if isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
-        # `for doc, score in results`: one item, whose parts are named by the variables.
-        aliases = {e.id: (ITEM, (e.id,)) for e in target.elts}
-        target = ast.Name(ITEM)
+    index, target, iterated = _enumerated(target, iterated)
+    target, aliases = _unpacked(target)
     name = getattr(target, "id", None)
-    for statement in body:
-        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
-            local = statement.targets[0].id
-            ref = reference(statement.value, aliases)
-            if ref is not None and ref[0] == name and ref[1]:
-                aliases[local] = ref
-            elif _reads_item(statement.value, name, aliases):
-                # `summary = "\n".join(h["text"] for h in doc["highlights"])`: computed from the item,
-                # so a field of it, and its variable's name says what it holds.
-                aliases[local] = (name, (local,))
-    for call in (s for s in strings if isinstance(s, ast.Call)):
-        for keyword in call.keywords:  # a format string's names stand for the keywords' values
-            ref = reference(keyword.value, aliases)
-            if ref is not None:
-                aliases[keyword.arg] = ref
+    _alias_locals(aliases, body, name)
+    _alias_keywords(aliases, strings)
     roots = [ref[0] for s in strings for ref in _field_refs(_body(s), aliases)]
     if name is None or name not in roots:
         return None  # renders no field of the loop variable: a log line, a query, a message
@@ -210,6 +187,54 @@ def _wrapper(target: ast.AST, iterated: ast.AST, body: list[ast.stmt], strings: 
         index=index,
         aliases=tuple((alias, *ref) for alias, ref in aliases.items()),
     )
+    return _loop_template(strings, raw, starts, loop)
+
+
+def _enumerated(target: ast.AST, iterated: ast.AST) -> tuple[str | None, ast.AST, ast.AST]:
+    """`for i, doc in enumerate(docs)`: the counter's name, the item's target and what is iterated
+    (docs); a loop over anything else has no counter."""
+    if not (isinstance(iterated, ast.Call) and called_name(iterated) == "enumerate" and iterated.args):
+        return None, target, iterated
+    if isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[0], ast.Name):
+        return target.elts[0].id, target.elts[1], iterated.args[0]
+    return None, target, iterated.args[0]
+
+
+def _unpacked(target: ast.AST) -> tuple[ast.AST, dict[str, tuple[str, tuple[str, ...]]]]:
+    """`for doc, score in results`: one item, whose parts are named by the variables; any other
+    target stands as it is, with no aliases yet."""
+    if isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
+        return ast.Name(ITEM), {e.id: (ITEM, (e.id,)) for e in target.elts}
+    return target, {}
+
+
+def _alias_locals(aliases: dict[str, tuple[str, tuple[str, ...]]], body: list[ast.stmt], name: str | None) -> None:
+    """Add the variables the loop body sets from the item ``name``: each stands for a field of it."""
+    for statement in body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+            local = statement.targets[0].id
+            ref = reference(statement.value, aliases)
+            if ref is not None and ref[0] == name and ref[1]:
+                aliases[local] = ref
+            elif _reads_item(statement.value, name, aliases):
+                # `summary = "\n".join(h["text"] for h in doc["highlights"])`: computed from the item,
+                # so a field of it, and its variable's name says what it holds.
+                aliases[local] = (name, (local,))
+
+
+def _alias_keywords(aliases: dict[str, tuple[str, tuple[str, ...]]], strings: list[ast.AST]) -> None:
+    """Add the names of a format string's keywords (`.format(title=doc.title)`): each stands for its value."""
+    for call in (s for s in strings if isinstance(s, ast.Call)):
+        for keyword in call.keywords:
+            ref = reference(keyword.value, aliases)
+            if ref is not None:
+                aliases[keyword.arg] = ref
+
+
+def _loop_template(strings: list[ast.AST], raw: str, starts: list[int], loop: Loop) -> PyTemplate:
+    """The template the loop's strings make, placed at the first of them."""
+    from .pysource import PyTemplate, _char_column  # pysource reads this module
+
     first = strings[0].func.value if isinstance(strings[0], ast.Call) else strings[0]
     line_start, end_line_start = starts[first.lineno - 1], starts[first.end_lineno - 1]
     start = line_start + _char_column(raw, line_start, first.col_offset)
@@ -217,9 +242,9 @@ def _wrapper(target: ast.AST, iterated: ast.AST, body: list[ast.stmt], strings: 
     verbatim = _verbatim(raw[start : end_line_start + _char_column(raw, end_line_start, first.end_col_offset)], _body(strings[0]))
     if len(strings) == 1 and verbatim is not None:
         inner_start, inner_end, opening = start + verbatim[0], start + verbatim[1], verbatim[2]
-        return PyTemplate(raw[inner_start:inner_end], "text", first.lineno, column, (inner_start, inner_end), loop=replace(loop, opening=opening))
+        return PyTemplate(raw[inner_start:inner_end], Syntax.TEXT, first.lineno, column, (inner_start, inner_end), loop=replace(loop, opening=opening))
     # Several literals, or escapes: the text is rebuilt, and findings point at the first literal.
-    return PyTemplate("".join(_body(s) for s in strings), "text", first.lineno, column, None, loop=loop)
+    return PyTemplate("".join(_body(s) for s in strings), Syntax.TEXT, first.lineno, column, None, loop=loop)
 
 
 def _reads_item(value: ast.AST, name: str | None, aliases: dict[str, tuple[str, tuple[str, ...]]]) -> bool:
@@ -285,14 +310,15 @@ def reference(node: ast.AST, aliases: dict[str, tuple[str, tuple[str, ...]]]) ->
         return inner and (inner[0], inner[1] + (node.attr,))
     if isinstance(node, ast.Subscript):
         inner = reference(node.value, aliases)
-        key = node.slice
-        if isinstance(key, ast.Constant) and isinstance(key.value, str):
-            return inner and (inner[0], inner[1] + (key.value,))
+        key = _string(node.slice)
+        if key is not None:
+            return inner and (inner[0], inner[1] + (key,))
         return inner  # an index or a slice: a part of the same value
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
         inner = reference(node.func.value, aliases)
-        if node.func.attr == "get" and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-            return inner and (inner[0], inner[1] + (node.args[0].value,))
+        key = _string(node.args[0]) if node.func.attr == "get" and node.args else None
+        if key is not None:
+            return inner and (inner[0], inner[1] + (key,))
         return inner  # a method of the value: .strip(), .split("T"), .isoformat()
     if isinstance(node, ast.Call) and called_name(node) in KEEPING and node.args:
         return reference(node.args[0], aliases)
@@ -301,6 +327,11 @@ def reference(node: ast.AST, aliases: dict[str, tuple[str, tuple[str, ...]]]) ->
     if isinstance(node, ast.BinOp) and isinstance(node.right, ast.Constant):
         return reference(node.left, aliases)  # `i + 1`
     return None
+
+
+def _string(node: ast.AST) -> str | None:
+    """The value of a string constant (a key: `doc["date"]`, `doc.get("date")`); None for anything else."""
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
 def split_fields(body: str) -> list[tuple[int, int, str]] | None:

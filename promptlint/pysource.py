@@ -19,6 +19,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from .pybuild import BUILDING, Loop, called_name, jinja_by_content, literal_in_call, wrappers
+from .model import Syntax
 from .segment import is_prompt_text, words
 
 # Names a template is assigned to: SYSTEM_PROMPT, qa_template, PROMPT_TMPL, ...
@@ -51,7 +52,7 @@ MIN_LENGTH = 20  # shorter strings are labels and names, not prompts
 @dataclass(frozen=True)
 class PyTemplate:
     text: str  # the template as the application sees it
-    syntax: str  # "jinja" or "text" (a format string)
+    syntax: Syntax
     line: int  # 1-based line of the string in the file
     column: int  # 1-based column
     # Where ``text`` stands in the file, character for character; None when the
@@ -210,7 +211,7 @@ def _template(raw: str, starts: list[int], node: ast.AST, jinja_hint: bool) -> P
         origin, (text, offsets) = None, _fstring(raw, start, end) or (_joined(node), None)
     if len(text.strip()) < MIN_LENGTH:
         return None
-    syntax = "jinja" if jinja_hint or "{{" in text and "}}" in text or "{%" in text else "text"
+    syntax = Syntax.JINJA if jinja_hint or "{{" in text and "}}" in text or "{%" in text else Syntax.TEXT
     return PyTemplate(text, syntax, node.lineno, start - starts[node.lineno - 1] + 1, origin, offsets=offsets)
 
 

@@ -20,7 +20,7 @@ from . import vocabulary
 from .expressions import slot_reference
 from .jsonsources import json_sources
 from .lexicon import Lexicon, is_field, shipped
-from .model import Field, Message, Part, PartKind, Prompt, Source, Span, SpanSet
+from .model import Field, FieldForm, Message, Part, PartKind, Prompt, Source, SourceStyle, Span, SpanSet
 from .vocabulary import normalise_label
 
 # A source whose text is only this is a written-out "and so on", not a source.
@@ -529,7 +529,7 @@ def _record(text: str, paragraph: list[Line], vocab: Vocab, stop: frozenset[str]
             trailing = content is not None
         elif field and field["value"].strip():
             value = Span(line.start + field.start("value"), line.end)
-            fields.append(Field(label, text[value.start : value.end].strip(" *_"), _line_span(text, line), value, "line"))
+            fields.append(Field(label, text[value.start : value.end].strip(" *_"), _line_span(text, line), value, FieldForm.LINE))
             trailing = content is not None
         elif trailing:
             return None  # text after the trailing fields: prose, not a record
@@ -608,14 +608,14 @@ def _group_field(text: str, line: Line, item: re.Match[str], vocab: Vocab) -> Fi
     labelled = _INLINE_ITEM.match(line.lower[: inner.end - line.start], inner.start - line.start)
     if labelled and vocab.is_field(label := normalise_label(labelled["label"])):
         value = Span(line.start + labelled.start("value"), line.start + labelled.end("value"))
-        return Field(label, text[value.start : value.end], whole, value, "inline")
+        return Field(label, text[value.start : value.end], whole, value, FieldForm.INLINE)
     slots = list(_GROUP_SLOT.finditer(text, inner.start, inner.end))
     for slot in slots:
         reference = slot_reference(slot[0])
         if reference and vocab.is_field(reference.key):
             # The value is what the slots print, words around them aside ("(relevance {h.relevance})").
             value = Span(slots[0].start(), slots[-1].end())
-            return Field(reference.key, text[value.start : value.end], whole, value, "inline")
+            return Field(reference.key, text[value.start : value.end], whole, value, FieldForm.INLINE)
     return None
 
 
@@ -690,7 +690,7 @@ def _text_source(text: str, position: int, header: Line, match: re.Match[str], b
     ordinal = None
     if key_group == "key5" and _labelled_key(value := text[key_span.start : key_span.end], vocab) == "ordinal":
         # "Chunk: {chunk_id + 1}": the line numbers the chunk inside its document; it cites nothing.
-        ordinal = Field(slot_reference(value.lstrip("$")).key, value, _line_span(text, header), key_span, "line")
+        ordinal = Field(slot_reference(value.lstrip("$")).key, value, _line_span(text, header), key_span, FieldForm.LINE)
         key = key_span = None
     lead = _LEADING_GROUP.match(text, rest.start, rest.end)
     if lead and _carries_chunk(text[rest.start : rest.end]) and not _is_passage(text[rest.start : rest.end]):
@@ -778,12 +778,12 @@ def _read_body(text: str, body: list[Line], vocab: Vocab, default_start: int) ->
         slot = _LONE_SLOT.match(line.lower)
         if slot and normalise_label(slot["name"]).endswith(_NAMING_SLOTS):
             # "{chunk_heading}" alone on a line: the slot names what it prints.
-            fields.append(Field(normalise_label(slot["name"]), line.text.strip(), _line_span(text, line), Span(line.start, line.end), "line"))
+            fields.append(Field(normalise_label(slot["name"]), line.text.strip(), _line_span(text, line), Span(line.start, line.end), FieldForm.LINE))
             i += 1
             continue
         if not labelled and _SLOT_LABEL_LINE.match(line.lower):
             # "{key}: {value}": a template line that prints any metadata field.
-            fields.append(Field("metadata", line.text.strip(), _line_span(text, line), Span(line.start, line.end), "line"))
+            fields.append(Field("metadata", line.text.strip(), _line_span(text, line), Span(line.start, line.end), FieldForm.LINE))
             i += 1
             continue
         if labelled and (mapping := _mapping_fields(text, line, labelled)):
@@ -890,14 +890,14 @@ def _mapping_fields(text: str, line: Line, labelled: re.Match[str]) -> list[Fiel
         elif start > 1:
             span_start = start - 1
         fields.append(Field(normalise_label(item["label"]), shown, Span(value_start + span_start, value_start + span_end),
-                            Span(value_at, value_at + len(shown)), "inline"))
+                            Span(value_at, value_at + len(shown)), FieldForm.INLINE))
     return fields
 
 
 def _line_field(text: str, line: Line, labelled: re.Match[str], label: str) -> Field:
     """A "Label: value" line as a field; removing it removes the line."""
     value_start = line.start + labelled.start("value")
-    return Field(label, text[value_start : line.end].strip(), _line_span(text, line), Span(value_start, line.end), "line")
+    return Field(label, text[value_start : line.end].strip(), _line_span(text, line), Span(value_start, line.end), FieldForm.LINE)
 
 
 # A metadata group that opens a header's rest: "(Title: X): ", "[Updated 2026-01-14] ".
@@ -1041,7 +1041,7 @@ def _parse_header(text: str, rest: Span, vocab: Vocab) -> tuple[str | None, tupl
     if warning:
         value_start = warning.end() + (len(raw[warning.end() :]) - len(raw[warning.end() :].lstrip()))
         fields.append(
-            Field("parse warning", raw[value_start:].strip(), _with_space(raw, rest.start, warning.start(), end), Span(rest.start + value_start, rest.end), "inline")
+            Field("parse warning", raw[value_start:].strip(), _with_space(raw, rest.start, warning.start(), end), Span(rest.start + value_start, rest.end), FieldForm.INLINE)
         )
         end = warning.start()
     # Parenthesised and bracketed groups hold metadata; "|" separates items.
@@ -1054,7 +1054,7 @@ def _parse_header(text: str, rest: Span, vocab: Vocab) -> tuple[str | None, tupl
         group_fields = [_named_by_slot(_inline_field(raw, rest.start, s, e), vocab) for s, e in items]
         if len(group_fields) == 1:
             f = group_fields[0]
-            fields.append(Field(f.label, f.value, _with_space(raw, rest.start, group.start(), group.end()), f.value_span, "inline"))
+            fields.append(Field(f.label, f.value, _with_space(raw, rest.start, group.start(), group.end()), f.value_span, FieldForm.INLINE))
         else:
             fields.extend(group_fields)
         title_end = min(title_end, group.start())
@@ -1123,7 +1123,7 @@ def _inline_field(raw: str, offset: int, start: int, end: int, separator: str = 
         span_end = end + 1
         while span_end < len(raw) and raw[span_end] == " ":
             span_end += 1
-    return Field(label, value.strip(), Span(offset + span_start, offset + span_end), Span(offset + value_start, offset + value_start + len(value.rstrip())), "inline")
+    return Field(label, value.strip(), Span(offset + span_start, offset + span_end), Span(offset + value_start, offset + value_start + len(value.rstrip())), FieldForm.INLINE)
 
 
 def _named_by_slot(field: Field, vocab: Vocab) -> Field:
@@ -1186,7 +1186,7 @@ def _xml_source(text: str, lower: str, position: int, match: re.Match[str], clos
             key, key_span = text[value_span.start : value_span.end], value_span
             continue
         start = attr.start() - 1 if text[attr.start() - 1] == " " else attr.start()
-        fields.append(Field(label, text[value_span.start : value_span.end], Span(start, attr.end()), value_span, "inline"))
+        fields.append(Field(label, text[value_span.start : value_span.end], Span(start, attr.end()), value_span, FieldForm.INLINE))
     inner_start, inner_end = match.end(), close
     content: Span | None = None
     title = None
@@ -1213,7 +1213,7 @@ def _xml_source(text: str, lower: str, position: int, match: re.Match[str], clos
         else:
             label = normalise_label(name)
             span = _tag_line_span(text, Span(child.start(), child_end))
-            fields.append(Field(label, value, span, value_span, "tag"))
+            fields.append(Field(label, value, span, value_span, FieldForm.TAG))
             child_spans.append(span)
             if label in vocab.title_labels | {"source"} and title is None:
                 title = value
@@ -1236,7 +1236,7 @@ def _xml_source(text: str, lower: str, position: int, match: re.Match[str], clos
             content = Span(max(crossed), content.end)
     content = _trim(text, content)
     for name in ("title", "name", "source", "filename", "file"):
-        f = next((f for f in fields if f.label == name and f.form == "inline"), None)
+        f = next((f for f in fields if f.label == name and f.form == FieldForm.INLINE), None)
         if f and title is None:
             title = f.value
     return Source(
@@ -1250,7 +1250,7 @@ def _xml_source(text: str, lower: str, position: int, match: re.Match[str], clos
         heading_path=heading,
         fields=fields,
         wrapper_lines=wrapper_lines,
-        style="xml",
+        style=SourceStyle.XML,
     )
 
 

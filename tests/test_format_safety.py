@@ -27,6 +27,7 @@ from promptlint.cli import main
 from promptlint.config import build
 from promptlint.formatting import format_document
 from promptlint.jinja import parses, segment_jinja
+from promptlint.model import Syntax
 from promptlint.segment import segment_text
 
 CONFIG = build({"today": "2026-12-02"}, "test")
@@ -441,7 +442,7 @@ def format_rendered(text: str) -> str | None:
 
 
 def sources_and_block(piece: document.Prompt):
-    prompt = segment_jinja(piece.text) if piece.syntax == "jinja" else segment_text(piece.text, piece.messages())
+    prompt = segment_jinja(piece.text) if piece.syntax == Syntax.JINJA else segment_text(piece.text, piece.messages())
     return prompt.sources, prompt.sources_block
 
 
@@ -476,7 +477,7 @@ def assert_keeps_meaning(raw: bytes, name: str) -> None:
             for source in sources:
                 chunk = format_rendered(old[source.content.start : source.content.end])
                 assert chunk is None or chunk in after
-        if old_piece.syntax == "jinja":
+        if old_piece.syntax == Syntax.JINJA:
             assert parses(text)
             names = {re.findall(r"\w+", old[s.content.start : s.content.end])[-1] for s in sources}
             before = rendered_chunks(old, names)

@@ -26,6 +26,7 @@ from promptlint import document as documents
 from promptlint.config import build
 from promptlint.findings import Applicability
 from promptlint.jinja import parses, segment_jinja
+from promptlint.model import Syntax
 from promptlint.lint import check_document
 from promptlint.segment import lowercase, segment_text
 
@@ -65,7 +66,7 @@ def _contents(text: str, path: str) -> list[str]:
     """The text of every source in every prompt of the file, as the segmenter reads it."""
     found = []
     for piece in _read(text, path).prompts:
-        prompt = segment_jinja(piece.text) if piece.syntax == "jinja" else segment_text(piece.text, piece.messages())
+        prompt = segment_jinja(piece.text) if piece.syntax == Syntax.JINJA else segment_text(piece.text, piece.messages())
         found += [prompt.text[s.content.start : s.content.end] for s in prompt.sources]
     return found
 
@@ -81,8 +82,8 @@ def check_properties(text: str, path: str) -> None:
     for content in _contents(text, path):
         assert content in fixed_texts, f"a safe fix changed the text of a source: {content!r}"
     for fixed in (safe, unsafe):
-        assert all(parses(piece.text) for piece in _read(fixed, path).prompts if piece.syntax == "jinja"), "a fix broke the template"
-    if doc.kind == "json" and not doc.errors:
+        assert all(parses(piece.text) for piece in _read(fixed, path).prompts if piece.syntax == Syntax.JINJA), "a fix broke the template"
+    if doc.kind == documents.DocumentKind.JSON and not doc.errors:
         for fixed in (safe, unsafe):
             json.loads(fixed.removeprefix("\ufeff"))
 

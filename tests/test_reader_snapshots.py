@@ -68,7 +68,7 @@ def _model(path: Path) -> dict:
     doc = document.read(path, str(path.relative_to(ROOT)), CONFIG.suffix_for(path))
     data = {
         "input": str(path.relative_to(ROOT)),
-        "kind": doc.kind,
+        "kind": doc.kind.value,
         "errors": [f"{e.line}:{e.column} {e.code} {e.message}" for e in doc.errors],
         "unread": list(doc.unread),
         "prompts": [_prompt(doc, piece, model) for piece, model in zip(doc.prompts, segment_document(doc, CONFIG))],
@@ -85,8 +85,8 @@ def _prompt(doc: document.Document, piece: document.Prompt, model: Prompt) -> di
 
     return {
         "at": at(0),
-        "record": piece.record + 1 if piece.record is not None and doc.kind == "jsonl" else None,
-        "syntax": piece.syntax,
+        "record": piece.record + 1 if piece.record is not None and doc.kind == document.DocumentKind.JSONL else None,
+        "syntax": piece.syntax.value,
         "read_only": not piece.writable,  # not in the file verbatim: findings only, no fixes
         "messages": [{"at": at(m.span.start), "name": m.name, "role": m.role, "text": text(m.span)} for m in model.messages],
         "parts": [{"kind": p.kind.value, "label": p.label, "text": text(p.span)} for p in model.parts],
@@ -96,11 +96,11 @@ def _prompt(doc: document.Document, piece: document.Prompt, model: Prompt) -> di
                 "key": s.key,
                 "title": s.title,
                 "heading_path": list(s.heading_path),
-                "style": s.style,
+                "style": s.style.value,
                 "header": text(s.header),
                 "fields": [
                     {"label": f.label, "value": f.value, "text": text(f.span), "value_text": text(f.value_span),
-                     "form": f.form, "conditional": f.conditional, "elsewhere": f.elsewhere}
+                     "form": f.form.value, "conditional": f.conditional, "elsewhere": f.elsewhere}
                     for f in s.fields
                 ],
                 "wrapper_lines": [text(line) for line in s.wrapper_lines],

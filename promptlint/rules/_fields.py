@@ -7,7 +7,7 @@ from functools import cache
 
 from .. import lexicon, vocabulary
 from ..findings import Applicability, Edit, Fix
-from ..model import Field, Prompt, Source, Span
+from ..model import Field, FieldForm, Prompt, Source, Span
 
 # "{score:.2f}", "{{ doc.score }}", "{{ '%.3f' % hit.score }}", a JavaScript template's "${c.score}",
 # or a prompt library's "[DOC_2_SCORE]".
@@ -25,7 +25,7 @@ def has_slot(value: str) -> bool:
 
 
 def remove_field(prompt: Prompt, field: Field, description: str, applicability: Applicability = Applicability.SAFE) -> Fix:
-    span = remove_line(prompt.text, field.span) if field.form != "inline" else field.span
+    span = remove_line(prompt.text, field.span) if field.form != FieldForm.INLINE else field.span
     return Fix(applicability, (Edit(span),), description)
 
 

@@ -50,7 +50,7 @@ import re
 from ..context import RuleContext
 from ..findings import Applicability, Edit, Fix
 from ..lexicon import Lexicon
-from ..model import Field, Prompt, Source, Span
+from ..model import Field, FieldForm, Prompt, Source, SourceStyle, Span
 from ..values import parse_date
 from ._fields import remove_line
 
@@ -76,22 +76,22 @@ def is_stale(date: datetime.date | None, ctx: RuleContext) -> bool:
 
 
 def _canonical(field: Field, date: datetime.date) -> bool:
-    return field.form == "inline" and field.label == STALE_LABEL and field.value == date.isoformat()
+    return field.form == FieldForm.INLINE and field.label == STALE_LABEL and field.value == date.isoformat()
 
 
 def _header_end(prompt: Prompt, source: Source) -> int:
     """Where a stale note goes: the end of the header, before a parse warning."""
-    warning = next((f for f in source.fields if f.label == "parse warning" and f.form == "inline"), None)
+    warning = next((f for f in source.fields if f.label == "parse warning" and f.form == FieldForm.INLINE), None)
     return warning.span.start if warning else source.header.end
 
 
 def _edits(prompt: Prompt, source: Source, field: Field, date: datetime.date | None, ctx: RuleContext) -> tuple[Edit, ...]:
     if date is None or not is_stale(date, ctx):
-        return (Edit(remove_line(prompt.text, field.span) if field.form == "line" else field.span),)
+        return (Edit(remove_line(prompt.text, field.span) if field.form == FieldForm.LINE else field.span),)
     note = f"{STALE_LABEL} {date.isoformat()}"
-    if source.style == "xml":
+    if source.style == SourceStyle.XML:
         return (Edit(field.value_span, note),)
-    if field.form == "inline" and source.header.contains(field.span):
+    if field.form == FieldForm.INLINE and source.header.contains(field.span):
         return (Edit(field.span, f" ({note})"),)
     at = _header_end(prompt, source)
     return (Edit(field.span), Edit(Span(at, at), f" ({note})"))
@@ -123,7 +123,7 @@ def _template_findings(prompt: Prompt, ctx: RuleContext):
 def _wrap_in_staleness_test(prompt: Prompt, source: Source, field: Field, ctx: RuleContext) -> Fix | None:
     """In a Jinja template: show the date only under `{% if doc.<flag> %}`; the flag must be in the render context."""
     root = re.match(r"\{\{-?\s*([A-Za-z_]\w*)", field.value)
-    if source.style != "template" or not root:
+    if source.style != SourceStyle.TEMPLATE or not root:
         return None
     test = f"{{% if {root[1]}.{ctx.options['stale-flag']} %}}"
     original = prompt.text[field.span.start : field.span.end]
