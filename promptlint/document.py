@@ -355,7 +355,27 @@ def read_text(display: str, raw: str, bom: bool, newline: str, suffix: str) -> D
     if fenced:
         prompts = tuple(Prompt((raw[start:end],), None, syntax=Syntax.JINJA if "{%" in raw[start:end] else Syntax.TEXT, origin=(start, end)) for start, end in fenced)
         return Document(display, raw, DocumentKind.TEXT, bom, prompts, (), newline)
+    header = _comment_header_end(raw) if syntax == Syntax.TEXT else None
+    if header is not None:
+        # "# Prompt template for ...\n#\n# Placeholders: ..." documents the template; the prompt follows it.
+        return Document(display, raw, DocumentKind.TEXT, bom, (Prompt((raw[header:],), None, origin=(header, len(raw))),), (), newline)
     return _template(display, raw, bom, newline, syntax)
+
+
+def _comment_header_end(raw: str) -> int | None:
+    """Where a template's comment header ends: three or more leading "#" comment lines, one of
+    them a bare "#" (no Markdown heading is empty), then a blank line and the prompt."""
+    lines, at, bare = raw.split("\n"), 0, False
+    count = 0
+    for line in lines:
+        if not (line.startswith("#") and (line.rstrip() == "#" or line[1:2] in (" ", "\t"))):
+            break
+        bare = bare or line.rstrip() == "#"
+        at += len(line) + 1
+        count += 1
+    if count < 3 or not bare or count >= len(lines) or lines[count].strip() or not raw[at:].strip():
+        return None
+    return at
 
 
 _FENCE = re.compile(r"^(?P<fence>```|~~~)[^\n]*\n(?P<body>.*?)^(?P=fence)[ \t]*$", re.MULTILINE | re.DOTALL)

@@ -206,13 +206,29 @@ def slot_kind(name: str, vocab: Vocab) -> str | None:
 
 
 def _slots(lower: str, start: int, end: int, vocab: Vocab) -> list[tuple[Span, str]]:
-    """The slots between two offsets whose names say what they hold, with that kind."""
+    """The slots between two offsets whose names say what they hold, with that kind; a slot
+    that is only mentioned (see _mentioned) is not one."""
     found = []
     for match in _SLOT.finditer(lower, start, end):
         kind = slot_kind(match["name"], vocab)
-        if kind is not None:
+        if kind is not None and not _mentioned(lower, match.start(), match.end()):
             found.append((Span(match.start(), match.end()), kind))
     return found
+
+
+# After a slot, what starts its description: "{{QUERY}} - the user's query", "{context} := ...".
+_DESCRIBED = re.compile(r"[ \t]*(?::?=|[-\u2013\u2014:][ \t]+\S)")
+# Before a slot on its line, only a comment's marks: "#   {{QUERY}}", "// {context}".
+_COMMENTED = re.compile(r"[ \t]*(?:#+|//|--|/?\*+)[ \t]*$")
+
+
+def _mentioned(lower: str, start: int, end: int) -> bool:
+    """Whether a slot is written about rather than filled: quoted as code (`{question}`), or
+    described on a comment line ("#   {{QUERY}}  - Will be replaced with the user's query")."""
+    if start > 0 and lower[start - 1] == "`" and lower[end : end + 1] == "`":
+        return True
+    line_start = lower.rfind("\n", 0, start) + 1
+    return bool(_COMMENTED.fullmatch(lower, line_start, start) and _DESCRIBED.match(lower, end))
 
 
 class Line(NamedTuple):

@@ -204,3 +204,23 @@ def test_a_page_whose_prose_is_the_prompt_is_read_whole():
     page = "Answer from the context below.\n\n{context}\n\nQuestion: {question}\n\nExample output:\n```json\n{\"answer\": \"...\"}\n```\n"
     (prompt,) = parse_text(page, "prompt.md", ".md").prompts
     assert prompt.origin is None and prompt.texts == (page,)
+
+
+@pytest.mark.parametrize("marks", ["#", "# "])
+def test_a_templates_comment_header_is_no_part_of_its_prompt(marks):
+    from promptlint.document import parse_text
+
+    header = f"# Prompt for the answer command\n# Placeholders:\n#   {{{{QUERY}}}} - the user's query\n{marks.rstrip()}\n# Do not remove the placeholders.\n\n"
+    body = "You answer from the context.\n\n<context>\n{{CHUNKS}}\n</context>\n\nQuestion: {{QUERY}}\n"
+    (prompt,) = parse_text(header + body, "answer_prompt.txt", ".txt").prompts
+    # The prompt starts at the blank line that ends the header.
+    assert prompt.texts == ("\n" + body,) and prompt.origin == (len(header) - 1, len(header + body))
+
+
+@pytest.mark.parametrize("head", ["# Instructions\n# Answer\n# Notes\n\n", "# Role\n#\n\n", "# Role\n#\n# Task\nAnswer.\n\n"])
+def test_markdown_headings_are_part_of_the_prompt(head):
+    from promptlint.document import parse_text
+
+    raw = head + "Answer from {context}.\nQuestion: {question}\n"
+    (prompt,) = parse_text(raw, "p.txt", ".txt").prompts
+    assert prompt.origin is None and prompt.texts == (raw,)

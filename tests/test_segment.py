@@ -291,3 +291,20 @@ def test_the_tag_that_closes_a_question_is_part_of_it(tag, quote):
     text = f"Answer from the documents.\n\n<documents>\n<document index=\"1\">\nDamaged goods may be returned within 30 days.\n</document>\n</documents>\n\n<{tag}>{quote}How long do I have?{quote}</{tag}>\n"
     parts = [(p.kind, text[p.span.start : p.span.end]) for p in segment_text(text).parts]
     assert parts[-1] == (PartKind.QUESTION, f"<{tag}>{quote}How long do I have?{quote}</{tag}>")
+
+
+@pytest.mark.parametrize(
+    "mention",
+    ["**Variables:** `{history}`, `{question}`, `{context}`", "#   {{question}}    - Will be replaced with the user's query", "// {question}: the user's question", "# {question} := what the user typed"],
+)
+def test_a_slot_written_about_is_no_slot(mention):
+    text = f"{mention}\n\nAnswer from the context below.\n\n{{context}}\n\nQuestion: {{question}}\n"
+    prompt = segment_text(text)
+    assert [text[q.start : q.end] for q in prompt.questions] == ["{question}"]
+    assert prompt.questions[0].start > len(mention)
+
+
+@pytest.mark.parametrize("line", ["Question: {question}", "{question}", "- {question} - answer it briefly"])
+def test_a_slot_in_use_is_a_slot(line):
+    text = f"Answer from the context below.\n\n{{context}}\n\n{line}\n"
+    assert [text[q.start : q.end] for q in segment_text(text).questions] == ["{question}"]
