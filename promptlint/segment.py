@@ -336,7 +336,28 @@ def segment_text(
         # its span taking its comma with it.
         locked=[json_block] if json_block else [],
         removable=[f.span for s in sources for f in s.fields] if json_block else [],
+        branches=_block_branches(lower),
     )
+
+
+# A Handlebars block's tags: `{{#if x}}` / `{{#unless x}}`, `{{else}}`, `{{/if}}` (`~` trims space).
+_BLOCK_TAG = re.compile(r"\{\{~?\s*(?:(?P<open>#(?:if|unless)\b)[^{}]*|(?P<else>else)\b[^{}]*|(?P<close>/(?:if|unless))\s*)~?\}\}")
+
+
+def _block_branches(lower: str) -> list[tuple[Span, ...]]:
+    """The branches of each `{{#if}}...{{else}}...{{/if}}` of a Handlebars template: text in two
+    branches never renders together (a query in the results heading and in "No results for")."""
+    found: list[tuple[Span, ...]] = []
+    stack: list[list[int]] = []  # per open block: where each branch starts and where each else starts
+    for tag in _BLOCK_TAG.finditer(lower) if "{{" in lower else ():
+        if tag["open"]:
+            stack.append([tag.end()])
+        elif tag["else"] and stack:
+            stack[-1] += [tag.start(), tag.end()]
+        elif tag["close"] and stack:
+            marks = stack.pop() + [tag.start()]
+            found.append(tuple(Span(marks[i], marks[i + 1]) for i in range(0, len(marks), 2)))
+    return found
 
 
 # A placeholder as prompt libraries write one: "[DOC_2_SCORE]", "[USER_QUESTION]" (capitals and an underscore).

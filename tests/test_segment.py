@@ -308,3 +308,14 @@ def test_a_slot_written_about_is_no_slot(mention):
 def test_a_slot_in_use_is_a_slot(line):
     text = f"Answer from the context below.\n\n{{context}}\n\n{line}\n"
     assert [text[q.start : q.end] for q in segment_text(text).questions] == ["{question}"]
+
+
+@pytest.mark.parametrize(("opening", "closing"), [("{{#if documents}}", "{{/if}}"), ("{{~#if documents~}}", "{{~/if~}}"), ("{{#unless empty}}", "{{/unless}}")])
+def test_a_question_in_each_branch_of_a_handlebars_if_is_asked_once(opening, closing):
+    text = (f"Answer from the documents.\n{opening}\n{{{{#each documents}}}}\n[{{{{@index}}}}] {{{{title}}}}\n{{{{content}}}}\n{{{{/each}}}}\n"
+            f"Question: {{{{question}}}}\n{{{{else}}}}\nNo documents were found. Question: {{{{question}}}}\n{closing}\n")
+    found = [f.code for f in lint_text(text, path="t.hbs", config=build({}, "test")) if f.code == "PL101"]
+    assert found == []
+    # Outside the block, the same two copies are a repeated question.
+    unbranched = text.replace(opening + "\n", "").replace("{{else}}\n", "").replace(closing + "\n", "")
+    assert [f.code for f in lint_text(unbranched, path="t.hbs", config=build({}, "test")) if f.code == "PL101"] == ["PL101"]
