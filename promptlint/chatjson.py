@@ -619,11 +619,19 @@ def parse_chat_json(raw: str) -> list[ChatText]:
     return _chat_texts(record, 0, positions)
 
 
-def chat_templates(raw: str) -> list[ChatText]:
-    """The Jinja chat templates of a Hugging Face tokenizer config (`tokenizer_config.json`,
-    `chat_template.json`): `chat_template` is a template, or a list of {"name", "template"}."""
+def unshaped_texts(raw: str) -> tuple[list[ChatText], list[tuple[str, ChatText]]]:
+    """What a .json file of no request shape holds, read in one parse: the chat templates of a
+    Hugging Face config; or, when it has none, every string that is the value of an object's
+    member, with its key (where a prompt file keeps its prompts)."""
     positions = _Positions(raw)
     record = _Parser(raw, positions).parse(0, len(raw))
+    templates = _chat_templates(record, positions)
+    return templates, [] if templates else _member_strings(record, positions)
+
+
+def _chat_templates(record: _Node, positions: _Positions) -> list[ChatText]:
+    """The Jinja chat templates of a Hugging Face tokenizer config (`tokenizer_config.json`,
+    `chat_template.json`): `chat_template` is a template, or a list of {"name", "template"}."""
     reader = _Record(0, positions)
     templates = record.get("chat_template")
     # A template renders the messages of every role: it has none of its own.
@@ -637,13 +645,12 @@ def chat_templates(raw: str) -> list[ChatText]:
     return reader.texts
 
 
-def member_strings(raw: str) -> list[tuple[str, ChatText]]:
-    """Every string that is the value of an object's member, with its key, in file order: where a
-    prompt file keeps its prompts (`{"qa": {"system_prompt": "...", "template": "..."}}`)."""
-    positions = _Positions(raw)
+def _member_strings(record: _Node, positions: _Positions) -> list[tuple[str, ChatText]]:
+    """Every string that is an object member's value, with its key, in file order
+    (`{"qa": {"system_prompt": "...", "template": "..."}}`)."""
     reader = _Record(0, positions)
     keys: list[str] = []
-    pending: list[tuple[_Node, str, str | None]] = [(_Parser(raw, positions).parse(0, len(raw)), "", None)]
+    pending: list[tuple[_Node, str, str | None]] = [(record, "", None)]
     while pending:
         node, path, key = pending.pop()
         if node.kind == "object":

@@ -417,12 +417,14 @@ def read_json(display: str, raw: str, bom: bool, newline: str, suffix: str) -> D
     one holds no prompt (it is not broken JSON)."""
     record = _parse_json(raw) if raw.strip() else None
     if isinstance(record, chatjson.NotChat) and record.message == chatjson.SHAPE_ERROR:
-        templates = _chat_templates(display, raw, bom, newline)
-        return templates if templates.prompts or templates.errors else _member_prompts(display, raw, bom, newline)
+        templates, members = chatjson.unshaped_texts(raw)
+        if templates:
+            return _chat_templates(display, raw, bom, newline, templates)
+        return _member_prompts(display, raw, bom, newline, members)
     return _chat_records(display, raw, bom, newline, DocumentKind.JSON, [record] if record is not None else [])
 
 
-def _member_prompts(display: str, raw: str, bom: bool, newline: str) -> Document:
+def _member_prompts(display: str, raw: str, bom: bool, newline: str, members: list[tuple[str, chatjson.ChatText]]) -> Document:
     """A JSON prompt file of no known shape: the strings that read as prompts (see segment.is_prompt_text),
     those of one object together as the messages of one prompt, a system one by its key."""
     from .jinja import parses
@@ -430,7 +432,7 @@ def _member_prompts(display: str, raw: str, bom: bool, newline: str) -> Document
 
     vocab = words()
     by_object: dict[str, list[chatjson.ChatText]] = {}
-    for key, text in chatjson.member_strings(raw):
+    for key, text in members:
         if is_prompt_text(text.text, vocab, key):
             role = "system" if "system" in lexicon.split(key) else "user"
             by_object.setdefault(text.path[: -len(key)], []).append(replace(text, role=role))
@@ -441,13 +443,13 @@ def _member_prompts(display: str, raw: str, bom: bool, newline: str) -> Document
     return Document(display, raw, DocumentKind.JSON, bom, tuple(prompts), (), newline)
 
 
-def _chat_templates(display: str, raw: str, bom: bool, newline: str) -> Document:
+def _chat_templates(display: str, raw: str, bom: bool, newline: str, templates: list[chatjson.ChatText]) -> Document:
     """Each chat template is a Jinja template. Its text is a JSON string, mapped through its
     escapes as a chat message is: findings point into it, and fixes are written back escaped."""
     from .jinja import TemplateError, check_syntax
 
     prompts, errors = [], []
-    for template in chatjson.chat_templates(raw):
+    for template in templates:
         try:
             check_syntax(template.text)
         except TemplateError as exc:

@@ -348,8 +348,10 @@ def _block_branches(lower: str) -> list[tuple[Span, ...]]:
     """The branches of each `{{#if}}...{{else}}...{{/if}}` of a Handlebars template: text in two
     branches never renders together (a query in the results heading and in "No results for")."""
     found: list[tuple[Span, ...]] = []
+    if "{{" not in lower:
+        return found
     stack: list[list[int]] = []  # per open block: where each branch starts and where each else starts
-    for tag in _BLOCK_TAG.finditer(lower) if "{{" in lower else ():
+    for tag in _BLOCK_TAG.finditer(lower):
         if tag["open"]:
             stack.append([tag.end()])
         elif tag["else"] and stack:

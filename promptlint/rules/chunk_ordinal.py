@@ -58,12 +58,12 @@ def _asks_to_cite(prompt: Prompt, ctx: RuleContext) -> bool:
 
 
 def check(prompt: Prompt, ctx: RuleContext):
-    of_words = ctx.labels("of-words")
+    of_words, citable = ctx.labels("of-words"), ctx.labels("citable")
     citing = None  # asked only when an id is found
     for source in prompt.sources:
         for field in source.fields:
             is_ordinal = ctx.lexicon.means(field.label, "ordinal") or (field.label in of_words and _OF.match(field.value))
-            if is_ordinal and _in_key_position(prompt, field) and split(field.label)[-1:] and split(field.label)[-1] in ctx.labels("citable"):
+            if is_ordinal and citable.intersection(split(field.label)[-1:]) and _in_key_position(prompt, field):
                 # "[{{ chunk.id }}]" heading a source is what the model cites, when it is asked to cite.
                 citing = _asks_to_cite(prompt, ctx) if citing is None else citing
                 is_ordinal = not citing
