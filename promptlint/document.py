@@ -348,12 +348,17 @@ def parse_text(raw: str, display: str, suffix: str) -> Document:
 
 
 def read_text(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:
-    """A text file holds one prompt; a .prompt file that uses Jinja tags is a template; a
-    Markdown page that documents a prompt in fenced blocks holds those blocks."""
+    """A text file holds one prompt, or several one after another (each ending on the line the
+    model answers after); a .prompt file that uses Jinja tags is a template; a Markdown page
+    that documents a prompt in fenced blocks holds those blocks."""
     syntax = Syntax.JINJA if suffix == ".prompt" and ("{%" in raw or "{{" in raw) else Syntax.TEXT
-    fenced = _fenced_prompts(raw) if suffix == ".md" else []
-    if fenced:
-        prompts = tuple(Prompt((raw[start:end],), None, syntax=Syntax.JINJA if "{%" in raw[start:end] else Syntax.TEXT, origin=(start, end)) for start, end in fenced)
+    pieces = _fenced_prompts(raw) if suffix == ".md" else []
+    if not pieces and syntax == Syntax.TEXT:
+        from .segment import consecutive_prompts
+
+        pieces = consecutive_prompts(raw)
+    if pieces:
+        prompts = tuple(Prompt((raw[start:end],), None, syntax=Syntax.JINJA if "{%" in raw[start:end] else Syntax.TEXT, origin=(start, end)) for start, end in pieces)
         return Document(display, raw, DocumentKind.TEXT, bom, prompts, (), newline)
     header = _comment_header_end(raw) if syntax == Syntax.TEXT else None
     if header is not None:

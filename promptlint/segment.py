@@ -52,6 +52,7 @@ class Vocab:
     content_tags: frozenset[str]
     instruction_opener: re.Pattern[str]
     example_cue: re.Pattern[str]  # a line that announces a worked example
+    answer_cues: frozenset[str]  # labels of the line a completion prompt ends on ("Helpful Answer:")
     volatile: re.Pattern[str]
     lexicon: Lexicon
 
@@ -91,7 +92,8 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         key: vocabulary.label_set(seg[key])
         for key in ("question-labels", "content-labels", "title-labels", "heading-labels", "warning-labels", "history-labels", "context-labels")
     }
-    words = _alternation(seg["source-words"])
+    # "Chunk ID {id}:", "Source No. 3": the word may be followed by what kind of key comes next.
+    words = "(?:" + _alternation(seg["source-words"]) + ")(?:\\s+(?:" + _alternation(seg["source-key-words"]) + "))?"
     # Headers are matched on the lower-cased line. The number after the word must
     # be followed by punctuation or the end of the line, so that a sentence such
     # as "Source 1 says ..." inside a chunk is not taken for a header.
@@ -118,7 +120,8 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
     token_roles = _alternation(seg["role-markers"] + seg["token-roles"])
     special = r"(?:<\|[a-z_]+\|>|<[a-z_]+>)"
     role_marker = re.compile(
-        r"\s*(?:\[(?:" + roles + r")\]|(?:" + roles + r") message:|(?:" + roles + r"):(?=\s*$)"
+        # Bracketed or "... message:", any role is a turn ("[tool]"); a bare "Tool:" line may be a list's label.
+        r"\s*(?:\[(?:" + token_roles + r")\]|(?:" + token_roles + r") message:|(?:" + roles + r"):(?=\s*$)"
         r"|" + special + r"*<\|(?:" + token_roles + r")(?:_token)?\|>" + special + r"*"
         r"|" + special + r"+\s*(?:" + token_roles + r")" + special + r"*)\s*$"
     )
@@ -148,6 +151,7 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         content_tags=frozenset(seg["content-tags"]),
         example_cue=re.compile(r"\s*(?:#{1,6}\s*)?(?:" + _alternation(seg["example-cues"]) + r")\b[^.!?]*$"),
         instruction_opener=re.compile(r"\s*(?:" + _alternation(seg["instruction-openers"]) + r")\b"),
+        answer_cues=vocabulary.label_set(seg["answer-cues"]),
         volatile=volatile,
         lexicon=lexicon,
     )
@@ -177,6 +181,26 @@ def is_prompt_text(text: str, vocab: Vocab, key: str | None = None) -> bool:
     if key is not None and vocab.lexicon.means(key, "prompt"):
         return True
     return _may_hold_slot(lower) and any(slot_kind(m["name"], vocab) == "context" for m in _SLOT.finditer(lower))
+
+
+def consecutive_prompts(text: str) -> list[tuple[int, int]]:
+    """Where the prompts of a file that holds several templates one after another stand, or []
+    when it holds one. A completion prompt ends on the line the model answers after ("Helpful
+    Answer:", "Standalone question:"); text that follows it past a blank line, slots and all, can
+    only be another prompt. Each piece must hold a slot, so that an answer written out after its
+    prompt, or an assembled prompt's worked examples, never split one."""
+    lower = lowercase(text)
+    vocab = words()
+    lines = text_lines(text, lower)
+    starts = [0]
+    for index, line in enumerate(lines[:-2]):
+        cue = _SECTION_LABEL.match(line.lower)
+        if cue and cue["plain"] and normalise_label(cue["plain"]) in vocab.answer_cues and lines[index + 1].blank:
+            following = next((ln for ln in lines[index + 1 :] if not ln.blank), None)
+            if following is not None:
+                starts.append(following.start)
+    pieces = [(start, end) for start, end in zip(starts, [*starts[1:], len(text)])]
+    return pieces if len(pieces) > 1 and all(_SLOT.search(lower, start, end) for start, end in pieces) else []
 
 
 def _may_hold_slot(text: str) -> bool:
@@ -440,7 +464,32 @@ def _text_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Mes
         source = _text_source(text, n, lines[index], match, body, vocab)
         if text[source.content.start : source.content.end].strip() not in _ELISIONS or source.fields:
             sources.append(source)
-    return sources
+    return _with_document_header(text, lines, vocab, sources, taken)
+
+
+def _with_document_header(text: str, lines: list[Line], vocab: Vocab, sources: list[Source], taken: SpanSet) -> list[Source]:
+    """Labelled lines right above the first chunk header that name a document ("Document Title: ...",
+    "Doc ID: ...") are that document's header: metadata of every chunk under it, written once.
+    They join the first chunk, which is where a fix removes them; the title is every chunk's."""
+    fields: list[Field] = []
+    index = next((i for i, line in enumerate(lines) if line.start == sources[0].header.start), 0) - 1 if sources else -1
+    while index >= 0 and lines[index].start not in taken:
+        line = lines[index]
+        index -= 1
+        if line.blank:
+            continue
+        labelled = _LABEL_LINE.match(line.lower)
+        label = normalise_label(line.text[labelled.start("label") : labelled.end("label")]) if labelled else ""
+        if not labelled or not labelled["value"].strip() or not (vocab.is_field(label) or "key" in vocab.lexicon.concepts(label)):
+            break
+        fields.insert(0, _line_field(text, line, labelled, label))
+    # "Document Title" reads as a generated title when a source has a name besides; here it is the name.
+    title = next((f.value for f in fields if vocab.lexicon.means(f.label.split()[-1], "title")), None)
+    if title is None and not any(vocab.lexicon.means(f.label, "key") for f in fields):
+        return sources  # labelled lines that name no document: a preamble, not a document's header
+    head, *rest = sources
+    head = dataclasses.replace(head, span=Span(fields[0].span.start, head.span.end), fields=fields + head.fields, title=head.title or title)
+    return [head, *(dataclasses.replace(s, title=s.title or title) for s in rest)]
 
 
 def _labelled_key(key: str, vocab: Vocab) -> str | None:
@@ -1374,10 +1423,14 @@ def _questions(
             body = [ln for ln in text_lines(text, lower, tail.start, tail.end) if not ln.blank and not vocab.role_marker.match(ln.lower)]
             if body and body[-1].text.rstrip().endswith("?"):
                 found.append(_trim(text, Span(body[-1].start, body[-1].end)))
-    found.sort()
-    asked = _restated(text, found)
+    asked = _restated(text, _not_rewritten(found, rewritten))
     live = _live(lower, asked)
     return live, rewritten, [span for span in asked if span not in live]
+
+
+def _not_rewritten(found: list[Span], rewritten: list[Span]) -> list[Span]:
+    """The places the question is asked, in order, less those a rewritten form fills ("Question: {new_question}")."""
+    return sorted(span for span in found if not any(span.contains(r) for r in rewritten))
 
 
 def _live(lower: str, found: list[Span]) -> list[Span]:

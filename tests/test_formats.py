@@ -224,3 +224,42 @@ def test_markdown_headings_are_part_of_the_prompt(head):
     raw = head + "Answer from {context}.\nQuestion: {question}\n"
     (prompt,) = parse_text(raw, "p.txt", ".txt").prompts
     assert prompt.origin is None and prompt.texts == (raw,)
+
+
+QA = "Use the context to answer.\n\n{context}\n\nQuestion: {question}\n"
+
+
+@pytest.mark.parametrize("cue", ["Helpful Answer:", "Answer:", "Final answer:", "Standalone question:", "SQL Query:", "RESPONSE:"])
+@pytest.mark.parametrize("second", ["### CHAT PROMPT\n[system]\nAnswer from:\n{context}\n[human]\n{question}\n", QA])
+def test_templates_written_one_after_another_are_separate_prompts(cue, second):
+    """A completion prompt ends on the line the model answers after: what follows it past a
+    blank line is another prompt, so its question is no repeat and its text no late instruction."""
+    from promptlint.document import parse_text
+    from promptlint.lint import lint_text
+
+    raw = f"{QA}{cue}\n\n{second}"
+    prompts = parse_text(raw, "prompts.txt", ".txt").prompts
+    assert [p.origin for p in prompts] == [(0, len(QA) + len(cue) + 2), (len(QA) + len(cue) + 2, len(raw))]
+    assert [f.code for f in lint_text(raw, path="prompts.txt", config=build({}, "test"))] == []
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "Refunds take a week from the day the goods arrive.\n",  # the answer, written out after its prompt
+        "Remember: {question}\n".replace("{question}", "cite the sources"),
+    ],
+)
+def test_text_after_the_answer_cue_without_a_slot_stays_in_the_prompt(after):
+    from promptlint.document import parse_text
+
+    raw = f"{QA}Answer:\n\n{after}"
+    (prompt,) = parse_text(raw, "prompt.txt", ".txt").prompts
+    assert prompt.origin is None
+
+
+def test_an_answer_cue_with_no_blank_line_after_it_ends_no_prompt():
+    from promptlint.document import parse_text
+
+    raw = f"{QA}Answer:\n- cite the sources\n- be brief\n\n{QA}"
+    assert len(parse_text(raw, "prompt.txt", ".txt").prompts) == 1

@@ -30,6 +30,11 @@ def _sources(text):
         ("---- Document 1 ----", "1", None, ()),
         ("[CONTEXT 1]:", "1", None, ()),
         ("DOCUMENT 1: Returns Policy", "1", "Returns Policy", ()),
+        # What kind of key follows the word may be said: an id, a number.
+        ("Chunk ID 1: Returns Policy", "1", "Returns Policy", ()),
+        ("Source No. 1 — Returns Policy", "1", "Returns Policy", ()),
+        ("Document #1: Returns Policy", "1", "Returns Policy", ()),
+        ("Passage number 1:", "1", None, ()),
     ],
 )
 def test_text_headers(header, key, title, heading):
@@ -319,3 +324,74 @@ def test_a_question_in_each_branch_of_a_handlebars_if_is_asked_once(opening, clo
     # Outside the block, the same two copies are a repeated question.
     unbranched = text.replace(opening + "\n", "").replace("{{else}}\n", "").replace(closing + "\n", "")
     assert [f.code for f in lint_text(unbranched, path="t.hbs", config=build({}, "test")) if f.code == "PL101"] == ["PL101"]
+
+
+@pytest.mark.parametrize("marker", ["[tool]", "[TOOL]", "[model]", "tool message:"])
+def test_a_bracketed_tool_turn_is_a_turn_that_holds_its_sources(marker):
+    text = (
+        "[system]\nAnswer from the search results.\n\n[user]\n{query}\n\n[assistant]\n(calls search)\n\n"
+        f"{marker}\nSource 1: Returns\nDamaged goods go back within 30 days.\n\nSource 2: Refunds\nRefunds take a week.\n"
+    )
+    prompt = segment_text(text)
+    assert len(prompt.messages) == 4
+    assert [s.title for s in prompt.sources] == ["Returns", "Refunds"]
+
+
+def test_a_bare_tool_label_is_no_turn():
+    # "Tool:" alone may head a list of tools in the instructions; only bracketed or "tool message:" is a turn.
+    text = "[system]\nYou can call one tool.\nTool:\nsearch(query) - finds documents\n\n[user]\n{question}\n"
+    assert [m.role for m in segment_text(text).messages] == ["system", "user"]
+
+
+def _document_header_prompt(header: str) -> str:
+    return (
+        "Answer from the documents.\n\nRetrieved documents:\n"
+        f"{header}\n\n"
+        "Chunk 1:\nDamaged goods go back within 30 days.\n\n"
+        "Chunk 2:\nRefunds take a week.\n\nQuestion: {question}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Document Title: Returns Policy\nSummary: How returns work.",
+        "Doc ID: 4411\nTitle: Returns Policy\nTL;DR: How returns work.",
+        "Full Document ID: {doc_id}\nDocument Title: {doc_title}\nKey points: {summary}",
+        "**File name:** returns.pdf\n**Summary:** How returns work.",
+    ],
+)
+def test_a_document_header_above_its_chunks_is_their_metadata(header):
+    """Labelled lines naming a document right above its chunks belong to those chunks: a derived
+    field there is derived text beside them (reported once), and the title is every chunk's."""
+    text = _document_header_prompt(header)
+    found = [(f.code, text[f.span.start : f.span.end].splitlines()[0]) for f in lint_text(text, path="t.txt", config=build({}, "."))]
+    derived = [line for code, line in found if code == "PL104"]
+    assert len(derived) == 1 and derived[0] == header.splitlines()[-1]
+    assert not any(code == "PL205" for code, _ in found)  # the chunks have their document's title
+    assert len({s.title for s in segment_text(text).sources}) == 1
+
+
+@pytest.mark.parametrize("header", ["Summary: How returns work.", "Note: two chunks follow.\nSummary: How returns work."])
+def test_labelled_lines_naming_no_document_are_no_document_header(header):
+    text = _document_header_prompt(header)
+    assert not segment_text(text).sources[0].fields
+
+
+def test_a_document_title_alone_is_the_title_not_derived_text():
+    text = _document_header_prompt("Document Title: Returns Policy")
+    assert [f.code for f in lint_text(text, path="t.txt", config=build({}, ".")) if f.code == "PL104"] == []
+    assert segment_text(text).sources[1].title == "Returns Policy"
+
+
+@pytest.mark.parametrize("slot", ["{new_question}", "{standalone_question}", "{{ condensed_question }}", "{rephrased_query}"])
+def test_a_question_label_filled_by_a_rewritten_question_is_the_rewritten_question(slot):
+    text = f"Answer from the context.\n\n{{context}}\n\nQuestion: {slot}\nAnswer:\n"
+    prompt = segment_text(text)
+    assert prompt.questions == [] and [text[s.start : s.end] for s in prompt.rewritten_questions] == [slot]
+    assert [f.code for f in lint_text(text, path="t.txt", config=build({}, ".")) if f.code == "PL304"] == ["PL304"]
+
+
+def test_a_question_label_filled_by_the_question_is_the_question():
+    text = "Answer from the context.\n\n{context}\n\nQuestion: {question}\nAnswer:\n"
+    assert [text[s.start : s.end] for s in segment_text(text).questions] == ["{question}"]

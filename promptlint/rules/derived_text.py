@@ -5,6 +5,9 @@ Flags text derived from a source and placed next to it: a summary, TL;DR, key
 facts or points, highlights, a generated title (`document_title`), extracted
 keywords, or an explanation of why the chunk was retrieved. Only the source's
 wrapper counts: a "Summary" section inside the document's own text is content.
+A `document_title` is a generated title only beside another name of the source (a
+file name, a title); alone, it is the source's title. A document's header above its
+chunks (`Document Title: ...` then `Summary: ...`) counts as their wrapper.
 
 ## Why is this bad?
 The model cannot tell which of the two is authoritative, and the derived copy is
@@ -34,7 +37,7 @@ Safe: the derived line or element is removed; the chunk text is untouched.
 from __future__ import annotations
 
 from ..context import RuleContext
-from ..model import Prompt
+from ..model import Field, Prompt, Source
 from ._fields import remove_field, source_label
 
 CODE = "PL104"
@@ -46,7 +49,7 @@ FIX = "safe"
 def check(prompt: Prompt, ctx: RuleContext):
     for source in prompt.sources:
         for field in ctx.fields(source, "derived"):
-            if not field.value:
+            if not field.value or _names_the_source(source, field, ctx):
                 continue
             yield ctx.finding(
                 prompt,
@@ -56,3 +59,11 @@ def check(prompt: Prompt, ctx: RuleContext):
                 fix=remove_field(prompt, field, f"Remove the {field.label}"),
                 tokens_text=field.elsewhere,
             )
+
+
+def _names_the_source(source: Source, field: Field, ctx: RuleContext) -> bool:
+    """A title under a derived-sounding label ("document_title") is generated, and competes, only
+    beside another name of the source (a file name, a title); alone, it is the source's title."""
+    return ctx.lexicon.means(field.label.split()[-1], "title") and not any(
+        ctx.lexicon.means(other.label, "title") for other in source.fields if other is not field
+    )
