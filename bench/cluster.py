@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from run import PROMPTLINT, Run, best, environment, load, machine, run, write_log  # noqa: E402  (beside this script)
 
-from promptlint.logs import SPLIT_BYTES  # noqa: E402
+from promptlint.audit.logs import SPLIT_BYTES  # noqa: E402
 
 PART_MB = 10
 SIZES = {"full": {"logs": (100, 1000), "big": 200, "repeat": 2}, "quick": {"logs": (10, 100), "big": 20, "repeat": 1}}

@@ -1,8 +1,8 @@
 """Hostile input: the time and memory to lint must grow linearly with the size of the text.
 
 Each case builds 1 MB and 10 MB of pathological text and times one entry point
-on it: promptlint.lint.lint_text (or fix_text, for fixes by the thousand) for
-text, promptlint.jinja.segment_jinja for Jinja-ish text, or the installed
+on it: promptlint.engine.lint.lint_text (or fix_text, for fixes by the thousand) for
+text, promptlint.readers.jinja.segment_jinja for Jinja-ish text, or the installed
 ``promptlint check --no-cache`` in one output format (``check FORMAT``: the text
 written to a file; ``check-files``: the text cut into files of about 500 bytes, a
 folder of them). Ten times the text should take about ten times as long; a
@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from promptlint.output import FORMATS
+from promptlint.output.report import FORMATS
 
 MB = 1_000_000
 WARN_RATIO = 20
@@ -151,8 +151,8 @@ def _run(entry: str, build: Callable[[int], str], size: int, out) -> None:
             return
         out.send((seconds, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
         return
-    from promptlint.jinja import TemplateError, segment_jinja
-    from promptlint.lint import fix_text, lint_text
+    from promptlint.engine.lint import fix_text, lint_text
+    from promptlint.readers.jinja import TemplateError, segment_jinja
 
     function, _, suffix = entry.partition(" ")
     path = "hostile" + suffix

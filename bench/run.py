@@ -8,7 +8,7 @@ Measured side by side, each time the best of a few runs (the machine may be shar
 
 1. corpus throughput of `promptlint check --no-cache` against a floor that reads
    the same files, parses the templates (jinja2; ast for Python) and encodes every
-   file with cl100k_base through promptlint.tokens (goal: within 2x);
+   file with cl100k_base through promptlint.meaning.tokens (goal: within 2x);
 2. the latency of checking one prompt, against `python -c pass` and
    `python -c "import jinja2, click"`;
 3. the time for 10x more input (goal: near 10);
@@ -87,7 +87,7 @@ def floor(folder: str) -> None:
 
     import jinja2
 
-    from promptlint import tokens
+    from promptlint.meaning import tokens
 
     environment = jinja2.Environment()
     total = 0
@@ -183,12 +183,12 @@ def benchmark(sizes: dict, work: Path) -> None:
 
 # The stages of `check`, each by the function that runs it.
 PHASES = {
-    "read and parse the files": ("promptlint/document.py", "read"),
-    "segment the prompts": ("promptlint/lint.py", "_segment"),
-    "run the rules": ("promptlint/lint.py", "lint_prompt"),
-    "  of which counting tokens": ("promptlint/tokens.py", "count"),
-    "place findings in the files": ("promptlint/lint.py", "_place"),
-    "print the findings (full)": ("promptlint/output.py", "full"),
+    "read and parse the files": ("promptlint/readers/document.py", "read"),
+    "segment the prompts": ("promptlint/engine/lint.py", "_segment"),
+    "run the rules": ("promptlint/engine/lint.py", "lint_prompt"),
+    "  of which counting tokens": ("promptlint/meaning/tokens.py", "count"),
+    "place findings in the files": ("promptlint/engine/lint.py", "_place"),
+    "print the findings (full)": ("promptlint/output/report.py", "full"),
 }
 
 
@@ -199,7 +199,7 @@ def profile(sizes: dict, work: Path) -> None:
     import io
     import pstats
 
-    from promptlint.cli import main
+    from promptlint.cli.commands import main
 
     corpus.make(work / "corpus", sizes["files"])
     profiler = cProfile.Profile()

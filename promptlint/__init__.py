@@ -20,25 +20,25 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .config import Config
-    from .document import UnreadableFile
-    from .findings import Applicability, Edit, Finding, Fix, Severity
-    from .lint import fix_text, lint_text
-    from .render import Chunk, build_prompt, order_sources, render_source
+    from .canonical.render import Chunk, build_prompt, order_sources, render_source
+    from .engine.config import Config
+    from .engine.lint import fix_text, lint_text
+    from .model.findings import Applicability, Edit, Finding, Fix, Severity
+    from .readers.document import UnreadableFile
 
 _LAZY = {
-    "lint_text": "promptlint.lint",
-    "fix_text": "promptlint.lint",
-    "Finding": "promptlint.findings",
-    "Fix": "promptlint.findings",
-    "Edit": "promptlint.findings",
-    "Applicability": "promptlint.findings",
-    "Severity": "promptlint.findings",
-    "UnreadableFile": "promptlint.document",
-    "Chunk": "promptlint.render",
-    "render_source": "promptlint.render",
-    "order_sources": "promptlint.render",
-    "build_prompt": "promptlint.render",
+    "lint_text": "promptlint.engine.lint",
+    "fix_text": "promptlint.engine.lint",
+    "Finding": "promptlint.model.findings",
+    "Fix": "promptlint.model.findings",
+    "Edit": "promptlint.model.findings",
+    "Applicability": "promptlint.model.findings",
+    "Severity": "promptlint.model.findings",
+    "UnreadableFile": "promptlint.readers.document",
+    "Chunk": "promptlint.canonical.render",
+    "render_source": "promptlint.canonical.render",
+    "order_sources": "promptlint.canonical.render",
+    "build_prompt": "promptlint.canonical.render",
 }
 
 __all__ = [*_LAZY, "lint_paths"]
@@ -68,13 +68,14 @@ def lint_paths(paths: Iterable[str | PathLike[str]], *, config: Config | None = 
 
     A file or folder that cannot be read (missing, binary, not UTF-8, no permission) raises
     ``UnreadableFile`` naming it, and a bad config raises
-    ``promptlint.config.ConfigError``: the command line reports both as errors
+    ``promptlint.engine.config.ConfigError``: the command line reports both as errors
     (exit 2), not as findings. A file that reads but does not parse (bad JSON) is
     a PL900 finding.
     """
-    from . import document, files
-    from .config import Resolver
-    from .lint import check_document
+    from .engine import files
+    from .engine.config import Resolver
+    from .engine.lint import check_document
+    from .readers import document
 
     resolver = Resolver() if config is None else None
     wants = resolver.wants if resolver else config.wants

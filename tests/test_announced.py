@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from promptlint.config import build
-from promptlint.lint import lint_text
+from promptlint.engine.config import build
+from promptlint.engine.lint import lint_text
 
 CONFIG = build({"today": "2026-12-02"}, "test")
 

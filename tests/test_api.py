@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 import promptlint
-from promptlint import render
-from promptlint.config import build
-from promptlint.model import Span
+from promptlint.canonical import render
+from promptlint.engine.config import build
+from promptlint.model.prompt import Span
 
 PROMPT = """Answer from the sources and cite them as [n].
 

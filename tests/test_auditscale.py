@@ -29,11 +29,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_audit import CONFIG, PROMPTS, by_code, log_lines
 
-from promptlint import audit, auditreport, logs
-from promptlint.cli import main
-from promptlint.config import build
-from promptlint.findings import Finding
-from promptlint.model import Span
+from promptlint.audit import logs
+from promptlint.audit.run import Tally, audit
+from promptlint.cli.commands import main
+from promptlint.engine.config import build
+from promptlint.model.findings import Finding
+from promptlint.model.prompt import Span
+from promptlint.output import auditreport
 
 # The log's lines in partitions of every format: the first 780 lines in three JSONL ones, then the
 # rest of the records in a Parquet one, a row each with the record's fields as columns (a missing
@@ -220,7 +222,7 @@ def test_the_dask_engine_shares_a_big_log_among_workers_and_reports_it_as_the_wh
     config = build({"today": "2026-12-02"}, "test")
 
     def report(split_bytes: int, **engine) -> str:
-        tally = audit.audit(paths, config, field_path="request", examples=200, split_bytes=split_bytes, **engine)
+        tally = audit(paths, config, field_path="request", examples=200, split_bytes=split_bytes, **engine)
         return auditreport.as_json(auditreport.as_data(tally, [str(p) for p in paths]))
 
     assert len(logs.splits(0, paths[0], paths[0].stat().st_size, 4096)) > 10
@@ -238,7 +240,7 @@ def test_a_worker_killed_mid_run_costs_a_retry_and_no_double_count(here, cluster
     paths = logs.partitions([Path("logs")])
 
     def report(**engine) -> str:
-        return auditreport.as_json(auditreport.as_data(audit.audit(paths, config, examples=50, **engine), [str(p) for p in paths]))
+        return auditreport.as_json(auditreport.as_data(audit(paths, config, examples=50, **engine), [str(p) for p in paths]))
 
     expected = report(jobs=1)
     with Client(cluster.scheduler_address) as client, ThreadPoolExecutor(1) as pool:
@@ -260,7 +262,7 @@ def test_a_worker_killed_mid_run_costs_a_retry_and_no_double_count(here, cluster
 def test_the_progress_is_each_log_the_cluster_finishes(here, cluster):
     done: list[int] = []
     paths = logs.partitions([Path("logs")])
-    tally = audit.audit(paths, build({"today": "2026-12-02"}, "test"), engine="dask", scheduler=cluster.scheduler_address, progress=done.append)
+    tally = audit(paths, build({"today": "2026-12-02"}, "test"), engine="dask", scheduler=cluster.scheduler_address, progress=done.append)
     assert sorted(done) == sorted(path.stat().st_size for path in paths)
     assert tally.bytes == sum(done)
 
@@ -294,7 +296,7 @@ def test_scheduler_needs_the_dask_engine(here):
 
 
 def test_the_base_install_loads_no_extra():
-    code = "import sys, promptlint.cli, promptlint.audit, promptlint.auditdask, promptlint.logs; print(sorted({'dask', 'distributed', 'pyarrow', 'zstandard'} & set(sys.modules)))"
+    code = "import sys, promptlint.cli.commands, promptlint.audit.run, promptlint.audit.cluster, promptlint.audit.logs; print(sorted({'dask', 'distributed', 'pyarrow', 'zstandard'} & set(sys.modules)))"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"
     import tomllib
 
@@ -311,8 +313,8 @@ EVENTS = st.lists(
 )
 
 
-def tally_of(events, examples: int) -> audit.Tally:
-    tally = audit.Tally(examples)
+def tally_of(events, examples: int) -> Tally:
+    tally = Tally(examples)
     for log, split, line, found in events:
         tally.add(log, split, line, [Finding(code=code, name=code, message=f"{log}:{split}:{line}", span=Span(0, 0), tokens=tokens) for code, tokens in found])
     return tally

@@ -24,8 +24,10 @@ from hypothesis import strategies as st
 from test_audit import log_lines
 from test_auditscale import write_parquet
 
-from promptlint import audit, auditreport, logs
-from promptlint.config import build
+from promptlint.audit import logs
+from promptlint.audit.run import audit
+from promptlint.engine.config import build
+from promptlint.output import auditreport
 
 CONFIG = build({"today": "2026-12-02"}, "test")
 # Split sizes (bytes): smaller than any line, about a line, a few lines; and the whole log.
@@ -94,7 +96,7 @@ def test_a_compressed_log_is_one_split(tmp_path):
 
 
 def report(paths: list[Path], split_bytes: int, **engine) -> str:
-    tally = audit.audit(paths, CONFIG, examples=200, split_bytes=split_bytes, **engine)
+    tally = audit(paths, CONFIG, examples=200, split_bytes=split_bytes, **engine)
     return auditreport.as_json(auditreport.as_data(tally, [str(p) for p in paths]))
 
 
@@ -146,8 +148,8 @@ def grouped(tmp_path_factory) -> Path:
 
 @pytest.mark.parametrize("split_bytes", (97, 2000))  # 97: many splits without a row group
 def test_a_split_parquet_log_reports_byte_for_byte_as_the_whole(grouped, split_bytes):
-    whole = audit.audit([grouped], CONFIG, field_path="request", examples=200, split_bytes=WHOLE, jobs=1)
-    split = audit.audit([grouped], CONFIG, field_path="request", examples=200, split_bytes=split_bytes, jobs=1)
+    whole = audit([grouped], CONFIG, field_path="request", examples=200, split_bytes=WHOLE, jobs=1)
+    split = audit([grouped], CONFIG, field_path="request", examples=200, split_bytes=split_bytes, jobs=1)
     assert sum(count > 0 for count in split.lines.values()) > 5  # the row groups went to several splits
     assert auditreport.as_json(auditreport.as_data(split, [str(grouped)])) == auditreport.as_json(auditreport.as_data(whole, [str(grouped)]))
     assert whole.records == len(awkward_lines())  # a blank line too is a row
@@ -185,9 +187,9 @@ def test_a_log_from_a_pipe_is_read_to_its_end(tmp_path, awkward):
     thread = threading.Thread(target=write)
     thread.start()
     try:
-        piped = audit.audit([Path(f"/dev/fd/{reader}")], CONFIG, examples=50, jobs=1, split_bytes=SPLIT_SIZES[0])
+        piped = audit([Path(f"/dev/fd/{reader}")], CONFIG, examples=50, jobs=1, split_bytes=SPLIT_SIZES[0])
     finally:
         os.close(reader)
         thread.join()
-    whole = audit.audit([tmp_path / "copy.jsonl"], CONFIG, examples=50, jobs=1)
+    whole = audit([tmp_path / "copy.jsonl"], CONFIG, examples=50, jobs=1)
     assert auditreport.as_data(piped, ["log"]) == auditreport.as_data(whole, ["log"])

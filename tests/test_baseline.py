@@ -7,8 +7,8 @@ import json
 import pytest
 from test_cli import PL102, check, copy, work  # noqa: F401 (work is a fixture)
 
-from promptlint import baseline
-from promptlint.lint import lint_text
+from promptlint.engine import baseline
+from promptlint.engine.lint import lint_text
 
 BASELINE = ".promptlint-baseline.json"
 SCORED_LINE = "[1] Returns and Credits Policy — Returns > Damaged goods (score: 0.91)\n"

@@ -2,7 +2,7 @@
 
 Each test works in its own temporary folder (the current folder, where the cache
 lives) on copies of the rule fixtures, with a config that pins ``today``. Rule
-runs are counted by wrapping ``promptlint.lint.check_document``; those runs use
+runs are counted by wrapping ``promptlint.engine.lint.check_document``; those runs use
 ``--jobs 1`` so that the linting happens in this process, where the wrapper is.
 """
 
@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from promptlint import files, lint, parallel
-from promptlint.cli import main
+from promptlint.cli.commands import main
+from promptlint.engine import files, lint, parallel
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 CONFIG = "config.yaml"

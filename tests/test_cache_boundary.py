@@ -13,11 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from promptlint.config import build
-from promptlint.lint import lint_text
-from promptlint.model import DYNAMIC_KINDS, PartKind
+from promptlint.engine.config import build
+from promptlint.engine.lint import lint_text
+from promptlint.model.prompt import DYNAMIC_KINDS, PartKind
+from promptlint.readers.segment import segment_text
 from promptlint.rules import cache_boundary
-from promptlint.segment import segment_text
 
 CONFIG = build({"today": "2026-12-02"}, "test")
 BLOCK = "Answer only from the sources.\nCite every claim as [n].\nKeep answers under 120 words."
@@ -172,7 +172,7 @@ def test_line_numbers_are_counted_once_and_unchanged(lines):
     if dynamic is None:
         return
     rule = next(r for r in CONFIG.selected if r.code == "PL305")
-    from promptlint.context import RuleContext
+    from promptlint.engine.context import RuleContext
 
     ctx = RuleContext(rule, CONFIG.rule_options(rule), CONFIG.today)
     assert {line for line, _ in cache_boundary._static_after(prompt, dynamic.span.end, ctx)} == _naive_lines(prompt, dynamic.span.end)

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from promptlint.chatjson import (
+from promptlint.readers.chatjson import (
     SHAPE_ERROR,
     ChatText,
     JsonSyntaxError,
@@ -13,8 +13,8 @@ from promptlint.chatjson import (
     raw_offset,
     replace_texts,
 )
-from promptlint.config import build
-from promptlint.lint import fix_text
+from promptlint.engine.config import build
+from promptlint.engine.lint import fix_text
 
 PRETTY = """{
   "model": "gpt-4o",

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from promptlint import registry
-from promptlint.cli import main
+from promptlint.cli.commands import main
+from promptlint.engine import registry
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 CONFIG = "config.yaml"
@@ -381,7 +381,7 @@ def test_unreadable_file_in_a_real_process(work):
 
 
 def test_a_file_that_cannot_be_written_is_one_line_and_exit_2(work, monkeypatch):
-    from promptlint import files
+    from promptlint.engine import files
 
     def read_only_folder(source, target):
         raise PermissionError(13, "Permission denied")
@@ -703,16 +703,16 @@ def test_an_unknown_selector_names_its_option(work, option, value):
     ],
 )
 def test_the_summary_counts_as_people_read(tokens, applicability, summary):
-    from promptlint import output
-    from promptlint.findings import Applicability, Edit, Finding, Fix, Severity
-    from promptlint.model import Span
+    from promptlint.model.findings import Applicability, Edit, Finding, Fix, Severity
+    from promptlint.model.prompt import Span
+    from promptlint.output import report
 
     fix = Fix(Applicability[applicability], (Edit(Span(0, 1), ""),), "Remove it")
     finding = Finding("PL102", "retrieval-score", "m", Span(0, 1), Severity.WARNING, tokens=tokens, fix=fix)
-    tally = output.Tally()
+    tally = report.Tally()
     tally.add([finding])
-    assert output.summary(tally) == summary
-    assert output.statistics(tally).splitlines()[0] == f"    1  PL102  {'[*]' if applicability == 'SAFE' else '[-]'} retrieval-score  {tokens:>6} {'token' if tokens == 1 else 'tokens'}"
+    assert report.summary(tally) == summary
+    assert report.statistics(tally).splitlines()[0] == f"    1  PL102  {'[*]' if applicability == 'SAFE' else '[-]'} retrieval-score  {tokens:>6} {'token' if tokens == 1 else 'tokens'}"
 
 
 # ---- .gitignore in a folder walk ----
@@ -753,7 +753,7 @@ def make_tree(root: Path, ignores: dict[str, str], names=TREE) -> None:
 
 
 def walked(root: Path, gitignore: bool = True) -> list[str]:
-    from promptlint import files
+    from promptlint.engine import files
 
     return sorted(p.relative_to(root).as_posix() for p in files.expand([root], gitignore=gitignore) if p.name != ".gitignore")
 
@@ -818,7 +818,7 @@ def _globs(cell: str) -> tuple[str, ...]:
 
 
 def test_the_readme_table_of_walk_defaults_is_the_code():
-    from promptlint import formats
+    from promptlint.readers import formats
 
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     table = readme.split("<!-- walk-defaults:", 1)[1].split("\n\n", 1)[0]
@@ -859,8 +859,8 @@ def test_a_walk_of_an_application_takes_its_prompts_only(work):
     for name, text in APPLICATION.items():
         (work / name).parent.mkdir(parents=True, exist_ok=True)
         (work / name).write_text(text, encoding="utf-8")
-    from promptlint.config import Resolver
-    from promptlint import files
+    from promptlint.engine import files
+    from promptlint.engine.config import Resolver
 
     assert sorted(p.as_posix() for p in files.expand([Path(".")], Resolver(None).wants)) == TAKEN
     # The README's repeated "Question:" is not a prompt's: nothing is reported on it.

@@ -15,11 +15,11 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from promptlint import config as config_module
-from promptlint import files, registry
-from promptlint.cli import main
-from promptlint.config import load
-from promptlint.lint import lint_text
+from promptlint.cli.commands import main
+from promptlint.engine import config as config_module
+from promptlint.engine import files, registry
+from promptlint.engine.config import load
+from promptlint.engine.lint import lint_text
 
 PROMPT = (
     "Answer from the sources.\n"

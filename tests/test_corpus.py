@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from promptlint.config import build
-from promptlint.lint import lint_text
+from promptlint.engine.config import build
+from promptlint.engine.lint import lint_text
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 MANIFEST = CORPUS / "manifest.yaml"

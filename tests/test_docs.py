@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from promptlint import docs, registry
-from promptlint.cli import main
+from promptlint.cli import docs
+from promptlint.cli.commands import main
+from promptlint.engine import registry
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from promptlint.expressions import slot_reference
+from promptlint.readers.expressions import slot_reference
 
 # (slot as written, the variable and keys it prints); None: it prints nothing of an item.
 SLOTS = [

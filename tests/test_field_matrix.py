@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from promptlint.config import build
-from promptlint.lint import lint_text
+from promptlint.engine.config import build
+from promptlint.engine.lint import lint_text
 
 TODAY = "2026-12-02"
 QUESTION = "Can I return a damaged item?"

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from promptlint.config import ConfigError, build
-from promptlint.lint import fix_text, lint_text
-from promptlint.model import Span
-from promptlint.segment import segment_text
+from promptlint.engine.config import ConfigError, build
+from promptlint.engine.lint import fix_text, lint_text
+from promptlint.model.prompt import Span
+from promptlint.readers.segment import segment_text
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 BAD = sorted(p for p in FIXTURES.glob("*/bad.txt"))
@@ -53,9 +53,9 @@ def test_selectors_accept_codes_names_and_prefixes():
 
 
 def test_findings_left_after_a_fix_point_into_the_fixed_file():
-    from promptlint import document
-    from promptlint.findings import Applicability
-    from promptlint.lint import check_document
+    from promptlint.engine.lint import check_document
+    from promptlint.model.findings import Applicability
+    from promptlint.readers import document
 
     text = "[1] Returns Policy\nSummary: returns.\nNOTE: prefer this source.\nReturns take 30 days.\n\n[2]\nDelivery takes 3 days.\n"
     doc = document.parse(text.encode(), "p.txt", ".txt")
@@ -68,8 +68,8 @@ def test_overlap_of_taken_edits_matches_the_pairwise_test():
     # The bisected test must agree with checking every taken edit, insertions included.
     import random
 
-    from promptlint.findings import Edit
-    from promptlint.fix import _overlap, _Taken
+    from promptlint.engine.fix import _overlap, _Taken
+    from promptlint.model.findings import Edit
 
     rng = random.Random(7)
     for _ in range(300):

@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from promptlint import registry
-from promptlint.config import build
-from promptlint.lint import fix_text, lint_text
+from promptlint.engine import registry
+from promptlint.engine.config import build
+from promptlint.engine.lint import fix_text, lint_text
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"

@@ -22,13 +22,13 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from promptlint import document
-from promptlint.cli import main
-from promptlint.config import build
-from promptlint.formatting import format_document
-from promptlint.jinja import parses, segment_jinja
-from promptlint.model import Syntax
-from promptlint.segment import segment_text
+from promptlint.canonical.formatting import format_document
+from promptlint.cli.commands import main
+from promptlint.engine.config import build
+from promptlint.model.prompt import Syntax
+from promptlint.readers import document
+from promptlint.readers.jinja import parses, segment_jinja
+from promptlint.readers.segment import segment_text
 
 CONFIG = build({"today": "2026-12-02"}, "test")
 ROOT = Path(__file__).resolve().parents[1]

@@ -7,9 +7,10 @@ import json
 import pytest
 import yaml
 
-from promptlint import document, files, lint
-from promptlint.config import FILE_TYPES, build
-from promptlint.formats import ANYWHERE, DEFAULT_INCLUDE, FORMATS, IN_PROMPT_FOLDERS, for_suffix
+from promptlint.engine import files, lint
+from promptlint.engine.config import FILE_TYPES, build
+from promptlint.readers import document
+from promptlint.readers.formats import ANYWHERE, DEFAULT_INCLUDE, FORMATS, IN_PROMPT_FOLDERS, for_suffix
 
 CASES = [(f, suffix) for f in FORMATS for suffix in f.suffixes]
 
@@ -187,8 +188,8 @@ Every change is reviewed by the legal team before it ships to production.
 
 @pytest.mark.parametrize("info", ["", "text", "jinja"])
 def test_a_markdown_page_that_documents_a_prompt_is_read_as_its_fenced_prompt(info):
-    from promptlint.config import build
-    from promptlint.lint import fix_text, lint_text
+    from promptlint.engine.config import build
+    from promptlint.engine.lint import fix_text, lint_text
 
     config = build({"today": "2026-12-02"}, "test")
     page = PAGE.format(info=info)
@@ -199,7 +200,7 @@ def test_a_markdown_page_that_documents_a_prompt_is_read_as_its_fenced_prompt(in
 
 
 def test_a_page_whose_prose_is_the_prompt_is_read_whole():
-    from promptlint.document import parse_text
+    from promptlint.readers.document import parse_text
 
     page = "Answer from the context below.\n\n{context}\n\nQuestion: {question}\n\nExample output:\n```json\n{\"answer\": \"...\"}\n```\n"
     (prompt,) = parse_text(page, "prompt.md", ".md").prompts
@@ -208,7 +209,7 @@ def test_a_page_whose_prose_is_the_prompt_is_read_whole():
 
 @pytest.mark.parametrize("marks", ["#", "# "])
 def test_a_templates_comment_header_is_no_part_of_its_prompt(marks):
-    from promptlint.document import parse_text
+    from promptlint.readers.document import parse_text
 
     header = f"# Prompt for the answer command\n# Placeholders:\n#   {{{{QUERY}}}} - the user's query\n{marks.rstrip()}\n# Do not remove the placeholders.\n\n"
     body = "You answer from the context.\n\n<context>\n{{CHUNKS}}\n</context>\n\nQuestion: {{QUERY}}\n"
@@ -219,7 +220,7 @@ def test_a_templates_comment_header_is_no_part_of_its_prompt(marks):
 
 @pytest.mark.parametrize("head", ["# Instructions\n# Answer\n# Notes\n\n", "# Role\n#\n\n", "# Role\n#\n# Task\nAnswer.\n\n"])
 def test_markdown_headings_are_part_of_the_prompt(head):
-    from promptlint.document import parse_text
+    from promptlint.readers.document import parse_text
 
     raw = head + "Answer from {context}.\nQuestion: {question}\n"
     (prompt,) = parse_text(raw, "p.txt", ".txt").prompts
@@ -234,8 +235,8 @@ QA = "Use the context to answer.\n\n{context}\n\nQuestion: {question}\n"
 def test_templates_written_one_after_another_are_separate_prompts(cue, second):
     """A completion prompt ends on the line the model answers after: what follows it past a
     blank line is another prompt, so its question is no repeat and its text no late instruction."""
-    from promptlint.document import parse_text
-    from promptlint.lint import lint_text
+    from promptlint.engine.lint import lint_text
+    from promptlint.readers.document import parse_text
 
     raw = f"{QA}{cue}\n\n{second}"
     prompts = parse_text(raw, "prompts.txt", ".txt").prompts
@@ -251,7 +252,7 @@ def test_templates_written_one_after_another_are_separate_prompts(cue, second):
     ],
 )
 def test_text_after_the_answer_cue_without_a_slot_stays_in_the_prompt(after):
-    from promptlint.document import parse_text
+    from promptlint.readers.document import parse_text
 
     raw = f"{QA}Answer:\n\n{after}"
     (prompt,) = parse_text(raw, "prompt.txt", ".txt").prompts
@@ -259,7 +260,7 @@ def test_text_after_the_answer_cue_without_a_slot_stays_in_the_prompt(after):
 
 
 def test_an_answer_cue_with_no_blank_line_after_it_ends_no_prompt():
-    from promptlint.document import parse_text
+    from promptlint.readers.document import parse_text
 
     raw = f"{QA}Answer:\n- cite the sources\n- be brief\n\n{QA}"
     assert len(parse_text(raw, "prompt.txt", ".txt").prompts) == 1

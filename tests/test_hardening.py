@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 from test_cli import BOM, CONFIG, PL102, PL102_CONCISE, check, copy, run, work  # noqa: F401 (work is a fixture)
 
-from promptlint import document as documents
-from promptlint import files, lint
+from promptlint.engine import files, lint
+from promptlint.readers import document as documents
 
 PL102_SUMMARY = "Found 4 findings, 4 fixable with --fix (saves 34 tokens)."
 NOT_READ = "Found 4 findings, 4 fixable with --fix (saves 34 tokens); 1 file could not be read."
@@ -434,7 +434,7 @@ def test_a_fix_is_not_written_over_a_change_made_since_reading(work, edit_after_
 
 
 def test_format_is_not_written_over_a_change_made_since_reading(work, monkeypatch):
-    from promptlint import formatting
+    from promptlint.canonical import formatting
 
     bad = copy(PL102 / "bad.txt", work)
     format_document = formatting.format_document

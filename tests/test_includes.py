@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from promptlint import tokens
-from promptlint.cli import main
-from promptlint.config import build
-from promptlint.lint import fix_text, lint_text
+from promptlint.cli.commands import main
+from promptlint.engine.config import build
+from promptlint.engine.lint import fix_text, lint_text
+from promptlint.meaning import tokens
 
 TODAY = "2026-12-02"
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from promptlint.config import build
-from promptlint.jinja import TemplateError, check_syntax, environment, segment_jinja, tags
-from promptlint.lint import fix_text, lint_text
+from promptlint.engine.config import build
+from promptlint.engine.lint import fix_text, lint_text
+from promptlint.readers.jinja import TemplateError, check_syntax, environment, segment_jinja, tags
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"

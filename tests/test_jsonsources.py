@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from promptlint.config import build
-from promptlint.jsonsources import json_sources
-from promptlint.lint import fix_text, lint_text
-from promptlint.model import Span
-from promptlint.segment import segment_text, words
+from promptlint.engine.config import build
+from promptlint.engine.lint import fix_text, lint_text
+from promptlint.model.prompt import Span
+from promptlint.readers.jsonsources import json_sources
+from promptlint.readers.segment import segment_text, words
 
 CONFIG = build({"today": "2026-12-02"}, "test")
 
@@ -115,7 +115,7 @@ def test_the_whole_json_value_is_the_sources_block():
 
 
 def test_deep_and_long_json_is_matched_but_not_kept():
-    from promptlint import jsonsources
+    from promptlint.readers import jsonsources
 
     deep = "[" * (jsonsources.MAX_DEPTH + 10) + '{"title": "T", "content": "deep"}' + "]" * (jsonsources.MAX_DEPTH + 10)
     assert sources(deep) == []  # past the depth kept, only the brackets are counted

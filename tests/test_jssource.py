@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from promptlint import document
-from promptlint.config import build
-from promptlint.jsscan import JsSyntaxError, fields, tokens
-from promptlint.jssource import python_of, segment_wrapper, templates_in
-from promptlint.lint import fix_text, lint_text
+from promptlint.engine.config import build
+from promptlint.engine.lint import fix_text, lint_text
+from promptlint.readers import document
+from promptlint.readers.jsscan import JsSyntaxError, fields, tokens
+from promptlint.readers.jssource import python_of, segment_wrapper, templates_in
 
 CONFIG = build({"today": "2026-12-02"}, "test")
 

@@ -1,31 +1,23 @@
 """The layers, read from the imports: each module belongs to one, and the rules between them hold.
 
-ARCHITECTURE.md draws the same table; a new module must be placed here (the first
-test fails until it is), so the layers stay written down.
+A module's layer is its folder: promptlint/<layer>/<module>.py is promptlint.<layer>.<module>,
+so a new module is in the layer where it is written. ARCHITECTURE.md draws the same
+folders, a line each, top to bottom.
 """
 
 from __future__ import annotations
 
 import ast
+import tomllib
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "promptlint"
 
-# Top to bottom: the face, then what it drives, down to the model that everything reads.
-LAYERS = {
-    "face": {"cli", "docs", "server"},
-    "output": {"output", "auditreport"},
-    "audit": {"audit", "auditdask", "logs"},
-    "engine": {"lint", "fix", "suppress", "parallel", "cache", "baseline", "config", "files", "registry", "context"},
-    "canonical": {"formatting", "render", "chunks"},
-    "rules": {"rules"},  # the package: every rule module and the helpers they share
-    "readers": {"formats", "document", "chatjson", "pysource", "pybuild", "jsscan", "jssource", "segment", "jinja", "expressions",
-                "jsonsources", "bodysources", "includes"},
-    "meaning": {"lexicon", "vocabulary", "values", "tokens"},
-    "model": {"model", "findings"},
-}
+# The layer folders, top to bottom: the face, then what it drives, down to the model that everything reads.
+LAYERS = ["cli", "output", "audit", "engine", "canonical", "rules", "readers", "meaning", "model"]
+FACE = "cli"  # the command line, the rule reference it writes, the language server
 
 
 def _module(path: Path) -> str:
@@ -56,23 +48,31 @@ MODULES = {_module(path): _imports(path) for path in sorted(PACKAGE.rglob("*.py"
 
 
 def layer(module: str) -> str | None:
-    """The layer of a project module ("promptlint.rules.retrieval_score" is in "rules")."""
+    """The layer of a project module: its folder ("promptlint.rules.retrieval_score" is in "rules")."""
     parts = module.split(".")
     if parts[0] != "promptlint" or len(parts) < 2:
         return None
-    return next((name for name, members in LAYERS.items() if parts[1] in members), None)
+    return parts[1] if parts[1] in LAYERS else None
 
 
 def _project(imports: set[str]) -> set[str]:
     return {name for name in imports if name.startswith("promptlint.") and name != "promptlint"}
 
 
-def test_every_module_has_a_layer():
-    assert [module for module in MODULES if module != "promptlint" and layer(module) is None] == []
+def test_every_module_lives_in_a_layer_folder():
+    stray = [str(path.relative_to(PACKAGE.parent)) for path in sorted(PACKAGE.rglob("*.py"))
+             if path != PACKAGE / "__init__.py" and path.relative_to(PACKAGE).parts[0] not in LAYERS]
+    assert stray == []
 
 
-def test_only_the_command_line_imports_click():
-    assert sorted(module for module, imports in MODULES.items() if any(name.split(".")[0] == "click" for name in imports)) == ["promptlint.cli"]
+def test_every_layer_is_a_package_that_installs():
+    packages = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
+    assert [name for name in LAYERS if not (PACKAGE / name / "__init__.py").is_file() or f"promptlint.{name}" not in packages] == []
+
+
+def test_only_the_face_layer_imports_click():
+    importers = sorted(module for module, imports in MODULES.items() if any(name.split(".")[0] == "click" for name in imports))
+    assert importers and [module for module in importers if layer(module) != FACE] == []
 
 
 @pytest.mark.parametrize(("lower", "upper"), [("rules", "readers"), ("readers", "rules")])
@@ -96,6 +96,5 @@ def test_the_meaning_of_words_imports_only_the_model():
 
 def test_the_architecture_page_lists_every_layer():
     page = (PACKAGE.parent / "ARCHITECTURE.md").read_text(encoding="utf-8")
-    for name, members in LAYERS.items():
-        row = next((line for line in page.splitlines() if line.startswith(f"| {name} |")), "")
-        assert sorted(member for member in members) == sorted(row.split("|")[2].replace("`", "").replace(",", " ").split()), name
+    rows = [line.split("|")[1].strip().strip("`").removesuffix("/") for line in page.splitlines() if line.startswith("| `")]
+    assert rows == LAYERS

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from promptlint import lexicon
-from promptlint.config import build
-from promptlint.lint import lint_text
+from promptlint.engine.config import build
+from promptlint.engine.lint import lint_text
+from promptlint.meaning import lexicon
 
 # Every spelling of a name a project may use reads as the same concept.
 CONCEPTS = {

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from promptlint.config import build
-from promptlint.lint import lint_text
-from promptlint.segment import segment_text
+from promptlint.engine.config import build
+from promptlint.engine.lint import lint_text
+from promptlint.readers.segment import segment_text
 
 CONFIG = build({"today": "2026-12-02"}, "test")
 

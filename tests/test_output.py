@@ -20,13 +20,14 @@ import pytest
 from click.testing import CliRunner
 from test_cli import CONFIG, FIXTURES, PL102, PL102_CONCISE, PL301, SCORED_USER, chat_record, check, copy, work  # noqa: F401 (work is a fixture)
 
-from promptlint import output, registry
-from promptlint.cli import main
-from promptlint.findings import Applicability, Edit, Finding, Fix, Severity
-from promptlint.fix import apply_fixes, applicable
-from promptlint.config import build
-from promptlint.lint import fix_text, lint_text
-from promptlint.model import Span
+from promptlint.cli.commands import main
+from promptlint.engine import registry
+from promptlint.engine.config import build
+from promptlint.engine.fix import apply_fixes, applicable
+from promptlint.engine.lint import fix_text, lint_text
+from promptlint.model.findings import Applicability, Edit, Finding, Fix, Severity
+from promptlint.model.prompt import Span
+from promptlint.output import report
 
 PROMPT = (
     "Answer from the sources.\n"
@@ -78,8 +79,8 @@ def check_with(*args: str, **invoke):
 
 
 def test_every_format_has_a_renderer():
-    assert tuple(output.WRITERS) == output.FORMATS
-    assert set(output.TEXT_FORMATS) < set(output.FORMATS)
+    assert tuple(report.WRITERS) == report.FORMATS
+    assert set(report.TEXT_FORMATS) < set(report.FORMATS)
 
 
 # ---- full and concise ----
@@ -112,16 +113,16 @@ chat.json:2:1: PL900 [syntax-error] invalid JSON: Expecting value
 
 
 def test_concise():
-    assert output.render("concise", FINDINGS, SOURCES) == CONCISE
+    assert report.render("concise", FINDINGS, SOURCES) == CONCISE
 
 
 def test_full():
-    assert output.render("full", FINDINGS, SOURCES) == FULL
+    assert report.render("full", FINDINGS, SOURCES) == FULL
 
 
 @pytest.mark.parametrize(("fmt", "plain"), [("concise", CONCISE), ("full", FULL)])
 def test_colour_styles_the_location_the_code_and_nothing_else(fmt, plain):
-    coloured = output.render(fmt, FINDINGS, SOURCES, color=True)
+    coloured = report.render(fmt, FINDINGS, SOURCES, color=True)
     assert click.unstyle(coloured) == plain
     assert coloured.startswith(f"{click.style('prompt.txt:3:1', bold=True)}: {click.style('PL205', fg='red', bold=True)} [missing-title]")
 
@@ -130,7 +131,7 @@ def test_colour_styles_the_location_the_code_and_nothing_else(fmt, plain):
 
 
 def test_json_lines():
-    assert output.render("json-lines", FINDINGS, SOURCES) == (
+    assert report.render("json-lines", FINDINGS, SOURCES) == (
         '{"path": "prompt.txt", "code": "PL205", "name": "missing-title", "message": "Source 1 has no title: 1 of 1 sources, 100%", "severity": "info",'
         ' "line": 3, "column": 1, "end_line": 3, "end_column": 4, "tokens": 0, "context": null, "fix": null}\n'
         '{"path": "prompt.txt", "code": "PL102", "name": "retrieval-score", "message": "Source 1 shows its retrieval score (\'score: 0.91\')", "severity": "warning",'
@@ -140,15 +141,15 @@ def test_json_lines():
         ' "line": 2, "column": 1, "end_line": 2, "end_column": 1, "tokens": 0, "context": null, "fix": null}\n'
     )
     # The same records as the json format, one a line.
-    records = [json.loads(line) for line in output.render("json-lines", FINDINGS, SOURCES).splitlines()]
-    assert records == json.loads(output.render("json", FINDINGS, SOURCES))
+    records = [json.loads(line) for line in report.render("json-lines", FINDINGS, SOURCES).splitlines()]
+    assert records == json.loads(report.render("json", FINDINGS, SOURCES))
 
 
 # ---- github ----
 
 
 def test_github():
-    assert output.render("github", FINDINGS, SOURCES) == (
+    assert report.render("github", FINDINGS, SOURCES) == (
         "::notice file=prompt.txt,line=3,col=1,endLine=3,endColumn=4,title=PL205 (missing-title)::Source 1 has no title: 1 of 1 sources, 100%25\n"
         "::warning file=prompt.txt,line=3,col=28,endLine=3,endColumn=32,title=PL102 (retrieval-score)::Source 1 shows its retrieval score ('score: 0.91')\n"
         "::error file=chat.json,line=2,col=1,endLine=2,endColumn=1,title=PL900 (syntax-error)::invalid JSON: Expecting value\n"
@@ -174,7 +175,7 @@ def parse_workflow_command(line: str) -> tuple[str, dict[str, str], str]:
 def test_github_lines_parse_back_to_the_findings():
     awkward = finding("PL102", "50% off, see: the\nnext line\r\n::error::not a command", Span(0, 1), 1, 1, 2, path="odd, name:1.txt")
     findings = [*FINDINGS, awkward]
-    lines = output.render("github", findings, SOURCES).splitlines()
+    lines = report.render("github", findings, SOURCES).splitlines()
     assert len(lines) == len(findings)
     for line, f in zip(lines, findings, strict=True):
         command, properties, message = parse_workflow_command(line)
@@ -218,7 +219,7 @@ GITLAB = [
 
 
 def test_gitlab():
-    assert output.render("gitlab", FINDINGS, SOURCES) == json.dumps(GITLAB, indent=2) + "\n"
+    assert report.render("gitlab", FINDINGS, SOURCES) == json.dumps(GITLAB, indent=2) + "\n"
 
 
 def _moved_down(f: Finding, lines: int) -> Finding:
@@ -228,15 +229,15 @@ def _moved_down(f: Finding, lines: int) -> Finding:
 def test_gitlab_fingerprints_do_not_move_with_the_line_and_tell_identical_findings_apart():
     shifted = {**SOURCES, "prompt.txt": "New first line.\nAnd a second.\n" + PROMPT}
     moved = [_moved_down(f, 2) if f.path == "prompt.txt" else f for f in FINDINGS]
-    assert [i["fingerprint"] for i in json.loads(output.render("gitlab", moved, shifted))] == [i["fingerprint"] for i in GITLAB]
+    assert [i["fingerprint"] for i in json.loads(report.render("gitlab", moved, shifted))] == [i["fingerprint"] for i in GITLAB]
     # The same finding twice (the same line in two places) gets two fingerprints.
     twice = {"prompt.txt": PROMPT + PROMPT}
     again = _moved_down(SCORED, PROMPT.count("\n"))
-    prints = [i["fingerprint"] for i in json.loads(output.render("gitlab", [SCORED, again], twice))]
+    prints = [i["fingerprint"] for i in json.loads(report.render("gitlab", [SCORED, again], twice))]
     assert len(set(prints)) == 2
     # And the path is part of it.
     elsewhere = Finding(**{**SCORED.__dict__, "path": "other.txt"})
-    assert json.loads(output.render("gitlab", [elsewhere], {"other.txt": PROMPT}))[0]["fingerprint"] != GITLAB[1]["fingerprint"]
+    assert json.loads(report.render("gitlab", [elsewhere], {"other.txt": PROMPT}))[0]["fingerprint"] != GITLAB[1]["fingerprint"]
 
 
 # ---- sarif ----
@@ -269,7 +270,7 @@ def _location(uri: str, line: int, column: int, end_line: int, end_column: int) 
 
 
 def test_sarif():
-    log = json.loads(output.render("sarif", FINDINGS, SOURCES))
+    log = json.loads(report.render("sarif", FINDINGS, SOURCES))
     sarif_validator().validate(log)
     assert log == {
         "$schema": "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json",
@@ -322,7 +323,7 @@ def test_sarif():
 def test_sarif_uris_are_relative_below_here_and_file_uris_elsewhere(tmp_path):
     inside = finding("PL102", "m", Span(0, 1), 1, 1, 2, path=str(tmp_path / "my prompts" / "a.txt"))
     outside = finding("PL102", "m", Span(0, 1), 1, 1, 2, path=str(tmp_path.parent / "b.txt"))
-    log = json.loads(output.render("sarif", [inside, outside], {}))
+    log = json.loads(report.render("sarif", [inside, outside], {}))
     sarif_validator().validate(log)
     uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"]]
     assert uris == ["my%20prompts/a.txt", (tmp_path.parent / "b.txt").as_uri()]
@@ -406,7 +407,7 @@ def test_sarif_of_every_fixture_validates(work):
 
 
 def test_junit():
-    assert output.render("junit", FINDINGS, SOURCES) == (
+    assert report.render("junit", FINDINGS, SOURCES) == (
         "<?xml version='1.0' encoding='utf-8'?>\n"
         '<testsuites name="promptlint" tests="4" failures="3" errors="0">\n'
         '  <testsuite name="prompt.txt" tests="2" failures="2" errors="0">\n'
@@ -430,7 +431,7 @@ def test_junit():
 
 
 def test_junit_parses_with_a_suite_per_file_and_a_case_per_finding():
-    root = ET.fromstring(output.render("junit", FINDINGS, SOURCES))
+    root = ET.fromstring(report.render("junit", FINDINGS, SOURCES))
     assert (root.tag, root.get("tests"), root.get("failures")) == ("testsuites", "4", "3")
     suites = {s.get("name"): s for s in root.findall("testsuite")}
     assert list(suites) == ["prompt.txt", "chat.json", "good.txt"]
@@ -453,7 +454,7 @@ def test_machine_formats_print_only_their_document(work, fmt):
     assert result.exit_code == 1
     text = (work / "bad.txt").read_text(encoding="utf-8")
     findings = [f for f in lint_text(text, path="bad.txt") if f.code == "PL102"]
-    assert result.stdout == output.render(fmt, findings, {"bad.txt": text})
+    assert result.stdout == report.render(fmt, findings, {"bad.txt": text})
     assert result.stderr == ""
 
 
@@ -605,8 +606,8 @@ def test_findings_that_share_a_fix_share_one_fix_and_its_regions(n):
 @pytest.mark.parametrize("fmt", ["json", "json-lines"])
 def test_json_gives_a_shared_fix_edits_once_and_its_id_on_every_finding(fmt, n):
     findings = dated_findings(n)
-    report = output.render(fmt, findings, {"dated.txt": dated(n)})
-    records = json.loads(report) if fmt == "json" else [json.loads(line) for line in report.splitlines()]
+    text = report.render(fmt, findings, {"dated.txt": dated(n)})
+    records = json.loads(text) if fmt == "json" else [json.loads(line) for line in text.splitlines()]
     edits = [{"start": e.span.start, "end": e.span.end, "content": e.replacement} for e in findings[0].fix.edits]
     assert [r["fix"]["edits"] for r in records] == [edits] + [[]] * (n - 1)
     assert [r["fix"]["id"] for r in records] == [1] * n
@@ -616,8 +617,8 @@ def test_json_gives_a_shared_fix_edits_once_and_its_id_on_every_finding(fmt, n):
 def test_json_numbers_fixes_across_files_and_a_fix_of_its_own_gets_its_own_number():
     first, second = dated_findings(3), dated_findings(2)
     second = [dataclasses.replace(f, path="other.txt") for f in second]
-    report = json.loads(output.render("json", [*first, SCORED, *second], {"dated.txt": dated(3), "prompt.txt": PROMPT, "other.txt": dated(2)}))
-    assert [(r["path"], r["fix"]["id"], len(r["fix"]["edits"])) for r in report] == [
+    records = json.loads(report.render("json", [*first, SCORED, *second], {"dated.txt": dated(3), "prompt.txt": PROMPT, "other.txt": dated(2)}))
+    assert [(r["path"], r["fix"]["id"], len(r["fix"]["edits"])) for r in records] == [
         ("dated.txt", 1, 3),
         ("dated.txt", 1, 0),
         ("dated.txt", 1, 0),
@@ -631,7 +632,7 @@ def test_json_numbers_fixes_across_files_and_a_fix_of_its_own_gets_its_own_numbe
 def test_sarif_gives_a_shared_fix_once_and_its_id_on_every_result(n):
     findings = dated_findings(n)
     text = dated(n)
-    log = json.loads(output.render("sarif", findings, {"dated.txt": text}))
+    log = json.loads(report.render("sarif", findings, {"dated.txt": text}))
     sarif_validator().validate(log)
     results = log["runs"][0]["results"]
     assert ["fixes" in r for r in results] == [True] + [False] * (n - 1)
@@ -642,11 +643,11 @@ def test_sarif_gives_a_shared_fix_once_and_its_id_on_every_result(n):
     assert _apply(text, replacements) == fix_text(text, path="dated.txt", config=build({"today": "2026-12-02"}, "test"))
 
 
-@pytest.mark.parametrize("fmt", output.FORMATS)
+@pytest.mark.parametrize("fmt", report.FORMATS)
 def test_every_report_grows_linearly_with_findings_that_share_a_fix(fmt):
     # Ten times the sources, ten times the findings: the report is ten times as long (its
     # fixed parts aside), not a hundred times as it was when each finding carried every edit.
-    small, large = (output.render(fmt, dated_findings(n), {"dated.txt": dated(n)}) for n in (30, 300))
+    small, large = (report.render(fmt, dated_findings(n), {"dated.txt": dated(n)}) for n in (30, 300))
     assert len(large) < 11 * len(small)
 
 

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from promptlint import tokens, vocabulary
-from promptlint.model import Span
+from promptlint.meaning import tokens, vocabulary
+from promptlint.model.prompt import Span
+from promptlint.readers.segment import lowercase, segment_text, text_lines
 from promptlint.rules import repeated_question
-from promptlint.segment import lowercase, segment_text, text_lines
 
 
 def _lines_by_regex(text: str) -> list[tuple[int, int, str]]:
@@ -166,7 +166,7 @@ def _exclusive_by_trying_every_if(prompt, a: Span, b: Span) -> bool:
 @settings(max_examples=100, deadline=None)
 @given(_nested_ifs())
 def test_exclusive_agrees_with_trying_every_if(template):
-    from promptlint.jinja import segment_jinja
+    from promptlint.readers.jinja import segment_jinja
 
     prompt = segment_jinja(template)
     spans = [Span(m.start(), m.end()) for m in re.finditer(r"\{\{ question \}\}", template)]
@@ -195,7 +195,7 @@ def test_exclusive_agrees_with_trying_every_if(template):
     )
 )
 def test_covering_agrees_with_trying_every_scope(lines):
-    from promptlint.suppress import _Covering, _Lines, _scopes, directives
+    from promptlint.engine.suppress import _Covering, _Lines, _scopes, directives
 
     source = "\n".join(lines)
     found = directives(source)

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from promptlint import files
+from promptlint.engine import files
 
 needs_pre_commit = pytest.mark.skipif(importlib.util.find_spec("pre_commit") is None, reason="pre-commit is not installed (pip install -e '.[test]')")
 

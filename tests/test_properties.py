@@ -21,14 +21,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from promptlint import chatjson
-from promptlint import document as documents
-from promptlint.config import build
-from promptlint.findings import Applicability
-from promptlint.jinja import parses, segment_jinja
-from promptlint.model import Syntax
-from promptlint.lint import check_document
-from promptlint.segment import lowercase, segment_text
+from promptlint.engine.config import build
+from promptlint.engine.lint import check_document
+from promptlint.model.findings import Applicability
+from promptlint.model.prompt import Syntax
+from promptlint.readers import chatjson
+from promptlint.readers import document as documents
+from promptlint.readers.jinja import parses, segment_jinja
+from promptlint.readers.segment import lowercase, segment_text
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus"

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from promptlint.config import build
-from promptlint.lint import fix_text, lint_text
-from promptlint.pybuild import segment_wrapper, split_fields
-from promptlint.pysource import templates_in
+from promptlint.engine.config import build
+from promptlint.engine.lint import fix_text, lint_text
+from promptlint.readers.pybuild import segment_wrapper, split_fields
+from promptlint.readers.pysource import templates_in
 
 CONFIG = build({"today": "2026-12-02"}, "test")
 
@@ -355,7 +355,7 @@ def test_the_id_of_a_document_is_no_ordinal(item):
 
 @pytest.mark.parametrize("asks", ["Cite the chunk id of each claim.", "Add citations as [id].", "Reference the source ids you used."])
 def test_a_chunk_id_the_instructions_ask_to_cite_is_a_citation_key(asks):
-    from promptlint.config import build as build_config
+    from promptlint.engine.config import build as build_config
 
     template = f"Answer from the chunks. {asks}\n{{% for chunk in chunks %}}\n[{{{{ chunk.id }}}}] {{{{ chunk.text }}}}\n{{% endfor %}}\nQuestion: {{{{ question }}}}\n"
     assert [f.code for f in lint_text(template, path="t.j2", config=build_config({}, "t")) if f.code == "PL203"] == []

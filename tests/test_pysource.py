@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from promptlint.config import build
-from promptlint.lint import fix_text, lint_text
-from promptlint.pysource import rewrite, templates_in
+from promptlint.engine.config import build
+from promptlint.engine.lint import fix_text, lint_text
+from promptlint.readers.pysource import rewrite, templates_in
 
 CONFIG = build({"today": "2026-12-02"}, "test")
 

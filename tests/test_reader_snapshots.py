@@ -5,7 +5,7 @@ or the segmenter shows in review as a change to what the rules are given. The in
   tests/snapshots/readers/<name>             an input written for this, one per shape that matters
   FIXTURES below                             an input already in fixtures/ that shows a shape
 and each one's snapshot is tests/snapshots/readers/<name>.snap.yaml. The model is
-read through promptlint.lint.segment_document, what `check` runs the rules on.
+read through promptlint.engine.lint.segment_document, what `check` runs the rules on.
 
 A snapshot holds text, not offsets: each part, source, header, field and question as
 the exact text of its span, and line:column in the file where a position matters (the
@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, SUFFIX
-from promptlint import document
-from promptlint.config import build
-from promptlint.lint import segment_document
-from promptlint.model import Prompt, Span
+from promptlint.engine.config import build
+from promptlint.engine.lint import segment_document
+from promptlint.model.prompt import Prompt, Span
+from promptlint.readers import document
 
 # A control character is shown as its Unicode picture ("\x1e", which joins a chat's messages
 # into one text, as "␞"): escaped, it would force the whole text onto one quoted line.

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from promptlint.config import build
-from promptlint.lint import lint_text
-from promptlint.segment import segment_text
+from promptlint.engine.config import build
+from promptlint.engine.lint import lint_text
+from promptlint.readers.segment import segment_text
 
 CHUNKS = ["Damaged goods may be returned within 30 days of delivery.", "Store credit is issued after the return window."]
 
@@ -125,7 +125,7 @@ def _mapping(quote, pairs):
 @pytest.mark.parametrize("place", ["after", "before"])
 def test_metadata_written_as_a_mapping(quote, key, at, place):
     """A "Metadata: {...}" line is read as its keys: a chunk id in it is reported, and the fix drops only that item."""
-    from promptlint.lint import fix_text
+    from promptlint.engine.lint import fix_text
 
     def prompt(with_ordinal):
         sources = []

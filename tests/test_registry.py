@@ -6,9 +6,9 @@ from types import ModuleType
 
 import pytest
 
-from promptlint import registry
-from promptlint.findings import Severity
-from promptlint.registry import FixKind, RuleError
+from promptlint.engine import registry
+from promptlint.engine.registry import FixKind, RuleError
+from promptlint.model.findings import Severity
 
 
 def rule_module(**fields) -> ModuleType:

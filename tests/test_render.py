@@ -1,6 +1,6 @@
 import datetime
 
-from promptlint.render import (
+from promptlint.canonical.render import (
     DEFAULT_STALE_AFTER_DAYS,
     Chunk,
     build_prompt,

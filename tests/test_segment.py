@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from promptlint.config import build
-from promptlint.lint import lint_text
-from promptlint.model import PartKind
-from promptlint.segment import segment_text, slot_kind, words
+from promptlint.engine.config import build
+from promptlint.engine.lint import lint_text
+from promptlint.model.prompt import PartKind
+from promptlint.readers.segment import segment_text, slot_kind, words
 
 
 def _sources(text):

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
-from promptlint import registry
-from promptlint.server import Positions, text_edits
+from promptlint.cli.server import Positions, text_edits
+from promptlint.engine import registry
 
 SCRIPT = str(Path(sys.executable).with_name("promptlint"))
 TIMEOUT = 30  # seconds: a loaded two-core machine is slow, never this slow
@@ -333,9 +333,9 @@ def test_unsafe_fixes_say_so_and_hover_shows_the_rules_documentation(tmp_path):
 
 def test_format_is_a_source_action(tmp_path):
     text = "Answer from the sources.\n\n[1] Returns Policy | page 4\nDamaged goods may be returned within 30 days.\n\n[2] Shipping FAQ | page 2\nDelivery takes 3-5 days.\n\nQuestion: how long?\n"
-    from promptlint.config import default_config
-    from promptlint.document import parse_text
-    from promptlint.formatting import format_document
+    from promptlint.canonical.formatting import format_document
+    from promptlint.engine.config import default_config
+    from promptlint.readers.document import parse_text
 
     expected = format_document(parse_text(text, "prompt.txt", ".txt"), default_config()).text
     assert expected is not None and expected != text
@@ -448,7 +448,7 @@ def test_a_slow_file_does_not_hold_up_the_others(tmp_path):
 
 
 def test_a_failure_of_the_linter_is_one_diagnostic(tmp_path, monkeypatch):
-    import promptlint.server as server
+    import promptlint.cli.server as server
 
     def broken(doc, config):
         raise RecursionError("maximum recursion depth exceeded")
@@ -463,9 +463,9 @@ def test_a_failure_of_the_linter_is_one_diagnostic(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize(("bom", "newline"), [("", "\n"), ("\ufeff", "\r\n"), ("\ufeff", "\n"), ("", "\r\n")])
 def test_a_finding_is_placed_in_the_file_as_read_and_fixed_alone(bom, newline):
-    from promptlint.config import default_config
-    from promptlint.document import parse_text
-    from promptlint.lint import check_document, fix_finding
+    from promptlint.engine.config import default_config
+    from promptlint.engine.lint import check_document, fix_finding
+    from promptlint.readers.document import parse_text
 
     scores = ["0.91", "0.72", "0.5"]
     text = bom + scored(["Returns 🙂 Policy", "Shipping FAQ", "Fees"], scores, newline)
@@ -493,7 +493,7 @@ def test_exit_without_shutdown_exits_1(tmp_path):
 
 
 def test_without_pygls_the_command_says_what_to_install(tmp_path):
-    code = "import sys; sys.modules['pygls'] = None; sys.argv = ['promptlint', 'server']; from promptlint.cli import main; main()"
+    code = "import sys; sys.modules['pygls'] = None; sys.argv = ['promptlint', 'server']; from promptlint.cli.commands import main; main()"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=TIMEOUT)
     assert result.returncode == 2
     assert result.stderr == "Error: promptlint server needs pygls: pip install 'promptlint[server]'\n"

@@ -7,9 +7,9 @@ import jinja2
 import pytest
 from click.testing import CliRunner
 
-from promptlint.cli import main
-from promptlint.config import build
-from promptlint.lint import fix_text, lint_text
+from promptlint.cli.commands import main
+from promptlint.engine.config import build
+from promptlint.engine.lint import fix_text, lint_text
 
 CONFIG = build({"today": "2026-12-02"}, "test")  # the default rules, PL901 among them
 

@@ -1,6 +1,6 @@
 """The canonical renderer for templates: the Jinja macros, and `promptlint format` on a Jinja template.
 
-Both are held to promptlint.render byte for byte: the macros for the same data, the
+Both are held to promptlint.canonical.render byte for byte: the macros for the same data, the
 formatted template when rendered with jinja2 and the same chunks.
 """
 
@@ -14,13 +14,14 @@ import pytest
 from click.testing import CliRunner
 from test_render import RETURNS, SKU, TODAY
 
-from promptlint import document, formatting
-from promptlint.cli import main
-from promptlint.config import build
-from promptlint.formatting import format_document, format_template
-from promptlint.jinja import parses
-from promptlint.lint import lint_text
-from promptlint.render import Chunk, freshness_note, render_header, render_source, render_sources
+from promptlint.canonical import formatting
+from promptlint.canonical.formatting import format_document, format_template
+from promptlint.canonical.render import Chunk, freshness_note, render_header, render_source, render_sources
+from promptlint.cli.commands import main
+from promptlint.engine.config import build
+from promptlint.engine.lint import lint_text
+from promptlint.readers import document
+from promptlint.readers.jinja import parses
 
 CONFIG = build({"today": TODAY.isoformat()}, "test")
 
@@ -63,7 +64,7 @@ def mapping(chunk: Chunk, stale_after_days: int = 365) -> dict:
 
 @pytest.fixture(scope="module")
 def canonical():
-    text = resources.files("promptlint").joinpath("canonical.jinja").read_text(encoding="utf-8")
+    text = resources.files("promptlint.canonical").joinpath("canonical.jinja").read_text(encoding="utf-8")
     env = jinja2.Environment(loader=jinja2.DictLoader({"canonical.jinja": text}))
     return env.get_template("canonical.jinja").module
 
@@ -95,7 +96,7 @@ def test_render_sources_macro_empty(canonical):
 def test_macros_imported_from_the_installed_package_whatever_the_environment():
     """As a user imports it; block trimming and strict undefineds do not change the output."""
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("promptlint", ""),
+        loader=jinja2.PackageLoader("promptlint.canonical", ""),
         trim_blocks=True,
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,

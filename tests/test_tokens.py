@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from promptlint import tokens
+from promptlint.meaning import tokens
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,7 +41,7 @@ def _python(code: str, tmp_path) -> subprocess.CompletedProcess:
 
 
 def test_counts_with_the_network_unreachable(tmp_path):
-    done = _python(NO_NETWORK + "from promptlint import tokens\nprint(tokens.count('hello world'))\n", tmp_path)
+    done = _python(NO_NETWORK + "from promptlint.meaning import tokens\nprint(tokens.count('hello world'))\n", tmp_path)
     assert done.stderr == ""
     assert (done.returncode, done.stdout) == (0, "2\n")
 
@@ -54,7 +54,7 @@ def test_the_prelude_does_block_the_network(tmp_path):
 
 
 def test_importing_the_linter_does_not_load_tiktoken(tmp_path):
-    done = _python("import sys\nimport promptlint.lint, promptlint.cli\nprint('tiktoken' in sys.modules)\n", tmp_path)
+    done = _python("import sys\nimport promptlint.engine.lint, promptlint.cli.commands\nprint('tiktoken' in sys.modules)\n", tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (0, "False\n", "")
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from .. import lexicon, vocabulary
-from ..findings import Applicability, Edit, Fix
-from ..model import Field, FieldForm, Prompt, Source, Span
+from ..meaning import lexicon, vocabulary
+from ..model.findings import Applicability, Edit, Fix
+from ..model.prompt import Field, FieldForm, Prompt, Source, Span
 
 # "{score:.2f}", "{{ doc.score }}", "{{ '%.3f' % hit.score }}", a JavaScript template's "${c.score}",
 # or a prompt library's "[DOC_2_SCORE]".

@@ -44,8 +44,8 @@ from __future__ import annotations
 
 import re
 
-from ..context import RuleContext
-from ..model import DYNAMIC_KINDS, Part, PartKind, Prompt, Span, SpanSet
+from ..engine.context import RuleContext
+from ..model.prompt import DYNAMIC_KINDS, Part, PartKind, Prompt, Span, SpanSet
 
 CODE = "PL305"
 NAME = "cache-boundary"

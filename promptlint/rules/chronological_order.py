@@ -32,9 +32,9 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from ..context import RuleContext
-from ..model import PartKind, Prompt, Span
-from ..vocabulary import patterns
+from ..engine.context import RuleContext
+from ..meaning.vocabulary import patterns
+from ..model.prompt import PartKind, Prompt, Span
 
 CODE = "PL302"
 NAME = "chronological-order"

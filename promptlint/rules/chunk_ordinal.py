@@ -31,10 +31,10 @@ from __future__ import annotations
 
 import re
 
-from .. import vocabulary
-from ..context import RuleContext
-from ..lexicon import split
-from ..model import PartKind, Prompt
+from ..engine.context import RuleContext
+from ..meaning import vocabulary
+from ..meaning.lexicon import split
+from ..model.prompt import PartKind, Prompt
 from ._fields import remove_field, source_label
 
 CODE = "PL203"

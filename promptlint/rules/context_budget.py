@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from .. import tokens
-from ..context import RuleContext
-from ..model import Prompt
+from ..engine.context import RuleContext
+from ..meaning import tokens
+from ..model.prompt import Prompt
 
 CODE = "PL401"
 NAME = "context-budget"

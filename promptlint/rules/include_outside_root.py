@@ -32,8 +32,8 @@ No fix.
 
 from __future__ import annotations
 
-from ..context import RuleContext
-from ..model import Prompt
+from ..engine.context import RuleContext
+from ..model.prompt import Prompt
 
 CODE = "PL902"
 NAME = "include-outside-root"

@@ -28,9 +28,9 @@ from __future__ import annotations
 
 import re
 
-from ..context import RuleContext
-from ..lexicon import split
-from ..model import Prompt, Span
+from ..engine.context import RuleContext
+from ..meaning.lexicon import split
+from ..model.prompt import Prompt, Span
 
 CODE = "PL107"
 NAME = "marginal-sources"

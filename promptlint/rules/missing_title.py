@@ -27,9 +27,9 @@ No fix: the title has to come from the retrieval metadata.
 
 from __future__ import annotations
 
-from ..context import RuleContext
-from ..findings import Severity
-from ..model import Prompt, Source
+from ..engine.context import RuleContext
+from ..model.findings import Severity
+from ..model.prompt import Prompt, Source
 
 CODE = "PL205"
 NAME = "missing-title"

@@ -33,8 +33,8 @@ No automatic fix; `promptlint format` rewrites a prompt in the canonical order.
 
 from __future__ import annotations
 
-from ..context import RuleContext
-from ..model import PartKind, Prompt
+from ..engine.context import RuleContext
+from ..model.prompt import PartKind, Prompt
 
 CODE = "PL306"
 NAME = "question-not-last"

@@ -35,9 +35,9 @@ from __future__ import annotations
 import bisect
 import re
 
-from ..context import RuleContext
-from ..findings import Applicability, Edit, Fix
-from ..model import Prompt, Span
+from ..engine.context import RuleContext
+from ..model.findings import Applicability, Edit, Fix
+from ..model.prompt import Prompt, Span
 from ._fields import remove_line
 
 CODE = "PL101"

@@ -31,10 +31,10 @@ from __future__ import annotations
 
 import re
 
-from ..context import RuleContext
-from ..findings import Severity
-from ..model import PartKind, Prompt, Span
-from ..vocabulary import may_match, patterns
+from ..engine.context import RuleContext
+from ..meaning.vocabulary import may_match, patterns
+from ..model.findings import Severity
+from ..model.prompt import PartKind, Prompt, Span
 from ._fields import remove_source, source_label
 
 CODE = "PL105"

@@ -40,10 +40,10 @@ from __future__ import annotations
 
 import re
 
-from .. import vocabulary
-from ..context import RuleContext
-from ..model import Field, PartKind, Prompt, Span
-from ..values import number
+from ..engine.context import RuleContext
+from ..meaning import vocabulary
+from ..meaning.values import number
+from ..model.prompt import Field, PartKind, Prompt, Span
 from ._fields import is_slot, remove_field, source_label
 
 CODE = "PL102"

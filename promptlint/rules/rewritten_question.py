@@ -38,9 +38,9 @@ from __future__ import annotations
 
 import re
 
-from ..context import RuleContext
-from ..findings import Applicability, Edit, Fix
-from ..model import Prompt, Span
+from ..engine.context import RuleContext
+from ..model.findings import Applicability, Edit, Fix
+from ..model.prompt import Prompt, Span
 
 CODE = "PL304"
 NAME = "rewritten-question"

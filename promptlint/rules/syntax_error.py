@@ -24,9 +24,9 @@ No fix.
 
 from __future__ import annotations
 
-from ..context import RuleContext
-from ..findings import Severity
-from ..model import Prompt
+from ..engine.context import RuleContext
+from ..model.findings import Severity
+from ..model.prompt import Prompt
 
 CODE = "PL900"
 NAME = "syntax-error"

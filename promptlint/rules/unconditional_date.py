@@ -47,11 +47,11 @@ from __future__ import annotations
 import datetime
 import re
 
-from ..context import RuleContext
-from ..findings import Applicability, Edit, Fix
-from ..lexicon import Lexicon
-from ..model import Field, FieldForm, Prompt, Source, SourceStyle, Span
-from ..values import parse_date
+from ..engine.context import RuleContext
+from ..meaning.lexicon import Lexicon
+from ..meaning.values import parse_date
+from ..model.findings import Applicability, Edit, Fix
+from ..model.prompt import Field, FieldForm, Prompt, Source, SourceStyle, Span
 from ._fields import remove_line
 
 CODE = "PL201"

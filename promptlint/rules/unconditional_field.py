@@ -42,10 +42,10 @@ No fix: whether a field is a signal for some sources is decided where the prompt
 
 from __future__ import annotations
 
-from .. import tokens
-from ..context import RuleContext
-from ..findings import Severity
-from ..model import Field, Prompt, Source
+from ..engine.context import RuleContext
+from ..meaning import tokens
+from ..model.findings import Severity
+from ..model.prompt import Field, Prompt, Source
 
 CODE = "PL206"
 NAME = "unconditional-field"

@@ -34,11 +34,11 @@ renumbered to match. Chunk text moves intact but is never edited.
 
 from __future__ import annotations
 
-from ..context import RuleContext
-from ..findings import Applicability, Edit, Fix
-from ..chunks import to_chunk
-from ..model import Prompt, Source
-from ..render import order_sources
+from ..canonical.chunks import to_chunk
+from ..canonical.render import order_sources
+from ..engine.context import RuleContext
+from ..model.findings import Applicability, Edit, Fix
+from ..model.prompt import Prompt, Source
 from ._fields import source_label
 
 CODE = "PL301"

@@ -40,8 +40,8 @@ meant to say is for its author to correct.
 
 from __future__ import annotations
 
-from ..context import RuleContext
-from ..model import Prompt
+from ..engine.context import RuleContext
+from ..model.prompt import Prompt
 
 CODE = "PL901"
 NAME = "unused-suppression"
@@ -51,5 +51,5 @@ FIX = "safe"
 
 def check(prompt: Prompt, ctx: RuleContext):
     """Whether a directive was used is known only once the other rules have run:
-    the suppression stage (promptlint/suppress.py) reports PL901 itself."""
+    the suppression stage (promptlint/engine/suppress.py) reports PL901 itself."""
     return ()

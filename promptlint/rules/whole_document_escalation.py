@@ -28,9 +28,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..context import RuleContext
-from ..findings import Severity
-from ..model import Prompt
+from ..engine.context import RuleContext
+from ..model.findings import Severity
+from ..model.prompt import Prompt
 from ._fields import has_slot
 
 CODE = "PL303"

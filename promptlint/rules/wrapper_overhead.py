@@ -37,11 +37,11 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from .. import tokens
-from ..chunks import to_chunk
-from ..context import RuleContext
-from ..model import Prompt, Source, Span
-from ..render import render_header
+from ..canonical.chunks import to_chunk
+from ..canonical.render import render_header
+from ..engine.context import RuleContext
+from ..meaning import tokens
+from ..model.prompt import Prompt, Source, Span
 from ._fields import reported_labels, source_label
 
 CODE = "PL402"

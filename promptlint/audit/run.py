@@ -1,0 +1,243 @@
+"""`promptlint audit`: what the anti-patterns cost across logs of real requests.
+
+A record (a JSONL line, a Parquet row: see logs.py) is an OpenAI chat request
+(``{"messages": [...]}``, with ``model`` and other fields beside it), a completion
+request (``{"prompt": ...}``), or any record that holds one of those, or a prompt
+string, at a field path (``--field request.body``). Each record is read as
+``check`` reads a chat JSON file, its messages joined into one prompt, and linted
+with the same rules.
+
+The logs are streamed: each is read in splits (a large log in several, see
+logs.py), its records in batches linted in worker processes (or, with the dask
+engine, a split at a time on the workers of a cluster: see cluster.py), and only
+counts and the few worst examples of each rule are kept, so memory stays the same
+however long the logs. A line that is not JSON (or not a
+well-formed chat record) is a PL900 finding, as in ``check``; a record with no
+prompt in it (a response, a log line of another kind, a missing field) is skipped
+and counted.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..engine import parallel
+from ..engine.config import Config
+from ..model.findings import Finding
+from ..readers import document as documents
+from ..readers.formats import FILE_TYPES
+from . import logs
+
+@dataclass(frozen=True)
+class Example:
+    path: str
+    line: int  # the record's line in its file, 1-based
+    tokens: int  # what the rule's findings cost in this prompt
+    message: str  # the costliest finding's message
+
+
+@dataclass
+class RuleTally:
+    affected: int = 0  # prompts with at least one finding of the rule
+    findings: int = 0
+    tokens: int = 0
+    # The worst prompts, as a min-heap of (tokens, -file, -split, -line in the split, message)
+    # holding the largest keys: the most tokens, then the earliest record. A total order, so
+    # the examples kept do not depend on how the logs were split between workers.
+    heap: list[tuple[int, int, int, int, str]] = field(default_factory=list)
+
+
+@dataclass
+class Tally:
+    """Counts over the records read so far; tallies of parts of a log merge into the whole's."""
+
+    examples: int  # worst examples kept per rule
+    bytes: int = 0  # of the log read
+    records: int = 0  # non-blank lines
+    skipped: int = 0  # records without a prompt
+    prompts: int = 0  # records with a prompt, or broken ones (PL900)
+    affected: int = 0  # prompts with at least one finding
+    rules: dict[str, RuleTally] = field(default_factory=dict)
+    lines: dict[tuple[int, int], int] = field(default_factory=dict)  # (file, split) -> the lines of the split read
+
+    def add(self, file: int, split: int, line: int, findings: list[Finding]) -> None:
+        """One prompt's findings; ``line`` is its line in the split of the file."""
+        self.prompts += 1
+        self.affected += bool(findings)
+        by_code: dict[str, list[Finding]] = {}
+        for finding in findings:
+            by_code.setdefault(finding.code, []).append(finding)
+        for code, found in by_code.items():
+            costliest = max(found, key=lambda f: f.tokens)  # the first of equals
+            tokens = sum(f.tokens for f in found)
+            rule = self.rules.setdefault(code, RuleTally())
+            rule.affected += 1
+            rule.findings += len(found)
+            rule.tokens += tokens
+            self._keep(rule, (tokens, -file, -split, -line, costliest.message))
+
+    def _keep(self, rule: RuleTally, example: tuple[int, int, int, int, str]) -> None:
+        if len(rule.heap) < self.examples:
+            heapq.heappush(rule.heap, example)
+        elif self.examples and example > rule.heap[0]:
+            heapq.heapreplace(rule.heap, example)
+
+    def merge(self, other: Tally) -> None:
+        self.bytes += other.bytes
+        self.records += other.records
+        self.skipped += other.skipped
+        self.prompts += other.prompts
+        self.affected += other.affected
+        for place, count in other.lines.items():
+            self.lines[place] = self.lines.get(place, 0) + count
+        for code, theirs in other.rules.items():
+            mine = self.rules.setdefault(code, RuleTally())
+            mine.affected += theirs.affected
+            mine.findings += theirs.findings
+            mine.tokens += theirs.tokens
+            for example in theirs.heap:
+                self._keep(mine, example)
+
+    def worst(self, code: str, paths: list[str]) -> list[Example]:
+        """The rule's worst prompts, the most tokens first (then the earliest)."""
+        ranked = sorted(self.rules[code].heap, reverse=True)
+        return [Example(paths[-file], self._line(-file, -split, -line), tokens, message) for tokens, file, split, line, message in ranked]
+
+    def _line(self, file: int, split: int, line: int) -> int:
+        """A record's line in its file: its line in its split, after the lines of the file's earlier splits."""
+        return line + sum(count for (other, earlier), count in self.lines.items() if other == file and earlier < split)
+
+
+def _prompt_bytes(line: bytes, path: list[str]) -> bytes | None:
+    """The JSON at the field path of a record, for the chat parser; None when the record has no such field.
+
+    A prompt string stands for a user message, as ``{"prompt": ...}`` does; a line
+    that is not JSON goes on as it is, for the parser to report.
+    """
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError):
+        return line
+    for key in path:
+        if isinstance(value, dict) and key in value:
+            value = value[key]
+        elif isinstance(value, list) and key.isdigit() and int(key) < len(value):
+            value = value[int(key)]
+        else:
+            return None
+    if isinstance(value, str):
+        value = {"prompt": value}
+    return json.dumps(value, ensure_ascii=False).encode("utf-8")
+
+
+@dataclass(frozen=True)
+class Work:
+    """What every batch of an audit needs, sent once to each worker."""
+
+    config: Config
+    names: list[str]  # the logs, by index
+    keys: list[str]  # the field path to the prompt in each record ([]: the record)
+    examples: int
+
+    @property
+    def column(self) -> str | None:
+        """The Parquet column that holds the prompt: the field path's first key."""
+        return self.keys[0] if self.keys else None
+
+
+def _tally(batch: logs.Batch, work: Work) -> Tally:
+    """Lint the records of a batch."""
+    from ..engine.lint import check_document
+
+    tally = Tally(work.examples, bytes=batch.size, lines={(batch.log, batch.part): batch.lines})
+    name = work.names[batch.log]
+    for number, line in enumerate(batch.records, batch.first):
+        if not line.strip():
+            continue
+        tally.records += 1
+        data = _prompt_bytes(line, work.keys) if work.keys else line
+        try:
+            doc = documents.parse(data, name, FILE_TYPES["json"]) if data is not None else None
+        except documents.UnreadableFile as exc:
+            # Not text: broken like a line that is not JSON.
+            tally.add(batch.log, batch.part, number, [documents.syntax_error(name, str(exc).removeprefix(f"{name}: "), 1, 1)])
+            continue
+        if doc is None or not (doc.prompts or doc.errors):
+            tally.skipped += 1
+            continue
+        tally.add(batch.log, batch.part, number, check_document(doc, work.config).findings)
+    if batch.error:
+        # The rest of a corrupt log (or row group) is one broken record, where reading stopped.
+        tally.records += 1
+        tally.add(batch.log, batch.part, batch.first + len(batch.records), [documents.syntax_error(name, batch.error, 1, 1)])
+    return tally
+
+
+def audit_split(split: logs.Split, path: str, work: Work) -> Tally:
+    """The tally of one split of a log, read at ``path`` and linted in this process."""
+    total = Tally(work.examples)
+    for batch in logs.batches(split, Path(path), work.column):
+        total.merge(_tally(batch, work))
+    return total
+
+
+_work: Work | None = None
+
+
+def _start(work: Work) -> None:
+    global _work
+    _work = work
+
+
+def _audit_batch(batch: logs.Batch) -> Tally:
+    return _tally(batch, _work)
+
+
+def audit(
+    paths: list[Path],
+    config: Config,
+    *,
+    field_path: str | None = None,
+    jobs: int = 1,
+    examples: int = 5,
+    engine: str = "local",
+    scheduler: str | None = None,
+    progress: Callable[[int], None] | None = None,
+    split_bytes: int = logs.SPLIT_BYTES,
+) -> Tally:
+    """Tally the findings of every record of the logs; ``progress`` is told the bytes of each part done.
+
+    Each log is read in splits of about ``split_bytes`` (logs.splits). The local
+    engine reads them here and sends batches of records to ``jobs`` processes; the
+    dask engine sends each split to a worker of the cluster at ``scheduler`` (or of a
+    local cluster of ``jobs`` workers). Both give the same tally, whatever the size
+    of the splits. A log that cannot be opened raises OSError, and a reader that is
+    not installed logs.MissingExtra, before any record is read.
+    """
+    sizes = []
+    for path in paths:
+        with open(path, "rb") as handle:
+            sizes.append(os.fstat(handle.fileno()).st_size)
+    size = sum(sizes)
+    logs.require_readers(paths)
+    splits = [split for log, path in enumerate(paths) for split in logs.splits(log, path, sizes[log], split_bytes)]
+    work = Work(config, [str(path) for path in paths], field_path.split(".") if field_path else [], examples)
+    if engine == "dask":
+        from . import cluster
+
+        parts = cluster.tallies(work, splits, jobs, scheduler)
+    else:
+        jobs = max(1, min(jobs, size // parallel.WORK_PER_WORKER))
+        batches = (batch for split in splits for batch in logs.batches(split, paths[split.log], work.column))
+        parts = parallel.ordered_map(_audit_batch, batches, jobs, _start, (work,))
+    total = Tally(examples)
+    for part in parts:
+        total.merge(part)
+        if progress is not None:
+            progress(part.bytes)
+    return total

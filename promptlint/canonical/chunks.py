@@ -1,0 +1,24 @@
+"""Read a segmented source as a renderer Chunk, so the fixes and `format` share one ordering."""
+
+from __future__ import annotations
+
+from ..meaning.lexicon import Lexicon, shipped
+from ..meaning.values import number, parse_date
+from ..model.prompt import Prompt, Source
+from .render import Chunk
+
+
+def to_chunk(prompt: Prompt, source: Source, lexicon: Lexicon | None = None) -> Chunk:
+    """The chunk as the canonical renderer sees it; no score, since sources already stand in rank order."""
+    lexicon = lexicon or shipped()
+    dates = [d for f in source.fields if (f.label == "" or lexicon.means(f.label, "date")) and (d := parse_date(f.value))]
+    ordinals = [int(n) for f in source.fields if lexicon.means(f.label, "position") and (n := number(f.value)) is not None]
+    return Chunk(
+        content=prompt.text[source.content.start : source.content.end],
+        title=source.title,
+        heading_path=source.heading_path,
+        document_id=source.document_id,
+        ordinal=ordinals[0] if ordinals else None,
+        updated=dates[0] if dates else None,
+        parse_warnings=tuple(f.value for f in source.fields if f.label == "parse warning"),
+    )

@@ -1,0 +1,225 @@
+"""Run the selected rules over a prompt, a text, or a whole file, and fix.
+
+This is the pipeline: load -> segment -> check -> suppress -> fix. It touches no files;
+the CLI reads and writes them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from ..model.findings import Applicability, Finding
+from ..model.prompt import Prompt, Syntax
+from ..readers import document as documents
+from ..readers.bodysources import body_sources
+from ..readers.segment import segment_text, words
+from .config import Config, default_config
+from .context import RuleContext
+from .fix import FixDidNotConverge, apply_fixes, fix_loop
+
+
+def lint_prompt(prompt: Prompt, config: Config, *, template: bool = False) -> list[Finding]:
+    """The findings of the selected rules; in a template, less those its directives suppress."""
+    findings: list[Finding] = []
+    for rule in config.selected:
+        context = RuleContext(rule, config.rule_options(rule), config.today, config.lexicon)
+        findings.extend(rule.check(prompt, context))
+    if template:
+        # Only a template has directives: Jinja drops its comments, so they never reach the model.
+        from .suppress import apply_suppressions
+
+        findings = apply_suppressions(prompt, findings, config)
+    # Still reported, but --fix must leave it: the user has said so; or the text is in another file.
+    findings = [f if f.fix is None or (f.code in config.fixable and prompt.may_edit(f.span, f.fix.edits)) else dataclasses.replace(f, fix=None) for f in findings]
+    return sorted(findings, key=lambda f: (f.span.start, f.code))
+
+
+def _segment(piece: documents.Prompt, text: str, config: Config, includes) -> Prompt:
+    if piece.loop is not None:
+        return _wrapper_reader(piece.loop).segment_wrapper(text, piece.loop, config.slot_names, config.lexicon)
+    if piece.syntax == Syntax.JINJA:
+        from ..readers.jinja import segment_jinja
+
+        return segment_jinja(text, config.slot_names, includes, config.lexicon)
+    piece = piece.with_text(text)
+    known = body_sources(text, piece.chats, piece.message_spans, words(config.slot_names, config.lexicon)) if piece.chats else []
+    return segment_text(text, piece.messages(), config.slot_names, config.lexicon, known)
+
+
+def segment_document(doc: documents.Document, config: Config) -> list[Prompt]:
+    """The prompt model of each prompt of ``doc``, as the rules receive it.
+
+    The same segmenting ``check_document`` does before it runs the rules, without
+    running them: what the reader snapshots (tests/snapshots/readers/) record.
+    """
+    includes = _includes(doc, config)
+    return [_segment(piece, piece.text, config, includes) for piece in doc.prompts]
+
+
+def _wrapper_reader(loop):
+    """The reader of the code that builds a per-item string: it reads the string's fields again after a fix."""
+    if loop.language == "javascript":
+        from ..readers import jssource as reader
+    else:
+        from ..readers import pybuild as reader
+    return reader
+
+
+def _includes(doc: documents.Document, config: Config):
+    """The reader of the files a template in ``doc`` includes; None when it has no template or no file."""
+    if not any(p.syntax == Syntax.JINJA for p in doc.prompts) or not Path(doc.path).is_file():
+        return None
+    from ..readers.includes import Includes, project_root
+
+    return Includes(Path(doc.path), project_root(Path(doc.path), config.folder))
+
+
+def _valid(doc: documents.Document, index: int):
+    """A check every fixed text must pass: a fixed template must still parse, and a text
+    written inside YAML must read back exactly."""
+    piece = doc.prompts[index]
+    parses = None
+    if piece.loop is not None:
+        def parses(text: str) -> bool:
+            return _wrapper_reader(piece.loop).still_parses(text, piece.loop)
+    elif piece.syntax == Syntax.JINJA:
+        from ..readers.jinja import parses
+    if doc.kind != documents.DocumentKind.YAML:
+        return parses
+    return lambda text: (parses is None or parses(text)) and doc.writes_back(index, text)
+
+
+def _lint_piece(doc: documents.Document, index: int, text: str, config: Config, includes=None) -> list[Finding]:
+    piece = doc.prompts[index]
+    found = lint_prompt(_segment(piece, text, config, includes), config, template=piece.syntax == Syntax.JINJA)
+    if not piece.writable:
+        # The text is not in the file verbatim (escapes, an f-string): report, never edit.
+        return [dataclasses.replace(f, fix=None) if f.fix else f for f in found]
+    if doc.kind == documents.DocumentKind.YAML:
+        # A fix whose text cannot be written back into its YAML scalar exactly is not offered.
+        written = _valid(doc, index)
+        found = [f if f.fix is None or not f.fix.edits or written(apply_fixes(text, [f.fix])[0]) else dataclasses.replace(f, fix=None) for f in found]
+    if piece.chats is None:
+        return found
+    # In a chat file an edit that crosses two messages cannot be written back. The
+    # messages are where they stand in this text (a fix loop's later pass has moved them).
+    piece = piece.with_text(text)
+    return [f if f.fix is None or piece.edits_fit(f.fix.edits) else dataclasses.replace(f, fix=None) for f in found]
+
+
+@dataclasses.dataclass(frozen=True)
+class FileResult:
+    path: str
+    findings: list[Finding]
+    fixed: str | None = None  # the new file text, when fixing changed it
+    error: str | None = None  # a one-line reason the file was not fixed
+    fixed_findings: int = 0  # how many fewer findings the fixed text has than the text read
+    # The other files the findings depend on (included templates) -> a digest of their bytes.
+    depends: dict[str, str] = dataclasses.field(default_factory=dict)
+
+
+def check_document(doc: documents.Document, config: Config, fix: Applicability | None = None) -> FileResult:
+    """Lint every prompt of a document; with ``fix``, also return the fixed file text."""
+    config = config.for_file(doc.path)
+    # A file that does not parse was not checked: report it whatever rules are
+    # selected, or a narrow --select would pass a broken file as clean.
+    findings = list(doc.errors)
+    new_pieces = []
+    error = None
+    includes = _includes(doc, config)
+    before = len(findings)  # the findings of the text read, counted from each fix loop's first pass
+    for index, piece in enumerate(doc.prompts):
+        text = piece.text
+        if fix is not None:
+            passes: list[int] = []
+
+            def lint_pass(t: str, i: int = index) -> list[Finding]:
+                found = _lint_piece(doc, i, t, config, includes)
+                passes.append(len(found))
+                return found
+
+            try:
+                text, _ = fix_loop(text, lint_pass, fix, _valid(doc, index))
+            except FixDidNotConverge as exc:
+                error = f"{doc.path}: {exc}; the file was left as it was"
+                text = piece.text
+            before += passes[0]
+        remaining = _lint_piece(doc, index, text, config, includes)
+        fixed_piece = piece.with_text(text)
+        placed: dict[int, tuple] = {}
+        findings.extend(_place(doc, fixed_piece, f, placed) for f in remaining)
+        new_pieces.append(fixed_piece)
+    fixed, fixed_findings = None, 0
+    if fix is not None and error is None:
+        new_raw = doc.with_prompts(new_pieces)
+        if new_raw != doc.original:
+            fixed = new_raw
+            # What remains is reported where it stands in the fixed file, not the original.
+            fixed_doc = documents.parse_text(new_raw, doc.path, config.suffix_for(doc.path))
+            findings = check_document(fixed_doc, config).findings
+            fixed_findings = max(0, before - len(findings))
+    depends = dict(includes.digests) if includes else {}
+    return FileResult(doc.path, sorted(findings, key=lambda f: (f.line, f.column, f.code)), fixed, error, fixed_findings, depends)
+
+
+def fix_finding(doc: documents.Document, config: Config, finding: Finding) -> str | None:
+    """The file's text with only ``finding``'s fix applied (a finding check_document reported
+    for ``doc``); None when it has no fix, no longer stands there, or the fixed text would not parse."""
+    if finding.fix is None or not finding.fix.edits:
+        return None
+    config = config.for_file(doc.path)
+    includes = _includes(doc, config)
+    for index, piece in enumerate(doc.prompts):
+        placed: dict[int, tuple] = {}
+        if finding not in (_place(doc, piece, f, placed) for f in _lint_piece(doc, index, piece.text, config, includes)):
+            continue
+        text, applied = apply_fixes(piece.text, [finding.fix], _valid(doc, index))
+        if not applied:
+            return None
+        pieces = list(doc.prompts)
+        pieces[index] = piece.with_text(text)
+        return doc.with_prompts(pieces)
+    return None
+
+
+def _place(doc: documents.Document, piece: documents.Prompt, finding: Finding, placed: dict[int, tuple]) -> Finding:
+    """The finding where it stands in the file; ``placed`` holds the regions of the piece's fixes placed so far.
+
+    Findings that share a fix (PL201 has one for all the dates) share its regions:
+    placing them per finding made memory grow with the square of the findings.
+    """
+    line, column = doc.locate(piece, finding.span.start)
+    end_line, end_column = doc.locate(piece, finding.span.end)
+    regions = ()
+    if finding.fix is not None and piece.chats is None:
+        if id(finding.fix) not in placed:
+            placed[id(finding.fix)] = tuple((*doc.locate(piece, e.span.start), *doc.locate(piece, e.span.end)) for e in finding.fix.edits)
+        regions = placed[id(finding.fix)]
+    return dataclasses.replace(
+        finding,
+        fix_regions=regions,
+        path=doc.path,
+        line=line,
+        column=column,
+        end_line=end_line,
+        end_column=end_column,
+        context=doc.context(piece, finding.span.start),
+    )
+
+
+def lint_text(text: str, *, path: str | None = None, config: Config | None = None) -> list[Finding]:
+    """Findings for a prompt given as text (``path`` picks the format by its suffix)."""
+    config = config or default_config()
+    name = path or "<text>"
+    doc = documents.parse_text(text, name, config.suffix_for(name))
+    return check_document(doc, config).findings
+
+
+def fix_text(text: str, *, path: str | None = None, config: Config | None = None, unsafe: bool = False) -> str:
+    """The text with every safe fix (and with ``unsafe``, every unsafe one) applied."""
+    config = config or default_config()
+    name = path or "<text>"
+    doc = documents.parse_text(text, name, config.suffix_for(name))
+    result = check_document(doc, config, Applicability.UNSAFE if unsafe else Applicability.SAFE)
+    return result.fixed if result.fixed is not None else text

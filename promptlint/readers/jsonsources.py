@@ -1,0 +1,164 @@
+"""Sources written as JSON: the list of result objects a search tool hands the model.
+
+`{"results": [{"title": "...", "updated_at": "...", "content": "..."}]}`, compact or
+pretty-printed. The reader is tolerant, as prompts are often shown with comments and
+bare placeholders (`"document": <citation_id>,  // why`), and it never fails: what it
+cannot read is not a source. An object is a source when one of its keys names the
+chunk text (a content label: `content`, `text`, `page_content`, ...) with a string
+value and it has at least one other key; the other keys are its fields.
+
+A field's span is what removing it takes, its comma included, so that the JSON left
+behind still reads: up to the next key, or, for the last key, from the end of the
+value before it. The segmenter locks the span of these sources, and only such a
+removal is made inside it (any other edit would have to know the JSON's quoting).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass, field
+
+from ..meaning.vocabulary import normalise_label
+from ..model.prompt import Field, FieldForm, Source, SourceStyle, Span
+
+# A string, a comment, a structural character, or a bare run (a number, `true`, `<placeholder>`).
+_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|[{}\[\]:,]|[^\s{}\[\]:,"]+')
+# The cheap test that the text may hold such sources at all.
+_CONTENT_KEY = re.compile(r'"[\w -]{1,30}"\s*:\s*"')
+# Sources are shallow and have a few keys: deeper nesting and longer objects are only
+# matched up, not kept, so hostile input costs no more memory than this.
+MAX_DEPTH = 64
+MAX_KEYS = 100
+
+
+@dataclass
+class _Container:
+    bracket: str  # "{" for an object, "[" for a list
+    start: int
+    key: Span | None  # the key it is the value of
+    pairs: list[tuple[Span, Span, Span]] = field(default_factory=list)  # (key, value, the whole pair), in order
+
+
+def json_sources(
+    text: str, content_labels: frozenset[str], title_labels: frozenset[str], heading_labels: frozenset[str]
+) -> tuple[list[Source], Span | None]:
+    """The sources among the JSON objects of ``text``, in text order, and the JSON value that holds them all.
+
+    One pass over the tokens, holding only the open brackets.
+    """
+    if "{" not in text or not _CONTENT_KEY.search(text):
+        return [], None
+    walk = _Walk(text, (content_labels, title_labels, heading_labels))
+    for token in _TOKEN.finditer(text):
+        kind = token[0]
+        span = Span(token.start(), token.end())
+        if kind in ("{", "["):
+            walk.open(kind, span)
+        elif kind in ("}", "]"):
+            walk.close(kind, span)
+        elif kind == ":":
+            walk.key, walk.string = walk.string, None
+        elif kind == ",":
+            walk.string = None
+        elif not kind.startswith("//"):
+            walk.scalar(kind, span)
+    if not walk.sources:
+        return [], None
+    # Inner objects close first: back into text order, numbered.
+    sources = [dataclasses.replace(s, position=i) for i, s in enumerate(sorted(walk.sources, key=lambda s: s.span.start))]
+    block = walk.holders[0] if len(walk.holders) == 1 else Span(sources[0].span.start, sources[-1].span.end)
+    return sources, block
+
+
+class _Walk:
+    """What the pass over the tokens holds: the open brackets, a key waiting for its value, and what was found."""
+
+    def __init__(self, text: str, labels: tuple[frozenset[str], frozenset[str], frozenset[str]]):
+        self.text = text
+        self.labels = labels  # content, title and heading labels
+        self.sources: list[Source] = []
+        self.holders: list[Span] = []  # outermost values that hold sources: the tool's result, "note" keys and all
+        self.stack: list[_Container] = []
+        self.deeper = 0  # brackets open past MAX_DEPTH
+        self.key: Span | None = None  # a key waiting for its value
+        self.string: Span | None = None  # the last string in an object, a key if a colon follows
+
+    def open(self, bracket: str, span: Span) -> None:
+        if len(self.stack) < MAX_DEPTH:
+            self.stack.append(_Container(bracket, span.start, self.key))
+        else:
+            self.deeper += 1
+        self.key = self.string = None
+
+    def close(self, bracket: str, span: Span) -> None:
+        self.key = self.string = None
+        if self.deeper:
+            self.deeper -= 1
+            return
+        opening = "{" if bracket == "}" else "["
+        while self.stack and self.stack[-1].bracket != opening:
+            self.stack.pop()  # an unclosed bracket inside: forget it
+        if not self.stack:
+            return
+        closed = self.stack.pop()
+        whole = Span(closed.start, span.end)
+        parent = self.stack[-1] if self.stack else None
+        if closed.key is not None and parent is not None and parent.bracket == "{" and len(parent.pairs) < MAX_KEYS:
+            parent.pairs.append((closed.key, whole, Span(closed.key.start, span.end)))
+        source = _source(self.text, closed, whole, *self.labels) if closed.bracket == "{" else None
+        if source is not None:
+            self.sources.append(source)
+        if not self.stack and self.sources and whole.contains(self.sources[-1].span):
+            self.holders.append(whole)
+
+    def scalar(self, token: str, span: Span) -> None:
+        """A string or a bare run (a number, `true`, `<placeholder>`): a key, or the value of one."""
+        top = self.stack[-1] if self.stack and self.stack[-1].bracket == "{" else None  # keys and values only directly in an object
+        if top is None:
+            return
+        if self.key is None:
+            self.string = span if token.startswith('"') else None
+            return
+        value = Span(span.start + 1, span.end - 1) if token.startswith('"') else span
+        if len(top.pairs) < MAX_KEYS:
+            top.pairs.append((self.key, value, Span(self.key.start, span.end)))
+        self.key = None
+
+
+def _source(
+    text: str, obj: _Container, span: Span, content_labels: frozenset[str], title_labels: frozenset[str], heading_labels: frozenset[str]
+) -> Source | None:
+    labelled = [(normalise_label(text[k.start + 1 : k.end - 1]), value, pair) for k, value, pair in obj.pairs]
+    content = next(((value, pair) for label, value, pair in labelled if label in content_labels and text[value.start - 1 : value.start] == '"'), None)
+    if content is None or len(labelled) < 2:
+        return None
+    content_value, content_pair = content
+    removals = _removals([pair for _, _, pair in labelled], [key for key, _, _ in obj.pairs])
+    fields = [
+        Field(label=label, value=text[value.start : value.end], span=removal, value_span=value, form=FieldForm.JSON)
+        for (label, value, pair), removal in zip(labelled, removals)
+        if pair is not content_pair
+    ]
+    title = next((f.value for f in fields if f.label in title_labels), None)
+    heading = next((f.value for f in fields if f.label in heading_labels), None)
+    return Source(
+        position=0,
+        span=span,
+        header=Span(span.start, content_pair.start),
+        content=content_value,
+        title=title,
+        heading_path=(heading,) if heading else (),
+        fields=fields,
+        style=SourceStyle.JSON,
+    )
+
+
+def _removals(pairs: list[Span], keys: list[Span]) -> list[Span]:
+    """What removing each pair takes with its comma: up to the next key, so the comma after it
+    and the indentation before the next key go; the last pair, from the end of the one before
+    it, so the comma before it goes. Either way the object left has no stray comma."""
+    return [
+        Span(pair.start, keys[i + 1].start) if i + 1 < len(pairs) else Span(pairs[i - 1].end, pair.end)
+        for i, pair in enumerate(pairs)
+    ]

@@ -1,0 +1,656 @@
+"""Find the prompts that live inside JavaScript and TypeScript code, without running it.
+
+The file is read as tokens (see jsscan), never parsed as a whole program nor run.
+The strings taken mirror the Python reader's (see pysource): a string or template
+literal assigned to a name that says prompt, template, instructions or system
+(`SYSTEM_PROMPT`, `qaTemplate`); the `system`, `prompt`, `instructions` or `template`
+property of an object (an SDK call's options) and the `content` of one with a
+`role`; the argument of a prompt class (`PromptTemplate.fromTemplate`,
+`new SystemMessage`); what a function named for prompts returns (`buildPrompt`);
+and a literal with a slot named as the retrieved context (`${context}`) beside
+words of its own. A literal logged, thrown or tagged (`sql\\`...\\``) is not a prompt.
+
+A template literal made once per item (returned by the callback of `.map(...)`, or
+pushed or added with `+=` in a `for...of` or `.forEach` body) that renders fields of
+the item is one source's wrapper, read as pybuild reads a Python loop's f-string: its
+`${...}` fields are what the loop body outputs, each read through a Python rendering
+of its expression (`c.metadata?.date` reads c.metadata.date, `(i + 1)` the callback's
+index, the source's ordinal).
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import re
+from functools import lru_cache
+
+from ..meaning.lexicon import Lexicon
+from ..model.prompt import Prompt, Syntax
+from .jsscan import _ESCAPE, JsSyntaxError, Token, fields, tokens
+from .pybuild import ITEM, Loop, field_jinja, jinja_expression, reference, segment_fields
+from .pysource import MIN_LENGTH, OUTPUT_CALLS, PROMPT_FUNCTION, TEMPLATE_CALLS, TEMPLATE_NAME, PyTemplate, rewrite_through
+from .segment import SlotNames, is_prompt_text, words
+
+# Object properties whose string is a prompt whatever the name rule says: an SDK call's options.
+PROMPT_KEYS = frozenset({"system", "prompt", "instructions", "template", "system_message", "system_prompt"})
+# Tags that only reshape a template literal (its indentation): the template is still the prompt.
+DEDENT_TAGS = frozenset({"dedent", "outdent", "stripIndent", "stripIndents", "oneLine", "oneLineTrim"})
+# Names before which a template literal is a value, not a tagged template.
+_VALUE_KEYWORDS = frozenset({"return", "typeof", "case", "do", "else", "in", "of", "new", "delete", "void", "throw", "instanceof", "yield", "await", "export", "default"})
+# How deep arrays and parentheses around a prompt are looked into (messages are two deep).
+MAX_DEPTH = 8
+_CONTROL = frozenset({"if", "for", "while", "switch", "catch", "with"})
+_OPENERS = {"(": ")", "[": "]", "{": "}", "${": "}"}
+# Calls that add their argument to the text being built, and the ones that make one text per item.
+ADDING = frozenset({"push", "unshift"})
+PER_ITEM = frozenset({"map", "flatMap", "forEach"})
+
+
+class Code:
+    """A file's tokens, with which bracket encloses each and which closes each."""
+
+    def __init__(self, raw: str, jsx: bool):
+        self.raw = raw
+        self.toks = tokens(raw, jsx)
+        self.parent = [-1] * len(self.toks)
+        self.match: dict[int, int] = {}
+        stack: list[int] = []
+        for i, token in enumerate(self.toks):
+            self.parent[i] = stack[-1] if stack else -1
+            if token.kind != "punct":
+                continue
+            if token.text in _OPENERS:
+                stack.append(i)
+            elif token.text in (")", "]", "}") and stack and _OPENERS[self.toks[stack[-1]].text] == token.text:
+                opener = stack.pop()
+                self.match[opener], self.match[i] = i, opener
+            # A closer that closes nothing open is skipped: JSX text the scanner cannot tell from code.
+
+    def text(self, i: int) -> str:
+        return self.toks[i].text if 0 <= i < len(self.toks) else ""
+
+    def kind(self, i: int) -> str:
+        return self.toks[i].kind if 0 <= i < len(self.toks) else ""
+
+    def punct(self, i: int, *texts: str) -> bool:
+        return self.kind(i) == "punct" and self.text(i) in texts
+
+    def name(self, i: int) -> str | None:
+        return self.text(i) if self.kind(i) == "name" else None
+
+    def literal(self, i: int) -> bool:
+        return self.kind(i) in ("string", "template")
+
+
+def templates_in(raw: str, jsx: bool = False) -> list[PyTemplate]:
+    """The prompt templates of a file (``jsx``: a .jsx/.tsx file); JsSyntaxError when it cannot be scanned."""
+    code = Code(raw, jsx)
+    starts = [0] + [m.end() for m in re.finditer("\n", raw)]
+    found: dict[tuple[int, int], PyTemplate] = {}
+    for i in _candidates(code):
+        template = _template(code, starts, i)
+        if template is not None:
+            found.setdefault((template.line, template.column), template)
+    # A string built per item is one source's wrapper before it is a prompt of its own.
+    for template in (*_wrappers(code, starts), *(t for i in _sent(code) if (t := _template(code, starts, i)))):
+        found.setdefault((template.line, template.column), template)
+    return [found[k] for k in sorted(found)]
+
+
+def _position(starts: list[int], offset: int) -> tuple[int, int]:
+    line = bisect.bisect_right(starts, offset)
+    return line, offset - starts[line - 1] + 1
+
+
+def _template(code: Code, starts: list[int], i: int, loop: Loop | None = None) -> PyTemplate | None:
+    token = code.toks[i]
+    if len(token.value.strip()) < MIN_LENGTH:
+        return None
+    line, column = _position(starts, token.start)
+    return PyTemplate(token.value, Syntax.TEXT, line, column, None, loop=loop, offsets=token.offsets)
+
+
+# ---------------------------------------------------------------- which literals are prompts
+
+
+def snake(name: str) -> str:
+    """A JavaScript name in the Python reader's spelling: `buildSystemPrompt` is build_system_prompt."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
+
+
+def _named(name: str | None) -> bool:
+    return name is not None and (TEMPLATE_NAME.search(snake(name)) is not None or snake(name) in PROMPT_KEYS)
+
+
+def _candidates(code: Code):
+    """Literals a name, a property, a prompt class or a prompt function says are prompts."""
+    for i, token in enumerate(code.toks):
+        if token.kind == "punct" and token.text == "=" and _named(_assigned_name(code, i)):
+            yield from _value(code, i + 1)
+        elif token.kind == "punct" and token.text == ":" and _property_is_prompt(code, i):
+            yield from _value(code, i + 1)
+        elif token.kind == "punct" and token.text == "(" and _template_call(code, i):
+            for arg in _items(code, i):
+                yield from _value(code, arg)
+        elif token.kind == "name" and token.text == "return" and _prompt_function(_function_name(code, i)):
+            yield from _value(code, i + 1)
+        elif token.kind == "punct" and token.text == "=>" and not code.punct(i + 1, "{") and _prompt_function(_arrow_name(code, i)):
+            yield from _value(code, i + 1)
+
+
+def _prompt_function(name: str | None) -> bool:
+    return bool(name) and PROMPT_FUNCTION.search(snake(name)) is not None
+
+
+def _value(code: Code, j: int, depth: int = 0) -> list[int]:
+    """The literals a value starting at token ``j`` is made of: itself, the items of an array
+    (LangChain's `["system", "..."]` messages), a dedented template."""
+    if depth > MAX_DEPTH:
+        return []
+    if code.literal(j):
+        return [j]
+    if code.name(j) in DEDENT_TAGS and code.kind(j + 1) == "template":
+        return [j + 1]
+    if code.punct(j, "(") and j in code.match:
+        return _value(code, j + 1, depth + 1)
+    if code.punct(j, "[") and j in code.match:
+        return [k for item in _items(code, j) for k in _value(code, item, depth + 1)]
+    return []
+
+
+def _items(code: Code, opener: int) -> list[int]:
+    """Where each item of a bracket group starts: the tokens after its opener and after each comma."""
+    close = code.match.get(opener, opener)
+    return [k for k in range(opener + 1, close) if code.parent[k] == opener and (k == opener + 1 or code.punct(k - 1, ","))]
+
+
+
+def _assigned_name(code: Code, equals: int) -> str | None:
+    """The name a value is assigned to: `const SYSTEM_PROMPT =`, `this.prompt =`, `const p: string =`."""
+    # A type annotation between the name and `=`: back to the `:` at the same depth.
+    depth = 0
+    for k in range(equals - 1, max(equals - 40, -1), -1):
+        text = code.text(k)
+        if code.kind(k) == "punct" and text in (")", "]", ">", "}"):
+            depth += 1
+        elif code.kind(k) == "punct" and text in ("(", "[", "<", "{"):
+            depth -= 1
+            if depth < 0:
+                break
+        elif depth == 0 and (code.punct(k, ";", "=", "=>", ",") or code.name(k) in ("const", "let", "var")):
+            break
+        elif depth == 0 and code.punct(k, ":"):
+            return code.name(k - 1)
+    return code.name(equals - 1)
+
+
+def _property_is_prompt(code: Code, colon: int) -> bool:
+    """`system: "..."` in an object literal, or `content: ...` in one with a `role`."""
+    key = _key(code, colon)
+    if key is None:
+        return False
+    if _named(key):
+        return True
+    return key == "content" and _has_key(code, code.parent[colon], "role")
+
+
+def _key(code: Code, colon: int) -> str | None:
+    """The key of an object literal's property whose `:` is at ``colon``; None for any other colon."""
+    opener = code.parent[colon]
+    if not code.punct(opener, "{") or not (code.punct(colon - 2, ",") or colon - 2 == opener):
+        return None
+    if code.kind(colon - 1) == "string":
+        return code.toks[colon - 1].value
+    return code.name(colon - 1)
+
+
+def _has_key(code: Code, opener: int, key: str) -> bool:
+    """Whether an object literal has the property ``key``, written `key: value` or shorthand `{ key }`."""
+    for k in _items(code, opener):
+        written = code.toks[k].value if code.kind(k) == "string" else code.name(k)
+        if written == key and code.punct(k + 1, ":", ",", "}"):
+            return True
+    return False
+
+
+def _template_call(code: Code, paren: int) -> bool:
+    callee = code.name(paren - 1)
+    return callee is not None and (callee in TEMPLATE_CALLS or snake(callee) in TEMPLATE_CALLS)
+
+
+def _function_name(code: Code, i: int) -> str | None:
+    """The name of the function whose body holds token ``i`` (its own, not an enclosing one's); "" when anonymous."""
+    block = _function_block(code, i)
+    return None if block is None else _block_function(code, block)
+
+
+def _function_block(code: Code, i: int) -> int | None:
+    """The `{` of the innermost function body that holds token ``i``; None at the top of the file."""
+    p = code.parent[i]
+    while p >= 0:
+        if code.punct(p, "{") and _block_function(code, p) is not None:
+            return p
+        p = code.parent[p]
+    return None
+
+
+def _block_function(code: Code, brace: int) -> str | None:
+    """The name of the function a `{` opens the body of ("" when anonymous); None when it opens no function body."""
+    j = brace - 1
+    if code.punct(j, "=>"):
+        return _arrow_name(code, j) or ""
+    j = _before_return_type(code, j)
+    if not code.punct(j, ")") or j not in code.match:
+        return None
+    callee = _skip_generics(code, code.match[j] - 1)
+    name = code.name(callee)
+    if name is None or name in _CONTROL:
+        return None
+    return "" if name == "function" else name
+
+
+def _before_return_type(code: Code, j: int) -> int:
+    """Back over a return type annotation (`): Promise<string> {`) to the `)` before it; ``j`` when there is none."""
+    for k in range(j, max(j - 30, -1), -1):
+        if code.punct(k, ")") and code.punct(k + 1, ":"):
+            return k
+        if code.punct(k, ";", "{", "}", "=", "=>", "(") or code.name(k) in ("return", "else", "do", "try", "finally"):
+            break
+    return j
+
+
+def _skip_generics(code: Code, j: int) -> int:
+    """Back over a generic's `<...>` before a call's `(`."""
+    if not code.punct(j, ">"):
+        return j
+    depth = 0
+    for k in range(j, max(j - 40, -1), -1):
+        depth += code.punct(k, ">") - code.punct(k, "<")
+        if depth == 0:
+            return k - 1
+    return j
+
+
+def _arrow_name(code: Code, arrow: int) -> str:
+    """The name an arrow function is bound to (`const buildPrompt = (q) => ...`, `prompt: () => ...`); "" when none."""
+    j = _params_start(code, arrow)
+    if j is None:
+        return ""
+    j = _skip_generics(code, j - 1)
+    if code.name(j) == "async":
+        j -= 1
+    if code.punct(j, "="):
+        return _assigned_name(code, j) or ""
+    if code.punct(j, ":"):
+        return _key(code, j) or ""
+    return ""
+
+
+def _params_start(code: Code, arrow: int) -> int | None:
+    """The first token of an arrow function's parameters."""
+    j = _before_return_type(code, arrow - 1)
+    if code.punct(j, ")") and j in code.match:
+        return code.match[j]
+    return j if code.name(j) is not None else None
+
+
+# ---------------------------------------------------------------- strings sent with the context
+
+
+def _sent(code: Code):
+    """Literals with a slot named as the retrieved context beside words of their own, not logged, thrown or tagged."""
+    for i, token in enumerate(code.toks):
+        if token.kind not in ("string", "template") or _tagged(code, i) or _to_people(code, i):
+            continue
+        # `${context}` reads as the slot `{context}` does.
+        if is_prompt_text(token.value, words()):
+            yield i
+
+
+def _tagged(code: Code, i: int) -> bool:
+    """A tagged template (`sql\\`...\\``, `html\\`...\\``): the tag decides what it is, not a model."""
+    if code.kind(i) != "template":
+        return False
+    before = code.name(i - 1)
+    return before is not None and before not in _VALUE_KEYWORDS and before not in DEDENT_TAGS or code.punct(i - 1, ")", "]")
+
+
+def _to_people(code: Code, i: int) -> bool:
+    """Whether a literal is logged or thrown: an argument of console.log, a logger, an Error, or `throw`n."""
+    p = code.parent[i]
+    while p >= 0:
+        if code.punct(p, "("):
+            callee = code.name(_skip_generics(code, p - 1)) or ""
+            if callee in OUTPUT_CALLS or callee.endswith("Error") or callee == "alert":
+                return True
+        if code.punct(p, "{") and _block_function(code, p) is not None:
+            break
+        p = code.parent[p]
+    # `throw \`...\``: back over the statement's own tokens.
+    for k in range(i - 1, max(i - 60, -1), -1):
+        if code.punct(k, ";", "{", "}") and code.parent[k] <= code.parent[i]:
+            return False
+        if code.name(k) == "throw":
+            return True
+    return False
+
+
+# ---------------------------------------------------------------- per-item wrappers
+
+
+def _wrappers(code: Code, starts: list[int]):
+    """Templates made once per item that render the item's fields: each one source's wrapper."""
+    for i, token in enumerate(code.toks):
+        if token.kind == "punct" and token.text == "(" and code.name(i - 1) in PER_ITEM and code.punct(i - 2, ".", "?."):
+            callback = _callback(code, i + 1)
+            if callback is None:
+                continue
+            params, body = callback
+            collection = _receiver(code, i - 2)
+            if code.name(i - 1) == "forEach":
+                literals = _accumulated(code, body)
+            elif code.punct(body, "{"):
+                block = body
+                literals = [_value(code, k + 1) for k in range(body, code.match.get(body, body)) if code.name(k) == "return" and _function_block(code, k) == block]
+                literals = [k for group in literals for k in group]
+            else:
+                literals = _value(code, body)
+            found = _wrapper(code, starts, literals, params, collection, body)
+        elif token.kind == "name" and token.text == "for" and code.punct(i + 1, "(") and code.name(i + 2) in ("const", "let", "var"):
+            found = _for_of(code, starts, i)
+        else:
+            continue
+        yield from found
+
+
+def _for_of(code: Code, starts: list[int], i: int) -> list[PyTemplate]:
+    """`for (const chunk of chunks) { parts.push(\\`...\\`) }`; `for (const [i, c] of chunks.entries())` numbers them."""
+    close = code.match.get(i + 1)
+    target = _param(code, i + 3)
+    of = _skip_group(code, i + 3) + 1
+    if close is None or target is None or code.name(of) != "of":
+        return []
+    collection = code.raw[code.toks[of + 1].start : code.toks[close - 1].end] if close > of + 1 else ""
+    params = [target]
+    if target[0] == "array" and len(target[1]) == 2 and collection.endswith(".entries()"):
+        collection = collection[: -len(".entries()")]
+        params = [("name", target[1][1]), ("name", target[1][0])]
+    body = close + 1
+    return _wrapper(code, starts, _accumulated(code, body), params, _jinja_collection(collection), body)
+
+
+def _skip_group(code: Code, j: int) -> int:
+    return code.match.get(j, j) if code.punct(j, "[", "{", "(") else j
+
+
+def _callback(code: Code, j: int) -> tuple[list, int] | None:
+    """A callback's parameters and where its body starts: `(c, i) => ...`, `c => ...`, `function (c) {...}`."""
+    if code.name(j) == "async":
+        j += 1
+    if code.name(j) == "function":
+        j += 1 if code.punct(j + 1, "(") else 2
+        close = code.match.get(j)
+        if not code.punct(j, "(") or close is None:
+            return None
+        body = close + 1
+        while body < len(code.toks) and not code.punct(body, "{"):
+            body += 1  # over a return type annotation
+        return _params(code, j), body
+    if code.punct(j, "(") and j in code.match:
+        arrow = code.match[j] + 1
+        while arrow < len(code.toks) and code.parent[arrow] == code.parent[j] and not code.punct(arrow, "=>", ",", ")"):
+            arrow += 1  # over a return type annotation
+        return (_params(code, j), arrow + 1) if code.punct(arrow, "=>") else None
+    if code.name(j) is not None and code.punct(j + 1, "=>"):
+        return [("name", code.text(j))], j + 2
+    return None
+
+
+def _params(code: Code, paren: int) -> list:
+    return [p for p in (_param(code, k) for k in _items(code, paren)) if p is not None]
+
+
+def _param(code: Code, j: int):
+    """One parameter or loop variable: ("name", x), ("object", ((local, key), ...)) or ("array", (a, b, ...))."""
+    if code.name(j) is not None:
+        return "name", code.text(j)
+    if code.punct(j, "{") and j in code.match:
+        pairs = []
+        for k in _items(code, j):
+            if code.name(k) is None:
+                continue
+            renamed = code.punct(k + 1, ":") and code.name(k + 2) is not None
+            pairs.append((code.text(k + 2) if renamed else code.text(k), code.text(k)))
+        return "object", tuple(pairs)
+    if code.punct(j, "[") and j in code.match:
+        return "array", tuple(code.text(k) for k in _items(code, j) if code.name(k) is not None)
+    return None
+
+
+def _receiver(code: Code, dot: int) -> str:
+    """What `.map(...)` is called on, as a Jinja expression: `chunks`, `results.documents`; "items" when unclear."""
+    j = dot - 1
+    while j >= 0:
+        if code.punct(j, ")", "]") and j in code.match:
+            j = code.match[j] - 1
+        elif code.name(j) is not None and code.punct(j - 1, ".", "?."):
+            j -= 2
+        elif code.name(j) is not None:
+            break
+        else:
+            return "items"
+    return _jinja_collection(code.raw[code.toks[j].start : code.toks[dot - 1].end]) if j >= 0 else "items"
+
+
+def _jinja_collection(text: str) -> str:
+    node = python_of(text)
+    python = ast.unparse(node) if node is not None else ""
+    return python if python and jinja_expression(python) else "items"
+
+
+def _accumulated(code: Code, body: int) -> list[int]:
+    """The templates a loop body adds to a text: `parts.push(\\`...\\`)`, `out += \\`...\\``, directly or through a name."""
+    end = code.match.get(body, body) if code.punct(body, "{") else _statement_end(code, body)
+    owner = _function_block(code, body + 1 if code.punct(body, "{") else body)
+    named: dict[str, int] = {}
+    found = []
+    for k in range(body, end + 1):
+        if _function_block(code, k) != owner:
+            continue  # in a function defined in the body: its own
+        if code.literal(k) and code.punct(k - 1, "=") and code.name(k - 2) and code.name(k - 3) in ("const", "let", "var"):
+            named[code.text(k - 2)] = k
+        if code.literal(k) or code.name(k) in named:
+            added = code.punct(k - 1, "+=") or code.punct(k - 1, "(") and code.name(k - 2) in ADDING and code.punct(k - 3, ".", "?.")
+            if added:
+                found.append(k if code.literal(k) else named[code.text(k)])
+    return found
+
+
+def _statement_end(code: Code, j: int) -> int:
+    """The last token of the statement starting at ``j``: before a `;`, or where a new line starts a new statement."""
+    k = j
+    while k + 1 < len(code.toks):
+        nxt = k + 1
+        if code.parent[nxt] < code.parent[j] or code.punct(nxt, ";") and code.parent[nxt] == code.parent[j]:
+            return k
+        if code.parent[nxt] == code.parent[j] and _new_line(code, k, nxt) and code.name(nxt) in ("const", "let", "var", "return", "if", "for", "while", "function"):
+            return k
+        k = nxt
+    return k
+
+
+def _new_line(code: Code, a: int, b: int) -> bool:
+    return "\n" in code.raw[code.toks[a].end : code.toks[b].start]
+
+
+def _wrapper(code: Code, starts: list[int], literals: list[int], params: list, collection: str, body: int) -> list[PyTemplate]:
+    """The per-item templates among ``literals`` that render a field of the item (the first parameter)."""
+    if not params:
+        return []
+    aliases: dict[str, tuple[str, tuple[str, ...]]] = {}
+    kind, item = params[0]
+    if kind == "name":
+        target = item
+    else:
+        target = ITEM
+        aliases = {local: (ITEM, (key,)) for local, key in item} if kind == "object" else {name: (ITEM, (name,)) for name in item}
+    index = params[1][1] if len(params) > 1 and params[1][0] == "name" else None
+    _local_aliases(code, body, target, aliases)
+    loop = Loop(target, collection, index, tuple((alias, *ref) for alias, ref in aliases.items()), language="javascript")
+    found = []
+    for k in dict.fromkeys(literals):
+        token = code.toks[k]
+        if token.kind != "template" or _tagged(code, k):
+            continue
+        roots = [ref[0] for _, _, expression in fields(token.value) or () if (ref := _reference(expression, aliases)) is not None]
+        if target in roots:
+            template = _template(code, starts, k, loop)
+            if template is not None:
+                found.append(template)
+    return found
+
+
+def _reference(expression: str, aliases) -> tuple[str, tuple[str, ...]] | None:
+    node = python_of(expression)
+    return reference(node, aliases) if node is not None else None
+
+
+def _local_aliases(code: Code, body: int, target: str, aliases: dict) -> None:
+    """Names a loop body binds from the item: `const date = c.metadata.date`, `const { title } = c`."""
+    if not code.punct(body, "{"):
+        return
+    end = code.match.get(body, body)
+    for k in range(body + 1, end):
+        if code.parent[k] != body or code.name(k) not in ("const", "let", "var") or not code.punct(_skip_group(code, k + 1) + 1, "="):
+            continue
+        equals = _skip_group(code, k + 1) + 1
+        last = _statement_end(code, equals + 1)
+        value = code.raw[code.toks[equals + 1].start : code.toks[last].end] if last > equals else ""
+        ref = _reference(value, aliases)
+        bound = _param(code, k + 1)
+        if bound is None:
+            continue
+        if bound[0] == "name":
+            if ref is not None and ref[0] == target and ref[1]:
+                aliases[bound[1]] = ref
+            elif any(code.name(m) in (target, *[a for a, r in aliases.items() if r[0] == target]) and not code.punct(m - 1, ".", "?.") for m in range(equals + 1, last + 1)):
+                # Computed from the item (`const summary = c.highlights.map(...).join(" ")`): a field of it, named by its variable.
+                aliases[bound[1]] = (target, (bound[1],))
+        elif bound[0] == "object" and ref is not None and ref[0] == target:
+            for local, key in bound[1]:
+                aliases[local] = (target, ref[1] + (key,))
+
+
+# ---------------------------------------------------------------- a field's expression, read as Python
+
+
+_PYTHON_NAMES = {"null": "None", "undefined": "None", "true": "True", "false": "False", "Number": "float", "String": "str", "parseFloat": "float", "parseInt": "int", "Boolean": "bool"}
+# `Math.round(x)`, `JSON.stringify(x)`: a function of the value that keeps it, as pybuild.KEEPING reads it.
+_PYTHON_FUNCTIONS = {("Math", "round"): "round", ("Math", "abs"): "abs", ("Math", "floor"): "int", ("Math", "ceil"): "int", ("Math", "trunc"): "int", ("JSON", "stringify"): "str"}
+_DROPPED = frozenset({"new", "await", "typeof", "void"})
+_OPERATORS = {"&&": " and ", "===": "==", "!==": "!="}
+
+
+@lru_cache(maxsize=4096)
+def python_of(expression: str) -> ast.AST | None:
+    """A JavaScript expression as the Python one that reads the same value, for pybuild.reference;
+    None when it has no such reading (an arrow function, a regular expression)."""
+    try:
+        toks = tokens(expression)
+        text = _python_text(toks, 0, len(toks))
+        return ast.parse(text.strip() or "None", mode="eval").body if text is not None else None
+    except (JsSyntaxError, SyntaxError, RecursionError, MemoryError):
+        return None  # a field too deeply nested to read is read as no field
+
+
+def _python_text(toks: list[Token], a: int, b: int) -> str | None:
+    # A conditional at the top: `x.date ? x.date : ""` prints its first branch, as pybuild reads an IfExp.
+    depth, question = 0, None
+    for k in range(a, b):
+        text = toks[k].text if toks[k].kind == "punct" else ""
+        depth += text in ("(", "[", "{", "${") and 1 or 0
+        depth -= text in (")", "]", "}") and 1 or 0
+        if depth == 0 and text == "?" and question is None:
+            question = k
+        elif depth == 0 and text == ":" and question is not None:
+            parts = [_python_text(toks, x, y) for x, y in ((question + 1, k), (a, question), (k + 1, b))]
+            return None if None in parts else f"({parts[0]}) if ({parts[1]}) else ({parts[2]})"
+    # A default: `c.date ?? ""` and `c.date || "n/a"` print the value, as `.get("date", "")` does.
+    depth = 0
+    for k in range(a, b):
+        text = toks[k].text if toks[k].kind == "punct" else ""
+        depth += text in ("(", "[", "{", "${") and 1 or 0
+        depth -= text in (")", "]", "}") and 1 or 0
+        if depth == 0 and text in ("??", "||"):
+            return _python_text(toks, a, k)
+    out: list[str] = []
+    k = a
+    while k < b:
+        token = toks[k]
+        if token.kind == "template":
+            inner = fields(token.value) or []
+            first = python_of(inner[0][2]) if inner else None
+            out.append("(" + ast.unparse(first) + ")" if first is not None else '""')
+            k += 1
+            while k < b and toks[k].start < token.end:
+                k += 1  # its fields' tokens
+            continue
+        if token.kind == "string":
+            out.append(repr(token.value))
+        elif token.kind == "regex" or token.kind == "punct" and token.text in ("=>", "...", "${"):
+            return None
+        elif token.kind == "name" and k + 2 < b and (token.text, toks[k + 2].text) in _PYTHON_FUNCTIONS and toks[k + 1].text == ".":
+            out.append(_PYTHON_FUNCTIONS[(token.text, toks[k + 2].text)])
+            k += 2
+        elif token.kind == "name" and token.text not in _DROPPED:
+            out.append(_PYTHON_NAMES.get(token.text, token.text))
+        elif token.kind == "number":
+            out.append(token.text.rstrip("n"))
+        elif token.kind == "punct" and token.text == "?.":
+            out.append("" if k + 1 < b and toks[k + 1].text in ("[", "(") else ".")
+        elif token.kind == "punct" and token.text == "!":
+            # After a value it is TypeScript's non-null assertion (`x.meta!.date`); before one, a negation.
+            after_value = k > a and (toks[k - 1].kind in ("name", "number", "string") or toks[k - 1].text in (")", "]"))
+            out.append("" if after_value else " not ")
+        elif token.kind == "punct":
+            out.append(_OPERATORS.get(token.text, token.text))
+        k += 1
+    return " ".join(out)
+
+
+# ---------------------------------------------------------------- reading a wrapper again, writing a fix
+
+
+def segment_wrapper(text: str, loop: Loop, names: SlotNames = (), lexicon: Lexicon | None = None) -> Prompt:
+    """The model of a per-item template literal: the body of a sources loop (see pybuild.segment_fields)."""
+    found = [(start, end, field_jinja(python_of(expression), loop)) for start, end, expression in fields(text) or []]
+    return segment_fields(text, loop, found, names, lexicon)
+
+
+def still_parses(text: str, loop: Loop) -> bool:
+    """A fixed wrapper must still split into whole fields."""
+    return fields(text) is not None
+
+
+def rewrite(raw: str, offsets: tuple[int, ...], old: str, new: str) -> str | None:
+    """The file with a literal's text changed from ``old`` to ``new``, written where the changed
+    characters are, escaped; None when the file would not read back with ``new`` as a prompt."""
+    result = rewrite_through(raw, offsets, old, new, _escape, _encoded_end)
+    try:
+        read_back = templates_in(result, jsx=True)
+    except JsSyntaxError:
+        return None
+    return result if any(t.text == new for t in read_back) else None
+
+
+def _escape(text: str) -> str:
+    """Text as it is written inside any string or template literal, whatever its quotes."""
+    for char, escape in (("\\", "\\\\"), ("\n", "\\n"), ("\r", "\\r"), ("\t", "\\t"), ('"', '\\"'), ("'", "\\'"), ("`", "\\`"), ("${", "\\${")):
+        text = text.replace(char, escape)
+    return text
+
+
+def _encoded_end(raw: str, offset: int) -> int:
+    """Where the character written at ``offset`` ends: after its escape, or after itself."""
+    return _ESCAPE.match(raw, offset).end() if raw[offset] == "\\" else offset + 1

@@ -1,0 +1,477 @@
+"""Per-source wrappers that Python code builds, found with `ast` and never run.
+
+A string built once per item of an iteration (a `for` body that appends it, a
+comprehension joined into one text) and rendering fields of the loop variable
+renders one retrieved source: `f"[{i}] {doc.title}\\n{doc.text}"`. It is read as a
+template of that source, the same model the Jinja reader builds for a `{% for %}`
+body: the string's replacement fields become the loop body's outputs, each
+reading what the field's expression reads (`doc.metadata["date"]`,
+`r.get("score")`, or a local name bound from the loop variable).
+
+The prompt's text is the f-string's body as written (`{expr!r:spec}` fields,
+`{{`/`}}` for braces), so findings land where the text stands in the file, and
+a fix edits the literal in place. Strings passed to anything else (print, a
+logger, an exception) are not read.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from ..meaning.lexicon import Lexicon
+from ..model.prompt import Prompt, Span, Syntax
+from .segment import SlotNames, lowercase
+
+if TYPE_CHECKING:
+    from .pysource import PyTemplate
+
+# Calls that add their argument to the text being built.
+ADDING = frozenset({"append", "extend", "insert"})
+# Calls that keep their first argument's value in another form: str(score), round(score, 2).
+KEEPING = frozenset({"str", "repr", "round", "int", "float", "abs", "format"})
+# Calls on a string literal that still give the literal as a template.
+LITERAL_METHODS = frozenset({"replace", "format", "strip", "lstrip", "rstrip"})
+LITERAL_FUNCTIONS = frozenset({"dedent", "cleandoc"})
+# A Jinja tag that only a template has: a loop, or an output reading an attribute or key.
+_JINJA_TAG = re.compile(r"\{%-?\s*for\s|\{\{-?\s*[A-Za-z_]\w*\s*(?:\.\s*\w+|\[[^\]{}]+\])")
+# The nodes that may build text per item: loops, and what holds a comprehension.
+BUILDING = frozenset({ast.For, ast.AsyncFor, ast.Call, ast.Assign, ast.AnnAssign, ast.Return})
+# What a tuple of loop variables is called as one item.
+ITEM = "item_"
+_OPENING = re.compile(r"(?i)([rbuf]*)('''|\"\"\"|'|\")")
+
+
+@dataclass(frozen=True)
+class Loop:
+    """What a per-item string iterates, so that its fields can be read again after a fix."""
+
+    target: str  # the loop variable the fields read ("doc")
+    collection: str  # what the loop iterates, as a Jinja expression ("retrieved_docs")
+    index: str | None = None  # the counter of `enumerate`, read as the source's ordinal
+    # Local names bound from the loop variable in the loop body: name -> (root, keys).
+    aliases: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+    # The literal's opening (`f"""`) when the text is its body as written; None otherwise.
+    opening: str | None = None
+    # The language of the code that builds it, which reads its fields again after a fix.
+    language: str = "python"
+
+
+# ---------------------------------------------------------------- finding the wrappers
+
+
+def wrappers(node: ast.AST, raw: str, starts: list[int]) -> list[PyTemplate]:
+    """The per-item strings a node builds, each a template of one source (``starts``: where ``raw``'s lines start).
+
+    Asked of every node of a module in turn: a `for` loop, or what holds a comprehension
+    whose items become text (a `join` or `extend` call, an assignment, a return).
+    """
+    if isinstance(node, (ast.For, ast.AsyncFor)):
+        body = list(_statements(node.body))
+        return [w for strings in _accumulated(body) if (w := _wrapper(node.target, node.iter, body, strings, raw, starts))]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("join", "extend"):
+        held = node.args
+    elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.Return)):
+        held = [node.value]
+    else:
+        return []
+    found = []
+    for comprehension in held:
+        if isinstance(comprehension, (ast.ListComp, ast.GeneratorExp)) and _strings(comprehension.elt):
+            generator = comprehension.generators[-1]
+            found.append(_wrapper(generator.target, generator.iter, [], _strings(comprehension.elt), raw, starts))
+    return [w for w in found if w is not None]
+
+
+def _statements(body: list[ast.stmt]):
+    """The statements of a loop body, through if/with/try but not into nested loops or definitions."""
+    for statement in body:
+        yield statement
+        if isinstance(statement, (ast.If, ast.With, ast.AsyncWith, ast.Try)):
+            for block in (getattr(statement, name, []) for name in ("body", "orelse", "finalbody")):
+                yield from _statements(block)
+            for handler in getattr(statement, "handlers", []):
+                yield from _statements(handler.body)
+
+
+def _accumulated(body: list[ast.stmt]):
+    """The string groups the body adds to something: `parts.append(f"...")`, `text += block`."""
+    named = {}
+    for statement in body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+            named[statement.targets[0].id] = _strings(statement.value)
+    for statement in body:
+        added = _added(statement)
+        if isinstance(added, ast.Name) and named.get(added.id):
+            yield named[added.id]
+        elif added is not None and _strings(added):
+            yield _strings(added)
+
+
+def _added(statement: ast.stmt) -> ast.AST | None:
+    if isinstance(statement, ast.AugAssign) and isinstance(statement.op, ast.Add):
+        return statement.value
+    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+        call = statement.value
+        if isinstance(call.func, ast.Attribute) and call.func.attr in ADDING and call.args:
+            return call.args[-1]
+    return None
+
+
+def _strings(node: ast.AST | None) -> list[ast.AST]:
+    """The strings a value is made of, when it is one with fields (an f-string, a format string
+    filled by keywords, a sum of strings and values), or a list of string literals with one."""
+    items = _literals(node)
+    return items if items and any(isinstance(item, (ast.JoinedStr, ast.Call)) for item in items) else []
+
+
+def _literals(node: ast.AST | None) -> list[ast.AST] | None:
+    if _literal(node) or _filled(node):
+        return [node]
+    if isinstance(node, (ast.List, ast.Tuple)):
+        parts = [_literals(item) for item in node.elts]
+        return None if None in parts else [item for part in parts for item in part]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        terms = _terms(node)
+        if not any(_literal(term) for term in terms):
+            return None  # `a + b`: nothing says it is text
+        # `"Score: " + str(doc.score) + "\n"`: each value is a field, as in an f-string.
+        return [_field(term) if not _literal(term) else term for term in terms]
+    return None
+
+
+def _literal(node: ast.AST | None) -> bool:
+    return isinstance(node, ast.JoinedStr) or isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def _terms(node: ast.AST) -> list[ast.AST]:
+    """The terms of a sum, left to right."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _terms(node.left) + _terms(node.right)
+    return [node]
+
+
+def _field(value: ast.AST) -> ast.JoinedStr:
+    """A value added to a string, as the f-string that renders it."""
+    return ast.copy_location(ast.JoinedStr([ast.FormattedValue(value, -1, None)]), value)
+
+
+def _filled(node: ast.AST | None) -> bool:
+    """`"[{n}] {title}".format(n=i, title=doc.title)`: a format string literal filled by keywords."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "format"
+        and isinstance(node.func.value, ast.Constant)
+        and isinstance(node.func.value.value, str)
+        and not node.args
+        and all(keyword.arg for keyword in node.keywords)
+    )
+
+
+def _wrapper(target: ast.AST, iterated: ast.AST, body: list[ast.stmt], strings: list[ast.AST], raw: str, starts: list[int]) -> PyTemplate | None:
+    index, target, iterated = _enumerated(target, iterated)
+    target, aliases = _unpacked(target)
+    name = getattr(target, "id", None)
+    _alias_locals(aliases, body, name)
+    _alias_keywords(aliases, strings)
+    roots = [ref[0] for s in strings for ref in _field_refs(_body(s), aliases)]
+    if name is None or name not in roots:
+        return None  # renders no field of the loop variable: a log line, a query, a message
+    collection = ast.unparse(iterated)
+    loop = Loop(
+        target=name,
+        collection=collection if jinja_expression(collection) else "items",
+        index=index,
+        aliases=tuple((alias, *ref) for alias, ref in aliases.items()),
+    )
+    return _loop_template(strings, raw, starts, loop)
+
+
+def _enumerated(target: ast.AST, iterated: ast.AST) -> tuple[str | None, ast.AST, ast.AST]:
+    """`for i, doc in enumerate(docs)`: the counter's name, the item's target and what is iterated
+    (docs); a loop over anything else has no counter."""
+    if not (isinstance(iterated, ast.Call) and called_name(iterated) == "enumerate" and iterated.args):
+        return None, target, iterated
+    if isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[0], ast.Name):
+        return target.elts[0].id, target.elts[1], iterated.args[0]
+    return None, target, iterated.args[0]
+
+
+def _unpacked(target: ast.AST) -> tuple[ast.AST, dict[str, tuple[str, tuple[str, ...]]]]:
+    """`for doc, score in results`: one item, whose parts are named by the variables; any other
+    target stands as it is, with no aliases yet."""
+    if isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
+        return ast.Name(ITEM), {e.id: (ITEM, (e.id,)) for e in target.elts}
+    return target, {}
+
+
+def _alias_locals(aliases: dict[str, tuple[str, tuple[str, ...]]], body: list[ast.stmt], name: str | None) -> None:
+    """Add the variables the loop body sets from the item ``name``: each stands for a field of it."""
+    for statement in body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+            local = statement.targets[0].id
+            ref = reference(statement.value, aliases)
+            if ref is not None and ref[0] == name and ref[1]:
+                aliases[local] = ref
+            elif _reads_item(statement.value, name, aliases):
+                # `summary = "\n".join(h["text"] for h in doc["highlights"])`: computed from the item,
+                # so a field of it, and its variable's name says what it holds.
+                aliases[local] = (name, (local,))
+
+
+def _alias_keywords(aliases: dict[str, tuple[str, tuple[str, ...]]], strings: list[ast.AST]) -> None:
+    """Add the names of a format string's keywords (`.format(title=doc.title)`): each stands for its value."""
+    for call in (s for s in strings if isinstance(s, ast.Call)):
+        for keyword in call.keywords:
+            ref = reference(keyword.value, aliases)
+            if ref is not None:
+                aliases[keyword.arg] = ref
+
+
+def _loop_template(strings: list[ast.AST], raw: str, starts: list[int], loop: Loop) -> PyTemplate:
+    """The template the loop's strings make, placed at the first of them."""
+    from .pysource import PyTemplate, _char_column  # pysource reads this module
+
+    first = strings[0].func.value if isinstance(strings[0], ast.Call) else strings[0]
+    line_start, end_line_start = starts[first.lineno - 1], starts[first.end_lineno - 1]
+    start = line_start + _char_column(raw, line_start, first.col_offset)
+    column = start - line_start + 1
+    verbatim = _verbatim(raw[start : end_line_start + _char_column(raw, end_line_start, first.end_col_offset)], _body(strings[0]))
+    if len(strings) == 1 and verbatim is not None:
+        inner_start, inner_end, opening = start + verbatim[0], start + verbatim[1], verbatim[2]
+        return PyTemplate(raw[inner_start:inner_end], Syntax.TEXT, first.lineno, column, (inner_start, inner_end), loop=replace(loop, opening=opening))
+    # Several literals, or escapes: the text is rebuilt, and findings point at the first literal.
+    return PyTemplate("".join(_body(s) for s in strings), Syntax.TEXT, first.lineno, column, None, loop=loop)
+
+
+def _reads_item(value: ast.AST, name: str | None, aliases: dict[str, tuple[str, tuple[str, ...]]]) -> bool:
+    """Whether an expression reads the loop variable, directly or through a name bound from it."""
+    return any(isinstance(node, ast.Name) and (node.id == name or aliases.get(node.id, ("",))[0] == name) for node in ast.walk(value))
+
+
+def _verbatim(literal: str, body: str) -> tuple[int, int, str] | None:
+    """Where a string literal's body stands in it, and its opening, when it reads as ``body``, fields and all."""
+    match = _OPENING.match(literal)
+    quote = match.group(2) if match else ""
+    if not match or not literal.endswith(quote) or len(literal) < match.end() + len(quote):
+        return None
+    inner = literal[match.end() : len(literal) - len(quote)]
+    if "\\" in inner or quote in inner:  # escapes, or an implicit concatenation
+        return None
+    fields = split_fields(inner)
+    if fields is None or len(fields) != len(split_fields(body) or ()):
+        return None
+    return match.end(), len(literal) - len(quote), match.group(0)
+
+
+def called_name(call: ast.Call) -> str:
+    """The last part of the called name: `append` for `parts.append(...)`, `print` for `print(...)`."""
+    return call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+
+
+def _field_refs(body: str, aliases):
+    for _, _, expression in split_fields(body) or ():
+        ref = reference(ast.parse(expression.strip(), mode="eval").body, aliases)
+        if ref is not None:
+            yield ref
+
+
+def _body(node: ast.AST) -> str:
+    """A string's body as text: a format string as written; an f-string's literal parts with
+    their braces doubled, and its fields as `{expr!c:spec}`."""
+    if isinstance(node, ast.Call):
+        return node.func.value.value
+    if isinstance(node, ast.Constant):
+        return node.value.replace("{", "{{").replace("}", "}}")
+    text = []
+    for part in node.values:
+        if isinstance(part, ast.Constant):
+            text.append(_body(part))
+            continue
+        expression = ast.unparse(part.value)
+        conversion = "!" + chr(part.conversion) if part.conversion != -1 else ""
+        spec = ":" + _body(part.format_spec) if part.format_spec is not None else ""
+        text.append("{" + (" " if expression.startswith("{") else "") + expression + conversion + spec + "}")
+    return "".join(text)
+
+
+# ---------------------------------------------------------------- what a field reads
+
+
+def reference(node: ast.AST, aliases: dict[str, tuple[str, tuple[str, ...]]]) -> tuple[str, tuple[str, ...]] | None:
+    """The variable and keys an expression shows: `doc.metadata["date"][:10]` reads doc, (metadata, date)."""
+    if isinstance(node, ast.Name):
+        return aliases.get(node.id, (node.id, ()))
+    if isinstance(node, ast.Attribute):
+        inner = reference(node.value, aliases)
+        return inner and (inner[0], inner[1] + (node.attr,))
+    if isinstance(node, ast.Subscript):
+        inner = reference(node.value, aliases)
+        key = _string(node.slice)
+        if key is not None:
+            return inner and (inner[0], inner[1] + (key,))
+        return inner  # an index or a slice: a part of the same value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        inner = reference(node.func.value, aliases)
+        key = _string(node.args[0]) if node.func.attr == "get" and node.args else None
+        if key is not None:
+            return inner and (inner[0], inner[1] + (key,))
+        return inner  # a method of the value: .strip(), .split("T"), .isoformat()
+    if isinstance(node, ast.Call) and called_name(node) in KEEPING and node.args:
+        return reference(node.args[0], aliases)
+    if isinstance(node, ast.IfExp):
+        return reference(node.body, aliases)
+    if isinstance(node, ast.BinOp) and isinstance(node.right, ast.Constant):
+        return reference(node.left, aliases)  # `i + 1`
+    return None
+
+
+def _string(node: ast.AST) -> str | None:
+    """The value of a string constant (a key: `doc["date"]`, `doc.get("date")`); None for anything else."""
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def split_fields(body: str) -> list[tuple[int, int, str]] | None:
+    """Each replacement field of an f-string body: (start, end, expression); None when it is not one."""
+    found = []
+    i, n = 0, len(body)
+    while i < n:
+        char = body[i]
+        if char in "{}" and body.startswith(char * 2, i):
+            i += 2
+        elif char == "}":
+            return None
+        elif char != "{":
+            i += 1
+        else:
+            end, expression_end = _field_end(body, i + 1)
+            if end is None:
+                return None
+            expression = body[i + 1 : expression_end]
+            try:
+                ast.parse(expression.strip(), mode="eval")
+            except SyntaxError:
+                return None
+            found.append((i, end, expression))
+            i = end
+    return found
+
+
+def _field_end(body: str, i: int) -> tuple[int | None, int]:
+    """Past the `}` closing a field that starts at ``i``, and where its expression ends."""
+    depth, quote, expression_end = 0, None, None
+    while i < len(body):
+        char = body[i]
+        if quote:
+            quote = None if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}" and depth:
+            depth -= 1
+        elif char == "}":
+            return i + 1, i if expression_end is None else expression_end
+        elif expression_end is None and depth == 0 and (char == ":" or char == "!" and not body.startswith("!=", i)):
+            expression_end = i
+        i += 1
+    return None, i
+
+
+# ---------------------------------------------------------------- the prompt model
+
+
+def segment_wrapper(text: str, loop: Loop, names: SlotNames = (), lexicon: Lexicon | None = None) -> Prompt:
+    """The model of a per-item f-string: the body of a sources loop (see jinja.segment_origin)."""
+    fields = [(start, end, field_jinja(_expression(expression), loop)) for start, end, expression in split_fields(text) or []]
+    return segment_fields(text, loop, fields, names, lexicon)
+
+
+def segment_fields(text: str, loop: Loop, fields: list[tuple[int, int, str]], names: SlotNames = (), lexicon: Lexicon | None = None) -> Prompt:
+    """The model of a string built per item, given its fields: (start, end, what the field reads as a Jinja expression).
+
+    Shared by the readers of code: each splits its own language's fields and says what they read.
+    """
+    from .jinja import Block, Origin, Tag, segment_origin
+
+    opening = Tag("block", Span(0, 0), "for", f" for {loop.target} in {loop.collection} ")
+    children, at = [], 0
+    for start, end, expression in fields:
+        if start > at:
+            children.append(Tag("data", Span(at, start)))
+        children.append(Tag("variable", Span(start, end), inner=" " + expression + " "))
+        at = end
+    if at < len(text):
+        children.append(Tag("data", Span(at, len(text))))
+    closing = Tag("block", Span(len(text), len(text)), "endfor", " endfor ")
+    prompt = segment_origin(Origin(text, (opening, *children, closing), [Block("for", [opening, closing], children=children)]), names, lexicon=lexicon)
+    if any(source.content.end > source.content.start for source in prompt.sources):
+        return prompt
+    # Not a source after all (a log line, a query, a chat turn): nothing in it is a prompt's.
+    return Prompt(text, lowercase(text), [], [], [], [])
+
+
+def _expression(text: str) -> ast.AST | None:
+    return ast.parse(text.strip(), mode="eval").body
+
+
+def field_jinja(node: ast.AST | None, loop: Loop) -> str:
+    """What a field reads (its expression as Python), as a Jinja expression: `doc['metadata']['date']`, `loop.index`."""
+    aliases = {name: (root, keys) for name, root, keys in loop.aliases}
+    ref = reference(node, aliases) if node is not None else None
+    if ref is None:
+        return "_"
+    root, keys = ref
+    if root == loop.index:
+        return "loop.index"
+    if root != loop.target:
+        return "_"
+    return root + "".join("[" + repr(key) + "]" for key in keys)
+
+
+def jinja_expression(text: str) -> bool:
+    """Whether a collection's text reads as a Jinja expression (the loop's `in` part)."""
+    from .jinja import parses
+
+    return "{" not in text and "}" not in text and parses("{{ " + text + " }}")
+
+
+def still_parses(text: str, loop: Loop) -> bool:
+    """A fixed body must still be the same kind of literal, fields intact."""
+    if loop.opening is None or split_fields(text) is None:
+        return False
+    quote = loop.opening.lstrip("rbufRBUF")
+    try:
+        node = ast.parse(loop.opening + text + quote, mode="eval").body
+    except SyntaxError:
+        return False
+    return isinstance(node, (ast.JoinedStr, ast.Constant))
+
+
+# ---------------------------------------------------------------- templates by their content
+
+
+def literal_in_call(node: ast.Call) -> ast.AST | None:
+    """The string literal a call only reshapes: `"...".replace(a, b)`, `.format(...)`, `dedent("...")`."""
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr in LITERAL_METHODS:
+        inner = func.value
+    elif called_name(node) in LITERAL_FUNCTIONS and node.args:
+        inner = node.args[0]
+    else:
+        return None
+    if isinstance(inner, ast.Call):
+        return literal_in_call(inner)
+    return inner if isinstance(inner, ast.Constant) and isinstance(inner.value, str) or isinstance(inner, ast.JoinedStr) else None
+
+
+def jinja_by_content(node: ast.AST) -> bool:
+    """Whether a string constant is a Jinja template by what it holds: a loop or an output of a key, and it parses."""
+    if not isinstance(node, ast.Constant) or not isinstance(node.value, str) or not _JINJA_TAG.search(node.value):
+        return False
+    from .jinja import parses
+
+    return parses(node.value)

@@ -1,0 +1,463 @@
+"""Find the prompt templates that live inside Python code, without running it.
+
+The file is parsed with `ast`, never imported. A template is a string constant
+that is assigned to a name like ``*_PROMPT`` or ``*_TEMPLATE``, or passed as the
+template of a prompt class (LangChain's PromptTemplate and ChatPromptTemplate,
+Haystack's PromptBuilder and ChatMessage.from_*, LlamaIndex's PromptTemplate), or
+that is a Jinja template by its content; and the per-source strings code builds in a
+loop (see pybuild).
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import io
+import re
+import tokenize
+import unicodedata
+from dataclasses import dataclass
+
+from ..model.prompt import Syntax
+from .pybuild import BUILDING, Loop, called_name, jinja_by_content, literal_in_call, wrappers
+from .segment import is_prompt_text, words
+
+# Names a template is assigned to: SYSTEM_PROMPT, qa_template, PROMPT_TMPL, ...
+TEMPLATE_NAME = re.compile(r"(?i)(?:^|_)(?:prompt|template|tmpl|instructions?)(?:_\w*)?$")
+# Calls whose string arguments are templates, by the called name's last part.
+TEMPLATE_CALLS = frozenset(
+    {
+        "PromptTemplate",
+        "ChatPromptTemplate",
+        "from_template",
+        "from_messages",
+        "PromptBuilder",
+        "ChatPromptBuilder",
+        "from_system",
+        "from_user",
+        "from_assistant",
+        "SystemMessage",
+        "HumanMessage",
+        "AIMessage",
+        "SystemMessagePromptTemplate",
+        "HumanMessagePromptTemplate",
+        "RichPromptTemplate",
+    }
+)
+# Keyword arguments that hold the template of such a call.
+TEMPLATE_KEYWORDS = frozenset({"template", "text", "content", "messages", "template_str"})
+MIN_LENGTH = 20  # shorter strings are labels and names, not prompts
+
+
+@dataclass(frozen=True)
+class PyTemplate:
+    text: str  # the template as the application sees it
+    syntax: Syntax
+    line: int  # 1-based line of the string in the file
+    column: int  # 1-based column
+    # Where ``text`` stands in the file, character for character; None when the
+    # literal has escapes or pieces, or is an f-string (those are mapped by ``offsets``).
+    origin: tuple[int, int] | None
+    # For a string built once per item of a loop: what the loop iterates (see pybuild).
+    loop: Loop | None = None
+    # For a literal with escapes or in pieces ("a\\n" "b"), or an f-string: the file
+    # offset of each character of ``text`` (where its escape starts), and of its end.
+    offsets: tuple[int, ...] | None = None
+
+
+class PythonSyntaxError(Exception):
+    def __init__(self, message: str, line: int, column: int):
+        super().__init__(message)
+        self.message, self.line, self.column = message, line, column
+
+
+def templates_in(raw: str) -> list[PyTemplate]:
+    try:
+        module = ast.parse(raw)
+    except SyntaxError as exc:
+        raise PythonSyntaxError(exc.msg, exc.lineno or 1, exc.offset or 1) from None
+    starts = [0] + [m.end() for m in re.finditer("\n", raw)]
+    found: dict[tuple[int, int], PyTemplate] = {}
+    built: list[PyTemplate] = []
+    sent: list[PyTemplate] = []
+    for node in ast.walk(module):
+        for literal, jinja_hint in _candidates(node):
+            template = _template(raw, starts, literal, jinja_hint)
+            if template is not None:
+                found.setdefault((template.line, template.column), template)
+        for literal, jinja_hint in _sent(node):
+            template = _template(raw, starts, literal, jinja_hint)
+            if template is not None:
+                sent.append(template)
+        if type(node) in BUILDING:
+            built.extend(wrappers(node, raw, starts))
+    # A string built per item is one source's wrapper before it is a prompt of its own.
+    for template in (*built, *sent):
+        found.setdefault((template.line, template.column), template)
+    return [found[k] for k in sorted(found)]
+
+
+def _candidates(node: ast.AST):
+    """String nodes that are templates, with whether the context says Jinja."""
+    if isinstance(node, (ast.Assign, ast.AnnAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        if any(isinstance(t, ast.Name) and TEMPLATE_NAME.search(t.id) for t in targets) and node.value is not None:
+            yield from _strings(node.value, False)
+        elif isinstance(node.value, (ast.Constant, ast.Call)):
+            # A Jinja template by its content, whatever its name (`DEFAULT_GRAPH_KNOWLEDGE`).
+            yield from (s for s in _strings(node.value, True) if jinja_by_content(s[0]))
+    elif isinstance(node, ast.Call):
+        name = called_name(node)
+        if name in TEMPLATE_CALLS:
+            jinja = name in ("PromptBuilder", "ChatPromptBuilder", "from_system", "from_user", "from_assistant") or any(
+                k.arg == "template_format" and isinstance(k.value, ast.Constant) and k.value.value == "jinja2"
+                for k in node.keywords
+            )
+            for arg in node.args:
+                yield from _strings(arg, jinja)
+            for keyword in node.keywords:
+                if keyword.arg in TEMPLATE_KEYWORDS:
+                    yield from _strings(keyword.value, jinja)
+
+
+# A function that makes a prompt says so in its name (build_prompt, get_system_prompt, format_messages).
+PROMPT_FUNCTION = re.compile(r"(?i)(?:^|_)(?:prompt|template|messages?|instructions?)(?:_|$)")
+# Calls whose string arguments go to a person or a log, never to a model.
+OUTPUT_CALLS = frozenset({"print", "debug", "info", "warning", "warn", "error", "exception", "critical", "log", "echo", "secho", "write"})
+
+
+def _sent(node: ast.AST):
+    """Strings code sends as a prompt although no name says so.
+
+    What a function named for prompts returns; the `content` of a chat message
+    (`{"role": ..., "content": ...}`); and a string whose slot is the retrieved context
+    (`{context}`, `{docs_text}`) beside words of its own. Strings printed, logged,
+    raised or asserted are messages to people, and a docstring describes.
+    """
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and PROMPT_FUNCTION.search(node.name):
+        for returned in _returns(node.body):
+            yield from _strings(returned.value, False)
+    if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+        yield from _with_context_slot(node.body)
+    elif isinstance(node, ast.Dict):
+        keys = {key.value: value for key, value in zip(node.keys, node.values) if isinstance(key, ast.Constant)}
+        if "role" in keys and "content" in keys:
+            yield from _strings(keys["content"], False)
+
+
+def _returns(body: list[ast.stmt]):
+    """The return statements of a function body, not of the functions nested in it."""
+    for statement in body:
+        if isinstance(statement, ast.Return) and statement.value is not None:
+            yield statement
+        elif not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                yield from _returns([s for s in getattr(statement, field, []) if isinstance(s, (ast.stmt, ast.ExceptHandler))])
+
+
+def _with_context_slot(body: list[ast.stmt]):
+    """The strings of a block's own statements (a nested function is its own block) with a context slot."""
+    pending = [s for s in body if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue  # a docstring, or a string that goes nowhere
+        if isinstance(node, (ast.Raise, ast.Assert, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Call) and called_name(node) in OUTPUT_CALLS:
+            continue
+        if isinstance(node, (ast.Constant, ast.JoinedStr)):
+            if _context_slotted(node):
+                yield node, False
+            continue
+        pending.extend(ast.iter_child_nodes(node))
+
+
+def _context_slotted(node: ast.AST) -> bool:
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) and is_prompt_text(node.value, words())
+    # An f-string's fields, as the slots of the text it writes.
+    text = "".join(part.value if isinstance(part, ast.Constant) else "{" + ast.unparse(part.value) + "}" for part in node.values)
+    return is_prompt_text(text, words())
+
+
+def _strings(node: ast.AST, jinja: bool):
+    """The string literals in a value: itself, or the items of a list/tuple of messages."""
+    if isinstance(node, (ast.Constant, ast.JoinedStr)):
+        yield node, jinja
+    elif isinstance(node, (ast.List, ast.Tuple)):
+        for item in node.elts:
+            yield from _strings(item, jinja)
+    elif isinstance(node, ast.Call) and literal_in_call(node) is not None:
+        yield literal_in_call(node), jinja  # `"""...""".format(...)`, `dedent("""...""")`
+    elif _percent_formatted(node):
+        yield node, jinja  # `"""... %s ...""" % malformed_json`
+
+
+def _template(raw: str, starts: list[int], node: ast.AST, jinja_hint: bool) -> PyTemplate | None:
+    if isinstance(node, ast.BinOp):
+        return _percent_template(raw, starts, node)
+    if isinstance(node, ast.Constant) and not isinstance(node.value, str):
+        return None
+    start = starts[node.lineno - 1] + _char_column(raw, starts[node.lineno - 1], node.col_offset)
+    end = starts[node.end_lineno - 1] + _char_column(raw, starts[node.end_lineno - 1], node.end_col_offset)
+    if isinstance(node, ast.Constant):
+        text = node.value
+        origin = _origin(raw, start, end, text)
+        offsets = _offsets(raw, start, end, text) if origin is None else None
+    else:
+        # An f-string: its fields, as written, read as format-string slots ("{context}").
+        # A fix is always written through the offsets, which check that the file reads back.
+        origin, (text, offsets) = None, _fstring(raw, start, end) or (_joined(node), None)
+    if len(text.strip()) < MIN_LENGTH:
+        return None
+    syntax = Syntax.JINJA if jinja_hint or "{{" in text and "}}" in text or "{%" in text else Syntax.TEXT
+    return PyTemplate(text, syntax, node.lineno, start - starts[node.lineno - 1] + 1, origin, offsets=offsets)
+
+
+# A printf-style conversion: `%s`, `%(name)s`, `%.2f`, and `%%` for a percent sign.
+_PERCENT = re.compile(r"%(?:\((?P<key>[^()]*)\))?[-#0 +]*(?:\d+|\*)?(?:\.\d+)?[sdrifgeEGxXoc]|%%")
+
+
+def _percent_formatted(node: ast.AST) -> bool:
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) and isinstance(node.left.value, str)
+
+
+def _percent_template(raw: str, starts: list[int], node: ast.BinOp) -> PyTemplate | None:
+    """A string filled with `%`: each conversion reads as a slot named by what fills it (`%s`
+    filled by `malformed_json` is `{malformed_json}`, `%(context)s` is `{context}`), placed
+    where the conversion is written. The text is no longer the literal, so nothing is fixed in it."""
+    literal = _template(raw, starts, node.left, False)
+    if literal is None:
+        return None
+    values = node.right.elts if isinstance(node.right, ast.Tuple) else [node.right]
+    names = iter(v.id if isinstance(v, ast.Name) else "value" for v in values)
+    where = list(range(literal.origin[0], literal.origin[1] + 1)) if literal.origin else list(literal.offsets or ())
+    if len(where) != len(literal.text) + 1:
+        return literal
+    text, offsets, at = [], [], 0
+    for match in _PERCENT.finditer(literal.text):
+        written = "%" if match[0] == "%%" else "{" + (match["key"] or next(names, "value")) + "}"
+        text.append(literal.text[at : match.start()] + written)
+        offsets.extend(where[at : match.start()] + [where[match.start()]] * len(written))
+        at = match.end()
+    text.append(literal.text[at:])
+    offsets.extend(where[at:])
+    return PyTemplate("".join(text), literal.syntax, literal.line, literal.column, None, offsets=tuple(offsets))
+
+
+def _char_column(raw: str, line_start: int, byte_offset: int) -> int:
+    """ast gives UTF-8 byte offsets within the line; positions here are characters."""
+    line_end = raw.find("\n", line_start)
+    line = raw[line_start : len(raw) if line_end < 0 else line_end]
+    return len(line.encode("utf-8")[:byte_offset].decode("utf-8", errors="ignore"))
+
+
+def _origin(raw: str, start: int, end: int, text: str) -> tuple[int, int] | None:
+    """Where the string's text stands inside its literal, when it stands there verbatim."""
+    literal = raw[start:end]
+    match = re.match(r"(?i)([rbu]*)('''|\"\"\"|'|\")", literal)
+    if not match or not literal.endswith(match.group(2)):
+        return None  # implicit concatenation or something unusual
+    inner_start = start + match.end()
+    inner_end = end - len(match.group(2))
+    if raw[inner_start:inner_end] != text:
+        return None  # escapes: the text is not the source character for character
+    return inner_start, inner_end
+
+
+_SIMPLE_ESCAPES = {"\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
+_ESCAPE = re.compile(r"\\(\n|[0-7]{1,3}|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}]*\}|.)", re.DOTALL)
+
+
+def _offsets(raw: str, start: int, end: int, text: str) -> tuple[int, ...] | None:
+    """The file offset of each character of a string literal's value, through its escapes
+    and the pieces of an implicit concatenation; None when it cannot be told exactly."""
+    segment = raw[start:end]
+    line_starts = [0] + [m.end() for m in re.finditer("\n", segment)]
+    offsets: list[int] = []
+    try:
+        tokens = [t for t in tokenize.generate_tokens(io.StringIO(segment).readline) if t.type == tokenize.STRING]
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    for token in tokens:
+        match = re.match(r"(?i)([rbu]*)('\'\'|\"\"\"|'|\")", token.string)
+        if match is None or "b" in match.group(1).lower():
+            return None
+        at = start + line_starts[token.start[0] - 1] + token.start[1] + match.end()
+        body = token.string[match.end() : len(token.string) - len(match.group(2))]
+        offsets += _body_offsets(body, at, "r" in match.group(1).lower())
+    if not tokens:
+        return None
+    offsets.append(end - len(match.group(2)))  # the end of the text: the last closing quote
+    return tuple(offsets) if len(offsets) == len(text) + 1 and _decodes(raw, offsets, text) else None
+
+
+def _body_offsets(body: str, at: int, raw_string: bool) -> list[int]:
+    """One offset per character the body of one literal stands for."""
+    if raw_string:
+        return [at + i for i in range(len(body))]
+    offsets, i = [], 0
+    while i < len(body):
+        escape = _ESCAPE.match(body, i) if body[i] == "\\" else None
+        if escape is None:
+            offsets.append(at + i)
+            i += 1
+            continue
+        if escape.group(1) != "\n":  # a backslash before a newline joins the lines: no character
+            offsets += [at + i] * len(_unescape(escape.group(1)))
+        i = escape.end()
+    return offsets
+
+
+def _joined(node: ast.JoinedStr) -> str:
+    """An f-string's text when its source cannot be scanned: fields as ast writes them."""
+    return "".join(part.value if isinstance(part, ast.Constant) else "{" + ast.unparse(part.value) + "}" for part in node.values)
+
+
+_PIECE = re.compile(r"(?i)([rbuf]*)('\'\'|\"\"\"|'|\")")
+_BETWEEN_PIECES = re.compile(r"(?:\s|\\\n|#[^\n]*)*")
+
+
+def _fstring(raw: str, start: int, end: int) -> tuple[str, tuple[int, ...]] | None:
+    """An f-string's text (its pieces joined, escapes and doubled braces decoded, each
+    replacement field as written) and the file offset of each character and of the end.
+
+    Scanned by hand because tokenize splits f-strings differently from one Python to
+    the next; None when the source is not what was expected.
+    """
+    text: list[str] = []
+    offsets: list[int] = []
+    i = start
+    while True:
+        i = _BETWEEN_PIECES.match(raw, i, end).end()
+        if i >= end:
+            break
+        piece = _PIECE.match(raw, i, end)
+        if piece is None or "b" in piece[1].lower():
+            return None
+        i = _scan_piece(raw, piece.end(), end, piece[2], piece[1].lower(), text, offsets)
+        if i is None:
+            return None
+    if not offsets:
+        return None
+    offsets.append(end - len(piece[2]))  # the end of the text: the last closing quote
+    return ("".join(text), tuple(offsets)) if _decodes(raw, offsets, "".join(text)) else None
+
+
+def _scan_piece(raw: str, i: int, end: int, quote: str, prefix: str, text: list[str], offsets: list[int]) -> int | None:
+    """Reads one piece's body into ``text``/``offsets``; where the piece ends, or None."""
+    while i < end:
+        char = raw[i]
+        if raw.startswith(quote, i):
+            return i + len(quote)
+        if char == "\\" and "r" in prefix:
+            text += raw[i : i + 2]  # a raw piece keeps the backslash and what follows it
+            offsets += (i, i + 1)
+            i += 2
+        elif char == "\\":
+            escape = _ESCAPE.match(raw, i)
+            if escape[1] != "\n":
+                decoded = _unescape(escape[1])
+                text.append(decoded)
+                offsets += [i] * len(decoded)
+            i = escape.end()
+        elif char in "{}" and "f" in prefix and raw.startswith(char * 2, i):
+            text.append(char)
+            offsets.append(i)
+            i += 2
+        elif char in "{}" and "f" in prefix:
+            field_end = _field_end(raw, i, end) if char == "{" else None
+            if field_end is None:
+                return None
+            text.append(raw[i:field_end])
+            offsets += range(i, field_end)
+            i = field_end
+        else:
+            text.append(char)
+            offsets.append(i)
+            i += 1
+    return None
+
+
+def _field_end(raw: str, i: int, end: int) -> int | None:
+    """Where the replacement field opening at ``i`` ends: braces nest, strings inside are skipped."""
+    depth = 0
+    while i < end:
+        char = raw[i]
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        elif char in "'\"":
+            quote = raw[i : i + 3] if raw.startswith(char * 3, i) else char
+            close = re.compile(r"\\.|" + re.escape(quote), re.DOTALL)
+            match = close.search(raw, i + len(quote), end)
+            while match is not None and match[0] != quote:
+                match = close.search(raw, match.end(), end)
+            if match is None:
+                return None
+            i = match.end()
+            continue
+        i += 1
+    return None
+
+
+def _unescape(escape: str) -> str:
+    """What one escape (without its backslash) stands for; an unknown one keeps its backslash."""
+    if escape in _SIMPLE_ESCAPES:
+        return _SIMPLE_ESCAPES[escape]
+    if escape[0] in "01234567":
+        return chr(int(escape, 8))
+    if escape[0] in "xuU" and len(escape) > 1:
+        return chr(int(escape[1:], 16))
+    if escape.startswith("N{"):
+        return unicodedata.lookup(escape[2:-1])
+    return "\\" + escape
+
+
+def _decodes(raw: str, offsets: list[int], text: str) -> bool:
+    """Whether the characters mapped stand where the text says: each a verbatim character or an escape."""
+    return all(raw[o] == c or raw[o] == "\\" for o, c in zip(offsets, text))
+
+
+def rewrite(raw: str, offsets: tuple[int, ...], old: str, new: str) -> str | None:
+    """The file with a template's value changed from ``old`` to ``new`` (``offsets`` as PyTemplate's).
+
+    Each change is written where the characters it replaces are written, escaped;
+    None when the file would not read back with ``new`` as a template (a raw piece
+    cannot take an escape), so that it is left as it was.
+    """
+    result = rewrite_through(raw, offsets, old, new, _escape, _encoded_end)
+    try:
+        read_back = templates_in(result)
+    except PythonSyntaxError:
+        return None
+    return result if any(t.text == new for t in read_back) else None
+
+
+def rewrite_through(raw: str, offsets: tuple[int, ...], old: str, new: str, escape, encoded_end) -> str:
+    """``raw`` with a literal's value changed from ``old`` to ``new``, each change written where
+    the characters it replaces are: ``escape`` writes new text for the literal, ``encoded_end``
+    says where the character written at an offset ends. The caller reads the result back."""
+    pieces, at = [], 0
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag != "equal":
+            pieces += [raw[at : offsets[i1]], escape(new[j1:j2])]
+            # To the end of the last character replaced: what lies between two pieces stays.
+            at = encoded_end(raw, offsets[i2 - 1]) if i2 > i1 else offsets[i1]
+    return "".join(pieces) + raw[at:]
+
+
+def _encoded_end(raw: str, offset: int) -> int:
+    """Where the character written at ``offset`` ends: after its escape, or after itself."""
+    return _ESCAPE.match(raw, offset).end() if raw[offset] == "\\" else offset + 1
+
+
+def _escape(text: str) -> str:
+    """Text as it is written inside any non-raw string literal, whatever its quotes."""
+    for char, escape in (("\\", "\\\\"), ("\n", "\\n"), ("\r", "\\r"), ("\t", "\\t"), ('"', '\\"'), ("'", "\\'")):
+        text = text.replace(char, escape)
+    return text
