@@ -22,11 +22,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from conftest import ROOT
 from promptlint.engine import registry
 from promptlint.engine.config import build
 from promptlint.engine.lint import fix_text, lint_text
 
-ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 SNAPSHOTS = ROOT / "tests" / "snapshots" / "rules"
 TODAY = "2026-12-02"

@@ -9,11 +9,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
+from conftest import ROOT
 from promptlint.meaning import tokens
-
-ROOT = Path(__file__).resolve().parent.parent
 
 # Any attempt to reach the network fails loudly in the child process.
 NO_NETWORK = """

@@ -19,10 +19,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from conftest import ROOT
 from promptlint.cli.commands import main
 from promptlint.engine import registry
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+FIXTURES = ROOT / "fixtures"
 CONFIG = "config.yaml"
 BOM = b"\xef\xbb\xbf"
 
@@ -820,7 +821,7 @@ def _globs(cell: str) -> tuple[str, ...]:
 def test_the_readme_table_of_walk_defaults_is_the_code():
     from promptlint.readers import formats
 
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
     table = readme.split("<!-- walk-defaults:", 1)[1].split("\n\n", 1)[0]
     rows = [line.split(" | ") for line in table.splitlines() if line.startswith("| `")]
     code = tuple(glob for f in formats.FORMATS if f.code for glob in f.anywhere)

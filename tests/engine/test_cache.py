@@ -15,10 +15,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from conftest import ROOT
 from promptlint.cli.commands import main
 from promptlint.engine import files, lint, parallel
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+FIXTURES = ROOT / "fixtures"
 CONFIG = "config.yaml"
 ENTRIES = Path(".promptlint_cache") / "entries"
 

@@ -27,7 +27,7 @@ CONFIG = build({"today": TODAY.isoformat()}, "test")
 
 # ---------------------------------------------------------------- canonical.jinja
 
-# The cases of tests/test_render.py, and a few the macros must also get right:
+# The cases of tests/canonical/test_render.py, and a few the macros must also get right:
 # (chunk, citation key, stale-after days).
 CASES = [
     (RETURNS, 1, 365),

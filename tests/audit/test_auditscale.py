@@ -29,6 +29,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_audit import CONFIG, PROMPTS, by_code, log_lines
 
+from conftest import ROOT
 from promptlint.audit import logs
 from promptlint.audit.run import Tally, audit
 from promptlint.cli.commands import main
@@ -300,7 +301,7 @@ def test_the_base_install_loads_no_extra():
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"
     import tomllib
 
-    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert not any(name.startswith(("dask", "distributed", "pyarrow", "zstandard")) for name in project["dependencies"])
     assert {"dask", "parquet", "zstd"} <= set(project["optional-dependencies"])
 

@@ -8,12 +8,13 @@ from pathlib import Path
 import jinja2
 import pytest
 
+from conftest import ROOT
 from promptlint.engine.config import build
 from promptlint.engine.lint import fix_text, lint_text
 from promptlint.readers.jinja import TemplateError, check_syntax, environment, segment_jinja, tags
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+FIXTURES = ROOT / "fixtures"
+CORPUS = ROOT.parent / "shared" / "corpus"
 TEMPLATES = sorted(FIXTURES.glob("*/*.j2")) + sorted(CORPUS.glob("*.j2"))
 CONFIG = build({"select": ["ALL"], "today": "2026-12-02"}, "test")
 

@@ -19,12 +19,13 @@ from pathlib import Path
 import pytest
 import yaml
 
+from conftest import ROOT
 from promptlint.engine.config import build
 from promptlint.engine.lint import fix_text, lint_text
 from promptlint.readers.document import parse_text
 from promptlint.readers.segment import segment_text
 
-SHAPES = Path(__file__).resolve().parent.parent / "fixtures" / "shapes"
+SHAPES = ROOT / "fixtures" / "shapes"
 CONFIG = build({"today": "2026-12-02"}, "shapes")
 
 

@@ -22,6 +22,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import ROOT
 from promptlint.canonical.formatting import format_document
 from promptlint.cli.commands import main
 from promptlint.engine.config import build
@@ -31,7 +32,6 @@ from promptlint.readers.jinja import parses, segment_jinja
 from promptlint.readers.segment import segment_text
 
 CONFIG = build({"today": "2026-12-02"}, "test")
-ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"
 
 
