@@ -398,6 +398,13 @@ def _formatted(piece: document.Prompt, config: Config, unsafe: bool) -> str:
     return once
 
 
+def _would_format(piece: document.Prompt, config: Config, unsafe: bool) -> bool:
+    try:
+        return _formatted(piece, config, unsafe) != piece.text
+    except _Kept:
+        return True
+
+
 def format_document(doc: document.Document, config: Config, unsafe: bool = False) -> Formatted:
     """The document with every prompt's sources block in canonical form, and the blocks kept as they were.
 
@@ -406,6 +413,9 @@ def format_document(doc: document.Document, config: Config, unsafe: bool = False
     """
     pieces, kept = [], []
     for piece in doc.prompts:
+        if piece.translated and _would_format(piece, config, unsafe):
+            # A Handlebars template is read as the Jinja it means; that text is not the file's.
+            kept.append("sources block kept: Handlebars sections")
         # A text that is not in the file verbatim (a YAML block) cannot be written back; one
         # written through escapes (check --fix writes small edits there, a Python literal or
         # a config's chat template in a JSON string) is left as it is too.

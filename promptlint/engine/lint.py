@@ -85,7 +85,7 @@ def _valid(doc: documents.Document, index: int):
             return _wrapper_reader(piece.loop).still_parses(text, piece.loop)
     elif piece.syntax == Syntax.JINJA:
         from ..readers.jinja import parses
-    if doc.kind != documents.DocumentKind.YAML:
+    if doc.kind != documents.DocumentKind.YAML and not piece.translated:
         return parses
     return lambda text: (parses is None or parses(text)) and doc.writes_back(index, text)
 
@@ -96,8 +96,9 @@ def _lint_piece(doc: documents.Document, index: int, text: str, config: Config, 
     if not piece.writable:
         # The text is not in the file verbatim (escapes, an f-string): report, never edit.
         return [dataclasses.replace(f, fix=None) if f.fix else f for f in found]
-    if doc.kind == documents.DocumentKind.YAML:
-        # A fix whose text cannot be written back into its YAML scalar exactly is not offered.
+    if doc.kind == documents.DocumentKind.YAML or piece.translated:
+        # A fix whose text cannot be written back exactly (into a YAML scalar, or through a
+        # Handlebars template's translation) is not offered.
         written = _valid(doc, index)
         found = [f if f.fix is None or not f.fix.edits or written(apply_fixes(text, [f.fix])[0]) else dataclasses.replace(f, fix=None) for f in found]
     if piece.chats is None:

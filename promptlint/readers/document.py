@@ -57,6 +57,10 @@ class Prompt:
     line_map: tuple[tuple[int, int], ...] | None = None
     # For a string code builds once per item of a loop: what the loop iterates (see pybuild).
     loop: Loop | None = None
+    # The text is a translation of what the file holds (a Handlebars template read as the
+    # Jinja it means): findings point into the file through ``offsets``, and a fix is
+    # written back through them only when the file then reads back as the fixed text.
+    translated: bool = False
 
     separator: str = SEPARATORS[0]  # how a chat prompt's messages are joined (see SEPARATORS)
 
@@ -143,6 +147,7 @@ class Document:
     # What the file holds that no reader can read, each named by where it is: a request's
     # document given as a base64 PDF, a URL or a file id (see chatjson.RecordTexts).
     unread: tuple[str, ...] = ()
+    suffix: str = ""  # the format the file was read as, to read a fixed text again
 
     @cached_property
     def line_starts(self) -> list[int]:
@@ -204,7 +209,7 @@ class Document:
 
     def with_prompts(self, prompts: list[Prompt]) -> str:
         """The file's new text (with its BOM) after the prompts were fixed."""
-        if self.kind == DocumentKind.TEXT and not any(p.origin for p in prompts):
+        if self.kind == DocumentKind.TEXT and not any(p.origin or p.offsets for p in prompts):
             raw = prompts[0].texts[0] if prompts else self.raw
         elif self.kind in (DocumentKind.TEXT, DocumentKind.PYTHON, DocumentKind.JAVASCRIPT, DocumentKind.YAML):
             # Only text that stands verbatim in the file is written back; the rest stays as read.
@@ -217,7 +222,7 @@ class Document:
                     raw = _rewrite_lines(raw, prompt.line_map, old.texts[0], prompt.texts[0])
                 elif prompt.offsets is not None and prompt.texts[0] != old.texts[0]:
                     # Through the escapes; a change that cannot be written so leaves the literal as it is.
-                    raw = _rewriter(self.kind)(raw, prompt.offsets, old.texts[0], prompt.texts[0]) or raw
+                    raw = _rewriter(self.kind, prompt.translated)(raw, prompt.offsets, old.texts[0], prompt.texts[0]) or raw
         else:
             replacements, removals = {}, []
             for old, new in zip(self.prompts, prompts):
@@ -239,11 +244,13 @@ class Document:
         file reads back with that text and every other prompt as it was. Only a YAML file is
         read again here; the other formats write back through maps that cannot miss (a JSON
         string is re-encoded whole) or check themselves (a Python literal)."""
-        if self.kind != DocumentKind.YAML or text == self.prompts[index].text:
+        translated = self.prompts[index].translated
+        if (self.kind != DocumentKind.YAML and not translated) or text == self.prompts[index].text:
             return True
         prompts = list(self.prompts)
         prompts[index] = prompts[index].with_text(text)
-        again = read_yaml(self.path, self.as_read(self.with_prompts(prompts)), self.bom, self.newline, "")
+        new = self.as_read(self.with_prompts(prompts))
+        again = parse_text(new, self.path, self.suffix) if translated else read_yaml(self.path, new, self.bom, self.newline, "")
         return [p.text for p in again.prompts] == [p.text for p in prompts]
 
 
@@ -264,13 +271,24 @@ def _rewrite_lines(raw: str, line_map: tuple[tuple[int, int], ...], old: str, ne
     return "\n".join(lines)
 
 
-def _rewriter(kind: DocumentKind):
-    """The function that writes a changed string back into code of this kind, through its escapes."""
+def _rewriter(kind: DocumentKind, translated: bool):
+    """The function that writes a changed string back into code of this kind, through its escapes;
+    a translated text's changes are written as they are, for the read-back to judge."""
+    if translated:
+        return _through_translation
     if kind == DocumentKind.JAVASCRIPT:
         from .jssource import rewrite
     else:
         from .pysource import rewrite
     return rewrite
+
+
+def _through_translation(raw: str, offsets: tuple[int, ...], old: str, new: str) -> str:
+    """The file with a translated text changed from ``old`` to ``new``, each change written where the
+    characters it replaces stand, as it is; whether that means the change is for the read-back to say."""
+    from .pysource import rewrite_through
+
+    return rewrite_through(raw, offsets, old, new, lambda text: text, lambda _, offset: offset + 1)
 
 
 def _message_name(chat: chatjson.ChatText) -> str:
@@ -345,7 +363,34 @@ def parse_text(raw: str, display: str, suffix: str) -> Document:
         raw = raw.replace("\r\n", "\n")
     from .formats import for_suffix
 
-    return for_suffix(suffix).read(display, raw, bom, newline, suffix)
+    return _handlebars_as_jinja(replace(for_suffix(suffix).read(display, raw, bom, newline, suffix), suffix=suffix))
+
+
+def _handlebars_as_jinja(doc: Document) -> Document:
+    """The document with each prompt written as a Handlebars or Mustache template (in a file of
+    its own, or in a string of code) read as the Jinja template it means: its sections become
+    loops and conditions the Jinja reader knows."""
+    from . import handlebars
+
+    if not any(handlebars.is_template(p.texts[0]) for p in doc.prompts if p.chats is None):
+        return doc
+    return replace(doc, prompts=tuple(_as_jinja(p) for p in doc.prompts))
+
+
+def _as_jinja(prompt: Prompt) -> Prompt:
+    from . import handlebars
+    from .jinja import parses
+
+    kept_as_is = prompt.syntax != Syntax.TEXT or prompt.chats is not None or prompt.line_map is not None or prompt.loop is not None
+    if kept_as_is or not handlebars.is_template(prompt.texts[0]):
+        return prompt
+    translation = handlebars.translate(prompt.texts[0])
+    if translation is None or not parses(translation.text):
+        return prompt
+    # Where each character of the prompt's text stands in the file.
+    where = prompt.offsets or (range(prompt.origin[0], prompt.origin[1] + 1) if prompt.origin else range(len(prompt.texts[0]) + 1))
+    offsets = None if prompt.anchor else tuple(where[i] for i in translation.positions)
+    return replace(prompt, texts=(translation.text,), syntax=Syntax.JINJA, origin=None, offsets=offsets, translated=True)
 
 
 def read_text(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:

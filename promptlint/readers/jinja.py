@@ -217,9 +217,13 @@ class Output:
 
 
 # The literal label and brackets that belong to an output: "(score: ", "Updated: ", "<chunk_id>".
-_LABEL_BEFORE = re.compile(r"(?:[ \t]*[(\[|,;]?[ \t]*[A-Za-z][\w .'/-]{0,30}[:=][ \t]*|[ \t]*[(\[][ \t]*|[ \t]*<[\w.-]+>[ \t]*)?$")
+# A label may be a list item's, and bold: "- **Score**: ", "**Updated:** ".
+_LABEL_BEFORE = re.compile(
+    r"(?:[ \t]*(?:[-*\u2022][ \t]+)?[(\[|,;]?[ \t]*(?:\*\*|__)?[A-Za-z][\w .'/-]{0,30}(?:\*\*|__)?[:=](?:\*\*|__)?[ \t]*"
+    r"|[ \t]*[(\[][ \t]*|[ \t]*<[\w.-]+>[ \t]*)?$"
+)
 _CLOSE_AFTER = re.compile(r"^(?:[ \t]*(?:[)\]]|</[\w.-]+>))?")
-_LITERAL_LABEL = re.compile(r"([A-Za-z][\w .'/-]{0,30})\s*[:=]\s*$")
+_LITERAL_LABEL = re.compile(r"(?:\*\*|__)?([A-Za-z][\w .'/-]{0,30}?)(?:\*\*|__)?\s*[:=](?:\*\*|__)?\s*$")
 
 
 @dataclass(frozen=True)
@@ -468,13 +472,7 @@ class _Reader:
             content = unknown[0] if len(unknown) == 1 else None
         if content is None and iter_kind != "context":
             return False
-        fields, key_span = [], None
-        for o in outputs:
-            if o.ref and o.ref.root == "loop" and o.ref.path and o.ref.path[0] in ("index", "index0"):
-                if o.site is None:
-                    key_span = key_span or o.tag.span
-            elif o.ref and o.ref.root == target and o is not content:
-                fields.append(self._field(o))
+        fields, key_span = self._fields_and_key(outputs, target, content)
         title = next((f.value for f in fields if f.label in self.vocab.title_labels), None)
         heading = next((f.value for f in fields if f.label in self.vocab.heading_labels), None)
         content_span = content.span if content else Span(body.end, body.end)
@@ -559,6 +557,27 @@ class _Reader:
             if isinstance(arg, nodes.Name):
                 bound[param] = aliases.get(arg.name, arg.name)
         return macro, bound
+
+    def _fields_and_key(self, outputs: list[Output], target: str | None, content: Output | None) -> tuple[list[Field], Span | None]:
+        """The fields of a sources loop's item and where its citation key is printed."""
+        fields, key_span = [], None
+        for o in outputs:
+            if o.ref and o.ref.root == "loop" and o.ref.path and o.ref.path[0] in ("index", "index0"):
+                if o.site is None:
+                    key_span = key_span or o.tag.span
+            elif key_span is None and o.ref and o.ref.root == target and self._cites(o):
+                key_span = o.tag.span
+            elif o.ref and o.ref.root == target and o is not content:
+                fields.append(self._field(o))
+        return fields, key_span
+
+    def _cites(self, output: Output) -> bool:
+        """Whether an item's value in brackets is its citation key (`[{{ doc.index }}]`, the number
+        the application gives each source); a chunk's id or number there is an ordinal, a field."""
+        before, after = _neighbour(output.origin, output.tag, -1), _neighbour(output.origin, output.tag, 1)
+        label = self.vocab.lexicon.item_label(output.ref.root, output.ref.key)
+        bracketed = output.site is None and (before or "").endswith("[") and (after or "").startswith("]")
+        return bracketed and self.vocab.lexicon.concepts(label) == {"key"}
 
     def _is_content(self, ref: Reference) -> bool:
         """Whether the loop item's attribute holds the chunk text (the loop is then the sources loop)."""

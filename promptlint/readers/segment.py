@@ -336,7 +336,7 @@ def segment_text(
     if not sources:
         sources, json_block = json_sources(text, vocab.content_labels, vocab.title_labels, vocab.heading_labels)
     if not sources:
-        sources = (_section_sources(text, lines, vocab) or _record_sources(text, lines, vocab)
+        sources = (_record_sources(text, lines, vocab)
                    or _separated_sources(text, lines, vocab, messages) or _list_sources(text, lines, vocab))
     if _may_hold_slot(text):
         sources = [dataclasses.replace(s, repeated=bool(_SLOT.search(lower, s.span.start, s.span.end))) for s in sources]
@@ -360,30 +360,7 @@ def segment_text(
         # its span taking its comma with it.
         locked=[json_block] if json_block else [],
         removable=[f.span for s in sources for f in s.fields] if json_block else [],
-        branches=_block_branches(lower),
     )
-
-
-# A Handlebars block's tags: `{{#if x}}` / `{{#unless x}}`, `{{else}}`, `{{/if}}` (`~` trims space).
-_BLOCK_TAG = re.compile(r"\{\{~?\s*(?:(?P<open>#(?:if|unless)\b)[^{}]*|(?P<else>else)\b[^{}]*|(?P<close>/(?:if|unless))\s*)~?\}\}")
-
-
-def _block_branches(lower: str) -> list[tuple[Span, ...]]:
-    """The branches of each `{{#if}}...{{else}}...{{/if}}` of a Handlebars template: text in two
-    branches never renders together (a query in the results heading and in "No results for")."""
-    found: list[tuple[Span, ...]] = []
-    if "{{" not in lower:
-        return found
-    stack: list[list[int]] = []  # per open block: where each branch starts and where each else starts
-    for tag in _BLOCK_TAG.finditer(lower):
-        if tag["open"]:
-            stack.append([tag.end()])
-        elif tag["else"] and stack:
-            stack[-1] += [tag.start(), tag.end()]
-        elif tag["close"] and stack:
-            marks = stack.pop() + [tag.start()]
-            found.append(tuple(Span(marks[i], marks[i + 1]) for i in range(0, len(marks), 2)))
-    return found
 
 
 # A placeholder as prompt libraries write one: "[DOC_2_SCORE]", "[USER_QUESTION]" (capitals and an underscore).
@@ -516,29 +493,6 @@ def _after_example_cue(lines: list[Line], index: int, vocab: Vocab) -> bool:
     """Whether the line before a header announces a worked example ("For example:"): its source is not a live one."""
     previous = next((ln for ln in reversed(lines[max(0, index - 3) : index]) if not ln.blank), None)
     return previous is not None and bool(vocab.example_cue.match(previous.lower))
-
-
-_SECTION_OPEN = re.compile(r"\s*\{\{#(?:each\s+)?(?P<name>[\w.]+)[^{}]*\}\}\s*$")
-_SECTION_CLOSE = re.compile(r"\s*\{\{/[\w.]+\}\}\s*$")
-
-
-def _section_sources(text: str, lines: list[Line], vocab: Vocab) -> list[Source]:
-    """A Mustache/Handlebars section ({{#each results}} ... {{/each}}) that renders each source."""
-    for index, line in enumerate(lines):
-        opened = _SECTION_OPEN.match(line.lower)
-        if not opened:
-            continue
-        close = next((j for j in range(index + 1, len(lines)) if _SECTION_CLOSE.match(lines[j].lower)), None)
-        if close is None or any(_SECTION_OPEN.match(ln.lower) for ln in lines[index + 1 : close]):
-            continue  # the innermost section is the one that renders a source
-        inside = lines[index + 1 : close]
-        body = _read_body(text, inside, vocab, default_start=line.end)
-        if body.content.end > body.content.start and any(_SLOT.search(ln.lower) for ln in inside):
-            title = _first_value(body.fields, vocab.title_labels)
-            # "- {{content}} ({{created_at}})": a list item, repeated by the section, ending in its metadata.
-            grouped = [f for ln in inside if (item := _LIST_ITEM.match(ln.text)) and (f := _group_field(text, ln, item, vocab))]
-            return [Source(0, Span(line.start, lines[close].end), Span(line.start, line.end), body.content, title=title, fields=body.fields + grouped, repeated=True)]
-    return []
 
 
 # A field of a record: "Doc ID: 7", "**Updated:** 2026-10-01", "- Origin: wiki". A short label only.

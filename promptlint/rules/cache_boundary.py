@@ -10,7 +10,8 @@ system prompt is, and so is any sentence of the instructions after it.
 Only lines that instruct count. Not counted: labels and cues in any language
 ("Helpful Answer:", "Réponse :", "答案："), headings, tags, special tokens and
 template slots, lines that mark where the data starts or ends ("END of search
-results."), worked examples in the instructions, the words of a tool's result,
+results."), a line that prints a value with a few words around it ("Found {{ n }}
+results", "Search took {{ ms }} ms"), worked examples in the instructions, the words of a tool's result,
 and, after earlier chat turns, the instructions that open the last user turn
 before its data (a chat API has no other place for them but the system prompt).
 
@@ -64,6 +65,9 @@ _MARKUP = re.compile(
     r"|\{%.*?%\}|\$?\{\{?[^{}\n]*\}\}?|^\s*(?:[-*\u2022]|\d+[.)])\s+",
     re.IGNORECASE,
 )
+# A value a template prints: "{{ n }}", "{n}", "${n}" (not a tag, "{% if %}", which prints nothing).
+_PRINTED = re.compile(r"\$?\{\{?[^{}%#\n]*\}\}?")
+_TEMPLATE_TAG = re.compile(r"\{%.*?%\}|\{\{.*?\}\}")
 # A heading: "## Sources", "---Response Guidelines---", "**Context**", "[call 2]".
 _HEADING = re.compile(r"\s*(?:#{1,6}\s.*|[-=~]{2,}[^-=~]+[-=~]{2,}|\*\*[^*]+\*\*[:\uff1a]?|\[[^\[\]]*\])\s*$")
 # A cue ends with a colon, in any script ("Helpful Answer:", "R\u00e9ponse :", "\u7b54\u6848\uff1a").
@@ -99,10 +103,24 @@ def _static_after(prompt: Prompt, start: int, ctx: RuleContext, framing: Span | 
             continue  # a tool's result is per-request output, fixed words and all
         line_no += prompt.text.count("\n", counted, part.span.start)
         counted = part.span.start
+        at = part.span.start
         for i, line in enumerate(prompt.text[part.span.start : part.span.end].split("\n")):
-            if line.strip() and not _is_label(line, delimiters):
+            if line.strip() and not _is_label(line, delimiters) and not _captions_a_value(prompt.text, at):
                 pieces.append((line_no + i, line))
+            at += len(line) + 1
     return pieces
+
+
+def _captions_a_value(text: str, at: int) -> bool:
+    """Whether the line holding ``at`` prints a value with a few words around it ("Found
+    {{ n }} results:", "Search completed in {{ ms }}ms"): per-request output, not an instruction."""
+    start, end = text.rfind("\n", 0, at) + 1, text.find("\n", at)
+    line = text[start : end if end >= 0 else len(text)]
+    if "{" not in line or not _PRINTED.search(line):
+        return False
+    # Words inside a tag (a string a chat template prints or sets) are the template's own text, not a caption.
+    inside = any(tag.start() <= at - start < tag.end() for tag in _TEMPLATE_TAG.finditer(line))
+    return not inside and len(_MARKUP.sub(" ", line).split()) <= CUE_WORDS
 
 
 def _framing(prompt: Prompt, dynamic: Part) -> Span | None:

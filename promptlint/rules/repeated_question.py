@@ -4,7 +4,9 @@
 Flags every copy of the user's question beyond the last one: the question stated
 in the instructions, again before the sources, and again after them. Copies are
 compared after folding case, white space and quotes. A source whose text happens
-to contain the question's words is not a repeat; sources are not searched.
+to contain the question's words is not a repeat; sources are not searched. In a
+template, a copy in a branch that never renders with the sources ("No results for
+{{ query }}") asks nothing beside them and is not counted.
 
 ## Why is this bad?
 It feels like emphasis and reads as padding: measured at -0.01 correctness and
@@ -122,11 +124,20 @@ def _normal(prompt: Prompt, span: Span) -> str:
     return " ".join(re.findall(r"\w+", prompt.lower[span.start : span.end]))
 
 
+def _asked_with_the_sources(prompt: Prompt) -> list[Span]:
+    """Where the question is asked in text that renders with the sources: a template branch that
+    never does ("No results for {{ query }}") sends no context to repeat the question beside."""
+    if not prompt.sources:
+        return prompt.questions
+    return [q for q in prompt.questions if not prompt.exclusive(q, prompt.sources[0].span)]
+
+
 def check(prompt: Prompt, ctx: RuleContext):
-    question = prompt.question
-    if question is None:
+    asked = _asked_with_the_sources(prompt)
+    if not asked:
         return
-    same = [q for q in prompt.questions[:-1] if _normal(prompt, q) == _normal(prompt, question)]
+    question = asked[-1]
+    same = [q for q in asked[:-1] if _normal(prompt, q) == _normal(prompt, question)]
     # A rewritten form sent beside the original is the question again, in other words.
     copies: list[Span] = []
     for span in sorted(_copies(prompt, question) + same + prompt.rewritten_questions):

@@ -88,6 +88,7 @@ def _prompt(doc: document.Document, piece: document.Prompt, model: Prompt) -> di
         "record": piece.record + 1 if piece.record is not None and doc.kind == document.DocumentKind.JSONL else None,
         "syntax": piece.syntax.value,
         "read_only": not piece.writable,  # not in the file verbatim: findings only, no fixes
+        "translated": piece.translated,  # read as the Jinja it means: fixes go through the translation
         "messages": [{"at": at(m.span.start), "name": m.name, "role": m.role, "text": text(m.span)} for m in model.messages],
         "parts": [{"kind": p.kind.value, "label": p.label, "text": text(p.span)} for p in model.parts],
         "sources": [

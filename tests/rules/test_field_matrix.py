@@ -165,8 +165,10 @@ def prompty(label: str, expression: str) -> tuple[str, str]:
 
 
 def mustache(label: str, expression: str) -> tuple[str, str]:
-    # Mustache prints names, not expressions: the expression's last key is the name.
-    name = re.findall(r"[A-Za-z_@][\w@]*", expression.split("|")[0])[-1] if expression else ""
+    # Mustache prints names, not expressions: the expression's last key is the name (a method
+    # call, `.strftime('%d %b %Y')`, formats the value; `.get("x")` reads key x).
+    read = re.sub(r"\.(?!get\b)\w+\([^)]*\)", "", expression.split("|")[0])
+    name = re.findall(r"[A-Za-z_@][\w@]*", read)[-1] if expression else ""
     field = f"{label}: {MARK}0{{{{{name}}}}}\n" if expression else ""
     return "answer.hbs", (
         "Answer from the sources and cite them as [n].\n{{#each docs}}\n"
