@@ -217,6 +217,7 @@ class Output:
 
 
 # The literal label and brackets that belong to an output: "(score: ", "Updated: ", "<chunk_id>".
+_RULE_LINE = re.compile(r"[-=*_~]{3,}")  # a separator line between a label and its block
 # A label may be a list item's, and bold: "- **Score**: ", "**Updated:** ".
 _LABEL_BEFORE = re.compile(
     r"(?:[ \t]*(?:[-*\u2022][ \t]+)?[(\[|,;]?[ \t]*(?:\*\*|__)?[A-Za-z][\w .'/-]{0,30}(?:\*\*|__)?[:=](?:\*\*|__)?[ \t]*"
@@ -445,8 +446,7 @@ class _Reader:
     def loop(self, block: Block, loop: nodes.For) -> bool:
         """Read a loop as the sources loop if it is one; say whether it was."""
         target = loop.target.name if isinstance(loop.target, nodes.Name) else None
-        iterated = reference(loop.iter)
-        iter_kind = slot_kind(iterated.key, self.vocab) if iterated else None
+        iter_kind = self._iterated_kind(block, loop)
         if iter_kind == "history":
             self.parts.append(Part(PartKind.HISTORY, block.span, "chat history"))
             return True
@@ -557,6 +557,23 @@ class _Reader:
             if isinstance(arg, nodes.Name):
                 bound[param] = aliases.get(arg.name, arg.name)
         return macro, bound
+
+    def _iterated_kind(self, block: Block, loop: nodes.For) -> str | None:
+        """What the loop iterates, by the name of what it iterates or by the label above it."""
+        iterated = reference(loop.iter)
+        kind = slot_kind(iterated.key, self.vocab) if iterated else None
+        return kind or ("context" if self._announced_as_context(block) else None)
+
+    def _announced_as_context(self, block: Block) -> bool:
+        """Whether the label right above a loop names the retrieved context ("Knowledge
+        relationships:", "Relevant search results:"): its items are the sources, whatever
+        the loop's variable is called."""
+        lines = [ln.strip() for ln in self.source[: block.span.start].rsplit("\n", 6)[-6:]]
+        label = next((ln for ln in reversed(lines) if ln and not _RULE_LINE.fullmatch(ln)), "").rstrip("*_ ")
+        if not label.endswith((":", "\uff1a")) or "{" in label:
+            return False
+        words = " " + normalise_label(label.rstrip(":\uff1a").strip("#*_ ")) + " "
+        return any(f" {name} " in words for name in self.vocab.context_labels)
 
     def _fields_and_key(self, outputs: list[Output], target: str | None, content: Output | None) -> tuple[list[Field], Span | None]:
         """The fields of a sources loop's item and where its citation key is printed."""

@@ -159,10 +159,11 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
 
 # A template slot in text: {name}, {name:.2f}, {doc['x']}, {{ name }}, Dify's {{#name#}},
 # Semantic Kernel's {{$name}}, string.Template's $name and Bedrock's $name$. Words after
-# the name ("${the question to be answered}") describe a value in a written-out format: not a slot.
+# the name ("${the question to be answered}") describe a value in a written-out format: not a
+# slot; an operator after it ("{{ context or '' }}") is the template's expression.
 _SLOT = re.compile(
     r"(?:(?P<brace>\{\{?[#\s]*\$?)|(?<![\w$])\$)(?P<name>[a-z_]\w*+(?:\.\w+)*+)"
-    r"(?(brace)(?!\s+[a-z])(?:[^{}\n]{0,80}?)[#\s]*\}\}?|\$?)"
+    r"(?(brace)(?!\s+(?!(?:or|and|if|else|is|not|in)\s)[a-z])(?:[^{}\n]{0,80}?)[#\s]*\}\}?|\$?)"
 )
 
 

@@ -262,3 +262,19 @@ def test_the_fixed_chat_template_renders_the_same_conversation_less_the_score(sh
     before = env.from_string(_template_of(folder / f"bad{suffix}")).render(**data)
     after = env.from_string(_template_of(folder / f"bad.fixed{suffix}")).render(**data)
     assert after == before.replace("Relevance score: 0.91\n", "")
+
+
+@pytest.mark.parametrize("label", ["Knowledge relationships:", "Relevant search results:", "## Retrieved documents:", "**Context:**", "Sources\uff1a"])
+@pytest.mark.parametrize("items", ["rels", "picks", "rows"])
+def test_a_loop_under_a_label_naming_the_context_is_the_sources_loop(label, items):
+    template = (
+        f"Answer from what follows.\n\n{label}\n---------\n{{% for r in {items} %}}\n- Description: {{{{ r.rag_description }}}}\n"
+        "- Last Modified At: {{ r.last_modified_at }}\n{% endfor %}\n\nQuestion: {{ question }}\n"
+    )
+    assert [f.code for f in lint_text(template, path="qa.j2", config=DEFAULT) if f.code != "PL205"] == ["PL201"]
+
+
+@pytest.mark.parametrize("label", ["Examples:", "Tools you can call:", "Knowledge of the user is not needed."])
+def test_a_loop_under_another_label_is_no_sources_loop(label):
+    template = f"Answer the question.\n\n{label}\n{{% for r in rows %}}\n- {{{{ r.name }}}} (updated {{{{ r.last_modified_at }}}})\n{{% endfor %}}\n\nQuestion: {{{{ question }}}}\n"
+    assert lint_text(template, path="qa.j2", config=DEFAULT) == []

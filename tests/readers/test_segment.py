@@ -395,3 +395,14 @@ def test_a_question_label_filled_by_a_rewritten_question_is_the_rewritten_questi
 def test_a_question_label_filled_by_the_question_is_the_question():
     text = "Answer from the context.\n\n{context}\n\nQuestion: {question}\nAnswer:\n"
     assert [text[s.start : s.end] for s in segment_text(text).questions] == ["{question}"]
+
+
+@pytest.mark.parametrize("slot", ['{{context or ""}}', "{{ context if context else '' }}", "{{ context and context }}", "{{context | default('')}}"])
+def test_a_slot_written_as_an_expression_is_a_slot(slot):
+    text = f"CONTEXT:\n{slot}\n\nAnswer from the context. Cite the sources you use.\nKeep it short. Say so when you do not know.\n\nQUESTION:\n{{{{question}}}}\n"
+    assert [f.code for f in lint_text(text, path="t.tpl", config=build({}, "."))] == ["PL305"]
+
+
+@pytest.mark.parametrize("written", ["${the question to be answered}", "{{ context of the user }}", "{the retrieved context}"])
+def test_words_after_a_name_describe_a_value_and_make_no_slot(written):
+    assert {p.kind for p in segment_text(f"Fill in {written} before sending.\n").parts} == {PartKind.INSTRUCTIONS}
