@@ -4,8 +4,10 @@
 Flags a template that orders the sources by a date: `|sort(attribute='updated_at')`,
 `sorted(docs, key=...date...)`, `|sort(attribute='published', reverse=true)`; and a
 label or heading that introduces the sources and says they are in date order
-("Results, newest first:", "Memory content (in chronological order):"), which
-announces the order even when the context comes pre-joined.
+("Results, newest first:", "Memory content (in chronological order):"), or a sentence
+that says what is given is in date order ("meetings are ordered most recent first"),
+which announces the order even when the context comes pre-joined. An order asked of the
+answer ("List the events in chronological order") is not about the sources.
 
 ## Why is this bad?
 Chronological order ignores relevance entirely: measured at 0.87 correctness
@@ -71,8 +73,22 @@ def _announced(prompt: Prompt, ctx: RuleContext):
             offset += len(line) + 1
 
 
+@cache
+def _sentence_pattern(described: tuple[str, ...]) -> re.Pattern[str]:
+    return patterns(list(described))
+
+
+def _described(prompt: Prompt, ctx: RuleContext):
+    """The sentences of the instructions that say the given items are in date order."""
+    sentence = _sentence_pattern(tuple(ctx.words("described")))
+    for part in prompt.parts:
+        if part.kind is PartKind.INSTRUCTIONS:
+            for match in sentence.finditer(prompt.lower, part.span.start, part.span.end):
+                yield Span(match.start(), match.end())
+
+
 def check(prompt: Prompt, ctx: RuleContext):
-    for span in _announced(prompt, ctx):
+    for span in [*_announced(prompt, ctx), *_described(prompt, ctx)]:
         yield ctx.finding(
             prompt,
             span,

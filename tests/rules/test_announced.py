@@ -46,7 +46,22 @@ def test_sources_announced_in_date_order(path, label, phrase):
 
 
 @pytest.mark.parametrize("path", sorted(FORMS))
+@pytest.mark.parametrize("sentence, phrase", [
+    ("Each meeting is given in a tag and meetings are ordered most recent first.", "are ordered most recent first"),
+    ("The notes below are sorted by date, newest first.", "are sorted by date"),
+    ("Entries are listed in reverse chronological order.", "are listed in reverse chronological order"),
+    ("The context is presented oldest first.", "is presented oldest first"),
+])
+def test_a_sentence_saying_the_given_items_are_in_date_order_announces_it(path, sentence, phrase):
+    text = FORMS[path].format(label=sentence + "\nContext:")
+    line, column = _at(text, sentence)
+    assert _found(text, path, "PL302") == [(line, column + sentence.lower().index(phrase))]
+
+
+@pytest.mark.parametrize("path", sorted(FORMS))
 @pytest.mark.parametrize("label", [
+    "List the events in chronological order.",  # an order asked of the answer
+    "Sort your findings by date.",
     "List the events of your answer in chronological order:",  # about the answer, not the sources
     "Results:",
     "Answer newest first.",
