@@ -546,7 +546,7 @@ def _local_aliases(code: Code, body: int, target: str, aliases: dict) -> None:
 
 
 _PYTHON_NAMES = {"null": "None", "undefined": "None", "true": "True", "false": "False", "Number": "float", "String": "str", "parseFloat": "float", "parseInt": "int", "Boolean": "bool"}
-# `Math.round(x)`, `JSON.stringify(x)`: a function of the value that keeps it, as pybuild.KEEPING reads it.
+# `Math.round(x)`, `JSON.stringify(x)`: a function of the value that keeps it, as pybuild.reference reads it.
 _PYTHON_FUNCTIONS = {("Math", "round"): "round", ("Math", "abs"): "abs", ("Math", "floor"): "int", ("Math", "ceil"): "int", ("Math", "trunc"): "int", ("JSON", "stringify"): "str"}
 _DROPPED = frozenset({"new", "await", "typeof", "void"})
 _OPERATORS = {"&&": " and ", "===": "==", "!==": "!="}

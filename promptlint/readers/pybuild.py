@@ -30,8 +30,6 @@ if TYPE_CHECKING:
 
 # Calls that add their argument to the text being built.
 ADDING = frozenset({"append", "extend", "insert"})
-# Calls that keep their first argument's value in another form: str(score), round(score, 2).
-KEEPING = frozenset({"str", "repr", "round", "int", "float", "abs", "format"})
 # Calls on a string literal that still give the literal as a template.
 LITERAL_METHODS = frozenset({"replace", "format", "strip", "lstrip", "rstrip"})
 LITERAL_FUNCTIONS = frozenset({"dedent", "cleandoc"})
@@ -314,19 +312,31 @@ def reference(node: ast.AST, aliases: dict[str, tuple[str, tuple[str, ...]]]) ->
         if key is not None:
             return inner and (inner[0], inner[1] + (key,))
         return inner  # an index or a slice: a part of the same value
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-        inner = reference(node.func.value, aliases)
-        key = _string(node.args[0]) if node.func.attr == "get" and node.args else None
-        if key is not None:
-            return inner and (inner[0], inner[1] + (key,))
-        return inner  # a method of the value: .strip(), .split("T"), .isoformat()
-    if isinstance(node, ast.Call) and called_name(node) in KEEPING and node.args:
-        return reference(node.args[0], aliases)
+    if isinstance(node, ast.Call):
+        return _call_reference(node, aliases)
     if isinstance(node, ast.IfExp):
         return reference(node.body, aliases)
     if isinstance(node, ast.BinOp) and isinstance(node.right, ast.Constant):
         return reference(node.left, aliases)  # `i + 1`
     return None
+
+
+def _call_reference(node: ast.Call, aliases: dict[str, tuple[str, tuple[str, ...]]]) -> tuple[str, tuple[str, ...]] | None:
+    """What a call shows: a key it gets, the value whose method it is, or the argument a function shows in another form."""
+    if isinstance(node.func, ast.Name):
+        # str(score), round(score, 2), format_date(d.updated): the value in another form.
+        return reference(node.args[0], aliases) if node.args else None
+    if not isinstance(node.func, ast.Attribute):
+        return None
+    inner = reference(node.func.value, aliases)
+    key = _string(node.args[0]) if node.func.attr == "get" and node.args else None
+    if key is not None:
+        return inner and (inner[0], inner[1] + (key,))
+    if isinstance(node.func.value, ast.Name) and node.func.value.id not in aliases and node.args:
+        # A function of a module or class: datetime.fromisoformat(r["date"]), json.dumps(d.meta);
+        # d.replace("a", "b") is d's own method, and shows d.
+        return reference(node.args[0], aliases) or inner
+    return inner  # a method of the value: .strip(), .split("T"), .isoformat()
 
 
 def _string(node: ast.AST) -> str | None:

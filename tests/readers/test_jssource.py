@@ -273,3 +273,17 @@ def test_a_field_expression_reads_as_python(expression, python):
 
     node = python_of(expression)
     assert (ast.unparse(node) if node is not None else None) == python
+
+
+@pytest.mark.parametrize(
+    "shown",
+    ["new Date(d.publishedAt).toLocaleDateString()", "formatDate(d.updated_at)", "dayjs(d.createdAt).format('YYYY-MM-DD')", "d.date ?? 'unknown'"],
+)
+@pytest.mark.parametrize("build", ["map", "forEach"])
+def test_a_date_shown_through_a_function_of_it_is_the_date(shown, build):
+    line = f"`[${{i + 1}}] ${{d.title}} (${{{shown}}})\\n${{d.content}}`"
+    code = (
+        f"const context = docs.map((d, i) => {line}).join('\\n');\n" if build == "map"
+        else f"let context = '';\ndocs.forEach((d, i) => {{ context += {line}; }});\n"
+    ) + "export const prompt = `Answer from the sources.\\n${context}\\nQuestion: ${q}`;\n"
+    assert [f.code for f in lint_text(code, path="p.ts", config=CONFIG) if f.code == "PL201"] == ["PL201"]

@@ -361,3 +361,24 @@ def test_a_chunk_id_the_instructions_ask_to_cite_is_a_citation_key(asks):
     assert [f.code for f in lint_text(template, path="t.j2", config=build_config({}, "t")) if f.code == "PL203"] == []
     uncited = template.replace(asks, "Be brief.")
     assert [f.code for f in lint_text(uncited, path="t.j2", config=build_config({}, "t")) if f.code == "PL203"] == ["PL203"]
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        "format_date(d['updated_at'])",
+        "humanize(d.metadata.get('published'))",
+        "datetime.fromisoformat(d['date']).strftime('%Y-%m-%d')",
+        "arrow.get(d.created_at).humanize()",
+        "str(d.last_modified)",
+    ],
+)
+def test_a_date_shown_through_a_function_of_it_is_the_date(shown):
+    code = f"def build(docs):\n    out = []\n    for d in docs:\n        out.append(f\"[{{d['title']}}] ({{{shown}}})\\n{{d['text']}}\")\n    return '\\n'.join(out)\n"
+    assert [f.code for f in lint_text(code, path="ctx.py", config=CONFIG) if f.code == "PL201"] == ["PL201"]
+
+
+@pytest.mark.parametrize("shown", ["d.replace('a', 'b')", "len(d['tags'])", "utils.clean(d['text'])"])
+def test_a_function_of_no_date_shows_no_date(shown):
+    code = f"def build(docs):\n    out = []\n    for d in docs:\n        out.append(f\"[{{d['title']}}] ({{{shown}}})\\n{{d['text']}}\")\n    return '\\n'.join(out)\n"
+    assert [f.code for f in lint_text(code, path="ctx.py", config=CONFIG) if f.code in ("PL201", "PL102")] == []
