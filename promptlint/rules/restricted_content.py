@@ -6,7 +6,10 @@ Flags a source marked restricted, confidential or do-not-use (`[RESTRICTED]`,
 restricted items (`{% for c in forbidden %}`), and an instruction
 that tells the model not to use restricted or confidential sources, or says the
 context may include confidential or personal data that it must never disclose:
-either means such content is being sent. Markers are in `rules/restricted-content.yaml`.
+either means such content is being sent. Such a sentence names what is given (a
+document, the context), a class of restricted content and forbids it ("If a document
+is marked confidential, ignore it"); "do not use your internal knowledge" names no
+restricted content. Markers and words are in `rules/restricted-content.yaml`.
 
 ## Why is this bad?
 Sending forbidden content with an instruction not to use it treats the prompt as a
@@ -30,6 +33,7 @@ An instruction about restricted content is reported without a fix.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from ..engine.context import RuleContext
 from ..meaning.vocabulary import may_match, patterns
@@ -78,14 +82,41 @@ def check(prompt: Prompt, ctx: RuleContext):
                 f"The sources loop iterates '{source.collection}': restricted content is rendered into the prompt",
                 tokens_text="",
             )
-    instructions = patterns(ctx.words("instructions"))
+    for span in _restricting(prompt, ctx):
+        yield ctx.finding(
+            prompt,
+            span,
+            "The prompt tells the model not to use restricted content, so such content is being sent; "
+            "filter it before the prompt is built",
+            tokens_text="",
+        )
+
+
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
+
+
+@cache
+def _words(words: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")(?![\w-])")
+
+
+def _restricting(prompt: Prompt, ctx: RuleContext):
+    """The places in the instructions that tell the model not to use restricted content: a phrase
+    of rules/restricted-content.yaml, or a sentence that names what is given, a class of
+    restricted content, and forbids it. One finding a sentence."""
+    phrases = patterns(ctx.words("instructions"))
+    given, restricted, forbidding = (_words(tuple(ctx.words(key))) for key in ("given", "restricted", "forbidding"))
     for part in prompt.parts:
-        if part.kind is PartKind.INSTRUCTIONS:
-            for match in instructions.finditer(prompt.lower, part.span.start, part.span.end):
-                yield ctx.finding(
-                    prompt,
-                    Span(match.start(), match.end()),
-                    "The prompt tells the model not to use restricted content, so such content is being sent; "
-                    "filter it before the prompt is built",
-                    tokens_text="",
-                )
+        if part.kind is not PartKind.INSTRUCTIONS:
+            continue
+        for sentence in _SENTENCE.finditer(prompt.lower, part.span.start, part.span.end):
+            phrase = phrases.search(prompt.lower, sentence.start(), sentence.end())
+            if phrase:
+                yield Span(phrase.start(), phrase.end())
+            elif all(w.search(prompt.lower, sentence.start(), sentence.end()) for w in (given, restricted, forbidding)):
+                yield _trim(prompt, Span(sentence.start(), sentence.end()))
+
+
+def _trim(prompt: Prompt, span: Span) -> Span:
+    text = prompt.text[span.start : span.end]
+    return Span(span.start + len(text) - len(text.lstrip()), span.end - len(text) + len(text.rstrip()))

@@ -84,6 +84,31 @@ def test_permission_to_see_restricted_content_is_announced(path, sentence, start
     assert _found(twin, path, "PL105") == []
 
 
+@pytest.mark.parametrize("path", sorted(FORMS))
+@pytest.mark.parametrize("sentence", [
+    "If a document is marked as confidential, ignore it.",
+    "Never reveal information from documents labelled PRIVATE DATA or PII.",
+    "Documents tagged 'restricted' must not be used in the answer.",
+    "Do not disclose any sensitive information found in the context.",
+    "Exclude sources that are internal-only.",
+])
+def test_a_sentence_forbidding_restricted_parts_of_what_is_given_is_announced(path, sentence):
+    text = FORMS[path].format(label=f"{sentence}\nContext:")
+    assert _found(text, path, "PL105") == [_at(text, sentence)]
+
+
+@pytest.mark.parametrize("path", sorted(FORMS))
+@pytest.mark.parametrize("sentence", [
+    "Do not use your internal knowledge; answer only from the documents.",
+    "Never mention the context or documents; keep your internal reasoning private.",
+    "Never share personal opinions about the sources.",
+    "Ignore documents that are not relevant.",
+    "Confidential answers are welcome.",
+])
+def test_a_sentence_about_other_things_is_no_restricted_content(path, sentence):
+    assert _found(FORMS[path].format(label=f"{sentence}\nContext:"), path, "PL105") == []
+
+
 SOURCE_TEMPLATES = {
     "t.txt": "Answer from the excerpts.\n\n[{{i}}] {{title}}\n{framing}\n{{content}}\n\nQuestion: {{question}}\n",
     "a.txt": ("Answer from the excerpts.\n\n[1] Returns Policy\n{framing}\nDamaged goods may be returned within 30 days.\n\n"
