@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 from pathlib import Path
 
-from promptlint.canonical.formatting import format_document
+from promptlint.engine.formatting import format_document
 from promptlint.canonical.render import Chunk, build_prompt
 from promptlint.engine.config import build
 from promptlint.engine.lint import fix_text, lint_text

@@ -434,7 +434,7 @@ def test_a_fix_is_not_written_over_a_change_made_since_reading(work, edit_after_
 
 
 def test_format_is_not_written_over_a_change_made_since_reading(work, monkeypatch):
-    from promptlint.canonical import formatting
+    from promptlint.engine import formatting
 
     bad = copy(PL102 / "bad.txt", work)
     format_document = formatting.format_document

@@ -16,7 +16,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "promptlint"
 
 # The layer folders, top to bottom: the face, then what it drives, down to the model that everything reads.
-LAYERS = ["cli", "output", "audit", "engine", "canonical", "rules", "readers", "meaning", "model"]
+LAYERS = ["cli", "output", "audit", "engine", "rules", "canonical", "readers", "meaning", "model"]
 FACE = "cli"  # the command line, the rule reference it writes, the language server
 
 
@@ -80,6 +80,13 @@ def test_rules_and_readers_never_import_each_other(lower, upper):
     crossing = {module: sorted(name for name in _project(imports) if layer(name) == upper)
                 for module, imports in MODULES.items() if layer(module) == lower}
     assert {module: names for module, names in crossing.items() if names} == {}
+
+
+def test_a_module_uses_only_its_own_layer_and_the_layers_below():
+    rank = {name: i for i, name in enumerate(LAYERS)}
+    upward = {module: sorted(name for name in _project(imports) if layer(name) and rank[layer(name)] < rank[layer(module)])
+              for module, imports in MODULES.items() if layer(module)}
+    assert {module: names for module, names in upward.items() if names} == {}
 
 
 def test_the_model_imports_nothing_else_of_the_project():

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 DEFAULT_STALE_AFTER_DAYS = 365
 
 _HEADING_SEP = " > "
-_TITLE_SEP = " \u2014 "  # em dash
-_WARNING_MARK = " \u26a0\ufe0f "  # warning sign with emoji presentation
+TITLE_SEPARATOR = " \u2014 "  # em dash
+WARNING_MARK = " \u26a0\ufe0f "  # warning sign with emoji presentation
 
 
 @dataclass(frozen=True)
@@ -80,14 +80,14 @@ def render_header(
         header += f" {title}"
     if path:
         # The dash separates title from path; without a title it would dangle.
-        header += (_TITLE_SEP if title else " ") + path
+        header += (TITLE_SEPARATOR if title else " ") + path
     note = freshness_note(chunk, today=today, stale_after_days=stale_after_days)
     if note:
         header += f" ({note})"
     warnings = [w for w in (_one_line(w) for w in chunk.parse_warnings) if w]
     if warnings:
         # One warning is enough to make the model cautious; more is clutter.
-        header += _WARNING_MARK + warnings[0]
+        header += WARNING_MARK + warnings[0]
     return header
 
 

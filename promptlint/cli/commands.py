@@ -404,7 +404,7 @@ def audit(logs, field_path, report_format, output_path, examples, engine, schedu
 @config_option
 def format_command(paths, check_only, show_diff, unsafe, respect_gitignore, config_path):
     """Rewrite the sources block of each prompt with the canonical renderer."""
-    from ..canonical.formatting import format_document  # the renderer is loaded only by this command
+    from ..engine.formatting import format_document  # the renderer is loaded only by this command
 
     targets, unreadable = _targets(paths, config_path, None, None, respect_gitignore)
     preview = check_only or show_diff  # nothing is written

@@ -12,7 +12,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..engine import registry
-from ..engine.registry import Rule
+from ..model.rule import Rule
 
 README_START = "<!-- rules-table -->"
 README_END = "<!-- /rules-table -->"

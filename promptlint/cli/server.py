@@ -35,7 +35,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from ..canonical.formatting import format_document
+from ..engine.formatting import format_document
 from ..engine import registry
 from ..engine.config import CONFIG_NAMES, Config, ConfigError, Resolver
 from ..engine.lint import check_document, fix_finding

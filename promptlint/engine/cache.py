@@ -28,7 +28,7 @@ from pathlib import Path
 from ..model.findings import Applicability, Edit, Finding, Fix, Severity
 from ..model.prompt import Span
 from .config import Config
-from .registry import Rule
+from ..model.rule import Rule
 
 FOLDER = ".promptlint_cache"
 # Bumped when an entry's layout changes, so that old entries are misses.

@@ -21,7 +21,7 @@ import yaml
 from ..meaning import lexicon, vocabulary
 from ..readers.formats import FILE_TYPES
 from . import files, registry
-from .registry import Rule
+from ..model.rule import Rule
 
 CONFIG_NAMES = (".promptlint.yaml", ".promptlint.yml", "pyproject.toml")
 TOP_KEYS = (

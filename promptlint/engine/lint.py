@@ -15,7 +15,7 @@ from ..readers import document as documents
 from ..readers.bodysources import body_sources
 from ..readers.segment import segment_text, words
 from .config import Config, default_config
-from .context import RuleContext
+from ..rules._context import RuleContext
 from .fix import FixDidNotConverge, apply_fixes, fix_loop
 
 

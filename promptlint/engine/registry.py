@@ -12,28 +12,13 @@ import difflib
 import importlib
 import pkgutil
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from enum import Enum
 from functools import cache
 from types import ModuleType
 
 from .. import rules as rules_package
 from ..meaning import vocabulary
-from ..model.findings import Finding, Severity
-
-
-class FixKind(str, Enum):
-    """What fixes a rule offers (a str, so it reads and prints as its value)."""
-
-    NONE = "none"
-    SAFE = "safe"
-    UNSAFE = "unsafe"
-    SAFE_OR_UNSAFE = "safe/unsafe"
-
-    def __str__(self) -> str:
-        return self.value
-
+from ..model.findings import Severity
+from ..model.rule import FixKind, Rule
 
 FIX_KINDS = tuple(kind.value for kind in FixKind)
 # A rule module's metadata: its name, the type its value must have, and its default
@@ -53,20 +38,6 @@ _NAME = re.compile(r"[a-z]+(?:-[a-z]+)*")
 
 class RuleError(Exception):
     """A rule module whose metadata is missing, misspelt or of the wrong type."""
-
-
-@dataclass(frozen=True)
-class Rule:
-    code: str
-    name: str
-    summary: str
-    severity: Severity
-    fix: FixKind  # what fixes it offers
-    default: bool  # selected when the config says nothing
-    options: dict  # option name -> default value
-    doc: str
-    vocabulary: str | None  # the rule's name when it has a word list, rules/<name>.yaml
-    check: Callable[..., Iterable[Finding]]
 
 
 def _metadata(module: ModuleType) -> dict:

@@ -30,7 +30,7 @@ from ..readers.jinja import check_syntax
 from ..rules.unused_suppression import CODE
 from . import registry
 from .config import Config
-from .context import RuleContext
+from ..rules._context import RuleContext
 
 # A comment that starts so is meant as a directive, and is reported when it does not parse.
 _PREFIX = re.compile(r"\s*promptlint\s*:\s*", re.IGNORECASE)

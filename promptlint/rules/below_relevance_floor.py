@@ -27,9 +27,9 @@ Unsafe: the whole source is dropped, which changes what the model can cite.
 
 from __future__ import annotations
 
-from ..engine.context import RuleContext
 from ..meaning.values import number
 from ..model.prompt import Prompt
+from ._context import RuleContext
 from ._fields import remove_source, source_label
 
 CODE = "PL106"

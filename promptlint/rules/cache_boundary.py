@@ -45,8 +45,8 @@ from __future__ import annotations
 
 import re
 
-from ..engine.context import RuleContext
 from ..model.prompt import DYNAMIC_KINDS, Part, PartKind, Prompt, Span, SpanSet
+from ._context import RuleContext
 
 CODE = "PL305"
 NAME = "cache-boundary"

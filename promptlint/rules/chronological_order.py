@@ -34,9 +34,9 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from ..engine.context import RuleContext
 from ..meaning.vocabulary import patterns
 from ..model.prompt import PartKind, Prompt, Span
+from ._context import RuleContext
 
 CODE = "PL302"
 NAME = "chronological-order"

@@ -31,10 +31,10 @@ from __future__ import annotations
 
 import re
 
-from ..engine.context import RuleContext
 from ..meaning import vocabulary
 from ..meaning.lexicon import split
 from ..model.prompt import PartKind, Prompt
+from ._context import RuleContext
 from ._fields import remove_field, source_label
 
 CODE = "PL203"

@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..engine.context import RuleContext
 from ..meaning import tokens
 from ..model.prompt import Prompt
+from ._context import RuleContext
 
 CODE = "PL401"
 NAME = "context-budget"

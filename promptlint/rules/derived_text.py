@@ -36,8 +36,8 @@ Safe: the derived line or element is removed; the chunk text is untouched.
 
 from __future__ import annotations
 
-from ..engine.context import RuleContext
 from ..model.prompt import Field, Prompt, Source
+from ._context import RuleContext
 from ._fields import remove_field, source_label
 
 CODE = "PL104"

@@ -32,8 +32,8 @@ No fix.
 
 from __future__ import annotations
 
-from ..engine.context import RuleContext
 from ..model.prompt import Prompt
+from ._context import RuleContext
 
 CODE = "PL902"
 NAME = "include-outside-root"

@@ -28,9 +28,9 @@ from __future__ import annotations
 
 import re
 
-from ..engine.context import RuleContext
 from ..meaning.lexicon import split
 from ..model.prompt import Prompt, Span
+from ._context import RuleContext
 
 CODE = "PL107"
 NAME = "marginal-sources"

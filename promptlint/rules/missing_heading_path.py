@@ -27,9 +27,9 @@ No fix: the heading path has to come from the document's structure at ingest.
 
 from __future__ import annotations
 
-from ..engine.context import RuleContext
 from ..model.findings import Severity
 from ..model.prompt import Prompt
+from ._context import RuleContext
 
 CODE = "PL204"
 NAME = "missing-heading-path"

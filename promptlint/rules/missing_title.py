@@ -27,9 +27,9 @@ No fix: the title has to come from the retrieval metadata.
 
 from __future__ import annotations
 
-from ..engine.context import RuleContext
 from ..model.findings import Severity
 from ..model.prompt import Prompt, Source
+from ._context import RuleContext
 
 CODE = "PL205"
 NAME = "missing-title"

@@ -38,11 +38,11 @@ without a fix, because a fix never edits chunk content.
 
 from __future__ import annotations
 
-from ..engine.context import RuleContext
 from ..meaning import vocabulary
 from ..meaning.vocabulary import may_match, patterns
 from ..model.findings import Applicability, Edit, Fix
 from ..model.prompt import Prompt, Span
+from ._context import RuleContext
 from ._fields import remove_line, source_label
 
 CODE = "PL103"

@@ -33,8 +33,8 @@ No automatic fix; `promptlint format` rewrites a prompt in the canonical order.
 
 from __future__ import annotations
 
-from ..engine.context import RuleContext
 from ..model.prompt import PartKind, Prompt
+from ._context import RuleContext
 
 CODE = "PL306"
 NAME = "question-not-last"

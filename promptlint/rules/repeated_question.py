@@ -37,9 +37,9 @@ from __future__ import annotations
 import bisect
 import re
 
-from ..engine.context import RuleContext
 from ..model.findings import Applicability, Edit, Fix
 from ..model.prompt import Prompt, Span
+from ._context import RuleContext
 from ._fields import remove_line
 
 CODE = "PL101"

@@ -35,10 +35,10 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from ..engine.context import RuleContext
 from ..meaning.vocabulary import may_match, patterns
 from ..model.findings import Severity
 from ..model.prompt import PartKind, Prompt, Span
+from ._context import RuleContext
 from ._fields import remove_source, source_label
 
 CODE = "PL105"

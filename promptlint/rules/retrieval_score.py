@@ -40,10 +40,10 @@ from __future__ import annotations
 
 import re
 
-from ..engine.context import RuleContext
 from ..meaning import vocabulary
 from ..meaning.values import number
 from ..model.prompt import Field, PartKind, Prompt, Span
+from ._context import RuleContext
 from ._fields import is_slot, remove_field, source_label
 
 CODE = "PL102"

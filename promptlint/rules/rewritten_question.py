@@ -38,9 +38,9 @@ from __future__ import annotations
 
 import re
 
-from ..engine.context import RuleContext
 from ..model.findings import Applicability, Edit, Fix
 from ..model.prompt import Prompt, Span
+from ._context import RuleContext
 
 CODE = "PL304"
 NAME = "rewritten-question"

@@ -28,8 +28,8 @@ Safe: the field is removed; the chunk text is untouched.
 
 from __future__ import annotations
 
-from ..engine.context import RuleContext
 from ..model.prompt import Prompt
+from ._context import RuleContext
 from ._fields import remove_field, source_label
 
 CODE = "PL202"

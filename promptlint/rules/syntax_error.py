@@ -24,9 +24,9 @@ No fix.
 
 from __future__ import annotations
 
-from ..engine.context import RuleContext
 from ..model.findings import Severity
 from ..model.prompt import Prompt
+from ._context import RuleContext
 
 CODE = "PL900"
 NAME = "syntax-error"

@@ -47,11 +47,11 @@ from __future__ import annotations
 import datetime
 import re
 
-from ..engine.context import RuleContext
 from ..meaning.lexicon import Lexicon
 from ..meaning.values import parse_date
 from ..model.findings import Applicability, Edit, Fix
 from ..model.prompt import Field, FieldForm, Prompt, Source, SourceStyle, Span
+from ._context import RuleContext
 from ._fields import remove_line
 
 CODE = "PL201"

@@ -42,10 +42,10 @@ No fix: whether a field is a signal for some sources is decided where the prompt
 
 from __future__ import annotations
 
-from ..engine.context import RuleContext
 from ..meaning import tokens
 from ..model.findings import Severity
 from ..model.prompt import Field, Prompt, Source
+from ._context import RuleContext
 
 CODE = "PL206"
 NAME = "unconditional-field"

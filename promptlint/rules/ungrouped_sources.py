@@ -36,9 +36,9 @@ from __future__ import annotations
 
 from ..canonical.chunks import to_chunk
 from ..canonical.render import order_sources
-from ..engine.context import RuleContext
 from ..model.findings import Applicability, Edit, Fix
 from ..model.prompt import Prompt, Source
+from ._context import RuleContext
 from ._fields import source_label
 
 CODE = "PL301"

@@ -40,8 +40,8 @@ meant to say is for its author to correct.
 
 from __future__ import annotations
 
-from ..engine.context import RuleContext
 from ..model.prompt import Prompt
+from ._context import RuleContext
 
 CODE = "PL901"
 NAME = "unused-suppression"

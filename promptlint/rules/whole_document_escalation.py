@@ -28,9 +28,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..engine.context import RuleContext
 from ..model.findings import Severity
 from ..model.prompt import Prompt
+from ._context import RuleContext
 from ._fields import has_slot
 
 CODE = "PL303"

@@ -39,9 +39,9 @@ import re
 
 from ..canonical.chunks import to_chunk
 from ..canonical.render import render_header
-from ..engine.context import RuleContext
 from ..meaning import tokens
 from ..model.prompt import Prompt, Source, Span
+from ._context import RuleContext
 from ._fields import reported_labels, source_label
 
 CODE = "PL402"

@@ -7,7 +7,8 @@ from types import ModuleType
 import pytest
 
 from promptlint.engine import registry
-from promptlint.engine.registry import FixKind, RuleError
+from promptlint.engine.registry import RuleError
+from promptlint.model.rule import FixKind
 from promptlint.model.findings import Severity
 
 

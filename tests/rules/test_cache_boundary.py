@@ -172,7 +172,7 @@ def test_line_numbers_are_counted_once_and_unchanged(lines):
     if dynamic is None:
         return
     rule = next(r for r in CONFIG.selected if r.code == "PL305")
-    from promptlint.engine.context import RuleContext
+    from promptlint.rules._context import RuleContext
 
     ctx = RuleContext(rule, CONFIG.rule_options(rule), CONFIG.today)
     assert {line for line, _ in cache_boundary._static_after(prompt, dynamic.span.end, ctx)} == _naive_lines(prompt, dynamic.span.end)

@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 from test_render import RETURNS, SKU, TODAY
 
-from promptlint.canonical import formatting
-from promptlint.canonical.formatting import format_document, format_template
+from promptlint.engine import formatting
+from promptlint.engine.formatting import format_document, format_template
 from promptlint.canonical.render import Chunk, freshness_note, render_header, render_source, render_sources
 from promptlint.cli.commands import main
 from promptlint.engine.config import build

@@ -36,17 +36,17 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..engine import registry
-from ..engine.config import Config
-from ..engine.context import RuleContext
+from . import registry
+from .config import Config
+from ..rules._context import RuleContext
 from ..model.findings import Edit
 from ..model.prompt import Field, FieldForm, Prompt, Source, SourceStyle, Span, Syntax
 from ..readers import document
 from ..readers.jinja import Block, Tag, check_syntax, environment, parses, segment_jinja, tree
 from ..readers.segment import segment_text, words
 from ..rules.unconditional_date import STALE_LABEL
-from .chunks import to_chunk
-from .render import _TITLE_SEP, _WARNING_MARK, Chunk, order_sources, render_source
+from ..canonical.chunks import to_chunk
+from ..canonical.render import TITLE_SEPARATOR, WARNING_MARK, Chunk, order_sources, render_source
 
 
 # Handlebars and Mustache section tags: `{{#each docs}}`, `{{/each}}`, `{{^docs}}`. A section
@@ -239,14 +239,14 @@ def _loop_body(template: str, source: Source, config: Config, key: str) -> str:
         if source.title:
             # The dash separates title from path; without a title it would dangle. (Tags, not a
             # string literal: no quote can then clash with the string a template is written in.)
-            before = f"{{% if {_expression(source.title)} %}}{_TITLE_SEP}{{% else %}} {{% endif %}}"
+            before = f"{{% if {_expression(source.title)} %}}{TITLE_SEPARATOR}{{% else %}} {{% endif %}}"
         header += _when_set(source.heading_path[0], before)
     if date:
         # Only the application knows today's date, so it decides staleness and sets the flag.
         variable = environment().parse(template[source.span.start : source.span.end]).body[0].target.name
         header += f"{{% if {variable}.{options['stale-flag']} %}} ({STALE_LABEL} {_output(date.value)}){{% endif %}}"
     if warning:
-        header += _when_set(warning.value, _WARNING_MARK)
+        header += _when_set(warning.value, WARNING_MARK)
     content = _output(template[source.content.start : source.content.end])
     return f"{header}\n{content}\n"
 

@@ -10,7 +10,7 @@ from ..meaning import tokens, vocabulary
 from ..meaning.lexicon import Lexicon, shipped
 from ..model.findings import Finding, Fix
 from ..model.prompt import Field, Prompt, Source, Span
-from .registry import Rule
+from ..model.rule import Rule
 
 
 @dataclass(frozen=True)

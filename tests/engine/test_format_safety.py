@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT
-from promptlint.canonical.formatting import format_document
+from promptlint.engine.formatting import format_document
 from promptlint.cli.commands import main
 from promptlint.engine.config import build
 from promptlint.model.prompt import Syntax

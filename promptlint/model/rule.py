@@ -1,0 +1,35 @@
+"""What a rule is, as the engine holds it: its metadata, its documentation and its check."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from enum import Enum
+
+from .findings import Finding, Severity
+
+
+class FixKind(str, Enum):
+    """What fixes a rule offers (a str, so it reads and prints as its value)."""
+
+    NONE = "none"
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+    SAFE_OR_UNSAFE = "safe/unsafe"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    summary: str
+    severity: Severity
+    fix: FixKind  # what fixes it offers
+    default: bool  # selected when the config says nothing
+    options: dict  # option name -> default value
+    doc: str
+    vocabulary: str | None  # the rule's name when it has a word list, rules/<name>.yaml
+    check: Callable[..., Iterable[Finding]]
