@@ -38,7 +38,6 @@ KNOWN = {
     "readers.jssource._python_text": 51,
     "readers.segment._parse_header": 21,
     "readers.segment._questions": 39,
-    "readers.segment._read_body": 46,
     "readers.segment._record": 24,
     "readers.segment._text_source": 28,
     "readers.segment._text_sources": 24,

@@ -787,102 +787,137 @@ class _Body:
     end: int = 0  # where the source ends, when text after the content still belongs to it
 
 
+@dataclass(frozen=True)
+class _Head:
+    """The metadata and wrapper lines above a source's content, and how the content opens."""
+    fields: list[Field]
+    wrapper_lines: list[Span]
+    next_line: int  # the index of the first body line after the head
+    labelled: bool = False  # the content was introduced by a label ("Content:", "Text" alone)
+    inline: Span | None = None  # "Content: text": the content on the label's own line
+
+
 def _read_body(text: str, body: list[Line], vocab: Vocab, default_start: int) -> _Body:
     """Split the lines under a header into metadata lines, wrapper lines and the content.
 
     Metadata and wrapper lines come first; the content starts at the first line
     that is neither, or after an explicit "Content:" (or bare "Text") label.
     """
+    head = _read_head(text, body, vocab)
+    fields, i = head.fields, head.next_line
+    if head.inline and _LONE_SLOT.match(lowercase(text[head.inline.start : head.inline.end])):
+        # "Snippet: {{Snippet}}" in a source template: the labelled lines after it are fields too.
+        after_slot, read = _fields_after_slot(text, body[i:], vocab)
+        if read:
+            # The slot is the whole chunk: the lines after the fields that follow it stay in the
+            # source, as before, but are no part of the chunk, so that its fields are not inside it.
+            fields += after_slot
+            tail = _strip_blank_edges(body[i + read :])
+            end = max(tail[-1].end if tail else 0, fields[-1].span.end)
+            return _Body(fields, head.wrapper_lines, head.inline, end)
+    if head.labelled:
+        content_lines, closing = _closing_fields(text, body[i:], vocab)
+        fields += closing
+    else:
+        content_lines = _strip_blank_edges(body[i:])
+    if head.inline:
+        content_start = head.inline.start
+    else:
+        content_start = content_lines[0].start if content_lines else (body[i - 1].end if i and body else default_start)
+    content_end = content_lines[-1].end if content_lines else (head.inline.end if head.inline else content_start)
+    return _Body(fields, head.wrapper_lines, Span(content_start, max(content_end, content_start)))
+def _read_head(text: str, body: list[Line], vocab: Vocab) -> _Head:
+    """The metadata and wrapper lines that open a source's body, up to its content or a content label."""
     fields: list[Field] = []
     wrapper_lines: list[Span] = []
-    content_start = None
-    inline_content_end = None  # "Content: text" on the label's own line
-    labelled_content = False
-    i = 0
-    while i < len(body):
-        line = body[i]
-        if line.blank or _SEPARATOR.match(line.text) or _LONE_TAG.match(line.lower):
-            i += 1
+    for i, line in enumerate(body):
+        if _edge(line):
             continue
         labelled = _LABEL_LINE.match(line.lower)
         # The label as written, so that "sourceDocument" reads as "source document".
         label = normalise_label(line.text[labelled.start("label") : labelled.end("label")]) if labelled else ""
-        if not labelled and normalise_label(line.lower.strip()) in vocab.content_labels:
-            labelled_content = True  # "Text" alone on its line
-            i += 1
-            break
-        if labelled and label in vocab.content_labels:
-            value_start = line.start + labelled.start("value")
-            content_start = value_start if labelled["value"].strip() else None
-            inline_content_end = line.end if content_start is not None else None
-            labelled_content = True
-            i += 1
-            break
-        slot = _LONE_SLOT.match(line.lower)
-        if slot and normalise_label(slot["name"]).endswith(_NAMING_SLOTS):
-            # "{chunk_heading}" alone on a line: the slot names what it prints.
-            fields.append(Field(normalise_label(slot["name"]), line.text.strip(), _line_span(text, line), Span(line.start, line.end), FieldForm.LINE))
-            i += 1
-            continue
-        if not labelled and _SLOT_LABEL_LINE.match(line.lower):
-            # "{key}: {value}": a template line that prints any metadata field.
-            fields.append(Field("metadata", line.text.strip(), _line_span(text, line), Span(line.start, line.end), FieldForm.LINE))
-            i += 1
-            continue
-        if labelled and (mapping := _mapping_fields(text, line, labelled)):
-            fields.extend(mapping)
-            i += 1
-            continue
-        if labelled and (vocab.is_field(label) or "_" in labelled["label"].strip()):
-            fields.append(_line_field(text, line, labelled, label))
-            i += 1
-            continue
-        if looks_like_instruction(line):
+        if _is_content_label(line, labelled, label, vocab):
+            return _Head(fields, wrapper_lines, i + 1, labelled=True, inline=_value_on_line(line, labelled))
+        if (metadata := _metadata_fields(text, line, labelled, label, vocab)) is not None:
+            fields.extend(metadata)
+        elif looks_like_instruction(line):
             wrapper_lines.append(_line_span(text, line))
-            i += 1
-            continue
-        if labelled and (printed := _LONE_SLOT.match(labelled["value"])) and not vocab.lexicon.concepts(printed["name"]) and not vocab.is_field(label):
-            # "**Memory:** {{memory}}": a labelled slot that neither its label nor its name calls
-            # metadata prints the chunk, as a content label's slot does; fields may follow it.
-            content_start = line.start + labelled.start("value")
-            inline_content_end = line.end
-            labelled_content = True
-            i += 1
-        break
-    fields_after_slot = False
-    if inline_content_end is not None and _LONE_SLOT.match(lowercase(text[content_start:inline_content_end])):
-        # "Snippet: {{Snippet}}" in a source template: the labelled lines after it are fields too.
-        while i < len(body) and (labelled := _LABEL_LINE.match(body[i].lower)):
-            label = normalise_label(body[i].text[labelled.start("label") : labelled.end("label")])
-            if mapping := _mapping_fields(text, body[i], labelled):
-                fields.extend(mapping)
-            elif vocab.is_field(label := _named_by_slot(_line_field(text, body[i], labelled, label), vocab).label):
-                fields.append(_line_field(text, body[i], labelled, label))
-            else:
-                break
-            fields_after_slot = True
-            i += 1
-    rest_lines = body[i:]
-    if fields_after_slot:
-        # The slot is the whole chunk: the lines after the fields that follow it stay in the
-        # source, as before, but are no part of the chunk, so that its fields are not inside it.
-        tail = _strip_blank_edges(rest_lines)
-        end = max(tail[-1].end if tail else 0, fields[-1].span.end)
-        return _Body(fields, wrapper_lines, Span(content_start, inline_content_end), end)
-    content_lines, trailing = _split_trailing_fields(rest_lines, vocab) if labelled_content else (rest_lines, [])
-    for line, labelled in trailing:
-        label = normalise_label(labelled["label"])
-        fields.append(_line_field(text, line, labelled, label))
+        elif labelled and _prints_the_chunk(labelled, label, vocab):
+            return _Head(fields, wrapper_lines, i + 1, labelled=True, inline=_value_on_line(line, labelled))
+        else:
+            return _Head(fields, wrapper_lines, i)
+    return _Head(fields, wrapper_lines, len(body))
+
+
+def _is_content_label(line: Line, labelled: re.Match[str] | None, label: str, vocab: Vocab) -> bool:
+    """A line that introduces the content: "Content: ..." or "Text" alone on its line."""
+    if labelled:
+        return label in vocab.content_labels
+    return normalise_label(line.lower.strip()) in vocab.content_labels
+
+
+def _value_on_line(line: Line, labelled: re.Match[str] | None) -> Span | None:
+    """The text after a label on its own line ("Content: text"), if there is any."""
+    if labelled and labelled["value"].strip():
+        return Span(line.start + labelled.start("value"), line.end)
+    return None
+
+
+def _metadata_fields(text: str, line: Line, labelled: re.Match[str] | None, label: str, vocab: Vocab) -> list[Field] | None:
+    """The fields a line of a source's head gives, or None when it is no metadata line."""
+    slot = _LONE_SLOT.match(line.lower)
+    if slot and normalise_label(slot["name"]).endswith(_NAMING_SLOTS):
+        # "{chunk_heading}" alone on a line: the slot names what it prints.
+        return [Field(normalise_label(slot["name"]), line.text.strip(), _line_span(text, line), Span(line.start, line.end), FieldForm.LINE)]
+    if not labelled:
+        if _SLOT_LABEL_LINE.match(line.lower):
+            # "{key}: {value}": a template line that prints any metadata field.
+            return [Field("metadata", line.text.strip(), _line_span(text, line), Span(line.start, line.end), FieldForm.LINE)]
+        return None
+    if mapping := _mapping_fields(text, line, labelled):
+        return mapping
+    if vocab.is_field(label) or "_" in labelled["label"].strip():
+        return [_line_field(text, line, labelled, label)]
+    return None
+
+
+def _prints_the_chunk(labelled: re.Match[str], label: str, vocab: Vocab) -> bool:
+    """A labelled slot that neither its label nor its name calls metadata ("**Memory:** {{memory}}")
+    prints the chunk, as a content label's slot does; fields may follow it."""
+    printed = _LONE_SLOT.match(labelled["value"])
+    return bool(printed) and not vocab.lexicon.concepts(printed["name"]) and not vocab.is_field(label)
+
+
+def _fields_after_slot(text: str, lines: list[Line], vocab: Vocab) -> tuple[list[Field], int]:
+    """The fields on the labelled lines that follow a slot printing the chunk, and how many lines they take."""
+    fields: list[Field] = []
+    read = 0
+    for line in lines:
+        labelled = _LABEL_LINE.match(line.lower)
+        if not labelled:
+            break
+        label = normalise_label(line.text[labelled.start("label") : labelled.end("label")])
+        if mapping := _mapping_fields(text, line, labelled):
+            fields.extend(mapping)
+        elif vocab.is_field(label := _named_by_slot(_line_field(text, line, labelled, label), vocab).label):
+            fields.append(_line_field(text, line, labelled, label))
+        else:
+            break
+        read += 1
+    return fields, read
+
+
+def _closing_fields(text: str, lines: list[Line], vocab: Vocab) -> tuple[list[Line], list[Field]]:
+    """The content of labelled text without its edges, and the fields written after it: derived
+    fields after a blank line ("Summary: ..."), then a last line of metadata written as a mapping."""
+    content_lines, trailing = _split_trailing_fields(lines, vocab)
+    fields = [_line_field(text, line, labelled, normalise_label(labelled["label"])) for line, labelled in trailing]
     content_lines = _strip_blank_edges(content_lines)
-    # After labelled text, a last line of metadata written as a mapping closes the source.
-    last = _LABEL_LINE.match(content_lines[-1].lower) if labelled_content and content_lines else None
+    last = _LABEL_LINE.match(content_lines[-1].lower) if content_lines else None
     if last and (mapping := _mapping_fields(text, content_lines[-1], last)):
         fields.extend(mapping)
         content_lines = _strip_blank_edges(content_lines[:-1])
-    if content_start is None:
-        content_start = content_lines[0].start if content_lines else (body[i - 1].end if i and body else default_start)
-    content_end = content_lines[-1].end if content_lines else (inline_content_end or content_start)
-    return _Body(fields, wrapper_lines, Span(content_start, max(content_end, content_start)))
+    return content_lines, fields
 
 
 # One "'key': value" item of a mapping written out as a Python dict or a JSON object.
