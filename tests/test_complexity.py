@@ -35,7 +35,6 @@ KNOWN = {
     "readers.jinja._Reader._outputs": 24,
     "readers.jinja._Reader.loop": 33,
     "readers.jssource._local_aliases": 21,
-    "readers.jssource._python_text": 51,
     "readers.segment._parse_header": 21,
     "readers.segment._questions": 39,
     "readers.segment._record": 24,

@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 import bisect
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 
 from ..meaning.lexicon import Lexicon
@@ -565,58 +566,93 @@ def python_of(expression: str) -> ast.AST | None:
 
 
 def _python_text(toks: list[Token], a: int, b: int) -> str | None:
-    # A conditional at the top: `x.date ? x.date : ""` prints its first branch, as pybuild reads an IfExp.
-    depth, question = 0, None
-    for k in range(a, b):
-        text = toks[k].text if toks[k].kind == "punct" else ""
-        depth += text in ("(", "[", "{", "${") and 1 or 0
-        depth -= text in (")", "]", "}") and 1 or 0
-        if depth == 0 and text == "?" and question is None:
-            question = k
-        elif depth == 0 and text == ":" and question is not None:
-            parts = [_python_text(toks, x, y) for x, y in ((question + 1, k), (a, question), (k + 1, b))]
-            return None if None in parts else f"({parts[0]}) if ({parts[1]}) else ({parts[2]})"
-    # A default: `c.date ?? ""` and `c.date || "n/a"` print the value, as `.get("date", "")` does.
+    """The expression in ``toks[a:b]`` written as Python; None when a part of it has no Python."""
+    if (conditional := _conditional(toks, a, b)) is not None:
+        # `x.date ? x.date : ""` prints its first branch, as pybuild reads an IfExp.
+        question, colon = conditional
+        parts = [_python_text(toks, x, y) for x, y in ((question + 1, colon), (a, question), (colon + 1, b))]
+        return None if None in parts else f"({parts[0]}) if ({parts[1]}) else ({parts[2]})"
+    if (default := _default(toks, a, b)) is not None:
+        # `c.date ?? ""` and `c.date || "n/a"` print the value, as `.get("date", "")` does.
+        return _python_text(toks, a, default)
+    return _python_words(toks, a, b)
+
+
+def _top_level_punctuation(toks: list[Token], a: int, b: int) -> Iterator[tuple[int, str]]:
+    """Each punctuation token of ``toks[a:b]`` outside brackets, with its index."""
     depth = 0
     for k in range(a, b):
         text = toks[k].text if toks[k].kind == "punct" else ""
         depth += text in ("(", "[", "{", "${") and 1 or 0
         depth -= text in (")", "]", "}") and 1 or 0
-        if depth == 0 and text in ("??", "||"):
-            return _python_text(toks, a, k)
+        if depth == 0 and text:
+            yield k, text
+
+
+def _conditional(toks: list[Token], a: int, b: int) -> tuple[int, int] | None:
+    """Where the `?` and the `:` of a conditional at the top of ``toks[a:b]`` are, if it is one."""
+    question = None
+    for k, text in _top_level_punctuation(toks, a, b):
+        if text == "?" and question is None:
+            question = k
+        elif text == ":" and question is not None:
+            return question, k
+    return None
+
+
+def _default(toks: list[Token], a: int, b: int) -> int | None:
+    """Where the `??` or `||` that gives a value its default is, at the top of ``toks[a:b]``."""
+    return next((k for k, text in _top_level_punctuation(toks, a, b) if text in ("??", "||")), None)
+
+
+def _python_words(toks: list[Token], a: int, b: int) -> str | None:
+    """The tokens of ``toks[a:b]`` written one by one as Python; None when one has no Python."""
     out: list[str] = []
     k = a
     while k < b:
         token = toks[k]
         if token.kind == "template":
-            inner = fields(token.value) or []
-            first = python_of(inner[0][2]) if inner else None
-            out.append("(" + ast.unparse(first) + ")" if first is not None else '""')
+            out.append(_template_python(token))
             k += 1
             while k < b and toks[k].start < token.end:
                 k += 1  # its fields' tokens
             continue
-        if token.kind == "string":
-            out.append(repr(token.value))
-        elif token.kind == "regex" or token.kind == "punct" and token.text in ("=>", "...", "${"):
+        if token.kind == "regex" or token.kind == "punct" and token.text in ("=>", "...", "${"):
             return None
-        elif token.kind == "name" and k + 2 < b and (token.text, toks[k + 2].text) in _PYTHON_FUNCTIONS and toks[k + 1].text == ".":
+        if token.kind == "name" and k + 2 < b and (token.text, toks[k + 2].text) in _PYTHON_FUNCTIONS and toks[k + 1].text == ".":
             out.append(_PYTHON_FUNCTIONS[(token.text, toks[k + 2].text)])
-            k += 2
-        elif token.kind == "name" and token.text not in _DROPPED:
-            out.append(_PYTHON_NAMES.get(token.text, token.text))
-        elif token.kind == "number":
-            out.append(token.text.rstrip("n"))
-        elif token.kind == "punct" and token.text == "?.":
-            out.append("" if k + 1 < b and toks[k + 1].text in ("[", "(") else ".")
-        elif token.kind == "punct" and token.text == "!":
-            # After a value it is TypeScript's non-null assertion (`x.meta!.date`); before one, a negation.
-            after_value = k > a and (toks[k - 1].kind in ("name", "number", "string") or toks[k - 1].text in (")", "]"))
-            out.append("" if after_value else " not ")
-        elif token.kind == "punct":
-            out.append(_OPERATORS.get(token.text, token.text))
+            k += 3
+            continue
+        if (word := _python_word(toks, k, a, b)) is not None:
+            out.append(word)
         k += 1
     return " ".join(out)
+
+
+def _template_python(token: Token) -> str:
+    """A nested template literal as the Python of its first field, which is what it prints of a value."""
+    inner = fields(token.value) or []
+    first = python_of(inner[0][2]) if inner else None
+    return "(" + ast.unparse(first) + ")" if first is not None else '""'
+
+
+def _python_word(toks: list[Token], k: int, a: int, b: int) -> str | None:
+    """What the token ``toks[k]`` is in Python; None when Python leaves it out (`await`, `typeof`)."""
+    token = toks[k]
+    if token.kind == "string":
+        return repr(token.value)
+    if token.kind == "name":
+        return _PYTHON_NAMES.get(token.text, token.text) if token.text not in _DROPPED else None
+    if token.kind == "number":
+        return token.text.rstrip("n")
+    # What is left is punctuation: templates and regular expressions are read by the caller.
+    if token.text == "?.":
+        return "" if k + 1 < b and toks[k + 1].text in ("[", "(") else "."
+    if token.text == "!":
+        # After a value it is TypeScript's non-null assertion (`x.meta!.date`); before one, a negation.
+        after_value = k > a and (toks[k - 1].kind in ("name", "number", "string") or toks[k - 1].text in (")", "]"))
+        return "" if after_value else " not "
+    return _OPERATORS.get(token.text, token.text)
 
 
 # ---------------------------------------------------------------- reading a wrapper again, writing a fix
