@@ -1373,6 +1373,19 @@ def _questions(
     """Every place the question is asked outside the sources, every slot for a rewritten form of it,
     and the questions of worked examples."""
     inside = SpanSet([s.span for s in sources])
+    found = _labelled_questions(text, lines, vocab, inside) + _tagged_questions(text, lower, inside)
+    slotted, rewritten = _question_slots(text, lower, vocab, inside)
+    found += slotted
+    if not found and (asked_last := _last_user_question(text, lower, vocab, sources, messages)) is not None:
+        found.append(asked_last)
+    asked = _restated(text, _not_rewritten(found, rewritten))
+    live = _live(lower, asked)
+    return live, rewritten, [span for span in asked if span not in live]
+
+
+def _labelled_questions(text: str, lines: list[Line], vocab: Vocab, inside: SpanSet) -> list[Span]:
+    """The questions after a question label: on its line ("Question: ..."), or on the next line
+    after a section label ("## Question")."""
     found: list[Span] = []
     for index, line in enumerate(lines):
         if line.start in inside:
@@ -1387,6 +1400,12 @@ def _questions(
             nxt = next((ln for ln in lines[index + 1 :] if not ln.blank), None)
             if nxt is not None and not _SECTION_LABEL.match(nxt.lower) and nxt.start not in inside:
                 found.append(_trim(text, Span(nxt.start, nxt.end)))
+    return found
+
+
+def _tagged_questions(text: str, lower: str, inside: SpanSet) -> list[Span]:
+    """The questions inside a question tag ("<question>...</question>")."""
+    found: list[Span] = []
     for tag in ("question", "query", "user_query", "user_question"):
         pos = 0
         while (open_at := lower.find(f"<{tag}>", pos)) >= 0:
@@ -1397,25 +1416,36 @@ def _questions(
             if span.end > span.start and not inside.covers(span):
                 found.append(span)
             pos = close
+    return found
+
+
+def _question_slots(text: str, lower: str, vocab: Vocab, inside: SpanSet) -> tuple[list[Span], list[Span]]:
+    """The slots of the question, and those of a rewritten form of it, outside the sources."""
+    questions: list[Span] = []
     rewritten: list[Span] = []
-    if _may_hold_slot(text):
-        for span, kind in _slots(lower, 0, len(text), vocab):
-            if span.start in inside:
-                continue
-            if kind == "question":
-                found.append(span)
-            elif kind == "rewritten":
-                rewritten.append(span)
-    if not found:
-        last_user = next((m for m in reversed(messages) if m.role == "user"), None)
-        if last_user is not None:
-            tail = Span(max([last_user.span.start] + [s.span.end for s in sources if last_user.span.contains(s.span)]), last_user.span.end)
-            body = [ln for ln in text_lines(text, lower, tail.start, tail.end) if not ln.blank and not vocab.role_marker.match(ln.lower)]
-            if body and body[-1].text.rstrip().endswith("?"):
-                found.append(_trim(text, Span(body[-1].start, body[-1].end)))
-    asked = _restated(text, _not_rewritten(found, rewritten))
-    live = _live(lower, asked)
-    return live, rewritten, [span for span in asked if span not in live]
+    if not _may_hold_slot(text):
+        return questions, rewritten
+    for span, kind in _slots(lower, 0, len(text), vocab):
+        if span.start in inside:
+            continue
+        if kind == "question":
+            questions.append(span)
+        elif kind == "rewritten":
+            rewritten.append(span)
+    return questions, rewritten
+
+
+def _last_user_question(text: str, lower: str, vocab: Vocab, sources: list[Source], messages: list[Message]) -> Span | None:
+    """With no question found otherwise, the last line of the last user message after its sources,
+    when it asks something."""
+    last_user = next((m for m in reversed(messages) if m.role == "user"), None)
+    if last_user is None:
+        return None
+    tail = Span(max([last_user.span.start] + [s.span.end for s in sources if last_user.span.contains(s.span)]), last_user.span.end)
+    body = [ln for ln in text_lines(text, lower, tail.start, tail.end) if not ln.blank and not vocab.role_marker.match(ln.lower)]
+    if body and body[-1].text.rstrip().endswith("?"):
+        return _trim(text, Span(body[-1].start, body[-1].end))
+    return None
 
 
 def _not_rewritten(found: list[Span], rewritten: list[Span]) -> list[Span]:
