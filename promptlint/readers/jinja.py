@@ -450,7 +450,6 @@ class _Reader:
         if iter_kind == "history":
             self.parts.append(Part(PartKind.HISTORY, block.span, "chat history"))
             return True
-        body = block.branch_spans()[0]
         instructions = self._instruction_lines(block)
         outputs = self._outputs(block.children, (), {}, self.main, None, (), instructions)
         if target and _renders_messages(outputs, target):
@@ -464,14 +463,26 @@ class _Reader:
                 self.parts.append(Part(PartKind.SOURCES, block.span, "the retrieved context"))
                 return True
             return False
-        content = next((o for o in mine if self._is_content(o.ref)), None)
-        if content is None and iter_kind == "context":
-            # A loop over the context whose item prints one value no word list knows, or only
-            # a summary (`r.highlight_text` beside its title, URL and date): that value is the chunk.
-            unknown = [o for o in mine if o.ref.path and self.vocab.lexicon.concepts(o.ref.key) <= {"derived"}]
-            content = unknown[0] if len(unknown) == 1 else None
+        content = self._content_output(mine, iter_kind)
         if content is None and iter_kind != "context":
             return False
+        self.sources.append(self._loop_source(block, outputs, target, content, instructions))
+        self.parts.append(Part(PartKind.SOURCES, block.span, "the sources"))
+        return True
+
+    def _content_output(self, mine: list[Output], iter_kind: str | None) -> Output | None:
+        """The output of a loop's item that prints the chunk, if one does."""
+        content = next((o for o in mine if self._is_content(o.ref)), None)
+        if content is not None or iter_kind != "context":
+            return content
+        # A loop over the context whose item prints one value no word list knows, or only
+        # a summary (`r.highlight_text` beside its title, URL and date): that value is the chunk.
+        unknown = [o for o in mine if o.ref.path and self.vocab.lexicon.concepts(o.ref.key) <= {"derived"}]
+        return unknown[0] if len(unknown) == 1 else None
+
+    def _loop_source(self, block: Block, outputs: list[Output], target: str | None, content: Output | None, instructions: list[Span]) -> Source:
+        """The source a sources loop renders once per item: its fields, key and chunk, the loop body its wrapper."""
+        body = block.branch_spans()[0]
         fields, key_span = self._fields_and_key(outputs, target, content)
         title = next((f.value for f in fields if f.label in self.vocab.title_labels), None)
         heading = next((f.value for f in fields if f.label in self.vocab.heading_labels), None)
@@ -479,25 +490,21 @@ class _Reader:
         # Content printed by a macro defined elsewhere in the file: the loop body is the wrapper.
         header = Span(body.start, content_span.start) if body.contains(content_span) else body
         collection = block.tags[0].inner.split(" in ", 1)[-1].strip()
-        self.sources.append(
-            Source(
-                position=len(self.sources),
-                span=block.span,  # the whole loop: dropping the source drops the loop
-                header=header,
-                content=content_span,
-                key=self.source[key_span.start : key_span.end] if key_span else None,
-                key_span=key_span,
-                title=title,
-                heading_path=(heading,) if heading else (),
-                fields=fields,
-                wrapper_lines=sorted(set(instructions)),
-                style=SourceStyle.TEMPLATE,
-                repeated=True,
-                collection=collection,
-            )
+        return Source(
+            position=len(self.sources),
+            span=block.span,  # the whole loop: dropping the source drops the loop
+            header=header,
+            content=content_span,
+            key=self.source[key_span.start : key_span.end] if key_span else None,
+            key_span=key_span,
+            title=title,
+            heading_path=(heading,) if heading else (),
+            fields=fields,
+            wrapper_lines=sorted(set(instructions)),
+            style=SourceStyle.TEMPLATE,
+            repeated=True,
+            collection=collection,
         )
-        self.parts.append(Part(PartKind.SOURCES, block.span, "the sources"))
-        return True
 
     def _outputs(
         self, items: list, tests: tuple[str, ...], aliases: dict[str, str], origin: Origin, site: Tag | None, chain: tuple[int, ...], instructions: list[Span]
