@@ -38,7 +38,6 @@ KNOWN = {
     "readers.segment._record": 24,
     "readers.segment._text_source": 28,
     "readers.segment._text_sources": 24,
-    "readers.segment._xml_source": 31,
     "readers.segment.segment_text": 26,
 }
 
