@@ -36,7 +36,6 @@ KNOWN = {
     "readers.jssource._local_aliases": 21,
     "readers.segment._parse_header": 21,
     "readers.segment._record": 24,
-    "readers.segment._text_source": 28,
     "readers.segment._text_sources": 24,
     "readers.segment.segment_text": 26,
 }

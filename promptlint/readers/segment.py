@@ -725,37 +725,13 @@ _REST_GROUPS = ("rest1", "rest2", "rest3", "rest4", "rest5", "rest6", "rest7")
 
 
 def _text_source(text: str, position: int, header: Line, match: re.Match[str], body: list[Line], vocab: Vocab) -> Source:
-    key_group = next((g for g in _KEY_GROUPS if match[g] is not None), None)
-    rest_group = next(g for g in _REST_GROUPS if match[g] is not None)
+    """A source under a header line ("Document [1]: Title"): its key, what the rest of the header says, and its body."""
     offset = header.start + (len(header.lower) - len(header.lower.lstrip()))
-    key = match[key_group] if key_group else None
-    key_span = Span(offset + match.start(key_group), offset + match.end(key_group)) if key_group else None
+    key, key_span, ordinal = _header_key(text, header, match, offset, vocab)
+    rest_group = next(g for g in _REST_GROUPS if match[g] is not None)
     rest = Span(offset + match.start(rest_group), offset + match.end(rest_group))
-    ordinal = None
-    if key_group == "key5" and _labelled_key(value := text[key_span.start : key_span.end], vocab) == "ordinal":
-        # "Chunk: {chunk_id + 1}": the line numbers the chunk inside its document; it cites nothing.
-        ordinal = Field(slot_reference(value.lstrip("$")).key, value, _line_span(text, header), key_span, FieldForm.LINE)
-        key = key_span = None
-    lead = _LEADING_GROUP.match(text, rest.start, rest.end)
-    if lead and _carries_chunk(text[rest.start : rest.end]) and not _is_passage(text[rest.start : rest.end]):
-        # "Document [1](Title: X): «chunk text»": the metadata in a group, then the chunk on the header line.
-        raw = text[rest.start : rest.end]
-        opened = len(raw) - len(raw.lstrip())
-        closed = raw.rfind(")" if raw[opened] == "(" else "]", 0, lead.end() - rest.start)
-        fields = [_inline_field(raw, rest.start, s, e) for s, e in _split_items(lowercase(raw[opened + 1 : closed]), opened + 1)]
-        title = _first_value(fields, vocab.title_labels)
-        lines = _strip_blank_edges(body)
-        end = max(rest.end, lines[-1].end if lines else rest.end)
-        return Source(position, Span(header.start, end), Span(header.start, lead.end()), _trim(text, Span(lead.end(), end)), key, key_span,
-                      title=title.strip("\"'\u201c\u201d") if title else None, fields=fields)
-    if _is_passage(text[rest.start : rest.end]):
-        # "[1] «chunk text»": the header line carries the chunk itself, its title at most
-        # before a bar ("[1] «David Gregory (physician) | David Gregory was ...»").
-        lines = _strip_blank_edges(body)
-        end = max(rest.end, lines[-1].end if lines else rest.end)
-        titled = _PASSAGE_TITLE.match(text, rest.start, rest.end)
-        return Source(position, Span(header.start, end), Span(header.start, rest.start), _trim(text, Span(rest.start, end)), key, key_span,
-                      title=titled["title"].strip() if titled else None)
+    if (on_header := _chunk_on_header(text, position, header, rest, body, key, key_span, vocab)) is not None:
+        return on_header
     title, heading, fields = _parse_header(text, rest, vocab)
     fields = [ordinal, *fields] if ordinal else fields
     body_read = _read_body(text, body, vocab, default_start=header.end)
@@ -778,6 +754,45 @@ def _text_source(text: str, position: int, header: Line, match: re.Match[str], b
         fields=fields,
         wrapper_lines=wrapper_lines,
     )
+
+
+def _header_key(text: str, header: Line, match: re.Match[str], offset: int, vocab: Vocab) -> tuple[str | None, Span | None, Field | None]:
+    """The key a header line gives its source ("[1]", "Document 2"), or the ordinal field it gives instead."""
+    key_group = next((g for g in _KEY_GROUPS if match[g] is not None), None)
+    if key_group is None:
+        return None, None, None
+    key_span = Span(offset + match.start(key_group), offset + match.end(key_group))
+    value = text[key_span.start : key_span.end]
+    if key_group == "key5" and _labelled_key(value, vocab) == "ordinal":
+        # "Chunk: {chunk_id + 1}": the line numbers the chunk inside its document; it cites nothing.
+        return None, None, Field(slot_reference(value.lstrip("$")).key, value, _line_span(text, header), key_span, FieldForm.LINE)
+    return match[key_group], key_span, None
+
+
+def _chunk_on_header(
+    text: str, position: int, header: Line, rest: Span, body: list[Line], key: str | None, key_span: Span | None, vocab: Vocab
+) -> Source | None:
+    """The source when its header line carries the chunk itself, after a metadata group or alone; None when it does not."""
+    raw = text[rest.start : rest.end]
+    lead = _LEADING_GROUP.match(text, rest.start, rest.end)
+    grouped = lead and _carries_chunk(raw) and not _is_passage(raw)
+    if not grouped and not _is_passage(raw):
+        return None
+    lines = _strip_blank_edges(body)
+    end = max(rest.end, lines[-1].end if lines else rest.end)
+    if grouped:
+        # "Document [1](Title: X): «chunk text»": the metadata in a group, then the chunk on the header line.
+        opened = len(raw) - len(raw.lstrip())
+        closed = raw.rfind(")" if raw[opened] == "(" else "]", 0, lead.end() - rest.start)
+        fields = [_inline_field(raw, rest.start, s, e) for s, e in _split_items(lowercase(raw[opened + 1 : closed]), opened + 1)]
+        title = _first_value(fields, vocab.title_labels)
+        return Source(position, Span(header.start, end), Span(header.start, lead.end()), _trim(text, Span(lead.end(), end)), key, key_span,
+                      title=title.strip("\"'\u201c\u201d") if title else None, fields=fields)
+    # "[1] «chunk text»": the header line carries the chunk itself, its title at most
+    # before a bar ("[1] «David Gregory (physician) | David Gregory was ...»").
+    titled = _PASSAGE_TITLE.match(text, rest.start, rest.end)
+    return Source(position, Span(header.start, end), Span(header.start, rest.start), _trim(text, Span(rest.start, end)), key, key_span,
+                  title=titled["title"].strip() if titled else None)
 
 
 @dataclass(frozen=True)
