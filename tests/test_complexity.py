@@ -37,7 +37,6 @@ KNOWN = {
     "readers.segment._parse_header": 21,
     "readers.segment._record": 24,
     "readers.segment._text_sources": 24,
-    "readers.segment.segment_text": 26,
 }
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)

@@ -332,14 +332,7 @@ def segment_text(
     lines = text_lines(text, lower)
     if messages is None:
         messages = role_messages(text, lines, vocab)
-    sources = list(known) + [s for s in _xml_sources(text, lower, vocab) if not any(s.span.overlaps(k.span) for k in known)]
-    sources = _by_position(sources + _text_sources(text, lines, vocab, messages, SpanSet([s.span for s in sources])))
-    json_block = None
-    if not sources:
-        sources, json_block = json_sources(text, vocab.content_labels, vocab.title_labels, vocab.heading_labels)
-    if not sources:
-        sources = (_record_sources(text, lines, vocab)
-                   or _separated_sources(text, lines, vocab, messages) or _list_sources(text, lines, vocab))
+    sources, json_block = _sources(text, lower, lines, vocab, messages, known)
     if _may_hold_slot(text):
         sources = [dataclasses.replace(s, repeated=bool(_SLOT.search(lower, s.span.start, s.span.end))) for s in sources]
     questions, rewritten, examples = _questions(text, lower, lines, vocab, sources, messages)
@@ -363,6 +356,25 @@ def segment_text(
         locked=[json_block] if json_block else [],
         removable=[f.span for s in sources for f in s.fields] if json_block else [],
     )
+
+
+def _sources(
+    text: str, lower: str, lines: list[Line], vocab: Vocab, messages: list[Message], known: list[Source]
+) -> tuple[list[Source], Span | None]:
+    """The sources of the text, and the block of the JSON array they are items of, if they are.
+
+    Each way of writing sources is looked for only when the ones before found none: elements
+    and header lines (besides the ``known``), then JSON, then records, separated blocks and lists.
+    """
+    sources = list(known) + [s for s in _xml_sources(text, lower, vocab) if not any(s.span.overlaps(k.span) for k in known)]
+    sources = _by_position(sources + _text_sources(text, lines, vocab, messages, SpanSet([s.span for s in sources])))
+    if sources:
+        return sources, None
+    sources, json_block = json_sources(text, vocab.content_labels, vocab.title_labels, vocab.heading_labels)
+    if not sources:
+        sources = (_record_sources(text, lines, vocab)
+                   or _separated_sources(text, lines, vocab, messages) or _list_sources(text, lines, vocab))
+    return sources, json_block
 
 
 # A placeholder as prompt libraries write one: "[DOC_2_SCORE]", "[USER_QUESTION]" (capitals and an underscore).
