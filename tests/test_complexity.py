@@ -35,8 +35,6 @@ KNOWN = {
     "readers.jinja._Reader._outputs": 24,
     "readers.jssource._local_aliases": 21,
     "readers.segment._parse_header": 21,
-    "readers.segment._record": 24,
-    "readers.segment._text_sources": 24,
 }
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)

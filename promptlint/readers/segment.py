@@ -429,20 +429,7 @@ def _by_position(sources: list[Source]) -> list[Source]:
 
 def _text_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Message], taken: SpanSet) -> list[Source]:
     """Sources written as text: a header line ("[1] Title", "Document 2:") and the lines under it."""
-    headers = []
-    for index, line in enumerate(lines):
-        if line.start in taken:
-            continue
-        match = vocab.source_header.match(line.lower.strip())
-        if match and match["rest6"] is not None and not _names_a_field(match["rest6"], vocab):
-            continue  # "[Tone: formal; Length: short]": labelled, but nothing a source carries
-        # The slot as written: its names are read by their case ("chunkIndex").
-        if match and match["key5"] is not None and _labelled_key(line.text.strip()[match.start("key5") : match.end("key5")], vocab) is None:
-            continue  # "Source: {doc.source}": a field, not a header
-        if match and _prints_the_conversation(next((match[g] for g in _KEY_GROUPS if match[g] is not None), None), vocab):
-            continue  # "[{conversation[0].type}]": a turn's role written as a slot, not a citation key
-        if match and not _after_example_cue(lines, index, vocab):
-            headers.append((index, match))
+    headers = _source_headers(lines, vocab, taken)
     sources = []
     for n, (index, match) in enumerate(headers):
         last = n + 1 == len(headers)
@@ -456,6 +443,29 @@ def _text_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Mes
         if text[source.content.start : source.content.end].strip() not in _ELISIONS or source.fields:
             sources.append(source)
     return _with_document_header(text, lines, vocab, sources, taken)
+
+
+def _source_headers(lines: list[Line], vocab: Vocab, taken: SpanSet) -> list[tuple[int, re.Match[str]]]:
+    """The lines outside ``taken`` that head a text source, by index, with their match."""
+    headers = []
+    for index, line in enumerate(lines):
+        if line.start in taken:
+            continue
+        match = vocab.source_header.match(line.lower.strip())
+        if match and _heads_a_source(line, match, vocab) and not _after_example_cue(lines, index, vocab):
+            headers.append((index, match))
+    return headers
+
+
+def _heads_a_source(line: Line, match: re.Match[str], vocab: Vocab) -> bool:
+    """A line written as a source's header that is one: not a labelled instruction, a field or a turn's role."""
+    if match["rest6"] is not None and not _names_a_field(match["rest6"], vocab):
+        return False  # "[Tone: formal; Length: short]": labelled, but nothing a source carries
+    # The slot as written: its names are read by their case ("chunkIndex").
+    if match["key5"] is not None and _labelled_key(line.text.strip()[match.start("key5") : match.end("key5")], vocab) is None:
+        return False  # "Source: {doc.source}": a field, not a header
+    # "[{conversation[0].type}]": a turn's role written as a slot, not a citation key.
+    return not _prints_the_conversation(next((match[g] for g in _KEY_GROUPS if match[g] is not None), None), vocab)
 
 
 def _with_document_header(text: str, lines: list[Line], vocab: Vocab, sources: list[Source], taken: SpanSet) -> list[Source]:
@@ -569,10 +579,25 @@ def _record(text: str, paragraph: list[Line], vocab: Vocab, stop: frozenset[str]
     """The source a paragraph holds as a record, with its first field's label and whether its text is labelled."""
     heading = _MD_HEADING.match(paragraph[0].text) or _BANNER.match(paragraph[0].text)
     title = heading["title"].strip("*_ ") if heading else None
+    read = _record_lines(text, paragraph[1:] if heading else paragraph, vocab, stop)
+    if read is None:
+        return None
+    fields, content, labelled = read
+    if title is None:
+        title = _first_value(fields, vocab.title_labels)
+    first = paragraph[0]
+    source = Source(0, Span(first.start, paragraph[-1].end), Span(first.start, first.end if heading else first.start),
+                    _trim(text, content), title=title, fields=fields)
+    return source, (fields[0].label if not heading else "#"), labelled
+
+
+def _record_lines(text: str, lines: list[Line], vocab: Vocab, stop: frozenset[str]) -> tuple[list[Field], Span, bool] | None:
+    """The fields and the text of a record's lines, and whether a label introduced the text;
+    None when the lines are no record (no fields or no text, a label in ``stop``, prose after the fields)."""
     fields: list[Field] = []
     content: Span | None = None
     labelled = trailing = False
-    for line in paragraph[1:] if heading else paragraph:
+    for line in lines:
         field = _RECORD_FIELD.match(line.lower)
         label = normalise_label(field["label"]) if field else ""
         if label in stop or (field and looks_like_instruction(line)):
@@ -593,12 +618,7 @@ def _record(text: str, paragraph: list[Line], vocab: Vocab, stop: frozenset[str]
             content = Span(line.start, line.end) if content is None else Span(content.start, line.end)
     if content is None or not fields:
         return None
-    if title is None:
-        title = _first_value(fields, vocab.title_labels)
-    first = paragraph[0]
-    source = Source(0, Span(first.start, paragraph[-1].end), Span(first.start, first.end if heading else first.start),
-                    _trim(text, content), title=title, fields=fields)
-    return source, (fields[0].label if not heading else "#"), labelled
+    return fields, content, labelled
 
 
 def _separated_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Message]) -> list[Source]:
