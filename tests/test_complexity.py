@@ -34,7 +34,6 @@ LIMIT = 20
 KNOWN = {
     "readers.jinja._Reader._outputs": 24,
     "readers.jssource._local_aliases": 21,
-    "readers.segment._parse_header": 21,
 }
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)

@@ -1171,19 +1171,8 @@ def _parse_header(text: str, rest: Span, vocab: Vocab) -> tuple[str | None, tupl
         )
         end = warning.start()
     # Parenthesised and bracketed groups hold metadata; "|" separates items.
-    title_end = end
-    # A slot in a group may hold parentheses of its own: "({round(d['score'], 2)})".
-    for group in _HEADER_GROUP.finditer(lowered[:end]):
-        inner_start = group.start() + 1
-        inner = lowered[inner_start : group.end() - 1]
-        items = list(_split_items(inner, inner_start))
-        group_fields = [_named_by_slot(_inline_field(raw, rest.start, s, e), vocab) for s, e in items]
-        if len(group_fields) == 1:
-            f = group_fields[0]
-            fields.append(Field(f.label, f.value, _with_space(raw, rest.start, group.start(), group.end()), f.value_span, FieldForm.INLINE))
-        else:
-            fields.extend(group_fields)
-        title_end = min(title_end, group.start())
+    groups, title_end = _group_fields(raw, lowered[:end], rest.start, vocab)
+    fields += groups
     pieces = [(s, e) for s, e in _split_items(lowered[:title_end], 0, separators="|")]
     if len(pieces) > 1:
         fields.extend(_inline_field(raw, rest.start, s, e, separator="|") for s, e in pieces[1:])
@@ -1206,6 +1195,27 @@ def _parse_header(text: str, rest: Span, vocab: Vocab) -> tuple[str | None, tupl
         title_text = parts[0].strip()
         heading = tuple(p.strip() for p in parts[1].split(">") if p.strip())
     return (title_text or None), heading, fields
+
+
+def _group_fields(raw: str, lowered: str, offset: int, vocab: Vocab) -> tuple[list[Field], int]:
+    """The fields in the groups of a header's rest ("(score: 0.61)", "[Updated 2026-01-14]"),
+    and where the first group starts: the title ends there."""
+    fields: list[Field] = []
+    title_end = len(lowered)
+    # A slot in a group may hold parentheses of its own: "({round(d['score'], 2)})".
+    for group in _HEADER_GROUP.finditer(lowered):
+        inner_start = group.start() + 1
+        inner = lowered[inner_start : group.end() - 1]
+        items = list(_split_items(inner, inner_start))
+        group_fields = [_named_by_slot(_inline_field(raw, offset, s, e), vocab) for s, e in items]
+        if len(group_fields) == 1:
+            # A group of one field is removed whole, its brackets with it.
+            f = group_fields[0]
+            fields.append(Field(f.label, f.value, _with_space(raw, offset, group.start(), group.end()), f.value_span, FieldForm.INLINE))
+        else:
+            fields.extend(group_fields)
+        title_end = min(title_end, group.start())
+    return fields, title_end
 
 
 # After a comma, what starts a new item: "label: value", "label=value" or "label 3".
