@@ -531,20 +531,25 @@ class _Reader:
                 if included is not None:
                     found.extend(self._outputs(included.roots, tests, aliases, included, site or item, chain + (id(included),), instructions))
             elif item.kind == "variable":
-                expression = _expression(item.inner)
-                called = self._macro_call(expression, aliases, origin) if len(chain) < MAX_MACRO_DEPTH else None
-                if called is not None and id(called[0].block) not in chain:
-                    macro, bound = called
-                    inner_site = site if site or macro.origin is self.main else item
-                    if inner_site is not site:
-                        self.locked.append(item.span)
-                    found.extend(self._outputs(macro.block.children, tests, bound, macro.origin, inner_site, chain + (id(macro.block),), instructions))
-                    continue
-                ref = reference(expression)
-                if ref is not None and ref.root in aliases:
-                    ref = Reference(aliases[ref.root], ref.path)
-                found.append(Output(item, ref, tests, origin, site))
+                found.extend(self._printed(item, tests, aliases, origin, site, chain, instructions))
         return found
+
+    def _printed(
+        self, item: Tag, tests: tuple[str, ...], aliases: dict[str, str], origin: Origin, site: Tag | None, chain: tuple[int, ...], instructions: list[Span]
+    ) -> list[Output]:
+        """The outputs of one `{{ ... }}`: a macro call's, read in the macro's body, or the output itself (see _outputs)."""
+        expression = _expression(item.inner)
+        called = self._macro_call(expression, aliases, origin) if len(chain) < MAX_MACRO_DEPTH else None
+        if called is not None and id(called[0].block) not in chain:
+            macro, bound = called
+            inner_site = site if site or macro.origin is self.main else item
+            if inner_site is not site:
+                self.locked.append(item.span)
+            return self._outputs(macro.block.children, tests, bound, macro.origin, inner_site, chain + (id(macro.block),), instructions)
+        ref = reference(expression)
+        if ref is not None and ref.root in aliases:
+            ref = Reference(aliases[ref.root], ref.path)
+        return [Output(item, ref, tests, origin, site)]
 
     def _macro_call(self, expression: nodes.Node | None, aliases: dict[str, str], origin: Origin) -> tuple[Macro, dict[str, str]] | None:
         """The macro an output calls (`render(doc)`, `macros.render(doc)`), with its parameters bound."""
