@@ -535,12 +535,18 @@ def _local_aliases(code: Code, body: int, target: str, aliases: dict) -> None:
         if bound[0] == "name":
             if ref is not None and ref[0] == target and ref[1]:
                 aliases[bound[1]] = ref
-            elif any(code.name(m) in (target, *[a for a, r in aliases.items() if r[0] == target]) and not code.punct(m - 1, ".", "?.") for m in range(equals + 1, last + 1)):
+            elif _reads_the_item(code, equals + 1, last + 1, target, aliases):
                 # Computed from the item (`const summary = c.highlights.map(...).join(" ")`): a field of it, named by its variable.
                 aliases[bound[1]] = (target, (bound[1],))
         elif bound[0] == "object" and ref is not None and ref[0] == target:
             for local, key in bound[1]:
                 aliases[local] = (target, ref[1] + (key,))
+
+
+def _reads_the_item(code: Code, start: int, end: int, target: str, aliases: dict) -> bool:
+    """Whether the tokens from ``start`` to ``end`` use the loop's item, or a name bound from it, as a value (not as a property's name)."""
+    names = (target, *[a for a, r in aliases.items() if r[0] == target])
+    return any(code.name(m) in names and not code.punct(m - 1, ".", "?.") for m in range(start, end))
 
 
 # ---------------------------------------------------------------- a field's expression, read as Python
