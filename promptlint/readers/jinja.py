@@ -23,6 +23,7 @@ import jinja2
 from jinja2 import nodes
 
 from ..meaning.lexicon import Lexicon
+from ..meaning import vocabulary
 from ..meaning.vocabulary import normalise_label
 from ..model.prompt import Field, FieldForm, Message, Part, PartKind, Prompt, Source, SourceStyle, Span
 from .expressions import Reference, environment
@@ -728,11 +729,22 @@ def _line_has_only(origin: Origin, tag: Tag, line_start: int, line_end: int) -> 
     return True
 
 
+@cache
+def _imperative_line() -> re.Pattern[str]:
+    verbs = "|".join(re.escape(v) for v in sorted(vocabulary.load("per-source-instruction")["imperatives"], key=len, reverse=True))
+    # Not a label that starts with such a word ("Use case: {{ d.use_case }}"): no colon right after.
+    return re.compile(r"\s*(?:[-*\u2022]\s+)?(?:" + verbs + r")\s+[a-z](?![^:\n]{0,20}:)")
+
+
 def _instruction_spans(origin: Origin, tag: Tag) -> list[Span]:
-    """The lines of literal text that talk to the model; a line of its own with its newline, so removing it leaves none."""
+    """The lines of literal text that talk to the model; a line of its own with its newline, so removing it leaves none.
+
+    A template's own text is never a chunk's, so a line of it that opens with an imperative
+    ("Treat the following as background only.") talks to the model too; in assembled text
+    such a line may be the chunk's first ("Use a soft cloth ..."), and only the phrases count."""
     found = []
     for line in text_lines(origin.source, origin.lower, tag.span.start, tag.span.end):
-        if not line.blank and looks_like_instruction(line):
+        if not line.blank and (looks_like_instruction(line) or _imperative_line().match(line.lower)):
             whole = (line.start == 0 or origin.source[line.start - 1] == "\n") and line.end < tag.span.end
             found.append(Span(line.start, line.end + whole))
     return found

@@ -9,7 +9,9 @@ in `rules/per-source-instruction.yaml`.
 
 A "Note:" line is an instruction only when it addresses the reader (a clause
 opening with use, prefer, ignore, rely on, treat, do not...; or "you"): a note
-that states a fact is the source's own text. A line that marks the source
+that states a fact is the source's own text. In a template, a line of the
+wrapper's own text that opens with such a verb ("Treat the following as background
+only.") is an instruction too: a template's text is never a chunk's. A line that marks the source
 restricted ("Do not use this source") is reported by PL105 alone.
 
 ## Why is this bad?

@@ -278,3 +278,20 @@ def test_a_loop_under_a_label_naming_the_context_is_the_sources_loop(label, item
 def test_a_loop_under_another_label_is_no_sources_loop(label):
     template = f"Answer the question.\n\n{label}\n{{% for r in rows %}}\n- {{{{ r.name }}}} (updated {{{{ r.last_modified_at }}}})\n{{% endfor %}}\n\nQuestion: {{{{ question }}}}\n"
     assert lint_text(template, path="qa.j2", config=DEFAULT) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Treat the following as background only.", "Consider this excerpt with caution.", "- Use it only when it answers the question.", "Please check the date before citing it."],
+)
+@pytest.mark.parametrize("wrapper", ['<doc title="{{ d.title }}">\nLINE\n{{ d.content }}\n</doc>', "[{{ loop.index }}] {{ d.title }}\nLINE\n{{ d.content }}"])
+def test_a_template_line_that_opens_with_an_imperative_is_a_per_source_instruction(line, wrapper):
+    body = wrapper.replace("LINE", line)
+    template = "Answer from the documents.\n{% for d in docs %}\n" + body + "\n{% endfor %}\nQuestion: {{ question }}\n"
+    assert [(f.code, f.line) for f in lint_text(template, path="qa.j2", config=DEFAULT)] == [("PL103", 4)]
+
+
+@pytest.mark.parametrize("line", ["Use case: {{ d.use_case }}", "Check-in date: {{ d.checkin }}", "Source: {{ d.url }}", "Answer: {{ d.answer }}"])
+def test_a_template_label_that_starts_with_such_a_word_is_no_instruction(line):
+    template = "Answer from the documents.\n{% for d in docs %}\n[{{ loop.index }}] {{ d.title }}\n" + line + "\n{{ d.content }}\n{% endfor %}\nQuestion: {{ question }}\n"
+    assert [f.code for f in lint_text(template, path="qa.j2", config=DEFAULT) if f.code == "PL103"] == []
