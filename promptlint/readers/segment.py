@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from ..meaning import vocabulary
 from ..meaning.lexicon import Lexicon, is_field, shipped
+from ..meaning.values import number
 from ..meaning.vocabulary import normalise_label
 from ..model.prompt import Field, FieldForm, Message, Part, PartKind, Prompt, Source, SourceStyle, Span, SpanSet
 from .expressions import slot_reference
@@ -297,6 +298,7 @@ _QUESTION_LINE = re.compile(r"\s*(?:#{1,6}\s*)?(?P<label>[^\W\d_][\w' ]{0,20}?)\
 _SEPARATOR = re.compile(r"\s*(?:[-=*_]{3,}|```\w*)\s*$")
 _WARNING_MARK = re.compile("\u26a0\ufe0f?")
 _HEADING_SPLIT = re.compile(r"\s+[\u2014\u2013]\s+")
+_HEADING_SPLIT_BEFORE = re.compile(r"\s+[\u2014\u2013]\s+$")
 # A parenthesised or bracketed group of a header line; possessive, so a long line never backtracks.
 _HEADER_GROUP = re.compile(r"\(((?:\{[^{}]*\}|[^()])*+)\)|\[([^\[\]]*)\]")
 
@@ -1177,23 +1179,17 @@ def _parse_header(text: str, rest: Span, vocab: Vocab) -> tuple[str | None, tupl
     if len(pieces) > 1:
         fields.extend(_inline_field(raw, rest.start, s, e, separator="|") for s, e in pieces[1:])
         title_end = pieces[0][1]
-    title_text = raw[:title_end].strip(" \t:.-|\u2014\u2013")
+    title_text = raw[:title_end].strip(" \t:.-|\u2014\u2013") or _after_groups(raw, lowered, end)
     title_text = re.sub(r"^[-=*]{2,}|[-=*]{2,}$", "", title_text).strip()
-    items = _split_items(lowered[:title_end], 0)
-    labelled = _LABEL_LINE.match(lowercase(title_text))
-    item_fields = [_inline_field(raw, rest.start, s, e) for s, e in items] if len(items) > 1 and labelled else []
-    if any(vocab.is_field(f.label) for f in item_fields):
-        # "[1] source_id=RAGAS2023, chunk_id=17", "[1] document_id: 7, score: 0.8": every item
-        # is a field when one of them is a field the lexicon knows; one may be the title.
-        fields.extend(item_fields)
-        title_text = next((f.value for f in item_fields if f.label in vocab.title_labels), "")
-    elif labelled and normalise_label(labelled["label"]) in vocab.title_labels:
-        title_text = title_text[labelled.start("value") :].strip()
+    title_text, item_fields = _title_items(raw, rest.start, _split_items(lowered[:title_end], 0), title_text, vocab)
+    fields.extend(item_fields)
     heading: tuple[str, ...] = ()
     parts = _HEADING_SPLIT.split(title_text, maxsplit=1)
     if len(parts) == 2:
         title_text = parts[0].strip()
         heading = tuple(p.strip() for p in parts[1].split(">") if p.strip())
+        heading, dashed = _dashed_fields(raw, rest.start, heading, vocab)
+        fields.extend(dashed)
     return (title_text or None), heading, fields
 
 
@@ -1218,6 +1214,54 @@ def _group_fields(raw: str, lowered: str, offset: int, vocab: Vocab) -> tuple[li
     return fields, title_end
 
 
+def _title_items(raw: str, offset: int, items: list[tuple[int, int]], title_text: str, vocab: Vocab) -> tuple[str, list[Field]]:
+    """The title and the fields of a header's comma-separated items."""
+    labelled = _LABEL_LINE.match(lowercase(title_text))
+    if not labelled:
+        # "[1] Returns Policy, relevance: 92%": the title, then fields after commas.
+        trailing = _trailing_fields(raw, offset, items, vocab)
+        return (raw[: items[0][1]].strip(" \t:.-|\u2014\u2013"), trailing) if trailing else (title_text, [])
+    item_fields = [_inline_field(raw, offset, s, e) for s, e in items] if len(items) > 1 else []
+    if any(vocab.is_field(f.label) for f in item_fields):
+        # "[1] source_id=RAGAS2023, chunk_id=17", "[1] document_id: 7, score: 0.8": every item
+        # is a field when one of them is a field the lexicon knows; one may be the title.
+        return next((f.value for f in item_fields if f.label in vocab.title_labels), ""), item_fields
+    if normalise_label(labelled["label"]) in vocab.title_labels:
+        return title_text[labelled.start("value") :].strip(), []
+    return title_text, []
+
+
+def _after_groups(raw: str, lowered: str, end: int) -> str:
+    """The title written after the header's groups ("Passage 1 [92% relevant]: Returns Policy")."""
+    last = None
+    for last in _HEADER_GROUP.finditer(lowered[:end]):
+        pass
+    tail = raw[last.end() : end].strip(" \t:.-|\u2014\u2013") if last else ""
+    return "" if any(ch in tail for ch in "{}[]()") else tail  # words, not the rest of an expression
+
+
+def _trailing_fields(raw: str, offset: int, items: list[tuple[int, int]], vocab: Vocab) -> list[Field]:
+    """The items after a title's first comma, when each is a field the lexicon knows; else none."""
+    fields = [_inline_field(raw, offset, s, e) for s, e in items[1:]]
+    return fields if fields and all(f.label and vocab.is_field(f.label) for f in fields) else []
+
+
+def _dashed_fields(raw: str, offset: int, heading: tuple[str, ...], vocab: Vocab) -> tuple[tuple[str, ...], list[Field]]:
+    """A last part after a dash that is a field ("Returns Policy — relevance 0.92") is no heading."""
+    if not heading:
+        return heading, []
+    last = heading[-1]
+    at = raw.rfind(last)
+    field = _inline_field(raw, offset, at, at + len(last)) if at >= 0 else None
+    if field is None or not field.label or not vocab.is_field(field.label) or number(field.value) is None:
+        return heading, []
+    # The dash before it goes with it.
+    dash = _HEADING_SPLIT_BEFORE.search(raw, 0, at)
+    start = dash.start() if dash else at
+    field = Field(field.label, field.value, Span(offset + start, offset + at + len(last)), field.value_span, FieldForm.INLINE)
+    return heading[:-1], [field]
+
+
 # After a comma, what starts a new item: "label: value", "label=value" or "label 3".
 _ITEM_START = re.compile(r"\s*(?:[^\W\d_]|@)[\w .@-]{0,30}?(?:\s*[:=：]|\s+\d)")
 
@@ -1233,9 +1277,13 @@ def _split_items(inner: str, base: int, separators: str = ",;|") -> list[tuple[i
     return [(s, e) for s, e in items if inner[s - base : e - base].strip()]
 
 
+# A number before its label: "(92% match)", "[0.92 relevance]".
+_VALUE_FIRST = re.compile(r"\s*(?P<value>\d+(?:\.\d+)?\s*%?)\s+(?P<label>[^\W\d_]+(?: [^\W\d_]+){0,3})\s*$")
+
+
 def _inline_field(raw: str, offset: int, start: int, end: int, separator: str = ",;") -> Field:
     item = raw[start:end]
-    match = _INLINE_ITEM.match(lowercase(item))
+    match = _INLINE_ITEM.match(lowercase(item)) or _VALUE_FIRST.match(lowercase(item))
     if match:
         label = normalise_label(match["label"])
         value_start = start + match.start("value")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from promptlint.engine.config import build
-from promptlint.engine.lint import lint_text
+from promptlint.engine.lint import fix_text, lint_text
 from promptlint.model.prompt import PartKind
 from promptlint.readers.segment import segment_text, slot_kind, words
 
@@ -406,3 +406,31 @@ def test_a_slot_written_as_an_expression_is_a_slot(slot):
 @pytest.mark.parametrize("written", ["${the question to be answered}", "{{ context of the user }}", "{the retrieved context}"])
 def test_words_after_a_name_describe_a_value_and_make_no_slot(written):
     assert {p.kind for p in segment_text(f"Fill in {written} before sending.\n").parts} == {PartKind.INSTRUCTIONS}
+
+
+@pytest.mark.parametrize(
+    "header, value",
+    [
+        ("[1] Returns Policy (92% match)", "92%"),
+        ("Passage 1 [92.1% relevant]: Returns Policy", "92.1%"),
+        ("[1] Returns Policy (0.92 relevance)", "0.92"),
+        ("### Result 1 — Returns Policy — relevance 0.92", "0.92"),
+        ("[1] Returns Policy, relevance: 92%", "92%"),
+        ("[1] Returns Policy, similarity 0.92", "0.92"),
+    ],
+)
+def test_a_score_written_before_its_label_after_a_dash_or_after_a_comma_is_a_field(header, value):
+    text = f"Answer from the sources.\n\n{header}\nDamaged goods may be returned within 30 days.\n\nQuestion: How long?\n"
+    (source,) = segment_text(text).sources
+    assert source.title == "Returns Policy" and [(f.value) for f in source.fields if f.label] == [value]
+    fixed = fix_text(text, path="t.txt", config=build({"select": ["PL102"]}, "."))
+    assert "Returns Policy\nDamaged" in fixed and value not in fixed
+
+
+@pytest.mark.parametrize(
+    "header",
+    ["[1] Returns Policy (2 pages)", "[1] Returns Policy, Chapter 3", "### Result 1 — Returns Policy — Section 2", "[1] Returns Policy (3 min read)"],
+)
+def test_a_number_with_other_words_is_no_score(header):
+    text = f"Answer from the sources.\n\n{header}\nDamaged goods may be returned within 30 days.\n\nQuestion: How long?\n"
+    assert [f.code for f in lint_text(text, path="t.txt", config=build({}, ".")) if f.code == "PL102"] == []
