@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from ..meaning import vocabulary
 from ..meaning.lexicon import Lexicon, is_field, shipped
-from ..meaning.values import number
+from ..meaning.values import number, parse_date
 from ..meaning.vocabulary import normalise_label
 from ..model.prompt import Field, FieldForm, Message, Part, PartKind, Prompt, Source, SourceStyle, Span, SpanSet
 from .expressions import slot_reference
@@ -1247,14 +1247,15 @@ def _trailing_fields(raw: str, offset: int, items: list[tuple[int, int]], vocab:
 
 
 def _dashed_fields(raw: str, offset: int, heading: tuple[str, ...], vocab: Vocab) -> tuple[tuple[str, ...], list[Field]]:
-    """A last part after a dash that is a field ("Returns Policy — relevance 0.92") is no heading."""
+    """A last part after a dash that is a field ("Returns Policy — relevance 0.92", a date) is no heading."""
     if not heading:
         return heading, []
     last = heading[-1]
     at = raw.rfind(last)
     field = _inline_field(raw, offset, at, at + len(last)) if at >= 0 else None
-    if field is None or not field.label or not vocab.is_field(field.label) or number(field.value) is None:
-        return heading, []
+    labelled = field is not None and field.label and vocab.is_field(field.label) and number(field.value) is not None
+    if not labelled and (field is None or field.label or parse_date(field.value) is None):
+        return heading, []  # a heading, unless a known field with a number or a date alone ("— 1 March 2026")
     # The dash before it goes with it.
     dash = _HEADING_SPLIT_BEFORE.search(raw, 0, at)
     start = dash.start() if dash else at
@@ -1284,6 +1285,8 @@ _VALUE_FIRST = re.compile(r"\s*(?P<value>\d+(?:\.\d+)?\s*%?)\s+(?P<label>[^\W\d_
 def _inline_field(raw: str, offset: int, start: int, end: int, separator: str = ",;") -> Field:
     item = raw[start:end]
     match = _INLINE_ITEM.match(lowercase(item)) or _VALUE_FIRST.match(lowercase(item))
+    if match and parse_date(match["value"]) is None and parse_date(item.strip()) is not None:
+        match = None  # a date alone ("Mar 1, 2026"), not a label "Mar" and a value "1, 2026"
     if match:
         label = normalise_label(match["label"])
         value_start = start + match.start("value")

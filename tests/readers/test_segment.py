@@ -434,3 +434,25 @@ def test_a_score_written_before_its_label_after_a_dash_or_after_a_comma_is_a_fie
 def test_a_number_with_other_words_is_no_score(header):
     text = f"Answer from the sources.\n\n{header}\nDamaged goods may be returned within 30 days.\n\nQuestion: How long?\n"
     assert [f.code for f in lint_text(text, path="t.txt", config=build({}, ".")) if f.code == "PL102"] == []
+
+
+@pytest.mark.parametrize(
+    "header, second",
+    [
+        ("[1] Returns Policy — 1 March 2026", "[2] Shipping FAQ — 7 May 2026"),
+        ("[1] Returns Policy (Mar 1, 2026)", "[2] Shipping FAQ (May 7, 2026)"),
+        ("[1] Returns Policy, published: 2026-03-01", "[2] Shipping FAQ, published: 2026-05-07"),
+    ],
+)
+def test_a_date_alone_after_a_dash_or_in_a_group_is_the_sources_date(header, second):
+    text = f"Answer from the sources.\n\n{header}\nDamaged goods may be returned.\n\n{second}\nWe ship in 2 days.\n\nQuestion: How long?\n"
+    found = [(f.code, f.line) for f in lint_text(text, path="t.txt", config=build({"today": "2026-06-01"}, "."))]
+    assert found == [("PL201", 3), ("PL201", 6)]
+    assert [s.title for s in segment_text(text).sources] == ["Returns Policy", "Shipping FAQ"]
+
+
+@pytest.mark.parametrize("part", ["Returns > Damaged goods", "Chapter 2024", "Q3 2024", "Policy 2025 edition"])
+def test_a_heading_after_a_dash_that_is_no_date_stays_the_heading(part):
+    text = f"Answer from the sources.\n\n[1] Returns Policy — {part}\nDamaged goods may be returned.\n\nQuestion: How long?\n"
+    (source,) = segment_text(text).sources
+    assert source.heading_path and not source.fields
