@@ -16,9 +16,7 @@ assert is a check that stops the program). A function defined inside another, an
 method, is measured on its own, named by its place (`module.Class.method`,
 `module.outer.inner`); a lambda's logic belongs to the function that holds it.
 
-A function may not go above LIMIT. The ones that did before the limit was set are in
-KNOWN with their figure, and may not grow; once one is split to LIMIT or below it must
-leave KNOWN, so the list only shrinks (README, Development > Complexity).
+A function may not go above LIMIT (README, Development > Complexity).
 """
 
 from __future__ import annotations
@@ -28,10 +26,6 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "promptlint"
 LIMIT = 20
-
-# Over the limit when it was set, each at its figure then: lower the figure, or remove the
-# entry, when a change lowers the function's.
-KNOWN: dict[str, int] = {}  # empty since issue 11 split the last of them
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -91,19 +85,8 @@ FIGURES = figures()
 
 
 def test_no_function_goes_over_the_limit():
-    over = {name: figure for name, figure in FIGURES.items() if figure > LIMIT and name not in KNOWN}
+    over = {name: figure for name, figure in FIGURES.items() if figure > LIMIT}
     assert over == {}, f"split these functions to {LIMIT} or below"
-
-
-def test_a_known_function_does_not_grow():
-    grown = {name: f"{KNOWN[name]} -> {FIGURES[name]}" for name in KNOWN if FIGURES.get(name, 0) > KNOWN[name]}
-    assert grown == {}
-
-
-def test_a_function_back_under_the_limit_leaves_the_known_list():
-    # A function removed or renamed counts as 0: its entry goes too.
-    under = {name: FIGURES.get(name, 0) for name in KNOWN if FIGURES.get(name, 0) <= LIMIT}
-    assert under == {}, "remove these entries from KNOWN"
 
 
 def test_the_counting():
