@@ -375,7 +375,7 @@ def _format_text(piece: document.Prompt, config: Config, unsafe: bool) -> str:
     if edit is None:
         return piece.text
     span, replacement = edit
-    if piece.chats is not None and not piece.edits_fit((Edit(span, replacement),)):
+    if not piece.source.fits(piece, (Edit(span, replacement),)):
         raise _Kept("sources in more than one chat message")
     return piece.text[: span.start] + replacement + piece.text[span.end :]
 
@@ -416,10 +416,10 @@ def format_document(doc: document.Document, config: Config, unsafe: bool = False
         if piece.translated and _would_format(piece, config, unsafe):
             # A Handlebars template is read as the Jinja it means; that text is not the file's.
             kept.append("sources block kept: Handlebars sections")
-        # A text that is not in the file verbatim (a YAML block) cannot be written back; one
-        # written through escapes (check --fix writes small edits there, a Python literal or
-        # a config's chat template in a JSON string) is left as it is too.
-        if not piece.writable or piece.offsets is not None or piece.line_map is not None or (piece.chats is not None and piece.syntax == Syntax.JINJA):
+        # Only a text whose source map takes a whole new block is rewritten: one not in the file
+        # verbatim (a YAML block) or written through escapes (check --fix writes small edits
+        # there, a Python literal or a config's chat template in a JSON string) is left as it is.
+        if not (piece.source.editable and piece.source.rewritable):
             pieces.append(piece)
             continue
         try:

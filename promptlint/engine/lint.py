@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from ..model.findings import Applicability, Finding
+from ..model.findings import Applicability, Finding, Fix
 from ..model.prompt import Prompt, Syntax
 from ..readers import document as documents
 from ..readers.bodysources import body_sources
@@ -76,8 +76,8 @@ def _includes(doc: documents.Document, config: Config):
 
 
 def _valid(doc: documents.Document, index: int):
-    """A check every fixed text must pass: a fixed template must still parse, and a text
-    written inside YAML must read back exactly."""
+    """A check every fixed text must pass: a fixed template must still parse, and a text whose
+    source map says so (a YAML scalar, a translation) must read back exactly."""
     piece = doc.prompts[index]
     parses = None
     if piece.loop is not None:
@@ -85,7 +85,7 @@ def _valid(doc: documents.Document, index: int):
             return _wrapper_reader(piece.loop).still_parses(text, piece.loop)
     elif piece.syntax == Syntax.JINJA:
         from ..readers.jinja import parses
-    if doc.kind != documents.DocumentKind.YAML and not piece.translated:
+    if not piece.source.reread:
         return parses
     return lambda text: (parses is None or parses(text)) and doc.writes_back(index, text)
 
@@ -93,20 +93,21 @@ def _valid(doc: documents.Document, index: int):
 def _lint_piece(doc: documents.Document, index: int, text: str, config: Config, includes=None) -> list[Finding]:
     piece = doc.prompts[index]
     found = lint_prompt(_segment(piece, text, config, includes), config, template=piece.syntax == Syntax.JINJA)
-    if not piece.writable:
-        # The text is not in the file verbatim (escapes, an f-string): report, never edit.
-        return [dataclasses.replace(f, fix=None) if f.fix else f for f in found]
-    if doc.kind == documents.DocumentKind.YAML or piece.translated:
-        # A fix whose text cannot be written back exactly (into a YAML scalar, or through a
-        # Handlebars template's translation) is not offered.
-        written = _valid(doc, index)
-        found = [f if f.fix is None or not f.fix.edits or written(apply_fixes(text, [f.fix])[0]) else dataclasses.replace(f, fix=None) for f in found]
-    if piece.chats is None:
-        return found
-    # In a chat file an edit that crosses two messages cannot be written back. The
-    # messages are where they stand in this text (a fix loop's later pass has moved them).
+    valid = _valid(doc, index) if piece.source.reread else None
+    # The messages of a chat prompt are where they stand in this text (a fix loop's later pass has moved them).
     piece = piece.with_text(text)
-    return [f if f.fix is None or piece.edits_fit(f.fix.edits) else dataclasses.replace(f, fix=None) for f in found]
+    return [f if f.fix is None or _offered(piece, text, f.fix, valid) else dataclasses.replace(f, fix=None) for f in found]
+
+
+def _offered(piece: documents.Prompt, text: str, fix: Fix, valid) -> bool:
+    """One policy for every fix: it is offered only when the prompt's source map says its edit
+    can be written back: never into a text not in the file verbatim, never across two chat
+    messages, and, where the map must read the file back (YAML, a translation), only if it does."""
+    if not piece.source.editable:
+        return False
+    if not fix.edits:
+        return True
+    return piece.source.fits(piece, fix.edits) and (valid is None or valid(apply_fixes(text, [fix])[0]))
 
 
 @dataclasses.dataclass(frozen=True)

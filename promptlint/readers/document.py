@@ -8,7 +8,6 @@ one text for the rules, and every offset in that text maps back to the file.
 from __future__ import annotations
 
 import bisect
-import difflib
 import re
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -18,10 +17,12 @@ from pathlib import Path
 import yaml
 
 from ..meaning import lexicon
-from ..model.findings import Edit, Finding, Severity
+from ..model.findings import Finding, Severity
+from ..model.lines import line_column, line_starts
 from ..model.prompt import Message, Span, Syntax
 from . import chatjson
 from .pybuild import Loop
+from .sourcemap import Anchored, ChatStrings, Escaped, ReadOnlyChats, SourceMap, Translated, Verbatim, YamlBlock
 
 # Messages are joined with a line holding only a separator control character: the
 # segmenter reads it as a blank line, and the one chosen appears in no message,
@@ -39,34 +40,25 @@ class Prompt:
     """One prompt of a file: its text as the rules see it, and how to map it back."""
 
     texts: tuple[str, ...]  # one per message (a single one for a plain text file)
-    chats: tuple[chatjson.ChatText, ...] | None  # where each text lives in a JSON file
+    source: SourceMap  # where the text stands in the file, and how a changed one is written back
     record: int | None = None
     syntax: Syntax = Syntax.TEXT
-    # Where the text stands in the file, character for character (a Prompty body, a
-    # Python string literal); None for a whole text file or a chat file.
-    origin: tuple[int, int] | None = None
-    # For a Python string that does not stand verbatim in the file (escapes, an f-string):
-    # the line and column where its literal starts. Its findings point there, unfixable.
-    anchor: tuple[int, int] | None = None
-    # For a Python string with escapes or in pieces: the file offset of each character
-    # of the text, and of its end. Findings point into it; fixes are written back escaped.
-    offsets: tuple[int, ...] | None = None
-    # For a YAML literal block scalar: the file line and column offset of each line of the
-    # text (its indentation is not part of the text). Findings point into it; a fixed text
-    # is written back line by line, each changed line indented as the block is.
-    line_map: tuple[tuple[int, int], ...] | None = None
     # For a string code builds once per item of a loop: what the loop iterates (see pybuild).
     loop: Loop | None = None
-    # The text is a translation of what the file holds (a Handlebars template read as the
-    # Jinja it means): findings point into the file through ``offsets``, and a fix is
-    # written back through them only when the file then reads back as the fixed text.
-    translated: bool = False
-
     separator: str = SEPARATORS[0]  # how a chat prompt's messages are joined (see SEPARATORS)
 
     @property
+    def chats(self) -> tuple[chatjson.ChatText, ...] | None:
+        """The JSON strings the text is made of (see sourcemap.ChatStrings); None for any other text."""
+        return self.source.chats
+
+    @property
     def writable(self) -> bool:
-        return self.anchor is None
+        return self.source.editable
+
+    @property
+    def translated(self) -> bool:
+        return isinstance(self.source, Translated)
 
     @property
     def text(self) -> str:
@@ -84,7 +76,7 @@ class Prompt:
     @cached_property
     def line_starts(self) -> list[int]:
         """Where each line of a one-text prompt starts (a YAML block's lines map to the file's one by one)."""
-        return _line_starts(self.texts[0])
+        return line_starts(self.texts[0])
 
     @cached_property
     def _starts(self) -> list[int]:
@@ -98,16 +90,6 @@ class Prompt:
         if self.chats is None:
             return None
         return [Message(chat.role, span, _message_name(chat)) for chat, span in zip(self.chats, self.message_spans)]
-
-    def edits_fit(self, edits: tuple[Edit, ...]) -> bool:
-        """An edit of a chat prompt must stay inside one message; a key standing for its
-        value (a field whose value is a number) may only be removed whole."""
-        for edit in edits:
-            index = self.message_index(edit.span.start)
-            span, source = self.message_spans[index], self.chats[index].source
-            if not span.contains(edit.span) or (source is not None and source.value is not None and (edit.span != span or edit.replacement)):
-                return False
-        return True
 
     def with_text(self, text: str) -> "Prompt":
         if text == self.text:
@@ -151,7 +133,7 @@ class Document:
 
     @cached_property
     def line_starts(self) -> list[int]:
-        return _line_starts(self.raw)
+        return line_starts(self.raw)
 
     @property
     def holds_prompt(self) -> bool:
@@ -176,20 +158,7 @@ class Document:
 
     def locate(self, prompt: Prompt, offset: int) -> tuple[int, int]:
         """1-based line and column in the file of an offset in ``prompt.text``."""
-        if prompt.anchor is not None:
-            return prompt.anchor  # the text is not in the file verbatim: point at its literal
-        if prompt.offsets is not None:
-            return _line_column(self.line_starts, prompt.offsets[min(max(offset, 0), len(prompt.offsets) - 1)])
-        if prompt.line_map is not None:
-            index, column = _line_column(prompt.line_starts, offset)
-            line, indent = prompt.line_map[min(index - 1, len(prompt.line_map) - 1)]
-            return line, indent + column
-        if prompt.chats is None:
-            return _line_column(self.line_starts, (prompt.origin[0] if prompt.origin else 0) + offset)
-        index = prompt.message_index(offset)
-        chat = prompt.chats[index]
-        inner = min(max(offset - prompt.message_spans[index].start, 0), len(chat.text))
-        return _line_column(self.line_starts, chatjson.raw_offset(chat, self.raw, inner))
+        return prompt.source.locate(prompt, offset, self.raw, self.line_starts)
 
     def file_offset(self, line: int, column: int) -> int:
         """The offset in ``original`` (BOM and newlines as read) of a finding's 1-based line and column.
@@ -209,101 +178,40 @@ class Document:
 
     def with_prompts(self, prompts: list[Prompt]) -> str:
         """The file's new text (with its BOM) after the prompts were fixed."""
-        if self.kind == DocumentKind.TEXT and not any(p.origin or p.offsets for p in prompts):
-            raw = prompts[0].texts[0] if prompts else self.raw
-        elif self.kind in (DocumentKind.TEXT, DocumentKind.PYTHON, DocumentKind.JAVASCRIPT, DocumentKind.YAML):
-            # Only text that stands verbatim in the file is written back; the rest stays as read.
-            raw = self.raw
-            # From the last to the first, so that each one's place in ``raw`` still holds.
-            for old, prompt in sorted(zip(self.prompts, prompts), key=lambda pair: self._place_in_file(pair[1]), reverse=True):
-                if prompt.origin is not None:
-                    raw = raw[: prompt.origin[0]] + prompt.texts[0] + raw[prompt.origin[1] :]
-                elif prompt.line_map is not None and prompt.texts[0] != old.texts[0]:
-                    raw = _rewrite_lines(raw, prompt.line_map, old.texts[0], prompt.texts[0])
-                elif prompt.offsets is not None and prompt.texts[0] != old.texts[0]:
-                    # Through the escapes; a change that cannot be written so leaves the literal as it is.
-                    raw = _rewriter(self.kind, prompt.translated)(raw, prompt.offsets, old.texts[0], prompt.texts[0]) or raw
-        else:
-            replacements, removals = {}, []
-            for old, new in zip(self.prompts, prompts):
-                for chat, text in zip(old.chats or (), new.texts):
-                    if not text and chat.pair:
-                        removals.append(chat.pair)  # an emptied context goes with its key
-                    elif text != chat.text:
-                        replacements[chat.literal] = text
-            raw = chatjson.replace_texts(self.raw, replacements, tuple(removals))
+        chats = [(p.source, p.texts) for p in prompts if p.chats is not None]
+        if chats:
+            # A file's JSON strings are re-encoded in one pass: one object's strings may stand around another's.
+            return self._file_text(ChatStrings.write_all(self.raw, chats))
+        changed = [(old, new) for old, new in zip(self.prompts, prompts) if new.text != old.text]
+        raw = self.raw
+        # From the last to the first, so that each one's place in ``raw`` still holds; a change
+        # that cannot be written exactly (or a text not in the file verbatim) leaves it as read.
+        for old, new in sorted(changed, key=lambda pair: pair[1].source.start(self.line_starts), reverse=True):
+            raw = new.source.write(raw, old.texts[0], new.texts[0]) or raw
         return self._file_text(raw)
-
-    def _place_in_file(self, prompt: Prompt) -> int:
-        if prompt.line_map:
-            return self.line_starts[min(prompt.line_map[0][0], len(self.line_starts)) - 1]
-        return prompt.origin[0] if prompt.origin else prompt.offsets[0] if prompt.offsets else 0
 
     def writes_back(self, index: int, text: str) -> bool:
         """Whether prompt ``index`` fixed to ``text`` is written into the file exactly: the new
-        file reads back with that text and every other prompt as it was. Only a YAML file is
-        read again here; the other formats write back through maps that cannot miss (a JSON
-        string is re-encoded whole) or check themselves (a Python literal)."""
-        translated = self.prompts[index].translated
-        if (self.kind != DocumentKind.YAML and not translated) or text == self.prompts[index].text:
+        file reads back with that text and every other prompt as it was. Only a map that says so
+        (a YAML scalar, a translation) is read again here; the others write back through maps
+        that cannot miss (a JSON string is re-encoded whole) or check themselves (a code literal)."""
+        prompt = self.prompts[index]
+        if text == prompt.text:
+            return True
+        if not prompt.source.editable:
+            return False  # never written
+        if not prompt.source.reread:
             return True
         prompts = list(self.prompts)
-        prompts[index] = prompts[index].with_text(text)
+        prompts[index] = prompt.with_text(text)
         new = self.as_read(self.with_prompts(prompts))
-        again = parse_text(new, self.path, self.suffix) if translated else read_yaml(self.path, new, self.bom, self.newline, "")
+        again = parse_text(new, self.path, self.suffix) if prompt.translated else read_yaml(self.path, new, self.bom, self.newline, "")
         return [p.text for p in again.prompts] == [p.text for p in prompts]
-
-
-def _rewrite_lines(raw: str, line_map: tuple[tuple[int, int], ...], old: str, new: str) -> str:
-    """The file with a literal block's text changed from ``old`` to ``new``: each line of the
-    text that changed is written on its file line (``line_map``), indented as the block is;
-    an empty line is written empty. Lines that did not change stay byte for byte."""
-    lines = raw.split("\n")
-    indent = " " * line_map[0][1]
-    old_lines, new_lines = old.split("\n"), new.split("\n")
-    # From the last change to the first, so that the lines above each still stand where mapped.
-    changes = [c for c in difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes() if c[0] != "equal"]
-    for _, i1, i2, j1, j2 in reversed(changes):
-        # An insertion after the block's last line goes where that line's next one would be.
-        first = line_map[i1][0] - 1 if i1 < len(line_map) else line_map[-1][0]
-        last = line_map[i2 - 1][0] if i2 > i1 else first
-        lines[first:last] = [indent + line if line else line for line in new_lines[j1:j2]]
-    return "\n".join(lines)
-
-
-def _rewriter(kind: DocumentKind, translated: bool):
-    """The function that writes a changed string back into code of this kind, through its escapes;
-    a translated text's changes are written as they are, for the read-back to judge."""
-    if translated:
-        return _through_translation
-    if kind == DocumentKind.JAVASCRIPT:
-        from .jssource import rewrite
-    else:
-        from .pysource import rewrite
-    return rewrite
-
-
-def _through_translation(raw: str, offsets: tuple[int, ...], old: str, new: str) -> str:
-    """The file with a translated text changed from ``old`` to ``new``, each change written where the
-    characters it replaces stand, as it is; whether that means the change is for the read-back to say."""
-    from .pysource import rewrite_through
-
-    return rewrite_through(raw, offsets, old, new, lambda text: text, lambda _, offset: offset + 1)
 
 
 def _message_name(chat: chatjson.ChatText) -> str:
     # A chat template renders every role: it is named by its key alone.
     return f"{chat.path} ({chat.role})" if chat.role else chat.path
-
-
-def _line_starts(raw: str) -> list[int]:
-    return [0] + [m.end() for m in re.finditer("\n", raw)]
-
-
-def _line_column(starts: list[int], offset: int) -> tuple[int, int]:
-    """1-based line and column (in characters) of an offset, by bisection over the line starts."""
-    line = bisect.bisect_right(starts, offset)
-    return line, offset - starts[line - 1] + 1
 
 
 def syntax_error(path: str, message: str, line: int, column: int) -> Finding:
@@ -381,16 +289,19 @@ def _as_jinja(prompt: Prompt) -> Prompt:
     from . import handlebars
     from .jinja import parses
 
-    kept_as_is = prompt.syntax != Syntax.TEXT or prompt.chats is not None or prompt.line_map is not None or prompt.loop is not None
+    # A text of JSON strings or of a YAML block is not mapped character by character.
+    kept_as_is = prompt.syntax != Syntax.TEXT or isinstance(prompt.source, (ChatStrings, YamlBlock)) or prompt.loop is not None
     if kept_as_is or not handlebars.is_template(prompt.texts[0]):
         return prompt
     translation = handlebars.translate(prompt.texts[0])
     if translation is None or not parses(translation.text):
         return prompt
-    # Where each character of the prompt's text stands in the file.
-    where = prompt.offsets or (range(prompt.origin[0], prompt.origin[1] + 1) if prompt.origin else range(len(prompt.texts[0]) + 1))
-    offsets = None if prompt.anchor else tuple(where[i] for i in translation.positions)
-    return replace(prompt, texts=(translation.text,), syntax=Syntax.JINJA, origin=None, offsets=offsets, translated=True)
+    source = prompt.source
+    if not isinstance(source, Anchored):
+        # Where each character of the prompt's text stands in the file, and where each of the translation's does.
+        where = source.offsets if isinstance(source, Escaped) else range(source.begin, source.end + 1)
+        source = Escaped(tuple(where[i] for i in translation.positions), source.language if isinstance(source, Escaped) else "")
+    return replace(prompt, texts=(translation.text,), syntax=Syntax.JINJA, source=Translated(source))
 
 
 def read_text(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:
@@ -404,12 +315,12 @@ def read_text(display: str, raw: str, bom: bool, newline: str, suffix: str) -> D
 
         pieces = consecutive_prompts(raw)
     if pieces:
-        prompts = tuple(Prompt((raw[start:end],), None, syntax=Syntax.JINJA if "{%" in raw[start:end] else Syntax.TEXT, origin=(start, end)) for start, end in pieces)
+        prompts = tuple(Prompt((raw[start:end],), Verbatim(start, end), syntax=Syntax.JINJA if "{%" in raw[start:end] else Syntax.TEXT) for start, end in pieces)
         return Document(display, raw, DocumentKind.TEXT, bom, prompts, (), newline)
     header = _comment_header_end(raw) if syntax == Syntax.TEXT else None
     if header is not None:
         # "# Prompt template for ...\n#\n# Placeholders: ..." documents the template; the prompt follows it.
-        return Document(display, raw, DocumentKind.TEXT, bom, (Prompt((raw[header:],), None, origin=(header, len(raw))),), (), newline)
+        return Document(display, raw, DocumentKind.TEXT, bom, (Prompt((raw[header:],), Verbatim(header, len(raw))),), (), newline)
     return _template(display, raw, bom, newline, syntax)
 
 
@@ -460,7 +371,7 @@ def _template(display: str, raw: str, bom: bool, newline: str, syntax: Syntax) -
             check_syntax(raw)
         except TemplateError as exc:
             return Document(display, raw, DocumentKind.TEXT, bom, (), (syntax_error(display, f"invalid Jinja: {exc.message}", exc.line, exc.column),), newline)
-    return Document(display, raw, DocumentKind.TEXT, bom, (Prompt((raw,), None, syntax=syntax),), (), newline)
+    return Document(display, raw, DocumentKind.TEXT, bom, (Prompt((raw,), Verbatim(0, len(raw)), syntax=syntax),), (), newline)
 
 
 def read_json(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:
@@ -538,8 +449,8 @@ def _json_strings_prompt(chats: list[chatjson.ChatText], record: int, syntax: Sy
     separator = next((s for s in SEPARATORS if not any(s in t for t in texts)), None)
     if separator is None:
         # Every separator occurs in the texts: report, never edit.
-        return Prompt(texts, tuple(chats), record, syntax=syntax, anchor=(chats[0].line, chats[0].column))
-    return Prompt(texts, tuple(chats), record, syntax=syntax, separator=separator)
+        return Prompt(texts, ReadOnlyChats(tuple(chats)), record, syntax=syntax)
+    return Prompt(texts, ChatStrings(tuple(chats), rewritable=syntax == Syntax.TEXT), record, syntax=syntax, separator=separator)
 
 
 def read_prompty(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:
@@ -562,7 +473,7 @@ def read_prompty(display: str, raw: str, bom: bool, newline: str, suffix: str) -
     except TemplateError as exc:
         error = syntax_error(display, f"invalid Jinja: {exc.message}", exc.line + head.count("\n"), exc.column)
         return Document(display, raw, DocumentKind.TEXT, bom, (), (error,), newline)
-    return Document(display, raw, DocumentKind.TEXT, bom, (Prompt((body,), None, syntax=Syntax.JINJA, origin=(len(head), len(raw))),), (), newline)
+    return Document(display, raw, DocumentKind.TEXT, bom, (Prompt((body,), Verbatim(len(head), len(raw)), syntax=Syntax.JINJA),), (), newline)
 
 
 def read_python(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:
@@ -585,7 +496,7 @@ def read_javascript(display: str, raw: str, bom: bool, newline: str, suffix: str
         found = templates_in(raw, jsx=suffix in (".jsx", ".tsx"))
     except JsSyntaxError as exc:
         language = "TypeScript" if "ts" in suffix else "JavaScript"
-        line, column = _line_column(_line_starts(raw), exc.offset)
+        line, column = line_column(line_starts(raw), exc.offset)
         return Document(display, raw, DocumentKind.JAVASCRIPT, bom, (), (syntax_error(display, f"invalid {language}: {exc.message}", line, column),), newline)
     return _code_document(display, raw, bom, newline, DocumentKind.JAVASCRIPT, found)
 
@@ -597,9 +508,17 @@ def _code_document(display: str, raw: str, bom: bool, newline: str, kind: Docume
     prompts = []
     for template in found:
         syntax = template.syntax if template.syntax == Syntax.TEXT or parses(template.text) else Syntax.TEXT
-        anchor = None if template.origin or template.offsets else (template.line, template.column)
-        prompts.append(Prompt((template.text,), None, syntax=syntax, origin=template.origin, anchor=anchor, loop=template.loop, offsets=template.offsets))
+        prompts.append(Prompt((template.text,), _code_source(template, kind), syntax=syntax, loop=template.loop))
     return Document(display, raw, kind, bom, tuple(prompts), (), newline)
+
+
+def _code_source(template, kind: DocumentKind) -> SourceMap:
+    """A code string stands in the file verbatim, or through its escapes, or (an f-string) not at all."""
+    if template.origin:
+        return Verbatim(*template.origin)
+    if template.offsets:
+        return Escaped(template.offsets, kind.value)
+    return Anchored(template.line, template.column)
 
 
 def read_yaml(display: str, raw: str, bom: bool, newline: str, suffix: str) -> Document:
@@ -620,7 +539,7 @@ def read_yaml(display: str, raw: str, bom: bool, newline: str, suffix: str) -> D
     if isinstance(messages, yaml.SequenceNode):
         # Each message's content is a prompt of its own, placed as a template string is.
         contents = [_yaml_fields(m).get("content") for m in messages.value if "role" in _yaml_fields(m)]
-        prompts = tuple(Prompt((c.value,), None, **_yaml_position(raw, c)) for c in contents if _yaml_string(c))
+        prompts = tuple(Prompt((c.value,), _yaml_source(raw, c)) for c in contents if _yaml_string(c))
         return Document(display, raw, DocumentKind.YAML, bom, prompts, (), newline)
     template = fields.get("template")
     if not _yaml_string(template):
@@ -628,7 +547,7 @@ def read_yaml(display: str, raw: str, bom: bool, newline: str, suffix: str) -> D
     style = fields.get("template_format")
     text = template.value
     syntax = Syntax.JINJA if style is not None and style.value == "jinja2" and parses(text) else Syntax.TEXT
-    prompt = Prompt((text,), None, syntax=syntax, **_yaml_position(raw, template))
+    prompt = Prompt((text,), _yaml_source(raw, template), syntax=syntax)
     return Document(display, raw, DocumentKind.YAML, bom, (prompt,), (), newline)
 
 
@@ -652,7 +571,7 @@ def _yaml_prompts(raw: str, root: yaml.Node | None) -> list[Prompt]:
     prompts = []
     for node in sorted(found, key=lambda n: n.start_mark.index):
         syntax = Syntax.JINJA if "{%" in node.value and parses(node.value) else Syntax.TEXT
-        prompts.append(Prompt((node.value,), None, syntax=syntax, **_yaml_position(raw, node)))
+        prompts.append(Prompt((node.value,), _yaml_source(raw, node), syntax=syntax))
     return prompts
 
 
@@ -666,22 +585,22 @@ def _yaml_string(node: yaml.Node | None) -> bool:
     return isinstance(node, yaml.ScalarNode) and isinstance(node.value, str) and node.tag.endswith(":str")
 
 
-def _yaml_position(raw: str, node: yaml.ScalarNode) -> dict:
+def _yaml_source(raw: str, node: yaml.ScalarNode) -> SourceMap:
     """Where a YAML string's text stands in the file: exactly for a one-line value written
     as it reads (plain, or quoted with no escape), line by line under a `|` block, else
     at the value's start (a folded or multi-line value, a quoted one with escapes: its
     findings point there and are not fixed)."""
     start, end = node.start_mark.index, node.end_mark.index
     if node.style is None and raw[start:end] == node.value:
-        return {"origin": (start, end)}
+        return Verbatim(start, end, reread=True)
     if node.style in ("'", '"') and raw[start + 1 : end - 1] == node.value and "\n" not in node.value:
-        return {"origin": (start + 1, end - 1)}
+        return Verbatim(start + 1, end - 1, reread=True)
     if node.style == "|":
         first = node.start_mark.line + 1  # the block starts on the line after `|`
         lines = raw.split("\n")
         indent = next((len(ln) - len(ln.lstrip(" ")) for ln in lines[first:] if ln.strip()), 0)
-        return {"line_map": tuple((first + 1 + k, indent) for k in range(node.value.count("\n") + 1))}
-    return {"anchor": (node.start_mark.line + 1, node.start_mark.column + 1)}
+        return YamlBlock(tuple((first + 1 + k, indent) for k in range(node.value.count("\n") + 1)))
+    return Anchored(node.start_mark.line + 1, node.start_mark.column + 1)
 
 
 def _parse_json(raw: str) -> list[chatjson.ChatText] | chatjson.JsonSyntaxError:

@@ -10,6 +10,7 @@ import yaml
 from promptlint.engine import files, lint
 from promptlint.engine.config import FILE_TYPES, build
 from promptlint.readers import document
+from promptlint.readers.sourcemap import Verbatim
 from promptlint.readers.formats import ANYWHERE, DEFAULT_INCLUDE, FORMATS, IN_PROMPT_FOLDERS, for_suffix
 
 CASES = [(f, suffix) for f in FORMATS for suffix in f.suffixes]
@@ -204,7 +205,7 @@ def test_a_page_whose_prose_is_the_prompt_is_read_whole():
 
     page = "Answer from the context below.\n\n{context}\n\nQuestion: {question}\n\nExample output:\n```json\n{\"answer\": \"...\"}\n```\n"
     (prompt,) = parse_text(page, "prompt.md", ".md").prompts
-    assert prompt.origin is None and prompt.texts == (page,)
+    assert prompt.source == Verbatim(0, len(page)) and prompt.texts == (page,)  # the whole page
 
 
 @pytest.mark.parametrize("marks", ["#", "# "])
@@ -215,7 +216,7 @@ def test_a_templates_comment_header_is_no_part_of_its_prompt(marks):
     body = "You answer from the context.\n\n<context>\n{{CHUNKS}}\n</context>\n\nQuestion: {{QUERY}}\n"
     (prompt,) = parse_text(header + body, "answer_prompt.txt", ".txt").prompts
     # The prompt starts at the blank line that ends the header.
-    assert prompt.texts == ("\n" + body,) and prompt.origin == (len(header) - 1, len(header + body))
+    assert prompt.texts == ("\n" + body,) and prompt.source == Verbatim(len(header) - 1, len(header + body))
 
 
 @pytest.mark.parametrize("head", ["# Instructions\n# Answer\n# Notes\n\n", "# Role\n#\n\n", "# Role\n#\n# Task\nAnswer.\n\n"])
@@ -224,7 +225,7 @@ def test_markdown_headings_are_part_of_the_prompt(head):
 
     raw = head + "Answer from {context}.\nQuestion: {question}\n"
     (prompt,) = parse_text(raw, "p.txt", ".txt").prompts
-    assert prompt.origin is None and prompt.texts == (raw,)
+    assert prompt.source == Verbatim(0, len(raw)) and prompt.texts == (raw,)  # the whole file
 
 
 QA = "Use the context to answer.\n\n{context}\n\nQuestion: {question}\n"
@@ -240,7 +241,7 @@ def test_templates_written_one_after_another_are_separate_prompts(cue, second):
 
     raw = f"{QA}{cue}\n\n{second}"
     prompts = parse_text(raw, "prompts.txt", ".txt").prompts
-    assert [p.origin for p in prompts] == [(0, len(QA) + len(cue) + 2), (len(QA) + len(cue) + 2, len(raw))]
+    assert [p.source for p in prompts] == [Verbatim(0, len(QA) + len(cue) + 2), Verbatim(len(QA) + len(cue) + 2, len(raw))]
     assert [f.code for f in lint_text(raw, path="prompts.txt", config=build({}, "test"))] == []
 
 
@@ -256,7 +257,7 @@ def test_text_after_the_answer_cue_without_a_slot_stays_in_the_prompt(after):
 
     raw = f"{QA}Answer:\n\n{after}"
     (prompt,) = parse_text(raw, "prompt.txt", ".txt").prompts
-    assert prompt.origin is None
+    assert prompt.source == Verbatim(0, len(raw))  # the whole file
 
 
 def test_an_answer_cue_with_no_blank_line_after_it_ends_no_prompt():
