@@ -25,6 +25,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from ..model.findings import Applicability, Edit, Finding, Fix
+from ..model.lines import line_span, line_starts, with_newline
 from ..model.prompt import Prompt, Span
 from ..readers.jinja import check_syntax
 from ..rules.unused_suppression import CODE
@@ -84,8 +85,8 @@ def directives(source: str) -> list[Directive]:
         if prefix is None:
             continue
         end = tag.span.start + len(source[tag.span.start : tag.span.end].rstrip())
-        before = source[_line_start(source, tag.span.start) : tag.span.start]
-        alone = not before.strip() and not source[end : _line_end(source, end)].strip()
+        before = source[line_span(source, tag.span.start).start : tag.span.start]
+        alone = not before.strip() and not source[end : line_span(source, end).end].strip()
         directive = Directive("", Span(tag.span.start, end), tag.span.end, alone, [])
         _read(tag.inner[prefix.end() :].strip(), directive, source)
         found.append(directive)
@@ -128,20 +129,10 @@ class _Lines:
     """0-based line numbers of offsets, by bisection (counting newlines each time made many directives quadratic)."""
 
     def __init__(self, source: str):
-        self.starts = [0] + [m.end() for m in re.finditer("\n", source)]
+        self.starts = line_starts(source)
 
     def of(self, offset: int) -> int:
         return bisect.bisect_right(self.starts, offset) - 1
-
-
-def _line_start(source: str, offset: int) -> int:
-    return source.rfind("\n", 0, offset) + 1
-
-
-def _line_end(source: str, offset: int) -> int:
-    """Where the line holding ``offset`` ends, before its newline."""
-    end = source.find("\n", offset)
-    return len(source) if end < 0 else end
 
 
 def _scopes(lines: _Lines, found: list[Directive]) -> list[_Scope]:
@@ -256,14 +247,14 @@ def _removal(source: str, directive: Directive) -> Span:
     `{#-` or `-#}` strips, so the template renders the same text, or with the spaces
     before it when it ends its line, so that none are left trailing."""
     if directive.alone:
-        line_end = min(_line_end(source, directive.span.end) + 1, len(source))
-        return Span(_line_start(source, directive.span.start), max(line_end, directive.tag_end))
+        line_end = with_newline(source, line_span(source, directive.span.end)).end
+        return Span(line_span(source, directive.span.start).start, max(line_end, directive.tag_end))
     # Walked back, not `source[:start].rstrip()`: copying the text up to each directive made many quadratic.
     start = directive.span.start
     if source.startswith("{#-", start):
         while start and source[start - 1].isspace():
             start -= 1
-    elif not source[directive.tag_end : _line_end(source, directive.tag_end)].strip():
+    elif not source[directive.tag_end : line_span(source, directive.tag_end).end].strip():
         while start and source[start - 1] in " \t":
             start -= 1
     return Span(start, directive.tag_end)

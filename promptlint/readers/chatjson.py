@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from json.decoder import scanstring
 
+from ..model.lines import line_column, line_starts
+
 # Far beyond any real chat file; the limit keeps pathological input a clean error
 # for every later consumer, including the json module, which recurses.
 MAX_DEPTH = 500
@@ -92,11 +94,10 @@ class _Positions:
 
     def __init__(self, raw: str):
         self.raw = raw
-        self.starts = [0] + [match.end() for match in re.finditer("\n", raw)]
+        self.starts = line_starts(raw)
 
     def position(self, offset: int) -> tuple[int, int]:
-        line = bisect.bisect_right(self.starts, offset) - 1
-        return line + 1, offset - self.starts[line] + 1
+        return line_column(self.starts, offset)
 
     def error(self, message: str, offset: int) -> JsonSyntaxError:
         return JsonSyntaxError(message, *self.position(offset))

@@ -21,12 +21,12 @@ index, the source's ordinal).
 from __future__ import annotations
 
 import ast
-import bisect
 import re
 from collections.abc import Iterator
 from functools import lru_cache
 
 from ..meaning.lexicon import Lexicon
+from ..model.lines import line_column, line_starts
 from ..model.prompt import Prompt, Syntax
 from .jsscan import _ESCAPE, JsSyntaxError, Token, fields, tokens
 from .pybuild import ITEM, Loop, field_jinja, jinja_expression, reference, segment_fields
@@ -87,7 +87,7 @@ class Code:
 def templates_in(raw: str, jsx: bool = False) -> list[PyTemplate]:
     """The prompt templates of a file (``jsx``: a .jsx/.tsx file); JsSyntaxError when it cannot be scanned."""
     code = Code(raw, jsx)
-    starts = [0] + [m.end() for m in re.finditer("\n", raw)]
+    starts = line_starts(raw)
     found: dict[tuple[int, int], PyTemplate] = {}
     for i in _candidates(code):
         template = _template(code, starts, i)
@@ -99,16 +99,11 @@ def templates_in(raw: str, jsx: bool = False) -> list[PyTemplate]:
     return [found[k] for k in sorted(found)]
 
 
-def _position(starts: list[int], offset: int) -> tuple[int, int]:
-    line = bisect.bisect_right(starts, offset)
-    return line, offset - starts[line - 1] + 1
-
-
 def _template(code: Code, starts: list[int], i: int, loop: Loop | None = None) -> PyTemplate | None:
     token = code.toks[i]
     if len(token.value.strip()) < MIN_LENGTH:
         return None
-    line, column = _position(starts, token.start)
+    line, column = line_column(starts, token.start)
     return PyTemplate(token.value, Syntax.TEXT, line, column, None, loop=loop, offsets=token.offsets)
 
 

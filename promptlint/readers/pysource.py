@@ -18,6 +18,7 @@ import tokenize
 import unicodedata
 from dataclasses import dataclass
 
+from ..model.lines import line_starts
 from ..model.prompt import Syntax
 from .pybuild import BUILDING, Loop, called_name, jinja_by_content, literal_in_call, wrappers
 from .segment import is_prompt_text, words
@@ -76,7 +77,7 @@ def templates_in(raw: str) -> list[PyTemplate]:
         module = ast.parse(raw)
     except SyntaxError as exc:
         raise PythonSyntaxError(exc.msg, exc.lineno or 1, exc.offset or 1) from None
-    starts = [0] + [m.end() for m in re.finditer("\n", raw)]
+    starts = line_starts(raw)
     found: dict[tuple[int, int], PyTemplate] = {}
     built: list[PyTemplate] = []
     sent: list[PyTemplate] = []
@@ -274,7 +275,7 @@ def _offsets(raw: str, start: int, end: int, text: str) -> tuple[int, ...] | Non
     """The file offset of each character of a string literal's value, through its escapes
     and the pieces of an implicit concatenation; None when it cannot be told exactly."""
     segment = raw[start:end]
-    line_starts = [0] + [m.end() for m in re.finditer("\n", segment)]
+    starts = line_starts(segment)
     offsets: list[int] = []
     try:
         tokens = [t for t in tokenize.generate_tokens(io.StringIO(segment).readline) if t.type == tokenize.STRING]
@@ -284,7 +285,7 @@ def _offsets(raw: str, start: int, end: int, text: str) -> tuple[int, ...] | Non
         match = re.match(r"(?i)([rbu]*)('\'\'|\"\"\"|'|\")", token.string)
         if match is None or "b" in match.group(1).lower():
             return None
-        at = start + line_starts[token.start[0] - 1] + token.start[1] + match.end()
+        at = start + starts[token.start[0] - 1] + token.start[1] + match.end()
         body = token.string[match.end() : len(token.string) - len(match.group(2))]
         offsets += _body_offsets(body, at, "r" in match.group(1).lower())
     if not tokens:

@@ -21,6 +21,7 @@ from ..meaning import vocabulary
 from ..meaning.lexicon import Lexicon, is_field, shipped
 from ..meaning.values import number, parse_date
 from ..meaning.vocabulary import normalise_label
+from ..model.lines import with_newline
 from ..model.prompt import Field, FieldForm, Message, Part, PartKind, Prompt, Source, SourceStyle, Span, SpanSet
 from .expressions import slot_reference
 from .jsonsources import json_sources
@@ -612,7 +613,7 @@ def _record_lines(text: str, lines: list[Line], vocab: Vocab, stop: frozenset[st
             trailing = content is not None
         elif field and field["value"].strip():
             value = Span(line.start + field.start("value"), line.end)
-            fields.append(Field(label, text[value.start : value.end].strip(" *_"), _line_span(text, line), value, FieldForm.LINE))
+            fields.append(Field(label, text[value.start : value.end].strip(" *_"), with_newline(text, line), value, FieldForm.LINE))
             trailing = content is not None
         elif trailing:
             return None  # text after the trailing fields: prose, not a record
@@ -799,7 +800,7 @@ def _header_key(text: str, header: Line, match: re.Match[str], offset: int, voca
     value = text[key_span.start : key_span.end]
     if key_group == "key5" and _labelled_key(value, vocab) == "ordinal":
         # "Chunk: {chunk_id + 1}": the line numbers the chunk inside its document; it cites nothing.
-        return None, None, Field(slot_reference(value.lstrip("$")).key, value, _line_span(text, header), key_span, FieldForm.LINE)
+        return None, None, Field(slot_reference(value.lstrip("$")).key, value, with_newline(text, header), key_span, FieldForm.LINE)
     return match[key_group], key_span, None
 
 
@@ -891,7 +892,7 @@ def _read_head(text: str, body: list[Line], vocab: Vocab) -> _Head:
         if (metadata := _metadata_fields(text, line, labelled, label, vocab)) is not None:
             fields.extend(metadata)
         elif looks_like_instruction(line):
-            wrapper_lines.append(_line_span(text, line))
+            wrapper_lines.append(with_newline(text, line))
         elif labelled and _prints_the_chunk(labelled, label, vocab):
             return _Head(fields, wrapper_lines, i + 1, labelled=True, inline=_value_on_line(line, labelled))
         else:
@@ -918,11 +919,11 @@ def _metadata_fields(text: str, line: Line, labelled: re.Match[str] | None, labe
     slot = _LONE_SLOT.match(line.lower)
     if slot and normalise_label(slot["name"]).endswith(_NAMING_SLOTS):
         # "{chunk_heading}" alone on a line: the slot names what it prints.
-        return [Field(normalise_label(slot["name"]), line.text.strip(), _line_span(text, line), Span(line.start, line.end), FieldForm.LINE)]
+        return [Field(normalise_label(slot["name"]), line.text.strip(), with_newline(text, line), Span(line.start, line.end), FieldForm.LINE)]
     if not labelled:
         if _SLOT_LABEL_LINE.match(line.lower):
             # "{key}: {value}": a template line that prints any metadata field.
-            return [Field("metadata", line.text.strip(), _line_span(text, line), Span(line.start, line.end), FieldForm.LINE)]
+            return [Field("metadata", line.text.strip(), with_newline(text, line), Span(line.start, line.end), FieldForm.LINE)]
         return None
     if mapping := _mapping_fields(text, line, labelled):
         return mapping
@@ -1025,7 +1026,7 @@ def _mapping_fields(text: str, line: Line, labelled: re.Match[str]) -> list[Fiel
 def _line_field(text: str, line: Line, labelled: re.Match[str], label: str) -> Field:
     """A "Label: value" line as a field; removing it removes the line."""
     value_start = line.start + labelled.start("value")
-    return Field(label, text[value_start : line.end].strip(), _line_span(text, line), Span(value_start, line.end), FieldForm.LINE)
+    return Field(label, text[value_start : line.end].strip(), with_newline(text, line), Span(value_start, line.end), FieldForm.LINE)
 
 
 # A metadata group that opens a header's rest: "(Title: X): ", "[Updated 2026-01-14] ".
@@ -1113,12 +1114,6 @@ def _strip_blank_edges(lines: list[Line]) -> list[Line]:
     while end > start and _edge(lines[end - 1]):
         end -= 1
     return lines[start:end]
-
-
-def _line_span(text: str, line: Line) -> Span:
-    """A whole line with its newline, which is what removing a line removes."""
-    end = line.end + 1 if line.end < len(text) and text[line.end] == "\n" else line.end
-    return Span(line.start, end)
 
 
 @cache

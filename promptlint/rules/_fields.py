@@ -7,6 +7,7 @@ from functools import cache
 
 from ..meaning import lexicon, vocabulary
 from ..model.findings import Applicability, Edit, Fix
+from ..model.lines import remove_line
 from ..model.prompt import Field, FieldForm, Prompt, Source, Span
 
 # "{score:.2f}", "{{ doc.score }}", "{{ '%.3f' % hit.score }}", a JavaScript template's "${c.score}",
@@ -27,16 +28,6 @@ def has_slot(value: str) -> bool:
 def remove_field(prompt: Prompt, field: Field, description: str, applicability: Applicability = Applicability.SAFE) -> Fix:
     span = remove_line(prompt.text, field.span) if field.form != FieldForm.INLINE else field.span
     return Fix(applicability, (Edit(span),), description)
-
-
-def remove_line(text: str, span: Span) -> Span:
-    """A whole-line span, widened so that removing it leaves no doubled blank line."""
-    if not (span.start == 0 or text[span.start - 1] == "\n") or not text[span.start : span.end].endswith("\n"):
-        return span
-    blank_before = span.start == 0 or text[max(0, span.start - 2) : span.start] == "\n\n"
-    if blank_before and text[span.end : span.end + 1] == "\n":
-        return Span(span.start, span.end + 1)
-    return span
 
 
 def remove_source(prompt: Prompt, source: Source, description: str) -> Fix:

@@ -43,9 +43,10 @@ from __future__ import annotations
 from ..meaning import vocabulary
 from ..meaning.vocabulary import may_match, patterns
 from ..model.findings import Applicability, Edit, Fix
+from ..model.lines import remove_line
 from ..model.prompt import Prompt, Span
 from ._context import RuleContext
-from ._fields import remove_line, source_label
+from ._fields import source_label
 
 CODE = "PL103"
 NAME = "per-source-instruction"

@@ -38,9 +38,9 @@ import bisect
 import re
 
 from ..model.findings import Applicability, Edit, Fix
+from ..model.lines import remove_line
 from ..model.prompt import Prompt, Span
 from ._context import RuleContext
-from ._fields import remove_line
 
 CODE = "PL101"
 NAME = "repeated-question"

@@ -50,9 +50,9 @@ import re
 from ..meaning.lexicon import Lexicon
 from ..meaning.values import parse_date
 from ..model.findings import Applicability, Edit, Fix
+from ..model.lines import remove_line
 from ..model.prompt import Field, FieldForm, Prompt, Source, SourceStyle, Span
 from ._context import RuleContext
-from ._fields import remove_line
 
 CODE = "PL201"
 NAME = "unconditional-date"
