@@ -22,7 +22,7 @@ from ..model.lines import line_column, line_starts
 from ..model.prompt import Message, Span, Syntax
 from . import chatjson
 from .pybuild import Loop
-from .sourcemap import Anchored, ChatStrings, Escaped, ReadOnlyChats, SourceMap, Translated, Verbatim, YamlBlock
+from .sourcemap import Anchored, CharOffsets, ChatStrings, Escaped, ReadOnlyChats, SourceMap, Translated, Verbatim, YamlBlock
 
 # Messages are joined with a line holding only a separator control character: the
 # segmenter reads it as a blank line, and the one chosen appears in no message,
@@ -299,8 +299,8 @@ def _as_jinja(prompt: Prompt) -> Prompt:
     source = prompt.source
     if not isinstance(source, Anchored):
         # Where each character of the prompt's text stands in the file, and where each of the translation's does.
-        where = source.offsets if isinstance(source, Escaped) else range(source.begin, source.end + 1)
-        source = Escaped(tuple(where[i] for i in translation.positions), source.language if isinstance(source, Escaped) else "")
+        where = source.offsets if isinstance(source, CharOffsets) else range(source.begin, source.end + 1)
+        source = CharOffsets(tuple(where[i] for i in translation.positions))
     return replace(prompt, texts=(translation.text,), syntax=Syntax.JINJA, source=Translated(source))
 
 

@@ -80,18 +80,25 @@ class Anchored(SourceMap):
 
 
 @dataclass(frozen=True)
-class Escaped(SourceMap):
-    """A code string with escapes or in pieces: the file offset of each character of the text,
-    and of its end. A changed text is written back escaped, the code's reader checking it."""
+class CharOffsets(SourceMap):
+    """The file offset of each character of the text, and of its end. Alone it writes nothing:
+    it is what a translation is mapped through (see Translated), and what Escaped writes through."""
 
     offsets: tuple[int, ...]
-    language: str  # whose escapes and reader: "javascript", else Python's (a translation's offsets use neither)
 
     def locate(self, prompt, offset, raw, starts):
         return line_column(starts, self.offsets[min(max(offset, 0), len(self.offsets) - 1)])
 
     def start(self, starts):
         return self.offsets[0]
+
+
+@dataclass(frozen=True)
+class Escaped(CharOffsets):
+    """A code string with escapes or in pieces, mapped character by character. A changed text
+    is written back escaped, the code's reader checking that it reads back."""
+
+    language: str  # whose escapes and reader: "javascript", else Python's
 
     def write(self, raw, old, new):
         if self.language == "javascript":
@@ -104,11 +111,11 @@ class Escaped(SourceMap):
 @dataclass(frozen=True)
 class Translated(SourceMap):
     """The text is a translation of what the file holds (a Handlebars template read as the Jinja
-    it means), through the map of what it translates (an Escaped one's offsets, or an Anchored
-    one). A change is written where the characters it replaces stand, as it is; whether that
+    it means), through the file offset of each of its characters, or an anchor when what it
+    translates is not in the file verbatim. A change is written where the characters it replaces stand, as it is; whether that
     means the change is for the read-back to say."""
 
-    through: Escaped | Anchored
+    through: CharOffsets | Anchored
     reread = True
 
     @property

@@ -7,7 +7,7 @@ from __future__ import annotations
 from promptlint.model.findings import Edit
 from promptlint.model.prompt import Span
 from promptlint.readers.document import parse_text
-from promptlint.readers.sourcemap import Anchored, ChatStrings, Escaped, ReadOnlyChats, Translated, Verbatim, YamlBlock
+from promptlint.readers.sourcemap import Anchored, CharOffsets, ChatStrings, Escaped, ReadOnlyChats, Translated, Verbatim, YamlBlock
 
 QA = "Answer from the context.\nContext: {context}\nQuestion: {question}\n"
 
@@ -87,6 +87,7 @@ def test_a_translated_text_is_located_in_the_template_and_written_only_if_it_rea
     raw = "Answer from the sources.\n{{#each docs}}\n{{this.text}}\n{{/each}}\nQuestion: {{question}}\n"
     doc, prompt = _one(raw, "qa.txt")
     assert isinstance(prompt.source, Translated) and prompt.translated and prompt.source.reread
+    assert type(prompt.source.through) is CharOffsets  # through each character, no escapes
     assert "{% for this in docs %}" in prompt.text
     assert doc.locate(prompt, prompt.text.index("{% for")) == (2, 1)
     new = prompt.text.replace("Answer from", "Reply from")
