@@ -17,7 +17,7 @@ def to_chunk(prompt: Prompt, source: Source, lexicon: Lexicon | None = None) -> 
         content=prompt.text[source.content.start : source.content.end],
         title=source.title,
         heading_path=source.heading_path,
-        document_id=source.document_id,
+        document_id=lexicon.document_of(source),
         ordinal=ordinals[0] if ordinals else None,
         updated=dates[0] if dates else None,
         parse_warnings=tuple(f.value for f in source.fields if f.label == "parse warning"),

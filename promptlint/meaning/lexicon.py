@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from ..model.prompt import Source
 from . import vocabulary
 
 # Han, kana and hangul: scripts that write a compound name without spaces.
@@ -122,6 +123,12 @@ class Lexicon:
 
     def means(self, name: str, concept: str) -> bool:
         return concept in self.concepts(name)
+
+    def document_of(self, source: Source) -> str | None:
+        """Which document a chunk came from: a field that names it, else its title."""
+        named = next((f.value for f in source.fields if self.means(f.label, "document")), None)
+        found = named if named is not None else source.title
+        return found.strip().lower() if found else None
 
     def reported(self, name: str) -> bool:
         """Whether a metadata rule reports a field of this name (a score, a date, a system, an ordinal, derived text)."""

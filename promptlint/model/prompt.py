@@ -133,14 +133,6 @@ class Source:
     repeated: bool = False
     collection: str = ""  # in a template, what the sources loop iterates ("relevant + marginal[:3]")
 
-    @property
-    def document_id(self) -> str | None:
-        """Which document the chunk came from: an explicit id field, else its title."""
-        for f in self.fields:
-            if f.label in ("document id", "doc id", "document", "file", "file name", "filename", "source id"):
-                return f.value.strip().lower()
-        return self.title.strip().lower() if self.title else None
-
     def field_named(self, *labels: str) -> Field | None:
         return next((f for f in self.fields if f.label in labels), None)
 

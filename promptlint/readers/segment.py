@@ -50,6 +50,7 @@ class Vocab:
     source_header: re.Pattern[str]
     role_marker: re.Pattern[str]
     role_word: re.Pattern[str]  # the role a marker names
+    role_names: dict[str, str]  # a role under another name -> the usual one ("human" -> "user")
     source_tag: re.Pattern[str]
     container_tags: frozenset[str]
     content_tags: frozenset[str]
@@ -149,6 +150,7 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         source_header=source_header,
         role_marker=role_marker,
         role_word=re.compile(r"(?<![a-z])(?:" + token_roles + r")(?![a-z])"),
+        role_names=dict(seg["role-names"]),
         source_tag=re.compile(r"<(" + tag_names + r")(\s[^<>]*)?>"),
         container_tags=frozenset(seg["container-tags"]),
         content_tags=frozenset(seg["content-tags"]),
@@ -407,17 +409,13 @@ def _with_bracket_slots(text: str, messages: list[Message] | None, names: SlotNa
 # ---------------------------------------------------------------- messages
 
 
-# Role words that name the two usual roles under another name.
-_ROLE_NAMES = {"human": "user", "ai": "assistant", "chatbot": "assistant", "model": "assistant"}
-
-
 def role_messages(text: str, lines: list[Line], vocab: Vocab) -> list[Message]:
     markers = [line for line in lines if vocab.role_marker.match(line.lower)]
     messages = []
     for i, marker in enumerate(markers):
         end = markers[i + 1].start if i + 1 < len(markers) else len(text)
         role = vocab.role_word.search(marker.lower)[0]
-        role = _ROLE_NAMES.get(role, role)
+        role = vocab.role_names.get(role, role)
         messages.append(Message(role=role, span=Span(marker.start, end), name=f"{role} turn at offset {marker.start}"))
     return messages
 

@@ -71,7 +71,7 @@ def check(prompt: Prompt, ctx: RuleContext):
     seen: set[str] = set()
     previous = None
     for source in sources:
-        doc = source.document_id
+        doc = ctx.lexicon.document_of(source)
         if doc is not None and doc in seen and doc != previous:
             yield ctx.finding(
                 prompt,

@@ -43,10 +43,11 @@ OPTIONS = {"min-chunks": 3}
 def check(prompt: Prompt, ctx: RuleContext):
     # An id that is a template slot ("{doc.file_id}") is the same in every source of a
     # prompt written out with placeholders: it names no one document.
-    counts = Counter(s.document_id for s in prompt.sources if s.document_id and not has_slot(s.document_id))
+    documents = [ctx.lexicon.document_of(s) for s in prompt.sources]
+    counts = Counter(doc for doc in documents if doc and not has_slot(doc))
     for doc, count in counts.items():
         if count >= ctx.options["min-chunks"]:
-            first = next(s for s in prompt.sources if s.document_id == doc)
+            first = prompt.sources[documents.index(doc)]
             yield ctx.finding(
                 prompt,
                 first.header,

@@ -106,7 +106,7 @@ def _prompt(doc: document.Document, piece: document.Prompt, model: Prompt) -> di
                 ],
                 "wrapper_lines": [text(line) for line in s.wrapper_lines],
                 "content": text(s.content),
-                "document_id": s.document_id,
+                "document_id": CONFIG.lexicon.document_of(s),
                 "repeated": s.repeated,
                 "collection": s.collection,
             }
