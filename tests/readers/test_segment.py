@@ -456,3 +456,13 @@ def test_a_heading_after_a_dash_that_is_no_date_stays_the_heading(part):
     text = f"Answer from the sources.\n\n[1] Returns Policy — {part}\nDamaged goods may be returned.\n\nQuestion: How long?\n"
     (source,) = segment_text(text).sources
     assert source.heading_path and not source.fields
+
+
+@pytest.mark.parametrize(
+    ("label", "value", "code"),
+    [("Benzerlik skoru", "0.91", "PL102"), ("Оценка релевантности", "0.91", "PL102"), ("Karar tarihi", "{date}", "PL201"), ("Дата публикации", "{date}", "PL201"), ("Özet", "{summary}", "PL104")],
+)
+def test_a_field_labelled_in_turkish_or_russian_is_read_by_its_meaning(label, value, code):
+    blocks = [f"[{n}] Title {n}\n{label}: {value}\nText of the source {n}." for n in (1, 2)]
+    text = "Answer from the sources.\n\n" + "\n\n".join(blocks) + "\n\nQuestion: {question}\n"
+    assert code in {f.code for f in lint_text(text, path="t.txt", config=build({}, "."))}
