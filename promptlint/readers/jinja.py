@@ -23,13 +23,12 @@ import jinja2
 from jinja2 import nodes
 
 from ..meaning.lexicon import Lexicon
-from ..meaning import vocabulary
 from ..meaning.vocabulary import normalise_label
 from ..model.prompt import Field, FieldForm, Message, Part, PartKind, Prompt, Source, SourceStyle, Span
 from .expressions import Reference, environment
 from .expressions import jinja_expression as _expression
 from .expressions import jinja_reference as reference
-from .segment import SlotNames, Vocab, looks_like_instruction, lowercase, merge_parts, role_messages, slot_kind, text_lines, words
+from .segment import SlotNames, Vocab, looks_like_instruction, lowercase, merge_parts, opens_with_imperative, role_messages, slot_kind, text_lines, words
 
 # How deep macro calls are followed (a macro may call another).
 MAX_MACRO_DEPTH = 5
@@ -581,7 +580,11 @@ class _Reader:
         """Whether the label right above a loop names the retrieved context ("Knowledge
         relationships:", "Relevant search results:"): its items are the sources, whatever
         the loop's variable is called."""
-        lines = [ln.strip() for ln in self.source[: block.span.start].rsplit("\n", 6)[-6:]]
+        # The loop's line up to it and the five lines above, without copying all the text before it.
+        start = self.source.rfind("\n", 0, block.span.start) + 1
+        for _ in range(5):
+            start = self.source.rfind("\n", 0, start - 1) + 1 if start > 0 else 0
+        lines = [ln.strip() for ln in self.source[start : block.span.start].split("\n")]
         label = next((ln for ln in reversed(lines) if ln and not _RULE_LINE.fullmatch(ln)), "").rstrip("*_ ")
         if not label.endswith((":", "\uff1a")) or "{" in label:
             return False
@@ -729,13 +732,6 @@ def _line_has_only(origin: Origin, tag: Tag, line_start: int, line_end: int) -> 
     return True
 
 
-@cache
-def _imperative_line() -> re.Pattern[str]:
-    verbs = "|".join(re.escape(v) for v in sorted(vocabulary.load("per-source-instruction")["imperatives"], key=len, reverse=True))
-    # Not a label that starts with such a word ("Use case: {{ d.use_case }}"): no colon right after.
-    return re.compile(r"\s*(?:[-*\u2022]\s+)?(?:" + verbs + r")\s+[a-z](?![^:\n]{0,20}:)")
-
-
 def _instruction_spans(origin: Origin, tag: Tag) -> list[Span]:
     """The lines of literal text that talk to the model; a line of its own with its newline, so removing it leaves none.
 
@@ -744,7 +740,7 @@ def _instruction_spans(origin: Origin, tag: Tag) -> list[Span]:
     such a line may be the chunk's first ("Use a soft cloth ..."), and only the phrases count."""
     found = []
     for line in text_lines(origin.source, origin.lower, tag.span.start, tag.span.end):
-        if not line.blank and (looks_like_instruction(line) or _imperative_line().match(line.lower)):
+        if not line.blank and (looks_like_instruction(line) or opens_with_imperative(line)):
             whole = (line.start == 0 or origin.source[line.start - 1] == "\n") and line.end < tag.span.end
             found.append(Span(line.start, line.end + whole))
     return found

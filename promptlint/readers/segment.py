@@ -195,6 +195,8 @@ def consecutive_prompts(text: str) -> list[tuple[int, int]]:
     Answer:", "Standalone question:"); text that follows it past a blank line, slots and all, can
     only be another prompt. Each piece must hold a slot, so that an answer written out after its
     prompt, or an assembled prompt's worked examples, never split one."""
+    if not _may_hold_slot(text):
+        return []
     lower = lowercase(text)
     vocab = words()
     lines = text_lines(text, lower)
@@ -1128,10 +1130,26 @@ def _framing_pattern() -> re.Pattern[str]:
 
 
 @cache
+def _imperatives() -> str:
+    return _alternation(vocabulary.load("per-source-instruction")["imperatives"])
+
+
+@cache
 def _addressing() -> re.Pattern[str]:
     """A clause that addresses the reader: it starts with an imperative ("prefer it", "do not cite") or says "you"."""
-    verbs = _alternation(vocabulary.load("per-source-instruction")["imperatives"])
-    return re.compile(r"(?:^|[,;:.!?]\s*|\band\s+)(?:" + verbs + r")\b|\byou(?:r)?\b")
+    return re.compile(r"(?:^|[,;:.!?]\s*|\band\s+)(?:" + _imperatives() + r")\b|\byou(?:r)?\b")
+
+
+@cache
+def _imperative_line() -> re.Pattern[str]:
+    # Not a label that starts with such a word ("Use case: {{ d.use_case }}"): no colon right after.
+    return re.compile(r"\s*(?:[-*\u2022]\s+)?(?:" + _imperatives() + r")\s+[a-z](?![^:\n]{0,20}:)")
+
+
+def opens_with_imperative(line: Line) -> bool:
+    """A line that opens with an imperative verb ("Treat the following as background only.").
+    Talk to the model only where the text cannot be a chunk's own: a template's literal text."""
+    return _imperative_line().match(line.lower) is not None
 
 
 def looks_like_instruction(line: Line) -> bool:

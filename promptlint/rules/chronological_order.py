@@ -73,14 +73,9 @@ def _announced(prompt: Prompt, ctx: RuleContext):
             offset += len(line) + 1
 
 
-@cache
-def _sentence_pattern(described: tuple[str, ...]) -> re.Pattern[str]:
-    return patterns(list(described))
-
-
 def _described(prompt: Prompt, ctx: RuleContext):
     """The sentences of the instructions that say the given items are in date order."""
-    sentence = _sentence_pattern(tuple(ctx.words("described")))
+    sentence = patterns(ctx.words("described"))
     for part in prompt.parts:
         if part.kind is PartKind.INSTRUCTIONS:
             for match in sentence.finditer(prompt.lower, part.span.start, part.span.end):

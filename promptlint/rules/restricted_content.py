@@ -92,7 +92,8 @@ def check(prompt: Prompt, ctx: RuleContext):
         )
 
 
-_SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
+# A sentence from its first word to its stop (or the last word of a line without one).
+_SENTENCE = re.compile(r"[^\s.!?](?:[^.!?\n]*[^\s.!?])?[.!?]?")
 
 
 @cache
@@ -114,9 +115,4 @@ def _restricting(prompt: Prompt, ctx: RuleContext):
             if phrase:
                 yield Span(phrase.start(), phrase.end())
             elif all(w.search(prompt.lower, sentence.start(), sentence.end()) for w in (given, restricted, forbidding)):
-                yield _trim(prompt, Span(sentence.start(), sentence.end()))
-
-
-def _trim(prompt: Prompt, span: Span) -> Span:
-    text = prompt.text[span.start : span.end]
-    return Span(span.start + len(text) - len(text.lstrip()), span.end - len(text) + len(text.rstrip()))
+                yield Span(sentence.start(), sentence.end())
