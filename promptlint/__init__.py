@@ -85,5 +85,5 @@ def lint_paths(paths: Iterable[str | PathLike[str]], *, config: Config | None = 
 
     for path in files.expand([Path(p) for p in paths], wants, unreadable):
         file_config = resolver.for_folder(path.parent) if resolver else config
-        findings.extend(check_document(document.read(path, suffix=file_config.suffix_for(path)), file_config).findings)
+        findings.extend(check_document(document.read(path, suffix=file_config.suffix_for(path), lexicon=file_config.lexicon), file_config).findings)
     return findings

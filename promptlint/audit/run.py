@@ -162,7 +162,7 @@ def _tally(batch: logs.Batch, work: Work) -> Tally:
         tally.records += 1
         data = _prompt_bytes(line, work.keys) if work.keys else line
         try:
-            doc = documents.parse(data, name, FILE_TYPES["json"]) if data is not None else None
+            doc = documents.parse(data, name, FILE_TYPES["json"], work.config.lexicon) if data is not None else None
         except documents.UnreadableFile as exc:
             # Not text: broken like a line that is not JSON.
             tally.add(batch.log, batch.part, number, [documents.syntax_error(name, str(exc).removeprefix(f"{name}: "), 1, 1)])

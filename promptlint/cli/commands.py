@@ -75,7 +75,7 @@ def _diff(path: str, old: str, new: str) -> str:
 
 def _read(path: Path, config: Config) -> documents.Document | None:
     try:
-        return documents.read(path, suffix=config.suffix_for(path))
+        return documents.read(path, suffix=config.suffix_for(path), lexicon=config.lexicon)
     except documents.UnreadableFile as exc:
         click.echo(f"error: {exc}", err=True)
         return None

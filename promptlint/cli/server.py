@@ -104,7 +104,7 @@ def lint(uri: str, text: str, version: int | None, units: Callable[[str], int]) 
     path = path_of(uri)
     try:
         config = Resolver().for_folder(path.parent)
-        doc = documents.parse_text(text, str(path), config.suffix_for(path))
+        doc = documents.parse_text(text, str(path), config.suffix_for(path), config.lexicon)
         findings = check_document(doc, config).findings
         diagnostics = [diagnostic(f, doc, positions) for f in findings]
     except (ConfigError, documents.UnreadableFile) as exc:

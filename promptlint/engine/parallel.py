@@ -88,7 +88,7 @@ def _checked(doc: documents.Document, config: Config, fix: Applicability | None)
 def check_bytes(data: bytes, name: str, config: Config, fix: Applicability | None) -> Checked:
     """Check a file given as bytes (standard input), named ``name``; never cached."""
     try:
-        doc = documents.parse(data, name, config.suffix_for(name))
+        doc = documents.parse(data, name, config.suffix_for(name), config.lexicon)
     except documents.UnreadableFile as exc:
         return Checked(None, [], unreadable=str(exc))
     return _checked(doc, config, fix)
@@ -96,7 +96,7 @@ def check_bytes(data: bytes, name: str, config: Config, fix: Applicability | Non
 
 def _lint(path: Path, config: Config, fix: Applicability | None, cache: Cache | None) -> Checked:
     try:
-        doc = documents.read(path, suffix=config.suffix_for(path))
+        doc = documents.read(path, suffix=config.suffix_for(path), lexicon=config.lexicon)
     except documents.UnreadableFile as exc:
         return Checked(None, [], unreadable=str(exc))
     checked = _checked(doc, config, fix)
@@ -134,7 +134,7 @@ def _served(path: Path, config: Config, fix: Applicability | None, cache: Cache,
         data = path.read_bytes()
         # Only the text is needed, and every format reads its text the same way
         # (BOM and newlines), so it is read as plain text, without parsing its format.
-        doc = documents.parse(data, name, ".txt")
+        doc = documents.parse(data, name, ".txt", config.lexicon)
     except (OSError, documents.UnreadableFile):
         return _lint(path, config, fix, cache)
     if cache.key(data, config.for_file(name)) != key:

@@ -124,6 +124,12 @@ class Lexicon:
     def means(self, name: str, concept: str) -> bool:
         return concept in self.concepts(name)
 
+    def mentions(self, name: str, concept: str) -> bool:
+        """Whether a name means the concept, or any of its words is one of the concept's heads
+        however long the name: code names a variable for all it holds (`RAG_PROMPT_TEMPLATE_V2`)."""
+        heads = self._concepts[concept].heads
+        return self.means(name, concept) or any(word in heads for word in split(name))
+
     def document_of(self, source: Source) -> str | None:
         """Which document a chunk came from: a field that names it, else its title."""
         named = next((f.value for f in source.fields if self.means(f.label, "document")), None)
@@ -159,9 +165,11 @@ def is_field(lexicon: Lexicon, label: str) -> bool:
     return bool(lexicon.concepts(label) & FIELD_CONCEPTS)
 
 
-def build(options: dict[str, dict] | None = None) -> Lexicon:
-    """The lexicon of the shipped word lists plus the ``extend-<key>`` options of the rules that own them."""
-    options = options or {}
+def build(options: dict[str, dict] | None = None, names: dict[str, list[str]] | None = None) -> Lexicon:
+    """The lexicon of the shipped word lists plus the ``extend-<key>`` options of the rules that
+    own them, and ``names`` the config adds to a concept directly (``{"prompt": ["persona"]}``)."""
+    options = dict(options or {})
+    options["lexicon"] = {f"extend-{concept}": words for concept, words in (names or {}).items()}
     extensions = tuple(
         sorted((name, key, tuple(words)) for name, values in options.items() for key, words in values.items() if key.startswith("extend-") and words)
     )
@@ -184,6 +192,7 @@ def _build(extensions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> Lexicon:
                 phrases.extend(added.get((file, key), ()))
             else:
                 phrases.append(entry)
+        phrases.extend(added.get(("lexicon", concept), ()))
         concepts[concept] = Concept(
             phrases=_words_of(phrases),
             heads=_words_of(spec.get("heads", [])),

@@ -5,7 +5,8 @@ Everything that depends on the kind of a file derives from FORMATS: the types
 reader that turns a file's text into its prompts. Adding a format is one entry here
 and its reader.
 
-A reader gets the decoded text (no BOM, LF newlines) and returns the file's
+A reader gets the decoded text (document.Input: no BOM, LF newlines, with the lexicon that
+says which strings are prompts) and returns the file's
 Document: its prompts, and a PL900 finding for what does not parse. A reader that
 already knows the structure (a JSON request body knows its document blocks) hands
 it over with the prompt's texts, so the segmenter does not have to guess it.
@@ -16,11 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import document
-from .document import Document
+from .codefile import read_javascript, read_python
+from .document import Document, Input
+from .jsonfile import read_json, read_jsonl
+from .textfile import read_jinja, read_prompty, read_text
+from .yamlfile import read_yaml
 
-# display name, text, BOM?, newline, suffix -> the file's document
-Reader = Callable[[str, str, bool, str, str], Document]
+Reader = Callable[[Input], Document]
 
 
 @dataclass(frozen=True)
@@ -41,15 +44,15 @@ class Format:
 JAVASCRIPT = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
 
 FORMATS = (
-    Format("text", (".txt", ".md", ".prompt", ".hbs", ".handlebars", ".mustache"), document.read_text, ("*.prompt", "*.hbs", "*.handlebars", "*.mustache")),
-    Format("jinja", (".j2", ".jinja", ".jinja2"), document.read_jinja, ("*.j2", "*.jinja", "*.jinja2")),
+    Format("text", (".txt", ".md", ".prompt", ".hbs", ".handlebars", ".mustache"), read_text, ("*.prompt", "*.hbs", "*.handlebars", "*.mustache")),
+    Format("jinja", (".j2", ".jinja", ".jinja2"), read_jinja, ("*.j2", "*.jinja", "*.jinja2")),
     # A Hugging Face tokenizer or processor config holds the model's chat template.
-    Format("json", (".json",), document.read_json, ("tokenizer_config.json", "chat_template.json")),
-    Format("jsonl", (".jsonl", ".ndjson"), document.read_jsonl),
-    Format("prompty", (".prompty",), document.read_prompty, ("*.prompty",)),
-    Format("python", (".py",), document.read_python, ("*.py",), code=True),
-    Format("javascript", JAVASCRIPT, document.read_javascript, tuple(f"*{suffix}" for suffix in JAVASCRIPT), code=True),
-    Format("yaml", (".yaml", ".yml"), document.read_yaml, ("*.prompt.yml", "*.prompt.yaml")),
+    Format("json", (".json",), read_json, ("tokenizer_config.json", "chat_template.json")),
+    Format("jsonl", (".jsonl", ".ndjson"), read_jsonl),
+    Format("prompty", (".prompty",), read_prompty, ("*.prompty",)),
+    Format("python", (".py",), read_python, ("*.py",), code=True),
+    Format("javascript", JAVASCRIPT, read_javascript, tuple(f"*{suffix}" for suffix in JAVASCRIPT), code=True),
+    Format("yaml", (".yaml", ".yml"), read_yaml, ("*.prompt.yml", "*.prompt.yaml")),
 )
 _BY_SUFFIX = {suffix: f for f in FORMATS for suffix in f.suffixes}
 # What `file-types` can say a file is, and the suffix that reads a file as that.

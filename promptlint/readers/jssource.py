@@ -25,16 +25,17 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from ..meaning.lexicon import Lexicon
+from ..meaning.lexicon import Lexicon, shipped
 from ..model.lines import line_column, line_starts
 from ..model.prompt import Prompt, Syntax
 from .jsscan import _ESCAPE, JsSyntaxError, Token, fields, tokens
 from .pybuild import ITEM, Loop, field_jinja, jinja_expression, reference, segment_fields
-from .pysource import MIN_LENGTH, OUTPUT_CALLS, PROMPT_FUNCTION, TEMPLATE_CALLS, TEMPLATE_NAME, PyTemplate, rewrite_through
+from .pysource import MIN_LENGTH, OUTPUT_CALLS, PROMPT_FUNCTION, TEMPLATE_CALLS, PyTemplate, rewrite_through
 from .segment import SlotNames, is_prompt_text, words
 
-# Object properties whose string is a prompt whatever the name rule says: an SDK call's options.
-PROMPT_KEYS = frozenset({"system", "prompt", "instructions", "template", "system_message", "system_prompt"})
+# The option by which model SDKs take the system prompt (`generateText({ system })`,
+# `messages.create({ system })`): an API's parameter, where a name alone would say nothing.
+SDK_SYSTEM_OPTION = "system"
 # Tags that only reshape a template literal (its indentation): the template is still the prompt.
 DEDENT_TAGS = frozenset({"dedent", "outdent", "stripIndent", "stripIndents", "oneLine", "oneLineTrim"})
 # Names before which a template literal is a value, not a tagged template.
@@ -49,10 +50,12 @@ PER_ITEM = frozenset({"map", "flatMap", "forEach"})
 
 
 class Code:
-    """A file's tokens, with which bracket encloses each and which closes each."""
+    """A file's tokens, with which bracket encloses each and which closes each, and the words
+    that say a name holds a prompt."""
 
-    def __init__(self, raw: str, jsx: bool):
+    def __init__(self, raw: str, jsx: bool, lexicon: Lexicon):
         self.raw = raw
+        self.lexicon = lexicon
         self.toks = tokens(raw, jsx)
         self.parent = [-1] * len(self.toks)
         self.match: dict[int, int] = {}
@@ -84,9 +87,10 @@ class Code:
         return self.kind(i) in ("string", "template")
 
 
-def templates_in(raw: str, jsx: bool = False) -> list[PyTemplate]:
-    """The prompt templates of a file (``jsx``: a .jsx/.tsx file); JsSyntaxError when it cannot be scanned."""
-    code = Code(raw, jsx)
+def templates_in(raw: str, lexicon: Lexicon | None = None, jsx: bool = False) -> list[PyTemplate]:
+    """The prompt templates of a file (``jsx``: a .jsx/.tsx file), the lexicon's `prompt` words
+    naming them; JsSyntaxError when it cannot be scanned."""
+    code = Code(raw, jsx, lexicon or shipped())
     starts = line_starts(raw)
     found: dict[tuple[int, int], PyTemplate] = {}
     for i in _candidates(code):
@@ -115,14 +119,14 @@ def snake(name: str) -> str:
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
 
 
-def _named(name: str | None) -> bool:
-    return name is not None and (TEMPLATE_NAME.search(snake(name)) is not None or snake(name) in PROMPT_KEYS)
+def _named(code: Code, name: str | None) -> bool:
+    return name is not None and (code.lexicon.mentions(name, "prompt") or code.lexicon.means(name, "prompt") or snake(name) == SDK_SYSTEM_OPTION)
 
 
 def _candidates(code: Code):
     """Literals a name, a property, a prompt class or a prompt function says are prompts."""
     for i, token in enumerate(code.toks):
-        if token.kind == "punct" and token.text == "=" and _named(_assigned_name(code, i)):
+        if token.kind == "punct" and token.text == "=" and _named(code, _assigned_name(code, i)):
             yield from _value(code, i + 1)
         elif token.kind == "punct" and token.text == ":" and _property_is_prompt(code, i):
             yield from _value(code, i + 1)
@@ -186,7 +190,7 @@ def _property_is_prompt(code: Code, colon: int) -> bool:
     key = _key(code, colon)
     if key is None:
         return False
-    if _named(key):
+    if _named(code, key):
         return True
     return key == "content" and _has_key(code, code.parent[colon], "role")
 

@@ -18,13 +18,13 @@ import tokenize
 import unicodedata
 from dataclasses import dataclass
 
+from ..meaning.lexicon import Lexicon, shipped
 from ..model.lines import line_starts
 from ..model.prompt import Syntax
 from .pybuild import BUILDING, Loop, called_name, jinja_by_content, literal_in_call, wrappers
 from .segment import is_prompt_text, words
 
 # Names a template is assigned to: SYSTEM_PROMPT, qa_template, PROMPT_TMPL, ...
-TEMPLATE_NAME = re.compile(r"(?i)(?:^|_)(?:prompt|template|tmpl|instructions?)(?:_\w*)?$")
 # Calls whose string arguments are templates, by the called name's last part.
 TEMPLATE_CALLS = frozenset(
     {
@@ -72,7 +72,11 @@ class PythonSyntaxError(Exception):
         self.message, self.line, self.column = message, line, column
 
 
-def templates_in(raw: str) -> list[PyTemplate]:
+def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
+    """The prompt templates of a module: strings a name (by the lexicon's `prompt` words), a
+    prompt class, a prompt function or a model call says are prompts; PythonSyntaxError when
+    it does not parse."""
+    lexicon = lexicon or shipped()
     try:
         module = ast.parse(raw)
     except SyntaxError as exc:
@@ -82,7 +86,7 @@ def templates_in(raw: str) -> list[PyTemplate]:
     built: list[PyTemplate] = []
     sent: list[PyTemplate] = []
     for node in ast.walk(module):
-        for literal, jinja_hint in _candidates(node):
+        for literal, jinja_hint in _candidates(node, lexicon):
             template = _template(raw, starts, literal, jinja_hint)
             if template is not None:
                 found.setdefault((template.line, template.column), template)
@@ -98,11 +102,11 @@ def templates_in(raw: str) -> list[PyTemplate]:
     return [found[k] for k in sorted(found)]
 
 
-def _candidates(node: ast.AST):
+def _candidates(node: ast.AST, lexicon: Lexicon):
     """String nodes that are templates, with whether the context says Jinja."""
     if isinstance(node, (ast.Assign, ast.AnnAssign)):
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        if any(isinstance(t, ast.Name) and TEMPLATE_NAME.search(t.id) for t in targets) and node.value is not None:
+        if any(isinstance(t, ast.Name) and lexicon.mentions(t.id, "prompt") for t in targets) and node.value is not None:
             yield from _strings(node.value, False)
         elif isinstance(node.value, (ast.Constant, ast.Call)):
             # A Jinja template by its content, whatever its name (`DEFAULT_GRAPH_KNOWLEDGE`).

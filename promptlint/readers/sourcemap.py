@@ -45,6 +45,15 @@ class SourceMap:
         """``raw`` with the text changed from ``old`` to ``new``; None when it cannot be written so."""
         return None
 
+    @classmethod
+    def write_all(cls, raw: str, changed: list[tuple["Prompt", "Prompt"]], starts: list[int]) -> str:
+        """``raw`` with each (old, new) prompt pair of one file written: from the last to the first,
+        so that each one's place in ``raw`` still holds. A change that cannot be written exactly
+        leaves its text as read."""
+        for old, new in sorted(changed, key=lambda pair: pair[1].source.start(starts), reverse=True):
+            raw = new.source.write(raw, old.texts[0], new.texts[0]) or raw
+        return raw
+
 
 @dataclass(frozen=True)
 class Verbatim(SourceMap):
@@ -193,13 +202,13 @@ class ChatStrings(SourceMap):
                 return False
         return True
 
-    @staticmethod
-    def write_all(raw: str, changed: list[tuple["ChatStrings", tuple[str, ...]]]) -> str:
-        """``raw`` with each map's strings changed to its new texts, in one pass over the file:
-        an emptied text that may be left out goes with its key."""
+    @classmethod
+    def write_all(cls, raw, changed, starts):
+        """JSON strings are re-encoded in one pass over the file, as one object's strings may
+        stand around another's; an emptied text that may be left out goes with its key."""
         replacements, removals = {}, []
-        for source, texts in changed:
-            for chat, text in zip(source.chats, texts):
+        for _, new in changed:
+            for chat, text in zip(new.source.chats, new.texts):
                 if not text and chat.pair:
                     removals.append(chat.pair)
                 elif text != chat.text:

@@ -256,8 +256,8 @@ BAD_YAML = [
     ("tokens: {encoding: o200k_base}\n", "tokens.encoding: unsupported encoding 'o200k_base' (supported: cl100k_base)"),
     ("file-types: [jinja]\n", "'file-types' must map globs to file types (text, jinja, json, jsonl, prompty, python, javascript, yaml)"),
     ("file-types: {'*.md': handlebars}\n", "file-types.*.md: unknown file type 'handlebars' (expected one of: text, jinja, json, jsonl, prompty, python, javascript, yaml)"),
-    ("templates: [hits]\n", "'templates' must be a mapping (expected keys: sources, content, question)"),
-    ("templates: {loop: hits}\n", "templates: unknown setting 'loop' (expected one of: sources, content, question)"),
+    ("templates: [hits]\n", "'templates' must be a mapping (expected keys: sources, content, question, prompts)"),
+    ("templates: {loop: hits}\n", "templates: unknown setting 'loop' (expected one of: sources, content, question, prompts)"),
     ("templates: {question: 3}\n", "templates.question must be a list of variable names"),
     ("templates: {sources: ['']}\n", "templates.sources must be a list of variable names"),
     ("- select\n", "expected a mapping of settings at the top level"),
@@ -366,6 +366,7 @@ def test_config_command_prints_the_resolved_settings(tmp_path, monkeypatch):
         "  sources: [hits]",
         "  content: []",
         "  question: [user_query]",
+        "  prompts: []",
     ]
     assert "  context-budget: {budget: 1200}\n" in rules
     assert yaml.safe_load(result.stdout)["rules"] == _shown_rules(**{"context-budget": {"budget": 1200}, "retrieval-score": {"extend-labels": ["hit quality"]}, "rewritten-question": {"original-question": "user_query"}})

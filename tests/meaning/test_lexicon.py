@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from promptlint.engine.config import build
@@ -92,6 +94,35 @@ TEMPLATE = "Answer from the sources.\n{% for d in docs %}\n[{{ loop.index }}] {{
 def test_a_word_added_through_config_reaches_every_reader_and_rule(path, text, found):
     assert [f"{f.line}:{f.column} {f.code}" for f in lint_text(text, path=path, config=build(FUZZY, "test"))] == found
     assert lint_text(text, path=path, config=build({}, "test")) == []
+
+
+# A prompt kept under a name no built-in word gives (`templates: {prompts: [...]}`) is read
+# in code and data files alike: the name joins the lexicon's `prompt` concept.
+PERSONA = "Answer from the sources.\n\n[1] Returns Policy (score 0.12)\nDamaged goods may be returned.\n\n[2] Shipping FAQ (score 0.81)\nWe ship in 2 days.\n"
+NAMED_PROMPTS = {
+    "agent.py": ('AGENT_PERSONA = """' + PERSONA + '"""\n', ["3:27 PL102", "6:25 PL102"]),
+    "agent.ts": ("export const agentPersona = `" + PERSONA + "`;\n", ["3:27 PL102", "6:25 PL102"]),
+    "agent.yaml": ("agent_persona: |\n" + "".join(f"  {line}\n" if line else "\n" for line in PERSONA.split("\n")), ["4:29 PL102", "7:27 PL102"]),
+    "agent.json": ('{"agent_persona": ' + json.dumps(PERSONA) + "}\n", ["1:74 PL102", "1:139 PL102"]),
+}
+
+
+@pytest.mark.parametrize("path", NAMED_PROMPTS)
+def test_a_prompt_name_added_through_config_reaches_every_reader(path):
+    text, found = NAMED_PROMPTS[path]
+    config = build({"templates": {"prompts": ["agent_persona"]}}, "test")
+    assert [f"{f.line}:{f.column} {f.code}" for f in lint_text(text, path=path, config=config)] == found
+    assert lint_text(text, path=path, config=build({}, "test")) == []
+
+
+@pytest.mark.parametrize("name", ["RAG_PROMPT_TEMPLATE_V2", "promptForSummary", "qa_tmpl", "SYSTEM_MESSAGE", "answer_instructions", "PROMPTS"])
+def test_code_names_a_prompt_by_any_of_its_words(name):
+    assert lexicon.shipped().mentions(name, "prompt")
+
+
+@pytest.mark.parametrize("name", ["prompt_tokens_used", "system", "agent_persona", "templated"])
+def test_other_names_name_no_prompt_unless_a_word_says_so(name):
+    assert lexicon.shipped().mentions(name, "prompt") == (name == "prompt_tokens_used")
 
 
 def test_the_same_extensions_share_one_lexicon():

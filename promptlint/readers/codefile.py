@@ -1,0 +1,54 @@
+"""Source code: Python, JavaScript and TypeScript files, read for the prompt templates they hold
+(see pysource and jssource for which strings those are)."""
+
+from __future__ import annotations
+
+from ..model.lines import line_column, line_starts
+from ..model.prompt import Syntax
+from .document import Document, DocumentKind, Input, Prompt, syntax_error
+from .sourcemap import Anchored, Escaped, SourceMap, Verbatim
+
+
+def read_python(file: Input) -> Document:
+    """A Python file: each prompt template found in it is one prompt."""
+    from .pysource import PythonSyntaxError, templates_in
+
+    try:
+        found = templates_in(file.raw, file.lexicon)
+    except PythonSyntaxError as exc:
+        return file.document(DocumentKind.PYTHON, errors=[syntax_error(file.display, f"invalid Python: {exc.message}", exc.line, exc.column)])
+    return _code_document(file, DocumentKind.PYTHON, found)
+
+
+def read_javascript(file: Input) -> Document:
+    """A JavaScript or TypeScript file: each prompt found in it is one prompt (see jssource)."""
+    from .jsscan import JsSyntaxError
+    from .jssource import templates_in
+
+    try:
+        found = templates_in(file.raw, file.lexicon, jsx=file.suffix in (".jsx", ".tsx"))
+    except JsSyntaxError as exc:
+        language = "TypeScript" if "ts" in file.suffix else "JavaScript"
+        line, column = line_column(line_starts(file.raw), exc.offset)
+        return file.document(DocumentKind.JAVASCRIPT, errors=[syntax_error(file.display, f"invalid {language}: {exc.message}", line, column)])
+    return _code_document(file, DocumentKind.JAVASCRIPT, found)
+
+
+def _code_document(file: Input, kind: DocumentKind, found: list) -> Document:
+    """The document of a source file from the templates its reader found (pysource.PyTemplate)."""
+    from .jinja import parses
+
+    prompts = []
+    for template in found:
+        syntax = template.syntax if template.syntax == Syntax.TEXT or parses(template.text) else Syntax.TEXT
+        prompts.append(Prompt((template.text,), _code_source(template, kind), syntax=syntax, loop=template.loop))
+    return file.document(kind, prompts)
+
+
+def _code_source(template, kind: DocumentKind) -> SourceMap:
+    """A code string stands in the file verbatim, or through its escapes, or (an f-string) not at all."""
+    if template.origin:
+        return Verbatim(*template.origin)
+    if template.offsets:
+        return Escaped(template.offsets, kind.value)
+    return Anchored(template.line, template.column)

@@ -1,0 +1,108 @@
+"""Text files: plain text and Markdown prompts, Jinja templates and Prompty files. Each prompt
+stands in the file verbatim."""
+
+from __future__ import annotations
+
+import re
+
+import yaml
+
+from ..model.prompt import Syntax
+from .document import Document, DocumentKind, Input, Prompt, syntax_error
+from .sourcemap import Verbatim
+
+
+def read_text(file: Input) -> Document:
+    """A text file holds one prompt, or several one after another (each ending on the line the
+    model answers after); a .prompt file that uses Jinja tags is a template; a Markdown page
+    that documents a prompt in fenced blocks holds those blocks."""
+    raw = file.raw
+    syntax = Syntax.JINJA if file.suffix == ".prompt" and ("{%" in raw or "{{" in raw) else Syntax.TEXT
+    pieces = _fenced_prompts(file) if file.suffix == ".md" else []
+    if not pieces and syntax == Syntax.TEXT:
+        from .segment import consecutive_prompts
+
+        pieces = consecutive_prompts(raw)
+    if pieces:
+        prompts = [Prompt((raw[start:end],), Verbatim(start, end), syntax=Syntax.JINJA if "{%" in raw[start:end] else Syntax.TEXT) for start, end in pieces]
+        return file.document(DocumentKind.TEXT, prompts)
+    header = _comment_header_end(raw) if syntax == Syntax.TEXT else None
+    if header is not None:
+        # "# Prompt template for ...\n#\n# Placeholders: ..." documents the template; the prompt follows it.
+        return file.document(DocumentKind.TEXT, [Prompt((raw[header:],), Verbatim(header, len(raw)))])
+    return _template(file, syntax)
+
+
+def _comment_header_end(raw: str) -> int | None:
+    """Where a template's comment header ends: three or more leading "#" comment lines, one of
+    them a bare "#" (no Markdown heading is empty), then a blank line and the prompt."""
+    lines, at, bare = raw.split("\n"), 0, False
+    count = 0
+    for line in lines:
+        if not (line.startswith("#") and (line.rstrip() == "#" or line[1:2] in (" ", "\t"))):
+            break
+        bare = bare or line.rstrip() == "#"
+        at += len(line) + 1
+        count += 1
+    if count < 3 or not bare or count >= len(lines) or lines[count].strip() or not raw[at:].strip():
+        return None
+    return at
+
+
+_FENCE = re.compile(r"^(?P<fence>```|~~~)[^\n]*\n(?P<body>.*?)^(?P=fence)[ \t]*$", re.MULTILINE | re.DOTALL)
+
+
+def _fenced_prompts(file: Input) -> list[tuple[int, int]]:
+    """Where the prompts of a Markdown page stand when the page documents them: the fenced
+    blocks that read as prompts, when the prose around them does not. The prose (a rationale, a changelog) is then no part of any prompt."""
+    from .segment import is_prompt_text, segment_text, words
+
+    raw = file.raw
+    if "```" not in raw and "~~~" not in raw:
+        return []
+    vocab = words(lexicon=file.lexicon)
+    fences = list(_FENCE.finditer(raw))
+    # A block with a context slot, or an assembled prompt whose sources are written out.
+    inside = [m for m in fences if is_prompt_text(m["body"], vocab) or len(segment_text(m["body"], lexicon=file.lexicon).sources) >= 2]
+    if not inside or is_prompt_text(_FENCE.sub("", raw), vocab):
+        return []
+    return [(m.start("body"), m.end("body")) for m in inside]
+
+
+def read_jinja(file: Input) -> Document:
+    return _template(file, Syntax.JINJA)
+
+
+def _template(file: Input, syntax: Syntax) -> Document:
+    if syntax == Syntax.JINJA:
+        from .jinja import TemplateError, check_syntax
+
+        try:
+            check_syntax(file.raw)
+        except TemplateError as exc:
+            return file.document(DocumentKind.TEXT, errors=[syntax_error(file.display, f"invalid Jinja: {exc.message}", exc.line, exc.column)])
+    return file.document(DocumentKind.TEXT, [Prompt((file.raw,), Verbatim(0, len(file.raw)), syntax=syntax)])
+
+
+def read_prompty(file: Input) -> Document:
+    """A .prompty file: YAML front matter between --- lines, then a Jinja body."""
+    from .jinja import TemplateError, check_syntax
+
+    raw = file.raw
+    match = re.match(r"---[ \t]*\n(.*?\n)---[ \t]*\n", raw, re.DOTALL)
+    head = match.group(0) if match else ""
+    if match:
+        try:
+            yaml.safe_load(match.group(1))
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            line, column = (mark.line + 2, mark.column + 1) if mark else (1, 1)
+            error = syntax_error(file.display, f"invalid front matter: {getattr(exc, 'problem', None) or exc}", line, column)
+            return file.document(DocumentKind.TEXT, errors=[error])
+    body = raw[len(head) :]
+    try:
+        check_syntax(body)
+    except TemplateError as exc:
+        error = syntax_error(file.display, f"invalid Jinja: {exc.message}", exc.line + head.count("\n"), exc.column)
+        return file.document(DocumentKind.TEXT, errors=[error])
+    return file.document(DocumentKind.TEXT, [Prompt((body,), Verbatim(len(head), len(raw)), syntax=Syntax.JINJA)])
