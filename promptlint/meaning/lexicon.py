@@ -64,6 +64,7 @@ class Concept:
     qualifiers: frozenset[str] = frozenset()
     leads: frozenset[str] = frozenset()
     reported: bool = False
+    names_only: bool = False  # read only by ``Lexicon.mentions`` (code names), never for a label
 
     def by_words(self, words: tuple[str, ...]) -> bool:
         if not words or len(words) > MAX_NAME_WORDS:
@@ -116,10 +117,10 @@ class Lexicon:
                     candidates.append(variant)
         for words in candidates:
             joined = " ".join(words)
-            exact = frozenset(n for n, c in self._concepts.items() if joined in c.phrases)
+            exact = frozenset(n for n, c in self._concepts.items() if not c.names_only and joined in c.phrases)
             if exact:
                 return exact
-        return frozenset(n for n, c in self._concepts.items() if any(c.by_words(w) for w in candidates))
+        return frozenset(n for n, c in self._concepts.items() if not c.names_only and any(c.by_words(w) for w in candidates))
 
     def means(self, name: str, concept: str) -> bool:
         return concept in self.concepts(name)
@@ -127,8 +128,9 @@ class Lexicon:
     def mentions(self, name: str, concept: str) -> bool:
         """Whether a name means the concept, or any of its words is one of the concept's heads
         however long the name: code names a variable for all it holds (`RAG_PROMPT_TEMPLATE_V2`)."""
-        heads = self._concepts[concept].heads
-        return self.means(name, concept) or any(word in heads for word in split(name))
+        found = self._concepts[concept]
+        words = split(name)
+        return self.means(name, concept) or " ".join(words) in found.phrases or any(word in found.heads for word in words)
 
     def document_of(self, source: Source) -> str | None:
         """Which document a chunk came from: a field that names it, else its title."""
@@ -176,6 +178,10 @@ def build(options: dict[str, dict] | None = None, names: dict[str, list[str]] | 
     return _build(extensions)
 
 
+# What a concept of rules/lexicon.yaml may say; a misspelt key fails loudly instead of being dropped.
+CONCEPT_KEYS = frozenset({"phrases", "heads", "qualified", "qualifiers", "leads", "reported", "names-only"})
+
+
 @cache
 def _build(extensions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> Lexicon:
     added = {(name, key[len("extend-") :]): words for name, key, words in extensions}
@@ -184,6 +190,9 @@ def _build(extensions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> Lexicon:
     for concept, spec in data.items():
         if concept == "generic":
             continue
+        unknown = sorted(set(spec) - CONCEPT_KEYS)
+        if unknown:
+            raise ValueError(f"rules/lexicon.yaml: {concept}: unknown key '{unknown[0]}' (expected one of: {', '.join(sorted(CONCEPT_KEYS))})")
         phrases: list[str] = []
         for entry in spec.get("phrases", []):
             file, _, key = entry.partition(".")
@@ -200,6 +209,7 @@ def _build(extensions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> Lexicon:
             qualifiers=_words_of(spec.get("qualifiers", [])),
             leads=_words_of(spec.get("leads", [])),
             reported=bool(spec.get("reported", False)),
+            names_only=bool(spec.get("names-only", False)),
         )
     return Lexicon(concepts, _words_of(data.get("generic", [])))
 

@@ -30,7 +30,7 @@ from ..model.lines import line_column, line_starts
 from ..model.prompt import Prompt, Syntax
 from .jsscan import _ESCAPE, JsSyntaxError, Token, fields, tokens
 from .pybuild import ITEM, Loop, field_jinja, jinja_expression, reference, segment_fields
-from .pysource import MIN_LENGTH, OUTPUT_CALLS, PROMPT_FUNCTION, TEMPLATE_CALLS, PyTemplate, rewrite_through
+from .pysource import MIN_LENGTH, OUTPUT_CALLS, TEMPLATE_CALLS, PyTemplate, names_prompt_function, rewrite_through
 from .segment import SlotNames, is_prompt_text, words
 
 # The option by which model SDKs take the system prompt (`generateText({ system })`,
@@ -120,7 +120,7 @@ def snake(name: str) -> str:
 
 
 def _named(code: Code, name: str | None) -> bool:
-    return name is not None and (code.lexicon.mentions(name, "prompt") or code.lexicon.means(name, "prompt") or snake(name) == SDK_SYSTEM_OPTION)
+    return name is not None and (code.lexicon.mentions(name, "prompt") or snake(name) == SDK_SYSTEM_OPTION)
 
 
 def _candidates(code: Code):
@@ -133,14 +133,14 @@ def _candidates(code: Code):
         elif token.kind == "punct" and token.text == "(" and _template_call(code, i):
             for arg in _items(code, i):
                 yield from _value(code, arg)
-        elif token.kind == "name" and token.text == "return" and _prompt_function(_function_name(code, i)):
+        elif token.kind == "name" and token.text == "return" and _prompt_function(code, _function_name(code, i)):
             yield from _value(code, i + 1)
-        elif token.kind == "punct" and token.text == "=>" and not code.punct(i + 1, "{") and _prompt_function(_arrow_name(code, i)):
+        elif token.kind == "punct" and token.text == "=>" and not code.punct(i + 1, "{") and _prompt_function(code, _arrow_name(code, i)):
             yield from _value(code, i + 1)
 
 
-def _prompt_function(name: str | None) -> bool:
-    return bool(name) and PROMPT_FUNCTION.search(snake(name)) is not None
+def _prompt_function(code: Code, name: str | None) -> bool:
+    return bool(name) and names_prompt_function(name, code.lexicon)
 
 
 def _value(code: Code, j: int, depth: int = 0) -> list[int]:

@@ -90,7 +90,7 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
             template = _template(raw, starts, literal, jinja_hint)
             if template is not None:
                 found.setdefault((template.line, template.column), template)
-        for literal, jinja_hint in _sent(node):
+        for literal, jinja_hint in _sent(node, lexicon):
             template = _template(raw, starts, literal, jinja_hint)
             if template is not None:
                 sent.append(template)
@@ -125,13 +125,16 @@ def _candidates(node: ast.AST, lexicon: Lexicon):
                     yield from _strings(keyword.value, jinja)
 
 
-# A function that makes a prompt says so in its name (build_prompt, get_system_prompt, format_messages).
-PROMPT_FUNCTION = re.compile(r"(?i)(?:^|_)(?:prompt|template|messages?|instructions?)(?:_|$)")
 # Calls whose string arguments go to a person or a log, never to a model.
 OUTPUT_CALLS = frozenset({"print", "debug", "info", "warning", "warn", "error", "exception", "critical", "log", "echo", "secho", "write"})
 
 
-def _sent(node: ast.AST):
+def names_prompt_function(name: str, lexicon: Lexicon) -> bool:
+    """A function that makes a prompt says so in its name (build_prompt, get_system_prompt, format_messages)."""
+    return lexicon.mentions(name, "prompt") or lexicon.mentions(name, "messages")
+
+
+def _sent(node: ast.AST, lexicon: Lexicon):
     """Strings code sends as a prompt although no name says so.
 
     What a function named for prompts returns; the `content` of a chat message
@@ -139,7 +142,7 @@ def _sent(node: ast.AST):
     (`{context}`, `{docs_text}`) beside words of its own. Strings printed, logged,
     raised or asserted are messages to people, and a docstring describes.
     """
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and PROMPT_FUNCTION.search(node.name):
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and names_prompt_function(node.name, lexicon):
         for returned in _returns(node.body):
             yield from _strings(returned.value, False)
     if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):

@@ -160,3 +160,16 @@ def test_a_run_that_does_not_end_in_a_head_means_nothing(name):
 @pytest.mark.parametrize("name", ["puntuación", "veröffentlichung", "相关性分数"])
 def test_a_word_with_letters_beyond_ascii_is_one_word(name):
     assert lexicon.split(name) == (name.lower(),)
+
+
+def test_a_misspelt_concept_key_fails_loudly(monkeypatch):
+    load = lexicon.vocabulary.load
+    misspelt = {**load("lexicon"), "prompt": {**load("lexicon")["prompt"], "head": ["persona"]}}
+    monkeypatch.setattr(lexicon.vocabulary, "load", lambda name: misspelt if name == "lexicon" else load(name))
+    with pytest.raises(ValueError, match="rules/lexicon.yaml: prompt: unknown key 'head'"):
+        lexicon._build((("x", "extend-y", ("z",)),))
+
+
+def test_a_function_named_for_messages_builds_a_prompt_but_a_message_field_means_nothing():
+    assert lexicon.shipped().mentions("buildChatMessages", "messages")
+    assert lexicon.shipped().concepts("message") == frozenset()
