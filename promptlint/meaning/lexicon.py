@@ -214,13 +214,6 @@ def _build(extensions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> Lexicon:
     return Lexicon(concepts, _words_of(data.get("generic", [])))
 
 
-def reported_lists() -> list[tuple[str, str]]:
-    """The word lists, as (file, key), of the concepts a metadata rule reports."""
-    data = vocabulary.load("lexicon")
-    entries = [e for c, spec in data.items() if c != "generic" and spec.get("reported") for e in spec.get("phrases", [])]
-    return [(file, key) for file, _, key in (e.partition(".") for e in entries) if key]
-
-
 def shipped() -> Lexicon:
     """The lexicon without user extensions."""
     return _build(())

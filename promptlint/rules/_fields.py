@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import re
-from functools import cache
 
-from ..meaning import lexicon, vocabulary
 from ..model.findings import Applicability, Edit, Fix
 from ..model.lines import remove_line
 from ..model.prompt import Field, FieldForm, Prompt, Source, Span
@@ -48,9 +46,3 @@ def source_label(source: Source) -> str:
     if source.repeated:
         return "Each source"
     return f"Source {source.key or source.position + 1}"
-
-
-@cache
-def reported_labels() -> frozenset[str]:
-    """The shipped labels that a metadata rule reports, as written (``Lexicon.reported`` judges any name)."""
-    return frozenset().union(*(vocabulary.label_set(vocabulary.load(name)[key]) for name, key in lexicon.reported_lists()))

@@ -40,9 +40,10 @@ import re
 from ..canonical.chunks import to_chunk
 from ..canonical.render import render_header
 from ..meaning import tokens
+from ..meaning.lexicon import Lexicon
 from ..model.prompt import Prompt, Source, Span
 from ._context import RuleContext
-from ._fields import reported_labels, source_label
+from ._fields import source_label
 
 CODE = "PL402"
 NAME = "wrapper-overhead"
@@ -53,9 +54,9 @@ OPTIONS = {"wrapper-budget": 25}
 _FENCE = re.compile(r"^[ \t]*(?:[-=*_]{3,}|```\w*)[ \t]*\n?", re.MULTILINE)
 
 
-def _wrapper(prompt: Prompt, source: Source, reported: frozenset[str]) -> str:
+def _wrapper(prompt: Prompt, source: Source, lexicon: Lexicon) -> str:
     """The source's text outside its content, less the fields and instruction lines other rules report."""
-    skip = sorted([f.span for f in source.fields if f.label in reported] + source.wrapper_lines)
+    skip = sorted([f.span for f in source.fields if lexicon.reported(f.label)] + source.wrapper_lines)
     pieces, pos = [], source.span.start
     for span in skip + [source.content, Span(source.span.end, source.span.end)]:
         if span.start >= pos:
@@ -66,10 +67,9 @@ def _wrapper(prompt: Prompt, source: Source, reported: frozenset[str]) -> str:
 
 def check(prompt: Prompt, ctx: RuleContext):
     budget = ctx.options["wrapper-budget"]
-    reported = reported_labels()
     # A source template's wrapper holds slots, not the text the model gets: not measurable.
     for source in (s for s in prompt.sources if not s.repeated):
-        wrapper = _wrapper(prompt, source, reported)
+        wrapper = _wrapper(prompt, source, ctx.lexicon)
         # Cheap bound first: a wrapper this short needs no encoding.
         if tokens.at_most(wrapper) <= budget:
             continue
