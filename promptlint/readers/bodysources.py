@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..meaning.vocabulary import normalise_label
 from ..model.prompt import Field, FieldForm, Source, Span
 from .chatjson import ChatText, SourcePart, SourceText
-from .segment import _LABEL_LINE, Vocab, lowercase
+from .segment import LABEL_LINE, Vocab, lowercase
 
 
 def body_sources(text: str, chats: tuple[ChatText, ...], spans: tuple[Span, ...], vocab: Vocab) -> list[Source]:
@@ -54,7 +54,7 @@ def _read_context(text: str, context: Span, vocab: Vocab, source: Source):
         if line.strip():
             # What a fix removes: the line with its newline, or with the one before it when it is last.
             removed = Span(start, end + 1) if end < context.end else Span(start - 1 if start > context.start else start, end)
-            labelled = _LABEL_LINE.match(lowercase(line))
+            labelled = LABEL_LINE.match(lowercase(line))
             label = normalise_label(line[labelled.start("label") : labelled.end("label")]) if labelled else ""
             if labelled and (vocab.is_field(label) or "_" in labelled["label"].strip()):
                 value = Span(start + labelled.start("value"), end)

@@ -1,0 +1,122 @@
+"""Turn the text of an assembled prompt into the prompt model.
+
+The segmenter finds the parts every rule reasons about: chat turns, the sources
+(each with its header, metadata fields and content), the question, and which
+stretches are static instructions or per-request data. It reads the text once
+per concern and looks closely only at wrappers (header lines, metadata lines,
+tags), never scanning chunk content word by word.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from ...meaning.lexicon import Lexicon
+from ...model.prompt import Message, Prompt, Source, Span, SpanSet
+from ..jsonsources import json_sources
+from .vocab import LABEL_LINE, SLOT, Line, SlotNames, Vocab, consecutive_prompts, is_prompt_text, lowercase, may_hold_slot, slot_kind, text_lines, words
+from .instructions import looks_like_instruction, opens_with_imperative
+from .messages import role_messages
+from .sources import by_position, text_sources, unwrapped_context
+from .records import list_sources, record_sources, separated_sources
+from .xml import widen_to_container, xml_sources
+from .questions import find_questions
+from .parts import label_parts, merge_parts
+
+# What the other readers and the engine use: the entry, and the vocabulary and line services the readers share.
+__all__ = [
+    "LABEL_LINE", "SlotNames", "Vocab", "consecutive_prompts", "is_prompt_text", "looks_like_instruction", "lowercase",
+    "merge_parts", "opens_with_imperative", "role_messages", "segment_text", "slot_kind", "text_lines", "words",
+]
+
+
+def segment_text(
+    text: str,
+    messages: list[Message] | None = None,
+    names: SlotNames = (),
+    lexicon: Lexicon | None = None,
+    known: list[Source] = (),
+) -> Prompt:
+    """Build the prompt model of ``text``.
+
+    ``messages`` comes from a chat front-end (JSON): the regions of the text that
+    are separate messages. Plain text gets its turns from role-marker lines.
+    ``names`` are the template variables the config names; ``lexicon`` what labels mean.
+    ``known`` are the sources a reader already knows (a request body's document
+    blocks); more are looked for only outside them.
+    """
+    if "[" in text and _BRACKET_SLOT.search(text):
+        return _with_bracket_slots(text, messages, names)
+    lower = lowercase(text)
+    vocab = words(names, lexicon)
+    lines = text_lines(text, lower)
+    if messages is None:
+        messages = role_messages(text, lines, vocab)
+    sources, json_block = _sources(text, lower, lines, vocab, messages, known)
+    if may_hold_slot(text):
+        sources = [dataclasses.replace(s, repeated=bool(SLOT.search(lower, s.span.start, s.span.end))) for s in sources]
+    questions, rewritten, examples = find_questions(text, lower, lines, vocab, sources, messages)
+    if examples and json_block is None:
+        # Sources before a worked example's question are part of that example, not retrieved for this one.
+        sources = by_position([s for s in sources if s.span.start > examples[-1].start])
+    block = json_block or (widen_to_container(lower, Span(sources[0].span.start, sources[-1].span.end), vocab) if sources else None)
+    region = block or (None if sources else unwrapped_context(text, lower, lines, vocab, messages))
+    parts = label_parts(text, lower, lines, vocab, sources, region, questions + rewritten, messages)
+    return Prompt(
+        text=text,
+        lower=lower,
+        sources=sources,
+        parts=parts,
+        questions=questions,
+        messages=messages,
+        sources_block=block,
+        rewritten_questions=rewritten,
+        # Other edits inside JSON would have to know its quoting: only a whole field may go,
+        # its span taking its comma with it.
+        locked=[json_block] if json_block else [],
+        removable=[f.span for s in sources for f in s.fields] if json_block else [],
+    )
+
+
+def _sources(
+    text: str, lower: str, lines: list[Line], vocab: Vocab, messages: list[Message], known: list[Source]
+) -> tuple[list[Source], Span | None]:
+    """The sources of the text, and the block of the JSON array they are items of, if they are.
+
+    Each way of writing sources is looked for only when the ones before found none: elements
+    and header lines (besides the ``known``), then JSON, then records, separated blocks and lists.
+    """
+    sources = list(known) + [s for s in xml_sources(text, lower, vocab) if not any(s.span.overlaps(k.span) for k in known)]
+    sources = by_position(sources + text_sources(text, lines, vocab, messages, SpanSet([s.span for s in sources])))
+    if sources:
+        return sources, None
+    sources, json_block = json_sources(text, vocab.content_labels, vocab.title_labels, vocab.heading_labels)
+    if not sources:
+        sources = (record_sources(text, lines, vocab)
+                   or separated_sources(text, lines, vocab, messages) or list_sources(text, lines, vocab))
+    return sources, json_block
+
+
+# A placeholder as prompt libraries write one: "[DOC_2_SCORE]", "[USER_QUESTION]" (capitals and an underscore).
+_BRACKET_SLOT = re.compile(r"\[([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\]")
+
+
+def _with_bracket_slots(text: str, messages: list[Message] | None, names: SlotNames) -> Prompt:
+    """The prompt model of a text whose placeholders are in square brackets.
+
+    They are read as the braces of a format string, which have the same length: every
+    span stays where it is; the text and the values the rules quote are given back theirs.
+    """
+    prompt = segment_text(_BRACKET_SLOT.sub(r"{\1}", text), messages, names)
+    slots = set(_BRACKET_SLOT.findall(text))
+    braced = re.compile(r"\{(" + "|".join(sorted(slots, key=len, reverse=True)) + r")\}")
+
+    def back(value):
+        return braced.sub(r"[\1]", value) if isinstance(value, str) else value
+
+    def source(s: Source) -> Source:
+        fields = [dataclasses.replace(f, value=back(f.value)) for f in s.fields]
+        return dataclasses.replace(s, title=back(s.title), key=back(s.key), heading_path=tuple(map(back, s.heading_path)), fields=fields)
+
+    return dataclasses.replace(prompt, text=text, lower=lowercase(text), sources=[source(s) for s in prompt.sources])

@@ -1,0 +1,163 @@
+"""Every stretch of the prompt labelled: static instructions or per-request data."""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from ...meaning.vocabulary import normalise_label
+from ...model.prompt import Message, Part, PartKind, Source, Span, SpanSet
+from .vocab import Line, QUESTION_LINE, Vocab, lowercase, may_hold_slot, named_slots
+
+
+# "{context} := ...": a written-out prompt shape saying what a slot expands to.
+_DEFINITION = re.compile(r"\s*\{\{?\s*[a-z_][\w.]*\s*\}\}?\s*:?=")
+
+
+def label_parts(
+    text: str,
+    lower: str,
+    lines: list[Line],
+    vocab: Vocab,
+    sources: list[Source],
+    block: Span | None,
+    questions: list[Span],
+    messages: list[Message],
+) -> list[Part]:
+    """Label every non-blank stretch of the prompt as static or per-request."""
+    parts: list[Part] = []
+    if block is not None:
+        parts.append(Part(PartKind.SOURCES, block, "the sources"))
+    for question in questions:
+        if block is None or not block.contains(question):
+            parts.append(Part(PartKind.QUESTION, Span(_label_start(lower, question), _label_end(lower, question)), "the question"))
+    last_user = next((i for i in range(len(messages) - 1, -1, -1) if messages[i].role == "user"), None)
+    for i, message in enumerate(messages):
+        if i == len(messages) - 1 and message.role == "assistant" and _only_marker(text, message, vocab):
+            continue  # an empty assistant turn at the end is where generation starts
+        if message.role == "assistant" or (message.role == "user" and last_user is not None and i < last_user):
+            parts.append(Part(PartKind.HISTORY, message.span, "an earlier turn"))
+    taken = SpanSet([p.span for p in parts])
+    for line in lines:
+        if _DEFINITION.match(line.lower):
+            break  # what follows says what a slot expands to; it is not sent where it stands
+        for piece in _uncovered(text, line, taken):
+            parts.extend(_line_parts(text, lower, piece, vocab, questions))
+    parts.sort(key=lambda p: p.span.start)
+    return merge_parts(text, parts)
+
+
+# What may stand before a question on its line as its label: "Question:", "## Query", "<question>".
+_QUESTION_LABEL = re.compile(r"\s*(?:#{1,6}\s*)?(?:[\w' ]{0,25}[:\uff1a]?)?\s*(?:<[a-z_]+>)?\s*[\"'\u201c\u2018]?")
+
+
+def _label_start(lower: str, question: Span) -> int:
+    """Where the question's part starts: at its label, not at the words before it on its line."""
+    line_start = lower.rfind("\n", 0, question.start) + 1
+    if _QUESTION_LABEL.fullmatch(lower, line_start, question.start):
+        return line_start
+    tag = re.search(r"<[a-z_]+>\s*$", lower[max(line_start, question.start - 40) : question.start])
+    return question.start - (len(tag[0]) if tag else 0)
+
+
+# What may close a question after it on its line: a quote, and the tag that opened it ("</question>").
+_QUESTION_CLOSE = re.compile(r"[\"'\u201d\u2019]?[ \t]*</[a-z_][\w-]*>")
+
+
+def _label_end(lower: str, question: Span) -> int:
+    """Where the question's part ends: after the tag that closes it, which is no instruction."""
+    closing = _QUESTION_CLOSE.match(lower, question.end)
+    return closing.end() if closing else question.end
+
+
+def _uncovered(text: str, line: Line, taken: SpanSet) -> list[Line]:
+    """The pieces of ``line`` outside the parts already found ("</search_results> Using the results...")."""
+    i = bisect.bisect_right(taken.starts, line.start) - 1
+    if i >= 0 and taken.spans[i].end >= line.end:
+        return []  # most lines of a prompt are inside the sources
+    if (i < 0 or taken.spans[i].end <= line.start) and (i + 1 == len(taken.spans) or taken.spans[i + 1].start >= line.end):
+        return [line]  # and most others are not touched at all
+    i = max(i, 0)
+    pieces, pos = [], line.start
+    while i < len(taken.spans) and taken.spans[i].start < line.end:
+        span = taken.spans[i]
+        if span.end > pos:
+            if span.start > pos:
+                pieces.append(_piece_of(text, pos, span.start))
+            pos = span.end
+        i += 1
+    if pos < line.end:
+        pieces.append(_piece_of(text, pos, line.end))
+    return pieces
+
+
+def _piece_of(text: str, start: int, end: int) -> Line:
+    return Line(start, end, text[start:end], lowercase(text[start:end]))
+
+
+def _line_parts(text: str, lower: str, line: Line, vocab: Vocab, questions: list[Span]) -> list[Part]:
+    """What one line (or the piece of it left by the parts found before) is."""
+    if line.blank or vocab.role_marker.match(line.lower):
+        return []
+    labelled = QUESTION_LINE.match(line.lower) or re.match(r"\s*\[?(?P<label>[a-z_ ]+?)\]?\s*:?\s*$", line.lower)
+    if labelled and normalise_label(labelled["label"]) in vocab.history_labels:
+        return [Part(PartKind.HISTORY, Span(line.start, line.end), "chat history")]
+    slots = named_slots(lower, line.start, line.end, vocab) if may_hold_slot(line.lower) else []
+    if slots and questions:
+        # A question slot that is not the live question is in a worked example or a written-out format.
+        slots = [(span, kind) for span, kind in slots if kind != "question" or any(span.overlaps(q) for q in questions)]
+    if slots:
+        return _slot_parts(text, line, slots)
+    volatile = vocab.volatile.search(line.lower)
+    if volatile:
+        # The datum runs to the end of its sentence; the sentences after it are static again.
+        stop = _SENTENCE_STOP.search(line.lower, volatile.end())
+        end = line.start + stop.end() if stop else line.end
+        parts = [Part(PartKind.VOLATILE, Span(line.start + volatile.start(), end), "per-request data")]
+        if stop and line.text[stop.end() :].strip():
+            parts.append(Part(PartKind.INSTRUCTIONS, Span(end, line.end)))
+        return parts
+    return [Part(PartKind.INSTRUCTIONS, Span(line.start, line.end))]
+
+
+_SENTENCE_STOP = re.compile(r"[.!?](?=\s)")
+
+
+def _slot_parts(text: str, line: Line, slots: list[tuple[Span, str]]) -> list[Part]:
+    """A line with slots: each slot is the part its name says, the words around them are static."""
+    parts, pos = [], line.start
+    for span, kind in slots:
+        if text[pos : span.start].strip():
+            parts.append(Part(PartKind.INSTRUCTIONS, Span(pos, span.start)))
+        part = PartKind(_PART_OF_SLOT[kind])
+        parts.append(Part(part, span, _SLOT_LABELS[part]))
+        pos = span.end
+    if text[pos : line.end].strip():
+        parts.append(Part(PartKind.INSTRUCTIONS, Span(pos, line.end)))
+    return parts
+
+
+_PART_OF_SLOT = {"question": "question", "rewritten": "question", "context": "sources", "history": "history", "volatile": "volatile"}
+_SLOT_LABELS = {
+    PartKind.QUESTION: "the question",
+    PartKind.SOURCES: "the retrieved context",
+    PartKind.HISTORY: "chat history",
+    PartKind.VOLATILE: "per-request data",
+}
+
+
+def _only_marker(text: str, message: Message, vocab: Vocab) -> bool:
+    body = vocab.role_marker.sub("", lowercase(text[message.span.start : message.span.end]), count=1)
+    return not body.strip()
+
+
+def merge_parts(text: str, parts: list[Part]) -> list[Part]:
+    merged: list[Part] = []
+    for part in parts:
+        if merged and merged[-1].kind == part.kind and not text[merged[-1].span.end : part.span.start].strip():
+            merged[-1] = Part(part.kind, Span(merged[-1].span.start, max(merged[-1].span.end, part.span.end)), merged[-1].label)
+        elif merged and merged[-1].span.contains(part.span):
+            continue
+        else:
+            merged.append(part)
+    return merged

@@ -1,0 +1,122 @@
+"""Where the question is asked, and where a rewritten form of it is filled in."""
+
+from __future__ import annotations
+
+import re
+
+from ...meaning.vocabulary import normalise_label
+from ...model.prompt import Message, Source, Span, SpanSet
+from .vocab import Line, QUESTION_LINE, SECTION_LABEL, SLOT, Vocab, may_hold_slot, named_slots, text_lines, trim
+
+
+def find_questions(
+    text: str, lower: str, lines: list[Line], vocab: Vocab, sources: list[Source], messages: list[Message]
+) -> tuple[list[Span], list[Span], list[Span]]:
+    """Every place the question is asked outside the sources, every slot for a rewritten form of it,
+    and the questions of worked examples."""
+    inside = SpanSet([s.span for s in sources])
+    found = _labelled_questions(text, lines, vocab, inside) + _tagged_questions(text, lower, inside)
+    slotted, rewritten = _question_slots(text, lower, vocab, inside)
+    found += slotted
+    if not found and (asked_last := _last_user_question(text, lower, vocab, sources, messages)) is not None:
+        found.append(asked_last)
+    asked = _restated(text, _not_rewritten(found, rewritten))
+    live = _live(lower, asked)
+    return live, rewritten, [span for span in asked if span not in live]
+
+
+def _labelled_questions(text: str, lines: list[Line], vocab: Vocab, inside: SpanSet) -> list[Span]:
+    """The questions after a question label: on its line ("Question: ..."), or on the next line
+    after a section label ("## Question")."""
+    found: list[Span] = []
+    for index, line in enumerate(lines):
+        if line.start in inside:
+            continue
+        match = QUESTION_LINE.match(line.lower)
+        if match and normalise_label(match["label"]) in vocab.question_labels and match["value"].strip():
+            start = line.start + match.start("value")
+            found.append(trim(text, Span(start, line.end)))
+            continue
+        section = SECTION_LABEL.match(line.lower)
+        if section and normalise_label(section["dspy"] or section["md"] or section["plain"]) in vocab.question_labels:
+            nxt = next((ln for ln in lines[index + 1 :] if not ln.blank), None)
+            if nxt is not None and not SECTION_LABEL.match(nxt.lower) and nxt.start not in inside:
+                found.append(trim(text, Span(nxt.start, nxt.end)))
+    return found
+
+
+def _tagged_questions(text: str, lower: str, inside: SpanSet) -> list[Span]:
+    """The questions inside a question tag ("<question>...</question>")."""
+    found: list[Span] = []
+    for tag in ("question", "query", "user_query", "user_question"):
+        pos = 0
+        while (open_at := lower.find(f"<{tag}>", pos)) >= 0:
+            close = lower.find(f"</{tag}>", open_at)
+            if close < 0:
+                break
+            span = trim(text, Span(open_at + len(tag) + 2, close))
+            if span.end > span.start and not inside.covers(span):
+                found.append(span)
+            pos = close
+    return found
+
+
+def _question_slots(text: str, lower: str, vocab: Vocab, inside: SpanSet) -> tuple[list[Span], list[Span]]:
+    """The slots of the question, and those of a rewritten form of it, outside the sources."""
+    questions: list[Span] = []
+    rewritten: list[Span] = []
+    if not may_hold_slot(text):
+        return questions, rewritten
+    for span, kind in named_slots(lower, 0, len(text), vocab):
+        if span.start in inside:
+            continue
+        if kind == "question":
+            questions.append(span)
+        elif kind == "rewritten":
+            rewritten.append(span)
+    return questions, rewritten
+
+
+def _last_user_question(text: str, lower: str, vocab: Vocab, sources: list[Source], messages: list[Message]) -> Span | None:
+    """With no question found otherwise, the last line of the last user message after its sources,
+    when it asks something."""
+    last_user = next((m for m in reversed(messages) if m.role == "user"), None)
+    if last_user is None:
+        return None
+    tail = Span(max([last_user.span.start] + [s.span.end for s in sources if last_user.span.contains(s.span)]), last_user.span.end)
+    body = [ln for ln in text_lines(text, lower, tail.start, tail.end) if not ln.blank and not vocab.role_marker.match(ln.lower)]
+    if body and body[-1].text.rstrip().endswith("?"):
+        return trim(text, Span(body[-1].start, body[-1].end))
+    return None
+
+
+def _not_rewritten(found: list[Span], rewritten: list[Span]) -> list[Span]:
+    """The places the question is asked, in order, less those a rewritten form fills ("Question: {new_question}")."""
+    return sorted(span for span in found if not any(span.contains(r) for r in rewritten))
+
+
+def _live(lower: str, found: list[Span]) -> list[Span]:
+    """The places the live question is asked: a written-out question that differs from it is a worked example.
+
+    The live question is the one asked last; few-shot demonstrations ("Question: What
+    color are apples?") come before it with other words. In a template, where it is a
+    slot, every slot of the question stays (``{input}`` and ``{query}`` both hold it).
+    """
+    if len(found) < 2:
+        return found
+    slot = [bool(SLOT.search(lower, span.start, span.end)) for span in found]
+    live = _words(lower, found[-1])
+    return [span for span, is_slot in zip(found, slot) if (is_slot and slot[-1]) or _words(lower, span) == live]
+
+
+def _words(lower: str, span: Span) -> list[str]:
+    return re.findall(r"\w+", lower[span.start : span.end])
+
+
+def _restated(text: str, found: list[Span]) -> list[Span]:
+    """One span per place: a question found both by its label and its tag counts once."""
+    unique: list[Span] = []
+    for span in found:
+        if not unique or not unique[-1].overlaps(span):
+            unique.append(span)
+    return unique

@@ -1,0 +1,191 @@
+"""Sources with no header line: records of labelled fields, separated blocks and lists."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from ...meaning.vocabulary import normalise_label
+from ...model.lines import with_newline
+from ...model.prompt import Field, FieldForm, Message, Source, Span
+from ..expressions import slot_reference
+from .vocab import INLINE_ITEM, Line, SECTION_LABEL, SEPARATOR, SLOT, Vocab, slot_kind, trim
+from .instructions import looks_like_instruction
+from .headers import inline_field, split_items, with_space
+from .sources import by_position, cut_last_source, first_value, strip_blank_edges
+
+
+# A field of a record: "Doc ID: 7", "**Updated:** 2026-10-01", "- Origin: wiki". A short label only.
+_RECORD_FIELD = re.compile(r"\s*(?:[-*\u2022]\s+)?(?:\*\*|__)?(?P<label>(?:[^\W\d_]|@)[\w.@/-]*(?: [\w.@/-]+){0,3}?)(?:\*\*|__)?\s*[:=：](?:\*\*|__)?\s*(?P<value>.*)$")
+_MD_HEADING = re.compile(r"\s*#{1,6}\s+(?P<title>\S.*?)\s*$")
+# A banner heading: "----Analyst 2----", "=== Report {n} ===", "~~ Notes ~~"; its words name the record.
+# Not "**...**": that is bold text, which opens an instruction as often as a record.
+_BANNER = re.compile(r"\s*[-=~]{2,}\s*(?P<title>[^-=~\s](?:[^\n]*?[^-=~\s])?)\s*[-=~]{2,}\s*$")
+
+
+def record_sources(text: str, lines: list[Line], vocab: Vocab) -> list[Source]:
+    """Sources written as records of labelled fields with no header line: "Doc ID: ... / Origin: ... /
+    Text: ... / Match score: ...", a Markdown section whose metadata is bold ("## Title" then
+    "**Updated:** 2026-10-01" then the text), or a one-line record ("Title: ..., URL: ..., Date: ...").
+
+    A record is a paragraph (lines between blank lines): an optional heading (Markdown, or a banner
+    such as "----Analyst 2----"), then fields, then the
+    text (after a content label, or the first unlabelled lines), then optional fields. It takes two
+    records of the same first label, or one whose text is labelled and has two fields besides, so
+    that a paragraph of "Label: value" instructions is not read as a source.
+    """
+    stop = vocab.question_labels | vocab.history_labels | vocab.context_labels
+    records = []
+    for paragraph in _paragraphs(lines):
+        for group in _repeats(paragraph):
+            record = _record(text, group, vocab, stop)
+            if record is not None:
+                records.append(record)
+    firsts = [r[1] for r in records]
+    kept = [r for r in records if firsts.count(r[1]) >= 2 or (r[2] and len(r[0].fields) >= 2)]
+    return [dataclasses.replace(source, position=n) for n, (source, _, _) in enumerate(kept)]
+
+
+def _paragraphs(lines: list[Line]) -> list[list[Line]]:
+    paragraphs: list[list[Line]] = [[]]
+    for line in lines:
+        if line.blank or SEPARATOR.match(line.text):
+            if paragraphs[-1]:
+                paragraphs.append([])
+        else:
+            paragraphs[-1].append(line)
+    return [p for p in paragraphs if p]
+
+
+def _repeats(paragraph: list[Line]) -> list[list[Line]]:
+    """A paragraph split where its first label comes again: records written one after another."""
+    first = _RECORD_FIELD.match(paragraph[0].lower)
+    if first is None:
+        return [paragraph]
+    groups: list[list[Line]] = [[]]
+    for line in paragraph:
+        field = _RECORD_FIELD.match(line.lower)
+        if groups[-1] and field and field["label"] == first["label"]:
+            groups.append([])
+        groups[-1].append(line)
+    return groups
+
+
+def _record(text: str, paragraph: list[Line], vocab: Vocab, stop: frozenset[str]) -> tuple[Source, str, bool] | None:
+    """The source a paragraph holds as a record, with its first field's label and whether its text is labelled."""
+    heading = _MD_HEADING.match(paragraph[0].text) or _BANNER.match(paragraph[0].text)
+    title = heading["title"].strip("*_ ") if heading else None
+    read = _record_lines(text, paragraph[1:] if heading else paragraph, vocab, stop)
+    if read is None:
+        return None
+    fields, content, labelled = read
+    if title is None:
+        title = first_value(fields, vocab.title_labels)
+    first = paragraph[0]
+    source = Source(0, Span(first.start, paragraph[-1].end), Span(first.start, first.end if heading else first.start),
+                    trim(text, content), title=title, fields=fields)
+    return source, (fields[0].label if not heading else "#"), labelled
+
+
+def _record_lines(text: str, lines: list[Line], vocab: Vocab, stop: frozenset[str]) -> tuple[list[Field], Span, bool] | None:
+    """The fields and the text of a record's lines, and whether a label introduced the text;
+    None when the lines are no record (no fields or no text, a label in ``stop``, prose after the fields)."""
+    fields: list[Field] = []
+    content: Span | None = None
+    labelled = trailing = False
+    for line in lines:
+        field = _RECORD_FIELD.match(line.lower)
+        label = normalise_label(field["label"]) if field else ""
+        if label in stop or (field and looks_like_instruction(line)):
+            return None  # the question, the history or an instruction, not a source
+        if field and label in vocab.content_labels and content is None:
+            content, labelled = Span(line.start + field.start("value"), line.end), True
+        elif field and len(items := split_items(line.lower, 0)) > 1:
+            # "Title: ..., URL: ..., Date Published: ...": a one-line record.
+            fields.extend(inline_field(line.text, line.start, start, end) for start, end in items)
+            trailing = content is not None
+        elif field and field["value"].strip():
+            value = Span(line.start + field.start("value"), line.end)
+            fields.append(Field(label, text[value.start : value.end].strip(" *_"), with_newline(text, line), value, FieldForm.LINE))
+            trailing = content is not None
+        elif trailing:
+            return None  # text after the trailing fields: prose, not a record
+        else:
+            content = Span(line.start, line.end) if content is None else Span(content.start, line.end)
+    if content is None or not fields:
+        return None
+    return fields, content, labelled
+
+
+def separated_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Message]) -> list[Source]:
+    """Sources with no headers, only "---" lines between them, under a "Context:" label."""
+    for index, line in enumerate(lines):
+        section = SECTION_LABEL.match(line.lower)
+        if not section or normalise_label(section["dspy"] or section["md"] or section["plain"]) not in vocab.context_labels:
+            continue
+        block = cut_last_source(lines[index + 1 :], vocab, messages, line.start)
+        chunks: list[list[Line]] = [[]]
+        for body_line in block:
+            if SEPARATOR.match(body_line.text):
+                chunks.append([])
+            else:
+                chunks[-1].append(body_line)
+        chunks = [c for c in (strip_blank_edges(c) for c in chunks) if c]
+        if len(chunks) < 2:
+            continue
+        if any(len(c) == 1 and (slot := SLOT.fullmatch(c[0].lower.strip())) and slot_kind(slot["name"], vocab) == "context" for c in chunks):
+            # "Context:\n{context_str}\n------\nYou are ...": the slot is the whole context, and the
+            # rule after it closes the context block; it does not start another source.
+            return []
+        return [
+            Source(n, Span(c[0].start, c[-1].end), Span(c[0].start, c[0].start), Span(c[0].start, c[-1].end))
+            for n, c in enumerate(chunks)
+        ]
+    return []
+
+
+# A list item that ends in a parenthesised group: "- {edge.fact} ({edge.valid_at} - {edge.invalid_at})".
+_LIST_ITEM = re.compile(r"\s*(?:[-*\u2022]|\d+[.)])\s+(?P<text>\S.*?)\s*(?P<group>\((?:\{[^{}\n]*\}|[^()\n])*+\))\s*$")
+_GROUP_SLOT = re.compile(r"\{[^{}\n]*\}")
+
+
+def list_sources(text: str, lines: list[Line], vocab: Vocab) -> list[Source]:
+    """Sources written as a list, one a line, each ending in a group of metadata ("- {fact} ({valid_at} - {invalid_at})").
+
+    A run of two or more items counts, when every item's group holds a field the lexicon
+    knows, by its label ("(updated: ...)") or by what its slot prints: a list of
+    instructions with an aside in parentheses is not a list of sources.
+    """
+    sources: list[Source] = []
+    run: list[Source] = []
+    for line in [*lines, None]:
+        item = _LIST_ITEM.match(line.text) if line is not None else None
+        field = _group_field(text, line, item, vocab) if item else None
+        if field is not None:
+            content = Span(line.start + item.start("text"), line.start + item.end("text"))
+            run.append(Source(0, Span(line.start, line.end), Span(line.start, line.start), content, fields=[field]))
+            continue
+        if len(run) >= 2:
+            sources.extend(run)
+        run = []
+    return by_position(sources)
+
+
+def _group_field(text: str, line: Line, item: re.Match[str], vocab: Vocab) -> Field | None:
+    """The group ending a list item as one field, named by its label or by its first slot the lexicon knows;
+    None when nothing in it is metadata. A range ("({valid_at} - {invalid_at})") is one field."""
+    start, end = line.start + item.start("group"), line.start + item.end("group")
+    inner = Span(start + 1, end - 1)
+    whole = with_space(text, 0, start, end)
+    labelled = INLINE_ITEM.match(line.lower[: inner.end - line.start], inner.start - line.start)
+    if labelled and vocab.is_field(label := normalise_label(labelled["label"])):
+        value = Span(line.start + labelled.start("value"), line.start + labelled.end("value"))
+        return Field(label, text[value.start : value.end], whole, value, FieldForm.INLINE)
+    slots = list(_GROUP_SLOT.finditer(text, inner.start, inner.end))
+    for slot in slots:
+        reference = slot_reference(slot[0])
+        if reference and vocab.is_field(reference.key):
+            # The value is what the slots print, words around them aside ("(relevance {h.relevance})").
+            value = Span(slots[0].start(), slots[-1].end())
+            return Field(reference.key, text[value.start : value.end], whole, value, FieldForm.INLINE)
+    return None

@@ -1,0 +1,544 @@
+"""Sources written as text: a header line and the lines under it."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+
+from ...meaning.vocabulary import normalise_label
+from ...model.lines import with_newline
+from ...model.prompt import Field, FieldForm, Message, Source, Span, SpanSet
+from ..expressions import slot_reference
+from .vocab import INLINE_ITEM, LABEL_LINE, Line, QUESTION_LINE, SEPARATOR, Vocab, lowercase, may_hold_slot, named_slots, slot_kind, trim
+from .instructions import looks_like_instruction
+from .headers import inline_field, named_by_slot, parse_header, split_items
+
+
+# A source whose text is only this is a written-out "and so on", not a source.
+_ELISIONS = ("...", "\u2026", "[...]")
+# A header "title" this long is the chunk's text on the header line.
+PASSAGE_WORDS = 16
+# A line holding only a tag that groups metadata ("<document_metadata>") or ends a source ("[END CONTEXT 1]").
+_LONE_TAG = re.compile(r"\s*(?:</?[a-z_][\w-]*>|\[end [^\]]*\])\s*$")
+# A slot alone on a line that prints what names the source ({chunk_heading}, {doc_title}).
+_NAMING_SLOTS = ("title", "heading", "name", "section")
+_LONE_SLOT = re.compile(r"\s*\{\{?\s*(?P<name>[a-z_][\w.]*)\s*\}\}?\s*$")
+_SLOT_LABEL_LINE = re.compile(r"\s*\{\{?\s*[a-z_][\w.]*\s*\}\}?\s*:")
+
+
+def by_position(sources: list[Source]) -> list[Source]:
+    ordered = sorted(sources, key=lambda s: s.span.start)
+    return [dataclasses.replace(s, position=i) for i, s in enumerate(ordered)]
+
+
+def text_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Message], taken: SpanSet) -> list[Source]:
+    """Sources written as text: a header line ("[1] Title", "Document 2:") and the lines under it."""
+    headers = _source_headers(lines, vocab, taken)
+    sources = []
+    for n, (index, match) in enumerate(headers):
+        last = n + 1 == len(headers)
+        stop = headers[n + 1][0] if not last else len(lines)
+        body = [line for line in lines[index + 1 : stop] if line.start not in taken]
+        if last:
+            # A header that carries the chunk itself ("[1] «...»") has its content already.
+            passage = _carries_chunk(next(match[g] for g in _REST_GROUPS if match[g] is not None))
+            body = cut_last_source(body, vocab, messages, lines[index].start, seen_content=passage)
+        source = _text_source(text, n, lines[index], match, body, vocab)
+        if text[source.content.start : source.content.end].strip() not in _ELISIONS or source.fields:
+            sources.append(source)
+    return _with_document_header(text, lines, vocab, sources, taken)
+
+
+def _source_headers(lines: list[Line], vocab: Vocab, taken: SpanSet) -> list[tuple[int, re.Match[str]]]:
+    """The lines outside ``taken`` that head a text source, by index, with their match."""
+    headers = []
+    for index, line in enumerate(lines):
+        if line.start in taken:
+            continue
+        match = vocab.source_header.match(line.lower.strip())
+        if match and _heads_a_source(line, match, vocab) and not _after_example_cue(lines, index, vocab):
+            headers.append((index, match))
+    return headers
+
+
+def _heads_a_source(line: Line, match: re.Match[str], vocab: Vocab) -> bool:
+    """A line written as a source's header that is one: not a labelled instruction, a field or a turn's role."""
+    if match["rest6"] is not None and not _names_a_field(match["rest6"], vocab):
+        return False  # "[Tone: formal; Length: short]": labelled, but nothing a source carries
+    # The slot as written: its names are read by their case ("chunkIndex").
+    if match["key5"] is not None and _labelled_key(line.text.strip()[match.start("key5") : match.end("key5")], vocab) is None:
+        return False  # "Source: {doc.source}": a field, not a header
+    # "[{conversation[0].type}]": a turn's role written as a slot, not a citation key.
+    return not _prints_the_conversation(next((match[g] for g in _KEY_GROUPS if match[g] is not None), None), vocab)
+
+
+def _with_document_header(text: str, lines: list[Line], vocab: Vocab, sources: list[Source], taken: SpanSet) -> list[Source]:
+    """Labelled lines right above the first chunk header that name a document ("Document Title: ...",
+    "Doc ID: ...") are that document's header: metadata of every chunk under it, written once.
+    They join the first chunk, which is where a fix removes them; the title is every chunk's."""
+    fields: list[Field] = []
+    index = next((i for i, line in enumerate(lines) if line.start == sources[0].header.start), 0) - 1 if sources else -1
+    while index >= 0 and lines[index].start not in taken:
+        line = lines[index]
+        index -= 1
+        if line.blank:
+            continue
+        labelled = LABEL_LINE.match(line.lower)
+        label = normalise_label(line.text[labelled.start("label") : labelled.end("label")]) if labelled else ""
+        if not labelled or not labelled["value"].strip() or not (vocab.is_field(label) or "key" in vocab.lexicon.concepts(label)):
+            break
+        fields.insert(0, _line_field(text, line, labelled, label))
+    # "Document Title" reads as a generated title when a source has a name besides; here it is the name.
+    title = next((f.value for f in fields if vocab.lexicon.means(f.label.split()[-1], "title")), None)
+    if title is None and not any(vocab.lexicon.means(f.label, "key") for f in fields):
+        return sources  # labelled lines that name no document: a preamble, not a document's header
+    head, *rest = sources
+    head = dataclasses.replace(head, span=Span(fields[0].span.start, head.span.end), fields=fields + head.fields, title=head.title or title)
+    return [head, *(dataclasses.replace(s, title=s.title or title) for s in rest)]
+
+
+def _labelled_key(key: str, vocab: Vocab) -> str | None:
+    """What the slot of a "Chunk: {...}" header prints: "key" ("{i}"), "ordinal" (a chunk id or
+    number, "{chunk['chunk_id'] + 1}"), or None: any other slot, or a number ("Source: 770" is a field)."""
+    reference = slot_reference(key.lstrip("$"))
+    concepts = vocab.lexicon.concepts(vocab.lexicon.item_label(reference.root, reference.key) if reference.path else reference.key) if reference else frozenset()
+    return "ordinal" if "ordinal" in concepts else "key" if "key" in concepts else None
+
+
+def _prints_the_conversation(key: str | None, vocab: Vocab) -> bool:
+    """Whether a header's key is a slot reading the history or the question ("{messages[-1].role}")."""
+    reference = slot_reference(key.lstrip("$")) if key and key.startswith(("{", "${")) else None
+    return reference is not None and slot_kind(reference.root, vocab) in ("history", "question")
+
+
+def _names_a_field(group: str, vocab: Vocab) -> bool:
+    """Whether one item of a bracketed header ("[File: x; Relevance: 0.8]") is metadata the lexicon knows."""
+    items = (INLINE_ITEM.match(group[start:end]) for start, end in split_items(group[1:-1], 1))
+    return any(item and vocab.is_field(normalise_label(item["label"])) for item in items)
+
+
+def _after_example_cue(lines: list[Line], index: int, vocab: Vocab) -> bool:
+    """Whether the line before a header announces a worked example ("For example:"): its source is not a live one."""
+    previous = next((ln for ln in reversed(lines[max(0, index - 3) : index]) if not ln.blank), None)
+    return previous is not None and bool(vocab.example_cue.match(previous.lower))
+
+
+def unwrapped_context(text: str, lower: str, lines: list[Line], vocab: Vocab, messages: list[Message]) -> Span | None:
+    """Retrieved text with no wrapper around each source, in an assembled prompt: the last context label's
+    value and the lines under it ("context: Brewing is ..."), or the last element named for the context
+    ("<information>...</information>"). In a template a context slot is the context, and a written-out
+    one is a worked example.
+    """
+    if may_hold_slot(text) and any(kind == "context" for _, kind in named_slots(lower, 0, len(text), vocab)):
+        return None
+    found: Span | None = None
+    for index, line in enumerate(lines):
+        labelled = QUESTION_LINE.match(line.lower)
+        label = normalise_label(labelled["label"]) if labelled else ""
+        # "PASSAGE: 'Your car has ...'": a chunk's own label on a line that carries a whole passage.
+        passage = label in vocab.content_labels and len(labelled["value"].split()) >= PASSAGE_WORDS
+        if labelled and labelled["value"].strip() and (label in vocab.context_labels or passage):
+            rest = cut_last_source(lines[index + 1 :], vocab, messages, line.start, seen_content=True)
+            found = trim(text, Span(line.start + labelled.start("value"), rest[-1].end if rest else line.end))
+    for match in _CONTEXT_ELEMENT.finditer(lower):
+        if normalise_label(match[1]) in vocab.context_labels | vocab.container_tags:
+            close = lower.find(f"</{match[1]}>", match.end())
+            if close > match.end() and (found is None or match.start() > found.start):
+                found = trim(text, Span(match.end(), close))
+    return found if found and found.end > found.start else None
+
+
+_CONTEXT_ELEMENT = re.compile(r"<([a-z_][\w-]*)(?:\s[^<>]*)?>")
+
+
+def cut_last_source(body: list[Line], vocab: Vocab, messages: list[Message], start: int, seen_content: bool = False) -> list[Line]:
+    """Where the last source ends: at the next part of the prompt, not at the end of the text."""
+    message_end = next((m.span.end for m in messages if m.span.start <= start < m.span.end), None)
+    for i, line in enumerate(body):
+        if message_end is not None and line.start >= message_end:
+            return body[:i]
+        stripped = line.lower.strip()
+        if not stripped or (seen_content and SEPARATOR.match(line.text)):
+            # A blank line or a rule ("======") then an instruction: the text has ended.
+            nxt = body[i + 1] if i + 1 < len(body) else None
+            if seen_content and nxt is not None and (
+                vocab.instruction_opener.match(nxt.lower) or _is_boundary(nxt, vocab)
+            ):
+                return body[:i]
+            continue
+        if seen_content and _is_boundary(line, vocab):
+            return body[:i]
+        seen_content = True
+    return body
+
+
+def _is_boundary(line: Line, vocab: Vocab) -> bool:
+    stripped = line.lower.strip()
+    if vocab.role_marker.match(line.lower) or stripped.startswith(("</", "#", "[[ ##", "[end ")):
+        return True
+    label = QUESTION_LINE.match(line.lower)
+    return bool(label) and normalise_label(label["label"]) in vocab.question_labels | vocab.history_labels
+
+
+_KEY_GROUPS = ("key1", "key2", "key3", "key4", "key5")
+_REST_GROUPS = ("rest1", "rest2", "rest3", "rest4", "rest5", "rest6", "rest7")
+
+
+def _text_source(text: str, position: int, header: Line, match: re.Match[str], body: list[Line], vocab: Vocab) -> Source:
+    """A source under a header line ("Document [1]: Title"): its key, what the rest of the header says, and its body."""
+    offset = header.start + (len(header.lower) - len(header.lower.lstrip()))
+    key, key_span, ordinal = _header_key(text, header, match, offset, vocab)
+    rest_group = next(g for g in _REST_GROUPS if match[g] is not None)
+    rest = Span(offset + match.start(rest_group), offset + match.end(rest_group))
+    if (on_header := _chunk_on_header(text, position, header, rest, body, key, key_span, vocab)) is not None:
+        return on_header
+    title, heading, fields = parse_header(text, rest, vocab)
+    fields = [ordinal, *fields] if ordinal else fields
+    body_read = read_body(text, body, vocab, default_start=header.end)
+    fields += body_read.fields
+    wrapper_lines = body_read.wrapper_lines
+    content_start, content_end = body_read.content.start, body_read.content.end
+    title = title or first_value(fields, vocab.title_labels) or first_value(fields, frozenset({"source"}))
+    if not heading and (path := first_value(fields, vocab.heading_labels)):
+        heading = tuple(p.strip() for p in path.split(">") if p.strip())
+    end = max([content_end, header.end, body_read.end] + [f.span.end for f in fields] + [w.end for w in wrapper_lines])
+    return Source(
+        position=position,
+        span=Span(header.start, end),
+        header=Span(header.start, header.end),
+        content=Span(content_start, content_end),
+        key=key,
+        key_span=key_span,
+        title=title,
+        heading_path=heading,
+        fields=fields,
+        wrapper_lines=wrapper_lines,
+    )
+
+
+def _header_key(text: str, header: Line, match: re.Match[str], offset: int, vocab: Vocab) -> tuple[str | None, Span | None, Field | None]:
+    """The key a header line gives its source ("[1]", "Document 2"), or the ordinal field it gives instead."""
+    key_group = next((g for g in _KEY_GROUPS if match[g] is not None), None)
+    if key_group is None:
+        return None, None, None
+    key_span = Span(offset + match.start(key_group), offset + match.end(key_group))
+    value = text[key_span.start : key_span.end]
+    if key_group == "key5" and _labelled_key(value, vocab) == "ordinal":
+        # "Chunk: {chunk_id + 1}": the line numbers the chunk inside its document; it cites nothing.
+        return None, None, Field(slot_reference(value.lstrip("$")).key, value, with_newline(text, header), key_span, FieldForm.LINE)
+    return match[key_group], key_span, None
+
+
+def _chunk_on_header(
+    text: str, position: int, header: Line, rest: Span, body: list[Line], key: str | None, key_span: Span | None, vocab: Vocab
+) -> Source | None:
+    """The source when its header line carries the chunk itself, after a metadata group or alone; None when it does not."""
+    raw = text[rest.start : rest.end]
+    lead = _LEADING_GROUP.match(text, rest.start, rest.end)
+    grouped = lead and _carries_chunk(raw) and not _is_passage(raw)
+    if not grouped and not _is_passage(raw):
+        return None
+    lines = strip_blank_edges(body)
+    end = max(rest.end, lines[-1].end if lines else rest.end)
+    if grouped:
+        # "Document [1](Title: X): «chunk text»": the metadata in a group, then the chunk on the header line.
+        opened = len(raw) - len(raw.lstrip())
+        closed = raw.rfind(")" if raw[opened] == "(" else "]", 0, lead.end() - rest.start)
+        fields = [inline_field(raw, rest.start, s, e) for s, e in split_items(lowercase(raw[opened + 1 : closed]), opened + 1)]
+        title = first_value(fields, vocab.title_labels)
+        return Source(position, Span(header.start, end), Span(header.start, lead.end()), trim(text, Span(lead.end(), end)), key, key_span,
+                      title=title.strip("\"'\u201c\u201d") if title else None, fields=fields)
+    # "[1] «chunk text»": the header line carries the chunk itself, its title at most
+    # before a bar ("[1] «David Gregory (physician) | David Gregory was ...»").
+    titled = _PASSAGE_TITLE.match(text, rest.start, rest.end)
+    return Source(position, Span(header.start, end), Span(header.start, rest.start), trim(text, Span(rest.start, end)), key, key_span,
+                  title=titled["title"].strip() if titled else None)
+
+
+@dataclass(frozen=True)
+class Body:
+    fields: list[Field]
+    wrapper_lines: list[Span]
+    content: Span
+    end: int = 0  # where the source ends, when text after the content still belongs to it
+
+
+@dataclass(frozen=True)
+class _Head:
+    """The metadata and wrapper lines above a source's content, and how the content opens."""
+    fields: list[Field]
+    wrapper_lines: list[Span]
+    next_line: int  # the index of the first body line after the head
+    labelled: bool = False  # the content was introduced by a label ("Content:", "Text" alone)
+    inline: Span | None = None  # "Content: text": the content on the label's own line
+
+
+def read_body(text: str, body: list[Line], vocab: Vocab, default_start: int) -> Body:
+    """Split the lines under a header into metadata lines, wrapper lines and the content.
+
+    Metadata and wrapper lines come first; the content starts at the first line
+    that is neither, or after an explicit "Content:" (or bare "Text") label.
+    """
+    head = _read_head(text, body, vocab)
+    fields, i = head.fields, head.next_line
+    if head.inline and _LONE_SLOT.match(lowercase(text[head.inline.start : head.inline.end])):
+        # "Snippet: {{Snippet}}" in a source template: the labelled lines after it are fields too.
+        after_slot, read = _fields_after_slot(text, body[i:], vocab)
+        if read:
+            # The slot is the whole chunk: the lines after the fields that follow it stay in the
+            # source, as before, but are no part of the chunk, so that its fields are not inside it.
+            fields += after_slot
+            tail = strip_blank_edges(body[i + read :])
+            end = max(tail[-1].end if tail else 0, fields[-1].span.end)
+            return Body(fields, head.wrapper_lines, head.inline, end)
+    if head.labelled:
+        content_lines, closing = _closing_fields(text, body[i:], vocab)
+        fields += closing
+    else:
+        content_lines = strip_blank_edges(body[i:])
+    if head.inline:
+        content_start = head.inline.start
+    else:
+        content_start = content_lines[0].start if content_lines else (body[i - 1].end if i and body else default_start)
+    content_end = content_lines[-1].end if content_lines else (head.inline.end if head.inline else content_start)
+    return Body(fields, head.wrapper_lines, Span(content_start, max(content_end, content_start)))
+
+
+def _read_head(text: str, body: list[Line], vocab: Vocab) -> _Head:
+    """The metadata and wrapper lines that open a source's body, up to its content or a content label."""
+    fields: list[Field] = []
+    wrapper_lines: list[Span] = []
+    for i, line in enumerate(body):
+        if _edge(line):
+            continue
+        labelled = LABEL_LINE.match(line.lower)
+        # The label as written, so that "sourceDocument" reads as "source document".
+        label = normalise_label(line.text[labelled.start("label") : labelled.end("label")]) if labelled else ""
+        if _is_content_label(line, labelled, label, vocab):
+            return _Head(fields, wrapper_lines, i + 1, labelled=True, inline=_value_on_line(line, labelled))
+        if (metadata := _metadata_fields(text, line, labelled, label, vocab)) is not None:
+            fields.extend(metadata)
+        elif looks_like_instruction(line):
+            wrapper_lines.append(with_newline(text, line))
+        elif labelled and _prints_the_chunk(labelled, label, vocab):
+            return _Head(fields, wrapper_lines, i + 1, labelled=True, inline=_value_on_line(line, labelled))
+        else:
+            return _Head(fields, wrapper_lines, i)
+    return _Head(fields, wrapper_lines, len(body))
+
+
+def _is_content_label(line: Line, labelled: re.Match[str] | None, label: str, vocab: Vocab) -> bool:
+    """A line that introduces the content: "Content: ..." or "Text" alone on its line."""
+    if labelled:
+        return label in vocab.content_labels
+    return normalise_label(line.lower.strip()) in vocab.content_labels
+
+
+def _value_on_line(line: Line, labelled: re.Match[str] | None) -> Span | None:
+    """The text after a label on its own line ("Content: text"), if there is any."""
+    if labelled and labelled["value"].strip():
+        return Span(line.start + labelled.start("value"), line.end)
+    return None
+
+
+def _metadata_fields(text: str, line: Line, labelled: re.Match[str] | None, label: str, vocab: Vocab) -> list[Field] | None:
+    """The fields a line of a source's head gives, or None when it is no metadata line."""
+    slot = _LONE_SLOT.match(line.lower)
+    if slot and normalise_label(slot["name"]).endswith(_NAMING_SLOTS):
+        # "{chunk_heading}" alone on a line: the slot names what it prints.
+        return [Field(normalise_label(slot["name"]), line.text.strip(), with_newline(text, line), Span(line.start, line.end), FieldForm.LINE)]
+    if not labelled:
+        if _SLOT_LABEL_LINE.match(line.lower):
+            # "{key}: {value}": a template line that prints any metadata field.
+            return [Field("metadata", line.text.strip(), with_newline(text, line), Span(line.start, line.end), FieldForm.LINE)]
+        return None
+    if mapping := _mapping_fields(text, line, labelled):
+        return mapping
+    if vocab.is_field(label) or "_" in labelled["label"].strip():
+        return [_line_field(text, line, labelled, label)]
+    return None
+
+
+def _prints_the_chunk(labelled: re.Match[str], label: str, vocab: Vocab) -> bool:
+    """A labelled slot that neither its label nor its name calls metadata ("**Memory:** {{memory}}")
+    prints the chunk, as a content label's slot does; fields may follow it."""
+    printed = _LONE_SLOT.match(labelled["value"])
+    return bool(printed) and not vocab.lexicon.concepts(printed["name"]) and not vocab.is_field(label)
+
+
+def _fields_after_slot(text: str, lines: list[Line], vocab: Vocab) -> tuple[list[Field], int]:
+    """The fields on the labelled lines that follow a slot printing the chunk, and how many lines they take."""
+    fields: list[Field] = []
+    read = 0
+    for line in lines:
+        labelled = LABEL_LINE.match(line.lower)
+        if not labelled:
+            break
+        label = normalise_label(line.text[labelled.start("label") : labelled.end("label")])
+        if mapping := _mapping_fields(text, line, labelled):
+            fields.extend(mapping)
+        elif vocab.is_field(label := named_by_slot(_line_field(text, line, labelled, label), vocab).label):
+            fields.append(_line_field(text, line, labelled, label))
+        else:
+            break
+        read += 1
+    return fields, read
+
+
+def _closing_fields(text: str, lines: list[Line], vocab: Vocab) -> tuple[list[Line], list[Field]]:
+    """The content of labelled text without its edges, and the fields written after it: derived
+    fields after a blank line ("Summary: ..."), then a last line of metadata written as a mapping."""
+    content_lines, trailing = _split_trailing_fields(lines, vocab)
+    fields = [_line_field(text, line, labelled, normalise_label(labelled["label"])) for line, labelled in trailing]
+    content_lines = strip_blank_edges(content_lines)
+    last = LABEL_LINE.match(content_lines[-1].lower) if content_lines else None
+    if last and (mapping := _mapping_fields(text, content_lines[-1], last)):
+        fields.extend(mapping)
+        content_lines = strip_blank_edges(content_lines[:-1])
+    return content_lines, fields
+
+
+# One "'key': value" item of a mapping written out as a Python dict or a JSON object.
+_MAPPING_ITEM = re.compile(r"""\s*(?P<q>['"])(?P<label>[^'"\n]{1,40})(?P=q)\s*:\s*(?P<value>\S.*?)\s*$""")
+_OPENERS, _CLOSERS = "{[(", "}])"
+
+
+def _top_level_items(raw: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The comma-separated items of ``raw[start:end]``, not splitting inside quotes or brackets."""
+    items, depth, quote, begin = [], 0, "", start
+    for i in range(start, end):
+        ch = raw[i]
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in _OPENERS:
+            depth += 1
+        elif ch in _CLOSERS:
+            depth -= 1
+        elif ch == "," and depth == 0:
+            items.append((begin, i))
+            begin = i + 1
+    items.append((begin, end))
+    return items
+
+
+def _mapping_fields(text: str, line: Line, labelled: re.Match[str]) -> list[Field]:
+    """The fields of a line whose value is a mapping ("Metadata: {'chunk_id': 'c1', 'source': 'wiki'}"):
+    one per key, each removable on its own. Items that are not "'key': value" (a slot, "...") are left."""
+    value_start = line.start + labelled.start("value")
+    raw = text[value_start : line.end].rstrip()
+    if len(raw) < 2 or raw[0] != "{" or raw[-1] != "}" or not _MAPPING_ITEM.match(raw, 1):
+        return []
+    fields = []
+    for start, end in _top_level_items(raw, 1, len(raw) - 1):
+        item = _MAPPING_ITEM.match(raw[start:end])
+        if item is None:
+            continue
+        value = item["value"]
+        quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "'\""
+        value_at = value_start + start + item.start("value") + (1 if quoted else 0)
+        shown = value[1:-1] if quoted else value
+        # The item and the comma after it (before it, for the last): removing it leaves a valid mapping.
+        span_start, span_end = start + item.start("q"), end
+        if raw[end] == ",":
+            span_end = end + 1 + (len(raw[end + 1 :]) - len(raw[end + 1 :].lstrip(" ")))
+        elif start > 1:
+            span_start = start - 1
+        fields.append(Field(normalise_label(item["label"]), shown, Span(value_start + span_start, value_start + span_end),
+                            Span(value_at, value_at + len(shown)), FieldForm.INLINE))
+    return fields
+
+
+def _line_field(text: str, line: Line, labelled: re.Match[str], label: str) -> Field:
+    """A "Label: value" line as a field; removing it removes the line."""
+    value_start = line.start + labelled.start("value")
+    return Field(label, text[value_start : line.end].strip(), with_newline(text, line), Span(value_start, line.end), FieldForm.LINE)
+
+
+# A metadata group that opens a header's rest: "(Title: X): ", "[Updated 2026-01-14] ".
+_LEADING_GROUP = re.compile(r"\s*(?:\((?:[^()\n]|\([^()\n]*\))*\)|\[[^\[\]\n]*\])\s*:?\s*")
+
+
+# A passage that opens with its title and a bar: "«Title | text", a few words with no sentence end.
+_PASSAGE_TITLE = re.compile(r"\s*[«\"“](?P<title>[^\s|.!?][^|.!?\n]{0,80}?)\s+\|\s+\S")
+
+
+def _carries_chunk(rest: str) -> bool:
+    """A header line whose rest is the chunk, or a metadata group and then the chunk."""
+    lead = _LEADING_GROUP.match(rest)
+    return _is_passage(rest) or bool(lead and len(rest[lead.end() :].split()) >= PASSAGE_WORDS)
+
+
+def _is_passage(rest: str) -> bool:
+    """A header line that carries the chunk itself rather than a title."""
+    rest = rest.strip()
+    if rest.startswith(("«", '"', "“")):
+        return True
+    # A long run of prose with no metadata groups, ending like a sentence.
+    return len(rest.split()) >= PASSAGE_WORDS and not re.search(r"[(\[|\u2014]", rest) and rest.endswith((".", "!", "?", "…"))
+
+
+def first_value(fields: list[Field], labels: frozenset[str]) -> str | None:
+    return next((f.value for f in fields if f.label in labels and f.value), None)
+
+
+def _split_trailing_fields(lines: list[Line], vocab: Vocab) -> tuple[list[Line], list[tuple[Line, re.Match[str]]]]:
+    """Derived fields rendered after the chunk text ("\\n\\nSummary: ...") belong to the wrapper.
+
+    Called only when the text was introduced by a label ("Text:", "Content:"),
+    and only a labelled line after a blank line at the end of the source counts:
+    otherwise a "Summary:" paragraph is the document's own text.
+    """
+    lexicon = vocab.lexicon
+    trailing: list[tuple[Line, re.Match[str]]] = []
+    end = len(lines)
+    while end > 0 and lines[end - 1].blank:
+        end -= 1
+    i = end - 1
+    while i > 0:
+        line = lines[i]
+        labelled = LABEL_LINE.match(line.lower)
+        if labelled and lexicon.means(normalise_label(labelled["label"]), "derived") and lines[i - 1].blank:
+            trailing.insert(0, (line, labelled))
+            end = i
+            i -= 1
+            continue
+        if labelled and lexicon.means(normalise_label(labelled["label"]), "derived"):
+            break
+        i -= 1
+        if i < end - 3:
+            break
+    # A trailing field's value may run onto the lines after its label.
+    if trailing:
+        first_line = trailing[0][0]
+        cut = next(k for k, line in enumerate(lines) if line is first_line)
+        return lines[:cut], [_extend_value(lines, lines.index(line), m) for line, m in trailing]
+    return lines, []
+
+
+def _extend_value(lines: list[Line], index: int, match: re.Match[str]) -> tuple[Line, re.Match[str]]:
+    line = lines[index]
+    end = index
+    while end + 1 < len(lines) and not lines[end + 1].blank and not LABEL_LINE.match(lines[end + 1].lower):
+        end += 1
+    if end == index:
+        return line, match
+    last = lines[end]
+    joined_text = line.text + "\n" + "\n".join(l.text for l in lines[index + 1 : end + 1])
+    merged = Line(line.start, last.end, joined_text, lowercase(joined_text))
+    return merged, LABEL_LINE.match(merged.lower.replace("\n", " "))
+
+
+def _edge(line: Line) -> bool:
+    return line.blank or bool(SEPARATOR.match(line.text) or _LONE_TAG.match(line.lower))
+
+
+def strip_blank_edges(lines: list[Line]) -> list[Line]:
+    start, end = 0, len(lines)
+    while start < end and _edge(lines[start]):
+        start += 1
+    while end > start and _edge(lines[end - 1]):
+        end -= 1
+    return lines[start:end]

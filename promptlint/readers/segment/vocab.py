@@ -1,0 +1,297 @@
+"""The segmenter's vocabulary, the slots a template writes, and the lines of a text."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from functools import cache
+from typing import NamedTuple
+
+from ...meaning import vocabulary
+from ...meaning.lexicon import Lexicon, is_field, shipped
+from ...meaning.vocabulary import normalise_label
+from ...model.prompt import Span
+
+
+# "[[ ## question ## ]]" (DSPy) and "## Question" / "Question:" on a line of their own.
+SECTION_LABEL = re.compile(r"\s*(?:\[\[ ## (?P<dspy>[\w ]+?) ## \]\]|#{1,6}\s*(?P<md>[\w' ]+?)|(?P<plain>[^\W\d_][\w' ]{0,25}?)\s*[:：])\s*$")
+
+
+@dataclass(frozen=True)
+class Vocab:
+    question_labels: frozenset[str]
+    content_labels: frozenset[str]
+    title_labels: frozenset[str]
+    heading_labels: frozenset[str]
+    warning_labels: frozenset[str]
+    history_labels: frozenset[str]
+    context_labels: frozenset[str]
+    slot_kinds: dict[str, str]  # template variable name -> "question", "rewritten", "context", "history", "volatile"
+    volatile_prefixes: tuple[str, ...]
+    slot_fillers: frozenset[str]  # words of a variable's name that say how it is written (see segment.yaml)
+    rewrite_qualifiers: frozenset[str]  # words that make a question's name a rewritten question's
+    source_header: re.Pattern[str]
+    role_marker: re.Pattern[str]
+    role_word: re.Pattern[str]  # the role a marker names
+    role_names: dict[str, str]  # a role under another name -> the usual one ("human" -> "user")
+    source_tag: re.Pattern[str]
+    container_tags: frozenset[str]
+    content_tags: frozenset[str]
+    instruction_opener: re.Pattern[str]
+    example_cue: re.Pattern[str]  # a line that announces a worked example
+    answer_cues: frozenset[str]  # labels of the line a completion prompt ends on ("Helpful Answer:")
+    volatile: re.Pattern[str]
+    lexicon: Lexicon
+
+    def is_field(self, label: str) -> bool:
+        """A label worth reading as metadata: a score, a date, a title, ... as the lexicon reads it."""
+        return is_field(self.lexicon, label)
+
+
+# A labelled item of a bracketed header: "relevance: {{$relevance}}", "source=wiki".
+_ITEM = r"\s*[^\W\d_][\w .-]{0,30}?\s*[:=：][^\[\]\n,;|]*"
+
+
+def alternation(words: list[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+# Template variables the user names in config, as (name, kind) pairs: what the
+# names alone cannot tell ("hits" holds the sources, "user_query" the question).
+SlotNames = tuple[tuple[str, str], ...]
+
+
+@cache
+def words(names: SlotNames = (), lexicon: Lexicon | None = None) -> Vocab:
+    """The segmenter's vocabulary, with the variables ``names`` adds and the words of ``lexicon`` (default: shipped)."""
+    base = _vocabulary(lexicon or shipped())
+    if not names:
+        return base
+    # Only the kinds a slot can have; a "content" name is a field of a source, read by the Jinja front-end.
+    added = {normalise_label(name): kind for name, kind in names if kind in ("question", "context")}
+    return dataclasses.replace(base, slot_kinds={**base.slot_kinds, **added})
+
+
+@cache
+def _vocabulary(lexicon: Lexicon) -> Vocab:
+    seg = vocabulary.load("segment")
+    labelled = {
+        key: vocabulary.label_set(seg[key])
+        for key in ("question-labels", "content-labels", "title-labels", "heading-labels", "warning-labels", "history-labels", "context-labels")
+    }
+    # "Chunk ID {id}:", "Source No. 3": the word may be followed by what kind of key comes next.
+    words = "(?:" + alternation(seg["source-words"]) + ")(?:\\s+(?:" + alternation(seg["source-key-words"]) + "))?"
+    # Headers are matched on the lower-cased line. The number after the word must
+    # be followed by punctuation or the end of the line, so that a sentence such
+    # as "Source 1 says ..." inside a chunk is not taken for a header.
+    # A citation key: a number, or in a template the slot that numbers the sources.
+    key = r"\d+|\$?\{\{?[^{}\n]{1,40}\}\}?"
+    source_header = re.compile(
+        r"(?:[-=*#]{2,}\s*|#{1,6}\s+)?"
+        r"(?:"
+        r"\[#?(?P<key1>" + key + r")\](?P<rest1>.*)"
+        r"|\[(?:" + words + r")\s*#?(?P<key2>" + key + r")\]\s*:?(?P<rest2>.*)"
+        r"|\[(?:" + words + r")(?: from \w+)?\]\s*:?(?P<rest5>.*)"
+        r"|(?:" + words + r")\s*\[?#?(?P<key3>" + key + r")\]?(?:\s+of\s+\d+)?"
+        r"(?P<rest3>\s*(?::::|[:.\u2014\u2013|]|-(?=\s)|\)).*|\s*[(\[].*|\s*[-=*]{2,}\s*|\s*)"
+        r"|\((?P<key4>\d+)\)\s+(?P<rest4>.*)"
+        # "Chunk: {chunk_id}", "Source: {i}": the word, a colon and a slot alone on the line.
+        r"|(?:" + words + r")\s*:\s*(?P<key5>" + key + r")(?P<rest7>\s*)"
+        # "==== [File: x; Relevance: 0.83]:": a bracket of two or more labelled items and nothing else.
+        r"|(?P<rest6>\[" + _ITEM + r"(?:[,;|]\s*" + _ITEM + r")+\])\s*:?"
+        r")$"
+    )
+    roles = alternation(seg["role-markers"])
+    # In a transcript written with a model's special tokens, a role between them:
+    # "<|im_start|>user", "<|start_header_id|>user<|end_header_id|>", "<|USER_TOKEN|>", "<start_of_turn>model".
+    token_roles = alternation(seg["role-markers"] + seg["token-roles"])
+    special = r"(?:<\|[a-z_]+\|>|<[a-z_]+>)"
+    role_marker = re.compile(
+        # Bracketed or "... message:", any role is a turn ("[tool]"); a bare "Tool:" line may be a list's label.
+        r"\s*(?:\[(?:" + token_roles + r")\]|(?:" + token_roles + r") message:|(?:" + roles + r"):(?=\s*$)"
+        r"|" + special + r"*<\|(?:" + token_roles + r")(?:_token)?\|>" + special + r"*"
+        r"|" + special + r"+\s*(?:" + token_roles + r")" + special + r"*)\s*$"
+    )
+    tag_names = alternation(seg["source-tags"])
+    volatile = vocabulary.patterns(vocabulary.load("cache-boundary")["volatile"])
+    return Vocab(
+        question_labels=labelled["question-labels"],
+        content_labels=labelled["content-labels"],
+        title_labels=labelled["title-labels"],
+        heading_labels=labelled["heading-labels"],
+        warning_labels=labelled["warning-labels"],
+        history_labels=labelled["history-labels"],
+        context_labels=labelled["context-labels"],
+        slot_kinds={
+            normalise_label(word): kind
+            for kind in ("question", "rewritten", "context", "history", "volatile")
+            for word in seg[f"{kind}-vars"]
+        },
+        volatile_prefixes=tuple(normalise_label(w) + " " for w in seg["volatile-prefixes"]),
+        slot_fillers=frozenset(seg["slot-fillers"]),
+        rewrite_qualifiers=frozenset(seg["rewrite-qualifiers"]),
+        source_header=source_header,
+        role_marker=role_marker,
+        role_word=re.compile(r"(?<![a-z])(?:" + token_roles + r")(?![a-z])"),
+        role_names=dict(seg["role-names"]),
+        source_tag=re.compile(r"<(" + tag_names + r")(\s[^<>]*)?>"),
+        container_tags=frozenset(seg["container-tags"]),
+        content_tags=frozenset(seg["content-tags"]),
+        example_cue=re.compile(r"\s*(?:#{1,6}\s*)?(?:" + alternation(seg["example-cues"]) + r")\b[^.!?]*$"),
+        instruction_opener=re.compile(r"\s*(?:" + alternation(seg["instruction-openers"]) + r")\b"),
+        answer_cues=vocabulary.label_set(seg["answer-cues"]),
+        volatile=volatile,
+        lexicon=lexicon,
+    )
+
+
+# A template slot in text: {name}, {name:.2f}, {doc['x']}, {{ name }}, Dify's {{#name#}},
+# Semantic Kernel's {{$name}}, string.Template's $name and Bedrock's $name$. Words after
+# the name ("${the question to be answered}") describe a value in a written-out format: not a
+# slot; an operator after it ("{{ context or '' }}") is the template's expression.
+SLOT = re.compile(
+    r"(?:(?P<brace>\{\{?[#\s]*\$?)|(?<![\w$])\$)(?P<name>[a-z_]\w*+(?:\.\w+)*+)"
+    r"(?(brace)(?!\s+(?!(?:or|and|if|else|is|not|in)\s)[a-z])(?:[^{}\n]{0,80}?)[#\s]*\}\}?|\$?)"
+)
+
+
+# Words of its own, beside the slots, before a text kept in code or data counts as a prompt.
+PROMPT_WORDS = 3
+_OWN_WORD = re.compile(r"[^\W\d_]{2,}")
+
+
+def is_prompt_text(text: str, vocab: Vocab, key: str | None = None) -> bool:
+    """Whether a string kept in code or data is a prompt although nothing marks it as one: words
+    of its own, and a key that names a prompt (`system_prompt:`, `"template"`) or a slot the
+    words call the retrieved context (`{context}`, `{{documents}}`, `$search_results$`)."""
+    lower = text.lower()
+    if len(_OWN_WORD.findall(SLOT.sub(" ", lower))) < PROMPT_WORDS:
+        return False
+    if key is not None and vocab.lexicon.means(key, "prompt"):
+        return True
+    return may_hold_slot(lower) and any(slot_kind(m["name"], vocab) == "context" for m in SLOT.finditer(lower))
+
+
+def consecutive_prompts(text: str) -> list[tuple[int, int]]:
+    """Where the prompts of a file that holds several templates one after another stand, or []
+    when it holds one. A completion prompt ends on the line the model answers after ("Helpful
+    Answer:", "Standalone question:"); text that follows it past a blank line, slots and all, can
+    only be another prompt. Each piece must hold a slot, so that an answer written out after its
+    prompt, or an assembled prompt's worked examples, never split one."""
+    if not may_hold_slot(text):
+        return []
+    lower = lowercase(text)
+    vocab = words()
+    lines = text_lines(text, lower)
+    starts = [0]
+    for index, line in enumerate(lines[:-2]):
+        cue = SECTION_LABEL.match(line.lower)
+        if cue and cue["plain"] and normalise_label(cue["plain"]) in vocab.answer_cues and lines[index + 1].blank:
+            following = next((ln for ln in lines[index + 1 :] if not ln.blank), None)
+            if following is not None:
+                starts.append(following.start)
+    pieces = [(start, end) for start, end in zip(starts, [*starts[1:], len(text)])]
+    return pieces if len(pieces) > 1 and all(SLOT.search(lower, start, end) for start, end in pieces) else []
+
+
+def may_hold_slot(text: str) -> bool:
+    """The cheap test before looking for slots."""
+    return "{" in text or "$" in text
+
+
+def slot_kind(name: str, vocab: Vocab) -> str | None:
+    """What a template variable holds, judged by its name; None when the name says nothing."""
+    label = normalise_label(name.rsplit(".", 1)[-1])
+    kind = vocab.slot_kinds.get(label)
+    if kind is None:
+        # `question_text`, `retrieved_docs`: the name, once the words that say how the value is
+        # written are set aside; and for the context and the history (`kb_context`, `doc_summaries`)
+        # its last word. A question's last word is not enough: `system_message` is no question.
+        named = [w for w in label.split() if w not in vocab.slot_fillers]
+        whole, last = (vocab.slot_kinds.get(" ".join(named)), vocab.slot_kinds.get(named[-1])) if named else (None, None)
+        if whole in ("context", "question", "history"):
+            kind = whole
+        elif last in ("context", "history"):
+            kind = last
+        elif last == "question" and any(w in vocab.rewrite_qualifiers for w in named[:-1]):
+            kind = "rewritten"  # `new_question`, `better_query`: the question as rewritten
+    if kind is None and (label + " ").startswith(vocab.volatile_prefixes):
+        kind = "volatile"
+    return kind
+
+
+def named_slots(lower: str, start: int, end: int, vocab: Vocab) -> list[tuple[Span, str]]:
+    """The slots between two offsets whose names say what they hold, with that kind; a slot
+    that is only mentioned (see _mentioned) is not one."""
+    found = []
+    for match in SLOT.finditer(lower, start, end):
+        kind = slot_kind(match["name"], vocab)
+        if kind is not None and not _mentioned(lower, match.start(), match.end()):
+            found.append((Span(match.start(), match.end()), kind))
+    return found
+
+
+# After a slot, what starts its description: "{{QUERY}} - the user's query", "{context} := ...".
+_DESCRIBED = re.compile(r"[ \t]*(?::?=|[-\u2013\u2014:][ \t]+\S)")
+# Before a slot on its line, only a comment's marks: "#   {{QUERY}}", "// {context}".
+_COMMENTED = re.compile(r"[ \t]*(?:#+|//|--|/?\*+)[ \t]*$")
+
+
+def _mentioned(lower: str, start: int, end: int) -> bool:
+    """Whether a slot is written about rather than filled: quoted as code (`{question}`), or
+    described on a comment line ("#   {{QUERY}}  - Will be replaced with the user's query")."""
+    if start > 0 and lower[start - 1] == "`" and lower[end : end + 1] == "`":
+        return True
+    line_start = lower.rfind("\n", 0, start) + 1
+    return bool(_COMMENTED.fullmatch(lower, line_start, start) and _DESCRIBED.match(lower, end))
+
+
+class Line(NamedTuple):
+    # A named tuple, not a dataclass: a prompt has thousands of lines, and a frozen
+    # dataclass is several times slower to build.
+    start: int
+    end: int  # without the newline
+    text: str  # without the newline, as in the prompt
+    lower: str
+
+    @property
+    def blank(self) -> bool:
+        return not self.text.strip()
+
+
+def text_lines(text: str, lower: str, start: int = 0, end: int | None = None) -> list[Line]:
+    end = len(text) if end is None else end
+    lines = []
+    while start < end:
+        stop = text.find("\n", start, end)
+        stop = end if stop < 0 else stop
+        lines.append(Line(start, stop, text[start:stop], lower[start:stop]))
+        start = stop + 1
+    return lines
+
+
+# "Label: value" at the start of a metadata line.
+LABEL_LINE = re.compile(r"\s*(?:[-*•]\s+)?(?:\*\*|__)?(?P<label>(?:[^\W\d]|@)[\w .@;/-]{0,40}?)(?:\*\*|__)?\s*[:=：]\s*(?:\*\*|__)?\s*(?P<value>.*)$")
+# "label: value", "label=value" or "label value" inside a header group.
+INLINE_ITEM = re.compile(r"\s*(?P<label>(?:[^\W\d_]|@)(?:[^\W\d]|[ .@;-]){0,30}?)\s*(?:[:=：]\s*|\s+(?=[\d({]))(?P<value>\S.*?)\s*$")
+QUESTION_LINE = re.compile(r"\s*(?:#{1,6}\s*)?(?P<label>[^\W\d_][\w' ]{0,20}?)\s*[:：]\s*(?P<value>.*)$")
+SEPARATOR = re.compile(r"\s*(?:[-=*_]{3,}|```\w*)\s*$")
+
+
+def lowercase(text: str) -> str:
+    """``text`` in lower case, so that an offset in one is the same place in the other.
+
+    str.lower keeps the length of every character but "\u0130" (capital I with a dot),
+    which becomes "i" and a combining dot; here it becomes a plain "i".
+    """
+    return text.replace("\u0130", "i").lower()
+
+
+def trim(text: str, span: Span) -> Span:
+    start, end = span.start, span.end
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return Span(start, end)
