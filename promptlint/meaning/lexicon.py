@@ -59,12 +59,13 @@ MAX_NAME_WORDS = 3
 @dataclass(frozen=True)
 class Concept:
     phrases: frozenset[str]  # whole names, as joined words
+    listed: tuple[str, ...] = ()  # the same, in the order the word lists give them
     heads: frozenset[str] = frozenset()
     qualified: frozenset[str] = frozenset()
     qualifiers: frozenset[str] = frozenset()
     leads: frozenset[str] = frozenset()
     reported: bool = False
-    names_only: bool = False  # read only by ``Lexicon.mentions`` (code names), never for a label
+    names_only: bool = False  # read only by ``mentions`` and ``phrases``, never when a label is looked up
 
     def by_words(self, words: tuple[str, ...]) -> bool:
         if not words or len(words) > MAX_NAME_WORDS:
@@ -88,8 +89,12 @@ class Concept:
         )
 
 
+def _listed(phrases) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(" ".join(split(p)) for p in phrases))
+
+
 def _words_of(phrases) -> frozenset[str]:
-    return frozenset(" ".join(split(p)) for p in phrases)
+    return frozenset(_listed(phrases))
 
 
 class Lexicon:
@@ -142,9 +147,11 @@ class Lexicon:
         """Whether a metadata rule reports a field of this name (a score, a date, a system, an ordinal, derived text)."""
         return any(self._concepts[c].reported for c in self.concepts(name))
 
-    def phrases(self, concept: str) -> frozenset[str]:
-        """The concept's whole names, as joined words (for building the segmenter's patterns)."""
-        return self._concepts[concept].phrases
+    def phrases(self, concept: str) -> tuple[str, ...]:
+        """The concept's whole names, as joined words, in the order its word lists give them:
+        for a reader that prefers the first found (a source element's title attribute) or
+        reads a name by its ending (a slot that names a source)."""
+        return self._concepts[concept].listed
 
     def item_label(self, item: str | None, key: str) -> str:
         """An item's key as a label, read with the item's name when the key alone is an identifier:
@@ -202,8 +209,10 @@ def _build(extensions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> Lexicon:
             else:
                 phrases.append(entry)
         phrases.extend(added.get(("lexicon", concept), ()))
+        listed = _listed(phrases)
         concepts[concept] = Concept(
-            phrases=_words_of(phrases),
+            phrases=frozenset(listed),
+            listed=listed,
             heads=_words_of(spec.get("heads", [])),
             qualified=_words_of(spec.get("qualified", [])),
             qualifiers=_words_of(spec.get("qualifiers", [])),

@@ -5,6 +5,12 @@ Advisory. Flags a prompt whose sources carry no document title and no heading pa
 (reported once, at the first such source). A source template that renders its
 item's own fields (beyond a URL) is taken to identify it.
 
+Two word lists say what titles or names a source: `title-attributes`, the
+attributes of a source element that give its title (`<document title="...">`, the
+first listed first), and `naming-slots`, how the name of a slot alone on a line of a
+source's head ends when it prints the source's name (`{chunk_heading}`). Add to them
+with `extend-title-attributes` and `extend-naming-slots`.
+
 ## Why is this bad?
 The document title measured +0.03 correctness for about 5 tokens: it tells the
 model what a fragment is part of, and what to cite.

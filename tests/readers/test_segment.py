@@ -466,3 +466,58 @@ def test_a_field_labelled_in_turkish_or_russian_is_read_by_its_meaning(label, va
     blocks = [f"[{n}] Title {n}\n{label}: {value}\nText of the source {n}." for n in (1, 2)]
     text = "Answer from the sources.\n\n" + "\n\n".join(blocks) + "\n\nQuestion: {question}\n"
     assert code in {f.code for f in lint_text(text, path="t.txt", config=build({}, "."))}
+
+
+def _elements(attributes: str) -> str:
+    return (
+        "Answer from the sources.\n\n<documents>\n"
+        f'<document index="1" {attributes}>\nDamaged goods may be returned.\n</document>\n'
+        f'<document index="2" {attributes}>\nWe ship in 2 days.\n</document>\n</documents>\n\nQuestion: How long?\n'
+    )
+
+
+def _under_headers(line: str) -> str:
+    return f"Answer from the sources.\n\n[1]\n{line}\nDamaged goods may be returned.\n\n[2]\n{line}\nWe ship in 2 days.\n\nQuestion: How long?\n"
+
+
+@pytest.mark.parametrize(
+    ("attributes", "title"),
+    [
+        ('title="Returns" name="r.md"', "Returns"),
+        ('name="r.md" title="Returns"', "Returns"),  # the list's order, not the tag's
+        ('source="wiki" filename="r.md"', "wiki"),
+        ('file="x.md" filename="r.md"', "r.md"),
+        ('file="r.md"', "r.md"),
+        ('author="Ann" docTitle="Returns" titles="Returns"', None),  # the attribute's whole name, as listed
+    ],
+)
+def test_an_attribute_of_a_source_element_gives_its_title(attributes, title):
+    assert [s.title for s in segment_text(_elements(attributes)).sources] == [title, title]
+
+
+@pytest.mark.parametrize("slot", ["chunk_heading", "doctitle", "filename", "section", "author_name", "heading"])
+def test_a_slot_alone_in_a_source_head_whose_name_ends_in_what_names_a_source_is_a_field(slot):
+    text = _under_headers("{" + slot + "}")
+    sources = segment_text(text).sources
+    assert [[(f.label, f.value) for f in s.fields] for s in sources] == [[(slot.replace("_", " "), "{" + slot + "}")]] * 2
+    assert [text[s.content.start : s.content.end] for s in sources] == ["Damaged goods may be returned.", "We ship in 2 days."]
+
+
+@pytest.mark.parametrize("slot", ["chunk_text", "summary", "title_text"])
+def test_a_slot_alone_in_a_source_head_that_names_nothing_is_the_chunk(slot):
+    sources = segment_text(_under_headers("{" + slot + "}")).sources
+    assert [s.fields for s in sources] == [[], []]
+
+
+@pytest.mark.parametrize("word", ["headline", "caption", "blurb"])
+def test_config_words_reach_the_title_attributes_and_the_naming_slots(word):
+    config = build({"rules": {"missing-title": {"extend-title-attributes": [word], "extend-naming-slots": [word]}}}, "test")
+    elements, headed = _elements(f'{word}="Returns"'), _under_headers("{chunk_" + word + "}")
+    assert [s.title for s in segment_text(elements, lexicon=config.lexicon).sources] == ["Returns", "Returns"]
+    assert [[f.label for f in s.fields] for s in segment_text(headed, lexicon=config.lexicon).sources] == [[f"chunk {word}"]] * 2
+    assert [s.title for s in segment_text(elements).sources] == [None, None]
+    assert [s.fields for s in segment_text(headed).sources] == [[], []]
+    # The rule that reports sources without a title hears of them.
+    for text in (elements, headed):
+        assert "PL205" in {f.code for f in lint_text(text, path="t.txt", config=build({}, "test"))}
+        assert "PL205" not in {f.code for f in lint_text(text, path="t.txt", config=config)}

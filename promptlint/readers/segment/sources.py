@@ -21,8 +21,7 @@ _ELISIONS = ("...", "\u2026", "[...]")
 PASSAGE_WORDS = 16
 # A line holding only a tag that groups metadata ("<document_metadata>") or ends a source ("[END CONTEXT 1]").
 _LONE_TAG = re.compile(r"\s*(?:</?[a-z_][\w-]*>|\[end [^\]]*\])\s*$")
-# A slot alone on a line that prints what names the source ({chunk_heading}, {doc_title}).
-_NAMING_SLOTS = ("title", "heading", "name", "section")
+# A slot alone on a line; it may print what names the source ({chunk_heading}, {doc_title}).
 _LONE_SLOT = re.compile(r"\s*\{\{?\s*(?P<name>[a-z_][\w.]*)\s*\}\}?\s*$")
 _SLOT_LABEL_LINE = re.compile(r"\s*\{\{?\s*[a-z_][\w.]*\s*\}\}?\s*:")
 
@@ -345,7 +344,7 @@ def _value_on_line(line: Line, labelled: re.Match[str] | None) -> Span | None:
 def _metadata_fields(text: str, line: Line, labelled: re.Match[str] | None, label: str, vocab: Vocab) -> list[Field] | None:
     """The fields a line of a source's head gives, or None when it is no metadata line."""
     slot = _LONE_SLOT.match(line.lower)
-    if slot and normalise_label(slot["name"]).endswith(_NAMING_SLOTS):
+    if slot and normalise_label(slot["name"]).endswith(vocab.lexicon.phrases("naming-slot")):
         # "{chunk_heading}" alone on a line: the slot names what it prints.
         return [Field(normalise_label(slot["name"]), line.text.strip(), with_newline(text, line), Span(line.start, line.end), FieldForm.LINE)]
     if not labelled:

@@ -60,7 +60,7 @@ def _xml_source(text: str, lower: str, position: int, match: re.Match[str], clos
         content = body.content
     content = trim(text, content)
     if title is None:
-        title = _attribute_title(fields)
+        title = _attribute_title(fields, vocab)
     return Source(
         position=position,
         span=Span(match.start(), end),
@@ -137,9 +137,10 @@ def _body_between_children(text: str, lower: str, inner: Span, child_spans: list
     return body
 
 
-def _attribute_title(fields: list[Field]) -> str | None:
-    """The title an attribute of the opening tag gives ("title", then "name", "source", a file name)."""
-    for name in ("title", "name", "source", "filename", "file"):
+def _attribute_title(fields: list[Field], vocab: Vocab) -> str | None:
+    """The title an attribute of the opening tag gives, the first the lexicon's title attributes
+    name in their order ("title", then "name", "source", a file name)."""
+    for name in vocab.lexicon.phrases("title-attribute"):
         found = next((f for f in fields if f.label == name and f.form == FieldForm.INLINE), None)
         if found:
             return found.value
