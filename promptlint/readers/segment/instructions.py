@@ -18,6 +18,11 @@ FRAMING_CHARS = 200
 
 
 @cache
+def _note_openers() -> tuple[str, ...]:
+    return tuple(f"{label}:" for label in vocabulary.load("per-source-instruction")["note-labels"])
+
+
+@cache
 def _framing_pattern() -> re.Pattern[str]:
     return vocabulary.patterns(vocabulary.load("per-source-instruction")["framing"])
 
@@ -52,7 +57,7 @@ def looks_like_instruction(line: Line) -> bool:
     A note that states a fact ("Note: the warranty was extended in 2024.") is the source's content.
     """
     stripped = line.lower.lstrip(" \t*_-")
-    if stripped.startswith(("note:", "nb:", "important:", "instruction:", "guidance:")):
+    if stripped.startswith(_note_openers()):
         return _addressing().search(stripped, stripped.index(":")) is not None or _instruction_pattern().search(stripped) is not None
     if _instruction_pattern().match(stripped):
         return True

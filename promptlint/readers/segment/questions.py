@@ -15,7 +15,7 @@ def find_questions(
     """Every place the question is asked outside the sources, every slot for a rewritten form of it,
     and the questions of worked examples."""
     inside = SpanSet([s.span for s in sources])
-    found = _labelled_questions(text, lines, vocab, inside) + _tagged_questions(text, lower, inside)
+    found = _labelled_questions(text, lines, vocab, inside) + _tagged_questions(text, lower, inside, vocab)
     slotted, rewritten = _question_slots(text, lower, vocab, inside)
     found += slotted
     if not found and (asked_last := _last_user_question(text, lower, vocab, sources, messages)) is not None:
@@ -45,10 +45,10 @@ def _labelled_questions(text: str, lines: list[Line], vocab: Vocab, inside: Span
     return found
 
 
-def _tagged_questions(text: str, lower: str, inside: SpanSet) -> list[Span]:
+def _tagged_questions(text: str, lower: str, inside: SpanSet, vocab: Vocab) -> list[Span]:
     """The questions inside a question tag ("<question>...</question>")."""
     found: list[Span] = []
-    for tag in ("question", "query", "user_query", "user_question"):
+    for tag in vocab.question_tags:
         pos = 0
         while (open_at := lower.find(f"<{tag}>", pos)) >= 0:
             close = lower.find(f"</{tag}>", open_at)

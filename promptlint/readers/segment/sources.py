@@ -198,7 +198,7 @@ def _text_source(text: str, position: int, header: Line, match: re.Match[str], b
     fields += body_read.fields
     wrapper_lines = body_read.wrapper_lines
     content_start, content_end = body_read.content.start, body_read.content.end
-    title = title or first_value(fields, vocab.title_labels) or first_value(fields, frozenset({"source"}))
+    title = title or first_value(fields, vocab.title_labels) or first_value(fields, vocab.fallback_title_labels)
     if not heading and (path := first_value(fields, vocab.heading_labels)):
         heading = tuple(p.strip() for p in path.split(">") if p.strip())
     end = max([content_end, header.end, body_read.end] + [f.span.end for f in fields] + [w.end for w in wrapper_lines])

@@ -23,6 +23,9 @@ class Vocab:
     question_labels: frozenset[str]
     content_labels: frozenset[str]
     title_labels: frozenset[str]
+    fallback_title_labels: frozenset[str]  # a title only when no title label gives one
+    key_attributes: frozenset[str]  # a source element's attributes that give its citation key
+    question_tags: tuple[str, ...]  # elements whose text is the question, as written
     heading_labels: frozenset[str]
     warning_labels: frozenset[str]
     history_labels: frozenset[str]
@@ -119,6 +122,9 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         question_labels=labelled["question-labels"],
         content_labels=labelled["content-labels"],
         title_labels=labelled["title-labels"],
+        fallback_title_labels=vocabulary.label_set(seg["fallback-title-labels"]),
+        key_attributes=vocabulary.label_set(seg["key-attributes"]),
+        question_tags=tuple(seg["question-tags"]),
         heading_labels=labelled["heading-labels"],
         warning_labels=labelled["warning-labels"],
         history_labels=labelled["history-labels"],

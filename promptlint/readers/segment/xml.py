@@ -47,7 +47,7 @@ _CHILD_OPEN = re.compile(r"<([a-z_][\w.-]*)(?:\s[^<>]*)?>")
 def _xml_source(text: str, lower: str, position: int, match: re.Match[str], close: int, vocab: Vocab) -> Source:
     """One source element: the key and fields of its opening tag and of its children, and its chunk."""
     end = close + len(match[1]) + 3
-    key, key_span, fields = _attribute_fields(text, lower, match)
+    key, key_span, fields = _attribute_fields(text, lower, match, vocab)
     inner = Span(match.end(), close)
     content, children, child_spans = _child_elements(text, lower, inner, vocab)
     fields += children
@@ -76,15 +76,15 @@ def _xml_source(text: str, lower: str, position: int, match: re.Match[str], clos
     )
 
 
-def _attribute_fields(text: str, lower: str, match: re.Match[str]) -> tuple[str | None, Span | None, list[Field]]:
-    """The key of a source element's opening tag (its first "index", "id", ... attribute) and its other attributes as fields."""
+def _attribute_fields(text: str, lower: str, match: re.Match[str], vocab: Vocab) -> tuple[str | None, Span | None, list[Field]]:
+    """The key of a source element's opening tag (its first key attribute: "index", "id", ...) and its other attributes as fields."""
     fields: list[Field] = []
     key = key_span = None
     for attr in _ATTRIBUTE.finditer(lower, match.start(), match.end()):
         label = normalise_label(attr[1])
         group = 2 if attr[2] is not None else 3
         value_span = Span(attr.start(group), attr.end(group))
-        if label in ("index", "id", "n", "number", "key") and key is None:
+        if label in vocab.key_attributes and key is None:
             key, key_span = text[value_span.start : value_span.end], value_span
             continue
         start = attr.start() - 1 if text[attr.start() - 1] == " " else attr.start()
@@ -115,7 +115,7 @@ def _title_and_heading(children: list[Field], vocab: Vocab) -> tuple[str | None,
     title = None
     heading: tuple[str, ...] = ()
     for child in children:
-        if child.label in vocab.title_labels | {"source"} and title is None:
+        if child.label in vocab.title_labels | vocab.fallback_title_labels and title is None:
             title = child.value
         elif child.label in vocab.heading_labels and not heading:
             heading = tuple(p.strip() for p in child.value.split(">") if p.strip())
