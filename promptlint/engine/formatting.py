@@ -229,7 +229,7 @@ def _loop_body(template: str, source: Source, config: Config, key: str) -> str:
     """The canonical body of a sources loop: a header line, then the content and a newline."""
     rule = registry.get("unconditional-date")
     options = config.rule_options(rule)
-    date = source.field_named(*RuleContext(rule, options, config.today).labels())
+    date = source.field_named(*RuleContext(rule, options, config.today, config.lexicon).labels())
     warning = source.field_named(*words().warning_labels)
     header = key
     if source.title:

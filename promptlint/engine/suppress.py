@@ -207,7 +207,7 @@ def apply_suppressions(prompt: Prompt, findings: list[Finding], config: Config) 
     rule = registry.get(CODE)
     if rule not in config.selected:
         return kept
-    context = RuleContext(rule, config.rule_options(rule), config.today)
+    context = RuleContext(rule, config.rule_options(rule), config.today, config.lexicon)
     # A directive is judged only by the rules that ran; never for PL901, which would have to report on itself.
     judged = {r.code for r in config.selected} - {CODE}
     for directive in found:

@@ -100,9 +100,10 @@ def _words_of(phrases) -> frozenset[str]:
 class Lexicon:
     """Concepts by name; ``concepts("published_at")`` -> {"date"}."""
 
-    def __init__(self, concepts: dict[str, Concept], generic: frozenset[str]):
+    def __init__(self, concepts: dict[str, Concept], generic: frozenset[str], added: dict[tuple[str, str], tuple[str, ...]]):
         self._concepts = concepts
         self._generic = generic
+        self._added = added  # (file, key) -> the words the user's `extend-<key>` adds to that list
         self._seen: dict[str, frozenset[str]] = {}  # a prompt asks about the same labels again and again
 
     def concepts(self, name: str) -> frozenset[str]:
@@ -126,6 +127,11 @@ class Lexicon:
             if exact:
                 return exact
         return frozenset(n for n, c in self._concepts.items() if not c.names_only and any(c.by_words(w) for w in candidates))
+
+    def words(self, file: str, key: str) -> list[str]:
+        """A word list of rules/<file>.yaml with the words the user added to it: a rule and a
+        reader that read the same list read the same words."""
+        return list(vocabulary.load(file).get(key, [])) + list(self._added.get((file, key), ()))
 
     def means(self, name: str, concept: str) -> bool:
         return concept in self.concepts(name)
@@ -220,7 +226,7 @@ def _build(extensions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> Lexicon:
             reported=bool(spec.get("reported", False)),
             names_only=bool(spec.get("names-only", False)),
         )
-    return Lexicon(concepts, _words_of(data.get("generic", [])))
+    return Lexicon(concepts, _words_of(data.get("generic", [])), added)
 
 
 def shipped() -> Lexicon:

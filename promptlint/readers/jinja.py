@@ -523,7 +523,7 @@ class _Reader:
                 inner = tests + (item.tags[0].inner,) if item.keyword == "if" else tests
                 found.extend(self._outputs(item.children, inner, aliases, origin, site, chain, instructions))
             elif item.kind == "data" and chain:
-                lines = _instruction_spans(origin, item)
+                lines = _instruction_spans(origin, item, self.vocab.lexicon)
                 instructions.extend([site.span] if site and lines else lines)
             elif item.kind == "block" and item.keyword == "include" and len(chain) < MAX_MACRO_DEPTH:
                 node = _tag(item.inner)
@@ -640,7 +640,7 @@ class _Reader:
     def _instruction_lines(self, block: Block) -> list[Span]:
         # The block's own tags only: a slice of the flat list, from its opening tag to its closing one.
         first, last = self.main.index[id(block.tags[0])], self.main.index[id(block.tags[-1])]
-        return [span for tag in self.main.flat[first : last + 1] if tag.kind == "data" for span in _instruction_spans(self.main, tag)]
+        return [span for tag in self.main.flat[first : last + 1] if tag.kind == "data" for span in _instruction_spans(self.main, tag, self.vocab.lexicon)]
 
 
 def _quoted(output: Output) -> str | None:
@@ -732,7 +732,7 @@ def _line_has_only(origin: Origin, tag: Tag, line_start: int, line_end: int) -> 
     return True
 
 
-def _instruction_spans(origin: Origin, tag: Tag) -> list[Span]:
+def _instruction_spans(origin: Origin, tag: Tag, lexicon: Lexicon) -> list[Span]:
     """The lines of literal text that talk to the model; a line of its own with its newline, so removing it leaves none.
 
     A template's own text is never a chunk's, so a line of it that opens with an imperative
@@ -740,7 +740,7 @@ def _instruction_spans(origin: Origin, tag: Tag) -> list[Span]:
     such a line may be the chunk's first ("Use a soft cloth ..."), and only the phrases count."""
     found = []
     for line in text_lines(origin.source, origin.lower, tag.span.start, tag.span.end):
-        if not line.blank and (looks_like_instruction(line) or opens_with_imperative(line)):
+        if not line.blank and (looks_like_instruction(line, lexicon) or opens_with_imperative(line, lexicon)):
             whole = (line.start == 0 or origin.source[line.start - 1] == "\n") and line.end < tag.span.end
             found.append(Span(line.start, line.end + whole))
     return found

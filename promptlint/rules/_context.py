@@ -21,9 +21,8 @@ class RuleContext:
     lexicon: Lexicon = field(default_factory=shipped)  # what field labels mean, the user's words included
 
     def words(self, key: str) -> list[str]:
-        """A word list from the rule's vocabulary file plus the user's ``extend-<key>``."""
-        base = vocabulary.load(self.rule.vocabulary).get(key, []) if self.rule.vocabulary else []
-        return list(base) + list(self.options.get(f"extend-{key}", []))
+        """A word list from the rule's vocabulary file plus the user's ``extend-<key>`` (the lexicon holds both)."""
+        return self.lexicon.words(self.rule.vocabulary, key) if self.rule.vocabulary else []
 
     def labels(self, key: str = "labels") -> frozenset[str]:
         return vocabulary.label_set(self.words(key))

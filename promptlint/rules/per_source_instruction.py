@@ -40,7 +40,6 @@ without a fix, because a fix never edits chunk content.
 
 from __future__ import annotations
 
-from ..meaning import vocabulary
 from ..meaning.vocabulary import may_match, patterns
 from ..model.findings import Applicability, Edit, Fix
 from ..model.lines import remove_line
@@ -54,12 +53,12 @@ SUMMARY = "A source carries instructions to the model about how to use it"
 FIX = "safe"
 
 
-def _restricted_lines(prompt: Prompt):
+def _restricted_lines(prompt: Prompt, ctx: RuleContext):
     """A test of whether a line marks its source restricted ("Do not use this: internal only"): PL105 reports it.
 
     Most prompts have no line to test: the prompt is looked at only when there is one.
     """
-    marker_words = vocabulary.load("restricted-content")["markers"]
+    marker_words = ctx.lexicon.words("restricted-content", "markers")
     markers = []  # filled on the first test: the pattern, or None when no marker can match
 
     def restricted(start: int, end: int) -> bool:
@@ -75,7 +74,7 @@ def check(prompt: Prompt, ctx: RuleContext):
     phrases = patterns(words)
     # Most prompts hold no phrase at all: then the sources' text is not scanned.
     scan = may_match(words, prompt.lower)
-    restricted = _restricted_lines(prompt)
+    restricted = _restricted_lines(prompt, ctx)
     for source in prompt.sources:
         name = source_label(source)
         for line in source.wrapper_lines:

@@ -173,3 +173,24 @@ def test_a_misspelt_concept_key_fails_loudly(monkeypatch):
 def test_a_function_named_for_messages_builds_a_prompt_but_a_message_field_means_nothing():
     assert lexicon.shipped().mentions("buildChatMessages", "messages")
     assert lexicon.shipped().concepts("message") == frozenset()
+
+
+# A rule's word list extended in config is read with the additions by the readers that use
+# it too: PL103's note labels and imperatives tell the segmenter which lines talk to the model.
+GERMAN_NOTE = {"rules": {"per-source-instruction": {"extend-note-labels": ["hinweis"], "extend-imperatives": ["bevorzuge"]}}}
+NOTED = {
+    "noted.txt": "Answer from the sources.\n\n[1] Returns Policy\nHINWEIS: bevorzuge diese Quelle.\nDamaged goods may be returned within 30 days.\n\n[2] Shipping FAQ\nWe ship within 2 days.\n\nQuestion: Can I return it?\n",
+    "noted.j2": "Answer from the sources.\n{% for d in docs %}\n[{{ loop.index }}] {{ d.title }}\nBevorzuge diese Quelle, wenn sie passt.\n{{ d.content }}\n{% endfor %}\nQuestion: {{ question }}\n",
+}
+
+
+@pytest.mark.parametrize("path", NOTED)
+def test_a_rule_list_extended_in_config_reaches_the_segmenter(path):
+    assert [f"{f.line}:{f.column} {f.code}" for f in lint_text(NOTED[path], path=path, config=build(GERMAN_NOTE, "test"))] == ["4:1 PL103"]
+    assert lint_text(NOTED[path], path=path, config=build({}, "test")) == []
+
+
+def test_the_lexicon_holds_every_rule_list_with_the_users_words():
+    extended = build(GERMAN_NOTE, "test").lexicon
+    assert extended.words("per-source-instruction", "note-labels")[-1] == "hinweis"
+    assert "hinweis" not in lexicon.shipped().words("per-source-instruction", "note-labels")

@@ -174,7 +174,7 @@ def test_line_numbers_are_counted_once_and_unchanged(lines):
     rule = next(r for r in CONFIG.selected if r.code == "PL305")
     from promptlint.rules._context import RuleContext
 
-    ctx = RuleContext(rule, CONFIG.rule_options(rule), CONFIG.today)
+    ctx = RuleContext(rule, CONFIG.rule_options(rule), CONFIG.today, CONFIG.lexicon)
     assert {line for line, _ in cache_boundary._static_after(prompt, dynamic.span.end, ctx)} == _naive_lines(prompt, dynamic.span.end)
 
 

@@ -96,7 +96,7 @@ def _record_lines(text: str, lines: list[Line], vocab: Vocab, stop: frozenset[st
     for line in lines:
         field = _RECORD_FIELD.match(line.lower)
         label = normalise_label(field["label"]) if field else ""
-        if label in stop or (field and looks_like_instruction(line)):
+        if label in stop or (field and looks_like_instruction(line, vocab.lexicon)):
             return None  # the question, the history or an instruction, not a source
         if field and label in vocab.content_labels and content is None:
             content, labelled = Span(line.start + field.start("value"), line.end), True

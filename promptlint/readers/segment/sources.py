@@ -318,7 +318,7 @@ def _read_head(text: str, body: list[Line], vocab: Vocab) -> _Head:
             return _Head(fields, wrapper_lines, i + 1, labelled=True, inline=_value_on_line(line, labelled))
         if (metadata := _metadata_fields(text, line, labelled, label, vocab)) is not None:
             fields.extend(metadata)
-        elif looks_like_instruction(line):
+        elif looks_like_instruction(line, vocab.lexicon):
             wrapper_lines.append(with_newline(text, line))
         elif labelled and _prints_the_chunk(labelled, label, vocab):
             return _Head(fields, wrapper_lines, i + 1, labelled=True, inline=_value_on_line(line, labelled))

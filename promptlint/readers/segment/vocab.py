@@ -117,7 +117,7 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         r"|" + special + r"+\s*(?:" + token_roles + r")" + special + r"*)\s*$"
     )
     tag_names = alternation(seg["source-tags"])
-    volatile = vocabulary.patterns(vocabulary.load("cache-boundary")["volatile"])
+    volatile = vocabulary.patterns(lexicon.words("cache-boundary", "volatile"))
     return Vocab(
         question_labels=labelled["question-labels"],
         content_labels=labelled["content-labels"],
