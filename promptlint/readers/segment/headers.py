@@ -14,7 +14,9 @@ from .vocab import INLINE_ITEM, LABEL_LINE, Vocab, lowercase
 
 _WARNING_MARK = re.compile("\u26a0\ufe0f?")
 _HEADING_SPLIT = re.compile(r"\s+[\u2014\u2013]\s+")
-_HEADING_SPLIT_BEFORE = re.compile(r"\s+[\u2014\u2013]\s+$")
+_HEADING_SPLIT_BEFORE = re.compile(r"\s+[\u2014\u2013-]\s+$")
+# The last spaced hyphen of a title: "Returns Policy - updated 2026-03-01" (a hyphen heads no path).
+_LAST_HYPHEN = re.compile(r"\s+-\s+(?!.*\s-\s)")
 # A parenthesised or bracketed group of a header line; possessive, so a long line never backtracks.
 _HEADER_GROUP = re.compile(r"\(((?:\{[^{}]*\}|[^()])*+)\)|\[([^\[\]]*)\]")
 
@@ -50,6 +52,12 @@ def parse_header(text: str, rest: Span, vocab: Vocab) -> tuple[str | None, tuple
         heading = tuple(p.strip() for p in parts[1].split(">") if p.strip())
         heading, dashed = _dashed_fields(raw, rest.start, heading, vocab)
         fields.extend(dashed)
+    elif hyphen := _LAST_HYPHEN.search(title_text):
+        # Only a known field with a number, or a date alone, after it: "Q3 - Outlook" stays the title.
+        _, dashed = _dashed_fields(raw, rest.start, (title_text[hyphen.end() :],), vocab)
+        if dashed:
+            title_text = title_text[: hyphen.start()].strip()
+            fields.extend(dashed)
     return (title_text or None), heading, fields
 
 

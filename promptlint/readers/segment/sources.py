@@ -6,6 +6,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
+from ...meaning.values import parse_date
 from ...meaning.vocabulary import normalise_label
 from ...model.lines import with_newline
 from ...model.prompt import Field, FieldForm, Message, Source, Span, SpanSet
@@ -58,13 +59,38 @@ def _source_headers(lines: list[Line], vocab: Vocab, taken: SpanSet) -> list[tup
         match = vocab.source_header.match(line.lower.strip())
         if match and _heads_a_source(line, match, vocab) and not _after_example_cue(lines, index, vocab):
             headers.append((index, match))
-    return headers
+    return _with_listed_headers(headers, lines)
+
+
+# A numbered item or a heading that carries metadata heads a source only as one of a run: two
+# or more, each with text under it. A list of instructions has none under its items, and one
+# dated section heading ("## Context (updated 2026-01-01)") is not a source of its own.
+LISTED = ("rest8", "rest9")
+
+
+def _carries_reported_field(rest: str, vocab: Vocab) -> bool:
+    """Whether a header's rest shows metadata a rule reports (a score, a date, a system, ...), by
+    its label or, unlabelled ("(2026-03-01)"), by a date's shape."""
+    fields = parse_header(rest, Span(0, len(rest)), vocab)[2]
+    return any(vocab.lexicon.reported(f.label) or (not f.label and parse_date(f.value) is not None) for f in fields)
+
+
+def _with_listed_headers(headers: list[tuple[int, re.Match[str]]], lines: list[Line]) -> list[tuple[int, re.Match[str]]]:
+    ends = [index for index, _ in headers[1:]] + [len(lines)]
+    listed = [n for n, (_, match) in enumerate(headers) if any(match[g] is not None for g in LISTED)]
+    texted = [n for n in listed if any(not line.blank for line in lines[headers[n][0] + 1 : ends[n]])]
+    if len(texted) >= 2 and len(texted) == len(listed):
+        return headers
+    return [h for n, h in enumerate(headers) if n not in listed]
 
 
 def _heads_a_source(line: Line, match: re.Match[str], vocab: Vocab) -> bool:
     """A line written as a source's header that is one: not a labelled instruction, a field or a turn's role."""
     if match["rest6"] is not None and not _names_a_field(match["rest6"], vocab):
         return False  # "[Tone: formal; Length: short]": labelled, but nothing a source carries
+    listed = next((g for g in LISTED if match[g] is not None), None)
+    if listed is not None and not _carries_reported_field(line.text.strip()[match.start(listed) : match.end(listed)], vocab):
+        return False  # "1. Answer briefly.", "## Instructions": a list item or a heading, no source's header
     # The slot as written: its names are read by their case ("chunkIndex").
     if match["key5"] is not None and _labelled_key(line.text.strip()[match.start("key5") : match.end("key5")], vocab) is None:
         return False  # "Source: {doc.source}": a field, not a header
@@ -180,8 +206,8 @@ def _is_boundary(line: Line, vocab: Vocab) -> bool:
     return bool(label) and normalise_label(label["label"]) in vocab.question_labels | vocab.history_labels
 
 
-_KEY_GROUPS = ("key1", "key2", "key3", "key4", "key5")
-_REST_GROUPS = ("rest1", "rest2", "rest3", "rest4", "rest5", "rest6", "rest7")
+_KEY_GROUPS = ("key1", "key2", "key3", "key4", "key5", "key6")
+_REST_GROUPS = ("rest1", "rest2", "rest3", "rest4", "rest5", "rest6", "rest7", "rest8", "rest9")
 
 
 def _text_source(text: str, position: int, header: Line, match: re.Match[str], body: list[Line], vocab: Vocab) -> Source:

@@ -103,6 +103,10 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         r"|(?:" + words + r")\s*:\s*(?P<key5>" + key + r")(?P<rest7>\s*)"
         # "==== [File: x; Relevance: 0.83]:": a bracket of two or more labelled items and nothing else.
         r"|(?P<rest6>\[" + _ITEM + r"(?:[,;|]\s*" + _ITEM + r")+\])\s*:?"
+        # "1. Returns Policy — match score 0.92", "### Returns Policy (2026-03-01)": a numbered item or a
+        # heading, a source's header only when it carries metadata and text follows (sources.LISTED).
+        r"|(?P<key6>\d{1,3})[.)]\s+(?P<rest8>\S.*)"
+        r"|#{1,6}\s+(?P<rest9>[^#\s].*)"
         r")$"
     )
     roles = alternation(seg["role-markers"])
