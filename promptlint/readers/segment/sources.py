@@ -23,6 +23,8 @@ PASSAGE_WORDS = 16
 # A line holding only a tag that groups metadata ("<document_metadata>") or ends a source ("[END CONTEXT 1]").
 _LONE_TAG = re.compile(r"\s*(?:</?[a-z_][\w-]*>|\[end [^\]]*\])\s*$")
 # A slot alone on a line; it may print what names the source ({chunk_heading}, {doc_title}).
+# A line of punctuation alone (":" left between a source's fields and its text) is no content.
+_LONE_PUNCTUATION = re.compile(r"\s*[:;,]+\s*$")
 _LONE_SLOT = re.compile(r"\s*\{\{?\s*(?P<name>[a-z_][\w.]*)\s*\}\}?\s*$")
 _SLOT_LABEL_LINE = re.compile(r"\s*\{\{?\s*[a-z_][\w.]*\s*\}\}?\s*:")
 
@@ -59,13 +61,25 @@ def _source_headers(lines: list[Line], vocab: Vocab, taken: SpanSet) -> list[tup
         match = vocab.source_header.match(line.lower.strip())
         if match and _heads_a_source(line, match, vocab) and not _after_example_cue(lines, index, vocab):
             headers.append((index, match))
-    return _with_listed_headers(headers, lines)
+    return _without_numbered_paragraphs(_with_listed_headers(headers, lines))
 
 
 # A numbered item or a heading that carries metadata heads a source only as one of a run: two
 # or more, each with text under it. A list of instructions has none under its items, and one
 # dated section heading ("## Context (updated 2026-01-01)") is not a source of its own.
 LISTED = ("rest8", "rest9")
+
+
+# Header styles that number a chunk's own paragraphs as often as they head sources ("(71) Member
+# States ...", "3. For the purposes of this Article ...").
+_PARAGRAPH_STYLES = ("rest4", *LISTED)
+
+
+def _without_numbered_paragraphs(headers: list[tuple[int, re.Match[str]]]) -> list[tuple[int, re.Match[str]]]:
+    """Where another style heads the prompt's sources ("### source 1"), lines of those styles
+    are paragraphs of the chunks they stand in."""
+    others = [h for h in headers if not any(h[1][g] is not None for g in _PARAGRAPH_STYLES)]
+    return others or headers
 
 
 def _carries_reported_field(rest: str, vocab: Vocab) -> bool:
@@ -225,8 +239,10 @@ def _text_source(text: str, position: int, header: Line, match: re.Match[str], b
     wrapper_lines = body_read.wrapper_lines
     content_start, content_end = body_read.content.start, body_read.content.end
     title = title or first_value(fields, vocab.title_labels) or first_value(fields, vocab.fallback_title_labels)
-    if not heading and (path := first_value(fields, vocab.heading_labels)):
-        heading = tuple(p.strip() for p in path.split(">") if p.strip())
+    if not heading:
+        # One field holds the path ("Section: A > B"), or one field a level ("Header 1: A", "Header 2: B").
+        levels = [f.value for f in fields if vocab.lexicon.means(f.label, "heading")]
+        heading = tuple(p.strip() for path in levels for p in path.split(">") if p.strip())
     end = max([content_end, header.end, body_read.end] + [f.span.end for f in fields] + [w.end for w in wrapper_lines])
     return Source(
         position=position,
@@ -346,11 +362,18 @@ def _read_head(text: str, body: list[Line], vocab: Vocab) -> _Head:
             fields.extend(metadata)
         elif looks_like_instruction(line, vocab.lexicon):
             wrapper_lines.append(with_newline(text, line))
+        elif _opens_metadata(labelled, label, vocab):
+            continue
         elif labelled and _prints_the_chunk(labelled, label, vocab):
             return _Head(fields, wrapper_lines, i + 1, labelled=True, inline=_value_on_line(line, labelled))
         else:
             return _Head(fields, wrapper_lines, i)
     return _Head(fields, wrapper_lines, len(body))
+
+
+def _opens_metadata(labelled: re.Match[str] | None, label: str, vocab: Vocab) -> bool:
+    """"metadata:" alone on its line: the labelled lines under it are the source's fields."""
+    return labelled is not None and not labelled["value"].strip() and label in vocab.metadata_labels
 
 
 def _is_content_label(line: Line, labelled: re.Match[str] | None, label: str, vocab: Vocab) -> bool:
@@ -557,7 +580,7 @@ def _extend_value(lines: list[Line], index: int, match: re.Match[str]) -> tuple[
 
 
 def _edge(line: Line) -> bool:
-    return line.blank or bool(SEPARATOR.match(line.text) or _LONE_TAG.match(line.lower))
+    return line.blank or bool(SEPARATOR.match(line.text) or _LONE_TAG.match(line.lower) or _LONE_PUNCTUATION.match(line.text))
 
 
 def strip_blank_edges(lines: list[Line]) -> list[Line]:

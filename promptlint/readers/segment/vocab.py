@@ -23,6 +23,7 @@ class Vocab:
     question_labels: frozenset[str]
     content_labels: frozenset[str]
     title_labels: frozenset[str]
+    metadata_labels: frozenset[str]  # a label alone on a line that opens a source's metadata
     fallback_title_labels: frozenset[str]  # a title only when no title label gives one
     key_attributes: frozenset[str]  # a source element's attributes that give its citation key
     question_tags: tuple[str, ...]  # elements whose text is the question, as written
@@ -126,6 +127,7 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         question_labels=labelled["question-labels"],
         content_labels=labelled["content-labels"],
         title_labels=labelled["title-labels"],
+        metadata_labels=vocabulary.label_set(seg["metadata-labels"]),
         fallback_title_labels=vocabulary.label_set(seg["fallback-title-labels"]),
         key_attributes=vocabulary.label_set(seg["key-attributes"]),
         question_tags=tuple(seg["question-tags"]),
