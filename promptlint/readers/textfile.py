@@ -50,21 +50,28 @@ def _comment_header_end(raw: str) -> int | None:
 
 
 _FENCE = re.compile(r"^(?P<fence>```|~~~)[^\n]*\n(?P<body>.*?)^(?P=fence)[ \t]*$", re.MULTILINE | re.DOTALL)
+# A prompt quoted as code quotes it: `Prompt: """` at a line's end, the closing quotes on a line of their own.
+_QUOTED = re.compile(r"(?P<fence>\"\"\"|''')[ \t]*\n(?P<body>.*?)\n[ \t]*(?P=fence)", re.DOTALL)
 
 
 def _fenced_prompts(file: Input) -> list[tuple[int, int]]:
-    """Where the prompts of a Markdown page stand when the page documents them: the fenced
-    blocks that read as prompts, when the prose around them does not. The prose (a rationale, a changelog) is then no part of any prompt."""
+    """Where the prompts of a Markdown page stand when the page documents them: the fenced (or
+    triple-quoted) blocks that read as prompts, when the prose around them does not. The prose
+    (a rationale, a changelog, the results of a run) is then no part of any prompt."""
     from .segment import is_prompt_text, segment_text, words
 
     raw = file.raw
-    if "```" not in raw and "~~~" not in raw:
+    if not any(fence in raw for fence in ("```", "~~~", '"""', "'''")):
         return []
     vocab = words(lexicon=file.lexicon)
     fences = list(_FENCE.finditer(raw))
+    # Quotes inside a fenced block (a docstring in a code sample) are that block's text.
+    quoted = [q for q in _QUOTED.finditer(raw) if not any(f.start() < q.end() and q.start() < f.end() for f in fences)]
+    blocks = sorted([*fences, *quoted], key=lambda m: m.start())
     # A block with a context slot, or an assembled prompt whose sources are written out.
-    inside = [m for m in fences if is_prompt_text(m["body"], vocab) or len(segment_text(m["body"], lexicon=file.lexicon).sources) >= 2]
-    if not inside or is_prompt_text(_FENCE.sub("", raw), vocab):
+    inside = [m for m in blocks if is_prompt_text(m["body"], vocab) or len(segment_text(m["body"], lexicon=file.lexicon).sources) >= 2]
+    prose = "".join(raw[start:end] for start, end in zip([0] + [m.end() for m in blocks], [m.start() for m in blocks] + [len(raw)]))
+    if not inside or is_prompt_text(prose, vocab):
         return []
     return [(m.start("body"), m.end("body")) for m in inside]
 

@@ -9,7 +9,9 @@ context may include confidential or personal data that it must never disclose:
 either means such content is being sent. Such a sentence names what is given (a
 document, the context), a class of restricted content and forbids it ("If a document
 is marked confidential, ignore it"); "do not use your internal knowledge" names no
-restricted content. Markers and words are in `rules/restricted-content.yaml`.
+restricted content. Written apart, a sentence that says what is given may hold such
+content ("Some of these documents may contain PII.") and another that forbids it
+("Never reveal sensitive details.") are one finding, at the first. Markers and words are in `rules/restricted-content.yaml`.
 
 ## Why is this bad?
 Sending forbidden content with an instruction not to use it treats the prompt as a
@@ -101,18 +103,25 @@ def _words(words: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")(?![\w-])")
 
 
-def _restricting(prompt: Prompt, ctx: RuleContext):
+def _restricting(prompt: Prompt, ctx: RuleContext) -> list[Span]:
     """The places in the instructions that tell the model not to use restricted content: a phrase
     of rules/restricted-content.yaml, or a sentence that names what is given, a class of
-    restricted content, and forbids it. One finding a sentence."""
+    restricted content, and forbids it; or, when none does, the first sentence that says what is
+    given may hold such content while another forbids it. One finding a sentence."""
     phrases = patterns(ctx.words("instructions"))
-    given, restricted, forbidding = (_words(tuple(ctx.words(key))) for key in ("given", "restricted", "forbidding"))
-    for part in prompt.parts:
-        if part.kind is not PartKind.INSTRUCTIONS:
-            continue
-        for sentence in _SENTENCE.finditer(prompt.lower, part.span.start, part.span.end):
-            phrase = phrases.search(prompt.lower, sentence.start(), sentence.end())
-            if phrase:
-                yield Span(phrase.start(), phrase.end())
-            elif all(w.search(prompt.lower, sentence.start(), sentence.end()) for w in (given, restricted, forbidding)):
-                yield Span(sentence.start(), sentence.end())
+    given, restricted, forbidding, holding = (_words(tuple(ctx.words(key))) for key in ("given", "restricted", "forbidding", "holding"))
+    sentences = [s for part in prompt.parts if part.kind is PartKind.INSTRUCTIONS for s in _SENTENCE.finditer(prompt.lower, part.span.start, part.span.end)]
+    found, announcing = [], []
+    forbids_the_class = False
+    for sentence in sentences:
+        says = [bool(w.search(prompt.lower, sentence.start(), sentence.end())) for w in (given, restricted, forbidding, holding)]
+        phrase = phrases.search(prompt.lower, sentence.start(), sentence.end())
+        if phrase:
+            found.append(Span(phrase.start(), phrase.end()))
+        elif all(says[:3]):
+            found.append(Span(sentence.start(), sentence.end()))
+        elif says[0] and says[1] and says[3]:
+            announcing.append(Span(sentence.start(), sentence.end()))
+        forbids_the_class = forbids_the_class or (says[1] and says[2])
+    # One cause: the announcement counts only where no sentence already said it all.
+    return found or (announcing[:1] if forbids_the_class else [])

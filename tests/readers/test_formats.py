@@ -265,3 +265,40 @@ def test_an_answer_cue_with_no_blank_line_after_it_ends_no_prompt():
 
     raw = f"{QA}Answer:\n- cite the sources\n- be brief\n\n{QA}"
     assert len(parse_text(raw, "prompt.txt", ".txt").prompts) == 1
+
+
+QUOTED_PAGE = """# Guardrail experiment
+
+Embed model: MiniLM
+
+Prompt: {open}
+Answer using only the documents below. Be concise.
+
+### Context:
+{{context}}
+
+### Question:
+{{question}}
+{close}
+
+Result: see images/run_1.png
+
+Conclusion: the output was not good enough, the context window overflowed and we will retry with a smaller model.
+"""
+
+
+@pytest.mark.parametrize(("open_", "close"), [('"""', '"""'), ("'''", "'''"), ('"""  ', '  """')])
+def test_a_prompt_quoted_in_triple_quotes_on_a_markdown_page_is_that_block(open_, close):
+    from promptlint.readers.document import parse_text
+
+    page = QUOTED_PAGE.format(open=open_, close=close)
+    [prompt] = parse_text(page, "README.md", ".md").prompts
+    assert prompt.text.startswith("Answer using only") and prompt.text.endswith("{question}")
+
+
+def test_quotes_inside_a_fenced_block_belong_to_that_block():
+    from promptlint.readers.document import parse_text
+
+    page = 'Notes on the prompt.\n\n```python\nPROMPT = """\nAnswer from {context}.\nQuestion: {question}\n"""\n```\n\nMore notes follow here.\n'
+    [prompt] = parse_text(page, "README.md", ".md").prompts
+    assert prompt.text == 'PROMPT = """\nAnswer from {context}.\nQuestion: {question}\n"""\n'
