@@ -1,258 +1,44 @@
-"""The Jinja front-end: read a prompt template into the same prompt model as the text front-end.
-
-The template is parsed, never rendered. Jinja's lexer gives the tags in order
-and its parser gives what each expression means; positions are computed here,
-because the lexer's token values drop the whitespace that `{%-`/`-%}` strip and
-the final newline. Every slice is checked to join back into the exact source.
-
-The model's text is the template source itself: a sources loop becomes one
-repeated source (its body is the wrapper, `{{ doc.content }}` its content, the
-other outputs of the loop variable its fields), `{{ question }}` outputs are
-the question, and the literal text between tags is the static part.
-"""
+"""The reader: one pass over a template's tag tree, collecting the parts of the prompt model."""
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass, field
-from functools import cache, lru_cache
 
-import jinja2
 from jinja2 import nodes
 
-from ..meaning.lexicon import Lexicon
-from ..meaning.vocabulary import normalise_label
-from ..model.prompt import Field, FieldForm, Message, Part, PartKind, Prompt, Source, SourceStyle, Span
-from .expressions import Reference, environment
-from .expressions import jinja_expression as _expression
-from .expressions import jinja_reference as reference
-from .segment import SlotNames, Vocab, looks_like_instruction, lowercase, merge_parts, opens_with_imperative, role_messages, slot_kind, text_lines, words
+from ...meaning.vocabulary import normalise_label
+from ...model.prompt import Field, FieldForm, Part, PartKind, Source, SourceStyle, Span
+from ..expressions import Reference
+from ..expressions import jinja_expression as _expression
+from ..expressions import jinja_reference as reference
+from ..segment import Vocab, slot_kind, text_lines
+from .origin import Macro, Origin, Output, instruction_spans, macros, neighbour, quoted, removal_span, renders_messages, written_pieces
+from .tags import Block, Tag, statement, tag_statement
 
 # How deep macro calls are followed (a macro may call another).
 MAX_MACRO_DEPTH = 5
 # Words in an `{% if %}` test that make a date shown under it conditional on staleness.
 STALENESS_WORDS = re.compile(r"stale|outdated|too old|is_old|age_days|older")
-PAIRS = {
-    "for": "endfor",
-    "if": "endif",
-    "macro": "endmacro",
-    "call": "endcall",
-    "filter": "endfilter",
-    "block": "endblock",
-    "with": "endwith",
-    "autoescape": "endautoescape",
-    "trans": "endtrans",
-    "set": "endset",
-    "message": "endmessage",
-}
-BRANCHES = {"elif", "else", "pluralize"}
 # What an includes reader answers for a name that leads outside the project root.
 OUTSIDE_ROOT = "outside the project root"
 
-
-class TemplateError(Exception):
-    def __init__(self, message: str, line: int, column: int = 1):
-        super().__init__(message)
-        self.message, self.line, self.column = message, line, column
-
-
-@dataclass
-class Tag:
-    kind: str  # "data", "variable", "block", "comment"
-    span: Span
-    keyword: str = ""  # the first name in a block tag: "for", "endif", ...
-    inner: str = ""  # the text between the delimiters
-
-
-@dataclass
-class Block:
-    """A block statement and its branches: `{% if %}` ... `{% else %}` ... `{% endif %}`."""
-
-    keyword: str
-    tags: list[Tag]  # the opening tag, each branch tag, the closing tag
-    node: nodes.Node | None = None
-    children: list = field(default_factory=list)  # Tag | Block, in source order
-
-    @property
-    def span(self) -> Span:
-        return Span(self.tags[0].span.start, self.tags[-1].span.end)
-
-    def branch_spans(self) -> list[Span]:
-        return [Span(a.span.end, b.span.start) for a, b in zip(self.tags, self.tags[1:])]
-
-
-def tags(source: str) -> list[Tag]:
-    """The template as tags with exact offsets; their slices and the stripped whitespace join back into ``source``."""
-    env = environment()
-    found: list[Tag] = []
-    pos = 0
-    current: Tag | None = None
-    try:
-        stream = list(env.lexer.tokeniter(source, None))
-    except jinja2.TemplateSyntaxError as exc:
-        raise TemplateError(exc.message or str(exc), exc.lineno or 1) from None
-    for _, token, value in stream:
-        at = source.find(value, pos) if value else pos
-        if at < 0 or source[pos:at].strip():
-            raise TemplateError(f"cannot place token {value!r}", source.count("\n", 0, pos) + 1)
-        end = at + len(value)
-        if token == "data":
-            found.append(Tag("data", Span(at, end)))
-        elif token.endswith("_begin"):
-            current = Tag(token[: -len("_begin")], Span(at, end))
-            found.append(current)
-        elif current is not None:
-            if token.endswith("_end"):
-                current.inner = source[current.span.end : at]
-                # `-%}\n` swallows the newline in the token value: it belongs to the tag.
-                current.span = Span(current.span.start, end)
-                current = None
-            elif token == "name" and current.kind == "block" and not current.keyword:
-                current.keyword = value
-        pos = end
-    if source[pos:].strip():
-        raise TemplateError("unexpected text at the end", source.count("\n", 0, pos) + 1)
-    return found
-
-
-def tree(found: Iterable[Tag]) -> list:
-    """Nest block tags into Blocks; data, variable and comment tags stay leaves."""
-    root: list = []
-    stack: list[tuple[Block, list]] = []
-    for tag in found:
-        children = stack[-1][1] if stack else root
-        if tag.kind != "block":
-            children.append(tag)
-            continue
-        word = tag.keyword
-        if word in PAIRS and not (word == "set" and _inline_set(tag)):
-            block = Block(word, [tag])
-            children.append(block)
-            stack.append((block, block.children))
-        elif word in BRANCHES and stack:
-            stack[-1][0].tags.append(tag)
-            children.append(tag)
-        elif word.startswith("end") and stack and PAIRS.get(stack[-1][0].keyword) == word:
-            stack[-1][0].tags.append(tag)
-            stack.pop()
-        else:
-            children.append(tag)
-    return root
-
-
-def _inline_set(tag: Tag) -> bool:
-    """`{% set x = 1 %}` stands alone; `{% set x %}...{% endset %}` is a block."""
-    return "=" in tag.inner
-
-
-# ---------------------------------------------------------------- what expressions read
-
-
-@cache
-def _tag(inner: str) -> nodes.Node | None:
-    """The statement of a tag that stands alone: `{% include 'x' %}`, `{% from 'x' import m %}`."""
-    try:
-        body = environment().parse("{%" + inner + "%}").body
-    except jinja2.TemplateSyntaxError:
-        return None
-    return body[0] if body else None
-
-
-@cache
-def _statement(inner: str, closing: str) -> nodes.Node | None:
-    try:
-        body = environment().parse("{%" + inner + "%}{% " + closing + " %}").body
-    except jinja2.TemplateSyntaxError:
-        return None
-    return body[0] if body else None
-
-
-# ---------------------------------------------------------------- the prompt model
-
-
-@dataclass
-class Origin:
-    """A template file as read: the one being linted, or one it includes or imports."""
-
-    source: str
-    flat: tuple[Tag, ...]
-    roots: list
-    name: str = ""  # how it was included ("partials/doc.j2"); "" for the template being linted
-
-    def __post_init__(self):
-        self.index = {id(tag): i for i, tag in enumerate(self.flat)}
-        self.lower = lowercase(self.source)
-
-    def text(self, tag: Tag) -> str:
-        return self.source[tag.span.start : tag.span.end]
-
-
-def read_template(source: str, name: str = "") -> Origin:
-    """A template's tags and tree; raises TemplateError when it does not parse."""
-    flat = check_syntax(source)
-    return Origin(source, flat, tree(flat), name)
-
-
-@dataclass(frozen=True)
-class Output:
-    """An output inside a loop body: what it reads, the `{% if %}` tests it sits under, and where it is."""
-
-    tag: Tag
-    ref: Reference | None
-    tests: tuple[str, ...]
-    origin: Origin
-    # The tag of the linted template that brings in another file's output (an include, a
-    # call of an imported macro): findings about the output are reported there.
-    site: Tag | None = None
-
-    @property
-    def span(self) -> Span:
-        return self.site.span if self.site else self.tag.span
-
-    @property
-    def text(self) -> str:
-        return self.origin.text(self.tag)
-
-
-# The literal label and brackets that belong to an output: "(score: ", "Updated: ", "<chunk_id>".
 _RULE_LINE = re.compile(r"[-=*_~]{3,}")  # a separator line between a label and its block
-# A label may be a list item's, and bold: "- **Score**: ", "**Updated:** ".
-_LABEL_BEFORE = re.compile(
-    r"(?:[ \t]*(?:[-*\u2022][ \t]+)?[(\[|,;]?[ \t]*(?:\*\*|__)?[A-Za-z][\w .'/-]{0,30}(?:\*\*|__)?[:=](?:\*\*|__)?[ \t]*"
-    r"|[ \t]*[(\[][ \t]*|[ \t]*<[\w.-]+>[ \t]*)?$"
-)
-_CLOSE_AFTER = re.compile(r"^(?:[ \t]*(?:[)\]]|</[\w.-]+>))?")
+# A literal label before an output: "Score: ", "- **Updated:** ".
 _LITERAL_LABEL = re.compile(r"(?:\*\*|__)?([A-Za-z][\w .'/-]{0,30}?)(?:\*\*|__)?\s*[:=](?:\*\*|__)?\s*$")
-
-
-@dataclass(frozen=True)
-class Macro:
-    block: Block
-    params: list[str]
-    origin: Origin
-
-
-def _macros(origin: Origin) -> dict[str, Macro]:
-    """The macros a template file defines, so that a loop calling one is read through it."""
-    found = {}
-    blocks = [item for item in origin.roots if isinstance(item, Block)]
-    while blocks:
-        item = blocks.pop()
-        if item.keyword == "macro":
-            macro = _statement(item.tags[0].inner, "endmacro")
-            if isinstance(macro, nodes.Macro):
-                found[macro.name] = Macro(item, [arg.name for arg in macro.args], origin)
-        blocks.extend(child for child in item.children if isinstance(child, Block))
-    return found
-
 
 # What a piece of an included file counts as where it is included, most telling first.
 _INCLUDED_KINDS = (PartKind.SOURCES, PartKind.QUESTION, PartKind.HISTORY, PartKind.VOLATILE)
 
+_LABELS = {
+    PartKind.QUESTION: "the question",
+    PartKind.SOURCES: "the retrieved context",
+    PartKind.HISTORY: "chat history",
+    PartKind.VOLATILE: "per-request data",
+}
 
-class _Reader:
+
+class Reader:
     """One pass over the tag tree, collecting the parts of the prompt model.
 
     ``includes`` (see promptlint.readers.includes) reads the files an `{% include %}`,
@@ -312,7 +98,7 @@ class _Reader:
     def _macros_of(self, origin: Origin) -> dict[str, Macro]:
         """The macros a file defines (and, for the linted one, imports), read once."""
         if id(origin) not in self.macros:
-            self.macros[id(origin)] = _macros(origin)
+            self.macros[id(origin)] = macros(origin)
         return self.macros[id(origin)]
 
     def collect_imports(self, items: list) -> None:
@@ -321,7 +107,7 @@ class _Reader:
             if isinstance(item, Block):
                 self.collect_imports(item.children)
             elif item.kind == "block" and item.keyword in ("from", "import"):
-                node = _tag(item.inner)
+                node = tag_statement(item.inner)
                 if not isinstance(node, (nodes.FromImport, nodes.Import)):
                     continue
                 origin = self.include(item.span, node.template)
@@ -357,18 +143,18 @@ class _Reader:
         if block.keyword == "if":
             self.branches.append(tuple(block.branch_spans()))
         if block.keyword == "for":
-            loop = _statement(block.tags[0].inner, "endfor")
+            loop = statement(block.tags[0].inner, "endfor")
             if isinstance(loop, nodes.For) and self.loop(block, loop):
                 return
         self.walk([c for c in block.children if not (isinstance(c, Tag) and c.kind == "block" and c.keyword not in ("include", "set"))])
 
     def included(self, tag: Tag) -> None:
         """An `{% include %}` outside a sources loop: the file counts as one part where it is included."""
-        node = _tag(tag.inner)
+        node = tag_statement(tag.inner)
         origin = self.include(tag.span, node.template) if isinstance(node, nodes.Include) else None
         if origin is None:
             return
-        child = _Reader(origin, self.vocab, self.content_keys, self.includes, self.chain)
+        child = Reader(origin, self.vocab, self.content_keys, self.includes, self.chain)
         child.read()
         self.refused.extend((tag.span, name) for _, name in child.refused)
         for source in child.sources:
@@ -400,7 +186,7 @@ class _Reader:
             self.parts.append(Part(PartKind.INSTRUCTIONS, Span(line.start, line.end)))
 
     def output(self, tag: Tag) -> None:
-        written = _written(self.main, tag)
+        written = written_pieces(self.main, tag)
         if not any(kind == "text" for kind, _ in written):
             ref = reference(_expression(tag.inner))
             self.slot(tag.span, (ref.root if not ref.path else ref.key) if ref else None)
@@ -418,7 +204,7 @@ class _Reader:
         (`{% set system = "You are ..." + strftime_now('%d %B') %}`): it is printed as joined,
         so its text and its date are read where they are set. Other variables in it are read
         where they are printed."""
-        for kind, span in _written(self.main, tag):
+        for kind, span in written_pieces(self.main, tag):
             if kind == "text":
                 self.text(span)
             elif slot_kind(self.source[span.start : span.end], self.vocab) == "volatile":
@@ -452,7 +238,7 @@ class _Reader:
             return True
         instructions = self._instruction_lines(block)
         outputs = self._outputs(block.children, (), {}, self.main, None, (), instructions)
-        if target and _renders_messages(outputs, target):
+        if target and renders_messages(outputs, target):
             # A chat template's loop over the conversation (`loop_messages`, `messages[1:]`), by its item's role.
             self.parts.append(Part(PartKind.HISTORY, block.span, "chat history"))
             return True
@@ -523,10 +309,10 @@ class _Reader:
                 inner = tests + (item.tags[0].inner,) if item.keyword == "if" else tests
                 found.extend(self._outputs(item.children, inner, aliases, origin, site, chain, instructions))
             elif item.kind == "data" and chain:
-                lines = _instruction_spans(origin, item, self.vocab.lexicon)
+                lines = instruction_spans(origin, item, self.vocab.lexicon)
                 instructions.extend([site.span] if site and lines else lines)
             elif item.kind == "block" and item.keyword == "include" and len(chain) < MAX_MACRO_DEPTH:
-                node = _tag(item.inner)
+                node = tag_statement(item.inner)
                 included = self.include((site or item).span, node.template, chain) if isinstance(node, nodes.Include) else None
                 if included is not None:
                     found.extend(self._outputs(included.roots, tests, aliases, included, site or item, chain + (id(included),), instructions))
@@ -607,7 +393,7 @@ class _Reader:
     def _cites(self, output: Output) -> bool:
         """Whether an item's value in brackets is its citation key (`[{{ doc.index }}]`, the number
         the application gives each source); a chunk's id or number there is an ordinal, a field."""
-        before, after = _neighbour(output.origin, output.tag, -1), _neighbour(output.origin, output.tag, 1)
+        before, after = neighbour(output.origin, output.tag, -1), neighbour(output.origin, output.tag, 1)
         label = self.vocab.lexicon.item_label(output.ref.root, output.ref.key)
         bracketed = output.site is None and (before or "").endswith("[") and (after or "").startswith("]")
         return bracketed and self.vocab.lexicon.concepts(label) == {"key"}
@@ -619,17 +405,17 @@ class _Reader:
     def _field(self, output: Output) -> Field:
         ref = output.ref
         label = self.vocab.lexicon.item_label(ref.root, ref.key) if ref.path else ref.key
-        before = _neighbour(output.origin, output.tag, -1)
+        before = neighbour(output.origin, output.tag, -1)
         literal = _LITERAL_LABEL.search(before) if before is not None else None
         # The attribute's own name is the better witness ("distance_m" is meters, not a vector
         # distance); the literal label counts only when the name says nothing.
         if (not ref.path or self.vocab.lexicon.is_generic(label)) and literal and self.vocab.is_field(normalise_label(literal[1])):
             label = normalise_label(literal[1])
-        removal = _removal(output.origin, output.tag)
+        removal = removal_span(output.origin, output.tag)
         return Field(
             label=label,
             value=output.text,
-            quoted=_quoted(output),
+            quoted=quoted(output),
             span=output.span if output.site else removal,
             value_span=output.span,
             form=FieldForm.INLINE,
@@ -640,201 +426,4 @@ class _Reader:
     def _instruction_lines(self, block: Block) -> list[Span]:
         # The block's own tags only: a slice of the flat list, from its opening tag to its closing one.
         first, last = self.main.index[id(block.tags[0])], self.main.index[id(block.tags[-1])]
-        return [span for tag in self.main.flat[first : last + 1] if tag.kind == "data" for span in _instruction_spans(self.main, tag, self.vocab.lexicon)]
-
-
-def _quoted(output: Output) -> str | None:
-    """How a message quotes the output when the tag also prints text of its own
-    (`{{- 'Relevance score: ' + doc['score'] | string + '\n' }}`, a label and a line break
-    joined to the value): a slot of what it reads alone. None when the tag reads well as written."""
-    expression = _expression(output.tag.inner)
-    joined = isinstance(expression, (nodes.Add, nodes.Concat)) and any(
-        isinstance(node.value, str) for node in expression.find_all(nodes.Const)
-    )
-    return f"{{{{ {output.ref.chain} }}}}" if joined and output.ref is not None else None
-
-
-def _renders_messages(outputs: list[Output], target: str) -> bool:
-    """Whether a loop's item is a chat message: its `role` is printed, or tested around what is."""
-    if any(o.ref and o.ref.root == target and o.ref.path[-1:] == ("role",) for o in outputs):
-        return True
-    for test in {t for o in outputs for t in o.tests}:
-        condition = _statement(test, "endif")
-        if isinstance(condition, nodes.If) and any(
-            reference(node) == Reference(target, ("role",)) for node in condition.test.find_all((nodes.Getattr, nodes.Getitem))
-        ):
-            return True
-    return False
-
-
-# What joins a string constant or a variable to the text around it in an expression that
-# writes it: the tag's edges, `=` in a set, and concatenation. A constant elsewhere is a key,
-# an argument or a value compared (`message['role'] == 'user'`, `strftime_now('%d %B')`).
-_OPENS = {"variable_begin", "block_begin", "=", "+", "~"}
-_CLOSES = {"variable_end", "block_end", "+", "~"}
-
-
-def _written(origin: Origin, tag: Tag) -> list[tuple[str, Span]]:
-    """What an output or a set joins: its string constants ("text", the span between the quotes)
-    and its variables and calls ("name", `date_string`, `strftime_now(...)`, filtered or not)."""
-    text = origin.text(tag)
-    tokens, pos = [], 0
-    for _, kind, value in environment().lexer.tokeniter(text, None):
-        pos = text.find(value, pos)
-        if kind != "whitespace":
-            tokens.append((value if kind == "operator" else kind, value, tag.span.start + pos))
-        pos += len(value)
-    found = []
-    assigned = tag.kind == "variable"  # in a set, what comes before `=` is the name being set
-    for i, (kind, value, start) in enumerate(tokens):
-        if kind == "=":
-            assigned = True
-        elif not assigned or i == 0 or i + 1 == len(tokens) or tokens[i - 1][0] not in _OPENS:
-            continue
-        elif kind == "string" and tokens[i + 1][0] in _CLOSES:
-            found.append(("text", Span(start + 1, start + len(value) - 1)))
-        elif kind == "name" and tokens[i + 1][0] in _CLOSES | {"|", "("}:
-            found.append(("name", Span(start, start + len(value))))
-    return found
-
-
-def _removal(origin: Origin, tag: Tag) -> Span:
-    """The tag with its literal label and brackets; the whole line when nothing else is on it.
-
-    Only literal text next to the tag is taken, so a removal never cuts into another tag.
-    """
-    source = origin.source
-    before, after = _neighbour(origin, tag, -1), _neighbour(origin, tag, 1)
-    start, end = tag.span.start, tag.span.end
-    if before is not None:
-        start -= len(_LABEL_BEFORE.search(before)[0])
-    if after is not None:
-        end += len(_CLOSE_AFTER.match(after)[0])
-    line_start = source.rfind("\n", 0, tag.span.start) + 1
-    line_end = source.find("\n", tag.span.end)
-    line_end = len(source) if line_end < 0 else line_end
-    alone = before is not None and after is not None or _line_has_only(origin, tag, line_start, line_end)
-    if alone and not source[line_start:start].strip() and not source[end:line_end].strip():
-        return Span(line_start, min(line_end + 1, len(source)))
-    return Span(start, end)
-
-
-def _line_has_only(origin: Origin, tag: Tag, line_start: int, line_end: int) -> bool:
-    """Whether no other tag that prints or acts shares the line (comments print nothing)."""
-    # Tags are in source order: only the neighbours that reach into the line need a look.
-    here = origin.index[id(tag)]
-    for step in (-1, 1):
-        i = here + step
-        while 0 <= i < len(origin.flat) and origin.flat[i].span.start < line_end and origin.flat[i].span.end > line_start:
-            if origin.flat[i].kind not in ("data", "comment"):
-                return False
-            i += step
-    return True
-
-
-def _instruction_spans(origin: Origin, tag: Tag, lexicon: Lexicon) -> list[Span]:
-    """The lines of literal text that talk to the model; a line of its own with its newline, so removing it leaves none.
-
-    A template's own text is never a chunk's, so a line of it that opens with an imperative
-    ("Treat the following as background only.") talks to the model too; in assembled text
-    such a line may be the chunk's first ("Use a soft cloth ..."), and only the phrases count."""
-    found = []
-    for line in text_lines(origin.source, origin.lower, tag.span.start, tag.span.end):
-        if not line.blank and (looks_like_instruction(line, lexicon) or opens_with_imperative(line, lexicon)):
-            whole = (line.start == 0 or origin.source[line.start - 1] == "\n") and line.end < tag.span.end
-            found.append(Span(line.start, line.end + whole))
-    return found
-
-
-def _neighbour(origin: Origin, tag: Tag, step: int) -> str | None:
-    """The literal text right before (step -1) or after (+1) a tag on its line, or None."""
-    i = origin.index[id(tag)] + step
-    if not 0 <= i < len(origin.flat) or origin.flat[i].kind != "data":
-        return None
-    text = origin.text(origin.flat[i])
-    return text.rsplit("\n", 1)[-1] if step < 0 else text.split("\n", 1)[0]
-
-
-_LABELS = {
-    PartKind.QUESTION: "the question",
-    PartKind.SOURCES: "the retrieved context",
-    PartKind.HISTORY: "chat history",
-    PartKind.VOLATILE: "per-request data",
-}
-
-
-@lru_cache(maxsize=8)
-def check_syntax(source: str) -> tuple[Tag, ...]:
-    """The template's tags; raises TemplateError, with the line, when it does not parse.
-
-    Remembered for the last few sources: loading a file, segmenting it and checking
-    each fix ask about the same text. The tags are shared, so nothing may change them.
-    """
-    try:
-        environment().parse(source)
-    except jinja2.TemplateSyntaxError as exc:
-        raise TemplateError(exc.message or str(exc), exc.lineno or 1) from None
-    except RecursionError:
-        # Jinja's parser recurses once per nesting level; past Python's limit say so.
-        raise TemplateError("nested too deeply to read", 1) from None
-    return tuple(tags(source))
-
-
-def parses(source: str) -> bool:
-    try:
-        check_syntax(source)
-    except TemplateError:
-        return False
-    return True
-
-
-_ROLE = re.compile(r"""\brole\s*=\s*["']([\w-]+)["']""")
-
-
-def message_blocks(flat: tuple[Tag, ...]) -> list[Message]:
-    """The `{% message role="..." %}` blocks of a Haystack chat template, each a message."""
-    messages, opened = [], None
-    for tag in flat:
-        if tag.kind == "block" and tag.keyword == "message":
-            opened = tag
-        elif tag.kind == "block" and tag.keyword == "endmessage" and opened is not None:
-            role = _ROLE.search(opened.inner)
-            name = role.group(1) if role else "user"
-            messages.append(Message(name, Span(opened.span.start, tag.span.end), f"{name} message at offset {opened.span.start}"))
-            opened = None
-    return messages
-
-
-def segment_jinja(source: str, names: SlotNames = (), includes=None, lexicon: Lexicon | None = None) -> Prompt:
-    """The prompt model of a Jinja template; raises TemplateError when it does not parse.
-
-    ``names`` are the template variables the config names; ``includes`` reads the
-    files the template includes or imports (see promptlint.readers.includes); ``lexicon`` says what names mean.
-    """
-    return segment_origin(read_template(source), names, includes, lexicon)
-
-
-def segment_origin(origin: Origin, names: SlotNames = (), includes=None, lexicon: Lexicon | None = None) -> Prompt:
-    """The prompt model of a template already split into tags (see segment_jinja)."""
-    source = origin.source
-    content_keys = frozenset(normalise_label(name) for name, kind in names if kind == "content")
-    reader = _Reader(origin, words(names, lexicon), content_keys, includes)
-    reader.read()
-    lower = reader.lower
-    lines = text_lines(source, lower)
-    parts = merge_parts(source, sorted(reader.parts, key=lambda p: p.span.start))
-    sources = reader.sources
-    block = Span(sources[0].span.start, sources[-1].span.end) if sources else None
-    return Prompt(
-        text=source,
-        lower=lower,
-        sources=sources,
-        parts=parts,
-        questions=sorted(reader.questions),
-        messages=message_blocks(reader.main.flat) or role_messages(source, lines, reader.vocab),
-        sources_block=block,
-        rewritten_questions=sorted(reader.rewritten),
-        branches=reader.branches,
-        locked=sorted(set(reader.locked)),
-        refused_includes=sorted(set(reader.refused)),
-    )
+        return [span for tag in self.main.flat[first : last + 1] if tag.kind == "data" for span in instruction_spans(self.main, tag, self.vocab.lexicon)]
