@@ -83,7 +83,7 @@ def _announced(prompt: Prompt, ctx: RuleContext):
             yield ctx.finding(
                 prompt,
                 Span(match.start(), match.end()),
-                f"The prompt speaks of the sources' scores ('{prompt.text[match.start() : match.end()]}'); "
+                f"The prompt speaks of the sources' scores ('{' '.join(prompt.text[match.start() : match.end()].split())}'); "
                 "the model reads a score as an instruction to defer to the top hit",
                 tokens_text="",
             )

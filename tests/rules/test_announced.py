@@ -175,3 +175,25 @@ def test_weighing_the_sources_by_their_score_is_announced(path, sentence, phrase
 def test_scoring_the_answer_is_not_weighing_the_sources(sentence):
     text = FORMS["t.txt"].replace("You answer from the knowledge base.", f"You answer from the knowledge base. {sentence}").format(label="Context:")
     assert _found(text, "t.txt", "PL102") == []
+
+
+@pytest.mark.parametrize("path", sorted(FORMS)[1:])
+@pytest.mark.parametrize("listing, phrase", [
+    ("Each source includes:\n- Document title\n- Content chunk\n- Similarity score (0.0-1.0, higher is more relevant)", "Each source includes"),
+    ("Every result has a title, a URL and a relevance score.", "Every result has"),
+    ("Each passage comes with its rerank score.", "Each passage comes with"),
+    ("Every document contains the text and a confidence score between 0 and 1.", "Every document contains"),
+])
+def test_listing_a_score_among_what_each_source_carries_is_announced(path, listing, phrase):
+    text = FORMS[path].replace("\nQuestion:", f"\n{listing}\n\nQuestion:").format(label="Context:")
+    assert _found(text, path, "PL102") == [_at(text, phrase)]
+
+
+@pytest.mark.parametrize("listing", [
+    "Each source includes:\n- Document title\n- Content chunk\n- Publication year",
+    "Every answer has a confidence score.",
+    "Each document contains a title and its text.",
+])
+def test_listing_what_each_source_carries_without_a_score_is_quiet(listing):
+    text = FORMS["t.txt"].replace("\nQuestion:", f"\n{listing}\n\nQuestion:").format(label="Context:")
+    assert _found(text, "t.txt", "PL102") == []
