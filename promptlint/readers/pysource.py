@@ -200,11 +200,18 @@ def _strings(node: ast.AST, jinja: bool):
         yield literal_in_call(node), jinja  # `"""...""".format(...)`, `dedent("""...""")`
     elif _percent_formatted(node):
         yield node, jinja  # `"""... %s ...""" % malformed_json`
+    elif _lines_joined(node) is not None:
+        yield node, jinja  # `"\n".join(["You answer ...", "{context}", ...])`
 
 
 def _template(raw: str, starts: list[int], node: ast.AST, jinja_hint: bool) -> PyTemplate | None:
     if isinstance(node, ast.BinOp):
         return _percent_template(raw, starts, node)
+    if isinstance(node, ast.Call):
+        # Lines joined in code are no text of the file: findings point at the call, never fixed.
+        text = _lines_joined(node)
+        syntax = Syntax.JINJA if jinja_hint or "{%" in text else Syntax.TEXT
+        return PyTemplate(text, syntax, node.lineno, _char_column(raw, starts[node.lineno - 1], node.col_offset) + 1, None) if len(text.strip()) >= MIN_LENGTH else None
     if isinstance(node, ast.Constant) and not isinstance(node.value, str):
         return None
     start = starts[node.lineno - 1] + _char_column(raw, starts[node.lineno - 1], node.col_offset)
@@ -316,6 +323,27 @@ def _body_offsets(body: str, at: int, raw_string: bool) -> list[int]:
             offsets += [at + i] * len(_unescape(escape.group(1)))
         i = escape.end()
     return offsets
+
+
+def _separator(node: ast.AST) -> str | None:
+    """What a join puts between its items, when the code says it plainly: a string, `chr(10)`, `os.linesep`."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "chr" and len(node.args) == 1:
+        code = node.args[0]
+        return chr(code.value) if isinstance(code, ast.Constant) and isinstance(code.value, int) and 0 <= code.value < 0x110000 else None
+    return "\n" if isinstance(node, ast.Attribute) and node.attr == "linesep" else None
+
+
+def _lines_joined(node: ast.AST) -> str | None:
+    """The text of `SEP.join([...])` over a list or tuple of string literals and f-strings, else None."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join" and len(node.args) == 1):
+        return None
+    items, separator = node.args[0], _separator(node.func.value)
+    if separator is None or not isinstance(items, (ast.List, ast.Tuple)) or not items.elts:
+        return None
+    texts = [i.value if isinstance(i, ast.Constant) and isinstance(i.value, str) else _joined(i) if isinstance(i, ast.JoinedStr) else None for i in items.elts]
+    return None if None in texts else separator.join(texts)
 
 
 def _joined(node: ast.JoinedStr) -> str:

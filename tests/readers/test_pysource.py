@@ -254,3 +254,35 @@ def test_a_percent_formatted_string_reads_its_conversions_as_slots_named_by_what
 def test_a_percent_sign_written_twice_is_one_percent_and_no_slot():
     (template,) = templates_in('PROMPT = """Documents:\n{context}\n\nBe 100%% sure. %s""" % extra\n')
     assert template.text.endswith("Be 100% sure. {extra}")
+
+
+# A prompt written as lines joined in code: `SEP.join([...])` over string literals (and f-strings).
+JOINED_LINES = [
+    "You are a research assistant. Answer from the references below.",
+    "## References",
+    "{context}",
+    "",
+    "## Question",
+    "{question}",
+    "",
+    "## Requirements",
+    "1. Read all references carefully and combine the information.",
+    "2. If the references are incomplete, say so.",
+    "",
+    "## Answer",
+]
+
+
+@pytest.mark.parametrize("separator", ['"\\n"', "chr(10)", "os.linesep", "'\\n'"])
+@pytest.mark.parametrize("brackets", ["[]", "()"])
+def test_lines_joined_in_code_are_one_template(separator, brackets):
+    items = ",\n    ".join(repr(line) for line in JOINED_LINES)
+    source = f"import os\n\nRAG_PROMPT = {separator}.join({brackets[0]}\n    {items},\n{brackets[1]})\n"
+    [template] = templates_in(source)
+    assert template.text == "\n".join(JOINED_LINES) and (template.line, template.column) == (3, 14)
+    assert [(f.line, f.column, f.code) for f in lint_text(source, path="rag.py")] == [(3, 14, "PL305")]
+
+
+def test_a_join_of_anything_but_literals_is_not_read():
+    assert templates_in('RAG_PROMPT = "\\n".join([header, "{context}", footer])\n') == []
+    assert templates_in('RAG_PROMPT = sep.join(["Answer from the context below please.", "{context}"])\n') == []
