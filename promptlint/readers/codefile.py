@@ -41,14 +41,14 @@ def _code_document(file: Input, kind: DocumentKind, found: list) -> Document:
     prompts = []
     for template in found:
         syntax = template.syntax if template.syntax == Syntax.TEXT or parses(template.text) else Syntax.TEXT
-        prompts.append(Prompt((template.text,), _code_source(template, kind), syntax=syntax, loop=template.loop))
+        prompts.append(Prompt((template.text,), _code_source(template, kind, file), syntax=syntax, loop=template.loop))
     return file.document(kind, prompts)
 
 
-def _code_source(template, kind: DocumentKind) -> SourceMap:
+def _code_source(template, kind: DocumentKind, file: Input) -> SourceMap:
     """A code string stands in the file verbatim, or through its escapes, or (an f-string) not at all."""
     if template.origin:
         return Verbatim(*template.origin)
     if template.offsets:
-        return Escaped(template.offsets, kind.value)
+        return Escaped(template.offsets, kind.value, file.lexicon)
     return Anchored(template.line, template.column)

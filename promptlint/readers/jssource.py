@@ -674,12 +674,12 @@ def still_parses(text: str, loop: Loop) -> bool:
     return fields(text) is not None
 
 
-def rewrite(raw: str, offsets: tuple[int, ...], old: str, new: str) -> str | None:
+def rewrite(raw: str, offsets: tuple[int, ...], old: str, new: str, lexicon: Lexicon | None = None) -> str | None:
     """The file with a literal's text changed from ``old`` to ``new``, written where the changed
     characters are, escaped; None when the file would not read back with ``new`` as a prompt."""
     result = rewrite_through(raw, offsets, old, new, _escape, _encoded_end)
     try:
-        read_back = templates_in(result, jsx=True)
+        read_back = templates_in(result, lexicon, jsx=True)
     except JsSyntaxError:
         return None
     return result if any(t.text == new for t in read_back) else None

@@ -459,7 +459,7 @@ def _decodes(raw: str, offsets: list[int], text: str) -> bool:
     return all(raw[o] == c or raw[o] == "\\" for o, c in zip(offsets, text))
 
 
-def rewrite(raw: str, offsets: tuple[int, ...], old: str, new: str) -> str | None:
+def rewrite(raw: str, offsets: tuple[int, ...], old: str, new: str, lexicon: Lexicon | None = None) -> str | None:
     """The file with a template's value changed from ``old`` to ``new`` (``offsets`` as PyTemplate's).
 
     Each change is written where the characters it replaces are written, escaped;
@@ -468,7 +468,7 @@ def rewrite(raw: str, offsets: tuple[int, ...], old: str, new: str) -> str | Non
     """
     result = rewrite_through(raw, offsets, old, new, _escape, _encoded_end)
     try:
-        read_back = templates_in(result)
+        read_back = templates_in(result, lexicon)
     except PythonSyntaxError:
         return None
     return result if any(t.text == new for t in read_back) else None

@@ -10,9 +10,10 @@ new text says so (``reread``); the document does that reading (``Document.writes
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..meaning.lexicon import Lexicon
 from ..model.findings import Edit
 from ..model.lines import line_column
 from . import chatjson
@@ -108,13 +109,15 @@ class Escaped(CharOffsets):
     is written back escaped, the code's reader checking that it reads back."""
 
     language: str  # whose escapes and reader: "javascript", else Python's
+    # The words the file was read with: the read-back must find the prompt where the first reading did.
+    lexicon: Lexicon | None = field(default=None, compare=False, repr=False)
 
     def write(self, raw, old, new):
         if self.language == "javascript":
             from .jssource import rewrite
         else:
             from .pysource import rewrite
-        return rewrite(raw, self.offsets, old, new)
+        return rewrite(raw, self.offsets, old, new, self.lexicon)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from promptlint.engine.config import build
-from promptlint.engine.lint import lint_text
+from promptlint.engine.lint import fix_text, lint_text
 from promptlint.meaning import lexicon
 
 # Every spelling of a name a project may use reads as the same concept.
@@ -194,3 +194,10 @@ def test_the_lexicon_holds_every_rule_list_with_the_users_words():
     extended = build(GERMAN_NOTE, "test").lexicon
     assert extended.words("per-source-instruction", "note-labels")[-1] == "hinweis"
     assert "hinweis" not in lexicon.shipped().words("per-source-instruction", "note-labels")
+
+
+def test_a_prompt_named_in_config_is_fixed_through_its_escapes():
+    source = 'AGENT_PERSONA = "' + PERSONA.replace("\n", "\\n") + '"\n'
+    config = build({"templates": {"prompts": ["agent_persona"]}}, "test")
+    fixed = fix_text(source, path="agent.py", config=config)
+    assert fixed == source.replace(" (score 0.12)", "").replace(" (score 0.81)", "")
