@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .canonical.render import Chunk, build_prompt, order_sources, render_source
-    from .engine.config import Config
+    from .engine.config import Config, ConfigError
+    from .engine.config import build as build_config
     from .engine.lint import fix_text, lint_text
     from .model.findings import Applicability, Edit, Finding, Fix, Severity
     from .readers.document import UnreadableFile
@@ -39,6 +40,9 @@ _LAZY = {
     "render_source": "promptlint.canonical.render",
     "order_sources": "promptlint.canonical.render",
     "build_prompt": "promptlint.canonical.render",
+    "ConfigError": "promptlint.engine.config",
+    # The settings a config file would give, from a mapping: build_config({"select": ["PL1"]}, "mine").
+    "build_config": "promptlint.engine.config:build",
 }
 
 __all__ = [*_LAZY, "lint_paths"]
@@ -47,7 +51,8 @@ __all__ = [*_LAZY, "lint_paths"]
 def __getattr__(name: str):
     if name not in _LAZY:
         raise AttributeError(f"module 'promptlint' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_LAZY[name]), name)
+    module, _, attribute = _LAZY[name].partition(":")
+    value = getattr(importlib.import_module(module), attribute or name)
     globals()[name] = value  # found directly from now on
     return value
 

@@ -75,12 +75,19 @@ def test_import_loads_nothing_else():
 
 def test_exports():
     assert sorted(promptlint.__all__) == sorted(
-        ["lint_text", "lint_paths", "fix_text", "Finding", "Fix", "Edit", "Applicability", "Severity", "UnreadableFile", "Chunk", "render_source", "order_sources", "build_prompt"]
+        ["lint_text", "lint_paths", "fix_text", "Finding", "Fix", "Edit", "Applicability", "Severity", "UnreadableFile", "Chunk", "render_source", "order_sources", "build_prompt",
+         "ConfigError", "build_config"]
     )
     for name in promptlint.__all__:
         assert getattr(promptlint, name) is not None
     with pytest.raises(AttributeError, match="module 'promptlint' has no attribute 'no_such_name'"):
         promptlint.no_such_name  # noqa: B018
+
+
+def test_a_config_of_your_own_and_its_error_are_top_level():
+    assert promptlint.lint_text(PROMPT, path="prompt.txt", config=promptlint.build_config({"select": ["PL105"]}, "mine")) == [RESTRICTED]
+    with pytest.raises(promptlint.ConfigError, match="mine: 'select'"):
+        promptlint.build_config({"select": ["PL999"]}, "mine")
 
 
 def test_lint_text():
