@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from ..meaning.lexicon import Lexicon
 from ..model.prompt import Prompt, Span, Syntax
+from .pycalls import Helpers, helper_called, inlined, returned_text
 from .segment import SlotNames, lowercase
 
 if TYPE_CHECKING:
@@ -60,15 +61,19 @@ class Loop:
 # ---------------------------------------------------------------- finding the wrappers
 
 
-def wrappers(node: ast.AST, raw: str, starts: list[int]) -> list[PyTemplate]:
+def wrappers(node: ast.AST, raw: str, starts: list[int], helpers: Helpers) -> list[PyTemplate]:
     """The per-item strings a node builds, each a template of one source (``starts``: where ``raw``'s lines start).
 
     Asked of every node of a module in turn: a `for` loop, or what holds a comprehension
-    whose items become text (a `join` or `extend` call, an assignment, a return).
+    whose items become text (a `join` or `extend` call, an assignment, a return). A part
+    of the text that a function of the module (``helpers``) makes is read in place of
+    the call (see pycalls).
     """
     if isinstance(node, (ast.For, ast.AsyncFor)):
         body = list(_statements(node.body))
-        return [w for strings in _accumulated(body) if (w := _wrapper(node.target, node.iter, body, strings, raw, starts))]
+        made = _made_by_helpers(body, helpers)
+        found = [_with_helpers(strings, made, helpers) for strings in _accumulated(body, helpers)]
+        return [w for strings, rebuilt in found if (w := _wrapper(node.target, node.iter, body, strings, raw, starts, rebuilt))]
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("join", "extend"):
         held = node.args
     elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.Return)):
@@ -77,9 +82,10 @@ def wrappers(node: ast.AST, raw: str, starts: list[int]) -> list[PyTemplate]:
         return []
     found = []
     for comprehension in held:
-        if isinstance(comprehension, (ast.ListComp, ast.GeneratorExp)) and _strings(comprehension.elt):
+        if isinstance(comprehension, (ast.ListComp, ast.GeneratorExp)) and (strings := _strings(comprehension.elt, helpers)):
             generator = comprehension.generators[-1]
-            found.append(_wrapper(generator.target, generator.iter, [], _strings(comprehension.elt), raw, starts))
+            strings, rebuilt = _with_helpers(strings, {}, helpers)
+            found.append(_wrapper(generator.target, generator.iter, [], strings, raw, starts, rebuilt))
     return [w for w in found if w is not None]
 
 
@@ -94,18 +100,34 @@ def _statements(body: list[ast.stmt]):
                 yield from _statements(handler.body)
 
 
-def _accumulated(body: list[ast.stmt]):
+def _accumulated(body: list[ast.stmt], helpers: Helpers):
     """The string groups the body adds to something: `parts.append(f"...")`, `text += block`."""
     named = {}
     for statement in body:
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
-            named[statement.targets[0].id] = _strings(statement.value)
+            named[statement.targets[0].id] = _strings(statement.value, helpers)
     for statement in body:
         added = _added(statement)
         if isinstance(added, ast.Name) and named.get(added.id):
             yield named[added.id]
-        elif added is not None and _strings(added):
-            yield _strings(added)
+        elif added is not None and _strings(added, helpers):
+            yield _strings(added, helpers)
+
+
+def _made_by_helpers(body: list[ast.stmt], helpers: Helpers) -> dict[str, ast.AST]:
+    """The locals a loop body sets to what a function of the module returns: `label = _format_label(doc)`."""
+    made = {}
+    for statement in body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+            if helper_called(statement.value, helpers) is not None:
+                made[statement.targets[0].id] = statement.value
+    return made
+
+
+def _with_helpers(strings: list[ast.AST], made: dict[str, ast.AST], helpers: Helpers) -> tuple[list[ast.AST], bool]:
+    """The strings with what the module's functions make read in place of their calls, and whether any was."""
+    read = [inlined(s, made, helpers) if isinstance(s, ast.JoinedStr) else s for s in strings]
+    return read, any(ast.dump(a) != ast.dump(b) for a, b in zip(read, strings))
 
 
 def _added(statement: ast.stmt) -> ast.AST | None:
@@ -118,18 +140,20 @@ def _added(statement: ast.stmt) -> ast.AST | None:
     return None
 
 
-def _strings(node: ast.AST | None) -> list[ast.AST]:
+def _strings(node: ast.AST | None, helpers: Helpers | None = None) -> list[ast.AST]:
     """The strings a value is made of, when it is one with fields (an f-string, a format string
-    filled by keywords, a sum of strings and values), or a list of string literals with one."""
-    items = _literals(node)
+    filled by keywords, a sum of strings and values), or a list of string literals with one;
+    or the text a function of the module (``helpers``) returns for it."""
+    made = returned_text(node, helpers) if helpers and node is not None else None
+    items = [made] if made is not None else text_pieces(node)
     return items if items and any(isinstance(item, (ast.JoinedStr, ast.Call)) for item in items) else []
 
 
-def _literals(node: ast.AST | None) -> list[ast.AST] | None:
+def text_pieces(node: ast.AST | None) -> list[ast.AST] | None:
     if _literal(node) or _filled(node):
         return [node]
     if isinstance(node, (ast.List, ast.Tuple)):
-        parts = [_literals(item) for item in node.elts]
+        parts = [text_pieces(item) for item in node.elts]
         return None if None in parts else [item for part in parts for item in part]
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         terms = _terms(node)
@@ -169,7 +193,7 @@ def _filled(node: ast.AST | None) -> bool:
     )
 
 
-def _wrapper(target: ast.AST, iterated: ast.AST, body: list[ast.stmt], strings: list[ast.AST], raw: str, starts: list[int]) -> PyTemplate | None:
+def _wrapper(target: ast.AST, iterated: ast.AST, body: list[ast.stmt], strings: list[ast.AST], raw: str, starts: list[int], rebuilt: bool = False) -> PyTemplate | None:
     index, target, iterated = _enumerated(target, iterated)
     target, aliases = _unpacked(target)
     name = getattr(target, "id", None)
@@ -185,7 +209,7 @@ def _wrapper(target: ast.AST, iterated: ast.AST, body: list[ast.stmt], strings: 
         index=index,
         aliases=tuple((alias, *ref) for alias, ref in aliases.items()),
     )
-    return _loop_template(strings, raw, starts, loop)
+    return _loop_template(strings, raw, starts, loop, rebuilt)
 
 
 def _enumerated(target: ast.AST, iterated: ast.AST) -> tuple[str | None, ast.AST, ast.AST]:
@@ -229,8 +253,8 @@ def _alias_keywords(aliases: dict[str, tuple[str, tuple[str, ...]]], strings: li
                 aliases[keyword.arg] = ref
 
 
-def _loop_template(strings: list[ast.AST], raw: str, starts: list[int], loop: Loop) -> PyTemplate:
-    """The template the loop's strings make, placed at the first of them."""
+def _loop_template(strings: list[ast.AST], raw: str, starts: list[int], loop: Loop, rebuilt: bool) -> PyTemplate:
+    """The template the loop's strings make, placed at the first of them (``rebuilt``: not as written, a helper's text read in)."""
     from .pysource import PyTemplate, _char_column  # pysource reads this module
 
     first = strings[0].func.value if isinstance(strings[0], ast.Call) else strings[0]
@@ -238,7 +262,7 @@ def _loop_template(strings: list[ast.AST], raw: str, starts: list[int], loop: Lo
     start = line_start + _char_column(raw, line_start, first.col_offset)
     column = start - line_start + 1
     verbatim = _verbatim(raw[start : end_line_start + _char_column(raw, end_line_start, first.end_col_offset)], _body(strings[0]))
-    if len(strings) == 1 and verbatim is not None:
+    if len(strings) == 1 and verbatim is not None and not rebuilt:
         inner_start, inner_end, opening = start + verbatim[0], start + verbatim[1], verbatim[2]
         return PyTemplate(raw[inner_start:inner_end], Syntax.TEXT, first.lineno, column, (inner_start, inner_end), loop=replace(loop, opening=opening))
     # Several literals, or escapes: the text is rebuilt, and findings point at the first literal.
@@ -316,6 +340,8 @@ def reference(node: ast.AST, aliases: dict[str, tuple[str, tuple[str, ...]]]) ->
         return _call_reference(node, aliases)
     if isinstance(node, ast.IfExp):
         return reference(node.body, aliases)
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+        return reference(node.values[0], aliases)  # `meta or {}`: the value, or a default when it is missing
     if isinstance(node, ast.BinOp) and isinstance(node.right, ast.Constant):
         return reference(node.left, aliases)  # `i + 1`
     return None

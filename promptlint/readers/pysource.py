@@ -22,6 +22,7 @@ from ..meaning.lexicon import Lexicon, shipped
 from ..model.lines import line_starts
 from ..model.prompt import Syntax
 from .pybuild import BUILDING, Loop, called_name, jinja_by_content, literal_in_call, wrappers
+from .pycalls import helpers_of
 from .segment import is_prompt_text, words
 
 # Names a template is assigned to: SYSTEM_PROMPT, qa_template, PROMPT_TMPL, ...
@@ -85,6 +86,7 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
     found: dict[tuple[int, int], PyTemplate] = {}
     built: list[PyTemplate] = []
     sent: list[PyTemplate] = []
+    helpers = helpers_of(module)
     for node in ast.walk(module):
         for literal, jinja_hint in _candidates(node, lexicon):
             template = _template(raw, starts, literal, jinja_hint)
@@ -95,7 +97,7 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
             if template is not None:
                 sent.append(template)
         if type(node) in BUILDING:
-            built.extend(wrappers(node, raw, starts))
+            built.extend(wrappers(node, raw, starts, helpers))
     # A string built per item is one source's wrapper before it is a prompt of its own.
     for template in (*built, *sent):
         found.setdefault((template.line, template.column), template)

@@ -49,7 +49,7 @@ RULES = [
     ),
     Rule(
         "PL201",
-        ("Updated", "Published at", "dateModified", "crawled_on", "As of", "Last modified", "published_at"),
+        ("Updated", "Published at", "dateModified", "crawled_on", "As of", "Last modified", "published_at", "Time"),
         ("2026-10-01", "2026-11-20"),
         ("d.modified_at.strftime('%d %b %Y')", "d.published_at", 'd.metadata["dateModified"] | default("")', "d.crawled_on"),
         ("{updated_{n}}", "{row{n}['published']}", '{d{n}.metadata["date"]}', "{doc{n}.created_at:%Y-%m-%d}"),

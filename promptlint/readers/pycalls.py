@@ -1,0 +1,172 @@
+"""Following a call into a function of the same module, to read the text it returns.
+
+A loop that builds one text per source often leaves part of it to a helper of
+its own file: `label = _format_label(doc.metadata)` and then `f"{label}\\n{text}"`.
+What the helper returns is read in place of the call, exactly as if it were
+written inline: its parameters are bound to the call's arguments, the locals it
+assigns before returning to their values, and the fields of the string it
+returns then read the loop's variable as any field of the loop's own string does.
+
+Only the file's own functions are followed (at its top, or methods of its classes
+called through `self`/`cls`), a name defined twice is not followed, and a helper
+is followed into the helpers it calls MAX_DEPTH deep, never into itself.
+
+A helper with several returns is read by its richest returned string, the one
+with the most fields: what a source shows when everything about it is known
+(`if date: return f"[{title} | {date}]"` / `return f"[{title}]"` shows the date
+whenever there is one). A return under an `if` whose test is about staleness is
+left out: it is the stale note a good prompt shows only when it is due.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+
+# How many calls deep a helper is followed into the helpers it calls.
+MAX_DEPTH = 2
+# Whose method a call through these names is.
+_OWN = frozenset({"self", "cls"})
+
+Helpers = dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
+
+
+def helpers_of(module: ast.Module) -> Helpers:
+    """The functions a module defines, at its top and in its classes, by name; a name defined twice is left out."""
+    found: Helpers = {}
+    seen: set[str] = set()
+    for node in module.body:
+        defined = node.body if isinstance(node, ast.ClassDef) else [node]
+        for function in (d for d in defined if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))):
+            if function.name in seen:
+                found.pop(function.name, None)
+            else:
+                found[function.name] = function
+            seen.add(function.name)
+    return found
+
+
+def helper_called(node: ast.AST, helpers: Helpers) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The module's own function a call calls: `helper(x)`, or `self.helper(x)` in a class."""
+    if not isinstance(node, ast.Call):
+        return None
+    func = node.func
+    if isinstance(func, ast.Name):
+        return helpers.get(func.id)
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in _OWN:
+        return helpers.get(func.attr)
+    return None
+
+
+def inlined(string: ast.JoinedStr, binding: dict[str, ast.AST], helpers: Helpers, calling: tuple[str, ...] = ()) -> ast.JoinedStr:
+    """An f-string with its names bound (``binding``) and each field that calls a helper, or holds text, replaced by that text."""
+    values: list[ast.AST] = []
+    for part in string.values:
+        if not isinstance(part, ast.FormattedValue):
+            values.append(part)
+            continue
+        value = bind(part.value, binding)
+        text = None
+        if part.format_spec is None and part.conversion == -1:
+            held = _as_text(value, strings_only=True)  # a local that holds text
+            text = returned_text(value, helpers, calling) or (held and inlined(held, {}, helpers, calling))
+        if text is not None:
+            values.extend(text.values)
+        else:
+            values.append(ast.FormattedValue(value, part.conversion, part.format_spec))
+    return ast.copy_location(ast.JoinedStr(values), string)
+
+
+def returned_text(call: ast.AST, helpers: Helpers, calling: tuple[str, ...] = ()) -> ast.JoinedStr | None:
+    """The text a call of a helper returns, as an f-string reading the call's arguments; None when it is no such call."""
+    helper = helper_called(call, helpers)
+    if helper is None or helper.name in calling or len(calling) >= MAX_DEPTH:
+        return None
+    binding = _arguments(helper, call, isinstance(call.func, ast.Attribute))
+    if binding is None:
+        return None
+    best: tuple[int, ast.JoinedStr] | None = None
+    for value in _returns(helper.body, binding, ()):
+        text = _as_text(value)
+        if text is None:
+            continue
+        text = inlined(text, {}, helpers, calling + (helper.name,))
+        shown = sum(isinstance(part, ast.FormattedValue) for part in text.values)
+        if best is None or shown > best[0]:
+            best = shown, text
+    return best[1] if best is not None and best[0] else None
+
+
+def _arguments(helper: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, method: bool) -> dict[str, ast.AST] | None:
+    """The helper's parameters bound to the call's arguments, or to their defaults; None for `*args`/`**kwargs` calls."""
+    if any(isinstance(arg, ast.Starred) for arg in call.args) or any(keyword.arg is None for keyword in call.keywords):
+        return None
+    spec = helper.args
+    positional = spec.posonlyargs + spec.args
+    binding: dict[str, ast.AST] = {}
+    for param, default in zip(positional[len(positional) - len(spec.defaults) :], spec.defaults):
+        binding[param.arg] = default
+    for param, default in zip(spec.kwonlyargs, spec.kw_defaults):
+        if default is not None:
+            binding[param.arg] = default
+    if method and positional and positional[0].arg in _OWN:
+        positional = positional[1:]
+    for param, arg in zip(positional, call.args):
+        binding[param.arg] = arg
+    for keyword in call.keywords:
+        binding[keyword.arg] = keyword.value
+    return binding
+
+
+def _returns(body: list[ast.stmt], binding: dict[str, ast.AST], tests: tuple[str, ...], branch: bool = False):
+    """Each value a function body returns, its names bound as they are when it returns; none under a staleness test.
+
+    ``binding`` is carried through the body and its branches: a local a branch sets is
+    what the branch shows, unless it sets a plain constant (the fallback when a field is missing).
+    """
+    from .jinja.reader import STALENESS_WORDS  # jinja reads this package's loops; only its word list is needed
+
+    for statement in body:
+        if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            if len(targets) == 1 and isinstance(targets[0], ast.Name):
+                if not (branch and isinstance(statement.value, ast.Constant) and targets[0].id in binding):
+                    binding[targets[0].id] = bind(statement.value, binding)
+        elif isinstance(statement, ast.Return) and statement.value is not None:
+            if not any(STALENESS_WORDS.search(test.lower()) for test in tests):
+                yield bind(statement.value, binding)
+        elif isinstance(statement, ast.If):
+            yield from _returns(statement.body, binding, tests + (ast.unparse(statement.test),), True)
+            yield from _returns(statement.orelse, binding, tests, True)
+        elif isinstance(statement, (ast.With, ast.AsyncWith, ast.Try)):
+            yield from _returns(statement.body, binding, tests, branch)
+
+
+def _as_text(value: ast.AST, strings_only: bool = False) -> ast.JoinedStr | None:
+    """A value as the f-string it is: an f-string, a string, or a sum of strings and values; ``strings_only``: an
+    f-string alone, or the one a conditional shows."""
+    from .pybuild import text_pieces  # pybuild follows calls with this module
+
+    if strings_only and isinstance(value, ast.IfExp):
+        value = value.body  # `f" | {date}" if date else ""`: the branch that shows something
+    if strings_only and not isinstance(value, ast.JoinedStr):
+        return None
+    pieces = text_pieces(value)
+    if not pieces or any(not isinstance(piece, (ast.JoinedStr, ast.Constant)) for piece in pieces):
+        return None
+    values = [v for piece in pieces for v in (piece.values if isinstance(piece, ast.JoinedStr) else [piece])]
+    return ast.copy_location(ast.JoinedStr(values), value)
+
+
+class _Bind(ast.NodeTransformer):
+    def __init__(self, binding: dict[str, ast.AST]):
+        self.binding = binding
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        value = self.binding.get(node.id)
+        return copy.deepcopy(value) if value is not None and isinstance(node.ctx, ast.Load) else node
+
+
+def bind(node: ast.AST, binding: dict[str, ast.AST]) -> ast.AST:
+    """An expression with the names ``binding`` knows replaced by their values (a copy)."""
+    return _Bind(binding).visit(copy.deepcopy(node)) if binding else node
