@@ -15,7 +15,8 @@ pushed or added with `+=` in a `for...of` or `.forEach` body) that renders field
 the item is one source's wrapper, read as pybuild reads a Python loop's f-string: its
 `${...}` fields are what the loop body outputs, each read through a Python rendering
 of its expression (`c.metadata?.date` reads c.metadata.date, `(i + 1)` the callback's
-index, the source's ordinal).
+index, the source's ordinal). A wrapper the callback builds from pieces (an array of
+lines joined, a sum, a local holding text) is read as the one text it makes (see _pieces).
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ _OPENERS = {"(": ")", "[": "]", "{": "}", "${": "}"}
 # Calls that add their argument to the text being built, and the ones that make one text per item.
 ADDING = frozenset({"push", "unshift"})
 PER_ITEM = frozenset({"map", "flatMap", "forEach"})
+# How many steps deep a text built from pieces is read (a local holding an array of templates is three).
+MAX_PIECES = 8
 
 
 class Code:
@@ -103,12 +106,15 @@ def templates_in(raw: str, lexicon: Lexicon | None = None, jsx: bool = False) ->
     return [found[k] for k in sorted(found)]
 
 
-def _template(code: Code, starts: list[int], i: int, loop: Loop | None = None) -> PyTemplate | None:
+def _template(code: Code, starts: list[int], i: int, loop: Loop | None = None, built: str | None = None) -> PyTemplate | None:
+    """The literal at token ``i`` as a template; ``built``: the text built from pieces that starts with it,
+    reported at the literal and never fixed (it is not written anywhere as one text)."""
     token = code.toks[i]
-    if len(token.value.strip()) < MIN_LENGTH:
+    text = token.value if built is None else built
+    if len(text.strip()) < MIN_LENGTH:
         return None
     line, column = line_column(starts, token.start)
-    return PyTemplate(token.value, Syntax.TEXT, line, column, None, loop=loop, offsets=token.offsets)
+    return PyTemplate(text, Syntax.TEXT, line, column, None, loop=loop, offsets=token.offsets if built is None else None)
 
 
 # ---------------------------------------------------------------- which literals are prompts
@@ -349,14 +355,12 @@ def _wrappers(code: Code, starts: list[int]):
             params, body = callback
             collection = _receiver(code, i - 2)
             if code.name(i - 1) == "forEach":
-                literals = _accumulated(code, body)
+                made = [(k, _template_end(code, k)) for k in _accumulated(code, body)]
             elif code.punct(body, "{"):
-                block = body
-                literals = [_value(code, k + 1) for k in range(body, code.match.get(body, body)) if code.name(k) == "return" and _function_block(code, k) == block]
-                literals = [k for group in literals for k in group]
-            else:
-                literals = _value(code, body)
-            found = _wrapper(code, starts, literals, params, collection, body)
+                made = [(k + 1, _statement_end(code, k + 1)) for k in range(body, code.match.get(body, body)) if code.name(k) == "return" and _function_block(code, k) == body]
+            else:  # an arrow's expression, up to the call's closing parenthesis
+                made = [(body, min(_statement_end(code, body), code.match.get(i, len(code.toks)) - 1))]
+            found = _wrapper(code, starts, _texts(code, made, body), params, collection, body)
         elif token.kind == "name" and token.text == "for" and code.punct(i + 1, "(") and code.name(i + 2) in ("const", "let", "var"):
             found = _for_of(code, starts, i)
         else:
@@ -377,7 +381,8 @@ def _for_of(code: Code, starts: list[int], i: int) -> list[PyTemplate]:
         collection = collection[: -len(".entries()")]
         params = [("name", target[1][1]), ("name", target[1][0])]
     body = close + 1
-    return _wrapper(code, starts, _accumulated(code, body), params, _jinja_collection(collection), body)
+    made = [(k, _template_end(code, k)) for k in _accumulated(code, body)]
+    return _wrapper(code, starts, _texts(code, made, body), params, _jinja_collection(collection), body)
 
 
 def _skip_group(code: Code, j: int) -> int:
@@ -484,8 +489,8 @@ def _new_line(code: Code, a: int, b: int) -> bool:
     return "\n" in code.raw[code.toks[a].end : code.toks[b].start]
 
 
-def _wrapper(code: Code, starts: list[int], literals: list[int], params: list, collection: str, body: int) -> list[PyTemplate]:
-    """The per-item templates among ``literals`` that render a field of the item (the first parameter)."""
+def _wrapper(code: Code, starts: list[int], texts: list[tuple[int, str]], params: list, collection: str, body: int) -> list[PyTemplate]:
+    """The per-item texts that render a field of the item (the first parameter): (the literal a text starts at, the text)."""
     if not params:
         return []
     aliases: dict[str, tuple[str, tuple[str, ...]]] = {}
@@ -499,13 +504,13 @@ def _wrapper(code: Code, starts: list[int], literals: list[int], params: list, c
     _local_aliases(code, body, target, aliases)
     loop = Loop(target, collection, index, tuple((alias, *ref) for alias, ref in aliases.items()), language="javascript")
     found = []
-    for k in dict.fromkeys(literals):
+    for k, text in dict(texts).items():
         token = code.toks[k]
-        if token.kind != "template" or _tagged(code, k):
-            continue
-        roots = [ref[0] for _, _, expression in fields(token.value) or () if (ref := _reference(expression, aliases)) is not None]
+        if token.kind == "template" and _tagged(code, k) or token.kind != "template" and text == token.value:
+            continue  # a tagged template; a plain string, no text built around it
+        roots = [ref[0] for _, _, expression in fields(text) or () if (ref := _reference(expression, aliases)) is not None]
         if target in roots:
-            template = _template(code, starts, k, loop)
+            template = _template(code, starts, k, loop, None if text == token.value else text)
             if template is not None:
                 found.append(template)
     return found
@@ -518,19 +523,10 @@ def _reference(expression: str, aliases) -> tuple[str, tuple[str, ...]] | None:
 
 def _local_aliases(code: Code, body: int, target: str, aliases: dict) -> None:
     """Names a loop body binds from the item: `const date = c.metadata.date`, `const { title } = c`."""
-    if not code.punct(body, "{"):
-        return
-    end = code.match.get(body, body)
-    for k in range(body + 1, end):
-        if code.parent[k] != body or code.name(k) not in ("const", "let", "var") or not code.punct(_skip_group(code, k + 1) + 1, "="):
-            continue
-        equals = _skip_group(code, k + 1) + 1
-        last = _statement_end(code, equals + 1)
-        value = code.raw[code.toks[equals + 1].start : code.toks[last].end] if last > equals else ""
+    for k, bound, (first, last) in _declarations(code, body):
+        equals = first - 1
+        value = code.raw[code.toks[first].start : code.toks[last].end] if last > equals else ""
         ref = _reference(value, aliases)
-        bound = _param(code, k + 1)
-        if bound is None:
-            continue
         if bound[0] == "name":
             if ref is not None and ref[0] == target and ref[1]:
                 aliases[bound[1]] = ref
@@ -542,10 +538,191 @@ def _local_aliases(code: Code, body: int, target: str, aliases: dict) -> None:
                 aliases[local] = (target, ref[1] + (key,))
 
 
+def _declarations(code: Code, body: int):
+    """Each `const x = ...` (or let, var) at the top of a block body: its token, what it binds (see _param) and its value's first and last token."""
+    if not code.punct(body, "{"):
+        return
+    for k in range(body + 1, code.match.get(body, body)):
+        if code.parent[k] != body or code.name(k) not in ("const", "let", "var") or not code.punct(_skip_group(code, k + 1) + 1, "="):
+            continue
+        equals = _skip_group(code, k + 1) + 1
+        bound = _param(code, k + 1)
+        if bound is not None:
+            yield k, bound, (equals + 1, _statement_end(code, equals + 1))
+
+
 def _reads_the_item(code: Code, start: int, end: int, target: str, aliases: dict) -> bool:
     """Whether the tokens from ``start`` to ``end`` use the loop's item, or a name bound from it, as a value (not as a property's name)."""
     names = (target, *[a for a, r in aliases.items() if r[0] == target])
     return any(code.name(m) in names and not code.punct(m - 1, ".", "?.") for m in range(start, end))
+
+
+# ---------------------------------------------------------------- a text built from pieces
+
+
+def _texts(code: Code, made: list[tuple[int, int]], body: int) -> list[tuple[int, str]]:
+    """The texts a loop body makes, each from the tokens ``first..last`` of an expression: (the literal it starts at, its text)."""
+    held = {bound[1]: value for _, bound, value in _declarations(code, body) if bound[0] == "name"}
+    found = []
+    for first, last in made:
+        built = _pieces(code, first, last, held, 0)
+        if built is not None:
+            found.append(built)
+        else:  # not one text: the literals it holds (`flatMap(c => [\`...\`, \`...\`])`), each one
+            found.extend((k, _filled(code, code.toks[k].value, held, 0)) for k in _value(code, first))
+    return found
+
+
+def _template_end(code: Code, k: int) -> int:
+    """The last token of the template literal at ``k``: its fields' tokens follow its own."""
+    last = k
+    while last + 1 < len(code.toks) and code.toks[last + 1].start < code.toks[k].end:
+        last += 1
+    return last
+
+
+def _pieces(code: Code, a: int, b: int, held: dict[str, tuple[int, int]], depth: int) -> tuple[int, str] | None:
+    """The text the expression in tokens ``a..b`` builds, with the literal it starts at, as a template's text
+    (`${...}` fields); None when it builds no text of its own (a value, a call).
+
+    Read are template literals (a field naming a local that holds text takes its text), strings,
+    a conditional's shown branch (`x ? a : b`, `x && a`), a value's default (`a ?? b`, `a || b`),
+    a sum with a string, and an array of pieces joined (`[...].filter(Boolean).join("\n")`):
+    its elements in order, a spread conditional array (`...(x ? [a] : [])`) included, as
+    lines joined with the separator; `filter` drops nothing for reading. ``held``: the locals
+    the body binds (name: the tokens of its value), followed MAX_PIECES deep.
+    """
+    if depth > MAX_PIECES or a > b:
+        return None
+    while code.punct(a, "(") and code.match.get(a) == b:
+        a, b = a + 1, b - 1
+    top = _top_level(code, a, b)
+    if (branch := _shown_branch(code, a, b, top)) is not None:
+        return next((made for x, y in branch if (made := _pieces(code, x, y, held, depth + 1)) is not None), None)
+    if len(top) > 1 and any(code.punct(k, "+") for k in top):
+        return _sum(code, a, b, top, held, depth)
+    if code.punct(a, "[") and a in code.match or code.name(a) in held and a < b and code.punct(held[code.text(a)][0], "["):
+        return _joined(code, a, b, held, depth)
+    return _piece(code, a, b, held, depth)
+
+
+def _piece(code: Code, a: int, b: int, held: dict, depth: int) -> tuple[int, str] | None:
+    """One literal, or a local that holds text: its text."""
+    if code.kind(a) == "template" and _template_end(code, a) == b:
+        return a, _filled(code, code.toks[a].value, held, depth)
+    if code.kind(a) == "string" and a == b:
+        return a, _as_template(code.toks[a].value)
+    if code.name(a) in held and a == b:
+        return _pieces(code, *held[code.text(a)], held, depth + 1)
+    return None
+
+
+def _top_level(code: Code, a: int, b: int) -> list[int]:
+    """The tokens of ``a..b`` outside its brackets and its templates' fields."""
+    top, k = [], a
+    while k <= b:
+        top.append(k)
+        k = (code.match.get(k, k) if code.punct(k, *_OPENERS) else _template_end(code, k) if code.kind(k) == "template" else k) + 1
+    return top
+
+
+def _shown_branch(code: Code, a: int, b: int, top: list[int]) -> list[tuple[int, int]] | None:
+    """The branches a conditional or a default may show, in the order they are read; None when it is neither."""
+    question = next((k for k in top if code.punct(k, "?")), None)
+    colon = next((k for k in top if question is not None and k > question and code.punct(k, ":")), None)
+    if question is not None and colon is not None:
+        return [(question + 1, colon - 1), (colon + 1, b)]
+    ands = [k for k in top if code.punct(k, "&&")]
+    if ands:
+        return [(ands[-1] + 1, b)]
+    default = next((k for k in top if code.punct(k, "??", "||")), None)
+    return [(a, default - 1), (default + 1, b)] if default is not None else None
+
+
+def _sum(code: Code, a: int, b: int, top: list[int], held: dict, depth: int) -> tuple[int, str] | None:
+    """`"Date: " + doc.date + "\n"`: a string's pieces in order, any other term a field."""
+    plus = [k for k in top if code.punct(k, "+")]
+    terms = list(zip([a, *(k + 1 for k in plus)], [*(k - 1 for k in plus), b]))
+    made = [_pieces(code, x, y, held, depth + 1) for x, y in terms]
+    if not any(made):
+        return None
+    first = next(piece[0] for piece in made if piece)
+    return first, "".join(piece[1] if piece else _field(code, x, y) for piece, (x, y) in zip(made, terms))
+
+
+def _joined(code: Code, a: int, b: int, held: dict, depth: int) -> tuple[int, str] | None:
+    """`[a, b, c].filter(Boolean).join(sep)`, or `lines.join(sep)` with `lines` holding the array: the elements' texts joined by the separator."""
+    array, k = (a, code.match[a] + 1) if code.punct(a, "[") else (held[code.text(a)][0], a + 1)
+    if code.match.get(array) != (held[code.text(a)][1] if array != a else k - 1):
+        return None  # a name holding more than the array (`lines = [...].concat(...)`)
+    while code.punct(k, ".", "?.") and code.name(k + 1) == "filter" and code.punct(k + 2, "(") and k + 2 in code.match:
+        k = code.match[k + 2] + 1
+    if not (code.punct(k, ".", "?.") and code.name(k + 1) == "join" and code.punct(k + 2, "(") and code.match.get(k + 2) == b):
+        return None
+    if b == k + 3:
+        separator = ","
+    elif code.kind(k + 3) == "string" and b == k + 4:
+        separator = code.toks[k + 3].value
+    else:
+        return None
+    made = [piece for x, y in _elements(code, array) if (piece := _element(code, x, y, held, depth)) is not None]
+    return (made[0][0], _as_template(separator).join(text for _, text in made)) if made else None
+
+
+def _elements(code: Code, opener: int) -> list[tuple[int, int]]:
+    """The first and last token of each element of an array literal; a spread array's elements in its place."""
+    starts = _items(code, opener)
+    close = code.match[opener]
+    found = []
+    for x, after in zip(starts, [*starts[1:], close + 1]):
+        y = after - 2 if after <= close else close - 1  # before the comma, or the closing bracket
+        y -= code.punct(y, ",")  # a trailing comma
+        if x > y or code.punct(x, ","):
+            continue
+        if code.punct(x, "..."):
+            spread = _spread_array(code, x + 1, y)
+            found.extend(_elements(code, spread) if spread is not None else [])
+        else:
+            found.append((x, y))
+    return found
+
+
+def _spread_array(code: Code, a: int, b: int) -> int | None:
+    """The array literal a spread shows: `...[x]`, `...(x ? [a] : [])`; None for any other value."""
+    while code.punct(a, "(") and code.match.get(a) == b:
+        a, b = a + 1, b - 1
+    if code.punct(a, "[") and code.match.get(a) == b:
+        return a
+    branch = _shown_branch(code, a, b, _top_level(code, a, b))
+    return _spread_array(code, *branch[0]) if branch else None
+
+
+def _element(code: Code, a: int, b: int, held: dict, depth: int) -> tuple[int, str] | None:
+    """One element of an array of pieces: its text, or a field when it is a value; None for null and the like."""
+    if a == b and code.name(a) in ("null", "undefined", "false"):
+        return None
+    return _pieces(code, a, b, held, depth + 1) or (a, _field(code, a, b))
+
+
+def _field(code: Code, a: int, b: int) -> str:
+    return "${" + code.raw[code.toks[a].start : code.toks[b].end] + "}"
+
+
+def _filled(code: Code, text: str, held: dict, depth: int) -> str:
+    """A template's text with each field that names a local holding text replaced by that text."""
+    out, at = [], 0
+    for start, end, expression in fields(text) or ():
+        name = expression.strip()
+        made = _pieces(code, *held[name], held, depth + 1) if name in held else None
+        if made is not None and fields(made[1]):  # a local holding text made of values; a plain string stays its field
+            out.append(text[at:start] + made[1])
+            at = end
+    return "".join(out) + text[at:]
+
+
+def _as_template(value: str) -> str:
+    """A string's value as a template's text: the characters a field would start with escaped."""
+    return value.replace("\\", "\\\\").replace("${", "\\${")
 
 
 # ---------------------------------------------------------------- a field's expression, read as Python

@@ -143,10 +143,10 @@ def test_the_cache_notices_a_changed_include(tmp_path, monkeypatch):
 
 
 def test_config_names_the_sources_content_and_question(tmp_path):
-    template = "Answer.\n{% for h in picks %}\n[{{ loop.index }}] {{ h.name }} {{ h.score }}\n{{ h.passage_text }}\n{% endfor %}\nAsked: {{ user_ask }}\nAgain: {{ user_ask }}\n"
+    template = "Answer.\n{% for h in picks %}\n[{{ loop.index }}] {{ h.name }} {{ h.score }}\n{{ h.blurb }}\n{% endfor %}\nAsked: {{ user_ask }}\nAgain: {{ user_ask }}\n"
     path = write(tmp_path / "qa.j2", template)
     assert codes(path, tmp_path) == []
-    named = {"templates": {"sources": ["picks"], "content": ["passage_text"], "question": ["user_ask"]}}
+    named = {"templates": {"sources": ["picks"], "content": ["blurb"], "question": ["user_ask"]}}
     assert codes(path, tmp_path, **named) == ["3:33 PL102", "6:8 PL101"]
 
 

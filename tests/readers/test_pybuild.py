@@ -320,6 +320,13 @@ def test_an_unknown_value_is_no_chunk_outside_a_context_loop(collection):
     assert _found(source) == []
 
 
+@pytest.mark.parametrize("collection", ["users", "rows"])  # not named as the context: only a content key makes a source
+@pytest.mark.parametrize("content, chunk", [("{X.page_text}", True), ("{X['selected_page_text']}", True), ("{X.raw_chunk_content}", True), ("{X.highlight_text}", False), ("{X.alt_text}", False)])
+def test_the_text_of_a_page_or_chunk_is_the_chunk_in_any_loop(collection, content, chunk):
+    source = LOOP_FORMS["appended"].replace("docs", collection).replace("BODY", "Title: {X.title}\nPublished: {X.published_date}\n" + content + "\n").replace("X", "doc").replace("ITEM", "doc")
+    assert [code for _, _, code in _found(source)] == (["PL201"] if chunk else [])
+
+
 def test_two_unknown_values_leave_the_chunk_undecided():
     source = _builder("appended", "doc", "Published: {doc.published_date}\n{doc.key_points}", "{doc.highlight_text}")
     assert _found(source) == []
