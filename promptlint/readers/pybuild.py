@@ -8,6 +8,10 @@ body: the string's replacement fields become the loop body's outputs, each
 reading what the field's expression reads (`doc.metadata["date"]`,
 `r.get("score")`, or a local name bound from the loop variable).
 
+A body that adds one source's text in pieces (a header, then the chunk added bare or
+by a nested loop) is read as those pieces in order (see _in_order), and a piece a
+function of the same file makes as the text it returns (see pycalls).
+
 The prompt's text is the f-string's body as written (`{expr!r:spec}` fields,
 `{{`/`}}` for braces), so findings land where the text stands in the file, and
 a fix edits the literal in place. Strings passed to anything else (print, a
@@ -23,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from ..meaning.lexicon import Lexicon
 from ..model.prompt import Prompt, Span, Syntax
-from .pycalls import Helpers, helper_called, inlined, returned_text
+from .pycalls import Helpers, bind, helper_called, inlined, returned_text
 from .segment import SlotNames, lowercase
 
 if TYPE_CHECKING:
@@ -73,6 +77,10 @@ def wrappers(node: ast.AST, raw: str, starts: list[int], helpers: Helpers) -> li
         body = list(_statements(node.body))
         made = _made_by_helpers(body, helpers)
         found = [_with_helpers(strings, made, helpers) for strings in _accumulated(body, helpers)]
+        pieces, more = _in_order(body, helpers)
+        if more:
+            # First: it stands where the string it starts with does, and reads more than that string alone.
+            found.insert(0, (_with_helpers(pieces, made, helpers)[0], True))
         return [w for strings, rebuilt in found if (w := _wrapper(node.target, node.iter, body, strings, raw, starts, rebuilt))]
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("join", "extend"):
         held = node.args
@@ -112,6 +120,66 @@ def _accumulated(body: list[ast.stmt], helpers: Helpers):
             yield named[added.id]
         elif added is not None and _strings(added, helpers):
             yield _strings(added, helpers)
+
+
+def _in_order(body: list[ast.stmt], helpers: Helpers) -> tuple[list[ast.AST], bool]:
+    """What a loop body adds to the text it builds, in order, as the pieces of one text, and whether
+    they read more than any one string does: a bare value, or two adds with fields.
+
+    A string added is itself; a value added bare (`parts.append(doc.page_content)`) is a
+    field; a loop nested in the body adds its pieces for each part of the item, read with
+    its variable bound to the part's first element, one level deep. The text built is
+    what a string is added to: values added to anything else (`total += n`) are not
+    read. Items appended to a list are read one per line.
+    """
+    adds, seen = [], set()
+    for add in _adds(body, helpers, {}):
+        # The same text added twice is one text added in either branch of an `if` (a cut block or the whole).
+        written = tuple(ast.dump(piece) for piece in add[1])
+        if written not in seen:
+            seen.add(written)
+            adds.append(add)
+    texts = {target for target, _, bare in adds if not bare}
+    kept = [(strings, bare) for target, strings, bare in adds if target in texts]
+    with_fields = sum(any(isinstance(part, ast.FormattedValue) for s in strings for part in getattr(s, "values", ())) for strings, _ in kept)
+    return [piece for strings, _ in kept for piece in strings], any(bare for _, bare in kept) or with_fields > 1
+
+
+def _adds(body: list[ast.stmt], helpers: Helpers, binding: dict[str, ast.AST]):
+    """Each add of a loop body, nested loop included: (what it adds to, the pieces, whether it adds a bare value)."""
+    named: dict[str, list[ast.AST]] = {}
+    for statement in body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+            named[statement.targets[0].id] = _strings(statement.value, helpers)
+            if binding:
+                binding[statement.targets[0].id] = bind(statement.value, binding)
+        if isinstance(statement, (ast.For, ast.AsyncFor)) and not binding and isinstance(statement.target, ast.Name):
+            first = ast.copy_location(ast.Subscript(statement.iter, ast.Constant(0), ast.Load()), statement.iter)
+            yield from ((target, strings, True) for target, strings, _ in _adds(list(_statements(statement.body)), helpers, {statement.target.id: first}))
+            continue
+        added = _added(statement)
+        if added is None:
+            continue
+        strings = (named.get(added.id) if isinstance(added, ast.Name) else None) or _strings(added, helpers)
+        bare = not strings and _shown_bare(added, named)
+        if not strings and not bare:
+            continue
+        strings = [_field(added)] if bare else strings
+        line = [ast.copy_location(ast.Constant("\n"), strings[-1])] if not isinstance(statement, ast.AugAssign) else []
+        yield _receiver(statement), [bind(s, binding) for s in strings] + line, bare
+
+
+def _receiver(statement: ast.stmt) -> str:
+    """What an add adds to: the list appended to, the name added to with `+=`."""
+    return ast.unparse(statement.target if isinstance(statement, ast.AugAssign) else statement.value.func.value)
+
+
+def _shown_bare(value: ast.AST, named: dict[str, list[ast.AST]]) -> bool:
+    """Whether a value added as it is shows a field: a key of something (`doc.page_content`, `r["text"]`), or a local set in the body."""
+    if isinstance(value, ast.Name):
+        return value.id in named
+    found = reference(value, {})
+    return found is not None and bool(found[1])
 
 
 def _made_by_helpers(body: list[ast.stmt], helpers: Helpers) -> dict[str, ast.AST]:

@@ -389,3 +389,34 @@ def test_a_date_shown_through_a_function_of_it_is_the_date(shown):
 def test_a_function_of_no_date_shows_no_date(shown):
     code = f"def build(docs):\n    out = []\n    for d in docs:\n        out.append(f\"[{{d['title']}}] ({{{shown}}})\\n{{d['text']}}\")\n    return '\\n'.join(out)\n"
     assert [f.code for f in lint_text(code, path="ctx.py", config=CONFIG) if f.code in ("PL201", "PL102")] == []
+
+
+# A loop body whose header and chunk are added apart: HEAD is the header's f-string, CONTENT the chunk's value.
+APART_FORMS = {
+    "appended apart": "def build(docs):\n    parts = []\n    for i, ITEM in enumerate(docs):\n        parts.append(f\"HEAD\")\n        parts.append(CONTENT)\n    return '\\n'.join(parts)\n",
+    "added apart": "def build(docs):\n    text = ''\n    for ITEM in docs:\n        text += f\"HEAD\\n\"\n        text += CONTENT + '\\n\\n'\n    return text\n",
+    "named, then apart": "def build(docs):\n    out = []\n    for ITEM in docs:\n        head = f\"HEAD\"\n        body = CONTENT\n        out.append(head)\n        out.append(body)\n    return '\\n'.join(out)\n",
+    "nested": "def build(groups):\n    parts = []\n    for ITEM in groups:\n        parts.append(f\"HEAD\")\n        for piece in ITEM['chunks']:\n            parts.append(f\"--- {piece['title']}\")\n            parts.append(PIECE)\n    return '\\n'.join(parts)\n",
+}
+
+
+@pytest.mark.parametrize("form", APART_FORMS)
+@pytest.mark.parametrize("item, content", [("doc", "X.page_content"), ("r", "X['text']"), ("hit", "X.get('content', '')")])
+@pytest.mark.parametrize("head, code", [("[{X.title}] score {X.score:.2f}", "PL102"), ("{X['title']} ({X['published_at']})", "PL201"), ("{X.title} by {X.author}", None)])
+def test_a_header_and_a_chunk_added_apart_are_one_source(form, item, content, head, code):
+    piece = "piece" + content.removeprefix("X")
+    source = APART_FORMS[form].replace("HEAD", head).replace("CONTENT", content).replace("PIECE", piece).replace("X", item).replace("ITEM", item)
+    assert [c for _, _, c in _found(source) if c in ("PL102", "PL201")] == ([code] if code else [])
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "scores.append(doc.score)",  # a list of numbers beside the text, not part of it
+        "total += doc.score",
+        "seen.add(doc.metadata['date'])",
+    ],
+)
+def test_a_value_added_to_something_else_is_not_read_into_the_source(statement):
+    source = f"def build(docs):\n    parts, scores, total, seen = [], [], 0, set()\n    for doc in docs:\n        parts.append(f\"[{{doc.title}}]\\n{{doc.page_content}}\")\n        {statement}\n    return parts\n"
+    assert _found(source) == []
