@@ -76,11 +76,11 @@ def wrappers(node: ast.AST, raw: str, starts: list[int], helpers: Helpers) -> li
     if isinstance(node, (ast.For, ast.AsyncFor)):
         body = list(_statements(node.body))
         made = _made_by_helpers(body, helpers)
-        found = [_with_helpers(strings, made, helpers) for strings in _accumulated(body, helpers)]
+        found = [_with_helpers(strings, made, helpers, node) for strings in _accumulated(body, helpers)]
         pieces, more = _in_order(body, helpers)
         if more:
             # First: it stands where the string it starts with does, and reads more than that string alone.
-            found.insert(0, (_with_helpers(pieces, made, helpers)[0], True))
+            found.insert(0, (_with_helpers(pieces, made, helpers, node)[0], True))
         return [w for strings, rebuilt in found if (w := _wrapper(node.target, node.iter, body, strings, raw, starts, rebuilt))]
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("join", "extend"):
         held = node.args
@@ -92,7 +92,7 @@ def wrappers(node: ast.AST, raw: str, starts: list[int], helpers: Helpers) -> li
     for comprehension in held:
         if isinstance(comprehension, (ast.ListComp, ast.GeneratorExp)) and (strings := _strings(comprehension.elt, helpers)):
             generator = comprehension.generators[-1]
-            strings, rebuilt = _with_helpers(strings, {}, helpers)
+            strings, rebuilt = _with_helpers(strings, {}, helpers, node)
             found.append(_wrapper(generator.target, generator.iter, [], strings, raw, starts, rebuilt))
     return [w for w in found if w is not None]
 
@@ -192,10 +192,12 @@ def _made_by_helpers(body: list[ast.stmt], helpers: Helpers) -> dict[str, ast.AS
     return made
 
 
-def _with_helpers(strings: list[ast.AST], made: dict[str, ast.AST], helpers: Helpers) -> tuple[list[ast.AST], bool]:
-    """The strings with what the module's functions make read in place of their calls, and whether any was."""
+def _with_helpers(strings: list[ast.AST], made: dict[str, ast.AST], helpers: Helpers, node: ast.AST) -> tuple[list[ast.AST], bool]:
+    """The strings with what the module's functions make read in place of their calls, and whether the text
+    is no longer the literal as written: a call was read, or a string is a helper's, written outside ``node``."""
     read = [inlined(s, made, helpers) if isinstance(s, ast.JoinedStr) else s for s in strings]
-    return read, any(ast.dump(a) != ast.dump(b) for a, b in zip(read, strings))
+    elsewhere = any(not node.lineno <= s.lineno <= node.end_lineno for s in strings)
+    return read, elsewhere or any(ast.dump(a) != ast.dump(b) for a, b in zip(read, strings))
 
 
 def _added(statement: ast.stmt) -> ast.AST | None:

@@ -111,3 +111,21 @@ def test_helpers_are_followed_two_calls_deep(depth, followed):
     call = module.body[-1].value
     text = returned_text(call, helpers_of(module))
     assert (text is not None and "doc.metadata['date']" in ast.unparse(text)) is followed
+
+
+# A helper that makes a whole source from values the caller reads out of the item.
+WHOLE = 'def fmt_source(title: str, body: str, value) -> str:\n    return f"""[Source: {title}, LABEL: {value}]\n{body}\n"""\n'
+CALLERS = {
+    "joined comprehension": 'def build(docs):\n    return "\\n".join([fmt_source(s["title"], s["content"], s["KEY"]) for s in docs])\n',
+    "generator": 'def build(docs):\n    return "\\n".join(fmt_source(s.title, s.page_content, s.KEY) for s in docs)\n',
+    "appended": 'def build(docs):\n    parts = []\n    for s in docs:\n        parts.append(fmt_source(s["title"], body=s["content"], value=s["KEY"]))\n    return "".join(parts)\n',
+    "added": 'def build(docs):\n    out = ""\n    for s in docs:\n        out += fmt_source(s.title, s.text, s.metadata.get("KEY"))\n    return out\n',
+}
+
+
+@pytest.mark.parametrize("caller", CALLERS)
+@pytest.mark.parametrize("label, key, code", [("Similarity", "similarity", "PL102"), ("Updated", "updated_at", "PL201"), ("Author", "author", None)])
+def test_a_helper_that_makes_the_whole_source_reads_the_callers_values(caller, label, key, code):
+    source = WHOLE.replace("LABEL", label) + "\n\n" + CALLERS[caller].replace("KEY", key)
+    found = [(f.line, f.code) for f in lint_text(source, path="build.py", config=CONFIG) if f.code in ("PL102", "PL201")]
+    assert found == ([(2, code)] if code else [])  # at the helper's literal, where the text is written
