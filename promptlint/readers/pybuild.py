@@ -110,16 +110,7 @@ def _statements(body: list[ast.stmt]):
 
 def _accumulated(body: list[ast.stmt], helpers: Helpers):
     """The string groups the body adds to something: `parts.append(f"...")`, `text += block`."""
-    named = {}
-    for statement in body:
-        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
-            named[statement.targets[0].id] = _strings(statement.value, helpers)
-    for statement in body:
-        added = _added(statement)
-        if isinstance(added, ast.Name) and named.get(added.id):
-            yield named[added.id]
-        elif added is not None and _strings(added, helpers):
-            yield _strings(added, helpers)
+    return (strings for _, strings, bare, _ in _adds(body, helpers) if not bare)
 
 
 def _in_order(body: list[ast.stmt], helpers: Helpers) -> tuple[list[ast.AST], bool]:
@@ -133,40 +124,44 @@ def _in_order(body: list[ast.stmt], helpers: Helpers) -> tuple[list[ast.AST], bo
     read. Items appended to a list are read one per line.
     """
     adds, seen = [], set()
-    for add in _adds(body, helpers, {}):
+    for target, strings, bare, listed in _adds(body, helpers, nested=True):
         # The same text added twice is one text added in either branch of an `if` (a cut block or the whole).
-        written = tuple(ast.dump(piece) for piece in add[1])
+        written = tuple(ast.dump(piece) for piece in strings)
         if written not in seen:
             seen.add(written)
-            adds.append(add)
+            line = [ast.copy_location(ast.Constant("\n"), strings[-1])] if listed else []
+            adds.append((target, strings + line, bare))
     texts = {target for target, _, bare in adds if not bare}
     kept = [(strings, bare) for target, strings, bare in adds if target in texts]
     with_fields = sum(any(isinstance(part, ast.FormattedValue) for s in strings for part in getattr(s, "values", ())) for strings, _ in kept)
     return [piece for strings, _ in kept for piece in strings], any(bare for _, bare in kept) or with_fields > 1
 
 
-def _adds(body: list[ast.stmt], helpers: Helpers, binding: dict[str, ast.AST]):
-    """Each add of a loop body, nested loop included: (what it adds to, the pieces, whether it adds a bare value)."""
+def _adds(body: list[ast.stmt], helpers: Helpers, nested: bool = False, binding: dict[str, ast.AST] | None = None):
+    """Each add of a loop body, in order: (what it adds to, its strings, whether it adds a bare value, whether to a list).
+
+    ``nested``: a loop in the body adds too, each of its strings read with the loop's
+    variable bound (``binding``) to the first element of what it iterates.
+    """
     named: dict[str, list[ast.AST]] = {}
     for statement in body:
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
             named[statement.targets[0].id] = _strings(statement.value, helpers)
             if binding:
                 binding[statement.targets[0].id] = bind(statement.value, binding)
-        if isinstance(statement, (ast.For, ast.AsyncFor)) and not binding and isinstance(statement.target, ast.Name):
+        if nested and isinstance(statement, (ast.For, ast.AsyncFor)) and isinstance(statement.target, ast.Name):
             first = ast.copy_location(ast.Subscript(statement.iter, ast.Constant(0), ast.Load()), statement.iter)
-            yield from ((target, strings, True) for target, strings, _ in _adds(list(_statements(statement.body)), helpers, {statement.target.id: first}))
+            inner = _adds(list(_statements(statement.body)), helpers, binding={statement.target.id: first})
+            yield from ((target, strings, True, listed) for target, strings, _, listed in inner)
             continue
         added = _added(statement)
         if added is None:
             continue
         strings = (named.get(added.id) if isinstance(added, ast.Name) else None) or _strings(added, helpers)
         bare = not strings and _shown_bare(added, named)
-        if not strings and not bare:
-            continue
-        strings = [_field(added)] if bare else strings
-        line = [ast.copy_location(ast.Constant("\n"), strings[-1])] if not isinstance(statement, ast.AugAssign) else []
-        yield _receiver(statement), [bind(s, binding) for s in strings] + line, bare
+        if strings or bare:
+            strings = [_field(added)] if bare else strings
+            yield _receiver(statement), [bind(s, binding) for s in strings] if binding else strings, bare, not isinstance(statement, ast.AugAssign)
 
 
 def _receiver(statement: ast.stmt) -> str:
