@@ -523,14 +523,13 @@ def _reference(expression: str, aliases) -> tuple[str, tuple[str, ...]] | None:
 
 def _local_aliases(code: Code, body: int, target: str, aliases: dict) -> None:
     """Names a loop body binds from the item: `const date = c.metadata.date`, `const { title } = c`."""
-    for k, bound, (first, last) in _declarations(code, body):
-        equals = first - 1
-        value = code.raw[code.toks[first].start : code.toks[last].end] if last > equals else ""
+    for bound, (first, last) in _declarations(code, body):
+        value = code.raw[code.toks[first].start : code.toks[last].end] if last >= first else ""
         ref = _reference(value, aliases)
         if bound[0] == "name":
             if ref is not None and ref[0] == target and ref[1]:
                 aliases[bound[1]] = ref
-            elif _reads_the_item(code, equals + 1, last + 1, target, aliases):
+            elif _reads_the_item(code, first, last + 1, target, aliases):
                 # Computed from the item (`const summary = c.highlights.map(...).join(" ")`): a field of it, named by its variable.
                 aliases[bound[1]] = (target, (bound[1],))
         elif bound[0] == "object" and ref is not None and ref[0] == target:
@@ -539,7 +538,7 @@ def _local_aliases(code: Code, body: int, target: str, aliases: dict) -> None:
 
 
 def _declarations(code: Code, body: int):
-    """Each `const x = ...` (or let, var) at the top of a block body: its token, what it binds (see _param) and its value's first and last token."""
+    """Each `const x = ...` (or let, var) at the top of a block body: what it binds (see _param) and its value's first and last token."""
     if not code.punct(body, "{"):
         return
     for k in range(body + 1, code.match.get(body, body)):
@@ -548,7 +547,7 @@ def _declarations(code: Code, body: int):
         equals = _skip_group(code, k + 1) + 1
         bound = _param(code, k + 1)
         if bound is not None:
-            yield k, bound, (equals + 1, _statement_end(code, equals + 1))
+            yield bound, (equals + 1, _statement_end(code, equals + 1))
 
 
 def _reads_the_item(code: Code, start: int, end: int, target: str, aliases: dict) -> bool:
@@ -562,7 +561,7 @@ def _reads_the_item(code: Code, start: int, end: int, target: str, aliases: dict
 
 def _texts(code: Code, made: list[tuple[int, int]], body: int) -> list[tuple[int, str]]:
     """The texts a loop body makes, each from the tokens ``first..last`` of an expression: (the literal it starts at, its text)."""
-    held = {bound[1]: value for _, bound, value in _declarations(code, body) if bound[0] == "name"}
+    held = {bound[1]: value for bound, value in _declarations(code, body) if bound[0] == "name"}
     found = []
     for first, last in made:
         built = _pieces(code, first, last, held, 0)
