@@ -23,6 +23,8 @@ from __future__ import annotations
 import ast
 import copy
 
+from ..meaning.lexicon import shipped
+
 # How many calls deep a helper is followed into the helpers it calls.
 MAX_DEPTH = 2
 # Whose method a call through these names is.
@@ -124,8 +126,7 @@ def _returns(body: list[ast.stmt], binding: dict[str, ast.AST], tests: tuple[str
     ``binding`` is carried through the body and its branches: a local a branch sets is
     what the branch shows, unless it sets a plain constant (the fallback when a field is missing).
     """
-    from .jinja.reader import STALENESS_WORDS  # jinja reads this package's loops; only its word list is needed
-
+    staleness = shipped().matcher("unconditional-date", "staleness-tests")
     for statement in body:
         if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
             targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
@@ -133,7 +134,7 @@ def _returns(body: list[ast.stmt], binding: dict[str, ast.AST], tests: tuple[str
                 if not (branch and isinstance(statement.value, ast.Constant) and targets[0].id in binding):
                     binding[targets[0].id] = bind(statement.value, binding)
         elif isinstance(statement, ast.Return) and statement.value is not None:
-            if not any(STALENESS_WORDS.search(test.lower()) for test in tests):
+            if not any(staleness.search(test.lower()) for test in tests):
                 yield bind(statement.value, binding)
         elif isinstance(statement, ast.If):
             yield from _returns(statement.body, binding, tests + (ast.unparse(statement.test),), True)

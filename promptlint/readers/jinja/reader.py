@@ -19,7 +19,6 @@ from .tags import Block, Tag, statement, tag_statement
 # How deep macro calls are followed (a macro may call another).
 MAX_MACRO_DEPTH = 5
 # Words in an `{% if %}` test that make a date shown under it conditional on staleness.
-STALENESS_WORDS = re.compile(r"stale|outdated|too old|is_old|age_days|older")
 # What an includes reader answers for a name that leads outside the project root.
 OUTSIDE_ROOT = "outside the project root"
 
@@ -419,7 +418,7 @@ class Reader:
             span=output.span if output.site else removal,
             value_span=output.span,
             form=FieldForm.INLINE,
-            conditional=any(STALENESS_WORDS.search(t.lower()) for t in output.tests),
+            conditional=any(self.vocab.lexicon.matcher("unconditional-date", "staleness-tests").search(t.lower()) for t in output.tests),
             elsewhere=output.origin.source[removal.start : removal.end] if output.site else None,
         )
 
