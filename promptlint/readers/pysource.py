@@ -22,6 +22,7 @@ from ..meaning.lexicon import Lexicon, shipped
 from ..model.lines import line_starts
 from ..model.prompt import Syntax
 from .pybuild import BUILDING, Loop, called_name, jinja_by_content, literal_in_call, wrappers
+from .pyassembly import assembled
 from .pycalls import helpers_of
 from .segment import is_prompt_text, words
 
@@ -146,7 +147,8 @@ def _sent(node: ast.AST, lexicon: Lexicon):
     """
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and names_prompt_function(node.name, lexicon):
         for returned in _returns(node.body):
-            yield from _strings(returned.value, False)
+            # A text assembled from pieces is read as its pieces written out (see pyassembly).
+            yield from _strings(assembled(node, returned.value) or returned.value, False)
     if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
         yield from _with_context_slot(node.body)
     elif isinstance(node, ast.Dict):

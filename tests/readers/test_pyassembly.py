@@ -1,0 +1,70 @@
+"""A prompt function that assembles its text from pieces and returns them joined is read as
+the text it returns, pieces written out in order."""
+
+from __future__ import annotations
+
+import pytest
+
+from promptlint.engine.lint import lint_text
+from promptlint.readers.pysource import templates_in
+
+STATIC = "Answer from the excerpts only. Cite the excerpt you use."
+CLOSING = "Transform the user's question into a search query. Reply with the query alone."
+
+# Ways of filling the list, each rendering: date line, intro, the excerpts, the closing instruction.
+FILLS = {
+    "append": """    parts = []
+    parts.append(f"Current Date: {now}")
+    parts.append("%(static)s")
+    if docs:
+        intro = "Here are the excerpts:"
+        intro += "\\n\\n".join(f"[{i}] {d.text}" for i, d in enumerate(docs))
+        parts.append(intro)
+    parts.append("%(closing)s")
+    return "\\n".join(parts)""",
+    "literal then extend": """    parts = [f"Current Date: {now}", "%(static)s"]
+    excerpts = "Here are the excerpts:" + "\\n\\n".join([d.text for d in docs])
+    parts.extend([excerpts, "%(closing)s"])
+    return "\\n".join(parts)""",
+    "+= a list": """    parts = [f"Current Date: {now}"]
+    parts += ["%(static)s", "Here are the excerpts:" + format_docs(docs)]
+    parts += ["%(closing)s"]
+    return "\\n".join(parts)""",
+    "names joined": """    prelude = f"Current Date: {now}\\n%(static)s"
+    body = "Here are the excerpts:\\n" + "\\n".join(d.text for d in docs)
+    closing = "%(closing)s"
+    return "\\n".join([prelude, body, closing])""",
+}
+
+
+def _module(fill: str, closing: str = CLOSING) -> str:
+    return "def build_search_prompt(docs, now):\n" + fill % {"static": STATIC, "closing": closing} + "\n"
+
+
+@pytest.mark.parametrize("fill", FILLS)
+def test_pieces_are_read_in_order_as_one_prompt(fill):
+    [template] = [t for t in templates_in(_module(FILLS[fill])) if t.text.startswith("Current Date")]
+    text = template.text
+    assert text.index(STATIC) < text.index("Here are the excerpts:") < text.index(CLOSING)
+    assert [f.code for f in lint_text(_module(FILLS[fill]), path="prompts.py") if f.code == "PL305"] == ["PL305"]
+
+
+@pytest.mark.parametrize("fill", FILLS)
+def test_the_twin_with_nothing_after_the_data_is_clean(fill):
+    module = _module(FILLS[fill].replace("f\"Current Date: {now}", "\"You write search queries."), closing="")
+    assert [f.code for f in lint_text(module, path="prompts.py") if f.code == "PL305"] == []
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        # A loop fills the list: one piece per item, not read as written out.
+        'def build_prompt(docs):\n    parts = ["Answer from the sources."]\n    for d in docs:\n        parts.append(f"- {d.text}")\n    return "\\n".join(parts)\n',
+        # Only names the function never builds: nothing of its own.
+        'def build_prompt(header, body):\n    return "\\n".join([header, body])\n',
+        # Not a function named for prompts.
+        'def render(docs, now):\n    parts = [f"Current Date: {now}", "Answer from the excerpts only."]\n    parts.append("Reply with the query alone.")\n    return "\\n".join(parts)\n',
+    ],
+)
+def test_what_is_not_an_assembled_prompt_is_not_read_as_one(module):
+    assert [t for t in templates_in(module) if "\n" in t.text and t.loop is None] == []
