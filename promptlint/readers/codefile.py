@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import re
+import sys
+
 from ..model.lines import line_column, line_starts
 from ..model.prompt import Syntax
 from .document import Document, DocumentKind, Input, Prompt, syntax_error
@@ -16,8 +19,26 @@ def read_python(file: Input) -> Document:
     try:
         found = templates_in(file.raw, file.lexicon)
     except PythonSyntaxError as exc:
+        if _newer_fstring(file.raw, exc.line):
+            # Valid Python 3.12 (PEP 701 lets an f-string's fields hold quotes and backslashes):
+            # not the file's error, so no PL900; the user is told the file was not read.
+            version = f"{sys.version_info.major}.{sys.version_info.minor}"
+            return file.document(DocumentKind.PYTHON, unread=[f"not read: line {exc.line} may use f-string syntax of Python 3.12, which Python {version} cannot parse ({exc.message})"])
         return file.document(DocumentKind.PYTHON, errors=[syntax_error(file.display, f"invalid Python: {exc.message}", exc.line, exc.column)])
     return _code_document(file, DocumentKind.PYTHON, found)
+
+
+# An f-string opening: `f"`, `rf'`, `F"""`.
+_FSTRING = re.compile(r"(?i)(?<![\w])(?:rf|fr|f)['\"]")
+
+
+def _newer_fstring(raw: str, line: int) -> bool:
+    """Whether a parse error may be an f-string written as Python 3.12 allows, which an older
+    Python refuses: an f-string opens on the error's line or the few lines before it."""
+    if sys.version_info >= (3, 12):
+        return False
+    lines = raw.split("\n")[max(0, line - 6) : line]
+    return any(_FSTRING.search(text) for text in lines)
 
 
 def read_javascript(file: Input) -> Document:

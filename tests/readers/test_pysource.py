@@ -286,3 +286,20 @@ def test_lines_joined_in_code_are_one_template(separator, brackets):
 def test_a_join_of_anything_but_literals_is_not_read():
     assert templates_in('RAG_PROMPT = "\\n".join([header, "{context}", footer])\n') == []
     assert templates_in('RAG_PROMPT = sep.join(["Answer from the context below please.", "{context}"])\n') == []
+
+
+def test_an_fstring_written_as_python_3_12_allows_is_no_syntax_error():
+    import sys
+
+    from promptlint.readers.document import parse_text
+
+    source = "def format_context(docs):\n    return \"\\n\\n\".join(f\"[{i}] {d.replace('\\n', ' ')}\"\n                       for i, d in enumerate(docs))\n"
+    doc = parse_text(source, "formatting.py", ".py")
+    assert doc.errors == ()
+    if sys.version_info < (3, 12):
+        [note] = doc.unread
+        assert note.startswith("not read: line 3 may use f-string syntax of Python 3.12")
+
+
+def test_a_syntax_error_with_no_fstring_near_it_is_still_pl900():
+    assert [f.code for f in lint_text("x = (1,\n", path="broken.py")] == ["PL900"]
