@@ -126,6 +126,10 @@ class _Walk:
         self.key = None
 
 
+# A value written as "and so on": the object describes what a source looks like.
+_ELIDED = frozenset({"", "...", "\u2026", "[...]", "<text>", "<content>", "string"})
+
+
 def _source(
     text: str, obj: _Container, span: Span, content_labels: frozenset[str], title_labels: frozenset[str], heading_labels: frozenset[str]
 ) -> Source | None:
@@ -134,6 +138,8 @@ def _source(
     if content is None or len(labelled) < 2:
         return None
     content_value, content_pair = content
+    if text[content_value.start : content_value.end].strip() in _ELIDED:
+        return None  # `{"source": "...", "text": "..."}`: the shape of a source described, not one
     removals = _removals([pair for _, _, pair in labelled], [key for key, _, _ in obj.pairs])
     fields = [
         Field(label=label, value=text[value.start : value.end], span=removal, value_span=value, form=FieldForm.JSON)

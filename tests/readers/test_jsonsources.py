@@ -123,3 +123,11 @@ def test_deep_and_long_json_is_matched_but_not_kept():
     assert [s.title for s in sources(shallow)] == ["T"]
     long = "[{" + ", ".join(f'"k{i}": {i}' for i in range(jsonsources.MAX_KEYS)) + ', "content": "late"}]'
     assert sources(long) == []
+
+
+@pytest.mark.parametrize("elided", ["...", "\u2026", "[...]", "string", "<text>"])
+def test_an_object_that_describes_a_sources_shape_is_no_source(elided):
+    text = f'The context is JSON: {{"top_chunks": [{{"source": "{elided}", "text": "{elided}", "score": 0.5}}]}}\n\nAnswer from it.\n'
+    assert segment_text(text).sources == []
+    real = text.replace(f'"text": "{elided}"', '"text": "Press the green button to start."')
+    assert [s.title or s.fields[0].value for s in segment_text(real).sources] == [f"{elided}"]
