@@ -12,8 +12,10 @@ Only lines that instruct count. Not counted: labels and cues in any language
 template slots, lines that mark where the data starts or ends ("END of search
 results."), a line that prints a value with a few words around it ("Found {{ n }}
 results", "Search took {{ ms }} ms"), worked examples in the instructions, the words of a tool's result,
-and, after earlier chat turns, the instructions that open the last user turn
-before its data (a chat API has no other place for them but the system prompt).
+after earlier chat turns, the instructions that open the last user turn
+before its data (a chat API has no other place for them but the system prompt), and
+anything after the line the model answers after ("Answer:" and a blank line): a debug
+dump's footer or notes on a run are not sent.
 
 ## Why is this bad?
 Providers cache the longest unchanged prefix of a prompt. Anything that changes
@@ -94,8 +96,9 @@ def _static_after(prompt: Prompt, start: int, ctx: RuleContext, framing: Span | 
     tool_results = SpanSet([m.span for m in prompt.messages if m.role in tool_roles])
     pieces = []
     line_no, counted = 0, 0  # the newlines before ``counted``: each stretch of text is counted once
+    end = _answered_at(prompt, start, ctx)
     for part in prompt.parts:
-        if part.kind is not PartKind.INSTRUCTIONS or part.span.start < start:
+        if part.kind is not PartKind.INSTRUCTIONS or part.span.start < start or part.span.start >= end:
             continue
         if framing is not None and framing.contains(part.span):
             continue
@@ -105,10 +108,25 @@ def _static_after(prompt: Prompt, start: int, ctx: RuleContext, framing: Span | 
         counted = part.span.start
         at = part.span.start
         for i, line in enumerate(prompt.text[part.span.start : part.span.end].split("\n")):
+            if at >= end:
+                break
             if line.strip() and not _is_label(line, delimiters) and not _captions_a_value(prompt.text, at):
                 pieces.append((line_no + i, line))
             at += len(line) + 1
     return pieces
+
+
+_ANSWER_CUE = re.compile(r"^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*)?(?P<label>[^\W\d][\w ]{0,30}?)(?:\*\*)?[ \t]*[:\uff1a][ \t]*(?:\*\*)?[ \t]*\n[ \t]*\n", re.MULTILINE)
+
+
+def _answered_at(prompt: Prompt, start: int, ctx: RuleContext) -> int:
+    """Where the prompt ends for the model: after the line it answers after ("Answer:", then a blank
+    line). What follows such a line in a text (a debug dump's footer, notes on a run) is not sent."""
+    cues = ctx.lexicon.matcher("segment", "answer-cues")
+    for match in _ANSWER_CUE.finditer(prompt.lower, start):
+        if cues.fullmatch(" ".join(match["label"].split())):
+            return match.end()
+    return len(prompt.text)
 
 
 def _captions_a_value(text: str, at: int) -> bool:

@@ -147,14 +147,14 @@ def test_one_sentence_after_a_timestamp_is_not_a_reminder(date):
     assert [code for *_, code in _found(text)] == ["PL305"]
 
 
-def _naive_lines(prompt, start):
-    """The line numbers as the rule counted them before: every line from the top of the text."""
+def _naive_lines(prompt, start, end):
+    """The line numbers as the rule counted them before: every line from the top of the text, up to ``end``."""
     lines = set()
     for part in prompt.parts:
         if part.kind is PartKind.INSTRUCTIONS and part.span.start >= start:
             offset = part.span.start
             for line in prompt.text[part.span.start : part.span.end].split("\n"):
-                if line.strip() and not cache_boundary._is_label(line, ("begin", "end", "start", "beginning")):
+                if offset < end and line.strip() and not cache_boundary._is_label(line, ("begin", "end", "start", "beginning")):
                     lines.add(prompt.text.count("\n", 0, offset))
                 offset += len(line) + 1
     return lines
@@ -175,10 +175,25 @@ def test_line_numbers_are_counted_once_and_unchanged(lines):
     from promptlint.rules._context import RuleContext
 
     ctx = RuleContext(rule, CONFIG.rule_options(rule), CONFIG.today, CONFIG.lexicon)
-    assert {line for line, _ in cache_boundary._static_after(prompt, dynamic.span.end, ctx)} == _naive_lines(prompt, dynamic.span.end)
+    end = cache_boundary._answered_at(prompt, dynamic.span.end, ctx)
+    assert {line for line, _ in cache_boundary._static_after(prompt, dynamic.span.end, ctx)} == _naive_lines(prompt, dynamic.span.end, end)
 
 
 def test_many_lines_after_the_context_are_counted():
     text = "{context}\n" + "Answer briefly and cite every claim.\n" * 32_000
     (finding,) = [f for f in lint_text(text, path="t.txt", config=CONFIG) if f.code == "PL305"]
     assert finding.message.startswith("32000 lines of static instructions come after the retrieved context")
+
+
+ANSWERED = "You answer from the context.\n\n<context>\n{context}\n</context>\n\nQuestion: {question}\n\n{cue}\n\n--- END OF LLM INPUT ---\n\nTotal input length: 2847 characters\nEstimated tokens for the input: ~711\n"
+
+
+@pytest.mark.parametrize("cue", ["Answer:", "Helpful Answer:", "## Answer:", "**Answer:**", "Response:"])
+def test_what_follows_the_line_the_model_answers_after_is_not_sent(cue):
+    text = ANSWERED.format(cue=cue, context="{context}", question="{question}")
+    assert [f.code for f in lint_text(text, path="debug.txt") if f.code == "PL305"] == []
+
+
+def test_instructions_right_under_an_output_label_are_still_after_the_context():
+    text = "You answer from the context.\n\nContext:\n{context}\n\nOutput:\nReturn JSON only.\nNever add prose around it.\n"
+    assert [f.code for f in lint_text(text, path="p.txt") if f.code == "PL305"] == ["PL305"]
