@@ -307,7 +307,8 @@ def _notices(path: Path, config: Config, named: bool, result: parallel.Checked) 
     """What the user is told of a file that was read: a warning, no prompt in it, what no reader reads."""
     if result.error:
         click.echo(f"warning: {result.error}", err=True)
-    if result.no_prompt and (named or not formats.for_suffix(config.suffix_for(path)).code):
+    # A file the reader could not read at all says why instead (see Document.unread).
+    if result.no_prompt and not result.doc.unread and (named or not formats.for_suffix(config.suffix_for(path)).code):
         # A walk takes source files to look for templates in them; most hold none.
         click.echo(f"notice: {result.doc.path}: no prompt found, skipped", err=True)
     for note in result.doc.unread:

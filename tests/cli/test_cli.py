@@ -632,6 +632,20 @@ def test_a_named_file_without_a_prompt_is_named_in_one_line(work, name, output_f
         assert (result.stdout, result.stderr) == ("[]\n", f"notice: {name}: no prompt found, skipped\n")
 
 
+def test_a_python_file_this_python_cannot_parse_says_why_in_one_notice(work):
+    import sys
+
+    source = "def context(docs):\n    return \"\\n\".join(f\"[{i}] {d.replace('\\n', ' ')}\" for i, d in enumerate(docs))\n"
+    (work / "formatting.py").write_text(source, encoding="utf-8")
+    result = check("formatting.py")
+    assert result.exit_code == 0
+    if sys.version_info < (3, 12):
+        assert result.stderr.splitlines() == [
+            "notice: formatting.py: not read: line 2 may use f-string syntax of Python 3.12, which Python "
+            f"{sys.version_info.major}.{sys.version_info.minor} cannot parse (f-string expression part cannot include a backslash)"
+        ]
+
+
 def test_a_file_without_a_prompt_does_not_change_the_exit_code_and_is_never_cached(work):
     copy(PL102 / "bad.txt", work)
     (work / "config.json").write_text(NOT_PROMPTS["config.json"], encoding="utf-8")
