@@ -104,7 +104,6 @@ class Lexicon:
         self._concepts = concepts
         self._generic = generic
         self._added = added  # (file, key) -> the words the user's `extend-<key>` adds to that list
-        self._matchers: dict[tuple[str, str], re.Pattern[str]] = {}
         self._seen: dict[str, frozenset[str]] = {}  # a prompt asks about the same labels again and again
 
     def concepts(self, name: str) -> frozenset[str]:
@@ -133,14 +132,6 @@ class Lexicon:
         """A word list of rules/<file>.yaml with the words the user added to it: a rule and a
         reader that read the same list read the same words."""
         return list(vocabulary.load(file).get(key, [])) + list(self._added.get((file, key), ()))
-
-    def matcher(self, file: str, key: str) -> re.Pattern[str]:
-        """One pattern over lower-cased text that finds any word of a list (``words``)."""
-        found = self._matchers.get((file, key))
-        if found is None:
-            words = sorted(self.words(file, key), key=len, reverse=True)
-            found = self._matchers[(file, key)] = re.compile("|".join(re.escape(w.lower()) for w in words))
-        return found
 
     def means(self, name: str, concept: str) -> bool:
         return concept in self.concepts(name)

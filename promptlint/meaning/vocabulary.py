@@ -53,6 +53,12 @@ def _label_set(words: tuple[str, ...]) -> frozenset[str]:
 
 def patterns(phrases: list[str]) -> re.Pattern[str]:
     """One alternation over lower-cased text, compiled case-sensitively for speed."""
+    return _patterns(tuple(phrases))
+
+
+@cache
+def _patterns(phrases: tuple[str, ...]) -> re.Pattern[str]:
+    # Rules and readers ask for the same lists on every prompt: compile each once.
     return re.compile("|".join(f"(?:{p})" for p in phrases), re.MULTILINE)
 
 

@@ -25,11 +25,18 @@ _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
 
+def joined(node: ast.AST) -> ast.expr | None:
+    """What `SEP.join(items)` joins: its one argument; None for any other node."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join" and len(node.args) == 1:
+        return node.args[0]
+    return None
+
+
 def assembled(function: ast.FunctionDef | ast.AsyncFunctionDef, returned: ast.AST) -> ast.Call | None:
     """The returned `SEP.join(parts)` with its parts written out as f-strings; None when it is none."""
-    if not (isinstance(returned, ast.Call) and isinstance(returned.func, ast.Attribute) and returned.func.attr == "join" and len(returned.args) == 1):
+    items = joined(returned)
+    if items is None:
         return None
-    items = returned.args[0]
     built = _Built(items.id if isinstance(items, ast.Name) else None)
     if not built.read(function.body):
         return None
@@ -118,9 +125,7 @@ class _Built:
 
 def _joined_over(value: ast.AST) -> ast.Name | None:
     """The name a comprehension joined into one text iterates: `"\\n".join(f"..." for d in docs)` is docs."""
-    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "join" and len(value.args) == 1):
-        return None
-    comprehension = value.args[0]
+    comprehension = joined(value)
     if isinstance(comprehension, (ast.ListComp, ast.GeneratorExp)) and isinstance(comprehension.generators[0].iter, ast.Name):
         return comprehension.generators[0].iter
     return None

@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 import copy
 
+from ..meaning import vocabulary
 from ..meaning.lexicon import shipped
 
 # How many calls deep a helper is followed into the helpers it calls.
@@ -126,7 +127,7 @@ def _returns(body: list[ast.stmt], binding: dict[str, ast.AST], tests: tuple[str
     ``binding`` is carried through the body and its branches: a local a branch sets is
     what the branch shows, unless it sets a plain constant (the fallback when a field is missing).
     """
-    staleness = shipped().matcher("unconditional-date", "staleness-tests")
+    staleness = vocabulary.patterns(shipped().words("unconditional-date", "staleness-tests"))
     for statement in body:
         if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
             targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]

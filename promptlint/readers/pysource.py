@@ -22,7 +22,7 @@ from ..meaning.lexicon import Lexicon, shipped
 from ..model.lines import line_starts
 from ..model.prompt import Syntax
 from .pybuild import BUILDING, Loop, called_name, jinja_by_content, literal_in_call, wrappers
-from .pyassembly import assembled
+from .pyassembly import assembled, joined
 from .pycalls import helpers_of
 from .segment import is_prompt_text, words
 
@@ -189,8 +189,7 @@ def _context_slotted(node: ast.AST) -> bool:
     if isinstance(node, ast.Constant):
         return isinstance(node.value, str) and is_prompt_text(node.value, words())
     # An f-string's fields, as the slots of the text it writes.
-    text = "".join(part.value if isinstance(part, ast.Constant) else "{" + ast.unparse(part.value) + "}" for part in node.values)
-    return is_prompt_text(text, words())
+    return is_prompt_text(_joined(node), words())
 
 
 def _strings(node: ast.AST, jinja: bool):
@@ -341,9 +340,10 @@ def _separator(node: ast.AST) -> str | None:
 
 def _lines_joined(node: ast.AST) -> str | None:
     """The text of `SEP.join([...])` over a list or tuple of string literals and f-strings, else None."""
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join" and len(node.args) == 1):
+    items = joined(node)
+    if items is None:
         return None
-    items, separator = node.args[0], _separator(node.func.value)
+    separator = _separator(node.func.value)
     if separator is None or not isinstance(items, (ast.List, ast.Tuple)) or not items.elts:
         return None
     texts = [i.value if isinstance(i, ast.Constant) and isinstance(i.value, str) else _joined(i) if isinstance(i, ast.JoinedStr) else None for i in items.elts]

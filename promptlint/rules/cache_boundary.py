@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import re
 
+from ..meaning import vocabulary
 from ..model.prompt import DYNAMIC_KINDS, Part, PartKind, Prompt, Span, SpanSet
 from ._context import RuleContext
 
@@ -122,7 +123,7 @@ _ANSWER_CUE = re.compile(r"^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*)?(?P<label>[^\W\d][\w
 def _answered_at(prompt: Prompt, start: int, ctx: RuleContext) -> int:
     """Where the prompt ends for the model: after the line it answers after ("Answer:", then a blank
     line). What follows such a line in a text (a debug dump's footer, notes on a run) is not sent."""
-    cues = ctx.lexicon.matcher("segment", "answer-cues")
+    cues = vocabulary.patterns(ctx.lexicon.words("segment", "answer-cues"))
     for match in _ANSWER_CUE.finditer(prompt.lower, start):
         if cues.fullmatch(" ".join(match["label"].split())):
             return match.end()

@@ -7,6 +7,7 @@ import re
 
 from jinja2 import nodes
 
+from ...meaning import vocabulary
 from ...meaning.vocabulary import normalise_label
 from ...model.prompt import Field, FieldForm, Part, PartKind, Source, SourceStyle, Span
 from ..expressions import Reference
@@ -418,7 +419,7 @@ class Reader:
             span=output.span if output.site else removal,
             value_span=output.span,
             form=FieldForm.INLINE,
-            conditional=any(self.vocab.lexicon.matcher("unconditional-date", "staleness-tests").search(t.lower()) for t in output.tests),
+            conditional=any(vocabulary.patterns(self.vocab.lexicon.words("unconditional-date", "staleness-tests")).search(t.lower()) for t in output.tests),
             elsewhere=output.origin.source[removal.start : removal.end] if output.site else None,
         )
 
