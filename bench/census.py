@@ -1,0 +1,144 @@
+"""A census of promptlint on real repositories, as a new user meets it: `promptlint check .` at each root.
+
+    python bench/census.py run DIR [DIR ...] --out census.json   # lint each folder, print the tables
+    python bench/census.py sample census.json --n 60 --seed 1     # a blinded sample of findings to judge
+    python bench/census.py score census.json judged.yaml          # precision of the judged sample, recall
+                                                                  # of the hand-read answer prompts
+
+`run` lints each folder with the default settings (`--no-cache`, JSON output) and prints the
+findings per rule and per repository, with the time each took and the files that held a prompt.
+
+`sample` prints findings drawn at random (a fixed seed), each as an id, its location and the
+lines around it, but not the rule that fired nor its message: the judge labels what the chapter
+says is there before seeing what promptlint said. The judged file is YAML:
+
+    findings:              # one entry per sampled id: the chapter pattern seen there, or none
+      3: {pattern: PL102}  # a retrieval score is really there
+      7: {pattern: none}   # nothing the chapter names
+      9: {pattern: PL201, debatable: true}
+    patterns:              # what reading each repository's main answer prompt found
+      - {repo: Cinnamon+kotaemon, path: libs/ktem/ktem/reasoning/simple.py, pattern: PL201}
+
+A sampled finding is right when its rule is the pattern judged there, and a debatable one is
+counted apart. A pattern is found when promptlint reports that rule in that file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import yaml
+
+PROMPTLINT = str(Path(sys.executable).with_name("promptlint"))
+CONTEXT_LINES = 3
+
+
+def run(folders: list[Path], out: Path) -> None:
+    census = []
+    for folder in folders:
+        started = time.perf_counter()
+        done = subprocess.run(
+            [PROMPTLINT, "check", "--no-cache", "--exit-zero", "--output-format", "json", "."],
+            cwd=folder, capture_output=True, text=True,
+        )
+        seconds = time.perf_counter() - started
+        findings = json.loads(done.stdout or "[]")
+        census.append({"repo": folder.name, "root": str(folder.resolve()), "seconds": round(seconds, 1),
+                       "findings": findings, "stderr": done.stderr.splitlines()[-3:]})
+    out.write_text(json.dumps(census, indent=1), encoding="utf-8")
+    _print_tables(census)
+
+
+def _print_tables(census: list[dict]) -> None:
+    codes = sorted({f["code"] for repo in census for f in repo["findings"]})
+    print("| repository | seconds | files with findings | findings | " + " | ".join(codes) + " |")
+    print("|---|---:|---:|---:|" + "---:|" * len(codes))
+    totals = collections.Counter()
+    for repo in census:
+        per_code = collections.Counter(f["code"] for f in repo["findings"])
+        totals.update(per_code)
+        files = len({f["path"] for f in repo["findings"]})
+        cells = " | ".join(str(per_code.get(c, 0)) for c in codes)
+        print(f"| {repo['repo']} | {repo['seconds']} | {files} | {len(repo['findings'])} | {cells} |")
+    print(f"| all | | | {sum(totals.values())} | " + " | ".join(str(totals[c]) for c in codes) + " |")
+
+
+def _numbered(census: list[dict]):
+    """Every finding with a stable id: its place in the census."""
+    n = 0
+    for repo in census:
+        for finding in repo["findings"]:
+            n += 1
+            yield n, repo, finding
+
+
+def sample(census_file: Path, n: int, seed: int) -> None:
+    census = json.loads(census_file.read_text(encoding="utf-8"))
+    everything = list(_numbered(census))
+    for number, repo, finding in sorted(random.Random(seed).sample(everything, min(n, len(everything))), key=lambda x: x[0]):
+        path = Path(repo["root"]) / finding["path"]
+        print(f"## {number}: {repo['repo']} {finding['path']}:{finding['line']}:{finding['column']}")
+        print("```")
+        try:
+            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            lines = []
+        first = max(0, finding["line"] - 1 - CONTEXT_LINES)
+        for i in range(first, min(len(lines), finding["end_line"] + CONTEXT_LINES)):
+            mark = ">" if finding["line"] - 1 <= i < finding["end_line"] else " "
+            print(f"{mark}{i + 1:5} {lines[i][:240]}")
+        print("```\n")
+
+
+def score(census_file: Path, judged_file: Path) -> None:
+    census = json.loads(census_file.read_text(encoding="utf-8"))
+    judged = yaml.safe_load(judged_file.read_text(encoding="utf-8"))
+    by_id = {number: finding for number, _, finding in _numbered(census)}
+    right = wrong = debatable = 0
+    for number, label in (judged.get("findings") or {}).items():
+        if label.get("debatable"):
+            debatable += 1
+        elif label["pattern"] == by_id[int(number)]["code"]:
+            right += 1
+        else:
+            wrong += 1
+    print(f"judged findings: {right} right, {wrong} wrong, {debatable} debatable of {right + wrong + debatable}")
+    reported = {(repo["repo"], f["path"], f["code"]) for repo in census for f in repo["findings"]}
+    patterns = judged.get("patterns") or []
+    found = [p for p in patterns if (p["repo"], p["path"], p["pattern"]) in reported]
+    print(f"answer-prompt patterns: {len(found)} of {len(patterns)} found")
+    for p in patterns:
+        print(f"  {'found ' if p in found else 'missed'} {p['repo']} {p['path']} {p['pattern']}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    run_parser = commands.add_parser("run")
+    run_parser.add_argument("folders", nargs="+", type=Path)
+    run_parser.add_argument("--out", type=Path, required=True)
+    sample_parser = commands.add_parser("sample")
+    sample_parser.add_argument("census", type=Path)
+    sample_parser.add_argument("--n", type=int, default=60)
+    sample_parser.add_argument("--seed", type=int, default=1)
+    score_parser = commands.add_parser("score")
+    score_parser.add_argument("census", type=Path)
+    score_parser.add_argument("judged", type=Path)
+    args = parser.parse_args()
+    if args.command == "run":
+        run(args.folders, args.out)
+    elif args.command == "sample":
+        sample(args.census, args.n, args.seed)
+    else:
+        score(args.census, args.judged)
+
+
+if __name__ == "__main__":
+    main()
