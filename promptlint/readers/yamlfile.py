@@ -3,6 +3,8 @@ GitHub Models `.prompt.yml`, a promptfoo list), or prompt strings under keys of 
 
 from __future__ import annotations
 
+import re
+
 import yaml
 
 from ..model.prompt import Syntax
@@ -18,6 +20,9 @@ def read_yaml(file: Input) -> Document:
     try:
         node = yaml.compose(raw)
     except yaml.YAMLError as exc:
+        if _GO_ACTION.search(raw):
+            # A Helm chart or another Go-templated manifest: YAML only once rendered, and no prompt.
+            return file.document(DocumentKind.YAML)
         mark = getattr(exc, "problem_mark", None)
         line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         error = syntax_error(file.display, f"invalid YAML: {getattr(exc, 'problem', None) or exc}", line, column)
@@ -35,6 +40,11 @@ def read_yaml(file: Input) -> Document:
     text = template.value
     syntax = Syntax.JINJA if style is not None and style.value == "jinja2" and parses(text) else Syntax.TEXT
     return file.document(DocumentKind.YAML, [Prompt((text,), _yaml_source(raw, template), syntax=syntax)])
+
+
+# A Go template action, which Jinja never writes: a field of the data (`{{ .Values.image }}`,
+# `{{- $name := .Release.Name }}`), or a call of a named template (`{{ include "chart.name" . }}`).
+_GO_ACTION = re.compile(r'\{\{-?\s*(?:\$\w*\s*:?=\s*)?(?:\.[A-Za-z]|(?:if|with|range|toYaml|include|template|define)\s+(?:\.|\$|"|not\s+\.|and\s+\.|or\s+\.))')
 
 
 def _yaml_prompts(file: Input, root: yaml.Node | None) -> list[Prompt]:

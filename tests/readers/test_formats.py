@@ -96,6 +96,45 @@ def test_a_chat_template_that_does_not_parse_is_pl900_at_its_string():
     assert error.message.startswith("invalid Jinja in chat_template: ")
 
 
+# ---- Go-templated manifests (Helm charts) are no prompts ----
+
+# The ways a Helm chart's templates open an action, each on a manifest that is YAML only once rendered.
+GO_ACTIONS = (
+    "{{- if .Values.ingress.enabled -}}",
+    "{{ if .Values.enabled }}",
+    "{{- $fullName := include \"chart.fullname\" . -}}",
+    "{{- with .Values.nodeSelector }}",
+    "{{- range $key, $value := .Values.env }}",
+    "{{- toYaml .Values.resources | nindent 12 }}",
+    "{{- template \"chart.labels\" . }}",
+    "{{- if and .Values.a (not .Values.b) }}",
+)
+MANIFEST = "{action}\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{{{ .Release.Name }}}}-config\n  labels:\n    {{{{- include \"chart.labels\" . | nindent 4 }}}}\ndata:\n  key: value\n{{{{- end }}}}\n"
+
+
+@pytest.mark.parametrize("action", GO_ACTIONS)
+@pytest.mark.parametrize("name", ["templates/deployment.yaml", "helm/templates/env.yml", "deploy/chart/templates/tests/test-connection.yaml"])
+def test_a_go_templated_manifest_holds_no_prompt_and_no_syntax_error(action, name):
+    raw = MANIFEST.format(action=action)
+    with pytest.raises(yaml.YAMLError):
+        yaml.safe_load(raw)  # the case reaches the reader's parse error: YAML only once rendered
+    doc = document.parse_text(raw, name, "." + name.rsplit(".", 1)[1])
+    assert (doc.errors, doc.holds_prompt) == ((), False)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "template: Answer from {{ context }}\ninput_variables: [context\n",  # a prompt file with Jinja slots, broken
+        "messages:\n  - role: system\n    content: 'Use the sources.\n",  # an unclosed quote
+        "{{ context }}\n- item\nkey: value\n",  # Jinja's slots are no Go actions
+    ],
+)
+def test_broken_yaml_without_go_actions_is_still_pl900(raw):
+    [error] = document.parse_text(raw, "templates/qa.yaml", ".yaml").errors
+    assert error.code == "PL900" and error.message.startswith("invalid YAML: ")
+
+
 # ---- fixes written back into YAML scalars ----
 
 YAML_CONFIG = build({"select": ["PL102"], "today": "2026-12-02"}, "test")
