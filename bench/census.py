@@ -19,8 +19,8 @@ says is there before seeing what promptlint said. The judged file is YAML:
     patterns:              # what reading each repository's main answer prompt found
       - {repo: Cinnamon+kotaemon, path: libs/ktem/ktem/reasoning/simple.py, pattern: PL201}
 
-A sampled finding is right when its rule is the pattern judged there, and a debatable one is
-counted apart. A pattern is found when promptlint reports that rule in that file.
+A sampled finding is right when its rule is the pattern judged there; the debatable ones are
+counted apart. A judged sample pairs with the census it was drawn from (its ids are places in it). A pattern is found when promptlint reports that rule in that file.
 """
 
 from __future__ import annotations
@@ -101,15 +101,16 @@ def score(census_file: Path, judged_file: Path) -> None:
     census = json.loads(census_file.read_text(encoding="utf-8"))
     judged = yaml.safe_load(judged_file.read_text(encoding="utf-8"))
     by_id = {number: finding for number, _, finding in _numbered(census)}
-    right = wrong = debatable = 0
+    verdicts = collections.Counter()
     for number, label in (judged.get("findings") or {}).items():
-        if label.get("debatable"):
-            debatable += 1
-        elif label["pattern"] == by_id[int(number)]["code"]:
-            right += 1
-        else:
-            wrong += 1
-    print(f"judged findings: {right} right, {wrong} wrong, {debatable} debatable of {right + wrong + debatable}")
+        if int(number) not in by_id:
+            sys.exit(f"{judged_file}: finding {number} is not in {census_file}: a judged sample pairs with the census it was drawn from")
+        verdict = "right" if label["pattern"] == by_id[int(number)]["code"] else "wrong"
+        verdicts[verdict, bool(label.get("debatable"))] += 1
+    print(
+        f"judged findings: {verdicts['right', False]} right, {verdicts['wrong', False]} wrong, and debatable "
+        f"{verdicts['right', True]} right, {verdicts['wrong', True]} wrong, of {sum(verdicts.values())}"
+    )
     reported = {(repo["repo"], f["path"], f["code"]) for repo in census for f in repo["findings"]}
     patterns = judged.get("patterns") or []
     found = [p for p in patterns if (p["repo"], p["path"], p["pattern"]) in reported]
