@@ -12,6 +12,10 @@ A body that adds one source's text in pieces (a header, then the chunk added bar
 by a nested loop) is read as those pieces in order (see _in_order), and a piece a
 function of the same file makes as the text it returns (see pycalls).
 
+Whether such a string is a prompt's source at all is judged by the module (pysource): in a
+module with no other prompt, only with a name that says it makes the context, or the
+item's text shown with more of the item beside it.
+
 The prompt's text is the f-string's body as written (`{expr!r:spec}` fields,
 `{{`/`}}` for braces), so findings land where the text stands in the file, and
 a fix edits the literal in place. Strings passed to anything else (print, a
@@ -60,6 +64,8 @@ class Loop:
     opening: str | None = None
     # The language of the code that builds it, which reads its fields again after a fix.
     language: str = "python"
+    # The keys of the item the string reads (`title`, `page_content`), in order.
+    keys: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------- finding the wrappers
@@ -264,8 +270,8 @@ def _wrapper(target: ast.AST, iterated: ast.AST, body: list[ast.stmt], strings: 
     name = getattr(target, "id", None)
     _alias_locals(aliases, body, name)
     _alias_keywords(aliases, strings)
-    roots = [ref[0] for s in strings for ref in _field_refs(_body(s), aliases)]
-    if name is None or name not in roots:
+    refs = [ref for s in strings for ref in _field_refs(_body(s), aliases)]
+    if name is None or name not in (root for root, _ in refs):
         return None  # renders no field of the loop variable: a log line, a query, a message
     collection = ast.unparse(iterated)
     loop = Loop(
@@ -273,6 +279,7 @@ def _wrapper(target: ast.AST, iterated: ast.AST, body: list[ast.stmt], strings: 
         collection=collection if jinja_expression(collection) else "items",
         index=index,
         aliases=tuple((alias, *ref) for alias, ref in aliases.items()),
+        keys=tuple(dict.fromkeys(keys[-1] for root, keys in refs if root == name and keys)),
     )
     return _loop_template(strings, raw, starts, loop, rebuilt)
 

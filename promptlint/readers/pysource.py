@@ -18,13 +18,13 @@ import tokenize
 import unicodedata
 from dataclasses import dataclass
 
-from ..meaning.lexicon import Lexicon, shipped
+from ..meaning.lexicon import Lexicon, shipped, split
 from ..model.lines import line_starts
 from ..model.prompt import Syntax
 from .pybuild import BUILDING, Loop, called_name, jinja_by_content, literal_in_call, wrappers
 from .pyassembly import assembled, joined
 from .pycalls import helpers_of
-from .segment import is_prompt_text, words
+from .segment import is_prompt_text, slot_kind, words
 
 # Names a template is assigned to: SYSTEM_PROMPT, qa_template, PROMPT_TMPL, ...
 # Calls whose string arguments are templates, by the called name's last part.
@@ -99,10 +99,60 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
                 sent.append(template)
         if type(node) in BUILDING:
             built.extend(wrappers(node, raw, starts, helpers))
+    if not found and not sent:
+        built = _for_context(module, built, lexicon)
     # A string built per item is one source's wrapper before it is a prompt of its own.
     for template in (*built, *sent):
         found.setdefault((template.line, template.column), template)
     return [found[k] for k in sorted(found)]
+
+
+def _for_context(module: ast.Module, built: list[PyTemplate], lexicon: Lexicon) -> list[PyTemplate]:
+    """The per-item strings of a module that holds no prompt, kept only where a name says they
+    make the context: the function that builds them, or what a statement of that function
+    adds to, iterates or assigns (`def combine_context`, `context += ...`, `for doc in docs`).
+    Elsewhere a loop that builds text per item makes a log line, a page or a file, not a prompt."""
+    vocab = words(lexicon=lexicon)
+
+    def says_context(name: str) -> bool:
+        # The name, or the name less a last word that says how the text is held (`context_parts`).
+        named = [name, "_".join(split(name)[:-1])]
+        return any(slot_kind(n, vocab) == "context" for n in named if n) or names_prompt_function(name, lexicon)
+
+    kept_lines: set[int] = set()
+    for function in (n for n in ast.walk(module) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
+        names = [function.name, *(_named(n) for n in ast.walk(function) if isinstance(n, (ast.For, ast.AsyncFor, ast.Assign, ast.AugAssign, ast.comprehension)))]
+        if any(name and says_context(name) for name in names):
+            kept_lines.update(range(function.lineno, (function.end_lineno or function.lineno) + 1))
+    return [t for t in built if t.line in kept_lines or _renders_a_source(t, lexicon)]
+
+
+def _renders_a_source(template: PyTemplate, lexicon: Lexicon) -> bool:
+    """Whether a per-item string is shaped as a source whatever the names around it: it shows
+    the item's text (a content key) and something more of the item beside it (a title, a date)."""
+    keys = template.loop.keys if template.loop else ()
+    return len(keys) > 1 and any(lexicon.means(key, "content-key") for key in keys)
+
+
+def _named(node: ast.AST) -> str | None:
+    """The name a loop iterates (`docs`, `self.chunks`), or an assignment or `+=` assigns to."""
+    if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+        target = node.iter
+    elif isinstance(node, ast.Assign):
+        target = node.targets[0]
+    else:
+        target = node.target
+    # Through what wraps the collection: `enumerate(docs)`, `docs.items()`, `docs[:5]`.
+    while isinstance(target, (ast.Call, ast.Subscript)):
+        if isinstance(target, ast.Subscript):
+            target = target.value
+        elif isinstance(target.func, ast.Attribute):
+            target = target.func.value
+        else:
+            target = target.args[0] if target.args else target.func
+    if isinstance(target, ast.Attribute):
+        return target.attr
+    return target.id if isinstance(target, ast.Name) else None
 
 
 def _candidates(node: ast.AST, lexicon: Lexicon):

@@ -420,3 +420,47 @@ def test_a_header_and_a_chunk_added_apart_are_one_source(form, item, content, he
 def test_a_value_added_to_something_else_is_not_read_into_the_source(statement):
     source = f"def build(docs):\n    parts, scores, total, seen = [], [], 0, set()\n    for doc in docs:\n        parts.append(f\"[{{doc.title}}]\\n{{doc.page_content}}\")\n        {statement}\n    return parts\n"
     assert _found(source) == []
+
+
+# ---- a loop's per-item text is a source only with evidence that it makes the context ----
+
+# Names that say the text is the retrieved context, at each place a module says it: the function
+# that builds it, what a loop iterates, what the text is added to.
+CONTEXT_NAMES = {
+    "function": ("def build(", "def format_context("),
+    "collection": ("rows_", "retrieved_chunks"),
+    "accumulator": ("parts", "context_parts"),
+}
+
+
+def _item_loop(function: str, collection: str, accumulator: str, body: str) -> str:
+    return (
+        f"{function}rows, {collection}):\n    {accumulator} = []\n    for row in {collection}:\n"
+        f'        {accumulator}.append(f"""{body}""")\n    return "\\n".join({accumulator})\n'
+    )
+
+
+@pytest.mark.parametrize("place", CONTEXT_NAMES)
+@pytest.mark.parametrize("body", ["{row.name} ({row.updated_at})", "Date: {row['date']}\nAuthor: {row['author']}", "- {row.author} at {row.created_at}: {row.score}"])
+def test_a_name_that_says_context_makes_the_loop_a_source(place, body):
+    names = {key: neutral for key, (neutral, _) in CONTEXT_NAMES.items()}
+    names[place] = CONTEXT_NAMES[place][1]
+    module = _item_loop(names["function"], names["collection"], names["accumulator"], body)
+    assert [t.loop.keys for t in templates_in(module)] == [tuple(re.findall(r"row(?:\.|\[')(\w+)", body))]
+    # The clean twin: the same loop with no name that says context is a line of a log or a page, no prompt.
+    twin = _item_loop("def build(", "rows_", "parts", body)
+    assert templates_in(twin) == [] and lint_text(twin, path="build.py", config=CONFIG) == []
+
+
+@pytest.mark.parametrize("content", ["{row.page_content}", "{row['text']}", "{row.get('content')}"])
+@pytest.mark.parametrize("beside", ["Title: {row.title}\n", "({row.published_at})\n"])
+def test_an_item_shown_with_its_text_and_more_is_a_source_whatever_its_names(content, beside):
+    module = _item_loop("def build(", "rows_", "parts", beside + content)
+    assert len(templates_in(module)) == 1
+    # Its text alone, with nothing beside it, is text joined for any purpose.
+    assert templates_in(_item_loop("def build(", "rows_", "parts", content)) == []
+
+
+def test_a_module_that_holds_a_prompt_keeps_every_per_item_source():
+    module = 'PROMPT = "Answer from the context: {context}"\n\n' + _item_loop("def build(", "rows_", "parts", "{row.name} ({row.updated_at})")
+    assert [t.loop is None for t in templates_in(module)] == [True, False]
