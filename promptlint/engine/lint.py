@@ -90,9 +90,21 @@ def _valid(doc: documents.Document, index: int):
     return lambda text: (parses is None or parses(text)) and doc.writes_back(index, text)
 
 
-def _lint_piece(doc: documents.Document, index: int, text: str, config: Config, includes=None) -> list[Finding]:
+def _code_suppressions(doc: documents.Document):
+    """The directives in the comments of a code file; None for any other file, or one without any."""
+    if doc.kind not in (documents.DocumentKind.PYTHON, documents.DocumentKind.JAVASCRIPT) or not doc.prompts:
+        return None
+    from .suppress import code_suppressions
+
+    return code_suppressions(doc.raw, doc.kind.value, jsx=doc.suffix in (".jsx", ".tsx"))
+
+
+def _lint_piece(doc: documents.Document, index: int, text: str, config: Config, includes=None, code=None) -> list[Finding]:
     piece = doc.prompts[index]
     found = lint_prompt(_segment(piece, text, config, includes), config, template=piece.syntax == Syntax.JINJA)
+    if code is not None:
+        # A directive in code covers the string where it stands in the file as read.
+        found = code.apply(tuple(doc.locate(piece, at)[0] - 1 for at in (0, len(piece.text))), found)
     valid = _valid(doc, index) if piece.source.reread else None
     # The messages of a chat prompt are where they stand in this text (a fix loop's later pass has moved them).
     piece = piece.with_text(text)
@@ -130,6 +142,7 @@ def check_document(doc: documents.Document, config: Config, fix: Applicability |
     new_pieces = []
     error = None
     includes = _includes(doc, config)
+    code = _code_suppressions(doc)
     before = len(findings)  # the findings of the text read, counted from each fix loop's first pass
     for index, piece in enumerate(doc.prompts):
         text = piece.text
@@ -137,7 +150,7 @@ def check_document(doc: documents.Document, config: Config, fix: Applicability |
             passes: list[int] = []
 
             def lint_pass(t: str, i: int = index) -> list[Finding]:
-                found = _lint_piece(doc, i, t, config, includes)
+                found = _lint_piece(doc, i, t, config, includes, code)
                 passes.append(len(found))
                 return found
 
@@ -147,11 +160,15 @@ def check_document(doc: documents.Document, config: Config, fix: Applicability |
                 error = f"{doc.path}: {exc}; the file was left as it was"
                 text = piece.text
             before += passes[0]
-        remaining = _lint_piece(doc, index, text, config, includes)
+        remaining = _lint_piece(doc, index, text, config, includes, code)
         fixed_piece = piece.with_text(text)
         placed: dict[int, tuple] = {}
         findings.extend(_place(doc, fixed_piece, f, placed) for f in remaining)
         new_pieces.append(fixed_piece)
+    if code is not None:
+        unused = code.reports(doc.path, config)
+        findings.extend(unused)
+        before += len(unused)
     fixed, fixed_findings = None, 0
     if fix is not None and error is None:
         new_raw = doc.with_prompts(new_pieces)
@@ -172,9 +189,10 @@ def fix_finding(doc: documents.Document, config: Config, finding: Finding) -> st
         return None
     config = config.for_file(doc.path)
     includes = _includes(doc, config)
+    code = _code_suppressions(doc)
     for index, piece in enumerate(doc.prompts):
         placed: dict[int, tuple] = {}
-        if finding not in (_place(doc, piece, f, placed) for f in _lint_piece(doc, index, piece.text, config, includes)):
+        if finding not in (_place(doc, piece, f, placed) for f in _lint_piece(doc, index, piece.text, config, includes, code)):
             continue
         text, applied = apply_fixes(piece.text, [finding.fix], _valid(doc, index))
         if not applied:
