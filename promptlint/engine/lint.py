@@ -128,7 +128,7 @@ class FileResult:
     findings: list[Finding]
     fixed: str | None = None  # the new file text, when fixing changed it
     error: str | None = None  # a one-line reason the file was not fixed
-    fixed_findings: int = 0  # how many fewer findings the fixed text has than the text read
+    fixed_findings: int = 0  # how many findings the fixes applied resolved (what check counts as fixable)
     # The other files the findings depend on (included templates) -> a digest of their bytes.
     depends: dict[str, str] = dataclasses.field(default_factory=dict)
 
@@ -143,33 +143,24 @@ def check_document(doc: documents.Document, config: Config, fix: Applicability |
     error = None
     includes = _includes(doc, config)
     code = _code_suppressions(doc)
-    before = len(findings)  # the findings of the text read, counted from each fix loop's first pass
+    fixed_findings = 0  # the findings the fixes applied resolved
     for index, piece in enumerate(doc.prompts):
         text = piece.text
         if fix is not None:
-            passes: list[int] = []
-
-            def lint_pass(t: str, i: int = index) -> list[Finding]:
-                found = _lint_piece(doc, i, t, config, includes, code)
-                passes.append(len(found))
-                return found
-
             try:
-                text, _ = fix_loop(text, lint_pass, fix, _valid(doc, index))
+                text, resolved = fix_loop(text, lambda t, i=index: _lint_piece(doc, i, t, config, includes, code), fix, _valid(doc, index))
+                fixed_findings += resolved
             except FixDidNotConverge as exc:
                 error = f"{doc.path}: {exc}; the file was left as it was"
                 text = piece.text
-            before += passes[0]
         remaining = _lint_piece(doc, index, text, config, includes, code)
         fixed_piece = piece.with_text(text)
         placed: dict[int, tuple] = {}
         findings.extend(_place(doc, fixed_piece, f, placed) for f in remaining)
         new_pieces.append(fixed_piece)
     if code is not None:
-        unused = code.reports(doc.path, config)
-        findings.extend(unused)
-        before += len(unused)
-    fixed, fixed_findings = None, 0
+        findings.extend(code.reports(doc.path, config))
+    fixed = None
     if fix is not None and error is None:
         new_raw = doc.with_prompts(new_pieces)
         if new_raw != doc.original:
@@ -177,7 +168,8 @@ def check_document(doc: documents.Document, config: Config, fix: Applicability |
             # What remains is reported where it stands in the fixed file, not the original.
             fixed_doc = documents.parse_text(new_raw, doc.path, config.suffix_for(doc.path), config.lexicon)
             findings = check_document(fixed_doc, config).findings
-            fixed_findings = max(0, before - len(findings))
+    if fixed is None:
+        fixed_findings = 0
     depends = dict(includes.digests) if includes else {}
     return FileResult(doc.path, sorted(findings, key=lambda f: (f.line, f.column, f.code)), fixed, error, fixed_findings, depends)
 

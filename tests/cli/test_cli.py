@@ -1050,3 +1050,51 @@ def test_standard_input_that_is_not_json_is_read_as_text(work, text):
     assert for_text(".txt", '{"messages": []}').name == "text"
     assert for_text("", '{"messages": []}').name == "json"
     assert for_text("", '{"messages": []}\n\n{"messages": []}\n').name == "jsonl"
+
+
+# ---- check, --diff and --fix count the same fixes ----
+
+CORPUS = ROOT.parent / "shared" / "corpus"
+
+
+def _every_prompt_file() -> list[Path]:
+    folders = [FIXTURES, CORPUS] if CORPUS.is_dir() else [FIXTURES]
+    return [p for folder in folders for p in sorted(folder.rglob("*")) if p.is_file() and p.name != "manifest.yaml" and p.suffix != ".expected"]
+
+
+def _summary(result) -> str:
+    return result.output.strip().splitlines()[-1]
+
+
+def test_check_diff_and_fix_agree_on_how_many_fixes_apply(work):
+    """Over every fixture and corpus file, the count `check` calls fixable is what `--diff`
+    would fix and `--fix` fixed, safe and unsafe alike, file by file and in total."""
+    from promptlint.engine.config import build
+    from promptlint.engine.lint import check_document
+    from promptlint.model.findings import Applicability
+    from promptlint.readers import document as documents
+
+    config = build({"today": "2026-12-02"}, "test")
+    reached = {Applicability.SAFE: 0, Applicability.UNSAFE: 0}
+    names = []
+    for index, path in enumerate(_every_prompt_file()):
+        try:
+            doc = documents.read(path, suffix=config.suffix_for(path), lexicon=config.lexicon)
+        except documents.UnreadableFile:
+            continue
+        names.append(copy(path, work, f"f{index}{path.suffix}").name)
+        found = check_document(doc, config).findings
+        for threshold in reached:
+            fixable = sum(1 for f in found if f.fix is not None and f.fix.applicability >= threshold and f.fix.edits)
+            result = check_document(doc, config, threshold)
+            assert (path.name, result.fixed_findings if result.error is None else fixable) == (path.name, fixable)
+            reached[threshold] += fixable
+    # The comparison reaches fixes of both kinds in many files.
+    assert reached[Applicability.SAFE] >= 100 and reached[Applicability.UNSAFE] > reached[Applicability.SAFE]
+    # And the three commands say the same numbers.
+    counted = _summary(check("--jobs", "1", "--no-cache", "--output-format", "concise", *names))
+    fixable = int(re.search(r"(\d+) fixable with --fix", counted)[1])
+    more = int(re.search(r"(\d+) more with --unsafe-fixes", counted)[1])
+    assert _summary(check("--jobs", "1", "--no-cache", "--diff", *names)) == f"Would fix {fixable} findings."
+    assert _summary(check("--jobs", "1", "--no-cache", "--diff", "--unsafe-fixes", *names)) == f"Would fix {fixable + more} findings."
+    assert f"({fixable} fixed, " in _summary(check("--jobs", "1", "--no-cache", "--fix", *names))
