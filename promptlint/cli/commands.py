@@ -548,7 +548,7 @@ def rule(selector):
     if found is None:
         raise Failure(f"unknown rule '{selector}' (see 'promptlint rules')")
     click.echo(f"# {found.name} ({found.code})\n")
-    click.echo(f"Fix: {found.fix}. Severity: {found.severity.name.lower()}. {'On' if found.default else 'Off'} by default.\n")
+    click.echo(f"Fix: {found.fix}. Severity: {found.severity.name.lower()}. {found.default_sentence}\n")
     click.echo(found.doc)
 
 
@@ -556,7 +556,7 @@ def rule(selector):
 def rules():
     """List every rule."""
     for r in registry.all_rules():
-        flag = "" if r.default else " (off by default)"
+        flag = " (off by default)" if not r.default else f" (silent until {r.needs} is set)" if r.needs else ""
         click.echo(f"{r.code}  {r.name:<28} {r.fix:<12} {r.summary}{flag}")
 
 
