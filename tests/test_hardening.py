@@ -75,9 +75,12 @@ def test_a_nul_in_a_str_is_text_not_a_binary_file():
 def test_an_empty_file_is_clean(work, suffix):
     (work / f"empty{suffix}").write_bytes(b"")
     result = check(f"empty{suffix}")
-    # A text file is an empty prompt; a JSON, YAML or Python file holds none, and says so.
-    notice = f"notice: empty{suffix}: no prompt found, skipped\n" if suffix in (".json", ".jsonl", ".ndjson", ".py", ".yaml", ".yml") else ""
-    assert (result.exit_code, result.stdout, result.stderr) == (0, "All checks passed!\n", notice)
+    # A text file is an empty prompt; a JSON, YAML or Python file holds none, says so, and never passes.
+    if suffix in (".json", ".jsonl", ".ndjson", ".py", ".yaml", ".yml"):
+        expected = ("No prompt found in 1 file; nothing was checked.\n", f"notice: empty{suffix}: no prompt found, skipped\n")
+    else:
+        expected = ("All checks passed!\n", "")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, *expected)
 
 
 def test_a_binary_file_in_a_folder_is_skipped_with_a_notice(work):

@@ -152,6 +152,7 @@ def test_hooks_take_the_files_promptlint_reads():
     assert {h["id"]: (h["entry"], h["language"]) for h in hooks} == {
         "promptlint": ("promptlint check", "python"),
         "promptlint-fix": ("promptlint check --fix", "python"),
+        "promptlint-format": ("promptlint format", "python"),
     }
     for hook in hooks:
         taken = re.compile(hook["files"])
@@ -159,3 +160,26 @@ def test_hooks_take_the_files_promptlint_reads():
             name = glob.replace("*", "prompt")
             assert taken.search(name) and taken.search(name.upper()), f"{hook['id']} does not take {name}"
         assert not taken.search("notes.csv")
+
+
+@pytest.fixture
+def format_repo(repo, env, hook_repo):
+    """The repository of ``repo``, using the format hook."""
+    path, rev = hook_repo
+    config = {"repos": [{"repo": str(path), "rev": rev, "hooks": [{"id": "promptlint-format"}]}]}
+    (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    _git(repo, env, "add", "-A")
+    return repo
+
+
+@needs_pre_commit
+def test_format_hook_rewrites_the_file_and_then_passes(env, format_repo):
+    result = run_hook(env, format_repo, "promptlint-format", "qa.prompt")
+    # Like the fix hook: a changed file fails the commit, to be reviewed and staged.
+    assert (_status(result.stdout, "promptlint (format)"), result.returncode) == ("Failed", 1), result.stdout + result.stderr
+    assert "- files were modified by this hook" in result.stdout
+    assert (format_repo / "qa.prompt").read_text(encoding="utf-8") == FIXED
+    result = run_hook(env, format_repo, "promptlint-format", "qa.prompt")
+    assert (_status(result.stdout, "promptlint (format)"), result.returncode) == ("Passed", 0), result.stdout + result.stderr
+    result = run_hook(env, format_repo, "promptlint-format", "notes.csv")
+    assert (_status(result.stdout, "promptlint (format)"), result.returncode) == ("Skipped", 0), result.stdout + result.stderr

@@ -53,14 +53,30 @@ def _targets(paths: tuple[Path, ...], config_path: str | None, select: str | Non
     files found elsewhere are still linted.
     """
     unreadable: list[OSError] = []
+    paths = list(paths) or [Path(".")]
     try:
         configs = _resolver(config_path, select, ignore)
-        targets = [(path, configs.for_folder(path.parent)) for path in files.expand(list(paths) or [Path(".")], configs.wants, unreadable.append, gitignore)]
+        targets = [(path, configs.for_folder(path.parent)) for path in files.expand(paths, configs.wants, unreadable.append, gitignore)]
     except ConfigError as exc:
         raise Failure(str(exc)) from None
     for exc in unreadable:
         click.echo(f"error: {exc.filename}: cannot read: {exc.strerror or exc}", err=True)
+    if not targets and not unreadable:
+        # As ruff does: a walk that finds nothing to check says so, and is no error.
+        click.echo(f"warning: {_nothing_to_check(paths, configs)}", err=True)
     return targets, len(unreadable)
+
+
+def _nothing_to_check(folders: list[Path], configs: Resolver) -> str:
+    """Why a walk of ``folders`` took no file: what a walk takes, and how to take more."""
+    under = ", ".join(folder.as_posix().rstrip("/") + "/" for folder in folders)
+    include = configs.for_folder(folders[0]).include
+    if include != files.DEFAULT_INCLUDE:
+        return f"No prompt files found under {under} (no file matches the config's include: {', '.join(include) or 'none'})"
+    suffixes = [glob.removeprefix("*") for glob in formats.IN_PROMPT_FOLDERS]
+    listed = ", ".join(suffixes[:-1]) + " and " + suffixes[-1]
+    folders_named = ", ".join(f"{name}/" for name in formats.PROMPT_FOLDERS[:-1]) + f" or {formats.PROMPT_FOLDERS[-1]}/"
+    return f"No prompt files found under {under} (a folder walk takes {listed} only under {folders_named}; name the files or set include)"
 
 
 def _failures(unreadable: int, unwritten: int = 0) -> list[str]:
@@ -155,6 +171,8 @@ class _Tally:
     unreadable: int = 0  # files and folders that could not be read
     unwritten: int = 0  # fixed files that could not be written
     fixed_stdin: str | None = None  # with --fix on standard input: the text to print instead of writing it
+    prompted: int = 0  # files read that hold a prompt (or something broken)
+    promptless: int = 0  # files read that hold none: nothing in them was checked
 
 
 @main.command()
@@ -168,6 +186,7 @@ class _Tally:
 @click.option("--quiet", "-q", is_flag=True, help="Print only the findings: no summary line.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings (still 2 on an error).")
 @click.option("--stdin-filename", metavar="NAME", help="Lint standard input (the path '-') as the file NAME; with --fix, print the fixed text.")
+@click.option("--show-files", is_flag=True, help="List the files the run would check, one per line, and check nothing.")
 @click.option("--baseline", "baseline_path", type=click.Path(dir_okay=False), help="Report only the findings that are not in this baseline file.")
 @click.option("--write-baseline", type=click.Path(dir_okay=False), help="Record the current findings in this baseline file; exit 0.")
 @gitignore_option
@@ -176,9 +195,11 @@ class _Tally:
 @config_option
 @select_option
 @ignore_option
-def check(paths, fix, unsafe_fixes, show_diff, output_format, statistics, show_fixes, quiet, exit_zero, stdin_filename, baseline_path, write_baseline, respect_gitignore, jobs, no_cache, config_path, select, ignore):
+def check(paths, fix, unsafe_fixes, show_diff, output_format, statistics, show_fixes, quiet, exit_zero, stdin_filename, show_files, baseline_path, write_baseline, respect_gitignore, jobs, no_cache, config_path, select, ignore):
     """Lint prompt files (or folders of them); '-' is standard input."""
     stdin_name = _stdin_name(paths, stdin_filename)
+    if show_files:
+        _show_files(paths, stdin_name, (baseline_path, write_baseline), respect_gitignore, config_path, select, ignore)
     if (statistics or show_fixes) and output_format not in report.TEXT_FORMATS:
         raise Failure("--statistics and --show-fixes print text: use them with --output-format full or concise")
     to_stderr = bool(stdin_name and fix and not show_diff)
@@ -192,7 +213,7 @@ def check(paths, fix, unsafe_fixes, show_diff, output_format, statistics, show_f
     failures = _failures(tally.unreadable, tally.unwritten)
     if show_diff:
         if not quiet:
-            click.echo(_would_fix(tally.fixed, failures), err=True)
+            _echo_summary(_would_fix(tally.fixed, failures) if tally.prompted else _nothing_checked(tally.promptless, failures), err=True)
         sys.exit(_exit_code(failures, tally.changed, exit_zero))
     if tally.fixed_stdin is not None:
         click.echo(tally.fixed_stdin, nl=False)
@@ -237,7 +258,21 @@ def _end_report(tally: _Tally, failures: list[str], output_format: str, statisti
     # The summary is for people: after the full report, on stderr beside lines a tool
     # reads, and never inside a JSON or XML document.
     if not quiet and output_format in ("full", "concise", "github"):
-        click.echo(report.summary(tally.found, tally.fixed if fix else None, failures), err=tally.to_stderr or output_format != "full")
+        # "All checks passed!" only when something was checked.
+        line = report.summary(tally.found, tally.fixed if fix else None, failures) if tally.prompted else _nothing_checked(tally.promptless, failures)
+        _echo_summary(line, err=tally.to_stderr or output_format != "full")
+
+
+def _nothing_checked(promptless: int, failures: list[str]) -> str:
+    """The summary of a run that checked no prompt: the files that held none, and what failed;
+    empty when no file was found at all (the walk's warning has said so)."""
+    parts = [f"No prompt found in {report.plural(promptless, 'file')}; nothing was checked"] if promptless else []
+    return "; ".join(parts + failures) + "." if parts or failures else ""
+
+
+def _echo_summary(line: str, err: bool) -> None:
+    if line:
+        click.echo(line, err=err)
 
 
 def _exit_code(failures: list[str], found: int, exit_zero: bool) -> int:
@@ -263,13 +298,26 @@ def _stdin_name(paths: tuple[Path, ...], stdin_filename: str | None) -> str | No
     return None
 
 
+def _check_targets(paths, baselines, respect_gitignore, config_path, select, ignore) -> tuple[list[tuple[Path, Config]], int]:
+    """What `check` works on: the files of ``paths`` with their configs, less the baseline files; and the folders not read."""
+    targets, unreadable = _targets(paths, config_path, select, ignore, respect_gitignore)
+    # A baseline is JSON, which a folder walk would otherwise lint as a chat file.
+    skipped = {Path(p).resolve() for p in baselines if p}
+    return [(path, config) for path, config in targets if path.resolve() not in skipped], unreadable
+
+
+def _show_files(paths, stdin_name, baselines, respect_gitignore, config_path, select, ignore) -> None:
+    """List the files `check` would take, one per line, as ruff's --show-files does; and exit."""
+    targets, unreadable = _check_targets((Path(stdin_name),) if stdin_name else paths, baselines, respect_gitignore, config_path, select, ignore)
+    for path, _ in targets:
+        click.echo(path.as_posix())
+    sys.exit(_exit_code(_failures(unreadable), 0, exit_zero=False))
+
+
 def _collect(paths, stdin_name, baselines, threshold, respect_gitignore, jobs, no_cache, tally, config_path, select, ignore):
     """Each file to check, with its config, whether the command line named it, and its result."""
     named_paths = (Path(stdin_name),) if stdin_name else paths
-    targets, tally.unreadable = _targets(named_paths, config_path, select, ignore, respect_gitignore)
-    # A baseline is JSON, which a folder walk would otherwise lint as a chat file.
-    skipped = {Path(p).resolve() for p in baselines if p}
-    targets = [(path, config) for path, config in targets if path.resolve() not in skipped]
+    targets, tally.unreadable = _check_targets(named_paths, baselines, respect_gitignore, config_path, select, ignore)
     if stdin_name:
         data = sys.stdin.buffer.read()
         results = [parallel.check_bytes(data, stdin_name, config, threshold) for _, config in targets]
@@ -289,6 +337,10 @@ def _take(tally: _Tally, path: Path, config: Config, named: bool, result: parall
         tally.unreadable += 1
         return
     _notices(path, config, named, result)
+    if result.no_prompt:
+        tally.promptless += 1
+    else:
+        tally.prompted += 1
     if result.fixed is not None and not show_diff and not stdin_name:
         result = _write_fixed(tally, path, config, result)
     if result.fixed is not None:
@@ -401,43 +453,69 @@ def audit(logs, field_path, report_format, output_path, examples, engine, schedu
 @click.option("--check", "check_only", is_flag=True, help="Exit 1 if any file would be reformatted; write nothing.")
 @click.option("--diff", "show_diff", is_flag=True, help="Print the changes as a unified diff; write nothing.")
 @click.option("--unsafe-fixes", "unsafe", is_flag=True, help="Also group the sources by document and renumber them.")
+@click.option("--stdin-filename", metavar="NAME", help="Format standard input (the path '-') as the file NAME, and print the formatted text.")
 @gitignore_option
 @config_option
-def format_command(paths, check_only, show_diff, unsafe, respect_gitignore, config_path):
-    """Rewrite the sources block of each prompt with the canonical renderer."""
+def format_command(paths, check_only, show_diff, unsafe, stdin_filename, respect_gitignore, config_path):
+    """Rewrite the sources block of each prompt with the canonical renderer; '-' is standard input."""
     from ..engine.formatting import format_document  # the renderer is loaded only by this command
 
-    targets, unreadable = _targets(paths, config_path, None, None, respect_gitignore)
+    stdin_name = _stdin_name(paths, stdin_filename)
+    targets, unreadable = _targets((Path(stdin_name),) if stdin_name else paths, config_path, None, None, respect_gitignore)
     preview = check_only or show_diff  # nothing is written
-    changed = reformatted = kept = unwritten = 0
+    counts = Counter(unreadable=unreadable)
     for path, config in targets:
-        doc = _read(path, config)
+        doc = _stdin_document(stdin_name, config) if stdin_name else _read(path, config)
         if doc is None:
-            unreadable += 1
+            counts["unreadable"] += 1
             continue
+        counts["prompted" if doc.holds_prompt else "promptless"] += 1
         result = format_document(doc, config, unsafe)
         for reason in result.kept:
             click.echo(f"{doc.path}: {reason}", err=True)
-        new = result.text
-        if new is None:
-            kept += doc.holds_prompt
-            continue
-        changed += 1
-        if show_diff:
-            click.echo(_diff(doc.path, doc.original, new), nl=False)
-        elif check_only:
-            click.echo(f"Would reformat: {doc.path}")
-        elif _changed_on_disk(path, doc):
-            continue
-        elif _write(path, doc.path, new):
-            click.echo(f"Reformatted: {doc.path}", err=True)
-            reformatted += 1
-        else:
-            unwritten += 1
-    failures = _failures(unreadable, unwritten)
-    # Beside the Would reformat lines; never inside a diff.
-    click.echo(_format_summary(changed, reformatted, kept, failures, preview), err=not check_only)
-    sys.exit(_exit_code(failures, changed if preview else 0, exit_zero=False))
+        _formatted(path, doc, result.text, counts, check_only, show_diff, stdin_name)
+    failures = _failures(counts["unreadable"], counts["unwritten"])
+    if counts["prompted"]:
+        line = _format_summary(counts["changed"], counts["reformatted"], counts["kept"], failures, preview)
+    else:
+        line = _nothing_checked(counts["promptless"], failures)
+    # Beside the Would reformat lines; never inside a diff or the formatted text.
+    _echo_summary(line, err=not check_only or bool(stdin_name))
+    sys.exit(_exit_code(failures, counts["changed"] if preview else 0, exit_zero=False))
+
+
+def _stdin_document(name: str, config: Config) -> documents.Document | None:
+    """Standard input's document, read as the file ``name``; None (said why) when it is not text."""
+    try:
+        return documents.parse(sys.stdin.buffer.read(), name, config.suffix_for(name), config.lexicon)
+    except documents.UnreadableFile as exc:
+        click.echo(f"error: {exc}", err=True)
+        return None
+
+
+def _formatted(path: Path, doc: documents.Document, new: str | None, counts: Counter, check_only: bool, show_diff: bool, stdin_name: str | None) -> None:
+    """Show, print or write one file's formatted text (None: it is already formatted), and count it."""
+    if new is None:
+        counts["kept"] += doc.holds_prompt
+        if stdin_name and not (check_only or show_diff):
+            click.echo(doc.original, nl=False)
+        return
+    counts["changed"] += 1
+    if show_diff:
+        click.echo(_diff(doc.path, doc.original, new), nl=False)
+    elif check_only:
+        click.echo(f"Would reformat: {doc.path}")
+    elif stdin_name:
+        # Standard input is never written back: its formatted text is the output.
+        click.echo(new, nl=False)
+        counts["reformatted"] += 1
+    elif _changed_on_disk(path, doc):
+        return
+    elif _write(path, doc.path, new):
+        click.echo(f"Reformatted: {doc.path}", err=True)
+        counts["reformatted"] += 1
+    else:
+        counts["unwritten"] += 1
 
 
 def _format_summary(changed: int, reformatted: int, kept: int, failures: list[str], preview: bool) -> str:
@@ -470,7 +548,7 @@ def rule(selector):
     if found is None:
         raise Failure(f"unknown rule '{selector}' (see 'promptlint rules')")
     click.echo(f"# {found.name} ({found.code})\n")
-    click.echo(f"Fix: {found.fix}. Severity: {found.severity.name.lower()}. {'On' if found.default else 'Off'} by default.\n")
+    click.echo(f"Fix: {found.fix}. Severity: {found.severity.name.lower()}. {found.default_sentence}\n")
     click.echo(found.doc)
 
 
@@ -478,7 +556,7 @@ def rule(selector):
 def rules():
     """List every rule."""
     for r in registry.all_rules():
-        flag = "" if r.default else " (off by default)"
+        flag = " (off by default)" if not r.default else f" (silent until {r.needs} is set)" if r.needs else ""
         click.echo(f"{r.code}  {r.name:<28} {r.fix:<12} {r.summary}{flag}")
 
 

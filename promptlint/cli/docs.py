@@ -37,8 +37,7 @@ def rules_table(link: str = "") -> str:
     rows = ["| Code | Name | Summary | Fix | Default |", "|---|---|---|---|---|"]
     for rule in registry.all_rules():
         summary = rule.summary.replace("|", "\\|")
-        default = "on" if rule.default else "off"
-        rows.append(f"| [{rule.code}]({link}#{anchor(rule)}) | `{rule.name}` | {summary} | {rule.fix} | {default} |")
+        rows.append(f"| [{rule.code}]({link}#{anchor(rule)}) | `{rule.name}` | {summary} | {rule.fix} | {rule.default_text} |")
     return "\n".join(rows) + "\n"
 
 
@@ -56,8 +55,7 @@ def _demote(doc: str) -> str:
 
 
 def _facts(rule: Rule) -> str:
-    default = "On by default" if rule.default else "Off by default"
-    facts = [f"Fix: {rule.fix}. Severity: {rule.severity.name.lower()}. {default}."]
+    facts = [f"Fix: {rule.fix}. Severity: {rule.severity.name.lower()}. {rule.default_sentence}"]
     if rule.options:
         options = ", ".join(
             f"`{name}` (default {value})" if value is not None else f"`{name}` (unset by default)"

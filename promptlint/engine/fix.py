@@ -25,7 +25,13 @@ def applicable(findings: Sequence[Finding], threshold: Applicability) -> list[Fi
 
 
 def apply_fixes(text: str, fixes: Sequence[Fix], valid: Callable[[str], bool] | None = None) -> tuple[str, int]:
-    """Apply the fixes that do not overlap an earlier one; return the text and how many were applied.
+    """Apply the fixes that do not overlap an earlier one; return the text and how many were applied."""
+    text, applied = _apply_fixes(text, fixes, valid)
+    return text, len(applied)
+
+
+def _apply_fixes(text: str, fixes: Sequence[Fix], valid: Callable[[str], bool] | None = None) -> tuple[str, list[Fix]]:
+    """Apply the fixes that do not overlap an earlier one; return the text and the fixes applied.
 
     With ``valid`` (a template must still parse), the text with all of them is checked
     once; only when it fails is each fix checked on its own, and one whose result fails
@@ -37,13 +43,13 @@ def apply_fixes(text: str, fixes: Sequence[Fix], valid: Callable[[str], bool] | 
     chosen = _non_overlapping(ordered)
     edits = [edit for fix in chosen for edit in fix.edits]
     if valid is None or valid(_apply(text, edits)):
-        return _apply(text, edits), len(chosen)
+        return _apply(text, edits), chosen
     taken = _Taken()
-    applied = 0
+    applied = []
     for fix in chosen:
         if valid(_apply(text, taken.edits + list(fix.edits))):
             taken.add(fix.edits)
-            applied += 1
+            applied.append(fix)
     return _apply(text, taken.edits), applied
 
 
@@ -114,18 +120,27 @@ def fix_loop(
     lint: Callable[[str], list[Finding]],
     threshold: Applicability,
     valid: Callable[[str], bool] | None = None,
-) -> tuple[str, list[Finding]]:
-    """Lint and fix until nothing fixable is left; return the fixed text and the findings that remain."""
+) -> tuple[str, int]:
+    """Lint and fix until nothing fixable is left; return the fixed text and how many findings
+    the fixes applied resolved: what `check` counts as fixable, `--diff` would fix and `--fix` fixed.
+
+    A finding that goes away only because another's fix changed the text around it (a
+    wrapper's tokens, with a field removed) was not fixed, and is not counted.
+    """
     seen = {text}
     current = text
+    fixed = 0
     for _ in range(MAX_PASSES):
         findings = lint(current)
         fixes = applicable(findings, threshold)
         if not fixes:
-            return current, findings
-        current, applied = apply_fixes(current, fixes, valid)
+            return current, fixed
+        current, applied = _apply_fixes(current, fixes, valid)
         if not applied:
-            return current, findings
+            return current, fixed
+        # Findings that share one fix (every date of a prompt) are each fixed by it.
+        taken = {id(fix) for fix in applied}
+        fixed += sum(1 for f in findings if f.fix is not None and id(f.fix) in taken)
         if current in seen:
             raise FixDidNotConverge("fixes did not settle (a cycle)")
         seen.add(current)

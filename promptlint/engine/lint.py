@@ -90,9 +90,21 @@ def _valid(doc: documents.Document, index: int):
     return lambda text: (parses is None or parses(text)) and doc.writes_back(index, text)
 
 
-def _lint_piece(doc: documents.Document, index: int, text: str, config: Config, includes=None) -> list[Finding]:
+def _code_suppressions(doc: documents.Document):
+    """The directives in the comments of a code file; None for any other file, or one without any."""
+    if doc.kind not in (documents.DocumentKind.PYTHON, documents.DocumentKind.JAVASCRIPT) or not doc.prompts:
+        return None
+    from .suppress import code_suppressions
+
+    return code_suppressions(doc.raw, doc.kind.value, jsx=doc.suffix in (".jsx", ".tsx"))
+
+
+def _lint_piece(doc: documents.Document, index: int, text: str, config: Config, includes=None, code=None) -> list[Finding]:
     piece = doc.prompts[index]
     found = lint_prompt(_segment(piece, text, config, includes), config, template=piece.syntax == Syntax.JINJA)
+    if code is not None:
+        # A directive in code covers the string where it stands in the file as read.
+        found = code.apply(tuple(doc.locate(piece, at)[0] - 1 for at in (0, len(piece.text))), found)
     valid = _valid(doc, index) if piece.source.reread else None
     # The messages of a chat prompt are where they stand in this text (a fix loop's later pass has moved them).
     piece = piece.with_text(text)
@@ -116,7 +128,7 @@ class FileResult:
     findings: list[Finding]
     fixed: str | None = None  # the new file text, when fixing changed it
     error: str | None = None  # a one-line reason the file was not fixed
-    fixed_findings: int = 0  # how many fewer findings the fixed text has than the text read
+    fixed_findings: int = 0  # how many findings the fixes applied resolved (what check counts as fixable)
     # The other files the findings depend on (included templates) -> a digest of their bytes.
     depends: dict[str, str] = dataclasses.field(default_factory=dict)
 
@@ -130,29 +142,25 @@ def check_document(doc: documents.Document, config: Config, fix: Applicability |
     new_pieces = []
     error = None
     includes = _includes(doc, config)
-    before = len(findings)  # the findings of the text read, counted from each fix loop's first pass
+    code = _code_suppressions(doc)
+    fixed_findings = 0  # the findings the fixes applied resolved
     for index, piece in enumerate(doc.prompts):
         text = piece.text
         if fix is not None:
-            passes: list[int] = []
-
-            def lint_pass(t: str, i: int = index) -> list[Finding]:
-                found = _lint_piece(doc, i, t, config, includes)
-                passes.append(len(found))
-                return found
-
             try:
-                text, _ = fix_loop(text, lint_pass, fix, _valid(doc, index))
+                text, resolved = fix_loop(text, lambda t, i=index: _lint_piece(doc, i, t, config, includes, code), fix, _valid(doc, index))
+                fixed_findings += resolved
             except FixDidNotConverge as exc:
                 error = f"{doc.path}: {exc}; the file was left as it was"
                 text = piece.text
-            before += passes[0]
-        remaining = _lint_piece(doc, index, text, config, includes)
+        remaining = _lint_piece(doc, index, text, config, includes, code)
         fixed_piece = piece.with_text(text)
         placed: dict[int, tuple] = {}
         findings.extend(_place(doc, fixed_piece, f, placed) for f in remaining)
         new_pieces.append(fixed_piece)
-    fixed, fixed_findings = None, 0
+    if code is not None:
+        findings.extend(code.reports(doc.path, config))
+    fixed = None
     if fix is not None and error is None:
         new_raw = doc.with_prompts(new_pieces)
         if new_raw != doc.original:
@@ -160,7 +168,8 @@ def check_document(doc: documents.Document, config: Config, fix: Applicability |
             # What remains is reported where it stands in the fixed file, not the original.
             fixed_doc = documents.parse_text(new_raw, doc.path, config.suffix_for(doc.path), config.lexicon)
             findings = check_document(fixed_doc, config).findings
-            fixed_findings = max(0, before - len(findings))
+    if fixed is None:
+        fixed_findings = 0
     depends = dict(includes.digests) if includes else {}
     return FileResult(doc.path, sorted(findings, key=lambda f: (f.line, f.column, f.code)), fixed, error, fixed_findings, depends)
 
@@ -172,9 +181,10 @@ def fix_finding(doc: documents.Document, config: Config, finding: Finding) -> st
         return None
     config = config.for_file(doc.path)
     includes = _includes(doc, config)
+    code = _code_suppressions(doc)
     for index, piece in enumerate(doc.prompts):
         placed: dict[int, tuple] = {}
-        if finding not in (_place(doc, piece, f, placed) for f in _lint_piece(doc, index, piece.text, config, includes)):
+        if finding not in (_place(doc, piece, f, placed) for f in _lint_piece(doc, index, piece.text, config, includes, code)):
             continue
         text, applied = apply_fixes(piece.text, [finding.fix], _valid(doc, index))
         if not applied:

@@ -68,7 +68,7 @@ class Checked:
     fixed: str | None = None  # the new file text, when fixing changed it
     error: str | None = None  # a one-line reason the file was not fixed
     unreadable: str = ""  # why the file could not be read
-    fixed_findings: int = 0  # how many findings fixing removed
+    fixed_findings: int = 0  # how many findings the fixes applied resolved
     no_prompt: bool = False  # the file holds nothing a reader knows as a prompt (see Document.holds_prompt)
     depends: dict[str, str] = dataclasses.field(default_factory=dict)  # included templates -> digest of their bytes
 

@@ -1,7 +1,7 @@
 """The rules: each is a module in promptlint/rules/ and registers by being there.
 
 A rule module holds its own metadata (CODE, NAME, SUMMARY, SEVERITY, FIX,
-DEFAULT, OPTIONS), its documentation (the module docstring) and one ``check``
+DEFAULT, OPTIONS, NEEDS), its documentation (the module docstring) and one ``check``
 function. This module gathers them, checking each field's type (a missing or
 misspelt field fails loudly rather than taking a default); nothing else lists the rules.
 """
@@ -31,6 +31,9 @@ METADATA = {
     "FIX": (str, "none"),
     "DEFAULT": (bool, True),
     "OPTIONS": (dict, {}),
+    # The option without which a rule on by default reports nothing (PL106's floor): said
+    # wherever its default is, so "on" never reads as "checking".
+    "NEEDS": (str, ""),
 }
 _CODE = re.compile(r"PL\d{3}")
 _NAME = re.compile(r"[a-z]+(?:-[a-z]+)*")
@@ -60,6 +63,8 @@ def _metadata(module: ModuleType) -> dict:
         raise RuleError(f"{where}: CODE must read PLnnn and NAME be kebab-case ({values['CODE']!r}, {values['NAME']!r})")
     if values["FIX"] not in FIX_KINDS:
         raise RuleError(f"{where}: FIX must be one of {', '.join(FIX_KINDS)}")
+    if values["NEEDS"] and values["NEEDS"] not in values["OPTIONS"]:
+        raise RuleError(f"{where}: NEEDS must name one of its OPTIONS, not {values['NEEDS']!r}")
     if not callable(getattr(module, "check", None)):
         raise RuleError(f"{where}: a rule needs a check function")
     return values
@@ -75,6 +80,7 @@ def _from_module(module: ModuleType) -> Rule:
         fix=FixKind(meta["FIX"]),
         default=meta["DEFAULT"],
         options=dict(meta["OPTIONS"]),
+        needs=meta["NEEDS"],
         doc=(module.__doc__ or "").strip(),
         vocabulary=meta["NAME"] if vocabulary.exists(meta["NAME"]) else None,
         check=module.check,

@@ -1,4 +1,4 @@
-"""Suppressions: directives in a template's Jinja comments that silence findings.
+"""Suppressions: directives in a template's Jinja comments, or in the comments of code, that silence findings.
 
 Jinja drops `{# ... #}` comments when it renders, so a directive never reaches
 the model. An assembled prompt (plain text, chat JSON) is sent as written: a
@@ -9,6 +9,13 @@ per-file-ignores and baselines serve it instead.
     {# promptlint: disable[PL102,PL201] #}       until an enable names the rule, or to the end
     {# promptlint: enable[PL102] #}
     {# promptlint: file-ignore[PL205] #}         the whole file
+
+In Python and JavaScript/TypeScript the same directives are comments of the code
+(`# promptlint: ignore[PL102]`, `// promptlint: ignore[PL102]`), read by the same
+parser. There `ignore` covers a whole string: on the line where the string starts or
+ends, or alone on the line before the string or before its statement; and
+`ignore-file` (or `file-ignore`) the whole file. A comment of the code is never
+sent to the model either.
 
 Rules are named by code or name, comma-separated; `ALL` names every rule, and
 `disable` or `enable` without a list means `ALL`. This stage runs between check
@@ -25,7 +32,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from ..model.findings import Applicability, Edit, Finding, Fix
-from ..model.lines import line_span, line_starts, with_newline
+from ..model.lines import line_column, line_span, line_starts, with_newline
 from ..model.prompt import Prompt, Span
 from ..readers.jinja import check_syntax
 from ..rules.unused_suppression import CODE
@@ -36,13 +43,16 @@ from ..rules._context import RuleContext
 # A comment that starts so is meant as a directive, and is reported when it does not parse.
 _PREFIX = re.compile(r"\s*promptlint\s*:\s*", re.IGNORECASE)
 _FORM = re.compile(r"(?P<kind>[\w-]*)\s*(?:\[(?P<list>[^\]]*)\])?(?P<rest>.*)", re.DOTALL)
-KINDS = ("ignore", "disable", "enable", "file-ignore")
+KINDS = ("ignore", "disable", "enable", "file-ignore", "ignore-file")
+FILE_KINDS = ("file-ignore", "ignore-file")  # two spellings of one directive: ruff's and ours
 _UNUSED = {
     "ignore": "suppresses nothing on the line it covers",
     "disable": "suppresses nothing in its region",
     "file-ignore": "suppresses nothing in this file",
+    "ignore-file": "suppresses nothing in this file",
     "enable": "ends no region that suppressed anything",
 }
+_UNUSED_IN_CODE = {**_UNUSED, "ignore": "suppresses nothing in the strings it covers"}
 
 
 @dataclass
@@ -100,7 +110,7 @@ def _read(body: str, directive: Directive, source: str) -> None:
     if kind not in KINDS:
         what = f"unknown directive '{form['kind']}'" if kind else "no directive after 'promptlint:'"
         directive.problem = f"{what} (expected one of: {', '.join(KINDS)})"
-    elif listed is None and kind in ("ignore", "file-ignore"):
+    elif listed is None and kind in ("ignore", *FILE_KINDS):
         directive.problem = f"{kind} needs the rules in brackets, as in {kind}[PL102]"
     elif listed is None and rest:
         # `disable PL102` must not be read as `disable` (every rule) with a reason.
@@ -143,7 +153,7 @@ def _scopes(lines: _Lines, found: list[Directive]) -> list[_Scope]:
         line = lines.of(directive.span.start)
         for entry in directive.entries:
             for code in sorted(entry.codes):
-                if directive.kind == "file-ignore":
+                if directive.kind in FILE_KINDS:
                     scopes.append(_Scope(code, 0, last, directive, entry))
                 elif directive.kind == "ignore":
                     target = lines.of(directive.span.end) + 1 if directive.alone else line
@@ -173,7 +183,7 @@ class _Covering:
         self.regions: dict[str, list[_Scope]] = defaultdict(list)  # in order of their first line
         for scope in scopes:
             kind = scope.directive.kind
-            where = self.lines[(scope.code, scope.first)] if kind == "ignore" else self.files[scope.code] if kind == "file-ignore" else self.regions[scope.code]
+            where = self.lines[(scope.code, scope.first)] if kind == "ignore" else self.files[scope.code] if kind in FILE_KINDS else self.regions[scope.code]
             where.append(scope)
         self.firsts = {code: [r.first for r in regions] for code, regions in self.regions.items()}
 
@@ -223,7 +233,7 @@ def apply_suppressions(prompt: Prompt, findings: list[Finding], config: Config) 
     return kept
 
 
-def _report(directive: Directive, judged: set[str], source: str) -> tuple[str, Fix | None] | None:
+def _report(directive: Directive, judged: set[str], source: str, unused: dict[str, str] = _UNUSED) -> tuple[str, Fix | None] | None:
     if directive.problem:
         return f"malformed promptlint directive: {directive.problem}", None
     reasons, kept = [], []
@@ -231,7 +241,7 @@ def _report(directive: Directive, judged: set[str], source: str) -> tuple[str, F
         if not entry.codes:
             reasons.append(f"{directive.kind}[{entry.text}]: no rule has the code or name '{entry.text}'")
         elif entry.codes & judged and not entry.used:
-            reasons.append(f"{directive.kind}[{entry.text}] {_UNUSED[directive.kind]}")
+            reasons.append(f"{directive.kind}[{entry.text}] {unused[directive.kind]}")
         else:
             kept.append(entry)
     if not reasons:
@@ -258,3 +268,69 @@ def _removal(source: str, directive: Directive) -> Span:
         while start and source[start - 1] in " \t":
             start -= 1
     return Span(start, directive.tag_end)
+
+
+class CodeSuppressions:
+    """The directives in the comments of a Python or JavaScript file, which cover whole strings.
+
+    A finding of a string is suppressed when a directive covers the line the string
+    starts on, the line it ends on, or the line its statement starts on: a directive
+    at the end of a line covers that line, one alone on its line the next. Which
+    directives were used is kept across the prompts of the file, and reported once.
+    """
+
+    def __init__(self, raw: str, found: list[Directive], statement_line):
+        self.raw = raw
+        self.found = found
+        self.lines = _Lines(raw)
+        self.covering = _Covering(_scopes(self.lines, found))
+        self.statement_line = statement_line
+
+    def apply(self, anchors: tuple[int, int], findings: list[Finding]) -> list[Finding]:
+        """``findings`` of the string that starts and ends on the file's (0-based) lines ``anchors``, less those suppressed."""
+        lines = {*anchors, self.statement_line(anchors[0])}
+        kept = []
+        for finding in findings:
+            covering = [scope for line in lines for scope in self.covering(finding.code, line)]
+            for scope in covering:
+                scope.entry.used = True
+            if not covering:
+                kept.append(finding)
+        return kept
+
+    def reports(self, path: str, config: Config) -> list[Finding]:
+        """PL901 for each directive that suppressed nothing, names no rule, or does not parse.
+
+        It has no fix: a comment of the code is outside every prompt, and fixes edit prompts."""
+        rule = registry.get(CODE)
+        if rule not in config.selected:
+            return []
+        judged = {r.code for r in config.selected} - {CODE}
+        found = []
+        for directive in self.found:
+            report = _report(directive, judged, self.raw, _UNUSED_IN_CODE)
+            if report is None or any(s.directive is not directive for s in self.covering(CODE, self.lines.of(directive.span.start))):
+                continue
+            (line, column), (end_line, end_column) = (line_column(self.lines.starts, at) for at in (directive.span.start, directive.span.end))
+            found.append(Finding(CODE, rule.name, report[0], directive.span, rule.severity, path=path, line=line, column=column, end_line=end_line, end_column=end_column))
+        return found
+
+
+def code_suppressions(raw: str, language: str, jsx: bool = False) -> CodeSuppressions | None:
+    """The directives of a code file's comments; None when it has none."""
+    from ..readers.codecomments import layout
+
+    read = layout(raw, language, jsx)
+    found = []
+    for comment in read.comments:
+        prefix = _PREFIX.match(comment.inner)
+        if prefix is None:
+            continue
+        alone = not raw[line_span(raw, comment.start).start : comment.start].strip()
+        directive = Directive("", Span(comment.start, comment.end), comment.end, alone, [])
+        _read(comment.inner[prefix.end() :].strip(), directive, raw)
+        if directive.kind in ("disable", "enable"):
+            # A region of lines means nothing to a string: a directive in code covers strings.
+            directive.kind, directive.problem = "", f"{directive.kind} works in Jinja templates; in code use ignore[...] on the string, or ignore-file[...]"
+        found.append(directive)
+    return CodeSuppressions(raw, found, read.statement_line) if found else None

@@ -33,3 +33,17 @@ class Rule:
     doc: str
     vocabulary: str | None  # the rule's name when it has a word list, rules/<name>.yaml
     check: Callable[..., Iterable[Finding]]
+    needs: str = ""  # the option without which it reports nothing, when it has one
+
+    @property
+    def default_text(self) -> str:
+        """Whether it runs by default, as the rule lists and docs say it: "on", "off", or on but silent until its option is set."""
+        if not self.default:
+            return "off"
+        return f"on, silent until `{self.needs}` is set" if self.needs else "on"
+
+    @property
+    def default_sentence(self) -> str:
+        """The same as a sentence of its documentation: "On by default, but silent until `relevance-floor` is set."."""
+        silent = f", but silent until `{self.needs}` is set" if self.default and self.needs else ""
+        return f"{'On' if self.default else 'Off'} by default{silent}."

@@ -281,9 +281,9 @@ def parse_text(raw: str, display: str, suffix: str, lexicon: Lexicon | None = No
     if "\r\n" in raw and raw.count("\r\n") == raw.count("\n"):
         newline = "\r\n"
         raw = raw.replace("\r\n", "\n")
-    from .formats import for_suffix
+    from .formats import for_text
 
-    return _handlebars_as_jinja(for_suffix(suffix).read(Input(display, raw, suffix, lexicon or shipped(), bom, newline)))
+    return _handlebars_as_jinja(for_text(suffix, raw).read(Input(display, raw, suffix, lexicon or shipped(), bom, newline)))
 
 
 def _handlebars_as_jinja(doc: Document) -> Document:

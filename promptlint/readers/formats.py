@@ -14,6 +14,7 @@ it over with the prompt's texts, so the segmenter does not have to guess it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -68,3 +69,28 @@ DEFAULT_INCLUDE = ANYWHERE + tuple(f"**/{folder}/**/{glob}" for folder in PROMPT
 def for_suffix(suffix: str) -> Format:
     """The format a suffix reads as; a file of any other suffix is read as text."""
     return _BY_SUFFIX.get(suffix, FORMATS[0])
+
+
+def for_text(suffix: str, text: str) -> Format:
+    """The format a text reads as: by its suffix; a text with none (standard input given no
+    name) by what it is: a JSON document or JSON Lines of objects when it parses as one, else text."""
+    if suffix:
+        return for_suffix(suffix)
+    if text.lstrip().startswith(("{", "[")):
+        try:
+            json.loads(text)
+            return _BY_SUFFIX[".json"]
+        except ValueError:
+            pass
+        lines = [line for line in text.splitlines() if line.strip()]
+        if all(line.lstrip().startswith("{") and _parses(line) for line in lines):
+            return _BY_SUFFIX[".jsonl"]
+    return FORMATS[0]
+
+
+def _parses(line: str) -> bool:
+    try:
+        json.loads(line)
+    except ValueError:
+        return False
+    return True

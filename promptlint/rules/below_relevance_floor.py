@@ -2,7 +2,9 @@
 
 ## What it does
 When scores are visible in the prompt and a `relevance-floor` is configured, flags
-each source whose score is under the floor. Off until a floor is set.
+each source whose score is under the floor. The rule is on by default but reports
+nothing until `relevance-floor` is set: what counts as too low depends on the
+retriever's scale, which only its owner knows.
 
 ## Why is this bad?
 A chunk below the floor cannot be the answer and can be mistaken for it: it is a
@@ -37,6 +39,7 @@ NAME = "below-relevance-floor"
 SUMMARY = "A chunk under the configured relevance floor is sent to the model"
 FIX = "unsafe"
 OPTIONS = {"relevance-floor": None}
+NEEDS = "relevance-floor"
 
 
 def check(prompt: Prompt, ctx: RuleContext):

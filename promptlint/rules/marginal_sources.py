@@ -21,7 +21,10 @@ it: a near-miss distractor, the expensive kind. "It might help" does not hold.
 ```
 
 ## Fix safety
-No fix: which chunks to send is decided at retrieval.
+Unsafe, when the weaker hits are added to the relevant ones (`relevant +
+marginal[:3]`): the fix takes them out of the loop (`relevant`), which changes what
+the model can read and cite. No fix when the loop is over the weaker hits alone
+(`{% for doc in fallback %}`): which chunks to send then is decided at retrieval.
 """
 
 from __future__ import annotations
@@ -29,12 +32,14 @@ from __future__ import annotations
 import re
 
 from ..meaning.lexicon import split
+from ..model.findings import Applicability, Edit, Fix
 from ..model.prompt import Prompt, Span
 from ._context import RuleContext
 
 CODE = "PL107"
 NAME = "marginal-sources"
 SUMMARY = "Low-relevance sources are appended after the relevant ones"
+FIX = "unsafe"
 
 # A name in the loop's collection expression ("relevant + marginal[:3]").
 _NAME = re.compile(r"[A-Za-z_]\w*")
@@ -52,6 +57,34 @@ def _marginal(collection: str, entries: list[str]) -> re.Match[str] | None:
     return next((m for m in _NAME.finditer(collection) if any(_starts_with(split(m[0]), e) for e in entries)), None)
 
 
+def _operands(expression: str) -> list[Span]:
+    """Where each operand of the expression's top-level `+` stands in it (one, when it adds nothing)."""
+    spans, depth, start = [], 0, 0
+    for i, char in enumerate(expression):
+        depth += (char in "([{") - (char in ")]}")
+        if char == "+" and depth == 0:
+            spans.append(Span(start, i))
+            start = i + 1
+    return spans + [Span(start, len(expression))]
+
+
+def _without(expression: str, entries: list[str], offset: int) -> Fix | None:
+    """The unsafe fix that takes every operand naming weaker hits (with its `+`) out of an
+    expression that stands at ``offset``; None when the first operand, what the loop is over, is one."""
+    operands = _operands(expression)
+    weak = [i for i, o in enumerate(operands) if _marginal(expression[o.start : o.end], entries)]
+    if not weak or weak[0] == 0:
+        return None
+    edits = []
+    for index in weak:
+        # From the end of the operand before it: its spaces and its `+` go with it.
+        before, operand = operands[index - 1], operands[index]
+        start = before.start + len(expression[before.start : before.end].rstrip())
+        end = operand.start + len(expression[operand.start : operand.end].rstrip())
+        edits.append(Edit(Span(offset + start, offset + end), ""))
+    return Fix(Applicability.UNSAFE, tuple(edits), "Send only the relevant sources")
+
+
 def check(prompt: Prompt, ctx: RuleContext):
     entries = ctx.words("collections")
     for source in prompt.sources:
@@ -64,5 +97,6 @@ def check(prompt: Prompt, ctx: RuleContext):
                 prompt,
                 span,
                 f"'{source.collection}' sends weaker hits after the relevant ones; below the floor they can only mislead",
+                fix=_without(source.collection, entries, start) if start >= 0 else None,
                 tokens_text="",
             )

@@ -659,7 +659,8 @@ def test_a_python_file_without_templates_found_by_a_walk_is_skipped_quietly(work
     (work / "src").mkdir()
     (work / "src" / "tools.py").write_text(NOT_PROMPTS["tools.py"], encoding="utf-8")
     result = check("src")
-    assert (result.exit_code, result.stdout, result.stderr) == (0, "All checks passed!\n", "")
+    # Skipped quietly, but nothing was checked, so nothing passed.
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "No prompt found in 1 file; nothing was checked.\n", "")
 
 
 @pytest.mark.parametrize(
@@ -911,3 +912,189 @@ def test_a_document_the_request_does_not_hold_the_text_of_is_named_in_one_notice
         assert result.stdout == ("[]\n" if output_format == "json" else "")
         notices = [line for line in result.stderr.splitlines() if line.startswith("notice:")]
         assert notices == [f"notice: body.json: {PDF_NOTICE}", f"notice: bodies.jsonl: record 2, {PDF_NOTICE}"]
+
+
+# ---- a run that checks nothing says so ----
+
+NOTHING_UNDER_RAG = (
+    "warning: No prompt files found under rag/ (a folder walk takes .txt, .md, .json, .jsonl, .ndjson, .yaml and .yml "
+    "only under prompts/, prompt/ or templates/; name the files or set include)\n"
+)
+
+
+def _rag_folder(work: Path) -> None:
+    copy(PL102 / "bad.txt", work / "rag", "policy.txt")
+    (work / "rag" / "notes.md").write_text("# Notes\n", encoding="utf-8")
+    (work / "rag" / "body.json").write_text(json.dumps(chat_record(SCORED_USER)), encoding="utf-8")
+
+
+@pytest.mark.parametrize("args", [(), ("--output-format", "concise"), ("--fix",), ("--diff",), ("--statistics",)])
+def test_a_walk_that_takes_no_file_says_so_and_never_passes(work, args):
+    _rag_folder(work)
+    result = check(*args, "rag")
+    # As ruff: nothing to check is no error, but it is said, and no summary follows.
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", NOTHING_UNDER_RAG)
+
+
+def test_format_of_a_walk_that_takes_no_file_says_so(work):
+    _rag_folder(work)
+    for args in ((), ("--check",), ("--diff",)):
+        result = run("format", "--config", CONFIG, *args, "rag")
+        assert (result.exit_code, result.stdout, result.stderr) == (0, "", NOTHING_UNDER_RAG)
+
+
+def test_an_empty_folder_and_a_narrow_include_are_named(work):
+    (work / "empty").mkdir()
+    result = check("empty", ".")
+    assert (result.exit_code, result.stdout) == (0, "")
+    assert result.stderr.startswith("warning: No prompt files found under empty/, ./ (a folder walk takes .txt")
+    (work / "prompts").mkdir()
+    (work / "prompts" / "a.txt").write_text(CLEAN_USER, encoding="utf-8")
+    (work / ".promptlint.yaml").write_text('today: 2026-12-02\ninclude: ["*.prompt", "*.j2"]\n', encoding="utf-8")
+    result = run("check", ".")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", "warning: No prompt files found under ./ (no file matches the config's include: *.prompt, *.j2)\n")
+
+
+@pytest.mark.parametrize(("args", "summary"), [((), "No prompt found in 2 files; nothing was checked.\n"), (("--diff",), "No prompt found in 2 files; nothing was checked.\n")])
+def test_files_that_hold_no_prompt_never_pass(work, args, summary):
+    (work / "config.json").write_text(NOT_PROMPTS["config.json"], encoding="utf-8")
+    (work / "settings.yaml").write_text(NOT_PROMPTS["settings.yaml"], encoding="utf-8")
+    result = check(*args, "--output-format", "concise", "config.json", "settings.yaml")
+    notices = "notice: config.json: no prompt found, skipped\nnotice: settings.yaml: no prompt found, skipped\n"
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", notices + summary)
+    result = run("format", "--config", CONFIG, "config.json", "settings.yaml")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", summary)
+
+
+def test_a_missing_file_and_a_promptless_one_count_both(work):
+    (work / "config.json").write_text(NOT_PROMPTS["config.json"], encoding="utf-8")
+    result = check("--output-format", "concise", "config.json", "missing.txt")
+    assert (result.exit_code, result.stderr.splitlines()[-1]) == (2, "No prompt found in 1 file; nothing was checked; 1 file could not be read.")
+
+
+def test_show_files_lists_what_a_walk_takes(work):
+    _rag_folder(work)
+    copy(PL102 / "bad.txt", work / "prompts", "policy.txt")
+    (work / "prompts" / "answer.j2").write_text("{{ question }}\n", encoding="utf-8")
+    (work / "app.py").write_text(NOT_PROMPTS["tools.py"], encoding="utf-8")
+    result = check("--show-files", ".")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "app.py\nprompts/answer.j2\nprompts/policy.txt\n", "")
+    # A file named is taken whatever the walk's defaults say; a walk that takes nothing says so.
+    result = check("--show-files", "rag/notes.md", "rag")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "rag/notes.md\n", "")
+    result = check("--show-files", "rag")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", NOTHING_UNDER_RAG)
+
+
+def test_show_files_leaves_the_baseline_out(work):
+    copy(PL102 / "bad.txt", work / "prompts", "policy.txt")
+    (work / "prompts" / "baseline.json").write_text("[]\n", encoding="utf-8")
+    result = check("--show-files", "--baseline", "prompts/baseline.json", "prompts")
+    assert (result.exit_code, result.stdout) == (0, "prompts/policy.txt\n")
+
+
+@pytest.mark.parametrize("args", [["-"], ["--stdin-filename", "prompt.txt", "-"], ["--stdin-filename", "prompt.txt"]])
+def test_format_prints_standard_input_formatted(work, args):
+    result = CliRunner().invoke(main, ["format", "--config", CONFIG, *args], input=UNFORMATTED)
+    name = "prompt.txt" if "--stdin-filename" in args else "-"
+    assert (result.exit_code, result.stdout, result.stderr) == (0, FORMATTED, "1 file reformatted.\n")
+    # Already formatted, it is printed as it came.
+    result = CliRunner().invoke(main, ["format", "--config", CONFIG, *args], input=FORMATTED)
+    assert (result.exit_code, result.stdout, result.stderr) == (0, FORMATTED, "1 file left unchanged.\n")
+    result = CliRunner().invoke(main, ["format", "--config", CONFIG, "--check", *args], input=UNFORMATTED)
+    assert (result.exit_code, result.stdout, result.stderr) == (1, f"Would reformat: {name}\n", "1 file would be reformatted.\n")
+    result = CliRunner().invoke(main, ["format", "--config", CONFIG, "--diff", *args], input=UNFORMATTED)
+    assert result.exit_code == 1
+    assert result.stdout == "".join(difflib.unified_diff(UNFORMATTED.splitlines(True), FORMATTED.splitlines(True), f"a/{name}", f"b/{name}"))
+    assert not (work / "prompt.txt").exists()
+
+
+def test_format_of_standard_input_that_is_not_text_says_why(work):
+    result = CliRunner().invoke(main, ["format", "--config", CONFIG, "-"], input=b"\xff\xfe")
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", "error: -: not valid UTF-8 (byte offset 0)\n1 file could not be read.\n")
+
+
+CHAT_BODY = {"model": "m", **chat_record(SCORED_USER)}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [json.dumps(CHAT_BODY, indent=2), json.dumps(CHAT_BODY), json.dumps(CHAT_BODY["messages"])],
+    ids=["indented", "one-line", "messages"],
+)
+def test_check_reads_json_on_standard_input_by_its_content(work, text):
+    (work / "x.json").write_text(text, encoding="utf-8")
+    named = check("--output-format", "concise", "x.json")
+    piped = CliRunner().invoke(main, ["check", "--config", CONFIG, "--output-format", "concise", "-"], input=text)
+    assert named.exit_code == piped.exit_code == 1
+    assert named.stdout.startswith("x.json:") and "PL102" in named.stdout
+    assert piped.stdout == named.stdout.replace("x.json:", "-:")
+    assert "PL205" not in piped.stdout
+
+
+def test_check_reads_json_lines_on_standard_input_by_their_content(work):
+    text = "\n".join(json.dumps(chat_record(user)) for user in (SCORED_USER, CLEAN_USER)) + "\n"
+    (work / "x.jsonl").write_text(text, encoding="utf-8")
+    named = check("--output-format", "concise", "x.jsonl")
+    piped = CliRunner().invoke(main, ["check", "--config", CONFIG, "--output-format", "concise", "-"], input=text)
+    assert named.exit_code == piped.exit_code == 1
+    assert piped.stdout == named.stdout.replace("x.jsonl:", "-:")
+    assert [line.split(" ")[1] for line in piped.stdout.splitlines()] == ["PL102"]
+
+
+@pytest.mark.parametrize("text", ["{{ question }}\n\nAnswer from the sources.\n", "[1] Shipping FAQ\nDelivery takes 3 days.\n", '{"a": 1}\n{broken\n'])
+def test_standard_input_that_is_not_json_is_read_as_text(work, text):
+    from promptlint.readers.formats import for_text
+
+    assert for_text("", text).name == "text"
+    assert for_text(".txt", '{"messages": []}').name == "text"
+    assert for_text("", '{"messages": []}').name == "json"
+    assert for_text("", '{"messages": []}\n\n{"messages": []}\n').name == "jsonl"
+
+
+# ---- check, --diff and --fix count the same fixes ----
+
+CORPUS = ROOT.parent / "shared" / "corpus"
+
+
+def _every_prompt_file() -> list[Path]:
+    folders = [FIXTURES, CORPUS] if CORPUS.is_dir() else [FIXTURES]
+    return [p for folder in folders for p in sorted(folder.rglob("*")) if p.is_file() and p.name != "manifest.yaml" and p.suffix != ".expected"]
+
+
+def _summary(result) -> str:
+    return result.output.strip().splitlines()[-1]
+
+
+def test_check_diff_and_fix_agree_on_how_many_fixes_apply(work):
+    """Over every fixture and corpus file, the count `check` calls fixable is what `--diff`
+    would fix and `--fix` fixed, safe and unsafe alike, file by file and in total."""
+    from promptlint.engine.config import build
+    from promptlint.engine.lint import check_document
+    from promptlint.model.findings import Applicability
+    from promptlint.readers import document as documents
+
+    config = build({"today": "2026-12-02"}, "test")
+    reached = {Applicability.SAFE: 0, Applicability.UNSAFE: 0}
+    names = []
+    for index, path in enumerate(_every_prompt_file()):
+        try:
+            doc = documents.read(path, suffix=config.suffix_for(path), lexicon=config.lexicon)
+        except documents.UnreadableFile:
+            continue
+        names.append(copy(path, work, f"f{index}{path.suffix}").name)
+        found = check_document(doc, config).findings
+        for threshold in reached:
+            fixable = sum(1 for f in found if f.fix is not None and f.fix.applicability >= threshold and f.fix.edits)
+            result = check_document(doc, config, threshold)
+            assert (path.name, result.fixed_findings if result.error is None else fixable) == (path.name, fixable)
+            reached[threshold] += fixable
+    # The comparison reaches fixes of both kinds in many files.
+    assert reached[Applicability.SAFE] >= 100 and reached[Applicability.UNSAFE] > reached[Applicability.SAFE]
+    # And the three commands say the same numbers.
+    counted = _summary(check("--jobs", "1", "--no-cache", "--output-format", "concise", *names))
+    fixable = int(re.search(r"(\d+) fixable with --fix", counted)[1])
+    more = int(re.search(r"(\d+) more with --unsafe-fixes", counted)[1])
+    assert _summary(check("--jobs", "1", "--no-cache", "--diff", *names)) == f"Would fix {fixable} findings."
+    assert _summary(check("--jobs", "1", "--no-cache", "--diff", "--unsafe-fixes", *names)) == f"Would fix {fixable + more} findings."
+    assert f"({fixable} fixed, " in _summary(check("--jobs", "1", "--no-cache", "--fix", *names))

@@ -114,8 +114,8 @@ def test_fix_never_applies_a_suppressed_rules_fix():
     [
         ("{# promptlint: ignore[PL999] #}", "ignore[PL999]: no rule has the code or name 'PL999'"),
         ("{# promptlint: ignore[retrieval-scores] #}", "ignore[retrieval-scores]: no rule has the code or name 'retrieval-scores'"),
-        ("{# promptlint: ignor[PL102] #}", "malformed promptlint directive: unknown directive 'ignor' (expected one of: ignore, disable, enable, file-ignore)"),
-        ("{# promptlint: [PL102] #}", "malformed promptlint directive: no directive after 'promptlint:' (expected one of: ignore, disable, enable, file-ignore)"),
+        ("{# promptlint: ignor[PL102] #}", "malformed promptlint directive: unknown directive 'ignor' (expected one of: ignore, disable, enable, file-ignore, ignore-file)"),
+        ("{# promptlint: [PL102] #}", "malformed promptlint directive: no directive after 'promptlint:' (expected one of: ignore, disable, enable, file-ignore, ignore-file)"),
         ("{# promptlint: ignore PL102 #}", "malformed promptlint directive: ignore needs the rules in brackets, as in ignore[PL102]"),
         ("{# promptlint: disable PL102 #}", "malformed promptlint directive: the rules go in brackets, as in disable[PL102]"),
         ("{# promptlint: ignore[PL102,] #}", "malformed promptlint directive: an empty rule name in the list"),
@@ -218,3 +218,129 @@ def test_directives_do_not_change_the_rendered_text():
     rendered = env.from_string(source).render(**SAMPLE)
     assert rendered == env.from_string(TEMPLATE).render(**SAMPLE)
     assert "promptlint" not in rendered and "#}" not in rendered
+
+
+# ---- directives in the comments of code ----
+
+# Each source holds one prompt string with a PL102 (a score) and a PL203 (a chunk ordinal);
+# {start}, {end} and {before} are where a directive may stand: on the line where the string
+# starts, on the line where it ends, and alone on the line before its statement.
+PYTHON = '''\
+import os
+{before}messages = [
+    {{"role": "system", "content": "Answer from the sources and cite them as [n]."}},
+    {{"role": "user", "content": (
+        "[1] Shipping FAQ \u2014 Delivery (score: 0.91) (chunk id: 8f3a)\\n"{start}
+        "Standard delivery takes 3-5 working days.\\n\\n"
+        "Question: {{question}}"{end}
+    )}},
+]
+'''
+JAVASCRIPT = '''\
+import {{ client }} from "./client";
+{before}const messages = [
+  {{ role: "system", content: "Answer from the sources and cite them as [n]." }},
+  {{
+    role: "user",
+    content: {start}`[1] Shipping FAQ \u2014 Delivery (score: 0.91) (chunk id: 8f3a)
+Standard delivery takes 3-5 working days.
+
+Question: ${{question}}`,{end}
+  }},
+];
+'''
+LANGUAGES = {
+    "python": (PYTHON, "p.py", {"start": "  # {}", "end": "  # {}", "before": "# {}\n"}),
+    "typescript": (JAVASCRIPT, "p.ts", {"start": "/* {} */ ", "end": " // {}", "before": "// {}\n"}),
+}
+UNMARKED = {"python": [(5, 46, "PL102"), (5, 63, "PL203")], "typescript": [(6, 51, "PL102"), (6, 68, "PL203")]}
+
+
+def code(language: str, **directives: str) -> tuple[str, str]:
+    template, path, forms = LANGUAGES[language]
+    places = {place: forms[place].format(directives[place]) if place in directives else "" for place in ("start", "end", "before")}
+    return template.format(**places), path
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_code_without_directives(language):
+    assert found(*code(language)) == UNMARKED[language]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("place", ["start", "end", "before"])
+@pytest.mark.parametrize("named", ["PL102", "retrieval-score"])
+def test_a_code_directive_covers_its_string_from_each_place(language, place, named):
+    source, path = code(language, **{place: f"promptlint: ignore[{named}] scores are calibrated"})
+    # The same comment, no directive: the findings where they stand with the comment in place.
+    inert, _ = code(language, **{place: f"promptlent: ignore[{named}] scores are calibrated"})
+    unmarked = found(inert, path)
+    assert [rule for _, _, rule in unmarked] == ["PL102", "PL203"]
+    # The rule named is silenced in the string, the other one not; nothing is left unused.
+    assert found(source, path) == [f for f in unmarked if f[2] == "PL203"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_code_directive_covers_only_its_string(language):
+    template, path, forms = LANGUAGES[language]
+    source, _ = code(language)
+    # Above the import: the line before another statement.
+    directive = forms["before"].format("promptlint: ignore[PL102]")
+    findings = lint_text(directive + source, path=path, config=CONFIG)
+    assert [(f.line, f.code, f.message) for f in findings if f.code == "PL901"] == [(1, "PL901", "ignore[PL102] suppresses nothing in the strings it covers")]
+    assert [(f.line, f.code) for f in findings if f.code != "PL901"] == [(line + 1, rule) for line, _, rule in UNMARKED[language]]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("spelling", ["ignore-file", "file-ignore"])
+def test_a_file_directive_in_code(language, spelling):
+    template, path, forms = LANGUAGES[language]
+    source, _ = code(language)
+    lines = source.splitlines(True)
+    # Anywhere in the file: here at its end.
+    source = "".join(lines) + forms["before"].format(f"promptlint: {spelling}[PL203,PL102]")
+    assert found(source, path) == []
+    source = "".join(lines) + forms["before"].format(f"promptlint: {spelling}[PL205]")
+    findings = lint_text(source, path=path, config=CONFIG)
+    assert [(f.line, f.column, f.message) for f in findings if f.code == "PL901"] == [(len(lines) + 1, 1, f"{spelling}[PL205] suppresses nothing in this file")]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize(
+    ("directive", "message"),
+    [
+        ("promptlint: ignor[PL102]", "malformed promptlint directive: unknown directive 'ignor' (expected one of: ignore, disable, enable, file-ignore, ignore-file)"),
+        ("promptlint: ignore PL102", "malformed promptlint directive: ignore needs the rules in brackets, as in ignore[PL102]"),
+        ("promptlint: disable[PL102]", "malformed promptlint directive: disable works in Jinja templates; in code use ignore[...] on the string, or ignore-file[...]"),
+        ("promptlint: ignore[PL1O2]", "ignore[PL1O2]: no rule has the code or name 'PL1O2'"),
+    ],
+)
+def test_a_malformed_or_unknown_code_directive_is_reported_and_silences_nothing(language, directive, message):
+    source, path = code(language, end=directive)
+    findings = lint_text(source, path=path, config=CONFIG)
+    end_line = {"python": 7, "typescript": 9}[language]
+    assert [(f.line, f.message) for f in findings if f.code == "PL901"] == [(end_line, message)]
+    assert [(f.line, f.column, f.code) for f in findings if f.code != "PL901"] == UNMARKED[language]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_directive_is_judged_only_by_the_rules_that_ran_in_code(language):
+    source, path = code(language, end="promptlint: ignore[PL205]")
+    only = build({"today": "2026-12-02", "select": ["PL102", "PL901"]}, "test")
+    assert found(source, path, only) == [f for f in UNMARKED[language] if f[2] == "PL102"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_directive_text_inside_a_string_is_no_directive(language):
+    source, path = code(language)
+    marker = {"python": "# promptlint: ignore[PL102]", "typescript": "// promptlint: ignore[PL102]"}[language]
+    source = source.replace("Standard delivery", f"{marker} Standard delivery")
+    assert [f.code for f in lint_text(source, path=path, config=CONFIG)] == ["PL102", "PL203"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_fix_leaves_a_finding_a_code_directive_suppresses(language):
+    source, path = code(language, end="promptlint: ignore[PL102]")
+    fixed = fix_text(source, path=path, config=CONFIG)
+    # Only the chunk id (PL203) is removed; the score stays, as the directive says.
+    assert fixed == source.replace(" (chunk id: 8f3a)", "")
