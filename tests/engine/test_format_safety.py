@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from functools import cache
 from pathlib import Path
 
 import jinja2
@@ -446,11 +447,17 @@ def sources_and_block(piece: document.Prompt):
     return prompt.sources, prompt.sources_block
 
 
-def assert_keeps_meaning(raw: bytes, name: str) -> None:
+def assert_kept_says_why(result) -> None:
+    """Each block format leaves as it is comes with a one-line reason."""
+    assert all(reason.startswith("sources block kept: ") and "\n" not in reason for reason in result.kept)
+
+
+def assert_keeps_meaning(raw: bytes, name: str, must_change: bool = False) -> None:
     doc = document.parse(raw, name, Path(name).suffix)
     result = format_document(doc, CONFIG)
-    assert all(reason.startswith("sources block kept: ") and "\n" not in reason for reason in result.kept)
+    assert_kept_says_why(result)
     if result.text is None:
+        assert not must_change, "format changed nothing"
         return
     new = result.text
     again = document.parse(new.encode("utf-8"), name, Path(name).suffix)
@@ -496,12 +503,60 @@ def prompt_files() -> list[Path]:
     return sorted(p for folder in folders for p in folder.rglob("*") if p.is_file() and p.name != "manifest.yaml")
 
 
-@pytest.mark.parametrize("path", prompt_files(), ids=lambda p: str(p.relative_to(p.parents[1])))
-def test_format_keeps_the_meaning_of_every_known_prompt(path):
-    try:
-        assert_keeps_meaning(path.read_bytes(), path.name)
-    except document.UnreadableFile:
-        pytest.skip("not a prompt file")
+# A text prompt is also met inside a chat request, in a Python string and with Windows line
+# ends, where format reads it and writes it back through another source map.
+TEXT_SUFFIXES = (".txt", ".md", ".prompt", ".j2", ".jinja", ".prompty")
+RENDERINGS = {
+    "chat request": (".json", lambda text: json.dumps({"model": "any", "messages": [
+        {"role": "system", "content": "Answer from the sources only."}, {"role": "user", "content": text}]}, ensure_ascii=False, indent=2)),
+    "python string": (".py", lambda text: 'PROMPT = """' + text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"') + '"""\n'),
+    "crlf": (None, lambda text: text.replace("\n", "\r\n")),
+}
+# The sweep checks meaning only where format changes a file: at least this many must be changed.
+CHANGED_FLOOR = 150
+
+
+@cache
+def prompt_variants() -> tuple[tuple[str, str, bytes, bool], ...]:
+    """Each known file as written, and each text prompt in each rendering: (id, file name,
+    bytes, whether format changes it), less what is no prompt file."""
+    variants = []
+    for path in prompt_files():
+        label, raw = str(path.relative_to(path.parents[1])), path.read_bytes()
+        variants.append((label, path.name, raw))
+        if path.suffix in TEXT_SUFFIXES:
+            for how, (suffix, render) in RENDERINGS.items():
+                variants.append((f"{label} ({how})", f"prompt{suffix or path.suffix}", render(raw.decode("utf-8")).encode("utf-8")))
+    read = []
+    for label, name, raw in variants:
+        try:
+            doc = document.parse(raw, name, Path(name).suffix)
+        except document.UnreadableFile:
+            continue
+        read.append((label, name, raw, format_document(doc, CONFIG).text is not None))
+    return tuple(read)
+
+
+def _changed():
+    return [pytest.param(name, raw, id=label) for label, name, raw, changed in prompt_variants() if changed]
+
+
+def test_format_changes_enough_known_prompts_for_the_sweep_to_count():
+    assert len(_changed()) >= CHANGED_FLOOR
+
+
+@pytest.mark.parametrize(("name", "raw"), _changed())
+def test_format_keeps_the_meaning_of_every_known_prompt(name, raw):
+    assert_keeps_meaning(raw, name, must_change=True)
+
+
+def test_format_leaves_every_other_known_prompt_as_it_is():
+    unchanged = [(label, name, raw) for label, name, raw, changed in prompt_variants() if not changed]
+    assert unchanged
+    for label, name, raw in unchanged:
+        result = format_document(document.parse(raw, name, Path(name).suffix), CONFIG)
+        assert result.text is None, label
+        assert_kept_says_why(result)
 
 
 # Generated prompts: sources in the layouts format meets, with what it must not drop around them.

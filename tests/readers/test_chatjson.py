@@ -644,6 +644,16 @@ _ANY_JSON = st.recursive(
 )
 
 
+def _assert_texts_read_back(raw: str, texts) -> None:
+    """Each text is the JSON value written at its literal, and the fixed file is still JSON."""
+    for text in texts:
+        assert json.loads(raw[text.literal[0] : text.literal[1]]) == text.text
+    fixed = fix_text(raw, path="request.json", config=build({"select": ["ALL"], "today": "2026-12-02"}, "test"), unsafe=True)
+    assert isinstance(json.loads(fixed), dict)  # whatever the fixes did, the file is still JSON
+
+
+# Almost every arbitrary body of these keys is no request (147 of 150 were errors): this test
+# is the error path's. The texts' path is generated apart below, from valid requests only.
 @settings(max_examples=150, deadline=None)
 @given(body=st.dictionaries(st.sampled_from(_SHAPE_KEYS), _ANY_JSON, max_size=5))
 def test_any_json_of_shape_keys_gives_texts_or_one_clear_error(body):
@@ -652,11 +662,82 @@ def test_any_json_of_shape_keys_gives_texts_or_one_clear_error(body):
         texts = parse_chat_json(raw)
     except JsonSyntaxError as error:
         assert error.message and 1 <= error.line <= raw.count("\n") + 1
-        return
-    for text in texts:
-        assert json.loads(raw[text.literal[0] : text.literal[1]]) == text.text
-    fixed = fix_text(raw, path="request.json", config=build({"select": ["ALL"], "today": "2026-12-02"}, "test"), unsafe=True)
-    assert isinstance(json.loads(fixed), dict)  # whatever the fixes did, the file is still JSON
+    else:
+        _assert_texts_read_back(raw, texts)
+
+
+_TEXTS = st.one_of(st.sampled_from(["Answer from the documents.", "Relevance: 0.91\nPrefer this source.", "Zoë’s “quote”, a \\ and a\ttab",
+                                    "[1] Returns (score: 0.9)\nDamaged goods.\n\n[2] FAQ (score: 0.5)\nShips fast.",
+                                    "Updated: 2026-10-02\nDamaged goods may be returned."]), st.text(max_size=30))
+
+
+@st.composite
+def _message(draw, role: str, path_role: str | None = None):
+    """A chat message, as a string or a list of text blocks, and the (role, text) pairs it holds."""
+    texts = draw(st.lists(_TEXTS, min_size=1, max_size=3))
+    if len(texts) == 1 and draw(st.booleans()):
+        return {"role": role, "content": texts[0]}, [(path_role or role, texts[0])]
+    return {"role": role, "content": [{"type": "text", "text": t} for t in texts]}, [(path_role or role, t) for t in texts]
+
+
+@st.composite
+def _chat_request(draw):
+    body, expected = {}, []
+    if draw(st.booleans()):
+        body["model"] = "any"
+    if draw(st.booleans()):  # Anthropic's top-level system prompt
+        body["system"] = draw(_TEXTS)
+        expected.append(("system", body["system"]))
+    messages = draw(st.lists(st.sampled_from(["system", "user", "assistant", "tool"]), min_size=1, max_size=4))
+    body["messages"] = []
+    for role in messages:
+        message, held = draw(_message(role))
+        body["messages"].append(message)
+        expected += held
+    if draw(st.booleans()):  # Cohere's documents
+        title, text = draw(_TEXTS), draw(_TEXTS)
+        body["documents"] = [draw(_TEXTS), {"id": "d", "data": {"title": title, "text": text}}]
+        expected += [("system", body["documents"][0]), ("system", title), ("system", text)]
+    return body, expected
+
+
+@st.composite
+def _gemini_request(draw):
+    system, turns = draw(_TEXTS), draw(st.lists(st.tuples(st.sampled_from(["user", "model", None]), _TEXTS), min_size=1, max_size=3))
+    contents = [{"parts": [{"text": text}], **({"role": role} if role else {})} for role, text in turns]
+    expected = [("system", system)] + [("assistant" if role == "model" else "user", text) for role, text in turns]
+    return {"systemInstruction": {"parts": [{"text": system}]}, "contents": contents}, expected
+
+
+@st.composite
+def _responses_request(draw):
+    instructions, question = draw(_TEXTS), draw(_TEXTS)
+    if draw(st.booleans()):
+        return {"model": "any", "instructions": instructions, "input": question}, [("system", instructions), ("user", question)]
+    message, held = draw(_message("user"))
+    return {"model": "any", "instructions": instructions, "input": [message]}, [("system", instructions), *held]
+
+
+@st.composite
+def _one_template(draw):
+    template, question = draw(_TEXTS), draw(_TEXTS)
+    return draw(st.sampled_from([
+        ({"prompt": template}, [("user", template)]),
+        ({"_type": "prompt", "input_variables": [], "template": template}, [("user", template)]),
+        ({"input": {"text": question}, "retrieveAndGenerateConfiguration": {"type": "KNOWLEDGE_BASE", "knowledgeBaseConfiguration": {
+            "generationConfiguration": {"promptTemplate": {"textPromptTemplate": template}}}}}, [("system", template), ("user", question)]),
+    ]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(request=st.one_of(_chat_request(), _gemini_request(), _responses_request(), _one_template()), indent=st.sampled_from([None, 1]))
+def test_every_request_shape_gives_its_texts_in_order(request, indent):
+    # Generated valid, every input reaches the texts' path: a JsonSyntaxError fails the test.
+    body, expected = request
+    raw = json.dumps(body, indent=indent, ensure_ascii=False)
+    texts = parse_chat_json(raw)
+    assert [(t.role, t.text) for t in texts] == expected
+    _assert_texts_read_back(raw, texts)
 
 
 _CONTEXTS = st.sampled_from(["Relevance: 0.91", "Prefer this source over the others.", "Relevance: 0.9\nUpdated: 2026-11-20", "Note: trust it\nScore: 0.5", "Updated: 2026-10-02"])

@@ -7,6 +7,7 @@ import itertools
 
 import pytest
 
+from promptlint.engine.config import build
 from promptlint.engine.lint import lint_text
 from promptlint.readers.segment import segment_text
 
@@ -20,6 +21,8 @@ SHOWN = {
     "bare date": (" ({date})", "PL201"),
     "dashed updated": (" - updated {date}", "PL201"),
 }
+# The dates are judged against a fixed day: stale on 2026-12-02 or not, whatever the clock says.
+CONFIG = build({"today": "2026-12-02"}, "test")
 VALUES = [{"score": "0.92", "date": "2026-03-01"}, {"score": "0.81", "date": "2025-11-12"}]
 
 
@@ -40,12 +43,12 @@ def test_listed_headers_with_metadata_head_sources(marker, shown):
     prompt = segment_text(text)
     assert [s.title for s in prompt.sources] == ["Returns Policy", "Shipping FAQ"]
     assert [text[s.content.start : s.content.end].strip() for s in prompt.sources] == [t for _, t in CHUNKS]
-    assert {f.code for f in lint_text(text, path="p.txt")} == {SHOWN[shown][1]}
+    assert {f.code for f in lint_text(text, path="p.txt", config=CONFIG)} == {SHOWN[shown][1]}
 
 
 @pytest.mark.parametrize("marker", MARKERS)
 def test_the_clean_twin_passes(marker):
-    assert lint_text(_prompt(MARKERS[marker], ""), path="p.txt") == []
+    assert lint_text(_prompt(MARKERS[marker], ""), path="p.txt", config=CONFIG) == []
 
 
 @pytest.mark.parametrize(
@@ -63,7 +66,7 @@ def test_the_clean_twin_passes(marker):
 )
 def test_lists_and_headings_without_a_run_of_metadata_head_nothing(text):
     assert segment_text(text).sources == []
-    assert lint_text(text, path="p.txt") == []
+    assert lint_text(text, path="p.txt", config=CONFIG) == []
 
 
 @pytest.mark.parametrize(

@@ -164,13 +164,20 @@ _LINES = st.lists(st.sampled_from(["Answer briefly and cite [n].", "Question: {q
                                    "", "Answer:", "Never guess. Say so.", "[1] Title\nText of the chunk."]), min_size=1, max_size=30)
 
 
+@st.composite
+def _lines_with_dynamic_data(draw):
+    """Lines of which one, at least, is per-request data: every case reaches the count."""
+    lines = draw(_LINES)
+    lines.insert(draw(st.integers(0, len(lines))), draw(st.sampled_from(["{context}", "Today is {today}."])))
+    return lines
+
+
 @settings(max_examples=200, deadline=None)
-@given(_LINES)
+@given(_lines_with_dynamic_data())
 def test_line_numbers_are_counted_once_and_unchanged(lines):
     prompt = segment_text("\n".join(lines))
     dynamic = next((p for p in prompt.parts if p.kind in DYNAMIC_KINDS), None)
-    if dynamic is None:
-        return
+    assert dynamic is not None
     rule = next(r for r in CONFIG.selected if r.code == "PL305")
     from promptlint.rules._context import RuleContext
 

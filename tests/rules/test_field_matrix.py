@@ -298,21 +298,33 @@ SHAPES = [
 HEADER_FORMS = {"plain": "[{n}] {title}", "markdown": "## Source {n}: {title}"}
 
 
-@pytest.mark.parametrize("form", HEADER_FORMS)
-@pytest.mark.parametrize("label", ["", "valid: "])
-@pytest.mark.parametrize(("code", "values"), SHAPES)
-def test_an_unnamed_field_is_judged_by_its_shape(form, label, code, values):
-    if code == "PL102" and label:
-        pytest.skip("a named field is judged by its name")
-    rule = Rule(code, (), values, (), ())
+# "valid" names a date: a date under it is still one, a score-shaped value under it is none.
+NAMED = "valid: "
+
+
+def _shape_text(form: str, label: str) -> str:
     body = _sources_text(HEADER_FORMS[form] + f" ({label}{MARK}{{n}})", "")
     body = "\n\n".join(part.replace("{n}", str(n)) for n, part in enumerate(body.split("\n\n"), 1))
-    text = f"Answer from the sources and cite them as [n].\n\n{body}\n\nQuestion: {QUESTION}\n"
+    return f"Answer from the sources and cite them as [n].\n\n{body}\n\nQuestion: {QUESTION}\n"
+
+
+@pytest.mark.parametrize("form", HEADER_FORMS)
+@pytest.mark.parametrize(("code", "values", "label"), [(c, v, label) for c, v in SHAPES for label in ("", NAMED) if not (c == "PL102" and label)])
+def test_an_unnamed_field_is_judged_by_its_shape(form, label, code, values):
+    rule = Rule(code, (), values, (), ())
+    text = _shape_text(form, label)
     findings = lint_text(_fill(rule, text), path="shape.txt", config=_config(rule))
     assert [f"{f.line}:{f.column} {f.code}" for f in findings] == _expected(rule, "shape.txt", text)
     # On one source only, the same value is a signal (or a version, a ratio), not a pattern.
     one = _fill(rule, text.replace(f" ({label}{MARK}1)", "", 1))
     assert lint_text(one, path="shape.txt", config=_config(rule)) == []
+
+
+@pytest.mark.parametrize("form", HEADER_FORMS)
+@pytest.mark.parametrize("values", [v for c, v in SHAPES if c == "PL102"])
+def test_a_named_field_is_judged_by_its_name_not_its_shape(form, values):
+    rule = Rule("PL102", (), values, (), ())
+    assert lint_text(_fill(rule, _shape_text(form, NAMED)), path="shape.txt", config=_config(rule)) == []
 
 
 # With the sources pre-joined in one slot, the instructions may say each carries a score.

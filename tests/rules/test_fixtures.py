@@ -17,12 +17,15 @@ or a fix shows in review. Update with `python -m pytest --snapshot-update`.
 
 from __future__ import annotations
 
+import datetime
+import types
 from pathlib import Path
 
 import pytest
 import yaml
 
 from conftest import ROOT
+from promptlint.engine import config as config_module
 from promptlint.engine import registry
 from promptlint.engine.config import build
 from promptlint.engine.lint import fix_text, lint_text
@@ -36,9 +39,10 @@ def _folder(rule) -> Path:
     return FIXTURES / f"{rule.code}-{rule.name}"
 
 
-def _config(rule, folder: Path):
+def _config(rule, folder: Path, today: str | None = TODAY):
+    """The fixture's config; ``today=None`` leaves the day to the clock."""
     extra = yaml.safe_load((folder / "config.yaml").read_text()) if (folder / "config.yaml").exists() else {}
-    return build({"select": [rule.code], "today": TODAY, **extra}, str(folder))
+    return build({"select": [rule.code], **({"today": today} if today else {}), **extra}, str(folder))
 
 
 def _cases(kind: str) -> list[tuple]:
@@ -130,3 +134,38 @@ def test_every_rule_has_fixtures_and_docs():
         assert list(_folder(rule).glob("good*")), f"{rule.code} has no good fixture"
         if rule.fix != "none":
             assert list(_folder(rule).glob("*.fixed.*")), f"{rule.code} offers a fix but no fixed output is checked"
+
+
+TEN_YEARS = datetime.timedelta(days=3653)
+
+
+class _TenYearsOn(datetime.date):
+    """A date whose ``today`` is ten years after the real one."""
+
+    @classmethod
+    def today(cls):
+        return cls.fromordinal((datetime.date.today() + TEN_YEARS).toordinal())
+
+
+@pytest.fixture
+def clock_ten_years_on(monkeypatch):
+    """The config reads a clock ten years ahead: where a run sets no `today`, that is its day."""
+    monkeypatch.setattr(config_module, "datetime", types.SimpleNamespace(date=_TenYearsOn, datetime=datetime.datetime))
+    return _TenYearsOn.today()
+
+
+def _findings(path: Path, config) -> list[str]:
+    return [f"{f.line}:{f.column} {f.code}" for f in lint_text(path.read_text(encoding="utf-8"), path=str(path), config=config)]
+
+
+def test_the_fixtures_give_the_same_findings_ten_years_on(clock_ten_years_on):
+    # The clock reaches the config: a run that names no day is judged ten years on.
+    assert build({}, "clock").today == clock_ten_years_on
+    dated = []
+    for rule, path in (case.values for case in _cases("bad") + _cases("good")):
+        expected = (path.parent / f"{_stem(path)}.expected").read_text().split("\n")[:-1] if path.name.startswith("bad") else []
+        assert _findings(path, _config(rule, path.parent)) == expected, path
+        if _findings(path, _config(rule, path.parent, today=None)) != expected:
+            dated.append(f"{path.parent.name}/{path.name}")
+    # Fixtures whose findings the clock would change, were `today` not set: what this test guards.
+    assert "PL201-unconditional-date/bad.txt" in dated, dated

@@ -7,8 +7,11 @@ import json
 
 import pytest
 
+from promptlint.engine.config import build
 from promptlint.engine.lint import lint_text
 
+# The fetch dates below are judged against a fixed day, whatever the clock says.
+CONFIG = build({"today": "2026-12-02"}, "test")
 TEXTS = ["Damaged goods may be returned within 30 days of delivery with proof of purchase.", "We ship within 2 days."]
 
 
@@ -32,10 +35,10 @@ REPORTED = [
 
 @pytest.mark.parametrize("extra", REPORTED, ids=lambda e: "+".join(e))
 def test_fields_another_rule_reports_are_not_counted_again(extra):
-    codes = {f.code for f in lint_text(_tool_result(extra), path="tool.json")}
+    codes = {f.code for f in lint_text(_tool_result(extra), path="tool.json", config=CONFIG)}
     assert "PL402" not in codes and codes & {"PL102", "PL201"}
 
 
 def test_a_wrapper_heavy_with_fields_no_rule_reports_is_flagged():
     extra = {"internal_routing_label": "knowledge-base-eu-west-primary-replica", "pipeline_stage_name": "hybrid-retrieval-after-dedup-v2"}
-    assert [f.code for f in lint_text(_tool_result(extra), path="tool.json")] == ["PL402", "PL402"]
+    assert [f.code for f in lint_text(_tool_result(extra), path="tool.json", config=CONFIG)] == ["PL402", "PL402"]

@@ -218,13 +218,14 @@ def slot_kind(name: str, vocab: Vocab) -> str | None:
     kind = vocab.slot_kinds.get(label)
     if kind is None:
         # `question_text`, `retrieved_docs`: the name, once the words that say how the value is
-        # written are set aside; and for the context and the history (`kb_context`, `doc_summaries`)
-        # its last word. A question's last word is not enough: `system_message` is no question.
+        # written are set aside; and for the context, the history and a rewrite (`kb_context`,
+        # `doc_summaries`, `query_interpretation`) its last word. A question's last word is not
+        # enough: `system_message` is no question.
         named = [w for w in label.split() if w not in vocab.slot_fillers]
         whole, last = (vocab.slot_kinds.get(" ".join(named)), vocab.slot_kinds.get(named[-1])) if named else (None, None)
         if whole in ("context", "question", "history"):
             kind = whole
-        elif last in ("context", "history"):
+        elif last in ("context", "history", "rewritten"):
             kind = last
         elif last == "question" and any(w in vocab.rewrite_qualifiers for w in named[:-1]):
             kind = "rewritten"  # `new_question`, `better_query`: the question as rewritten
