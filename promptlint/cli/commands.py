@@ -173,6 +173,7 @@ class _Tally:
     fixed_stdin: str | None = None  # with --fix on standard input: the text to print instead of writing it
     prompted: int = 0  # files read that hold a prompt (or something broken)
     promptless: int = 0  # files read that hold none: nothing in them was checked
+    unnamed_promptless: int = 0  # of those, the files a walk found: skipped with no notice
 
 
 @main.command()
@@ -260,7 +261,16 @@ def _end_report(tally: _Tally, failures: list[str], output_format: str, statisti
     if not quiet and output_format in ("full", "concise", "github"):
         # "All checks passed!" only when something was checked.
         line = report.summary(tally.found, tally.fixed if fix else None, failures) if tally.prompted else _nothing_checked(tally.promptless, failures)
-        _echo_summary(line, err=tally.to_stderr or output_format != "full")
+        _echo_summary(_coverage(tally) + line, err=tally.to_stderr or output_format != "full")
+
+
+def _coverage(tally: _Tally) -> str:
+    """What was read, when a walk skipped files that held no prompt without a notice, so that
+    "clean" is told from "not looked at"."""
+    if not (tally.prompted and tally.unnamed_promptless):
+        return ""
+    read = tally.prompted + tally.promptless
+    return f"Checked {report.plural(read, 'file')}: {tally.prompted} held a prompt, {tally.promptless} held none.\n"
 
 
 def _nothing_checked(promptless: int, failures: list[str]) -> str:
@@ -339,6 +349,7 @@ def _take(tally: _Tally, path: Path, config: Config, named: bool, result: parall
     _notices(path, config, named, result)
     if result.no_prompt:
         tally.promptless += 1
+        tally.unnamed_promptless += not named
     else:
         tally.prompted += 1
     if result.fixed is not None and not show_diff and not stdin_name:
@@ -360,8 +371,8 @@ def _notices(path: Path, config: Config, named: bool, result: parallel.Checked) 
     if result.error:
         click.echo(f"warning: {result.error}", err=True)
     # A file the reader could not read at all says why instead (see Document.unread).
-    if result.no_prompt and not result.doc.unread and (named or not formats.for_suffix(config.suffix_for(path)).code):
-        # A walk takes source files to look for templates in them; most hold none.
+    if result.no_prompt and not result.doc.unread and named:
+        # A walk takes files to look for prompts in them; many hold none, and the summary counts them.
         click.echo(f"notice: {result.doc.path}: no prompt found, skipped", err=True)
     for note in result.doc.unread:
         click.echo(f"notice: {result.doc.path}: {note}", err=True)

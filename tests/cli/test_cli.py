@@ -663,6 +663,20 @@ def test_a_python_file_without_templates_found_by_a_walk_is_skipped_quietly(work
     assert (result.exit_code, result.stdout, result.stderr) == (0, "No prompt found in 1 file; nothing was checked.\n", "")
 
 
+@pytest.mark.parametrize("name", NOT_PROMPTS)
+@pytest.mark.parametrize("folder", ["prompts", "templates", "app/prompt"])
+def test_a_walk_skips_files_without_a_prompt_quietly_and_counts_what_it_read(work, name, folder):
+    copy(PL102 / "bad.txt", work, f"{folder}/bad.txt")
+    copy(PL102 / "bad.txt", work, f"{folder}/other.txt")
+    (work / folder / name).write_text(NOT_PROMPTS[name], encoding="utf-8")
+    result = check("--select", "PL102", "--output-format", "concise", ".")
+    assert result.exit_code == 1 and len(result.stdout.splitlines()) == 8
+    assert result.stderr.splitlines() == ["Checked 3 files: 2 held a prompt, 1 held none.", "Found 8 findings, 8 fixable with --fix (saves 68 tokens)."]
+    # Named on the command line, the same file is named in its notice, and the summary needs no count.
+    named = check("--select", "PL102", "--output-format", "concise", f"{folder}/bad.txt", f"{folder}/{name}")
+    assert named.stderr.splitlines() == [f"notice: {folder}/{name}: no prompt found, skipped", PL102_SUMMARY]
+
+
 @pytest.mark.parametrize(
     ("record", "message"),
     [
