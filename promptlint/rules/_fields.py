@@ -1,9 +1,13 @@
-"""Pieces several rules share: reading metadata fields and building the fixes that drop them."""
+"""Pieces several rules share: reading metadata fields, the evidence that they are metadata,
+and building the fixes that drop them."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 
+from ..meaning.values import number, parse_date
 from ..model.findings import Applicability, Edit, Fix
 from ..model.lines import remove_line
 from ..model.prompt import Field, FieldForm, Prompt, Source, Span
@@ -21,6 +25,59 @@ def is_slot(value: str) -> bool:
 def has_slot(value: str) -> bool:
     """Whether a template slot stands somewhere in the value ("{item.id}: {item.name}")."""
     return bool(_SLOT_VALUE.search(value))
+
+
+# The shape a value must have to be the concept's: a score is a number, a date a date; either may be
+# a template slot that prints one. A concept not listed takes any value.
+SHAPES: dict[str, Callable[[str], bool]] = {
+    "score": lambda value: number(value) is not None or is_slot(value),
+    "date": lambda value: parse_date(value) is not None or is_slot(value),
+}
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A field read as metadata of one concept, with the evidence of that reading. Its label names
+    the concept (the lexicon's word, unqualified by a domain word: "rerank score", not "risk score");
+    ``shaped``: its value has the concept's shape; ``repeated``: a renderer wrote it, as a template
+    does, or as the same label on every source of assembled text shows. A label on one source
+    only, or a different label on the next, is the document's own text."""
+
+    source: Source
+    field: Field
+    shaped: bool
+    repeated: bool
+
+    @property
+    def certain(self) -> bool:
+        return self.shaped and self.repeated
+
+    @property
+    def applicability(self) -> Applicability:
+        """What removing it is: safe only when every piece of evidence holds."""
+        return Applicability.SAFE if self.certain else Applicability.UNSAFE
+
+
+def rendered_on_every_source(prompt: Prompt, source: Source, label: str) -> bool:
+    """Whether a renderer wrote the label: a source template, a wrapper the format marks, or the
+    label on each of the sources written the same way (when two or more are)."""
+    if source.repeated or source.marked:
+        return True
+    peers = [s for s in prompt.sources if s.style == source.style and not s.marked]
+    return len(peers) < 2 or all(any(f.label == label for f in s.fields) for s in peers)
+
+
+def read(prompt: Prompt, source: Source, field: Field, concept: str) -> Reading:
+    shape = SHAPES.get(concept)
+    return Reading(source, field, shape is None or shape(field.value), rendered_on_every_source(prompt, source, field.label))
+
+
+def written(prompt: Prompt, field: Field) -> str:
+    """The field as a message quotes it: its label and value as the file writes them."""
+    if field.quoted:
+        return f"{field.label}: {field.quoted}"
+    text = field.elsewhere if field.elsewhere is not None else prompt.text[field.span.start : field.span.end]
+    return " ".join(text.split()).strip(" ,;|()[]\u2014\u2013-")
 
 
 def remove_field(prompt: Prompt, field: Field, description: str, applicability: Applicability = Applicability.SAFE) -> Fix:

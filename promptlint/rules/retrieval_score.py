@@ -41,10 +41,9 @@ from __future__ import annotations
 import re
 
 from ..meaning import vocabulary
-from ..meaning.values import number
 from ..model.prompt import Field, PartKind, Prompt, Span
 from ._context import RuleContext
-from ._fields import is_slot, remove_field, source_label
+from ._fields import read, remove_field, source_label, written
 
 CODE = "PL102"
 NAME = "retrieval-score"
@@ -91,16 +90,16 @@ def _announced(prompt: Prompt, ctx: RuleContext):
 
 def check(prompt: Prompt, ctx: RuleContext):
     yield from _announced(prompt, ctx)
-    shaped = _shaped_scores(prompt, ctx)
-    for source in prompt.sources:
-        for field in [*ctx.fields(source, "score"), *(f for f in shaped if f in source.fields)]:
-            if number(field.value) is None and not is_slot(field.value):
-                continue
-            yield ctx.finding(
-                prompt,
-                field.value_span,
-                f"{source_label(source)} shows its retrieval score "
-                f"('{field.label}: {field.shown}'); the model reads it as an instruction to defer to the top hit",
-                fix=remove_field(prompt, field, "Remove the score"),
-                tokens_text=field.elsewhere,
-            )
+    shaped = [read(prompt, source, f, "score") for source in prompt.sources for f in _shaped_scores(prompt, ctx) if f in source.fields]
+    for reading in [*ctx.readings(prompt, "score"), *shaped]:
+        if not reading.shaped:
+            continue  # "Score: high" is no number a ranking gave
+        field = reading.field
+        yield ctx.finding(
+            prompt,
+            field.value_span,
+            f"{source_label(reading.source)} shows its retrieval score "
+            f"('{written(prompt, field)}'); the model reads it as an instruction to defer to the top hit",
+            fix=remove_field(prompt, field, "Remove the score", reading.applicability),
+            tokens_text=field.elsewhere,
+        )
