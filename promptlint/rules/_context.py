@@ -37,7 +37,7 @@ class RuleContext:
         the one place the metadata rules learn whether a field is certain enough to remove."""
         for source in prompt.sources:
             for f in self.fields(source, concept):
-                yield read(prompt, source, f, concept)
+                yield read(prompt, source, f, concept, self.lexicon)
 
     def finding(self, prompt: Prompt, span: Span, message: str, *, fix: Fix | None = None, tokens_text: str | None = None) -> Finding:
         """A finding of this rule; its token cost is that of ``tokens_text`` or of what the fix removes."""

@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..meaning.lexicon import Lexicon
 from ..meaning.values import number, parse_date
 from ..model.findings import Applicability, Edit, Fix
 from ..model.lines import remove_line
@@ -27,11 +28,23 @@ def has_slot(value: str) -> bool:
     return bool(_SLOT_VALUE.search(value))
 
 
-# The shape a value must have to be the concept's: a score is a number, a date a date; either may be
-# a template slot that prints one. A concept not listed takes any value.
-SHAPES: dict[str, Callable[[str], bool]] = {
-    "score": lambda value: number(value) is not None or is_slot(value),
-    "date": lambda value: parse_date(value) is not None or is_slot(value),
+# An ordinal's own shape: "3 of 7", "3/7", "#3".
+_ORDINAL = re.compile(r"#\s*\d+|\d+\s*(?:of|/)\s*\d+")
+
+
+def _ordinal_shaped(field: Field, lexicon: Lexicon) -> bool:
+    """An ordinal's shape, or a slot or key named as one; "Part 2" under a heading-item word is a heading."""
+    if is_slot(field.value) or _ORDINAL.search(field.value):
+        return True
+    return field.label not in lexicon.phrases("heading-item")
+
+
+# The shape a value must have to be the concept's: a score is a number, a date a date, an ordinal
+# an ordinal; each may be a template slot that prints one. A concept not listed takes any value.
+SHAPES: dict[str, Callable[[Field, Lexicon], bool]] = {
+    "score": lambda field, _: number(field.value) is not None or is_slot(field.value),
+    "date": lambda field, _: parse_date(field.value) is not None or is_slot(field.value),
+    "ordinal": _ordinal_shaped,
 }
 
 
@@ -67,9 +80,9 @@ def rendered_on_every_source(prompt: Prompt, source: Source, label: str) -> bool
     return len(peers) < 2 or all(any(f.label == label for f in s.fields) for s in peers)
 
 
-def read(prompt: Prompt, source: Source, field: Field, concept: str) -> Reading:
+def read(prompt: Prompt, source: Source, field: Field, concept: str, lexicon: Lexicon) -> Reading:
     shape = SHAPES.get(concept)
-    return Reading(source, field, shape is None or shape(field.value), rendered_on_every_source(prompt, source, field.label))
+    return Reading(source, field, shape is None or shape(field, lexicon), rendered_on_every_source(prompt, source, field.label))
 
 
 def written(prompt: Prompt, field: Field) -> str:

@@ -35,7 +35,7 @@ from ..meaning import vocabulary
 from ..meaning.lexicon import split
 from ..model.prompt import PartKind, Prompt
 from ._context import RuleContext
-from ._fields import remove_field, source_label
+from ._fields import read, remove_field, source_label, written
 
 CODE = "PL203"
 NAME = "chunk-ordinal"
@@ -67,12 +67,13 @@ def check(prompt: Prompt, ctx: RuleContext):
                 # "[{{ chunk.id }}]" heading a source is what the model cites, when it is asked to cite.
                 citing = _asks_to_cite(prompt, ctx) if citing is None else citing
                 is_ordinal = not citing
-            if is_ordinal and field.value:
+            reading = read(prompt, source, field, "ordinal", ctx.lexicon)
+            if is_ordinal and field.value and reading.shaped:
                 yield ctx.finding(
                     prompt,
                     field.value_span,
-                    f"{source_label(source)} shows a chunk ordinal ('{field.label}: {field.shown}'), "
+                    f"{source_label(source)} shows a chunk ordinal ('{written(prompt, field)}'), "
                     "which costs tokens and says nothing about the answer",
-                    fix=remove_field(prompt, field, "Remove the chunk ordinal"),
+                    fix=remove_field(prompt, field, "Remove the chunk ordinal", reading.applicability),
                     tokens_text=field.elsewhere,
                 )

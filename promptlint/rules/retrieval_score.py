@@ -90,7 +90,7 @@ def _announced(prompt: Prompt, ctx: RuleContext):
 
 def check(prompt: Prompt, ctx: RuleContext):
     yield from _announced(prompt, ctx)
-    shaped = [read(prompt, source, f, "score") for source in prompt.sources for f in _shaped_scores(prompt, ctx) if f in source.fields]
+    shaped = [read(prompt, source, f, "score", ctx.lexicon) for source in prompt.sources for f in _shaped_scores(prompt, ctx) if f in source.fields]
     for reading in [*ctx.readings(prompt, "score"), *shaped]:
         if not reading.shaped:
             continue  # "Score: high" is no number a ranking gave

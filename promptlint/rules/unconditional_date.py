@@ -53,6 +53,7 @@ from ..model.findings import Applicability, Edit, Fix
 from ..model.lines import remove_line
 from ..model.prompt import Field, FieldForm, Prompt, Source, SourceStyle, Span
 from ._context import RuleContext
+from ._fields import read
 
 CODE = "PL201"
 NAME = "unconditional-date"
@@ -103,6 +104,9 @@ def _fix(prompt: Prompt, dated: list, ctx: RuleContext) -> Fix:
     unreadable = any(date is None for _, (_, date) in dated)
     if unreadable:
         return Fix(Applicability.UNSAFE, tuple(edits), "Remove the dates (one could not be read) and keep stale ones as notes")
+    if not all(read(prompt, source, field, "date", ctx.lexicon).certain for source, (field, _) in dated):
+        # "Updated:" on one source, "Published:" on the next: no one renderer wrote them.
+        return Fix(Applicability.UNSAFE, tuple(edits), "Remove the dates (their labels differ) and keep stale ones as notes")
     return Fix(Applicability.SAFE, tuple(edits), "Remove the dates that are not stale; keep stale ones as notes")
 
 
