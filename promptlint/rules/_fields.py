@@ -93,8 +93,41 @@ def written(prompt: Prompt, field: Field) -> str:
     return " ".join(text.split()).strip(" ,;|()[]\u2014\u2013-")
 
 
-def remove_field(prompt: Prompt, field: Field, description: str, applicability: Applicability = Applicability.SAFE) -> Fix:
+_OPENERS, _CLOSERS = "([{", ")]}"
+# What must not be left at the seam of a removal: a separator or a label's colon with nothing after
+# it, punctuation that belonged to the removed value, or words around a gap ("Chunk  of {{ n }}").
+_DANGLING_END = re.compile(r"(?:[:=>|/,;(\[\u2014\u2013-]|\w[ \t]+)[ \t]*$")
+_DANGLING_START = re.compile(r"^[ \t]*[.:,;)\]]")
+
+
+def _imbalance(text: str) -> int:
+    return sum(text.count(o) - text.count(c) for o, c in zip(_OPENERS, _CLOSERS) if o != "{")
+
+
+def whole_unit(text: str, span: Span) -> bool:
+    """Whether removing ``span`` takes a whole unit: its line is left with no dangling separator,
+    label, bracket or parenthesis, and no words on both sides of a gap, that it did not have."""
+    line_start = text.rfind("\n", 0, span.start) + 1
+    line_end = text.find("\n", span.end)
+    line_end = len(text) if line_end < 0 else line_end
+    left, right = text[line_start : span.start], text[span.end : line_end]
+    if _imbalance(text[span.start : span.end]) != 0:
+        return False  # one bracket of a pair goes, the other stays: "(relevance {{ s }})" cut to "(relevance "
+    if not left.strip():
+        return not _DANGLING_START.match(right)
+    if not right.strip():
+        return not _DANGLING_END.search(left) or bool(_DANGLING_END.search(text[line_start:line_end]))
+    # Punctuation after the seam is the removed value's ("CHUNK {id}. ") only with a gap before it.
+    if left[-1:].isspace() and (right[:1].isspace() or _DANGLING_START.match(right)):
+        return False
+    return not re.search(r"[(\[][ \t]*$", left)
+
+
+def remove_field(prompt: Prompt, field: Field, description: str, applicability: Applicability = Applicability.SAFE) -> Fix | None:
+    """The fix that removes the field whole, or none when its whole unit cannot be told."""
     span = remove_line(prompt.text, field.span) if field.form != FieldForm.INLINE else field.span
+    if field.form == FieldForm.INLINE and not whole_unit(prompt.text, span):
+        return None
     return Fix(applicability, (Edit(span),), description)
 
 

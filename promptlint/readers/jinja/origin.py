@@ -64,7 +64,8 @@ class Output:
 # A label may be a list item's, and bold: "- **Score**: ", "**Updated:** ".
 _LABEL_BEFORE = re.compile(
     r"(?:[ \t]*(?:[-*\u2022][ \t]+)?[(\[|,;]?[ \t]*(?:\*\*|__)?[A-Za-z][\w .'/-]{0,30}(?:\*\*|__)?[:=](?:\*\*|__)?[ \t]*"
-    r"|[ \t]*[(\[][ \t]*|[ \t]*<[\w.-]+>[ \t]*)?$"
+    # "(relevance {{ doc.score }})": a bracket's words bound to the value without a colon go with it.
+    r"|[ \t]*[(\[][ \t]*(?:[A-Za-z][\w .'/-]{0,30}[ \t])?[ \t]*|[ \t]*<[\w.-]+>[ \t]*)?$"
 )
 _CLOSE_AFTER = re.compile(r"^(?:[ \t]*(?:[)\]]|</[\w.-]+>))?")
 
