@@ -28,15 +28,18 @@ def has_slot(value: str) -> bool:
     return bool(_SLOT_VALUE.search(value))
 
 
-# An ordinal's own shape: "3 of 7", "3/7", "#3".
-_ORDINAL = re.compile(r"#\s*\d+|\d+\s*(?:of|/)\s*\d+")
+# An ordinal's own shape: "3", "#3", "3 of 7", "3/7"; or an id, one token ("8f3a91c2", "node-17").
+_ORDINAL = re.compile(r"#?\s*\d+(?:\s*(?:of|/)\s*\d+)?")
+_ID = re.compile(r"[\w.:/-]{1,80}")
 
 
 def _ordinal_shaped(field: Field, lexicon: Lexicon) -> bool:
-    """An ordinal's shape, or a slot or key named as one; "Part 2" under a heading-item word is a heading."""
-    if is_slot(field.value) or _ORDINAL.search(field.value):
+    """An ordinal's shape, or a slot that prints one. "Part 2" under a heading-item word is a heading,
+    and an element's text ("<chunk>Refunds are issued ...</chunk>") is the retrieved content."""
+    value = field.value.strip()
+    if is_slot(value) or re.fullmatch(r"\d+\s*(?:of|/)\s*\d+|#\s*\d+", value):
         return True
-    return field.label not in lexicon.phrases("heading-item")
+    return field.label not in lexicon.phrases("heading-item") and bool(_ORDINAL.fullmatch(value) or _ID.fullmatch(value))
 
 
 # The shape a value must have to be the concept's: a score is a number, a date a date, an ordinal
