@@ -47,18 +47,18 @@ FIX = "safe"
 
 
 def check(prompt: Prompt, ctx: RuleContext):
-    for source in prompt.sources:
-        for field in ctx.fields(source, "derived"):
-            if not field.value or _names_the_source(source, field, ctx):
-                continue
-            yield ctx.finding(
-                prompt,
-                field.span,
-                f"{source_label(source)} carries derived text ('{field.label}') beside its content; "
-                "the shorter, lossy copy competes with the source",
-                fix=remove_field(prompt, field, f"Remove the {field.label}"),
-                tokens_text=field.elsewhere,
-            )
+    for reading in ctx.readings(prompt, "derived"):
+        source, field = reading.source, reading.field
+        if not field.value or _names_the_source(source, field, ctx):
+            continue
+        yield ctx.finding(
+            prompt,
+            field.span,
+            f"{source_label(source)} carries derived text ('{field.label}') beside its content; "
+            "the shorter, lossy copy competes with the source",
+            fix=remove_field(prompt, field, f"Remove the {field.label}", reading.applicability),
+            tokens_text=field.elsewhere,
+        )
 
 
 def _names_the_source(source: Source, field: Field, ctx: RuleContext) -> bool:
