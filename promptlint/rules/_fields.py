@@ -99,7 +99,7 @@ def written(prompt: Prompt, field: Field) -> str:
 _OPENERS, _CLOSERS = "([{", ")]}"
 # What must not be left at the seam of a removal: a separator or a label's colon with nothing after
 # it, punctuation that belonged to the removed value, or words around a gap ("Chunk  of {{ n }}").
-_DANGLING_END = re.compile(r"(?:[:=>|/,;(\[\u2014\u2013-]|\w[ \t]+)[ \t]*$")
+_DANGLING_END = re.compile(r"(?:[:=>|/,;#(\[\u2014\u2013-]|\w[ \t]+)[ \t]*$")
 _DANGLING_START = re.compile(r"^[ \t]*[.:,;)\]]")
 
 
