@@ -147,6 +147,12 @@ class Lexicon:
     def means(self, name: str, concept: str) -> bool:
         return concept in self.concepts(name)
 
+    def qualified(self, name: str, concept: str) -> bool:
+        """Whether a domain word qualifies the name out of the concept: it ends in the concept's head
+        or opens with its lead, yet does not mean it ("risk score", "due date", "date of birth")."""
+        found, words = self._concepts[concept], split(name)
+        return bool(words) and (words[-1] in found.heads or words[0] in found.leads) and not self.means(name, concept)
+
     def mentions(self, name: str, concept: str) -> bool:
         """Whether a name means the concept, or any of its words is one of the concept's heads
         however long the name: code names a variable for all it holds (`RAG_PROMPT_TEMPLATE_V2`)."""

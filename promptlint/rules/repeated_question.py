@@ -132,7 +132,7 @@ def _with_its_label(prompt: Prompt, line: Span, labels: frozenset[str]) -> Span 
     if line.start == 0:
         return line
     above = Span(text.rfind("\n", 0, line.start - 1) + 1, line.start)
-    label = text[above.start : above.end].strip()
+    label = text[above.start : above.end].strip().strip("*_ ")  # "**Query:**" as "Query:"
     if not label.endswith((":", "\uff1a")):
         return line
     following = text[line.end : (text.find("\n", line.end) + 1 or len(text))].strip()

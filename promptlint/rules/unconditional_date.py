@@ -66,8 +66,10 @@ STALE_LABEL = "last updated"
 def _date_field(source: Source, lexicon: Lexicon) -> tuple[Field, datetime.date | None] | None:
     for field in source.fields:
         date = parse_date(field.value)
-        # A label the lexicon does not know ("valid", or none) is a date by its value.
-        if lexicon.means(field.label, "date") or (date is not None and not lexicon.concepts(field.label)):
+        # A label the lexicon does not know ("valid", or none) is a date by its value; one a domain
+        # word qualifies ("due date", "date of birth") is the document's own date.
+        known = lexicon.concepts(field.label) or lexicon.qualified(field.label, "date")
+        if lexicon.means(field.label, "date") or (date is not None and not known):
             return field, date
     return None
 
