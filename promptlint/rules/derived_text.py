@@ -31,7 +31,10 @@ Damaged goods may be returned within 30 days of delivery...
 The heading path orients the model in 8 tokens and cannot disagree with the text.
 
 ## Fix safety
-Safe: the derived line or element is removed; the chunk text is untouched.
+Safe: the derived line or element is removed; the chunk text is untouched. Safe only
+when the same label stands on each source written the same way (or the source is a
+template's): a `Summary:` on one source only may be the document's own, and its fix is
+unsafe.
 """
 
 from __future__ import annotations

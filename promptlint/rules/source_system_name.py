@@ -23,7 +23,9 @@ Source: Confluence
 ```
 
 ## Fix safety
-Safe: the field is removed; the chunk text is untouched.
+Safe: the field is removed whole; the chunk text is untouched. A system name on one
+source only, or under another label on the next, is reported with an unsafe fix; when the
+whole field cannot be removed, with none.
 """
 
 from __future__ import annotations

@@ -30,7 +30,10 @@ and `(last updated 2024-03-01)` only on a source that is actually stale.
 ## Fix safety
 Safe: every date that is not stale is removed and each stale one is rewritten as
 `(last updated YYYY-MM-DD)` in the header, all in one fix. When a date cannot be
-read the fix is unsafe, since that date might have been a needed staleness warning.
+read the fix is unsafe, since that date might have been a needed staleness warning;
+so it is when the sources' date labels differ ("Updated:" on one, "Published:" on the
+next), which no one renderer writes. A label a domain word qualifies ("Due date",
+"Date of birth", "Expiry date") is the document's own content and never a date here.
 
 In a template, a date slot outside a staleness test fires; the unsafe fix wraps it
 in `{% if doc.stale %}...{% endif %}`, and the flag must then be set in the render
