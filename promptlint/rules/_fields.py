@@ -4,6 +4,7 @@ and building the fixes that drop them."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -11,7 +12,7 @@ from ..meaning.lexicon import Lexicon
 from ..meaning.values import number, parse_date
 from ..model.findings import Applicability, Edit, Fix
 from ..model.lines import remove_line
-from ..model.prompt import Field, FieldForm, Prompt, Source, Span
+from ..model.prompt import Field, FieldForm, Prompt, Source, SourceStyle, Span
 
 # "{score:.2f}", "{{ doc.score }}", "{{ '%.3f' % hit.score }}", a JavaScript template's "${c.score}",
 # or a prompt library's "[DOC_2_SCORE]".
@@ -56,7 +57,7 @@ class Reading:
     """A field read as metadata of one concept, with the evidence of that reading. Its label names
     the concept (the lexicon's word, unqualified by a domain word: "rerank score", not "risk score");
     ``shaped``: its value has the concept's shape; ``repeated``: a renderer wrote it, as a template
-    does, or as the same label on every source of assembled text shows. A label on one source
+    does, or as the same label on the sources of assembled text shows. A label on one source
     only, or a different label on the next, is the document's own text."""
 
     source: Source
@@ -74,18 +75,55 @@ class Reading:
         return Applicability.SAFE if self.certain else Applicability.UNSAFE
 
 
-def rendered_on_every_source(prompt: Prompt, source: Source, label: str) -> bool:
-    """Whether a renderer wrote the label: a source template, a wrapper the format marks, or the
-    label on each of the sources written the same way (when two or more are)."""
+class _Labels:
+    """Which labels the sources written the same way carry, counted once per prompt: each rule asks
+    of every field, and a prompt may hold thousands of sources."""
+
+    def __init__(self, prompt: Prompt):
+        self.peers: Counter[SourceStyle] = Counter()
+        self.carriers: Counter[tuple[SourceStyle, str]] = Counter()
+        for source in prompt.sources:
+            if not source.marked:
+                self.peers[source.style] += 1
+                self.carriers.update((source.style, label) for label in {f.label for f in source.fields})
+        self._meaning: dict[tuple[SourceStyle, str], frozenset[str]] = {}
+
+    def of_concept(self, style: SourceStyle, concept: str, lexicon: Lexicon) -> frozenset[str]:
+        found = self._meaning.get((style, concept))
+        if found is None:
+            found = self._meaning[(style, concept)] = frozenset(label for s, label in self.carriers if s == style and lexicon.means(label, concept))
+        return found
+
+
+_last: list[tuple[Prompt, _Labels]] = []  # the prompt the rules are reading now, and its labels
+
+
+def _labels(prompt: Prompt) -> _Labels:
+    # Read once into a local: a server's threads lint other prompts at the same time, and a race
+    # costs only a recount, never another prompt's labels.
+    entry = _last[0] if _last else None
+    if entry is None or entry[0] is not prompt:
+        entry = (prompt, _Labels(prompt))
+        _last[:] = [entry]
+    return entry[1]
+
+
+def rendered_by_a_renderer(prompt: Prompt, source: Source, field: Field, concept: str, lexicon: Lexicon) -> bool:
+    """Whether a renderer wrote the field's label: a source template, a wrapper the format marks, or,
+    among the sources written the same way (when two or more are), the label on two of them or more
+    and no other label of the concept on any: a label on one source only, or another label on the
+    next source, is the document's own text."""
     if source.repeated or source.marked:
         return True
-    peers = [s for s in prompt.sources if s.style == source.style and not s.marked]
-    return len(peers) < 2 or all(any(f.label == label for f in s.fields) for s in peers)
+    labels = _labels(prompt)
+    if labels.peers[source.style] < 2:
+        return True
+    return labels.carriers[(source.style, field.label)] >= 2 and labels.of_concept(source.style, concept, lexicon) <= {field.label}
 
 
 def read(prompt: Prompt, source: Source, field: Field, concept: str, lexicon: Lexicon) -> Reading:
     shape = SHAPES.get(concept)
-    return Reading(source, field, shape is None or shape(field, lexicon), rendered_on_every_source(prompt, source, field.label))
+    return Reading(source, field, shape is None or shape(field, lexicon), rendered_by_a_renderer(prompt, source, field, concept, lexicon))
 
 
 def written(prompt: Prompt, field: Field) -> str:

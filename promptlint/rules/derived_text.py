@@ -32,9 +32,9 @@ The heading path orients the model in 8 tokens and cannot disagree with the text
 
 ## Fix safety
 Safe: the derived line or element is removed; the chunk text is untouched. Safe only
-when the same label stands on each source written the same way (or the source is a
-template's): a `Summary:` on one source only may be the document's own, and its fix is
-unsafe.
+when a renderer wrote it: a template's field, or in assembled text the same label on two
+or more of the sources written the same way and no other such label beside it. A
+`Summary:` on one source only may be the document's own, and its fix is unsafe.
 """
 
 from __future__ import annotations

@@ -33,9 +33,12 @@ Order the sources by score instead of showing it.
 
 ## Fix safety
 Safe: the field is removed with its label, its punctuation and the words bound to it
-(`(relevance {{ doc.score }})` goes whole); the chunk text is untouched. A field is metadata only on its evidence: its label names the concept without a domain
-qualifier ("rerank score", not "risk score", "credit score" or "minimum score", which are the document's own content and never reported), its value has the concept's shape (a number or a slot), and in assembled text
-the same label stands on each source written the same way, as a renderer writes it.
+(`(relevance {{ doc.score }})` goes whole); the chunk text is untouched. A field is
+metadata only on its evidence: its label names the concept without a domain qualifier
+("rerank score", not "risk score", "credit score" or "minimum score", which are the
+document's own content and never reported), its value has the concept's shape (a number
+or a slot), and in assembled text a renderer wrote it: the same label on two or more of
+the sources written the same way, and no other score label beside it.
 A score on one source only, or under another label on the next, is reported with an
 unsafe fix. When the whole unit cannot be told (`(score {{ s }}, {{ t }})`), there is no
 fix. An announced score has no fix: the scores are added where the slot is filled.
