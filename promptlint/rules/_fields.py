@@ -29,8 +29,9 @@ def has_slot(value: str) -> bool:
     return bool(_SLOT_VALUE.search(value))
 
 
-# An ordinal's own shape: "3", "#3", "3 of 7", "3/7"; or an id, one token ("8f3a91c2", "node-17").
-_ORDINAL = re.compile(r"#?\s*\d+(?:\s*(?:of|/)\s*\d+)?")
+# An ordinal's own shape, whatever its label: "3 of 7", "3/7", "#3".
+_COUNTED = re.compile(r"\d+\s*(?:of|/)\s*\d+|#\s*\d+")
+# A number or an id, one token ("3", "8f3a91c2", "node-17").
 _ID = re.compile(r"[\w.:/-]{1,80}")
 
 
@@ -38,9 +39,9 @@ def _ordinal_shaped(field: Field, lexicon: Lexicon) -> bool:
     """An ordinal's shape, or a slot that prints one. "Part 2" under a heading-item word is a heading,
     and an element's text ("<chunk>Refunds are issued ...</chunk>") is the retrieved content."""
     value = field.value.strip()
-    if is_slot(value) or re.fullmatch(r"\d+\s*(?:of|/)\s*\d+|#\s*\d+", value):
+    if is_slot(value) or _COUNTED.fullmatch(value):
         return True
-    return field.label not in lexicon.phrases("heading-item") and bool(_ORDINAL.fullmatch(value) or _ID.fullmatch(value))
+    return field.label not in lexicon.phrases("heading-item") and bool(_ID.fullmatch(value))
 
 
 # The shape a value must have to be the concept's: a score is a number, a date a date, an ordinal
@@ -134,7 +135,6 @@ def written(prompt: Prompt, field: Field) -> str:
     return " ".join(text.split()).strip(" ,;|()[]\u2014\u2013-")
 
 
-_OPENERS, _CLOSERS = "([{", ")]}"
 # What must not be left at the seam of a removal: a separator or a label's colon with nothing after
 # it, punctuation that belonged to the removed value, or words around a gap ("Chunk  of {{ n }}").
 _DANGLING_END = re.compile(r"(?:[:=>|/,;#(\[\u2014\u2013-]|\w[ \t]+)[ \t]*$")
@@ -142,7 +142,7 @@ _DANGLING_START = re.compile(r"^[ \t]*[.:,;)\]]")
 
 
 def _imbalance(text: str) -> int:
-    return sum(text.count(o) - text.count(c) for o, c in zip(_OPENERS, _CLOSERS) if o != "{")
+    return sum(text.count(opening) - text.count(closing) for opening, closing in ("()", "[]"))
 
 
 def whole_unit(text: str, span: Span) -> bool:
