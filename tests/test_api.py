@@ -26,7 +26,8 @@ The returns team shrinks by four people in Q3.
 
 Question: How long do I have to return damaged goods?
 """
-SAFE_FIXED = PROMPT.replace(" (score: 0.91)", "")
+# A score on one source only may be the document's own: its fix is unsafe, and no safe fix applies.
+SAFE_FIXED = PROMPT
 UNSAFE_FIXED = """Answer from the sources and cite them as [n].
 
 [1] Returns Policy — Returns
@@ -42,7 +43,7 @@ SCORE = promptlint.Finding(
     span=Span(84, 88),
     severity=promptlint.Severity.WARNING,
     tokens=8,
-    fix=promptlint.Fix(promptlint.Applicability.SAFE, (promptlint.Edit(Span(75, 89), ""),), "Remove the score"),
+    fix=promptlint.Fix(promptlint.Applicability.UNSAFE, (promptlint.Edit(Span(75, 89), ""),), "Remove the score"),
     path="prompt.txt",
     line=3,
     column=38,

@@ -26,8 +26,8 @@ from test_cli import BOM, CONFIG, PL102, PL102_CONCISE, check, copy, run, work  
 from promptlint.engine import files, lint
 from promptlint.readers import document as documents
 
-PL102_SUMMARY = "Found 4 findings, 4 fixable with --fix (saves 34 tokens)."
-NOT_READ = "Found 4 findings, 4 fixable with --fix (saves 34 tokens); 1 file could not be read."
+PL102_SUMMARY = "Found 4 findings, 4 fixable with --fix (saves 33 tokens)."
+NOT_READ = "Found 4 findings, 4 fixable with --fix (saves 33 tokens); 1 file could not be read."
 
 # ---- bad input: one line, and the run goes on ----
 

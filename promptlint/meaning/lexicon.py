@@ -66,16 +66,27 @@ class Concept:
     leads: frozenset[str] = frozenset()
     reported: bool = False
     names_only: bool = False  # read only by ``mentions`` and ``phrases``, never when a label is looked up
+    # When listed, the only words that may stand beside a head or a lead: any other word makes the
+    # name a domain quantity ("risk score", "due date"), not the concept ("rerank score", "updated date").
+    modifiers: frozenset[str] | None = None
 
     def by_words(self, words: tuple[str, ...]) -> bool:
         if not words or len(words) > MAX_NAME_WORDS:
             return False
         last = words[-1]
-        if last in self.heads or (len(words) > 1 and words[0] in self.leads):
+        if last in self.heads and self._modified(words[:-1]) or (len(words) > 1 and words[0] in self.leads and self._modified(words[1:])):
             return True
         if last in self.qualified and any(w in self.qualifiers for w in words[:-1]):
             return True
         return _IDEOGRAPHIC.search(last) is not None and self._by_compound(last)
+
+    def _modified(self, others: tuple[str, ...]) -> bool:
+        """Whether the words beside a head or a lead keep the name the concept: any words, unless the
+        concept lists its modifiers; then only those, its own words, and numbers ("score_2")."""
+        if self.modifiers is None:
+            return True
+        own = self.modifiers | self.heads | self.leads | self.qualifiers | self.qualified
+        return all(w in own or w.isdigit() for w in others)
 
     def _by_compound(self, word: str) -> bool:
         """Chinese, Japanese and Korean write a name as one run with its head last (相关性分数 is
@@ -136,6 +147,12 @@ class Lexicon:
     def means(self, name: str, concept: str) -> bool:
         return concept in self.concepts(name)
 
+    def qualified(self, name: str, concept: str) -> bool:
+        """Whether a domain word qualifies the name out of the concept: it ends in the concept's head
+        or opens with its lead, yet does not mean it ("risk score", "due date", "date of birth")."""
+        found, words = self._concepts[concept], split(name)
+        return bool(words) and (words[-1] in found.heads or words[0] in found.leads) and not self.means(name, concept)
+
     def mentions(self, name: str, concept: str) -> bool:
         """Whether a name means the concept, or any of its words is one of the concept's heads
         however long the name: code names a variable for all it holds (`RAG_PROMPT_TEMPLATE_V2`)."""
@@ -192,7 +209,7 @@ def build(options: dict[str, dict] | None = None, names: dict[str, list[str]] | 
 
 
 # What a concept of rules/lexicon.yaml may say; a misspelt key fails loudly instead of being dropped.
-CONCEPT_KEYS = frozenset({"phrases", "heads", "qualified", "qualifiers", "leads", "reported", "names-only"})
+CONCEPT_KEYS = frozenset({"phrases", "heads", "qualified", "qualifiers", "leads", "modifiers", "reported", "names-only"})
 
 
 @cache
@@ -223,6 +240,7 @@ def _build(extensions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> Lexicon:
             qualified=_words_of(spec.get("qualified", [])),
             qualifiers=_words_of(spec.get("qualifiers", [])),
             leads=_words_of(spec.get("leads", [])),
+            modifiers=_words_of(spec["modifiers"]) if "modifiers" in spec else None,
             reported=bool(spec.get("reported", False)),
             names_only=bool(spec.get("names-only", False)),
         )

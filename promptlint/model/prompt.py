@@ -132,6 +132,9 @@ class Source:
     # A template of a source ("[{i}] {title}\n{content}"), rendered once per retrieved chunk.
     repeated: bool = False
     collection: str = ""  # in a template, what the sources loop iterates ("relevant + marginal[:3]")
+    # The file's format marks the wrapper apart from the chunk (a request's document block and its
+    # context): its fields are metadata by structure, not read out of the text.
+    marked: bool = False
 
     def field_named(self, *labels: str) -> Field | None:
         return next((f for f in self.fields if f.label in labels), None)

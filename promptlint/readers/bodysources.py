@@ -37,6 +37,7 @@ def _source(text: str, number: int, pieces: list[tuple[SourceText, Span]], vocab
         header=title or Span(whole.start, whole.start),
         content=Span(contents[0].start, contents[-1].end) if contents else Span(whole.end, whole.end),
         title=text[title.start : title.end] if title else None,
+        marked=True,
     )
     for piece, span in pieces:
         if piece.part is SourcePart.CONTEXT:

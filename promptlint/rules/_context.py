@@ -11,6 +11,7 @@ from ..meaning.lexicon import Lexicon, shipped
 from ..model.findings import Finding, Fix
 from ..model.prompt import Field, Prompt, Source, Span
 from ..model.rule import Rule
+from ._fields import Reading, read
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,13 @@ class RuleContext:
     def fields(self, source: Source, concept: str) -> Iterator[Field]:
         """The source's fields whose label means ``concept`` ("score", "date", ...) by the lexicon."""
         return (f for f in source.fields if self.lexicon.means(f.label, concept))
+
+    def readings(self, prompt: Prompt, concept: str) -> Iterator[Reading]:
+        """Every source's fields that mean ``concept``, each with the evidence that it is metadata:
+        the one place the metadata rules learn whether a field is certain enough to remove."""
+        for source in prompt.sources:
+            for f in self.fields(source, concept):
+                yield read(prompt, source, f, concept, self.lexicon)
 
     def finding(self, prompt: Prompt, span: Span, message: str, *, fix: Fix | None = None, tokens_text: str | None = None) -> Finding:
         """A finding of this rule; its token cost is that of ``tokens_text`` or of what the fix removes."""

@@ -1,12 +1,18 @@
-"""Pieces several rules share: reading metadata fields and building the fixes that drop them."""
+"""Pieces several rules share: reading metadata fields, the evidence that they are metadata,
+and building the fixes that drop them."""
 
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 
+from ..meaning.lexicon import Lexicon
+from ..meaning.values import number, parse_date
 from ..model.findings import Applicability, Edit, Fix
 from ..model.lines import remove_line
-from ..model.prompt import Field, FieldForm, Prompt, Source, Span
+from ..model.prompt import Field, FieldForm, Prompt, Source, SourceStyle, Span
 
 # "{score:.2f}", "{{ doc.score }}", "{{ '%.3f' % hit.score }}", a JavaScript template's "${c.score}",
 # or a prompt library's "[DOC_2_SCORE]".
@@ -23,8 +29,146 @@ def has_slot(value: str) -> bool:
     return bool(_SLOT_VALUE.search(value))
 
 
-def remove_field(prompt: Prompt, field: Field, description: str, applicability: Applicability = Applicability.SAFE) -> Fix:
+# An ordinal's own shape, whatever its label: "3 of 7", "3/7", "#3".
+_COUNTED = re.compile(r"\d+\s*(?:of|/)\s*\d+|#\s*\d+")
+# A number or an id, one token ("3", "8f3a91c2", "node-17").
+_ID = re.compile(r"[\w.:/-]{1,80}")
+
+
+def _ordinal_shaped(field: Field, lexicon: Lexicon) -> bool:
+    """An ordinal's shape, or a slot that prints one. "Part 2" under a heading-item word is a heading,
+    and an element's text ("<chunk>Refunds are issued ...</chunk>") is the retrieved content."""
+    value = field.value.strip()
+    if is_slot(value) or _COUNTED.fullmatch(value):
+        return True
+    return field.label not in lexicon.phrases("heading-item") and bool(_ID.fullmatch(value))
+
+
+# The shape a value must have to be the concept's: a score is a number, a date a date, an ordinal
+# an ordinal; each may be a template slot that prints one. A concept not listed takes any value.
+SHAPES: dict[str, Callable[[Field, Lexicon], bool]] = {
+    "score": lambda field, _: number(field.value) is not None or is_slot(field.value),
+    "date": lambda field, _: parse_date(field.value) is not None or is_slot(field.value),
+    "ordinal": _ordinal_shaped,
+}
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A field read as metadata of one concept, with the evidence of that reading. Its label names
+    the concept (the lexicon's word, unqualified by a domain word: "rerank score", not "risk score");
+    ``shaped``: its value has the concept's shape; ``repeated``: a renderer wrote it, as a template
+    does, or as the same label on the sources of assembled text shows. A label on one source
+    only, or a different label on the next, is the document's own text."""
+
+    source: Source
+    field: Field
+    shaped: bool
+    repeated: bool
+
+    @property
+    def certain(self) -> bool:
+        return self.shaped and self.repeated
+
+    @property
+    def applicability(self) -> Applicability:
+        """What removing it is: safe only when every piece of evidence holds."""
+        return Applicability.SAFE if self.certain else Applicability.UNSAFE
+
+
+class _Labels:
+    """Which labels the sources written the same way carry, counted once per prompt: each rule asks
+    of every field, and a prompt may hold thousands of sources."""
+
+    def __init__(self, prompt: Prompt):
+        self.peers: Counter[SourceStyle] = Counter()
+        self.carriers: Counter[tuple[SourceStyle, str]] = Counter()
+        for source in prompt.sources:
+            if not source.marked:
+                self.peers[source.style] += 1
+                self.carriers.update((source.style, label) for label in {f.label for f in source.fields})
+        self._meaning: dict[tuple[SourceStyle, str], frozenset[str]] = {}
+
+    def of_concept(self, style: SourceStyle, concept: str, lexicon: Lexicon) -> frozenset[str]:
+        found = self._meaning.get((style, concept))
+        if found is None:
+            found = self._meaning[(style, concept)] = frozenset(label for s, label in self.carriers if s == style and lexicon.means(label, concept))
+        return found
+
+
+_last: list[tuple[Prompt, _Labels]] = []  # the prompt the rules are reading now, and its labels
+
+
+def _labels(prompt: Prompt) -> _Labels:
+    # Read once into a local: a server's threads lint other prompts at the same time, and a race
+    # costs only a recount, never another prompt's labels.
+    entry = _last[0] if _last else None
+    if entry is None or entry[0] is not prompt:
+        entry = (prompt, _Labels(prompt))
+        _last[:] = [entry]
+    return entry[1]
+
+
+def rendered_by_a_renderer(prompt: Prompt, source: Source, field: Field, concept: str, lexicon: Lexicon) -> bool:
+    """Whether a renderer wrote the field's label: a source template, a wrapper the format marks, or,
+    among the sources written the same way (when two or more are), the label on two of them or more
+    and no other label of the concept on any: a label on one source only, or another label on the
+    next source, is the document's own text."""
+    if source.repeated or source.marked:
+        return True
+    labels = _labels(prompt)
+    if labels.peers[source.style] < 2:
+        return True
+    return labels.carriers[(source.style, field.label)] >= 2 and labels.of_concept(source.style, concept, lexicon) <= {field.label}
+
+
+def read(prompt: Prompt, source: Source, field: Field, concept: str, lexicon: Lexicon) -> Reading:
+    shape = SHAPES.get(concept)
+    return Reading(source, field, shape is None or shape(field, lexicon), rendered_by_a_renderer(prompt, source, field, concept, lexicon))
+
+
+def written(prompt: Prompt, field: Field) -> str:
+    """The field as a message quotes it: its label and value as the file writes them."""
+    if field.quoted:
+        return f"{field.label}: {field.quoted}"
+    text = field.elsewhere if field.elsewhere is not None else prompt.text[field.span.start : field.span.end]
+    return " ".join(text.split()).strip(" ,;|()[]\u2014\u2013-")
+
+
+# What must not be left at the seam of a removal: a separator or a label's colon with nothing after
+# it, punctuation that belonged to the removed value, or words around a gap ("Chunk  of {{ n }}").
+_DANGLING_END = re.compile(r"(?:[:=>|/,;#(\[\u2014\u2013-]|\w[ \t]+)[ \t]*$")
+_DANGLING_START = re.compile(r"^[ \t]*[.:,;)\]]")
+
+
+def _imbalance(text: str) -> int:
+    return sum(text.count(opening) - text.count(closing) for opening, closing in ("()", "[]"))
+
+
+def whole_unit(text: str, span: Span) -> bool:
+    """Whether removing ``span`` takes a whole unit: its line is left with no dangling separator,
+    label, bracket or parenthesis, and no words on both sides of a gap, that it did not have."""
+    line_start = text.rfind("\n", 0, span.start) + 1
+    line_end = text.find("\n", span.end)
+    line_end = len(text) if line_end < 0 else line_end
+    left, right = text[line_start : span.start], text[span.end : line_end]
+    if _imbalance(text[span.start : span.end]) != 0:
+        return False  # one bracket of a pair goes, the other stays: "(relevance {{ s }})" cut to "(relevance "
+    if not left.strip():
+        return not _DANGLING_START.match(right)
+    if not right.strip():
+        return not _DANGLING_END.search(left) or bool(_DANGLING_END.search(text[line_start:line_end]))
+    # Punctuation after the seam is the removed value's ("CHUNK {id}. ") only with a gap before it.
+    if left[-1:].isspace() and (right[:1].isspace() or _DANGLING_START.match(right)):
+        return False
+    return not re.search(r"[(\[][ \t]*$", left)
+
+
+def remove_field(prompt: Prompt, field: Field, description: str, applicability: Applicability = Applicability.SAFE) -> Fix | None:
+    """The fix that removes the field whole, or none when its whole unit cannot be told."""
     span = remove_line(prompt.text, field.span) if field.form != FieldForm.INLINE else field.span
+    if field.form == FieldForm.INLINE and not whole_unit(prompt.text, span):
+        return None
     return Fix(applicability, (Edit(span),), description)
 
 

@@ -8,6 +8,11 @@ to cite (`[1]`, `Document 1:`, `<document index="1">`) is a citation key, not an
 ordinal, and is never flagged; nor is a chunk's id that heads its source in brackets
 (`[{{ chunk.id }}]`) when the instructions ask the model to cite: that id is what it cites.
 
+An ordinal has an ordinal's shape: `chunk 3`, `3 of 7`, `#3`, one id token, or a slot or
+key named as one. A heading item ("Part 2", "Section 4", "Chapter 1", "Article 7.2",
+"Version 4.2") is part of the heading path, and an element's text (`<chunk>Refunds are
+...</chunk>`) is retrieved content: neither is reported.
+
 ## Why is this bad?
 About 3 tokens per source for no measured gain (0.00): the position of a chunk
 inside the index says nothing about the answer.
@@ -24,7 +29,11 @@ inside the index says nothing about the answer.
 Use the ordinal to order chunks of one document, not to label them.
 
 ## Fix safety
-Safe: the field is removed; the citation key and the chunk text are untouched.
+Safe: the field is removed whole, with the words and punctuation bound to it
+(`#{{ chunk.index }}` takes its `#`); the citation key and the chunk text are untouched.
+A label on one source only, or another label on the next, makes the fix unsafe. When the
+whole unit cannot be removed (`Chunk {{ i }} of {{ n }}`, `CHUNK {id}. {text}`), the
+ordinal is reported without a fix: never a part of it.
 """
 
 from __future__ import annotations
@@ -35,7 +44,7 @@ from ..meaning import vocabulary
 from ..meaning.lexicon import split
 from ..model.prompt import PartKind, Prompt
 from ._context import RuleContext
-from ._fields import remove_field, source_label
+from ._fields import read, remove_field, source_label, written
 
 CODE = "PL203"
 NAME = "chunk-ordinal"
@@ -67,12 +76,13 @@ def check(prompt: Prompt, ctx: RuleContext):
                 # "[{{ chunk.id }}]" heading a source is what the model cites, when it is asked to cite.
                 citing = _asks_to_cite(prompt, ctx) if citing is None else citing
                 is_ordinal = not citing
-            if is_ordinal and field.value:
+            reading = read(prompt, source, field, "ordinal", ctx.lexicon)
+            if is_ordinal and field.value and reading.shaped:
                 yield ctx.finding(
                     prompt,
                     field.value_span,
-                    f"{source_label(source)} shows a chunk ordinal ('{field.label}: {field.shown}'), "
+                    f"{source_label(source)} shows a chunk ordinal ('{written(prompt, field)}'), "
                     "which costs tokens and says nothing about the answer",
-                    fix=remove_field(prompt, field, "Remove the chunk ordinal"),
+                    fix=remove_field(prompt, field, "Remove the chunk ordinal", reading.applicability),
                     tokens_text=field.elsewhere,
                 )

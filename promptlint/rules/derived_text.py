@@ -31,7 +31,10 @@ Damaged goods may be returned within 30 days of delivery...
 The heading path orients the model in 8 tokens and cannot disagree with the text.
 
 ## Fix safety
-Safe: the derived line or element is removed; the chunk text is untouched.
+Safe: the derived line or element is removed; the chunk text is untouched. Safe only
+when a renderer wrote it: a template's field, or in assembled text the same label on two
+or more of the sources written the same way and no other such label beside it. A
+`Summary:` on one source only may be the document's own, and its fix is unsafe.
 """
 
 from __future__ import annotations
@@ -47,18 +50,18 @@ FIX = "safe"
 
 
 def check(prompt: Prompt, ctx: RuleContext):
-    for source in prompt.sources:
-        for field in ctx.fields(source, "derived"):
-            if not field.value or _names_the_source(source, field, ctx):
-                continue
-            yield ctx.finding(
-                prompt,
-                field.span,
-                f"{source_label(source)} carries derived text ('{field.label}') beside its content; "
-                "the shorter, lossy copy competes with the source",
-                fix=remove_field(prompt, field, f"Remove the {field.label}"),
-                tokens_text=field.elsewhere,
-            )
+    for reading in ctx.readings(prompt, "derived"):
+        source, field = reading.source, reading.field
+        if not field.value or _names_the_source(source, field, ctx):
+            continue
+        yield ctx.finding(
+            prompt,
+            field.span,
+            f"{source_label(source)} carries derived text ('{field.label}') beside its content; "
+            "the shorter, lossy copy competes with the source",
+            fix=remove_field(prompt, field, f"Remove the {field.label}", reading.applicability),
+            tokens_text=field.elsewhere,
+        )
 
 
 def _names_the_source(source: Source, field: Field, ctx: RuleContext) -> bool:

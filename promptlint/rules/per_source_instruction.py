@@ -7,9 +7,13 @@ documents", and a framing sentence written around every chunk between its header
 and its text ("The following excerpt mentions the search terms ..."). Phrases are
 in `rules/per-source-instruction.yaml`.
 
-A "Note:" line is an instruction only when it addresses the reader (a clause
-opening with use, prefer, ignore, rely on, treat, do not...; or "you"): a note
-that states a fact is the source's own text. In a template, a line of the
+A "Note:" line is an instruction only when it addresses the model about the source
+or the answer: a clause opening with use, prefer, ignore, rely on, treat, do not...
+that names the source, the document, the result, the answer or a citation ("Note:
+prefer this source", "Important: use this document only if ..."). A note that states a
+fact, or an imperative about the subject matter ("Caution: do not mix with bleach",
+"Tip: use warm water"), is the source's own text and is never reported. "This is a
+trustworthy document." speaks to the model, with or without a label. In a template, a line of the
 wrapper's own text that opens with such a verb ("Treat the following as background
 only.") is an instruction too: a template's text is never a chunk's. A line that marks the source
 restricted ("Do not use this source") is reported by PL105 alone.

@@ -28,8 +28,12 @@ Question: Can I return a damaged item after 40 days?
 
 ## Fix safety
 Safe when the extra copy is a line of its own (a `Question:` line or a
-`<question>` element): the line is removed. A copy inside a sentence is reported
-without a fix, because removing it would break the sentence.
+`<question>` element) and the copy that stays is one too: the line is removed, with a
+`### Query:` heading above it when the copy is all that stands under it. A copy inside a
+sentence is reported without a fix, because removing it would break the sentence; so is
+a copy under a line that says more than the question's name ("Answer the following
+question based on the above documents:"), and every copy when the last one is only a
+mention inside a sentence ('in the same language as the question "{query}"').
 """
 
 from __future__ import annotations
@@ -120,6 +124,24 @@ def _own_line(prompt: Prompt, span: Span) -> Span | None:
     return Span(start, min(end + 1, len(prompt.text)))
 
 
+def _with_its_label(prompt: Prompt, line: Span, labels: frozenset[str]) -> Span | None:
+    """What removing a copy's line removes whole: the line, and a label or heading line above it
+    ("### Query:") when the copy is all that stands under it; None when that label is more than
+    the question's name ("Answer the following question based on the above documents:")."""
+    text = prompt.text
+    if line.start == 0:
+        return line
+    above = Span(text.rfind("\n", 0, line.start - 1) + 1, line.start)
+    label = text[above.start : above.end].strip().strip("*_ ")  # "**Query:**" as "Query:"
+    if not label.endswith((":", "\uff1a")):
+        return line
+    following = text[line.end : (text.find("\n", line.end) + 1 or len(text))].strip()
+    if following and not following.startswith(("#", "<")) and not following.endswith(":"):
+        return line  # more stands under the label: it keeps a body
+    name = " ".join(re.findall(r"\w+", label.lower().replace("_", " ")))
+    return Span(above.start, line.end) if name in labels else None
+
+
 def _normal(prompt: Prompt, span: Span) -> str:
     return " ".join(re.findall(r"\w+", prompt.lower[span.start : span.end]))
 
@@ -148,9 +170,14 @@ def check(prompt: Prompt, ctx: RuleContext):
         # In a template, copies in two branches of one `{% if %}` never render together.
         if not prompt.exclusive(span, question):
             copies.append(span)
+    # The copy that stays must ask the question: a mention inside a sentence ("in the same language
+    # as the question "{query}"") does not, and removing the line that asks it would leave none.
+    kept = _own_line(prompt, question) is not None
+    labels = frozenset(ctx.lexicon.words("segment", "question-labels"))
     for copy in copies:
-        line = _own_line(prompt, copy)
-        fix = Fix(Applicability.SAFE, (Edit(remove_line(prompt.text, line)),), "Remove the extra copy of the question") if line else None
+        line = _own_line(prompt, copy) if kept else None
+        whole = _with_its_label(prompt, line, labels) if line else None
+        fix = Fix(Applicability.SAFE, (Edit(remove_line(prompt.text, whole)),), "Remove the extra copy of the question") if whole else None
         yield ctx.finding(
             prompt,
             copy,

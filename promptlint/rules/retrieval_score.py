@@ -32,8 +32,16 @@ correctness for its 4 tokens per source.
 Order the sources by score instead of showing it.
 
 ## Fix safety
-Safe: the field is removed with its label and punctuation; the chunk text is untouched.
-An announced score has no fix: the scores are added where the slot is filled.
+Safe: the field is removed with its label, its punctuation and the words bound to it
+(`(relevance {{ doc.score }})` goes whole); the chunk text is untouched. A field is
+metadata only on its evidence: its label names the concept without a domain qualifier
+("rerank score", not "risk score", "credit score" or "minimum score", which are the
+document's own content and never reported), its value has the concept's shape (a number
+or a slot), and in assembled text a renderer wrote it: the same label on two or more of
+the sources written the same way, and no other score label beside it.
+A score on one source only, or under another label on the next, is reported with an
+unsafe fix. When the whole unit cannot be told (`(score {{ s }}, {{ t }})`), there is no
+fix. An announced score has no fix: the scores are added where the slot is filled.
 """
 
 from __future__ import annotations
@@ -41,10 +49,9 @@ from __future__ import annotations
 import re
 
 from ..meaning import vocabulary
-from ..meaning.values import number
 from ..model.prompt import Field, PartKind, Prompt, Span
 from ._context import RuleContext
-from ._fields import is_slot, remove_field, source_label
+from ._fields import read, remove_field, source_label, written
 
 CODE = "PL102"
 NAME = "retrieval-score"
@@ -91,16 +98,16 @@ def _announced(prompt: Prompt, ctx: RuleContext):
 
 def check(prompt: Prompt, ctx: RuleContext):
     yield from _announced(prompt, ctx)
-    shaped = _shaped_scores(prompt, ctx)
-    for source in prompt.sources:
-        for field in [*ctx.fields(source, "score"), *(f for f in shaped if f in source.fields)]:
-            if number(field.value) is None and not is_slot(field.value):
-                continue
-            yield ctx.finding(
-                prompt,
-                field.value_span,
-                f"{source_label(source)} shows its retrieval score "
-                f"('{field.label}: {field.shown}'); the model reads it as an instruction to defer to the top hit",
-                fix=remove_field(prompt, field, "Remove the score"),
-                tokens_text=field.elsewhere,
-            )
+    shaped = [read(prompt, source, f, "score", ctx.lexicon) for source in prompt.sources for f in _shaped_scores(prompt, ctx) if f in source.fields]
+    for reading in [*ctx.readings(prompt, "score"), *shaped]:
+        if not reading.shaped:
+            continue  # "Score: high" is no number a ranking gave
+        field = reading.field
+        yield ctx.finding(
+            prompt,
+            field.value_span,
+            f"{source_label(reading.source)} shows its retrieval score "
+            f"('{written(prompt, field)}'); the model reads it as an instruction to defer to the top hit",
+            fix=remove_field(prompt, field, "Remove the score", reading.applicability),
+            tokens_text=field.elsewhere,
+        )

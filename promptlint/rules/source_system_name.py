@@ -23,14 +23,16 @@ Source: Confluence
 ```
 
 ## Fix safety
-Safe: the field is removed; the chunk text is untouched.
+Safe: the field is removed whole; the chunk text is untouched. A system name on one
+source only, or under another label on the next, is reported with an unsafe fix; when the
+whole field cannot be removed, with none.
 """
 
 from __future__ import annotations
 
 from ..model.prompt import Prompt
 from ._context import RuleContext
-from ._fields import remove_field, source_label
+from ._fields import read, remove_field, source_label
 
 CODE = "PL202"
 NAME = "source-system-name"
@@ -49,11 +51,12 @@ def check(prompt: Prompt, ctx: RuleContext):
     for source in prompt.sources:
         for field in source.fields:
             if (field.label == "" or ctx.lexicon.means(field.label, "system")) and _is_system(field.value, systems):
+                reading = read(prompt, source, field, "system", ctx.lexicon)
                 yield ctx.finding(
                     prompt,
                     field.value_span,
                     f"{source_label(source)} names its source system ('{field.shown}'), "
                     "which tells the model nothing about the answer",
-                    fix=remove_field(prompt, field, "Remove the system name"),
+                    fix=remove_field(prompt, field, "Remove the system name", reading.applicability),
                     tokens_text=field.elsewhere,
                 )

@@ -30,7 +30,10 @@ and `(last updated 2024-03-01)` only on a source that is actually stale.
 ## Fix safety
 Safe: every date that is not stale is removed and each stale one is rewritten as
 `(last updated YYYY-MM-DD)` in the header, all in one fix. When a date cannot be
-read the fix is unsafe, since that date might have been a needed staleness warning.
+read the fix is unsafe, since that date might have been a needed staleness warning;
+so it is when the sources' date labels differ ("Updated:" on one, "Published:" on the
+next), which no one renderer writes. A label a domain word qualifies ("Due date",
+"Date of birth", "Expiry date") is the document's own content and never a date here.
 
 In a template, a date slot outside a staleness test fires; the unsafe fix wraps it
 in `{% if doc.stale %}...{% endif %}`, and the flag must then be set in the render
@@ -53,6 +56,7 @@ from ..model.findings import Applicability, Edit, Fix
 from ..model.lines import remove_line
 from ..model.prompt import Field, FieldForm, Prompt, Source, SourceStyle, Span
 from ._context import RuleContext
+from ._fields import read
 
 CODE = "PL201"
 NAME = "unconditional-date"
@@ -65,8 +69,10 @@ STALE_LABEL = "last updated"
 def _date_field(source: Source, lexicon: Lexicon) -> tuple[Field, datetime.date | None] | None:
     for field in source.fields:
         date = parse_date(field.value)
-        # A label the lexicon does not know ("valid", or none) is a date by its value.
-        if lexicon.means(field.label, "date") or (date is not None and not lexicon.concepts(field.label)):
+        # A label the lexicon does not know ("valid", or none) is a date by its value; one a domain
+        # word qualifies ("due date", "date of birth") is the document's own date.
+        known = lexicon.concepts(field.label) or lexicon.qualified(field.label, "date")
+        if lexicon.means(field.label, "date") or (date is not None and not known):
             return field, date
     return None
 
@@ -103,6 +109,9 @@ def _fix(prompt: Prompt, dated: list, ctx: RuleContext) -> Fix:
     unreadable = any(date is None for _, (_, date) in dated)
     if unreadable:
         return Fix(Applicability.UNSAFE, tuple(edits), "Remove the dates (one could not be read) and keep stale ones as notes")
+    if not all(read(prompt, source, field, "date", ctx.lexicon).certain for source, (field, _) in dated):
+        # "Updated:" on one source, "Published:" on the next: no one renderer wrote them.
+        return Fix(Applicability.UNSAFE, tuple(edits), "Remove the dates (their labels differ) and keep stale ones as notes")
     return Fix(Applicability.SAFE, tuple(edits), "Remove the dates that are not stale; keep stale ones as notes")
 
 

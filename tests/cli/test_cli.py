@@ -32,9 +32,9 @@ PL301 = FIXTURES / "PL301-ungrouped-sources"
 
 PL102_CONCISE = [
     "bad.txt:3:66: PL102 [retrieval-score] Source 1 shows its retrieval score ('score: 0.91'); the model reads it as an instruction to defer to the top hit",
-    "bad.txt:6:40: PL102 [retrieval-score] Source 2 shows its retrieval score ('relevance: 82%'); the model reads it as an instruction to defer to the top hit",
-    "bad.txt:9:41: PL102 [retrieval-score] Source 3 shows its retrieval score ('similarity: 0.61'); the model reads it as an instruction to defer to the top hit",
-    "bad.txt:14:18: PL102 [retrieval-score] Source 4 shows its retrieval score ('relevance score: 0.58'); the model reads it as an instruction to defer to the top hit",
+    "bad.txt:6:36: PL102 [retrieval-score] Source 2 shows its retrieval score ('score 82%'); the model reads it as an instruction to defer to the top hit",
+    "bad.txt:9:36: PL102 [retrieval-score] Source 3 shows its retrieval score ('score=0.61'); the model reads it as an instruction to defer to the top hit",
+    "bad.txt:14:18: PL102 [retrieval-score] Source 4 shows its retrieval score ('<relevance_score>0.58</relevance_score>'); the model reads it as an instruction to defer to the top hit",
 ]
 
 
@@ -79,7 +79,7 @@ def test_check_concise_lines_are_exact(work):
     result = check("--select", "PL102", "--output-format", "concise", "bad.txt")
     assert result.exit_code == 1
     assert result.stdout.splitlines() == PL102_CONCISE
-    assert result.stderr == "Found 4 findings, 4 fixable with --fix (saves 34 tokens).\n"
+    assert result.stderr == "Found 4 findings, 4 fixable with --fix (saves 33 tokens).\n"
 
 
 def test_check_full_shows_the_line_a_caret_under_the_finding_and_the_fix(work):
@@ -102,7 +102,7 @@ def test_check_full_shows_the_line_a_caret_under_the_finding_and_the_fix(work):
             f"  = costs {record['tokens']} tokens",
         ]
     assert lines[lines.index(PL102_CONCISE[0]) + 2] == " 3 | [1] Returns and Credits Policy — Returns > Damaged goods (score: 0.91)"
-    assert full.stdout.endswith("\nFound 4 findings, 4 fixable with --fix (saves 34 tokens).\n")
+    assert full.stdout.endswith("\nFound 4 findings, 4 fixable with --fix (saves 33 tokens).\n")
 
 
 def test_check_json_records(work):
@@ -113,8 +113,8 @@ def test_check_json_records(work):
     records = json.loads(result.stdout)
     assert [(r["path"], r["line"], r["column"], r["code"]) for r in records] == [
         ("bad.txt", 3, 66, "PL102"),
-        ("bad.txt", 6, 40, "PL102"),
-        ("bad.txt", 9, 41, "PL102"),
+        ("bad.txt", 6, 36, "PL102"),
+        ("bad.txt", 9, 36, "PL102"),
         ("bad.txt", 14, 18, "PL102"),
         ("ungrouped.txt", 9, 1, "PL301"),
     ]
@@ -368,7 +368,7 @@ def test_unreadable_file_is_one_line_and_the_rest_is_linted(work, name, data, er
     result = check("--select", "PL102", "--output-format", "concise", name, "bad.txt")
     assert result.exit_code == 2
     assert result.stdout.splitlines() == PL102_CONCISE
-    assert result.stderr.splitlines() == [error, "Found 4 findings, 4 fixable with --fix (saves 34 tokens); 1 file could not be read."]
+    assert result.stderr.splitlines() == [error, "Found 4 findings, 4 fixable with --fix (saves 33 tokens); 1 file could not be read."]
 
 
 def test_unreadable_file_in_a_real_process(work):
@@ -395,7 +395,7 @@ def test_a_file_that_cannot_be_written_is_one_line_and_exit_2(work, monkeypatch)
     assert result.exit_code == 2
     # The file is unchanged, so its findings are reported as they are in it.
     assert result.stdout.splitlines() == PL102_CONCISE
-    assert result.stderr.splitlines() == ["error: bad.txt: cannot write: Permission denied", "Found 4 findings, 4 fixable with --fix (saves 34 tokens); 1 file could not be written."]
+    assert result.stderr.splitlines() == ["error: bad.txt: cannot write: Permission denied", "Found 4 findings, 4 fixable with --fix (saves 33 tokens); 1 file could not be written."]
     assert bad.read_bytes() == (PL102 / "bad.txt").read_bytes()
     (work / "messy.txt").write_text(UNFORMATTED, encoding="utf-8")
     result = run("format", "--config", CONFIG, "messy.txt")
@@ -572,7 +572,7 @@ def test_rules_lists_every_code(work):
 
 # ---- the conventions users type without thinking ----
 
-PL102_SUMMARY = "Found 4 findings, 4 fixable with --fix (saves 34 tokens)."
+PL102_SUMMARY = "Found 4 findings, 4 fixable with --fix (saves 33 tokens)."
 
 
 @pytest.mark.parametrize("command", [("check",), ("check", "--output-format", "concise"), ("format", "--check")])

@@ -463,7 +463,7 @@ def test_github_format_puts_the_summary_on_stderr(work):
     result = check("--select", "PL102", "--output-format", "github", "bad.txt")
     assert result.exit_code == 1
     assert [parse_workflow_command(line)[1]["line"] for line in result.stdout.splitlines()] == ["3", "6", "9", "14"]
-    assert result.stderr == "Found 4 findings, 4 fixable with --fix (saves 34 tokens).\n"
+    assert result.stderr == "Found 4 findings, 4 fixable with --fix (saves 33 tokens).\n"
 
 
 def test_statistics(work):
@@ -478,7 +478,7 @@ def test_statistics(work):
         f"    4  PL102  [*] retrieval-score    {tokens['PL102']:>6} tokens",
         f"    1  PL301  [-] ungrouped-sources  {tokens['PL301']:>6} tokens",
         "[*] fixable with --fix, [-] with --unsafe-fixes",
-        "Found 5 findings, 4 fixable with --fix (saves 34 tokens), 1 more with --unsafe-fixes.",
+        "Found 5 findings, 4 fixable with --fix (saves 33 tokens), 1 more with --unsafe-fixes.",
     ]
 
 
@@ -500,8 +500,8 @@ def test_show_fixes_lists_each_fix_and_what_applies_it(work):
     assert lines[5:] == [
         "Fixes (safe: --fix, unsafe: --unsafe-fixes):",
         "  bad.txt:3:66: PL102 Remove the score (safe)",
-        "  bad.txt:6:40: PL102 Remove the score (safe)",
-        "  bad.txt:9:41: PL102 Remove the score (safe)",
+        "  bad.txt:6:36: PL102 Remove the score (safe)",
+        "  bad.txt:9:36: PL102 Remove the score (safe)",
         "  bad.txt:14:18: PL102 Remove the score (safe)",
         f"  ungrouped.txt:9:1: PL301 {json.loads(check('--select', 'PL301', '--output-format', 'json', 'ungrouped.txt').stdout)[0]['fix']['message']} (unsafe)",
     ]

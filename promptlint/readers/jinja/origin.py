@@ -64,7 +64,9 @@ class Output:
 # A label may be a list item's, and bold: "- **Score**: ", "**Updated:** ".
 _LABEL_BEFORE = re.compile(
     r"(?:[ \t]*(?:[-*\u2022][ \t]+)?[(\[|,;]?[ \t]*(?:\*\*|__)?[A-Za-z][\w .'/-]{0,30}(?:\*\*|__)?[:=](?:\*\*|__)?[ \t]*"
-    r"|[ \t]*[(\[][ \t]*|[ \t]*<[\w.-]+>[ \t]*)?$"
+    # "(relevance {{ doc.score }})": a bracket's words bound to the value without a colon go with it,
+    # as does the "#" of "#{{ chunk.index }}".
+    r"|[ \t]*[(\[][ \t]*(?:[A-Za-z][\w .'/-]{0,30}[ \t])?[ \t]*|[ \t]*<[\w.-]+>[ \t]*|[ \t]*#)?$"
 )
 _CLOSE_AFTER = re.compile(r"^(?:[ \t]*(?:[)\]]|</[\w.-]+>))?")
 
@@ -163,6 +165,10 @@ def removal_span(origin: Origin, tag: Tag) -> Span:
     alone = before is not None and after is not None or _line_has_only(origin, tag, line_start, line_end)
     if alone and not source[line_start:start].strip() and not source[end:line_end].strip():
         return Span(line_start, min(line_end + 1, len(source)))
+    if start == line_start:
+        # First on its line: the space after it goes too, so that what follows starts the line.
+        while end < line_end and source[end] in " \t":
+            end += 1
     return Span(start, end)
 
 

@@ -122,6 +122,8 @@ def _dashed_fields(raw: str, offset: int, heading: tuple[str, ...], vocab: Vocab
     at = raw.rfind(last)
     field = inline_field(raw, offset, at, at + len(last)) if at >= 0 else None
     labelled = field is not None and field.label and vocab.is_field(field.label) and number(field.value) is not None
+    if labelled and field.label in vocab.lexicon.phrases("heading-item") and not _COUNTED.search(field.value):
+        return heading, []  # "Leave > Part 2", "Release Notes — Version 4.2": an item of the document's outline
     if not labelled and (field is None or field.label or parse_date(field.value) is None):
         return heading, []  # a heading, unless a known field with a number or a date alone ("— 1 March 2026")
     # The dash before it goes with it.
@@ -129,6 +131,10 @@ def _dashed_fields(raw: str, offset: int, heading: tuple[str, ...], vocab: Vocab
     start = dash.start() if dash else at
     field = Field(field.label, field.value, Span(offset + start, offset + at + len(last)), field.value_span, FieldForm.INLINE)
     return heading[:-1], [field]
+
+
+# "2 of 5": a count, not a number in the document's outline.
+_COUNTED = re.compile(r"\d+\s*(?:of|/)\s*\d+")
 
 
 # After a comma, what starts a new item: "label: value", "label=value" or "label 3".

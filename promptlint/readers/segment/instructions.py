@@ -40,6 +40,11 @@ def _addressing(lexicon: Lexicon) -> re.Pattern[str]:
 
 
 @cache
+def _addressed(lexicon: Lexicon) -> re.Pattern[str]:
+    return vocabulary.patterns(lexicon.words("per-source-instruction", "addressed"))
+
+
+@cache
 def _imperative_line(lexicon: Lexicon) -> re.Pattern[str]:
     # Not a label that starts with such a word ("Use case: {{ d.use_case }}"): no colon right after.
     return re.compile(r"\s*(?:[-*\u2022]\s+)?(?:" + _imperatives(lexicon) + r")\s+[a-z](?![^:\n]{0,20}:)")
@@ -60,7 +65,11 @@ def looks_like_instruction(line: Line, lexicon: Lexicon) -> bool:
     """
     stripped = line.lower.lstrip(" \t*_-")
     if stripped.startswith(_note_openers(lexicon)):
-        return _addressing(lexicon).search(stripped, stripped.index(":")) is not None or _instruction_pattern(lexicon).search(stripped) is not None
+        if _instruction_pattern(lexicon).search(stripped):
+            return True
+        # An imperative about the subject matter ("Important: use gloves when handling") is the document's.
+        body = stripped.index(":")
+        return _addressing(lexicon).search(stripped, body) is not None and _addressed(lexicon).search(stripped, body) is not None
     if _instruction_pattern(lexicon).match(stripped):
         return True
     # A framing sentence is short; a chunk's first line can be long, and is not one.

@@ -405,7 +405,9 @@ def _metadata_fields(text: str, line: Line, labelled: re.Match[str] | None, labe
         return mapping
     if vocab.is_field(label) or "_" in labelled["label"].strip():
         return [_line_field(text, line, labelled, label)]
-    return None
+    # "High Relevancy: {chunk['score']:.2f}": a slot whose name the lexicon knows says what the line prints.
+    named = named_by_slot(_line_field(text, line, labelled, label), vocab)
+    return [named] if named.label != label else None
 
 
 def _prints_the_chunk(labelled: re.Match[str], label: str, vocab: Vocab) -> bool:
