@@ -671,7 +671,7 @@ def test_a_walk_skips_files_without_a_prompt_quietly_and_counts_what_it_read(wor
     (work / folder / name).write_text(NOT_PROMPTS[name], encoding="utf-8")
     result = check("--select", "PL102", "--output-format", "concise", ".")
     assert result.exit_code == 1 and len(result.stdout.splitlines()) == 8
-    assert result.stderr.splitlines() == ["Checked 3 files: 2 held a prompt, 1 held none.", "Found 8 findings, 8 fixable with --fix (saves 68 tokens)."]
+    assert result.stderr.splitlines() == ["Checked 3 files: 2 held a prompt, 1 held none.", "Found 8 findings, 8 fixable with --fix (saves 66 tokens)."]
     # Named on the command line, the same file is named in its notice, and the summary needs no count.
     named = check("--select", "PL102", "--output-format", "concise", f"{folder}/bad.txt", f"{folder}/{name}")
     assert named.stderr.splitlines() == [f"notice: {folder}/{name}: no prompt found, skipped", PL102_SUMMARY]
