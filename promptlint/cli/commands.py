@@ -400,7 +400,7 @@ def audit(logs, field_path, report_format, output_path, examples, engine, schedu
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--check", "check_only", is_flag=True, help="Exit 1 if any file would be reformatted; write nothing.")
 @click.option("--diff", "show_diff", is_flag=True, help="Print the changes as a unified diff; write nothing.")
-@click.option("--unsafe-fixes", "unsafe", is_flag=True, help="Also group the sources by document and renumber them.")
+@click.option("--unsafe-fixes", "unsafe", is_flag=True, help="Also apply the fixes check classes as unsafe (group and renumber the sources, ...).")
 @gitignore_option
 @config_option
 def format_command(paths, check_only, show_diff, unsafe, respect_gitignore, config_path):
@@ -416,7 +416,7 @@ def format_command(paths, check_only, show_diff, unsafe, respect_gitignore, conf
             unreadable += 1
             continue
         result = format_document(doc, config, unsafe)
-        for reason in result.kept:
+        for reason in (*result.kept, *result.notes):
             click.echo(f"{doc.path}: {reason}", err=True)
         new = result.text
         if new is None:
