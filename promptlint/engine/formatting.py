@@ -207,6 +207,26 @@ def _check_placed(read: list[tuple[Prompt, Source]], chunks: list[Chunk], config
                 raise _Kept(f"a field the canonical header has no place for ({field.label})")
 
 
+def _check_header_words(text: str, source: Source, rebuilt: str) -> None:
+    """Raise _Kept if a word of the source's header goes: a heading keeps every character.
+
+    What may go is what the new header says another way: the word naming a source and its
+    key (`Document 3:`, `Chunk ID 3` become `[3]`), the fields as written (`Last modified:`;
+    their values _check_placed and _loop_body keep), the labels of the content, markup and
+    template tags, a metadata label; a key the unsafe fixes renumber.
+    """
+    segment = vocabulary.load("segment")
+    names = {w for phrase in segment["source-words"] + segment["source-key-words"] for w in re.findall(r"\w+", phrase)}
+    written = " ".join(_JINJA_TAG.sub(" ", text[f.span.start : f.span.end]) for f in source.fields)
+    labels = {w for f in source.fields for w in f.label.split()} | set(re.findall(r"\w+", f"{written} {source.key or ''}".lower())) | _content_words()
+    kept = set(re.findall(r"\w+", _JINJA_TAG.sub(" ", rebuilt).lower()))
+    header = _MARKUP.sub(" ", _JINJA_TAG.sub(" ", text[source.header.start : source.header.end])).lower()
+    # A metadata label standing alone (`(score ` once check --fix took its value) holds no fact.
+    lost = [w for w in re.findall(r"\w+", header) if w not in names | labels | kept and not words().is_field(w)]
+    if lost:
+        raise _Kept(f"a word of a source's header the layout has no place for ({lost[0]})")
+
+
 def _check_named_tags(text: str, span: Span, replacement: str) -> None:
     """Raise _Kept if a tag the replacement of ``span`` drops is named in the rest of the text."""
     lower = text.lower()
@@ -240,6 +260,8 @@ def sources_edit(prompt: Prompt, config: Config, unsafe: bool = False) -> tuple[
         triples = [(by_chunk[id(c)], c, key) for c, key in zip(order_sources(chunks), keys)]
     _check_placed(read, chunks, config)
     rendered = [_rendered(prompt, s, c, key, config) for s, c, key in triples]
+    for (where, source), text in zip(read, rendered):
+        _check_header_words(where.text, source, text)
     start, end = sources[0].span.start, sources[-1].span.end
     span = Span(start, start + len(prompt.text[start:end].rstrip()))  # the line breaks after it stay
     replacement = "\n\n".join(rendered)
@@ -525,6 +547,7 @@ def _new_body(template: str, flat: tuple[Tag, ...], source: Source, body: Span, 
     # of a `-%}` tag takes the newline it strips, so the line is already broken.)
     line_break = "" if template.endswith("\n", 0, body.start) else "\n"
     canonical = _loop_body(template, source, config, key)
+    _check_header_words(template, source, canonical)
     # The element each source is wrapped in stays, the canonical lines inside it.
     wrapper = _wrapper(template[body.start : body.end])
     if wrapper:

@@ -180,6 +180,15 @@ Economy class is booked for flights under six hours.
 Question: How much leave do I accrue?
 """
 
+# A marker in a template's header: the canonical key would replace it.
+MARKED_LOOP = """\
+Answer from the sources.
+{% for c in forbidden %}
+[RESTRICTED] {{ c.content }}
+{% endfor %}
+Question: {{ question }}
+"""
+
 # A source wrapped in an element, holding the canonical text layout inside: the rules read
 # that element as a source with no title, so the layout would add a PL205.
 WRAPPED_TITLE = """\
@@ -205,6 +214,7 @@ Question: How long does delivery take?
         (RELEASE, "qa.txt", "a field the canonical header has no place for (version)"),
         (HANDBOOK, "qa.txt", "a field the canonical header has no place for (section)"),
         (WRAPPED_TITLE, "qa.txt", "the new layout would read with a finding the prompt does not have (PL205)"),
+        (MARKED_LOOP, "qa.j2", "a word of a source's header the layout has no place for (restricted)"),
         (HANDLEBARS, "qa.hbs", "Handlebars sections"),
         (HANDLEBARS, "qa.txt", "Handlebars sections"),
         (MUSTACHE, "qa.txt", "Handlebars sections"),
@@ -217,7 +227,7 @@ Question: How long does delivery take?
         (NAMED_TAG, "qa.txt", "a tag the instructions name"),
         (NAMED_TAG_LOOP, "qa.j2", "a tag the instructions name"),
     ],
-    ids=["heading-item-version", "heading-item-section", "no-new-finding", "handlebars-each", "handlebars-in-txt", "mustache-section", "json", "placeholder-fields", "text-between", "few-shot-keys",
+    ids=["heading-item-version", "heading-item-section", "no-new-finding", "header-word", "handlebars-each", "handlebars-in-txt", "mustache-section", "json", "placeholder-fields", "text-between", "few-shot-keys",
          "code-fence", "chat-tokens", "named-tag", "named-tag-in-loop"],
 )
 def test_a_block_format_does_not_read_is_kept_with_its_reason(text, name, reason):
@@ -659,4 +669,4 @@ def test_format_output_has_no_finding_its_input_did_not_have_and_settles():
         assert format_document(again, ALL).text is None, path
     assert grew == []
     # The files format changes (reach): what check --fix removes from their sources, and their layout.
-    assert changed >= (45 if CORPUS.is_dir() else 22)
+    assert changed >= (42 if CORPUS.is_dir() else 20)

@@ -187,7 +187,7 @@ Answer from the sources.
 [{{ loop.index }}] {{ d.title }} (score {{ d.score }})
 {{ d.content }}
 {% endfor %}{% for d in tickets if d.score > 0.5 %}
-Ticket {{ loop.index }}: {{ d.title }}
+Result {{ loop.index }}: {{ d.title }}
 {{ d.content }}
 {% endfor %}
 Question: {{ question }}
