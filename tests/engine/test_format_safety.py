@@ -180,6 +180,17 @@ Economy class is booked for flights under six hours.
 Question: How much leave do I accrue?
 """
 
+# A labelled date that is not stale, on the one source: check --fix keeps it (PL201 wants two).
+DATED = """\
+Answer from the sources.
+
+[1] Loan File 88 — Risk > Assessment
+Updated: 2026-10-01
+The applicant has a stable income.
+
+Question: When was it reviewed?
+"""
+
 # A marker in a template's header: the canonical key would replace it.
 MARKED_LOOP = """\
 Answer from the sources.
@@ -214,6 +225,7 @@ Question: How long does delivery take?
         (RELEASE, "qa.txt", "a field the canonical header has no place for (version)"),
         (HANDBOOK, "qa.txt", "a field the canonical header has no place for (section)"),
         (WRAPPED_TITLE, "qa.txt", "the new layout would read with a finding the prompt does not have (PL205)"),
+        (DATED, "qa.txt", "a field the canonical header has no place for (updated)"),
         (MARKED_LOOP, "qa.j2", "a word of a source's header the layout has no place for (restricted)"),
         (HANDLEBARS, "qa.hbs", "Handlebars sections"),
         (HANDLEBARS, "qa.txt", "Handlebars sections"),
@@ -227,7 +239,7 @@ Question: How long does delivery take?
         (NAMED_TAG, "qa.txt", "a tag the instructions name"),
         (NAMED_TAG_LOOP, "qa.j2", "a tag the instructions name"),
     ],
-    ids=["heading-item-version", "heading-item-section", "no-new-finding", "header-word", "handlebars-each", "handlebars-in-txt", "mustache-section", "json", "placeholder-fields", "text-between", "few-shot-keys",
+    ids=["heading-item-version", "heading-item-section", "no-new-finding", "date-not-stale", "header-word", "handlebars-each", "handlebars-in-txt", "mustache-section", "json", "placeholder-fields", "text-between", "few-shot-keys",
          "code-fence", "chat-tokens", "named-tag", "named-tag-in-loop"],
 )
 def test_a_block_format_does_not_read_is_kept_with_its_reason(text, name, reason):
@@ -638,10 +650,11 @@ def test_format_keeps_the_meaning_of_generated_templates(template):
 ALL = build({"select": ["ALL"], "today": "2026-12-02"}, "test")
 
 
-def test_format_output_has_no_finding_its_input_did_not_have_and_settles():
+@pytest.mark.parametrize("unsafe", [False, True], ids=["format", "unsafe-fixes"])
+def test_format_output_has_no_finding_its_input_did_not_have_and_settles(unsafe):
     """Over every fixture and corpus file, with every rule selected: the findings of format's
-    output, counted per code, are no more than those of its input, and a second format
-    changes nothing.
+    output (with `--unsafe-fixes` too), counted per code, are no more than those of its
+    input, and a second format changes nothing.
 
     Counted per code rather than matched by the text they flag: a finding on a source's
     header (PL205 on its title, PL204 on its heading) flags the header line, which the layout
@@ -657,7 +670,7 @@ def test_format_output_has_no_finding_its_input_did_not_have_and_settles():
             doc = document.parse(path.read_bytes(), path.name, path.suffix)
         except document.UnreadableFile:
             continue
-        result = format_document(doc, ALL)
+        result = format_document(doc, ALL, unsafe)
         if result.text is None:
             continue
         changed += 1
@@ -666,7 +679,7 @@ def test_format_output_has_no_finding_its_input_did_not_have_and_settles():
         after = Counter(f.code for f in check_document(again, ALL).findings)
         if after - before:
             grew.append((f"{path.parent.name}/{path.name}", dict(after - before)))
-        assert format_document(again, ALL).text is None, path
+        assert format_document(again, ALL, unsafe).text is None, path
     assert grew == []
     # The files format changes (reach): what check --fix removes from their sources, and their layout.
     assert changed >= (42 if CORPUS.is_dir() else 20)

@@ -624,3 +624,15 @@ def test_format_check_passes_on_an_equivalent_template_and_fails_on_its_twin(tmp
     (tmp_path / "twin.j2").write_text(TWIN, encoding="utf-8")
     result = CliRunner().invoke(main, ["format", "--check", "."])
     assert (result.exit_code, result.stdout) == (1, f"Would reformat: twin.j2\n1 file would be reformatted, {len(EQUIVALENT)} files already formatted.\n")
+
+
+def test_format_says_on_stderr_what_the_unsafe_wrapper_needs_from_the_data(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "config.yaml").write_text(f"today: {TODAY.isoformat()}\n", encoding="utf-8")
+    (tmp_path / "qa.j2").write_text(NOISY, encoding="utf-8")
+    kept = CliRunner().invoke(main, ["format", "--config", "config.yaml", "qa.j2"])
+    assert (kept.exit_code, kept.stderr) == (
+        0, "qa.j2: sources block kept: a date on every source (to show it only when stale is an unsafe fix: --unsafe-fixes)\n1 file left unchanged.\n")
+    result = CliRunner().invoke(main, ["format", "--config", "config.yaml", "--unsafe-fixes", "qa.j2"])
+    assert (result.exit_code, result.stderr) == (0, f"qa.j2: {STALE_NOTE}\nReformatted: qa.j2\n1 file reformatted.\n")
+    assert (tmp_path / "qa.j2").read_text(encoding="utf-8") == NOISY_FORMATTED
