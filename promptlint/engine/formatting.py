@@ -428,6 +428,8 @@ def format_template(template: str, config: Config) -> str:
     return formatted if parses(formatted) else template
 
 
+# The block tags of a canonical loop body, besides its `{% for %}` and `{% endfor %}`.
+_HEADER_TAGS = frozenset({"if", "elif", "else", "endif", "set"})
 # A path of attributes or keys from the loop variable (`doc.meta.title`, `doc['path']`): data a sample sets.
 _PATH = re.compile(r"[A-Za-z_]\w*(?:\.\w+|\[['\"]\w+['\"]\])*")
 
@@ -511,6 +513,10 @@ def _equivalent(template: str, loop: Block, new_body: str) -> bool:
     if texts is None or not parses(texts[1]):
         return False
     old, new, target = texts
+    # The canonical body tests and sets, nothing more; a body that loops or calls is not its
+    # shape (and sample data must not run its loops, which may be long).
+    if [t.keyword for t in check_syntax(old) if t.kind == "block" and t.keyword not in _HEADER_TAGS] != ["for", "endfor"]:
+        return False
     old_model, new_model = segment_jinja(old), segment_jinja(new)
     if _model(old_model) != _model(new_model) or len(old_model.sources) != 1:
         return False
