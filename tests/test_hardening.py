@@ -439,7 +439,8 @@ def test_a_fix_is_not_written_over_a_change_made_since_reading(work, edit_after_
 def test_format_is_not_written_over_a_change_made_since_reading(work, monkeypatch):
     from promptlint.engine import formatting
 
-    bad = copy(PL102 / "bad.txt", work)
+    # A file format changes: check --fix drops its system names, the layout the rest.
+    bad = copy(PL102.parent / "PL202-source-system-name" / "bad.txt", work)
     format_document = formatting.format_document
 
     def format_then_edit(doc, config, unsafe):

@@ -463,7 +463,7 @@ def audit(logs, field_path, report_format, output_path, examples, engine, schedu
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--check", "check_only", is_flag=True, help="Exit 1 if any file would be reformatted; write nothing.")
 @click.option("--diff", "show_diff", is_flag=True, help="Print the changes as a unified diff; write nothing.")
-@click.option("--unsafe-fixes", "unsafe", is_flag=True, help="Also group the sources by document and renumber them.")
+@click.option("--unsafe-fixes", "unsafe", is_flag=True, help="Also apply the fixes check classes as unsafe (group and renumber the sources, ...).")
 @click.option("--stdin-filename", metavar="NAME", help="Format standard input (the path '-') as the file NAME, and print the formatted text.")
 @gitignore_option
 @config_option
@@ -482,7 +482,7 @@ def format_command(paths, check_only, show_diff, unsafe, stdin_filename, respect
             continue
         counts["prompted" if doc.holds_prompt else "promptless"] += 1
         result = format_document(doc, config, unsafe)
-        for reason in result.kept:
+        for reason in (*result.kept, *result.notes):
             click.echo(f"{doc.path}: {reason}", err=True)
         _formatted(path, doc, result.text, counts, check_only, show_diff, stdin_name)
     failures = _failures(counts["unreadable"], counts["unwritten"])

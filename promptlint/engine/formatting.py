@@ -1,32 +1,40 @@
-"""`promptlint format`: rewrite a prompt's sources block with the canonical renderer.
+"""`promptlint format`: `check --fix` plus the canonical layout of a prompt's sources, never more.
 
-Format is held to the bar of `check --fix`: it never loses meaning. A sources block
-is rewritten only when every part of it is read: each source a header, fields with
-a written label and a chunk text, and between the sources nothing but blank lines,
+A sources block is rewritten in two steps. First the fixes `check --fix` applies inside
+it (with `--unsafe-fixes`, the unsafe ones too: grouping by document, the stale-only
+wrapper around a template's date), and no other. Then the layout: each source a header
+line rebuilt from what the segmenter read (citation key, title, heading path, a stale
+note, a parse warning), its text byte for byte, one blank line between sources. The
+layout drops no fact: a field left after the fixes that the canonical header has no place
+for (a URL, a version, a date that is not stale) keeps the block as it is, and so does a
+layout whose text would have a finding, or more of one, than the prompt as read.
+
+The block is rewritten only when every part of it is read: each source a header, fields
+with a written label and a chunk text, and between the sources nothing but blank lines,
 separators and markup. Anything else (Handlebars sections, JSON sources, text between
 sources, a value read from its shape alone) leaves the prompt byte for byte, and
-`Formatted.kept` says why in one line. Each source keeps its text byte for byte, its
-order and its citation key, and the element that wraps it; its header is rebuilt
-from what the segmenter read (title, heading path, a stale note, a parse warning) and
-every other field is dropped. Only with `unsafe` (`--unsafe-fixes`) are the sources
-grouped by document and renumbered, the change `check` classes as unsafe (PL301).
-Whatever is rewritten must read back the same: formatting it again changes nothing.
+`Formatted.kept` says why in one line. Each source keeps its order and its citation key,
+and the element that wraps it; only `unsafe` groups and renumbers them (PL301). Whatever
+is rewritten must read back the same: formatting it again changes nothing.
 
 In a Jinja template the body of each sources loop is rewritten to the same layout,
 built from the template's own expressions. The `{% for %}` and `{% endfor %}` tags
 stay as written: the loop variable and what it iterates are the application's.
 What only the data knows is decided at render time, as render_sources decides it:
 the title and the heading path show only when set, the dash between them only with
-a title. With more than one sources loop (or one inside another loop) the citation
-numbers run on through a namespace counter set before the first of them.
+a title, a date only under the staleness test the template has. A date shown on every
+source is left unless `--unsafe-fixes` wraps it in one (`{% if doc.stale %}`); then
+`Formatted.notes` names the value the data must now hold. A loop body already
+equivalent to the canonical one (the same sources on the prompt model, rendering the
+same text with its heading path and tests set or not) is left as written. With more
+than one sources loop (or one inside another loop) the citation numbers run on through
+a namespace counter set before the first of them.
 
 The comments of a rewritten body are kept, at its start, which renders nothing: at
 the end of the `{% for %}` line, or at the start of the header line when the tag
 strips its newline. That is the line the findings left on a formatted loop (a
 missing title, a missing heading path) are reported on, so an `ignore` directive
-kept there covers them. A directive about a line that format dropped (a score, a
-date) then suppresses nothing: PL901 reports it, with a safe fix that removes it.
-Format does not drop it itself: whether a comment is obsolete is the user's call.
+kept there covers them. A line a directive keeps from check --fix, format keeps too.
 """
 
 from __future__ import annotations
@@ -36,17 +44,26 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+import jinja2
+from jinja2 import nodes
+from jinja2.sandbox import SandboxedEnvironment
+from jinja2.utils import Namespace
+
 from . import registry
 from .config import Config
+from .lint import fix_sources, prompt_findings
 from ..rules._context import RuleContext
-from ..model.findings import Edit
+from ..meaning import vocabulary
+from ..meaning.lexicon import Lexicon
+from ..meaning.values import parse_date
+from ..model.findings import Applicability, Edit
 from ..model.prompt import Field, FieldForm, Prompt, Source, SourceStyle, Span, Syntax
 from ..readers import document
 from ..readers.jinja import Block, Tag, check_syntax, environment, parses, segment_jinja, tree
 from ..readers.segment import segment_text, words
 from ..rules.unconditional_date import STALE_LABEL
 from ..canonical.chunks import to_chunk
-from ..canonical.render import TITLE_SEPARATOR, WARNING_MARK, Chunk, order_sources, render_source
+from ..canonical.render import TITLE_SEPARATOR, WARNING_MARK, Chunk, freshness_note, order_sources, render_header, render_source
 
 
 # Handlebars and Mustache section tags: `{{#each docs}}`, `{{/each}}`, `{{^docs}}`. A section
@@ -65,6 +82,8 @@ class Formatted:
 
     text: str | None
     kept: tuple[str, ...] = ()  # one line per sources block left as it was: "sources block kept: ..."
+    # One line per thing the new text needs from the data it did not need before (an unsafe fix's stale flag).
+    notes: tuple[str, ...] = ()
 
 
 class _Kept(Exception):
@@ -170,6 +189,44 @@ def _check_nothing_lost(prompt: Prompt, read: list[tuple[Prompt, Source]], span:
     _check_named_tags(prompt.text, span, replacement)
 
 
+def _check_placed(read: list[tuple[Prompt, Source]], chunks: list[Chunk], config: Config) -> None:
+    """Raise _Kept if the canonical header of a source has no place for one of its fields.
+
+    Format drops only what `check --fix` drops, and the fix pass before the layout has
+    dropped that already: every field left must stand in the new header, as its title,
+    an item of its heading path, its parse warning, or its date in the stale note.
+    Its citation key is left out of the header searched: a `Page: 1` is no `[1]`.
+    """
+    stale_after = config.options["unconditional-date"]["stale-after"]
+    for (_, source), chunk in zip(read, chunks):
+        header = render_header(chunk, "", today=config.today, stale_after_days=stale_after)
+        noted = freshness_note(chunk, today=config.today, stale_after_days=stale_after) is not None
+        for field in source.fields:
+            shown = re.search(rf"(?<!\w){re.escape(' '.join(field.value.split()))}(?!\w)", header)
+            if not (shown or noted and parse_date(field.value) == chunk.updated):
+                raise _Kept(f"a field the canonical header has no place for ({field.label})")
+
+
+def _check_header_words(text: str, source: Source, rebuilt: str) -> None:
+    """Raise _Kept if a word of the source's header goes: a heading keeps every character.
+
+    What may go is what the new header says another way: the word naming a source and its
+    key (`Document 3:`, `Chunk ID 3` become `[3]`), the fields as written (`Last modified:`;
+    their values _check_placed and _loop_body keep), the labels of the content, markup and
+    template tags, a metadata label; a key the unsafe fixes renumber.
+    """
+    segment = vocabulary.load("segment")
+    names = {w for phrase in segment["source-words"] + segment["source-key-words"] for w in re.findall(r"\w+", phrase)}
+    written = " ".join(_JINJA_TAG.sub(" ", text[f.span.start : f.span.end]) for f in source.fields)
+    labels = {w for f in source.fields for w in f.label.split()} | set(re.findall(r"\w+", f"{written} {source.key or ''}".lower())) | _content_words()
+    kept = set(re.findall(r"\w+", _JINJA_TAG.sub(" ", rebuilt).lower()))
+    header = _MARKUP.sub(" ", _JINJA_TAG.sub(" ", text[source.header.start : source.header.end])).lower()
+    # A metadata label standing alone (`(score ` once check --fix took its value) holds no fact.
+    lost = [w for w in re.findall(r"\w+", header) if w not in names | labels | kept and not words().is_field(w)]
+    if lost:
+        raise _Kept(f"a word of a source's header the layout has no place for ({lost[0]})")
+
+
 def _check_named_tags(text: str, span: Span, replacement: str) -> None:
     """Raise _Kept if a tag the replacement of ``span`` drops is named in the rest of the text."""
     lower = text.lower()
@@ -201,7 +258,10 @@ def sources_edit(prompt: Prompt, config: Config, unsafe: bool = False) -> tuple[
     if unsafe:
         by_chunk = {id(c): s for s, c, _ in triples}
         triples = [(by_chunk[id(c)], c, key) for c, key in zip(order_sources(chunks), keys)]
+    _check_placed(read, chunks, config)
     rendered = [_rendered(prompt, s, c, key, config) for s, c, key in triples]
+    for (where, source), text in zip(read, rendered):
+        _check_header_words(where.text, source, text)
     start, end = sources[0].span.start, sources[-1].span.end
     span = Span(start, start + len(prompt.text[start:end].rstrip()))  # the line breaks after it stay
     replacement = "\n\n".join(rendered)
@@ -225,12 +285,29 @@ def _when_set(value: str, before: str) -> str:
     return f"{{% if {expression} %}}{before}{{{{ {expression} }}}}{{% endif %}}"
 
 
+def _stale_test(template: str, date: Field, lexicon: Lexicon) -> str | None:
+    """The test of the `{% if %}` a template shows a date under, when it is a staleness test (`doc.stale`)."""
+    staleness = vocabulary.patterns(lexicon.words("unconditional-date", "staleness-tests"))
+    tests = [block.tags[0].inner.strip().removeprefix("if").strip() for block in _blocks(tree(check_syntax(template)))
+             if block.keyword == "if" and block.branch_spans()[0].contains(date.value_span)]
+    return tests[-1] if date.conditional and tests and staleness.search(tests[-1].lower()) else None
+
+
+def _stale_tests(template: str, lexicon: Lexicon) -> set[str]:
+    """The staleness tests a template shows its sources' dates under."""
+    found = (_stale_test(template, f, lexicon) for s in segment_jinja(template).sources for f in s.fields if f.conditional)
+    return {test for test in found if test}
+
+
 def _loop_body(template: str, source: Source, config: Config, key: str) -> str:
     """The canonical body of a sources loop: a header line, then the content and a newline."""
     rule = registry.get("unconditional-date")
-    options = config.rule_options(rule)
-    date = source.field_named(*RuleContext(rule, options, config.today, config.lexicon).labels())
+    date = source.field_named(*RuleContext(rule, config.rule_options(rule), config.today, config.lexicon).labels())
     warning = source.field_named(*words().warning_labels)
+    placed = {_expression(f.value) for f in (date, warning) if f} | {_expression(t) for t in (source.title, *source.heading_path[:1]) if t}
+    for field in source.fields:
+        if _expression(field.value) not in placed:
+            raise _Kept(f"a field the canonical header has no place for ({field.label})")
     header = key
     if source.title:
         header += _when_set(source.title, " ")
@@ -242,9 +319,13 @@ def _loop_body(template: str, source: Source, config: Config, key: str) -> str:
             before = f"{{% if {_expression(source.title)} %}}{TITLE_SEPARATOR}{{% else %}} {{% endif %}}"
         header += _when_set(source.heading_path[0], before)
     if date:
-        # Only the application knows today's date, so it decides staleness and sets the flag.
-        variable = environment().parse(template[source.span.start : source.span.end]).body[0].target.name
-        header += f"{{% if {variable}.{options['stale-flag']} %}} ({STALE_LABEL} {_output(date.value)}){{% endif %}}"
+        # Only the application knows today's date, so it decides staleness, under the test the template has.
+        test = _stale_test(template, date, config.lexicon)
+        if test is None:
+            # Showing it only under a staleness test makes the template read a flag the data
+            # may not have: check's unsafe fix, applied only with --unsafe-fixes.
+            raise _Kept("a date on every source (to show it only when stale is an unsafe fix: --unsafe-fixes)")
+        header += f"{{% if {test} %}} ({STALE_LABEL} {_output(date.value)}){{% endif %}}"
     if warning:
         header += _when_set(warning.value, WARNING_MARK)
     content = _output(template[source.content.start : source.content.end])
@@ -330,14 +411,124 @@ def format_template(template: str, config: Config) -> str:
     formatted = template
     # From the last loop back, so the spans of the earlier ones still hold.
     for source in reversed(rewritten):
-        body = loops[source.span].branch_spans()[0]  # up to `{% else %}` or `{% endfor %}`
-        formatted = formatted[: body.start] + _new_body(template, flat, source, body, config, key) + formatted[body.end :]
+        loop = loops[source.span]
+        body = loop.branch_spans()[0]  # up to `{% else %}` or `{% endfor %}`
+        new_body = _new_body(template, flat, source, body, config, key)
+        # Numbers that restart in each loop are not the ones a counter runs on.
+        if not (counted and "citation.n" not in template[body.start : body.end]) and _equivalent(template, loop, new_body):
+            continue
+        formatted = formatted[: body.start] + new_body + formatted[body.end :]
+    if formatted == template:
+        return template
     if counted:
         at = next(item.span.start for item in roots if isinstance(item, Block) and item.span.contains(rewritten[0].span))
         start = _counter_start(template, at)
         if not template.endswith(start, 0, at):  # set by an earlier format
             formatted = formatted[:at] + start + formatted[at:]
     return formatted if parses(formatted) else template
+
+
+# The block tags of a canonical loop body, besides its `{% for %}` and `{% endfor %}`.
+_HEADER_TAGS = frozenset({"if", "elif", "else", "endif", "set"})
+# A path of attributes or keys from the loop variable (`doc.meta.title`, `doc['path']`): data a sample sets.
+_PATH = re.compile(r"[A-Za-z_]\w*(?:\.\w+|\[['\"]\w+['\"]\])*")
+
+
+class _Sample:
+    """A loop item of sample data: a value set for a path, and any other path prints its name («doc.url»)."""
+
+    def __init__(self, path: str, values: dict[str, object]):
+        self._path, self._values = path, values
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self[name]
+
+    def __getitem__(self, key):
+        path = f"{self._path}.{key}"
+        return self._values.get(path, _Sample(path, self._values))
+
+    def __str__(self) -> str:
+        return f"«{self._path}»"
+
+
+def _renders(loop_text: str, values: dict[str, object], target: str) -> str | None:
+    """The loop rendered over two sample items; None when sample data cannot render it."""
+    try:
+        # Sandboxed: the template is the user's, and rendering it must not reach past its data.
+        env = SandboxedEnvironment(undefined=jinja2.ChainableUndefined, extensions=["jinja2.ext.loopcontrols", "jinja2.ext.do"])
+        items = [_Sample(target, values) for _ in range(2)]
+        return env.from_string(loop_text).render(__items=items, citation=Namespace(n=0))
+    except Exception:  # a filter, a test or a call sample data cannot satisfy; an include
+        return None
+
+
+def _model(prompt: Prompt) -> list[tuple]:
+    """What a source of the prompt model is made of: its key, title, heading path, fields and content."""
+    # Expressions without their whitespace control: what that changes, the rendering shows.
+    return [([_expression(t) for t in (s.key or "", s.title or "", *s.heading_path, prompt.text[s.content.start : s.content.end])],
+             sorted((f.label, _expression(f.value), f.conditional) for f in s.fields)) for s in prompt.sources]
+
+
+def _dotted(path: str) -> str:
+    """A path with its keys as attributes: `doc['meta'].title` is `doc.meta.title`."""
+    return re.sub(r"\[['\"](\w+)['\"]\]", r".\1", path)
+
+
+def _loop_texts(template: str, loop: Block, new_body: str) -> tuple[str, str, str] | None:
+    """The loop as written and with ``new_body``, over sample items, and its variable; None
+    when sample items cannot stand for what it iterates (a tuple, `for i, doc in ...`)."""
+    opening, body = loop.tags[0], loop.branch_spans()[0]
+    target = environment().parse(template[loop.span.start : loop.span.end]).body[0].target
+    if not isinstance(target, nodes.Name):
+        return None
+    tag = template[opening.span.start : opening.span.end]
+    # The tag's own whitespace control: it strips (or keeps) the same around the body.
+    for_tag = f"{tag[:3] if tag[2] in '-+' else tag[:2]} for {target.name} in __items {'-%}' if tag.endswith('-%}') else '%}'}"
+    closing = template[body.end : loop.span.end]
+    return for_tag + template[body.start : body.end] + closing, for_tag + new_body + closing, target.name
+
+
+def _sample_paths(old: str, new: str, source: Source, target: str) -> list[str]:
+    """What sample data sets and unsets: the paths the tests of either loop read, the heading
+    path and the parse warning; not the title (taken to be set)."""
+    tests = " ".join(t.inner for text in (old, new) for t in check_syntax(text) if t.keyword in ("if", "elif"))
+    printed = {_expression(t) for t in source.heading_path} | {_expression(f.value) for f in source.fields if f.label in words().warning_labels}
+    paths = {_dotted(p) for p in printed | set(_PATH.findall(tests)) if _PATH.fullmatch(p)}
+    return sorted(p for p in paths if p.startswith(f"{target}.") and p != _dotted(_expression(source.title or "")))
+
+
+def _equivalent(template: str, loop: Block, new_body: str) -> bool:
+    """Whether the loop is already equivalent to its canonical body, so that format leaves it alone.
+
+    Judged on the prompt model, not the bytes: both bodies read as sources with the same
+    title, heading path, fields (a date under the same staleness test) and content; and
+    they render the same text over sample data with the heading path, the staleness test
+    and the parse warning each set and unset (a title is taken to be set: the canonical
+    body tests it only so as not to leave a space where it is missing).
+    """
+    texts = _loop_texts(template, loop, new_body)
+    # An expression the canonical tags cannot hold fails to parse: format_template then keeps the template.
+    if texts is None or not parses(texts[1]):
+        return False
+    old, new, target = texts
+    # The canonical body tests and sets, nothing more; a body that loops or calls is not its
+    # shape (and sample data must not run its loops, which may be long).
+    if [t.keyword for t in check_syntax(old) if t.kind == "block" and t.keyword not in _HEADER_TAGS] != ["for", "endfor"]:
+        return False
+    old_model, new_model = segment_jinja(old), segment_jinja(new)
+    if _model(old_model) != _model(new_model) or len(old_model.sources) != 1:
+        return False
+    paths = _sample_paths(old, new, new_model.sources[0], target)
+    if len(paths) > 6:  # more than the canonical header's tests: not its shape
+        return False
+    for unset in range(2 ** len(paths)):
+        values: dict[str, object] = {p: "" if unset >> i & 1 else True for i, p in enumerate(paths)}
+        before = _renders(old, values, target)
+        if before is None or before != _renders(new, values, target):
+            return False
+    return True
 
 
 def _numbered_by_counter(rewritten: list[Source], blocks: list[Block]) -> bool:
@@ -362,6 +553,7 @@ def _new_body(template: str, flat: tuple[Tag, ...], source: Source, body: Span, 
     # of a `-%}` tag takes the newline it strips, so the line is already broken.)
     line_break = "" if template.endswith("\n", 0, body.start) else "\n"
     canonical = _loop_body(template, source, config, key)
+    _check_header_words(template, source, canonical)
     # The element each source is wrapped in stays, the canonical lines inside it.
     wrapper = _wrapper(template[body.start : body.end])
     if wrapper:
@@ -381,8 +573,6 @@ def _format_text(piece: document.Prompt, config: Config, unsafe: bool) -> str:
 
 
 def _formatted(piece: document.Prompt, config: Config, unsafe: bool) -> str:
-    if piece.loop is not None:
-        return piece.text  # one source's wrapper, built by code: there is no sources block to rewrite
     if piece.syntax == Syntax.JINJA:
         once = format_template(piece.text, config)
         settled = once == piece.text or format_template(once, config) == once
@@ -405,28 +595,56 @@ def _would_format(piece: document.Prompt, config: Config, unsafe: bool) -> bool:
         return True
 
 
+def _check_no_new_finding(doc: document.Document, index: int, text: str, config: Config) -> None:
+    """Raise _Kept if the prompt's new text has a finding, or more of one, than its text as read.
+
+    Counted per code: the layout rewrites the header lines findings on a source point at.
+    """
+    if text == doc.prompts[index].text:
+        return
+    before = Counter(f.code for f in prompt_findings(doc, index, doc.prompts[index].text, config))
+    new = sorted(Counter(f.code for f in prompt_findings(doc, index, text, config)) - before)
+    if new:
+        raise _Kept(f"the new layout would read with a finding the prompt does not have ({', '.join(new)})")
+
+
 def format_document(doc: document.Document, config: Config, unsafe: bool = False) -> Formatted:
     """The document with every prompt's sources block in canonical form, and the blocks kept as they were.
 
     A block is rewritten only when format reads every part of it; otherwise it stays byte
     for byte and ``kept`` says why. With ``unsafe`` the sources are also grouped and renumbered.
     """
-    pieces, kept = [], []
-    for piece in doc.prompts:
-        if piece.translated and _would_format(piece, config, unsafe):
-            # A Handlebars template is read as the Jinja it means; that text is not the file's.
-            kept.append("sources block kept: Handlebars sections")
+    pieces, kept, notes = [], [], []
+    threshold = Applicability.UNSAFE if unsafe else Applicability.SAFE
+    for index, piece in enumerate(doc.prompts):
         # Only a text whose source map takes a whole new block is rewritten: one not in the file
         # verbatim (a YAML block) or written through escapes (check --fix writes small edits
-        # there, a Python literal or a config's chat template in a JSON string) is left as it is.
-        if not (piece.source.editable and piece.source.rewritable):
+        # there, a Python literal or a config's chat template in a JSON string) is left as it is,
+        # and so is one source's wrapper built by code: it has no sources block to rewrite.
+        rewritable = piece.source.editable and piece.source.rewritable and piece.loop is None
+        if not (rewritable or piece.translated):
+            pieces.append(piece)
+            continue
+        # What check --fix removes from the sources goes first; the layout then drops nothing more.
+        fixed = piece.with_text(fix_sources(doc, index, config, threshold))
+        if piece.translated and _would_format(fixed, config, unsafe):
+            # A Handlebars template is read as the Jinja it means; that text is not the file's.
+            kept.append("sources block kept: Handlebars sections")
+        if not rewritable:
             pieces.append(piece)
             continue
         try:
-            pieces.append(piece.with_text(_formatted(piece, config, unsafe)))
+            text = _formatted(fixed, config, unsafe)
+            _check_no_new_finding(doc, index, text, config)
         except _Kept as reason:
             pieces.append(piece)
             kept.append(f"sources block kept: {reason}")
+            continue
+        pieces.append(piece.with_text(text))
+        if piece.syntax == Syntax.JINJA:
+            added = _stale_tests(text, config.lexicon) - _stale_tests(piece.text, config.lexicon)
+            notes += [f"the template now needs a `{test.rpartition('.')[2]}` value on each source ({test}): "
+                      "set it when the source is stale, or its date never shows" for test in sorted(added)]
     if pieces == list(doc.prompts):
         # Rebuilding the file is not a no-op for a prompt without an origin in it (a YAML block).
         return Formatted(None, tuple(kept))
@@ -436,4 +654,4 @@ def format_document(doc: document.Document, config: Config, unsafe: bool = False
     again = document.parse(new.encode("utf-8"), doc.path, config.suffix_for(doc.path), config.lexicon)
     if [p.text for p in again.prompts] != [p.text for p in pieces]:
         return Formatted(None, tuple(kept))
-    return Formatted(new, tuple(kept))
+    return Formatted(new, tuple(kept), tuple(notes))

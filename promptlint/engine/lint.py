@@ -174,6 +174,34 @@ def check_document(doc: documents.Document, config: Config, fix: Applicability |
     return FileResult(doc.path, sorted(findings, key=lambda f: (f.line, f.column, f.code)), fixed, error, fixed_findings, depends)
 
 
+def prompt_findings(doc: documents.Document, index: int, text: str, config: Config) -> list[Finding]:
+    """The findings of prompt ``index`` of ``doc`` were its text ``text``, where the prompt stands in its text."""
+    config = config.for_file(doc.path)
+    return _lint_piece(doc, index, text, config, _includes(doc, config))
+
+
+def fix_sources(doc: documents.Document, index: int, config: Config, fix: Applicability) -> str:
+    """The text of prompt ``index`` of ``doc`` with the fixes `check --fix` applies inside its
+    sources block, and no other: what `format` applies before it lays the block out.
+
+    The text as read when the fixes do not settle (check reports that; format only lays out).
+    """
+    config = config.for_file(doc.path)
+    includes = _includes(doc, config)
+    piece = doc.prompts[index]
+
+    def lint_pass(text: str) -> list[Finding]:
+        block = _segment(piece, text, config, includes).sources_block
+        found = _lint_piece(doc, index, text, config, includes)
+        # An edit that starts in the block may take the line break after it.
+        return [f for f in found if f.fix is not None and block is not None and all(block.start <= e.span.start <= block.end for e in f.fix.edits)]
+
+    try:
+        return fix_loop(piece.text, lint_pass, fix, _valid(doc, index))[0]
+    except FixDidNotConverge:
+        return piece.text
+
+
 def fix_finding(doc: documents.Document, config: Config, finding: Finding) -> str | None:
     """The file's text with only ``finding``'s fix applied (a finding check_document reported
     for ``doc``); None when it has no fix, no longer stands there, or the fixed text would not parse."""

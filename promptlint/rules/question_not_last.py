@@ -28,7 +28,8 @@ Question: Can I return a damaged item after 40 days?
 ```
 
 ## Fix safety
-No automatic fix; `promptlint format` rewrites a prompt in the canonical order.
+No automatic fix, and `promptlint format` does not move the question either: it lays out
+the sources block only (`check --fix` plus the canonical layout of the sources).
 """
 
 from __future__ import annotations

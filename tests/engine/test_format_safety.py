@@ -27,6 +27,7 @@ from conftest import ROOT
 from promptlint.engine.formatting import format_document
 from promptlint.cli.commands import main
 from promptlint.engine.config import build
+from promptlint.engine.lint import check_document
 from promptlint.model.prompt import Syntax
 from promptlint.readers import document
 from promptlint.readers.jinja import parses, segment_jinja
@@ -131,12 +132,11 @@ CHAT_TEMPLATE = """\
 """
 
 NAMED_TAG = """\
-Cite the <url> of every document you use.
+Quote the <title> of every document you use.
 
 <documents>
 <document index="1">
 <title>Returns policy</title>
-<url>https://example.com/returns</url>
 <content>
 Damaged goods may be returned within 30 days.
 </content>
@@ -156,9 +156,78 @@ Question: {{ question }}
 """
 
 
+# A heading item read as a field (issue 29): no fix removes it, so the layout has no place for it.
+RELEASE = """\
+Answer from the sources.
+
+[1] Release Notes — Version 4.2
+The export button now supports CSV.
+
+[2] Release Notes — Version 4.3
+Dark mode was added to the settings page.
+
+Question: When was dark mode added?
+"""
+
+HANDBOOK = """\
+Use the sources to answer.
+
+[1] Staff Handbook — Leave > Section 2
+Employees accrue 2 days of paid leave per month worked.
+
+[2] Staff Handbook — Travel > Section 5
+Economy class is booked for flights under six hours.
+
+Question: How much leave do I accrue?
+"""
+
+# A labelled date that is not stale, on the one source: check --fix keeps it (PL201 wants two).
+DATED = """\
+Answer from the sources.
+
+[1] Loan File 88 — Risk > Assessment
+Updated: 2026-10-01
+The applicant has a stable income.
+
+Question: When was it reviewed?
+"""
+
+# A marker in a template's header: the canonical key would replace it.
+MARKED_LOOP = """\
+Answer from the sources.
+{% for c in forbidden %}
+[RESTRICTED] {{ c.content }}
+{% endfor %}
+Question: {{ question }}
+"""
+
+# A source wrapped in an element, holding the canonical text layout inside: the rules read
+# that element as a source with no title, so the layout would add a PL205.
+WRAPPED_TITLE = """\
+Answer from the sources.
+
+[1] Returns and Credits Policy
+Damaged goods may be returned within 30 days of delivery.
+
+<document index="2">
+<source>Shipping FAQ</source>
+<document_content>
+Standard delivery takes 3-5 working days.
+</document_content>
+</document>
+
+Question: How long does delivery take?
+"""
+
+
 @pytest.mark.parametrize(
     ("text", "name", "reason"),
     [
+        (RELEASE, "qa.txt", "a field the canonical header has no place for (version)"),
+        (HANDBOOK, "qa.txt", "a field the canonical header has no place for (section)"),
+        (WRAPPED_TITLE, "qa.txt", "the new layout would read with a finding the prompt does not have (PL205)"),
+        (DATED, "qa.txt", "a field the canonical header has no place for (updated)"),
+        (MARKED_LOOP, "qa.j2", "a word of a source's header the layout has no place for (restricted)"),
         (HANDLEBARS, "qa.hbs", "Handlebars sections"),
         (HANDLEBARS, "qa.txt", "Handlebars sections"),
         (MUSTACHE, "qa.txt", "Handlebars sections"),
@@ -171,7 +240,7 @@ Question: {{ question }}
         (NAMED_TAG, "qa.txt", "a tag the instructions name"),
         (NAMED_TAG_LOOP, "qa.j2", "a tag the instructions name"),
     ],
-    ids=["handlebars-each", "handlebars-in-txt", "mustache-section", "json", "placeholder-fields", "text-between", "few-shot-keys",
+    ids=["heading-item-version", "heading-item-section", "no-new-finding", "date-not-stale", "header-word", "handlebars-each", "handlebars-in-txt", "mustache-section", "json", "placeholder-fields", "text-between", "few-shot-keys",
          "code-fence", "chat-tokens", "named-tag", "named-tag-in-loop"],
 )
 def test_a_block_format_does_not_read_is_kept_with_its_reason(text, name, reason):
@@ -629,3 +698,43 @@ def test_format_keeps_the_meaning_of_generated_chat_records(text, in_system):
 @given(loop_template())
 def test_format_keeps_the_meaning_of_generated_templates(template):
     assert_keeps_meaning(template.encode("utf-8"), "prompt.j2")
+
+
+# ---------------------------------------------------------------- format is check --fix plus layout (issue 29)
+
+ALL = build({"select": ["ALL"], "today": "2026-12-02"}, "test")
+
+
+@pytest.mark.parametrize("unsafe", [False, True], ids=["format", "unsafe-fixes"])
+def test_format_output_has_no_finding_its_input_did_not_have_and_settles(unsafe):
+    """Over every fixture and corpus file, with every rule selected: the findings of format's
+    output (with `--unsafe-fixes` too), counted per code, are no more than those of its
+    input, and a second format changes nothing.
+
+    Counted per code rather than matched by the text they flag: a finding on a source's
+    header (PL205 on its title, PL204 on its heading) flags the header line, which the layout
+    rewrites (`Document 3: Terms` becomes `[3] Terms`), so matching by text would call the
+    same finding new. A count per code still catches what matters: a kind of finding the
+    input did not have (PL205 once a title is dropped), and one more of a kind (a second
+    source left without a title). Format only removes what check --fix removes and rebuilds
+    headers from what they held, so it cannot trade one finding for another of the same code.
+    """
+    changed, grew = 0, []
+    for path in prompt_files():
+        try:
+            doc = document.parse(path.read_bytes(), path.name, path.suffix)
+        except document.UnreadableFile:
+            continue
+        result = format_document(doc, ALL, unsafe)
+        if result.text is None:
+            continue
+        changed += 1
+        again = document.parse(result.text.encode("utf-8"), path.name, path.suffix)
+        before = Counter(f.code for f in check_document(doc, ALL).findings)
+        after = Counter(f.code for f in check_document(again, ALL).findings)
+        if after - before:
+            grew.append((f"{path.parent.name}/{path.name}", dict(after - before)))
+        assert format_document(again, ALL, unsafe).text is None, path
+    assert grew == []
+    # The files format changes (reach): what check --fix removes from their sources, and their layout.
+    assert changed >= (42 if CORPUS.is_dir() else 20)

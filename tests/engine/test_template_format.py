@@ -13,6 +13,7 @@ import jinja2
 import pytest
 from click.testing import CliRunner
 from test_render import RETURNS, SKU, TODAY
+from test_suppress import CLEAN
 
 from promptlint.engine import formatting
 from promptlint.engine.formatting import format_document, format_template
@@ -20,8 +21,9 @@ from promptlint.canonical.render import Chunk, freshness_note, render_header, re
 from promptlint.cli.commands import main
 from promptlint.engine.config import build
 from promptlint.engine.lint import lint_text
+from promptlint.model.findings import Applicability
 from promptlint.readers import document
-from promptlint.readers.jinja import parses
+from promptlint.readers.jinja import parses, segment_jinja
 
 CONFIG = build({"today": TODAY.isoformat()}, "test")
 
@@ -114,7 +116,6 @@ NOISY = """\
 Answer from the sources and cite them as [n].
 {% for doc in documents %}
 [{{ loop.index }}] {{ doc.meta.title }} (score: {{ doc.score }})
-Source system: {{ doc.meta.source_system }}
 Chunk id: {{ doc.meta.chunk_id }}
 Updated: {{ doc.meta.updated_at }}
 Summary: {{ doc.meta.summary }}
@@ -132,6 +133,15 @@ Answer from the sources and cite them as [n].
 {% endfor %}
 Question: {{ question }}
 """
+
+# What check --fix removes (a score, a chunk id, a summary) and no date: format needs no unsafe fix.
+SCORED = NOISY.replace("Updated: {{ doc.meta.updated_at }}\n", "")
+
+# What check --fix leaves is already equivalent to the canonical body (an unconditional title
+# renders as a conditional one whenever there is a title): format lays out nothing more.
+SCORED_FORMATTED = CLEAN
+
+STALE_NOTE = "the template now needs a `stale` value on each source (doc.stale): set it when the source is stale, or its date never shows"
 
 # Every piece of the canonical header, under labels other than the canonical ones.
 FULL = """\
@@ -177,7 +187,7 @@ Answer from the sources.
 [{{ loop.index }}] {{ d.title }} (score {{ d.score }})
 {{ d.content }}
 {% endfor %}{% for d in tickets if d.score > 0.5 %}
-Ticket {{ loop.index }}: {{ d.title }}
+Result {{ loop.index }}: {{ d.title }}
 {{ d.content }}
 {% endfor %}
 Question: {{ question }}
@@ -218,7 +228,7 @@ COMMENTED = """\
 Answer from the sources.
 {% for doc in documents %}
 {# Scores help us debug retrieval. #}
-{#- promptlint: ignore[PL102] shown on purpose -#}
+{#- Titles come from the CMS. -#}
 Score: {{ doc.score }}
 {{ doc.meta.title }}
 {{ doc.content }}
@@ -230,7 +240,7 @@ Question: {{ question }}
 # dashes, which would strip the line break of the canonical layout.
 COMMENTED_FORMATTED = """\
 Answer from the sources.
-{% for doc in documents %}{# Scores help us debug retrieval. #}{# promptlint: ignore[PL102] shown on purpose #}
+{% for doc in documents %}{# Scores help us debug retrieval. #}{# Titles come from the CMS. #}
 [{{ loop.index }}]{% if doc.meta.title %} {{ doc.meta.title }}{% endif %}
 {{ doc.content }}
 {% endfor %}
@@ -260,15 +270,40 @@ def render(template: str, chunks: list[Chunk]) -> str:
     return jinja2.Environment().from_string(template).render(documents=[sample(c) for c in chunks], question="Why?")
 
 
-def test_format_template_drops_every_field_but_title_and_stale_date():
-    # The system name is not flagged (a slot's value is unknown), but it goes all the same.
-    assert [f.code for f in lint_text(NOISY, path="t.j2", config=CONFIG)] == ["PL102", "PL203", "PL201", "PL104"]
-    assert format_template(NOISY, CONFIG) == NOISY_FORMATTED
+def formatted(template: str, config=CONFIG, unsafe: bool = False, name: str = "t.j2"):
+    """What `format` (with ``unsafe``, `format --unsafe-fixes`) makes of a template file."""
+    return format_document(document.parse(template.encode("utf-8"), name, name[name.rindex("."):]), config, unsafe)
+
+
+def layout(template: str, config=CONFIG, unsafe: bool = False) -> str:
+    """The template as `format` leaves it."""
+    return formatted(template, config, unsafe).text or template
+
+
+def test_format_drops_what_check_fix_drops_and_keeps_the_rest():
+    assert [(f.code, f.fix.applicability) for f in lint_text(SCORED, path="t.j2", config=CONFIG)] == [
+        ("PL102", Applicability.SAFE), ("PL203", Applicability.SAFE), ("PL104", Applicability.SAFE)]
+    assert formatted(SCORED) == formatting.Formatted(SCORED_FORMATTED)
+    assert lint_text(SCORED_FORMATTED, path="t.j2", config=CONFIG) == []
+    # The system name is not flagged (a slot's value is unknown), so check --fix keeps it: format too.
+    system = SCORED.replace("Chunk id:", "Source system: {{ doc.meta.source_system }}\nChunk id:")
+    assert formatted(system) == formatting.Formatted(None, ("sources block kept: a field the canonical header has no place for (source system)",))
+
+
+def test_the_stale_only_wrapper_is_an_unsafe_fix_and_says_what_the_data_must_hold():
+    """check classes `{% if doc.stale %}` around a date as unsafe: the data may have no such value."""
+    assert [(f.code, f.fix.applicability) for f in lint_text(NOISY, path="t.j2", config=CONFIG) if f.code == "PL201"] == [("PL201", Applicability.UNSAFE)]
+    assert formatted(NOISY) == formatting.Formatted(
+        None, ("sources block kept: a date on every source (to show it only when stale is an unsafe fix: --unsafe-fixes)",))
+    assert formatted(NOISY, unsafe=True) == formatting.Formatted(NOISY_FORMATTED, (), (STALE_NOTE,))
     assert lint_text(NOISY_FORMATTED, path="t.j2", config=CONFIG) == []
+    # A test the template already has is kept as written, and needs no note.
+    own = NOISY_FORMATTED.replace("doc.stale", "doc.meta.is_stale")
+    assert formatted(own) == formatting.Formatted(None)
 
 
-def test_format_template_builds_the_whole_header():
-    assert format_template(FULL, CONFIG) == FULL_FORMATTED
+def test_format_builds_the_whole_header():
+    assert layout(FULL, unsafe=True) == FULL_FORMATTED
     assert lint_text(FULL_FORMATTED, path="t.j2", config=CONFIG) == []
 
 
@@ -281,12 +316,12 @@ def test_formatted_template_renders_what_render_sources_renders(template):
     first_line = template.split("\n", 1)[0]
     # The loop's tags stand on lines of their own, so the sources come between two newlines.
     expected = first_line + "\n\n" + render_sources(chunks, today=TODAY) + "\n\nQuestion: Why?"
-    assert render(format_template(template, CONFIG), chunks) == expected
+    assert render(layout(template, unsafe=True), chunks) == expected
 
 
 def test_without_a_title_the_header_is_the_key_and_the_heading_path():
     template = "{% for doc in documents %}\n({{ doc.meta.section }}) {{ doc.content }} [{{ doc.score }}]\n{% endfor %}"
-    formatted = format_template(template, CONFIG)
+    formatted = layout(template)
     assert formatted == (
         "{% for doc in documents %}\n"
         "[{{ loop.index }}]{% if doc.meta.section %} {{ doc.meta.section }}{% endif %}\n{{ doc.content }}\n"
@@ -297,43 +332,42 @@ def test_without_a_title_the_header_is_the_key_and_the_heading_path():
 
 
 def test_without_title_or_heading_only_the_key_and_missing_title_stays():
-    formatted = format_template(UNTITLED, CONFIG)
+    formatted = layout(UNTITLED)
     assert formatted == UNTITLED.replace("---- Document {{ loop.index }} ---- score {{ doc.score }}", "[{{ loop.index }}]")
     assert [f.code for f in lint_text(formatted, path="t.j2", config=CONFIG)] == ["PL205"]
 
 
-@pytest.mark.parametrize("template", [NOISY, FULL, UNTITLED, TWO_LOOPS, NESTED, COMMENTED])
-def test_formatting_twice_changes_nothing(template):
-    once = format_template(template, CONFIG)
-    assert format_template(once, CONFIG) == once
-    doc = document.parse(once.encode("utf-8"), "t.j2", ".j2")
-    assert format_document(doc, CONFIG).text is None
+@pytest.mark.parametrize("template", [SCORED, NOISY, FULL, UNTITLED, TWO_LOOPS, NESTED, COMMENTED])
+@pytest.mark.parametrize("unsafe", [False, True])
+def test_formatting_twice_changes_nothing(template, unsafe):
+    once = layout(template, unsafe=unsafe)
+    assert formatted(once, unsafe=unsafe).text is None
 
 
 def test_stale_flag_comes_from_the_config():
     config = build({"today": TODAY.isoformat(), "rules": {"unconditional-date": {"stale-flag": "is_stale"}}}, "test")
-    assert "{% if doc.is_stale %} (last updated {{ doc.meta.updated_at }}){% endif %}" in format_template(NOISY, config)
+    assert "{% if doc.is_stale %} (last updated {{ doc.meta.updated_at }}){% endif %}" in layout(NOISY, config, unsafe=True)
 
 
 def test_whitespace_control_dashes_are_dropped_from_the_expressions():
     template = "{% for d in docs %}\n{{- d.title -}} | {{ d.page_content }}\n{% endfor %}"
     formatted = "{% for d in docs %}\n[{{ loop.index }}]{% if d.title %} {{ d.title }}{% endif %}\n{{ d.page_content }}\n{% endfor %}"
-    assert format_template(template, CONFIG) == formatted
+    assert layout(template) == formatted
 
 
 def test_loop_tags_and_else_branch_are_kept():
     template = (
         "{%- for doc in documents if doc.allowed -%}\n"
-        "{{ doc.meta.title }}: {{ doc.content }} (score {{ doc.score }})\n"
+        "{{ doc.meta.title }} (score: {{ doc.score }}): {{ doc.content }}\n"
         "{%- else %}\nNo sources were found.\n{% endfor %}"
     )
-    formatted = format_template(template, CONFIG)
+    formatted = layout(template)
     assert formatted == (
         "{%- for doc in documents if doc.allowed -%}\n"
         "[{{ loop.index }}]{% if doc.meta.title %} {{ doc.meta.title }}{% endif %}\n{{ doc.content }}\n"
         "{%- else %}\nNo sources were found.\n{% endfor %}"
     )
-    assert format_template(formatted, CONFIG) == formatted
+    assert layout(formatted) == formatted
     # Alone, a loop with a condition keeps `loop.index`: it counts only the items kept.
     chunks = [Chunk("x", title="T"), Chunk("hidden"), Chunk("y", title="U")]
     documents = [{**sample(c), "allowed": c.content != "hidden"} for c in chunks]
@@ -358,7 +392,7 @@ def test_title_and_heading_path_show_only_when_set_at_render_time():
 
 
 def test_citation_numbers_run_on_across_sources_loops():
-    assert format_template(TWO_LOOPS, CONFIG) == TWO_LOOPS_FORMATTED
+    assert layout(TWO_LOOPS) == TWO_LOOPS_FORMATTED
     assert lint_text(TWO_LOOPS_FORMATTED, path="t.j2", config=CONFIG) == []
     policies = [Chunk("Refunds take 5 days.", title="Returns Policy"), Chunk("Keep the receipt.")]
     tickets = [Chunk("Box arrived crushed.", title="Ticket 4411"), Chunk("Wrong colour.", title="Ticket 4412"), Chunk("Late.")]
@@ -373,7 +407,7 @@ def test_citation_numbers_run_on_across_sources_loops():
 
 
 def test_a_sources_loop_inside_another_loop_numbers_on_through_it():
-    assert format_template(NESTED, CONFIG) == NESTED_FORMATTED
+    assert layout(NESTED) == NESTED_FORMATTED
     policies = [Chunk("Refunds take 5 days.", title="Returns Policy"), Chunk("Keep the receipt.")]
     tickets = [Chunk("Box arrived crushed.", title="Ticket 4411")]
     groups = [
@@ -392,7 +426,7 @@ def test_a_sources_loop_in_a_call_block_numbers_on_through_every_call_of_its_bod
         "{% macro twice() %}{{ caller() }}{{ caller() }}{% endmacro %}"
         "{% call twice() %}{% for doc in documents %}\n{{ doc.content }}\n{% endfor %}{% endcall %}"
     )
-    formatted = format_template(template, CONFIG)
+    formatted = layout(template)
     assert formatted == (
         "{% macro twice() %}{{ caller() }}{{ caller() }}{% endmacro %}"
         "{% set citation = namespace(n=0) %}{% call twice() %}{% for doc in documents %}\n"
@@ -403,33 +437,29 @@ def test_a_sources_loop_in_a_call_block_numbers_on_through_every_call_of_its_bod
 
 def test_the_counter_strips_the_whitespace_the_tag_after_it_stripped():
     template = "Sources:\n\n{%- for d in a %}\n{{ d.content }}\n{% endfor %}{% for d in b %}\n{{ d.content }}\n{% endfor %}"
-    formatted = format_template(template, CONFIG)
+    formatted = layout(template)
     key = "{% set citation.n = citation.n + 1 %}[{{ citation.n }}]"
     assert formatted == (
         "Sources:\n\n{%- set citation = namespace(n=0) %}{%- for d in a %}\n"
         f"{key}\n{{{{ d.content }}}}\n{{% endfor %}}{{% for d in b %}}\n{key}\n{{{{ d.content }}}}\n{{% endfor %}}"
     )
-    assert format_template(formatted, CONFIG) == formatted
+    assert layout(formatted) == formatted
     rendered = jinja2.Environment().from_string(formatted).render(a=[{"content": "x"}], b=[{"content": "y"}])
     assert rendered == "Sources:\n" + render_sources([Chunk("x"), Chunk("y")], today=TODAY) + "\n"
 
 
 def test_comments_of_the_body_are_kept_and_render_nothing():
-    assert format_template(COMMENTED, CONFIG) == COMMENTED_FORMATTED
+    assert layout(COMMENTED) == COMMENTED_FORMATTED
     chunks = [Chunk(c.content, title=c.title) for c in (RETURNS, SKU)] + [Chunk("x")]
     expected = "Answer from the sources.\n\n" + render_sources(chunks, today=TODAY) + "\n\nQuestion: Why?"
     assert render(COMMENTED_FORMATTED, chunks) == expected
 
 
-def test_a_kept_directive_about_a_dropped_line_is_reported_unused():
-    assert lint_text(COMMENTED, path="t.j2", config=CONFIG) == []  # it suppresses the score
-    [finding] = lint_text(COMMENTED_FORMATTED, path="t.j2", config=CONFIG)
-    assert (finding.code, finding.line, finding.message) == ("PL901", 2, "ignore[PL102] suppresses nothing on the line it covers")
-    # Its safe fix removes it, and the formatted template is then clean.
-    [edit] = finding.fix.edits
-    fixed = COMMENTED_FORMATTED[: edit.span.start] + edit.replacement + COMMENTED_FORMATTED[edit.span.end :]
-    assert fixed == COMMENTED_FORMATTED.replace("{# promptlint: ignore[PL102] shown on purpose #}", "")
-    assert lint_text(fixed, path="t.j2", config=CONFIG) == []
+def test_a_line_a_directive_keeps_is_kept_by_format_too():
+    """check --fix leaves a suppressed score, so format, which drops only what check --fix drops, keeps it too."""
+    kept = COMMENTED.replace("Titles come from the CMS.", "promptlint: ignore[PL102] shown on purpose")
+    assert lint_text(kept, path="t.j2", config=CONFIG) == []
+    assert formatted(kept) == formatting.Formatted(None, ("sources block kept: a field the canonical header has no place for (score)",))
 
 
 @pytest.mark.parametrize(
@@ -442,10 +472,10 @@ def test_a_kept_directive_still_covers_the_findings_on_the_header(loop_tag, head
     directive = "{# promptlint: ignore[PL205] this index has no titles #}"
     template = f"{loop_tag}{directive}{header_line}---- Document {{{{ loop.index }}}} ---- score {{{{ doc.score }}}}\n{{{{ doc.content }}}}\n{{% endfor %}}\n"
     assert [f.code for f in lint_text(template, path="t.j2", config=CONFIG)] == ["PL102"]
-    formatted = format_template(template, CONFIG)
+    formatted = layout(template)
     assert formatted == f"{loop_tag}{directive}{header_line}[{{{{ loop.index }}}}]\n{{{{ doc.content }}}}\n{{% endfor %}}\n"
     assert lint_text(formatted, path="t.j2", config=CONFIG) == []
-    assert format_template(formatted, CONFIG) == formatted
+    assert layout(formatted) == formatted
     chunks = [Chunk("x"), Chunk("y")]
     assert render(formatted, chunks) == render(formatted.replace(directive, ""), chunks)
 
@@ -462,20 +492,21 @@ def test_a_kept_directive_still_covers_the_findings_on_the_header(loop_tag, head
     ids=["items-rendered-already", "content-not-an-output", "no-sources-loop", "printed-by-a-macro"],
 )
 def test_template_without_a_content_output_is_unchanged(template):
-    assert format_template(template, CONFIG) == template
+    assert layout(template) == template
     assert format_document(document.parse(template.encode("utf-8"), "t.j2", ".j2"), CONFIG).text is None
 
 
 def test_a_rewrite_that_would_not_parse_leaves_the_template(monkeypatch):
-    monkeypatch.setattr(formatting, "parses", lambda source: source == NOISY)
-    assert format_template(NOISY, CONFIG) == NOISY
-    assert parses(NOISY_FORMATTED)
+    template = "{% for doc in documents %}\nDocument {{ loop.index }}:\n{{ doc.content }}\n{% endfor %}"
+    assert parses(format_template(template, CONFIG)) and format_template(template, CONFIG) != template
+    monkeypatch.setattr(formatting, "parses", lambda source: source == template)
+    assert format_template(template, CONFIG) == template
 
 
 def test_prompty_body_is_formatted_and_front_matter_kept():
     head = "---\nname: qa\nmodel:\n  api: chat\n---\n"
-    doc = document.parse((head + NOISY).encode("utf-8"), "qa.prompty", ".prompty")
-    assert format_document(doc, CONFIG).text == head + NOISY_FORMATTED
+    doc = document.parse((head + SCORED).encode("utf-8"), "qa.prompty", ".prompty")
+    assert format_document(doc, CONFIG).text == head + SCORED_FORMATTED
 
 
 def test_template_in_a_yaml_block_is_not_rewritten():
@@ -485,29 +516,123 @@ def test_template_in_a_yaml_block_is_not_rewritten():
 
 
 def test_template_in_python_code_is_formatted_in_place():
-    source = f'from haystack.components.builders import PromptBuilder\n\nbuilder = PromptBuilder(template="""{NOISY}""")\n'
+    source = f'from haystack.components.builders import PromptBuilder\n\nbuilder = PromptBuilder(template="""{SCORED}""")\n'
     doc = document.parse(source.encode("utf-8"), "rag.py", ".py")
-    assert format_document(doc, CONFIG).text == source.replace(NOISY, NOISY_FORMATTED)
+    assert format_document(doc, CONFIG).text == source.replace(SCORED, SCORED_FORMATTED)
 
 
 def test_a_one_line_string_that_cannot_take_the_line_breaks_is_left():
     template = "{% for d in documents %}[{{ loop.index }}] {{ d.meta.title }} (score {{ d.score }}): {{ d.content }} {% endfor %}"
     source = f'from haystack.components.builders import PromptBuilder\n\nbuilder = PromptBuilder(template="{template}")\n'
-    assert format_template(template, CONFIG) != template
+    assert layout(template) != template
     assert format_document(document.parse(source.encode("utf-8"), "rag.py", ".py"), CONFIG).text is None
 
 
 def test_format_check_on_a_template(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "config.yaml").write_text(f"today: {TODAY.isoformat()}\n", encoding="utf-8")
-    (tmp_path / "qa.j2").write_text(NOISY, encoding="utf-8")
+    (tmp_path / "qa.j2").write_text(SCORED, encoding="utf-8")
 
     def run(*args):
         return CliRunner().invoke(main, ["format", "--config", "config.yaml", *args, "qa.j2"])
 
     result = run("--check")
     assert (result.exit_code, result.stdout) == (1, "Would reformat: qa.j2\n1 file would be reformatted.\n")
-    assert (tmp_path / "qa.j2").read_text(encoding="utf-8") == NOISY
+    assert (tmp_path / "qa.j2").read_text(encoding="utf-8") == SCORED
     assert run().exit_code == 0
-    assert (tmp_path / "qa.j2").read_text(encoding="utf-8") == NOISY_FORMATTED
+    assert (tmp_path / "qa.j2").read_text(encoding="utf-8") == SCORED_FORMATTED
     assert run("--check").exit_code == 0
+
+
+# ---------------------------------------------------------------- a template equivalent to the canonical one (issue 29)
+
+# Each renders what the canonical body renders for any data with a title: the title, the heading
+# path only when set (the dash only then), the date only under a staleness test, the content.
+EQUIVALENT = {
+    "canonical": (
+        "{% for doc in documents %}\n"
+        "[{{ loop.index }}]{% if doc.meta.title %} {{ doc.meta.title }}{% endif %}{% if doc.meta.section %}{% if doc.meta.title %} — {% else %} {% endif %}"
+        "{{ doc.meta.section }}{% endif %}{% if doc.stale %} (last updated {{ doc.meta.updated_at }}){% endif %}\n"
+        "{{ doc.content }}\n{% endfor %}"
+    ),
+    "whitespace-control": (
+        "{%- for chunk in retrieved %}\n"
+        "[{{- loop.index -}}]\n"
+        "{%- if chunk.title %} {{ chunk.title }}{% endif -%}\n"
+        "{%- if chunk.section -%}\n"
+        "  {%- if chunk.title %} — {% else %} {% endif -%}\n"
+        "  {{ chunk.section }}\n"
+        "{%- endif -%}\n"
+        "{%- if chunk.stale %} (last updated {{ chunk.updated }}){% endif %}\n"
+        "{{ chunk.text }}\n{% endfor %}"
+    ),
+    "unconditional-title-own-stale-test": (
+        "{% for d in docs %}\n"
+        "[{{ loop.index }}] {{ d.title }}{% if d.path %} — {{ d.path }}{% endif %}{% if d.is_stale %} (last updated {{ d.date }}){% endif %}\n"
+        "{{ d.page_content }}\n{% endfor %}"
+    ),
+    "other-if-forms": (
+        "{% for d in docs %}\n"
+        "[{{ loop.index }}] {{ d.title }}{% if d.path is defined and d.path %} — {{ d.path }}{% endif %}"
+        "{% if d.stale == true %} (last updated {{ d.date }}){% endif %}\n"
+        "{{ d['content'] }}\n{% endfor %}"
+    ),
+}
+
+# The twin of the last one but with the heading path shown unconditionally: a chunk without
+# one renders "[1] Title — ", so format rewrites it.
+TWIN = (
+    "{% for d in docs %}\n"
+    "[{{ loop.index }}] {{ d.title }} — {{ d.path }}{% if d.is_stale %} (last updated {{ d.date }}){% endif %}\n"
+    "{{ d.page_content }}\n{% endfor %}"
+)
+
+TWIN_FORMATTED = (
+    "{% for d in docs %}\n"
+    "[{{ loop.index }}]{% if d.title %} {{ d.title }}{% endif %}{% if d.path %}{% if d.title %} — {% else %} {% endif %}{{ d.path }}{% endif %}"
+    "{% if d.is_stale %} (last updated {{ d.date }}){% endif %}\n"
+    "{{ d.page_content }}\n{% endfor %}"
+)
+
+
+@pytest.mark.parametrize("template", EQUIVALENT.values(), ids=EQUIVALENT.keys())
+def test_a_template_equivalent_to_the_canonical_one_is_left_alone(template):
+    source = segment_jinja(template).sources[0]
+    # Each reads as a source with a title, a heading path, a date under a staleness test and content.
+    assert (bool(source.title), len(source.heading_path), [f.conditional for f in source.fields if f.label not in ("title", "section", "path")]) == (True, 1, [True])
+    assert lint_text(template, path="t.j2", config=CONFIG) == []
+    assert formatted(template) == formatting.Formatted(None)
+    assert formatted(template, unsafe=True) == formatting.Formatted(None)
+
+
+def test_its_twin_with_an_unconditional_heading_path_is_rewritten():
+    assert formatted(TWIN) == formatting.Formatted(TWIN_FORMATTED)
+    # The same model, but the stale note worded otherwise: its rendering tells them apart.
+    worded = TWIN_FORMATTED.replace(" (last updated", " (updated")
+    assert formatted(worded) == formatting.Formatted(TWIN_FORMATTED)
+    chunks = [{"title": "Returns", "path": "", "is_stale": False, "page_content": "x"}]
+    assert jinja2.Environment().from_string(TWIN).render(docs=chunks) == "\n[1] Returns — \nx\n"
+    assert jinja2.Environment().from_string(TWIN_FORMATTED).render(docs=chunks) == "\n[1] Returns\nx\n"
+
+
+def test_format_check_passes_on_an_equivalent_template_and_fails_on_its_twin(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for name, template in EQUIVALENT.items():
+        (tmp_path / f"{name}.j2").write_text(template, encoding="utf-8")
+    result = CliRunner().invoke(main, ["format", "--check", "."])
+    assert (result.exit_code, result.stdout, result.stderr) == (0, f"{len(EQUIVALENT)} files already formatted.\n", "")
+    (tmp_path / "twin.j2").write_text(TWIN, encoding="utf-8")
+    result = CliRunner().invoke(main, ["format", "--check", "."])
+    assert (result.exit_code, result.stdout) == (1, f"Would reformat: twin.j2\n1 file would be reformatted, {len(EQUIVALENT)} files already formatted.\n")
+
+
+def test_format_says_on_stderr_what_the_unsafe_wrapper_needs_from_the_data(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "config.yaml").write_text(f"today: {TODAY.isoformat()}\n", encoding="utf-8")
+    (tmp_path / "qa.j2").write_text(NOISY, encoding="utf-8")
+    kept = CliRunner().invoke(main, ["format", "--config", "config.yaml", "qa.j2"])
+    assert (kept.exit_code, kept.stderr) == (
+        0, "qa.j2: sources block kept: a date on every source (to show it only when stale is an unsafe fix: --unsafe-fixes)\n1 file left unchanged.\n")
+    result = CliRunner().invoke(main, ["format", "--config", "config.yaml", "--unsafe-fixes", "qa.j2"])
+    assert (result.exit_code, result.stderr) == (0, f"qa.j2: {STALE_NOTE}\nReformatted: qa.j2\n1 file reformatted.\n")
+    assert (tmp_path / "qa.j2").read_text(encoding="utf-8") == NOISY_FORMATTED
