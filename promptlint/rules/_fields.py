@@ -164,12 +164,44 @@ def whole_unit(text: str, span: Span) -> bool:
     return not re.search(r"[(\[][ \t]*$", left)
 
 
+# A separator between the items of a header ("Title | score 0.9", "---- score 0.9", "Title — 0.9, Returns").
+_SEPARATORS = "|/,;\u2014\u2013\u00b7-"
+_SEPARATOR_BEFORE = re.compile(r"[ \t]*(?:[|/,;\u2014\u2013\u00b7]|-+)[ \t]*$")
+_SEPARATOR_AFTER = re.compile(r"^[ \t]*(?:[|/,;\u2014\u2013\u00b7]|-+)[ \t]*")
+
+
+def _unit(text: str, span: Span, label: str) -> Span | None:
+    """The span that removes an inline field whole: itself, with its label when the label is
+    written before a slot ("score {{ doc.score }}"), and with the separator that joins it to
+    the item before it (or, first on its line, to the item after it); None when no such span
+    leaves the line whole."""
+    line_start = text.rfind("\n", 0, span.start) + 1
+    line_end = text.find("\n", span.end)
+    line_end = len(text) if line_end < 0 else line_end
+    labelled = re.search(r"(?i)(?<![\w])" + r"[ _-]?".join(map(re.escape, label.split())) + r"[ \t]*[:=]?[ \t]*$", text[line_start : span.start]) if label else None
+    cores = [span] + ([Span(line_start + labelled.start(), span.end)] if labelled else [])
+    for core in cores:
+        left = text[line_start : core.start]
+        spaced = len(left) - len(left.rstrip(" \t"))
+        before = _SEPARATOR_BEFORE.search(left)
+        after = _SEPARATOR_AFTER.match(text[core.end : line_end])
+        candidates = [
+            core,
+            # The field's span opens on its separator: the space before it goes too.
+            Span(core.start - spaced, core.end) if spaced and text[core.start] in _SEPARATORS else None,
+            Span(line_start + before.start(), core.end) if before and before.start() > 0 else None,
+            Span(core.start, core.end + after.end()) if after else None,
+        ]
+        for candidate in candidates:
+            if candidate is not None and whole_unit(text, candidate):
+                return candidate
+    return None
+
+
 def remove_field(prompt: Prompt, field: Field, description: str, applicability: Applicability = Applicability.SAFE) -> Fix | None:
     """The fix that removes the field whole, or none when its whole unit cannot be told."""
-    span = remove_line(prompt.text, field.span) if field.form != FieldForm.INLINE else field.span
-    if field.form == FieldForm.INLINE and not whole_unit(prompt.text, span):
-        return None
-    return Fix(applicability, (Edit(span),), description)
+    span = remove_line(prompt.text, field.span) if field.form != FieldForm.INLINE else _unit(prompt.text, field.span, field.label)
+    return Fix(applicability, (Edit(span),), description) if span is not None else None
 
 
 def remove_source(prompt: Prompt, source: Source, description: str) -> Fix:

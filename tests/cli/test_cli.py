@@ -467,10 +467,10 @@ Sources:
 [1] Services Agreement — Liability > 7.2 Cap (score: 0.91) (source: SharePoint) (updated 2024-01-10)
 Liability is capped at the fees paid in the twelve months before the claim.
 
-[2] SKU-4411 Specification — Availability (relevance 82%) (updated 2025-08-02) ⚠️ OCR confidence 0.86
+[2] SKU-4411 Specification — Availability (score: 0.82) (source: Confluence) (updated 2025-08-02) ⚠️ OCR confidence 0.86
 Standard lead time is 6 weeks from order confirmation.
 
-[3] Services Agreement — Liability > 7.3 Exclusions (score: 0.55) (updated 2026-11-20)
+[3] Services Agreement — Liability > 7.3 Exclusions (score: 0.55) (source: SharePoint) (updated 2026-11-20)
 The cap in clause 7.2 does not apply to breaches of confidentiality.
 
 Question: Does the liability cap apply to a confidentiality breach?

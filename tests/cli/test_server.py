@@ -336,7 +336,7 @@ def test_unsafe_fixes_say_so_and_hover_shows_the_rules_documentation(tmp_path):
 
 
 def test_format_is_a_source_action(tmp_path):
-    text = "Answer from the sources.\n\n[1] Returns Policy | score 0.91\nDamaged goods may be returned within 30 days.\n\n[2] Shipping FAQ | score 0.82\nDelivery takes 3-5 days.\n\nQuestion: how long?\n"
+    text = "Answer from the sources.\n\n[1] Returns Policy (score: 0.91)\nDamaged goods may be returned within 30 days.\n\n[2] Shipping FAQ (score: 0.82)\nDelivery takes 3-5 days.\n\nQuestion: how long?\n"
     from promptlint.engine.formatting import format_document
     from promptlint.engine.config import default_config
     from promptlint.readers.document import parse_text

@@ -223,8 +223,6 @@ Question: How long does delivery take?
 @pytest.mark.parametrize(
     ("text", "name", "reason"),
     [
-        (RELEASE, "qa.txt", "a field the canonical header has no place for (version)"),
-        (HANDBOOK, "qa.txt", "a field the canonical header has no place for (section)"),
         (WRAPPED_TITLE, "qa.txt", "the new layout would read with a finding the prompt does not have (PL205)"),
         (DATED, "qa.txt", "a field the canonical header has no place for (updated)"),
         (MARKED_LOOP, "qa.j2", "a word of a source's header the layout has no place for (restricted)"),
@@ -240,12 +238,17 @@ Question: How long does delivery take?
         (NAMED_TAG, "qa.txt", "a tag the instructions name"),
         (NAMED_TAG_LOOP, "qa.j2", "a tag the instructions name"),
     ],
-    ids=["heading-item-version", "heading-item-section", "no-new-finding", "date-not-stale", "header-word", "handlebars-each", "handlebars-in-txt", "mustache-section", "json", "placeholder-fields", "text-between", "few-shot-keys",
+    ids=["no-new-finding", "date-not-stale", "header-word", "handlebars-each", "handlebars-in-txt", "mustache-section", "json", "placeholder-fields", "text-between", "few-shot-keys",
          "code-fence", "chat-tokens", "named-tag", "named-tag-in-loop"],
 )
 def test_a_block_format_does_not_read_is_kept_with_its_reason(text, name, reason):
     result = formatted(text, name)
     assert (result.text, result.kept) == (None, (f"sources block kept: {reason}",))
+
+
+@pytest.mark.parametrize("text", [RELEASE, HANDBOOK], ids=["heading-item-version", "heading-item-section"])
+def test_a_heading_item_is_part_of_the_heading_path_so_the_block_is_already_canonical(text):
+    assert (formatted(text, "qa.txt").text, formatted(text, "qa.txt").kept) == (None, ())
 
 
 def test_the_reason_is_one_line_and_the_file_stays_byte_for_byte(tmp_path, monkeypatch):
