@@ -356,3 +356,29 @@ def test_a_question_heading_goes_with_the_copy_under_it(heading):
     text = f"Answer from the sources.\n\n{heading}\n{{query}}\n\n### Sources:\n{sources}\n### Query:\n{{query}}\n"
     assert [(f[0], f[1], f[3]) for f in _found(text, ("PL101",))] == [("PL101", 4, Applicability.SAFE)]
     assert _fixed(text) == f"Answer from the sources.\n\n### Sources:\n{sources}\n### Query:\n{{query}}\n"
+
+
+# ---- a field's whole unit takes the separator that joins it, and its label written before a slot ----
+
+# The separators the text reader reads a header's fields after (" — " starts a heading path).
+@pytest.mark.parametrize("sep", [" | ", ", "])
+@pytest.mark.parametrize("written", ["score {value}", "score: {value}", "relevance={value}"])
+def test_a_field_after_a_separator_goes_with_it(sep, written):
+    def prompt(scored: bool) -> str:
+        head = lambda n, v: f"[{n}] {TITLES[n - 1]}" + (sep + written.format(value=v) if scored else "")
+        return f"Answer from the sources.\n\n{head(1, '0.91')}\n{CONTENTS[0]}\n\n{head(2, '0.82')}\n{CONTENTS[1]}\n\nQuestion: {QUESTION}\n"
+
+    assert [f.code for f in lint_text(prompt(True), path="p.txt", config=CONFIG)] == ["PL102", "PL102"]
+    assert fix_text(prompt(True), path="p.txt", config=CONFIG) == prompt(False)
+    assert lint_text(prompt(False), path="p.txt", config=CONFIG) == []
+
+
+@pytest.mark.parametrize("sep", [" | ", " ---- ", " / "])
+@pytest.mark.parametrize("label", ["score ", "Score: "])
+def test_a_label_written_before_a_slot_goes_with_the_slot(sep, label):
+    def template(scored: bool) -> str:
+        field = f"{sep}{label}{{{{ doc.score }}}}" if scored else ""
+        return f"{{% for doc in docs %}}\n[{{{{ loop.index }}}}] {{{{ doc.title }}}}{field}\n{{{{ doc.content }}}}\n{{% endfor %}}\nQuestion: {{{{ question }}}}\n"
+
+    assert [f.code for f in lint_text(template(True), path="t.j2", config=CONFIG)] == ["PL102"]
+    assert fix_text(template(True), path="t.j2", config=CONFIG) == template(False)
