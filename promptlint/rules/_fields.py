@@ -135,6 +135,16 @@ def written(prompt: Prompt, field: Field) -> str:
     return " ".join(text.split()).strip(" ,;|()[]\u2014\u2013-")
 
 
+def label_written(prompt: Prompt, field: Field) -> str:
+    """The field's label as the file writes it ("Summary", "Key facts"); the field as written when
+    its label is no text of the file (a slot's name, a JSON key read from its value's place)."""
+    if field.elsewhere is None and field.span.start < field.value_span.start <= field.span.end:
+        label = prompt.text[field.span.start : field.value_span.start].strip(" \t\n:=|()[]<>/,;\u2014\u2013-\"'")
+        if label and not has_slot(label):
+            return " ".join(label.split())
+    return written(prompt, field)
+
+
 # What must not be left at the seam of a removal: a separator or a label's colon with nothing after
 # it, punctuation that belonged to the removed value, or words around a gap ("Chunk  of {{ n }}").
 _DANGLING_END = re.compile(r"(?:[:=>|/,;#(\[\u2014\u2013-]|\w[ \t]+)[ \t]*$")

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from ..model.prompt import Field, Prompt, Source
 from ._context import RuleContext
-from ._fields import remove_field, source_label
+from ._fields import label_written, remove_field, source_label
 
 CODE = "PL104"
 NAME = "derived-text"
@@ -57,7 +57,7 @@ def check(prompt: Prompt, ctx: RuleContext):
         yield ctx.finding(
             prompt,
             field.span,
-            f"{source_label(source)} carries derived text ('{field.label}') beside its content; "
+            f"{source_label(source)} carries derived text ('{label_written(prompt, field)}') beside its content; "
             "the shorter, lossy copy competes with the source",
             fix=remove_field(prompt, field, f"Remove the {field.label}", reading.applicability),
             tokens_text=field.elsewhere,

@@ -56,7 +56,7 @@ from ..model.findings import Applicability, Edit, Fix
 from ..model.lines import remove_line
 from ..model.prompt import Field, FieldForm, Prompt, Source, SourceStyle, Span
 from ._context import RuleContext
-from ._fields import read
+from ._fields import read, written
 
 CODE = "PL201"
 NAME = "unconditional-date"
@@ -123,7 +123,7 @@ def _template_findings(prompt: Prompt, ctx: RuleContext):
                 yield ctx.finding(
                     prompt,
                     field.value_span,
-                    f"Every source is rendered with its date ('{field.label}'); show a date only when it is stale",
+                    f"Every source is rendered with its date ('{written(prompt, field)}'); show a date only when it is stale",
                     fix=_wrap_in_staleness_test(prompt, source, field, ctx),
                     tokens_text=field.elsewhere or prompt.text[field.span.start : field.span.end],
                 )

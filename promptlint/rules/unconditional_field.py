@@ -46,6 +46,7 @@ from ..meaning import tokens
 from ..model.findings import Severity
 from ..model.prompt import Field, Prompt, Source
 from ._context import RuleContext
+from ._fields import label_written
 
 CODE = "PL206"
 NAME = "unconditional-field"
@@ -95,7 +96,7 @@ def check(prompt: Prompt, ctx: RuleContext):
         yield ctx.finding(
             prompt,
             first.value_span,
-            f"The field '{first.label}' ({tokens.count(_text(prompt, first))} tokens) is rendered on {everywhere}; "
+            f"The field '{label_written(prompt, first)}' ({tokens.count(_text(prompt, first))} tokens) is rendered on {everywhere}; "
             "a field on every source is noise the model learns to skip, a field on one is a signal",
             tokens_text="".join(_text(prompt, f) for f in rendered),
         )
