@@ -33,21 +33,58 @@ def has_slot(value: str) -> bool:
 _COUNTED = re.compile(r"\d+\s*(?:of|/)\s*\d+|#\s*\d+")
 # A number or an id, one token ("3", "8f3a91c2", "node-17").
 _ID = re.compile(r"[\w.:/-]{1,80}")
+# A whole number, as a place in a list is written ("3", "#3").
+_WHOLE = re.compile(r"#?\s*\d+")
+# A fraction or a percentage as written ("0.93", ".5", "93%", "81.5 %").
+_FRACTION = re.compile(r"\d*\.\d+|\d+(?:\.\d+)?\s*%")
+# The names a slot reads ("{{ '%.2f' % d.score }}" reads "d.score").
+_SLOT_NAME = re.compile(r"[A-Za-z_][\w.]*")
+
+
+def _shared(field: Field, lexicon: Lexicon) -> bool:
+    """Whether a score and an ordinal both go by the field's name ("rank"): its value tells them apart,
+    a fraction or a percentage being a score, a whole number a place in the list."""
+    concepts = lexicon.concepts(field.label)
+    return "score" in concepts and "ordinal" in concepts
+
+
+def _slot_scores(value: str, lexicon: Lexicon) -> bool:
+    """Whether a slot prints a score and nothing an ordinal goes by: under a shared name, the slot's own name decides."""
+    return any(
+        "score" in found and "ordinal" not in found
+        for found in (lexicon.concepts(name.rsplit(".", 1)[-1]) for name in _SLOT_NAME.findall(value))
+    )
+
+
+def _score_shaped(field: Field, lexicon: Lexicon) -> bool:
+    """A number that is no date ("2026-01-04" is no score), or a slot that prints one."""
+    value = field.value.strip()
+    if is_slot(value):
+        return not _shared(field, lexicon) or _slot_scores(value, lexicon)
+    if number(value) is None or parse_date(value) is not None:
+        return False
+    return not (_shared(field, lexicon) and _WHOLE.fullmatch(value))
 
 
 def _ordinal_shaped(field: Field, lexicon: Lexicon) -> bool:
     """An ordinal's shape, or a slot that prints one. "Part 2" under a heading-item word is a heading,
-    and an element's text ("<chunk>Refunds are issued ...</chunk>") is the retrieved content."""
+    an element's text ("<chunk>Refunds are issued ...</chunk>") is the retrieved content, and a
+    date, a fraction or a percentage is no place in a list."""
     value = field.value.strip()
-    if is_slot(value) or _COUNTED.fullmatch(value):
+    if is_slot(value):
+        return not (_shared(field, lexicon) and _slot_scores(value, lexicon))
+    if _COUNTED.fullmatch(value):
         return True
-    return field.label not in lexicon.phrases("heading-item") and bool(_ID.fullmatch(value))
+    if parse_date(value) is not None or _FRACTION.fullmatch(value):
+        return False
+    # An id numbers something: a word alone ("confluence") is no place in a list.
+    return field.label not in lexicon.phrases("heading-item") and bool(_ID.fullmatch(value)) and any(c.isdigit() for c in value)
 
 
 # The shape a value must have to be the concept's: a score is a number, a date a date, an ordinal
 # an ordinal; each may be a template slot that prints one. A concept not listed takes any value.
 SHAPES: dict[str, Callable[[Field, Lexicon], bool]] = {
-    "score": lambda field, _: number(field.value) is not None or is_slot(field.value),
+    "score": _score_shaped,
     "date": lambda field, _: parse_date(field.value) is not None or is_slot(field.value),
     "ordinal": _ordinal_shaped,
 }
@@ -112,13 +149,17 @@ def _labels(prompt: Prompt) -> _Labels:
 def rendered_by_a_renderer(prompt: Prompt, source: Source, field: Field, concept: str, lexicon: Lexicon) -> bool:
     """Whether a renderer wrote the field's label: a source template, a wrapper the format marks, or,
     among the sources written the same way (when two or more are), the label on two of them or more
-    and no other label of the concept on any: a label on one source only, or another label on the
+    and no other label of the concept on any (in markup, an attribute or a child element on two or more): a label on one source only, or another label on the
     next source, is the document's own text."""
     if source.repeated or source.marked:
         return True
     labels = _labels(prompt)
     if labels.peers[source.style] < 2:
         return True
+    if source.style is SourceStyle.XML and field.form in (FieldForm.INLINE, FieldForm.TAG):
+        # Markup, not prose: an attribute or a child element that two sibling sources or more carry
+        # is the renderer's, whatever other names the concept has beside it (<doc rank> over <passage match>).
+        return labels.carriers[(source.style, field.label)] >= 2
     return labels.carriers[(source.style, field.label)] >= 2 and labels.of_concept(source.style, concept, lexicon) <= {field.label}
 
 

@@ -37,8 +37,10 @@ Safe: the field is removed with its label, its punctuation and the words bound t
 metadata only on its evidence: its label names the concept without a domain qualifier
 ("rerank score", not "risk score", "credit score" or "minimum score", which are the
 document's own content and never reported), its value has the concept's shape (a number
-or a slot), and in assembled text a renderer wrote it: the same label on two or more of
-the sources written the same way, and no other score label beside it.
+or a slot; a date is none, and under `rank`, which ordinals share, only a fraction or a
+percentage), and in assembled text a renderer wrote it: the same label on two or more of
+the sources written the same way, and no other score label beside it (in markup, the same
+attribute or child element on two sibling sources or more).
 A score on one source only, or under another label on the next, is reported with an
 unsafe fix. When the whole unit cannot be told (`(score {{ s }}, {{ t }})`), there is no
 fix. An announced score has no fix: the scores are added where the slot is filled.

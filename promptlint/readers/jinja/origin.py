@@ -147,11 +147,31 @@ def written_pieces(origin: Origin, tag: Tag) -> list[tuple[str, Span]]:
     return found
 
 
+# An element's attribute whose value an output prints whole: ` score="` before it, the quote after.
+_ATTRIBUTE_BEFORE = re.compile(r"[ \t]+([A-Za-z_][\w:.-]*)[ \t]*=[ \t]*([\"'])$")
+
+
+def attribute_of(origin: Origin, tag: Tag) -> tuple[str, Span] | None:
+    """The name of the attribute whose whole value an output prints (`<doc score="{{ d.score }}">`),
+    and the span that removes it: the attribute with the spaces before it."""
+    before, after = neighbour(origin, tag, -1), neighbour(origin, tag, 1)
+    found = _ATTRIBUTE_BEFORE.search(before) if before is not None else None
+    # The value may end in its unit: `match="{{ (d.score * 100) | round }}%"`.
+    closing = 2 if after is not None and after.startswith("%" + (found[2] if found else "")) else 1
+    if found is None or after is None or not after[closing - 1 :].startswith(found[2]):
+        return None
+    return found[1], Span(tag.span.start - (len(before) - found.start()), tag.span.end + closing)
+
+
 def removal_span(origin: Origin, tag: Tag) -> Span:
-    """The tag with its literal label and brackets; the whole line when nothing else is on it.
+    """The tag with its literal label and brackets, or the attribute it fills; the whole line when
+    nothing else is on it.
 
     Only literal text next to the tag is taken, so a removal never cuts into another tag.
     """
+    attribute = attribute_of(origin, tag)
+    if attribute is not None:
+        return attribute[1]
     source = origin.source
     before, after = neighbour(origin, tag, -1), neighbour(origin, tag, 1)
     start, end = tag.span.start, tag.span.end

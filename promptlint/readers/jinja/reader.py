@@ -14,7 +14,7 @@ from ..expressions import Reference
 from ..expressions import jinja_expression as _expression
 from ..expressions import jinja_reference as reference
 from ..segment import Vocab, slot_kind, text_lines
-from .origin import Macro, Origin, Output, instruction_spans, macros, neighbour, quoted, removal_span, renders_messages, written_pieces
+from .origin import Macro, Origin, Output, attribute_of, instruction_spans, macros, neighbour, quoted, removal_span, renders_messages, written_pieces
 from .tags import Block, Tag, statement, tag_statement
 
 # How deep macro calls are followed (a macro may call another).
@@ -411,6 +411,10 @@ class Reader:
         # distance); the literal label counts only when the name says nothing.
         if (not ref.path or self.vocab.lexicon.is_generic(label)) and literal and self.vocab.is_field(normalise_label(literal[1])):
             label = normalise_label(literal[1])
+        # An element's attribute is named by the markup the model reads (`hit_score="{{ d.s }}"`).
+        attribute = attribute_of(output.origin, output.tag)
+        if attribute is not None and self.vocab.is_field(normalise_label(attribute[0])):
+            label = normalise_label(attribute[0])
         removal = removal_span(output.origin, output.tag)
         return Field(
             label=label,
