@@ -12,6 +12,7 @@ import json
 
 import pytest
 from test_cli import CONFIG, check, work  # noqa: F401 (work is a fixture)
+from test_output import sarif_validator
 
 from promptlint.output import report
 
@@ -83,7 +84,9 @@ def test_json_keeps_every_place_and_names_the_first(work, count, fmt):
 @pytest.mark.parametrize("count", COPIES)
 def test_sarif_keeps_every_result_with_the_first_place_related(work, count):
     names = _files(work, count)
-    results = json.loads(_check("--output-format", "sarif", *names).stdout)["runs"][0]["results"]
+    log = json.loads(_check("--output-format", "sarif", *names).stdout)
+    sarif_validator().validate(log)
+    results = log["runs"][0]["results"]
     assert [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results] == names
     related = [r.get("relatedLocations") for r in results]
     first = {"artifactLocation": {"uri": "p00.txt"}, "region": {"startLine": 3, "startColumn": 28}}
