@@ -131,3 +131,9 @@ def test_without_the_grammar_a_file_reads_as_before(monkeypatch):
         assert [(f.code, f.line) for f in found] == [("PL900", 1)]
     else:
         assert {f.code for f in found} == {"PL102"}
+
+
+@pytest.mark.parametrize("construct", list(CONSTRUCTS))
+def test_a_directive_in_a_comment_works_beside_newer_syntax(construct):
+    newer = PLACES["module level"](CONSTRUCTS[construct][0]).replace(PROMPT, "# promptlint: ignore[PL102]\n" + PROMPT)
+    assert lint_text(newer, path="chain.py", config=CONFIG) == []
