@@ -7,6 +7,8 @@
 
 `run` lints each folder with the default settings (`--no-cache`, JSON output) and prints the
 findings per rule and per repository, with the time each took and the files that held a prompt.
+Findings are counted as a user sees them: a copy of a finding in another file (a record with
+`duplicate_of`) is folded into its first place, and counted apart.
 
 `sample` prints findings drawn at random (a fixed seed), each as an id, its location and the
 lines around it, but not the rule that fired nor its message: the judge labels what the chapter
@@ -56,25 +58,33 @@ def run(folders: list[Path], out: Path) -> None:
     _print_tables(census)
 
 
+def _causes(findings: list[dict]) -> list[dict]:
+    """The findings a user is shown: a copy of a finding in another file (its `duplicate_of`) is folded."""
+    return [f for f in findings if not f.get("duplicate_of")]
+
+
 def _print_tables(census: list[dict]) -> None:
     codes = sorted({f["code"] for repo in census for f in repo["findings"]})
-    print("| repository | seconds | files with findings | findings | " + " | ".join(codes) + " |")
-    print("|---|---:|---:|---:|" + "---:|" * len(codes))
+    print("| repository | seconds | files with findings | findings | folded copies | " + " | ".join(codes) + " |")
+    print("|---|---:|---:|---:|---:|" + "---:|" * len(codes))
     totals = collections.Counter()
+    folded = 0
     for repo in census:
-        per_code = collections.Counter(f["code"] for f in repo["findings"])
+        causes = _causes(repo["findings"])
+        per_code = collections.Counter(f["code"] for f in causes)
         totals.update(per_code)
+        folded += len(repo["findings"]) - len(causes)
         files = len({f["path"] for f in repo["findings"]})
         cells = " | ".join(str(per_code.get(c, 0)) for c in codes)
-        print(f"| {repo['repo']} | {repo['seconds']} | {files} | {len(repo['findings'])} | {cells} |")
-    print(f"| all | | | {sum(totals.values())} | " + " | ".join(str(totals[c]) for c in codes) + " |")
+        print(f"| {repo['repo']} | {repo['seconds']} | {files} | {len(causes)} | {len(repo['findings']) - len(causes)} | {cells} |")
+    print(f"| all | | | {sum(totals.values())} | {folded} | " + " | ".join(str(totals[c]) for c in codes) + " |")
 
 
 def _numbered(census: list[dict]):
-    """Every finding with a stable id: its place in the census."""
+    """Every finding shown with a stable id: its place among them in the census (copies folded)."""
     n = 0
     for repo in census:
-        for finding in repo["findings"]:
+        for finding in _causes(repo["findings"]):
             n += 1
             yield n, repo, finding
 

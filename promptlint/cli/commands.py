@@ -174,6 +174,8 @@ class _Tally:
     prompted: int = 0  # files read that hold a prompt (or something broken)
     promptless: int = 0  # files read that hold none: nothing in them was checked
     unnamed_promptless: int = 0  # of those, the files a walk found: skipped with no notice
+    folds: report.Folds | None = None  # the causes met so far; None with --no-fold
+    folding: bool = False  # the report shows a cause once, and the summary counts causes
 
 
 @main.command()
@@ -184,6 +186,7 @@ class _Tally:
 @click.option("--output-format", type=click.Choice(report.FORMATS), default="full", show_default=True)
 @click.option("--statistics", is_flag=True, help="Print how many findings and tokens each rule has, instead of the findings.")
 @click.option("--show-fixes", is_flag=True, help="After the findings, list the fixes they offer and what applies each.")
+@click.option("--no-fold", is_flag=True, help="Show a finding met again in other files (a copied template) in each file, not once.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the findings: no summary line.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings (still 2 on an error).")
 @click.option("--stdin-filename", metavar="NAME", help="Lint standard input (the path '-') as the file NAME; with --fix, print the fixed text.")
@@ -196,7 +199,7 @@ class _Tally:
 @config_option
 @select_option
 @ignore_option
-def check(paths, fix, unsafe_fixes, show_diff, output_format, statistics, show_fixes, quiet, exit_zero, stdin_filename, show_files, baseline_path, write_baseline, respect_gitignore, jobs, no_cache, config_path, select, ignore):
+def check(paths, fix, unsafe_fixes, show_diff, output_format, statistics, show_fixes, no_fold, quiet, exit_zero, stdin_filename, show_files, baseline_path, write_baseline, respect_gitignore, jobs, no_cache, config_path, select, ignore):
     """Lint prompt files (or folders of them); '-' is standard input."""
     stdin_name = _stdin_name(paths, stdin_filename)
     if show_files:
@@ -205,9 +208,8 @@ def check(paths, fix, unsafe_fixes, show_diff, output_format, statistics, show_f
         raise Failure("--statistics and --show-fixes print text: use them with --output-format full or concise")
     to_stderr = bool(stdin_name and fix and not show_diff)
     # The report is written file by file, unless the run prints something else in its place.
-    writer = None if show_diff or write_baseline or statistics else _writer(output_format, to_stderr)
-    known = _load_baseline(baseline_path) if baseline_path else None
-    tally = _Tally(report.Tally(listing=show_fixes), writer, to_stderr, known, [] if write_baseline else None)
+    printed = not (show_diff or write_baseline or statistics)
+    tally = _new_tally(output_format if printed else None, to_stderr, show_fixes, not no_fold, statistics, baseline_path, write_baseline)
     threshold = _fix_threshold(fix, show_diff, unsafe_fixes)
     for path, config, named, result in _collect(paths, stdin_name, (baseline_path, write_baseline), threshold, respect_gitignore, jobs, no_cache, tally, config_path, select, ignore):
         _take(tally, path, config, named, result, fix, show_diff, stdin_name)
@@ -225,14 +227,25 @@ def check(paths, fix, unsafe_fixes, show_diff, output_format, statistics, show_f
     sys.exit(_exit_code(failures, tally.found.findings, exit_zero))
 
 
-def _writer(output_format: str, to_stderr: bool) -> report.Writer:
+def _new_tally(output_format: str | None, to_stderr: bool, show_fixes: bool, fold: bool, statistics: bool, baseline_path: str | None, write_baseline: str | None) -> _Tally:
+    """What a check run counts, with the writer of its report (none without ``output_format``)."""
+    folds = report.Folds() if fold else None
+    writer = _writer(output_format, to_stderr, folds) if output_format else None
+    known = _load_baseline(baseline_path) if baseline_path else None
+    tally = _Tally(report.Tally(listing=show_fixes), writer, to_stderr, known, [] if write_baseline else None, folds=folds)
+    # --statistics prints text in place of a full or concise report, which fold.
+    tally.folding = fold and (statistics or writer is not None and writer.FOLDS)
+    return tally
+
+
+def _writer(output_format: str, to_stderr: bool, folds: report.Folds | None) -> report.Writer:
     """The report's writer, in colour only when it is read on a terminal."""
     # NO_COLOR (no-color.org) turns colour off, and so does output that is not a terminal:
     # asked now, with click's own test, rather than colouring a large report for click.echo
     # to strip again (a tenth of a corpus run's time).
     stream = sys.stderr if to_stderr else sys.stdout
     color = output_format in report.TEXT_FORMATS and not os.environ.get("NO_COLOR") and not click.utils.should_strip_ansi(stream)
-    return report.WRITERS[output_format](color)
+    return report.WRITERS[output_format](color, folds)
 
 
 def _fix_threshold(fix: bool, show_diff: bool, unsafe_fixes: bool) -> Applicability | None:
@@ -399,11 +412,13 @@ def _report_file(tally: _Tally, path: str, text: str, findings: list[Finding]) -
         tally.entries.extend(baseline.keys(findings, text))
     elif tally.known is not None:
         findings = baseline.new_findings(findings, text, tally.known)
+    # After the baseline: a finding it knows is no first place for a copy in another file.
+    firsts = tally.folds.mark(findings) if tally.folds is not None and tally.entries is None else None
     if tally.writer is not None:
-        part = tally.writer.file(path, text, findings)
+        part = tally.writer.file(path, text, findings, firsts)
         if part:
             click.echo(part, nl=False, err=tally.to_stderr)
-    tally.found.add(findings)
+    tally.found.add(findings, firsts if tally.folding else None)
 
 
 def _would_fix(count: int, failures: list[str]) -> str:

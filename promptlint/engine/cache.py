@@ -34,10 +34,11 @@ FOLDER = ".promptlint_cache"
 # Bumped when an entry's layout changes, so that old entries are misses.
 # 3: a fix shared by several findings is stored once, in the entry's "fixes".
 # 4: the notes of what the file holds and no reader reads, in "unread".
-FORMAT = 4
+# 5: each finding's cause (Finding.cause).
+FORMAT = 5
 
 _INTS = ("start", "end", "severity", "tokens", "line", "column", "end_line", "end_column")
-_STRINGS = ("code", "name", "message", "context")
+_STRINGS = ("code", "name", "message", "context", "cause")
 
 
 class CorruptEntry(ValueError):
@@ -104,6 +105,7 @@ def _encode(findings: list[Finding]) -> tuple[list[dict], list[dict]]:
                 "severity": int(finding.severity),
                 "tokens": finding.tokens,
                 "context": finding.context,
+                "cause": finding.cause,
                 "line": finding.line,
                 "column": finding.column,
                 "end_line": finding.end_line,
@@ -152,6 +154,7 @@ def _decode(record: dict, path: str, fixes: list[tuple[Fix, tuple]]) -> Finding:
         end_line=record["end_line"],
         end_column=record["end_column"],
         fix_regions=regions,
+        cause=record["cause"],
     )
 
 

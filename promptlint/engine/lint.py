@@ -16,6 +16,7 @@ from ..readers.bodysources import body_sources
 from ..readers.segment import segment_text, words
 from .config import Config, default_config
 from ..rules._context import RuleContext
+from .baseline import digest
 from .fix import FixDidNotConverge, apply_fixes, fix_loop
 
 
@@ -156,7 +157,8 @@ def check_document(doc: documents.Document, config: Config, fix: Applicability |
         remaining = _lint_piece(doc, index, text, config, includes, code)
         fixed_piece = piece.with_text(text)
         placed: dict[int, tuple] = {}
-        findings.extend(_place(doc, fixed_piece, f, placed) for f in remaining)
+        prompt = digest(text) if remaining else ""
+        findings.extend(_place(doc, fixed_piece, f, placed, prompt) for f in remaining)
         new_pieces.append(fixed_piece)
     if code is not None:
         findings.extend(code.reports(doc.path, config))
@@ -212,7 +214,8 @@ def fix_finding(doc: documents.Document, config: Config, finding: Finding) -> st
     code = _code_suppressions(doc)
     for index, piece in enumerate(doc.prompts):
         placed: dict[int, tuple] = {}
-        if finding not in (_place(doc, piece, f, placed) for f in _lint_piece(doc, index, piece.text, config, includes, code)):
+        prompt = digest(piece.text)
+        if finding not in (_place(doc, piece, f, placed, prompt) for f in _lint_piece(doc, index, piece.text, config, includes, code)):
             continue
         text, applied = apply_fixes(piece.text, [finding.fix], _valid(doc, index))
         if not applied:
@@ -223,8 +226,9 @@ def fix_finding(doc: documents.Document, config: Config, finding: Finding) -> st
     return None
 
 
-def _place(doc: documents.Document, piece: documents.Prompt, finding: Finding, placed: dict[int, tuple]) -> Finding:
-    """The finding where it stands in the file; ``placed`` holds the regions of the piece's fixes placed so far.
+def _place(doc: documents.Document, piece: documents.Prompt, finding: Finding, placed: dict[int, tuple], prompt: str) -> Finding:
+    """The finding where it stands in the file, with its cause; ``placed`` holds the regions of the
+    piece's fixes placed so far, ``prompt`` is a digest of the piece's text.
 
     Findings that share a fix (PL201 has one for all the dates) share its regions:
     placing them per finding made memory grow with the square of the findings.
@@ -236,6 +240,9 @@ def _place(doc: documents.Document, piece: documents.Prompt, finding: Finding, p
         if id(finding.fix) not in placed:
             placed[id(finding.fix)] = tuple((*doc.locate(piece, e.span.start), *doc.locate(piece, e.span.end)) for e in finding.fix.edits)
         regions = placed[id(finding.fix)]
+    context = doc.context(piece, finding.span.start)
+    span = finding.span
+    cause = digest(finding.code, finding.message, piece.text[span.start : span.end], f"{span.start}:{span.end}", context, prompt)
     return dataclasses.replace(
         finding,
         fix_regions=regions,
@@ -244,7 +251,8 @@ def _place(doc: documents.Document, piece: documents.Prompt, finding: Finding, p
         column=column,
         end_line=end_line,
         end_column=end_column,
-        context=doc.context(piece, finding.span.start),
+        context=context,
+        cause=cause,
     )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 
 from .prompt import Span
@@ -55,3 +55,8 @@ class Finding:
     # Where each edit of the fix stands in the file, (line, column, end line, end column), when
     # the fix applies to the file text as it is (not inside JSON strings): for SARIF.
     fix_regions: tuple[tuple[int, int, int, int], ...] = ()
+    # What makes two findings one cause, as a short digest: the rule, the message, the text flagged,
+    # where it stands in its prompt, and that prompt's whole text (a template copied into several
+    # files is one cause). "" for a finding of the file itself (a syntax error), never one cause.
+    # Derived from what is compared already, so it takes no part in equality.
+    cause: str = field(default="", compare=False)

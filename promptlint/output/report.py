@@ -4,6 +4,12 @@ Every renderer takes the findings and the text of each linted file as the rules
 read it (path -> text; a file without findings is there too). The formats
 ``full`` and ``concise`` are for people and take ``color``; the others are for
 machines (CI annotations, code-quality reports, SARIF viewers, test reports).
+
+A finding met again in another file (the same cause: a template copied into many files)
+is folded (``Folds``): ``full`` and ``concise`` show it once, at its first place in the
+order the files come, and ``full`` lists the other files at the end of the report; JSON,
+JSON Lines and SARIF keep each place, a later one naming the first; GitHub, GitLab and
+JUnit keep each place as it is, as their services annotate and compare file by file.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -59,23 +66,93 @@ def _repo_path(path: str) -> str:
         return absolute.as_posix()
 
 
+Place = tuple[str, int, int]  # a finding's path, line and column
+# How many of the other files of a folded finding ``full`` names; the rest are counted.
+LISTED = 3
+
+
+@dataclasses.dataclass
+class _Copies:
+    """A cause met in more than one file: its first place, its headline, and the other files."""
+
+    first: Place
+    code: str
+    name: str
+    message: str
+    paths: list[str] = dataclasses.field(default_factory=list)  # the first LISTED other files
+    files: int = 0  # how many other files hold it
+
+
+class Folds:
+    """The causes met so far in a report (Finding.cause), to fold a finding met again in another file.
+
+    Only a digest and a place is kept per cause, and a headline per cause met twice:
+    the report is still written as the files come, and holds no finding's text.
+    """
+
+    def __init__(self):
+        self.first: dict[str, Place] = {}
+        self.copies: dict[str, _Copies] = {}
+        self.folded = 0  # findings folded into the first of their cause
+
+    def mark(self, findings: Sequence[Finding]) -> list[Place | None]:
+        """For each of one file's findings, the first place of its cause when that is in another
+        file (the finding is a copy), else None; the file's findings are counted as met."""
+        firsts: list[Place | None] = []
+        for f in findings:
+            first = None
+            if f.cause:
+                # The path of every finding of a file, interned: a cause keeps a place, not a string.
+                first = self.first.setdefault(f.cause, (sys.intern(f.path), f.line, f.column))
+                first = first if first[0] != f.path else None
+            if first is not None:
+                self._copy(f, first)
+            firsts.append(first)
+        return firsts
+
+    def _copy(self, f: Finding, first: Place) -> None:
+        self.folded += 1
+        copies = self.copies.get(f.cause)
+        if copies is None:
+            copies = self.copies[f.cause] = _Copies(first, f.code, f.name, f.message)
+        if copies.paths and copies.paths[-1] == f.path:
+            return  # the same file again (two copies of the prompt in it): one file
+        copies.files += 1
+        if len(copies.paths) < LISTED:
+            copies.paths.append(f.path)
+
+
 class Writer:
     """A report written as the files come, so that no file's text is kept until the end.
 
     ``file`` takes one file's findings (in order) and its text as the rules read
     it, and returns that part of the report; ``end`` returns what closes it.
+    ``firsts`` (from ``Folds.mark``) gives, for each finding met before in another
+    file, that first place; a format that ``FOLDS`` leaves those out.
     Findings that share a fix (PL201 has one for every date of a prompt) are the
     same ``Fix`` object within a file: a format that shows edits shows them once.
     """
 
-    def __init__(self, color: bool = False):
-        self.color = color
+    FOLDS = False  # whether the format shows a cause once (the summary then counts causes)
 
-    def file(self, path: str, text: str, findings: Sequence[Finding]) -> str:
+    def __init__(self, color: bool = False, folds: Folds | None = None):
+        self.color = color
+        self.folds = folds
+
+    def file(self, path: str, text: str, findings: Sequence[Finding], firsts: Sequence[Place | None] | None = None) -> str:
         raise NotImplementedError
 
     def end(self) -> str:
         return ""
+
+
+def shown(findings: Sequence[Finding], firsts: Sequence[Place | None] | None) -> list[Finding]:
+    """The findings a folding format shows: those not met before in another file."""
+    return list(findings) if firsts is None else [f for f, first in zip(findings, firsts) if first is None]
+
+
+def _first_of(firsts: Sequence[Place | None] | None, index: int) -> Place | None:
+    return None if firsts is None else firsts[index]
 
 
 class _FixNumbers:
@@ -116,15 +193,23 @@ class _JsonArray:
 
 
 class Concise(Writer):
-    def file(self, path: str, text: str, findings: Sequence[Finding]) -> str:
-        return "".join(f"{_headline(f, self.color)}\n" for f in findings)
+    FOLDS = True
+
+    def file(self, path: str, text: str, findings: Sequence[Finding], firsts: Sequence[Place | None] | None = None) -> str:
+        return "".join(f"{_headline(f, self.color)}\n" for f in shown(findings, firsts))
 
 
 class Full(Writer):
-    def file(self, path: str, text: str, findings: Sequence[Finding]) -> str:
+    """Each finding with its line; a finding met again in other files is shown at its first place,
+    and the other files are listed at the end: the report is written before they are known."""
+
+    FOLDS = True
+
+    def file(self, path: str, text: str, findings: Sequence[Finding], firsts: Sequence[Place | None] | None = None) -> str:
         # The report's pieces, each line ending in a newline, joined once. A flagged line is
         # the file's own string, not a copy: a chat JSON file is a few lines of many kilobytes,
         # each shown once per finding on it. The text is split once for all its findings.
+        findings = shown(findings, firsts)
         out: list[str] = []
         lines = text.split("\n") if findings else []
         for f in findings:
@@ -144,17 +229,35 @@ class Full(Writer):
             out.append("\n")
         return "".join(out)
 
+    def end(self) -> str:
+        """The findings folded, each at its first place with the other files that hold it."""
+        if self.folds is None or not self.folds.copies:
+            return ""
+        out = ["Also in other files (the same finding; --no-fold shows each):\n"]
+        for copies in self.folds.copies.values():
+            where = _style(":".join(map(str, copies.first)), self.color, bold=True)
+            out.append(f"{where}: {_style(copies.code, self.color, fg='red', bold=True)} [{copies.name}] {copies.message}\n")
+            more = f", … ({plural(copies.files - len(copies.paths), 'more file')})" if copies.files > len(copies.paths) else ""
+            out.append(f"  = also in: {', '.join(copies.paths)}{more}\n")
+        return "".join(out) + "\n"
+
+
+def _as_place(place: Place | None) -> dict | None:
+    return None if place is None else {"path": place[0], "line": place[1], "column": place[2]}
+
 
 class JsonLines(Writer):
-    def __init__(self, color: bool = False):
-        super().__init__(color)
+    """A record per finding, copies included: a copy's ``duplicate_of`` names its first place."""
+
+    def __init__(self, color: bool = False, folds: Folds | None = None):
+        super().__init__(color, folds)
         self.fixes = _FixNumbers()
 
-    def file(self, path: str, text: str, findings: Sequence[Finding]) -> str:
+    def file(self, path: str, text: str, findings: Sequence[Finding], firsts: Sequence[Place | None] | None = None) -> str:
         self.fixes.start_file()
-        return "".join(json.dumps(self.record(f), ensure_ascii=False) + "\n" for f in findings)
+        return "".join(json.dumps(self.record(f, _first_of(firsts, i)), ensure_ascii=False) + "\n" for i, f in enumerate(findings))
 
-    def record(self, f: Finding) -> dict:
+    def record(self, f: Finding, primary: Place | None = None) -> dict:
         fix = None
         if f.fix is not None:
             number, first = self.fixes.number(f.fix)
@@ -179,17 +282,18 @@ class JsonLines(Writer):
             "tokens": f.tokens,
             "context": f.context or None,
             "fix": fix,
+            "duplicate_of": _as_place(primary),
         }
 
 
 class Json(JsonLines):
-    def __init__(self, color: bool = False):
-        super().__init__(color)
+    def __init__(self, color: bool = False, folds: Folds | None = None):
+        super().__init__(color, folds)
         self.array = _JsonArray()
 
-    def file(self, path: str, text: str, findings: Sequence[Finding]) -> str:
+    def file(self, path: str, text: str, findings: Sequence[Finding], firsts: Sequence[Place | None] | None = None) -> str:
         self.fixes.start_file()
-        return "".join(self.array.item(self.record(f)) for f in findings)
+        return "".join(self.array.item(self.record(f, _first_of(firsts, i))) for i, f in enumerate(findings))
 
     def end(self) -> str:
         return self.array.close() + "\n"
@@ -211,7 +315,7 @@ def _github_property(text: str) -> str:
 class GitHub(Writer):
     """GitHub Actions workflow commands: each finding becomes an annotation on the pull request."""
 
-    def file(self, path: str, text: str, findings: Sequence[Finding]) -> str:
+    def file(self, path: str, text: str, findings: Sequence[Finding], firsts: Sequence[Place | None] | None = None) -> str:
         out = []
         for f in findings:
             properties = {
@@ -233,11 +337,11 @@ GITLAB_SEVERITIES = {Severity.INFO: "info", Severity.WARNING: "major", Severity.
 class GitLab(Writer):
     """A GitLab Code Quality report."""
 
-    def __init__(self, color: bool = False):
-        super().__init__(color)
+    def __init__(self, color: bool = False, folds: Folds | None = None):
+        super().__init__(color, folds)
         self.array = _JsonArray()
 
-    def file(self, path: str, text: str, findings: Sequence[Finding]) -> str:
+    def file(self, path: str, text: str, findings: Sequence[Finding], firsts: Sequence[Place | None] | None = None) -> str:
         out, seen = [], Counter()
         for f in findings:
             path = _repo_path(f.path)
@@ -316,11 +420,12 @@ class Sarif(Writer):
     The results are written as they come, so the run lists them before its tool,
     whose rules (in the order the results first use them) are known only at the end.
     A fix shared by several results is given on the first of them; each result
-    with a fix names it in its properties (``fixId``).
+    with a fix names it in its properties (``fixId``). A finding met before in another
+    file is still a result there, with the first place as its related location.
     """
 
-    def __init__(self, color: bool = False):
-        super().__init__(color)
+    def __init__(self, color: bool = False, folds: Folds | None = None):
+        super().__init__(color, folds)
         self.results = _JsonArray(depth=3)
         self.codes: dict[str, int] = {}  # rule code -> its index in the driver's rules
         self.fixes = _FixNumbers()
@@ -333,11 +438,11 @@ class Sarif(Writer):
         before, after = text.split('"results": null', 1)
         return before + '"results": ', after + "\n"
 
-    def file(self, path: str, text: str, findings: Sequence[Finding]) -> str:
+    def file(self, path: str, text: str, findings: Sequence[Finding], firsts: Sequence[Place | None] | None = None) -> str:
         out = [self._document({})[0]] if self.results.empty and findings else []
         self.fixes.start_file()
         self.placed: set[int] = set()  # the numbers of this file's fixes that SARIF can show
-        for f in findings:
+        for index, f in enumerate(findings):
             uri = _sarif_uri(f.path)
             result = {
                 "ruleId": f.code,
@@ -348,6 +453,11 @@ class Sarif(Writer):
                     {"physicalLocation": {"artifactLocation": {"uri": uri}, "region": _sarif_region(f.line, f.column, f.end_line, f.end_column)}}
                 ],
             }
+            first = _first_of(firsts, index)
+            if first is not None:
+                region = {"startLine": first[1], "startColumn": first[2]}
+                location = {"artifactLocation": {"uri": _sarif_uri(first[0])}, "region": region}
+                result["relatedLocations"] = [{"id": 0, "physicalLocation": location, "message": {"text": "the same finding, first reported here"}}]
             if f.fix is not None:
                 # Built for the fix's first result only: building it for each was quadratic.
                 number, first = self.fixes.number(f.fix)
@@ -374,12 +484,12 @@ class JUnit(Writer):
     The totals open the document, so the suites (not the files' text) are kept until the end.
     """
 
-    def __init__(self, color: bool = False):
-        super().__init__(color)
+    def __init__(self, color: bool = False, folds: Folds | None = None):
+        super().__init__(color, folds)
         self.suites: list[str] = []
         self.tests = self.failures = 0
 
-    def file(self, path: str, text: str, findings: Sequence[Finding]) -> str:
+    def file(self, path: str, text: str, findings: Sequence[Finding], firsts: Sequence[Place | None] | None = None) -> str:
         import xml.etree.ElementTree as ET  # only for this format
 
         tests = max(1, len(findings))
@@ -443,9 +553,13 @@ class Tally:
     fix_lines: list[str] = dataclasses.field(default_factory=list)
     # (code, name) -> the most a fix of one of its findings asks: SAFE ([*]) or UNSAFE ([-])
     fixable: dict[tuple[str, str], Applicability] = dataclasses.field(default_factory=dict)
+    folded: int = 0  # findings not counted: met before in another file (see Folds)
 
-    def add(self, findings: Sequence[Finding]) -> None:
-        for f in findings:
+    def add(self, findings: Sequence[Finding], firsts: Sequence[Place | None] | None = None) -> None:
+        """Count one file's findings; with ``firsts``, those met before in another file only as folded."""
+        counted = shown(findings, firsts)
+        self.folded += len(findings) - len(counted)
+        for f in counted:
             self.findings += 1
             self.rules[f.code, f.name] += 1
             self.tokens[f.code, f.name] += f.tokens
@@ -494,10 +608,10 @@ def summary(tally: Tally, fixed: int | None = None, failures: Sequence[str] = ()
     """
     if not tally.findings and not fixed:
         return "; ".join(failures) + "." if failures else "All checks passed!"
-    if fixed:
-        parts = [f"Found {plural(tally.findings + fixed, 'finding')} ({fixed} fixed, {tally.findings} remaining)"]
-    else:
-        parts = [f"Found {plural(tally.findings, 'finding')}"]
+    # Folded findings are counted apart: the findings counted are causes.
+    notes = [f"{fixed} fixed, {tally.findings} remaining"] if fixed else []
+    notes += [f"{plural(tally.folded, 'duplicate')} in other files folded"] if tally.folded else []
+    parts = [f"Found {plural(tally.findings + (fixed or 0), 'finding')}" + (f" ({', '.join(notes)})" if notes else "")]
     if tally.safe:
         parts.append(f"{tally.safe} fixable with --fix" + (f" (saves {plural(tally.saved, 'token')})" if tally.saved else ""))
     if tally.unsafe:

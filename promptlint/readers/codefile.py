@@ -19,10 +19,14 @@ def read_python(file: Input) -> Document:
     try:
         found = templates_in(file.raw, file.lexicon)
     except PythonSyntaxError as exc:
+        version = f"{sys.version_info.major}.{sys.version_info.minor}"
+        if exc.newer:
+            # Valid newer Python that could not be rewritten in place (see pyversions): not the
+            # file's error, so no PL900; the user is told the file was not read.
+            return file.document(DocumentKind.PYTHON, unread=[f"not read: line {exc.line} uses syntax newer than Python {version} that could not be read ({exc.message})"])
         if _newer_fstring(file.raw, exc.line):
-            # Valid Python 3.12 (PEP 701 lets an f-string's fields hold quotes and backslashes):
-            # not the file's error, so no PL900; the user is told the file was not read.
-            version = f"{sys.version_info.major}.{sys.version_info.minor}"
+            # Without tree-sitter to tell (see pyversions), an f-string near the error may be one
+            # Python 3.12 allows (PEP 701: quotes and backslashes in its fields).
             return file.document(DocumentKind.PYTHON, unread=[f"not read: line {exc.line} may use f-string syntax of Python 3.12, which Python {version} cannot parse ({exc.message})"])
         return file.document(DocumentKind.PYTHON, errors=[syntax_error(file.display, f"invalid Python: {exc.message}", exc.line, exc.column)])
     return _code_document(file, DocumentKind.PYTHON, found)
@@ -35,8 +39,10 @@ _FSTRING = re.compile(r"(?i)(?<![\w])(?:rf|fr|f)['\"]")
 def _newer_fstring(raw: str, line: int) -> bool:
     """Whether a parse error may be an f-string written as Python 3.12 allows, which an older
     Python refuses: an f-string opens on the error's line or the few lines before it."""
-    if sys.version_info >= (3, 12):
-        return False
+    from .pyversions import has_grammar
+
+    if sys.version_info >= (3, 12) or has_grammar():
+        return False  # this Python, or the grammar, has told newer syntax from an error
     lines = raw.split("\n")[max(0, line - 6) : line]
     return any(_FSTRING.search(text) for text in lines)
 

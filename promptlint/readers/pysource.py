@@ -24,6 +24,7 @@ from ..model.prompt import Syntax
 from .pybuild import BUILDING, Loop, called_name, jinja_by_content, literal_in_call, wrappers
 from .pyassembly import assembled, joined
 from .pycalls import helpers_of
+from .pyversions import NewerSyntax, parse_module
 from .segment import is_prompt_text, slot_kind, words
 
 # Names a template is assigned to: SYSTEM_PROMPT, qa_template, PROMPT_TMPL, ...
@@ -69,9 +70,10 @@ class PyTemplate:
 
 
 class PythonSyntaxError(Exception):
-    def __init__(self, message: str, line: int, column: int):
+    def __init__(self, message: str, line: int, column: int, newer: bool = False):
         super().__init__(message)
         self.message, self.line, self.column = message, line, column
+        self.newer = newer  # valid Python of a newer version that could not be read (pyversions.NewerSyntax)
 
 
 def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
@@ -80,9 +82,9 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
     it does not parse."""
     lexicon = lexicon or shipped()
     try:
-        module = ast.parse(raw)
+        module = parse_module(raw)
     except SyntaxError as exc:
-        raise PythonSyntaxError(exc.msg, exc.lineno or 1, exc.offset or 1) from None
+        raise PythonSyntaxError(exc.msg, exc.lineno or 1, exc.offset or 1, isinstance(exc, NewerSyntax)) from None
     starts = line_starts(raw)
     found: dict[tuple[int, int], PyTemplate] = {}
     built: list[PyTemplate] = []

@@ -48,7 +48,8 @@ def write(path: Path, text: str) -> Path:
 
 
 def concise(*args: str) -> list[str]:
-    return run("check", "--output-format", "concise", *args).stdout.splitlines()
+    # Each file's own findings: the tests put one prompt under several configs (no folding of copies).
+    return run("check", "--output-format", "concise", "--no-fold", *args).stdout.splitlines()
 
 
 def codes(*args: str) -> dict[str, list[str]]:
@@ -406,7 +407,7 @@ def test_file_types_pick_how_a_file_is_read(tmp_path, monkeypatch):
     # As Markdown text, the loop is not read: nothing is found; a .tmpl file is not walked.
     assert runner.invoke(main, ["check", "--output-format", "concise", "prompts"]).stdout == ""
     (tmp_path / ".promptlint.yaml").write_text("today: 2026-12-02\nfile-types:\n  'prompts/*.md': jinja\n  '*.tmpl': jinja\n", encoding="utf-8")
-    result = runner.invoke(main, ["check", "--output-format", "concise", "prompts"])
+    result = runner.invoke(main, ["check", "--output-format", "concise", "--no-fold", "prompts"])
     message = "PL302 [chronological-order] The sources are sorted by date; chronological order ignores relevance (0.87 vs 0.91 for rank order)"
     assert result.stdout.splitlines() == [f"{Path('prompts/qa.md')}:2:15: {message}", f"{Path('prompts/qa.tmpl')}:2:15: {message}"]
     # The Python API reads a text by the same config.

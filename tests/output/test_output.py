@@ -133,12 +133,12 @@ def test_colour_styles_the_location_the_code_and_nothing_else(fmt, plain):
 def test_json_lines():
     assert report.render("json-lines", FINDINGS, SOURCES) == (
         '{"path": "prompt.txt", "code": "PL205", "name": "missing-title", "message": "Source 1 has no title: 1 of 1 sources, 100%", "severity": "info",'
-        ' "line": 3, "column": 1, "end_line": 3, "end_column": 4, "tokens": 0, "context": null, "fix": null}\n'
+        ' "line": 3, "column": 1, "end_line": 3, "end_column": 4, "tokens": 0, "context": null, "fix": null, "duplicate_of": null}\n'
         '{"path": "prompt.txt", "code": "PL102", "name": "retrieval-score", "message": "Source 1 shows its retrieval score (\'score: 0.91\')", "severity": "warning",'
         ' "line": 3, "column": 28, "end_line": 3, "end_column": 32, "tokens": 8, "context": null,'
-        ' "fix": {"id": 1, "applicability": "safe", "message": "Remove the score", "edits": [{"start": 44, "end": 58, "content": ""}]}}\n'
+        ' "fix": {"id": 1, "applicability": "safe", "message": "Remove the score", "edits": [{"start": 44, "end": 58, "content": ""}]}, "duplicate_of": null}\n'
         '{"path": "chat.json", "code": "PL900", "name": "syntax-error", "message": "invalid JSON: Expecting value", "severity": "error",'
-        ' "line": 2, "column": 1, "end_line": 2, "end_column": 1, "tokens": 0, "context": null, "fix": null}\n'
+        ' "line": 2, "column": 1, "end_line": 2, "end_column": 1, "tokens": 0, "context": null, "fix": null, "duplicate_of": null}\n'
     )
     # The same records as the json format, one a line.
     records = [json.loads(line) for line in report.render("json-lines", FINDINGS, SOURCES).splitlines()]

@@ -289,16 +289,13 @@ def test_a_join_of_anything_but_literals_is_not_read():
 
 
 def test_an_fstring_written_as_python_3_12_allows_is_no_syntax_error():
-    import sys
-
     from promptlint.readers.document import parse_text
 
     source = "def format_context(docs):\n    return \"\\n\\n\".join(f\"[{i}] {d.replace('\\n', ' ')}\"\n                       for i, d in enumerate(docs))\n"
     doc = parse_text(source, "formatting.py", ".py")
-    assert doc.errors == ()
-    if sys.version_info < (3, 12):
-        [note] = doc.unread
-        assert note.startswith("not read: line 3 may use f-string syntax of Python 3.12")
+    # Read whatever Python runs (see tests/readers/test_pyversions.py), the field as written.
+    assert (doc.errors, doc.unread) == ((), ())
+    assert [p.text for p in doc.prompts] == ["[{i}] {d.replace('\\n', ' ')}"]
 
 
 def test_a_syntax_error_with_no_fstring_near_it_is_still_pl900():
