@@ -227,6 +227,18 @@ def test_a_slot_that_asks_keeps_an_exchange_live():
     assert [source[q.start : q.end] for q in prompt.questions] == ["{question}"]
 
 
+@pytest.mark.parametrize("form", ["template", "python"])
+def test_a_date_printed_into_a_written_answer_is_the_examples(form):
+    """A sample search query that prints today's date is still a sample; its twin, the date as the
+    request's own line, is per-request data."""
+    write, _ = FORMS[form]
+    shown = "User: What did I do last week?\nAssistant: {{\"queries\": [\"journal dt<'{current_date}'\"]}}"
+    source, path = write(_prompt(shown))
+    assert _findings(source, path) == []
+    source, path = write(_prompt("Date: {current_date}"))
+    assert _findings(source, path) == [("PL305", *_at(source, path, "{current_date}"))]
+
+
 def test_an_example_is_a_static_part_and_no_source_or_question():
     text = _prompt(MARKERS["Example:"](PAYLOADS["score"][0] + "\n" + PAYLOADS["question"][0]), "Question: {question}")
     prompt = segment_text(text)
