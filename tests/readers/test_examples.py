@@ -115,17 +115,19 @@ def _at(source: str, path: str, anchor: str) -> tuple[int, int]:
     return line, offset - (source.rfind("\n", 0, offset) + 1) + 1
 
 
-# Where a payload's source starts: with an example after it, the source ends there, and the
-# instructions after the example are static after the sources (PL305). With nothing after it, the
-# last source's text runs on over them, as it always has.
+# Where a payload's source starts. In a template, an example after it ends the source, and the
+# instructions after the example are static after the sources (PL305). In an assembled prompt the
+# last source's text runs on over a marker line and the instructions, as it always has (an example
+# that starts in a chunk's text is the chunk's); an element or a heading ended it before already.
 HEADERS = {"score": "[1] Returns", "wrapper": "Document 1:"}
 
 
-def _expected(payload: str, form: str, source: str, path: str, example_after: bool = False) -> list[tuple[str, int, int]]:
+def _expected(payload: str, form: str, source: str, path: str, marker: str = "") -> list[tuple[str, int, int]]:
     _, found = PAYLOADS[payload]
-    if payload == "question" and FORMS[form][1]:
+    template = FORMS[form][1]
+    if payload == "question" and template:
         found = []  # a slot asks the question; a written-out one is never it
-    if example_after and payload in HEADERS:
+    if marker and payload in HEADERS and (template or marker.startswith(("<", "#"))):
         found = [*found, ("PL305", HEADERS[payload])]
     return _in_order((code, *_at(source, path, anchor)) for code, anchor in found)
 
@@ -150,7 +152,7 @@ def test_the_same_block_before_the_marker_is_read_as_before(payload, marker, for
     write, _ = FORMS[form]
     source, path = write(_prompt(PAYLOADS[payload][0], MARKERS[marker](NEUTRAL)))
     found = _findings(source, path)
-    assert found == _expected(payload, form, source, path, example_after=True)
+    assert found == _expected(payload, form, source, path, marker)
     REACHED["twin"] += bool(found)
 
 
@@ -264,3 +266,24 @@ def test_the_generated_cases_reach_what_they_check():
     """Run last in this module: the cases above ran, and the twins found something to read."""
     assert REACHED["example"] >= len(PAYLOADS) * len(MARKERS) * len(FORMS)
     assert REACHED["twin"] >= len(MARKERS) * len(FORMS) * 2
+
+
+@pytest.mark.parametrize("form", ["text", "chat json"])
+def test_an_example_in_a_retrieved_chunk_is_the_chunks_text(form):
+    """In an assembled prompt a chunk may hold an example of its own; it stays the chunk's text, and the
+    prompt reads as it does with other words in the marker's place."""
+    chunks = (
+        "[1] Returns policy\nRelevance score: 0.92\nItems may be returned within 30 days.\nFor example: shoes bought on 2026-03-01 go back by 2026-03-31.\n\n"
+        "[2] Shipping guide\nRelevance score: 0.88\nParcels ship in two days.\nExample:\nDate: 2026-03-01, shipped 2026-03-03.\n\n"
+        "Question: How long do I have to send shoes back?"
+    )
+    write, _ = FORMS[form]
+    source, path = write(f"{OPENING}\n\n{chunks}")
+    plain, _ = write(f"{OPENING}\n\n{chunks.replace('For example:', 'Say,').replace('Example:', 'Case:')}")
+    assert _findings(source, path) == [("PL102", *_at(source, path, "0.92")), ("PL102", *_at(source, path, "0.88"))]
+    assert _findings(plain, path) == [("PL102", *_at(plain, path, "0.92")), ("PL102", *_at(plain, path, "0.88"))]
+    prompt = segment_text(f"{OPENING}\n\n{chunks}")
+    assert [prompt.text[s.content.start : s.content.end].splitlines()[-1] for s in prompt.sources] == [
+        "For example: shoes bought on 2026-03-01 go back by 2026-03-31.",
+        "Date: 2026-03-01, shipped 2026-03-03.",
+    ]

@@ -18,7 +18,7 @@ from ..jsonsources import json_sources
 from .vocab import LABEL_LINE, SLOT, Line, SlotNames, Vocab, consecutive_prompts, is_prompt_text, lowercase, may_hold_slot, slot_kind, text_lines, words
 from .instructions import looks_like_instruction, opens_with_imperative
 from .messages import role_messages
-from .examples import blank_out, end_before, example_spans
+from .examples import blank_out, end_before, example_spans, is_template
 from .sources import by_position, text_sources, unwrapped_context
 from .records import list_sources, record_sources, separated_sources
 from .xml import widen_to_container, xml_sources
@@ -52,14 +52,24 @@ def segment_text(
     lower = lowercase(text)
     vocab = words(names, lexicon)
     lines = text_lines(text, lower)
-    # A document a request body marks as one is data, whatever it shows.
-    shown = [e for e in example_spans(text, lower, lines, vocab, messages or []) if not any(e.overlaps(k.span) for k in known)]
+    shown = _examples(text, lower, lines, vocab, messages, known)
     if not shown:
         return _read(text, lower, lines, vocab, messages, known, shown)
     # What an example shows is read as nothing: every reading sees blanks there, at the same offsets.
     seen, seen_lower = blank_out(text, shown), blank_out(lower, shown)
     prompt = _read(seen, seen_lower, text_lines(seen, seen_lower), vocab, messages, known, shown)
     return dataclasses.replace(prompt, text=text, lower=lower)
+
+
+def _examples(text: str, lower: str, lines: list[Line], vocab: Vocab, messages: list[Message] | None, known: list[Source]) -> list[Span]:
+    """The examples of the text that are no chunk's own text: a document a request body marks as one
+    is data, whatever it shows; and in an assembled prompt, an example that starts in the text of a
+    source read as before ("[2] Shipping guide" and under it "For example: ...") is that chunk's."""
+    shown = [e for e in example_spans(text, lower, lines, vocab, messages or []) if not any(e.overlaps(k.span) for k in known)]
+    if not shown or is_template(lower):
+        return shown
+    chunks, _ = _sources(text, lower, lines, vocab, messages if messages is not None else role_messages(text, lines, vocab), known)
+    return [e for e in shown if not any(s.content.start <= e.start < s.content.end for s in chunks)]
 
 
 def _read(

@@ -26,7 +26,7 @@ def example_spans(text: str, lower: str, lines: list[Line], vocab: Vocab, messag
     block runs on to the next slot. In an assembled prompt nothing tells a real paragraph from a
     written-out one but the marker, so a marker's block is the paragraph under it.
     """
-    template = _has_slot(lower, 0, len(lower))
+    template = is_template(lower)
     found = _tagged(lower, vocab) + _marked(lines, vocab, messages, template) + _inline(lines, vocab)
     if template:
         found += _fenced(lines)
@@ -72,6 +72,11 @@ def blank_out(text: str, spans: list[Span]) -> str:
 
 # A Jinja statement ("{% for d in docs %}") is the template's too: what it repeats is live.
 _STATEMENT = re.compile(r"\{%")
+
+
+def is_template(lower: str) -> bool:
+    """Whether a text is a template (it has a slot or a statement), whose literal text is all written once."""
+    return _has_slot(lower, 0, len(lower))
 
 
 def _has_slot(lower: str, start: int, end: int) -> bool:
