@@ -18,6 +18,7 @@ from ..jsonsources import json_sources
 from .vocab import LABEL_LINE, SLOT, Line, SlotNames, Vocab, consecutive_prompts, is_prompt_text, lowercase, may_hold_slot, slot_kind, text_lines, words
 from .instructions import looks_like_instruction, opens_with_imperative
 from .messages import role_messages
+from .examples import blank_out, end_before, example_spans, is_template
 from .sources import by_position, text_sources, unwrapped_context
 from .records import list_sources, record_sources, separated_sources
 from .xml import widen_to_container, xml_sources
@@ -51,9 +52,35 @@ def segment_text(
     lower = lowercase(text)
     vocab = words(names, lexicon)
     lines = text_lines(text, lower)
+    shown = _examples(text, lower, lines, vocab, messages, known)
+    if not shown:
+        return _read(text, lower, lines, vocab, messages, known, shown)
+    # What an example shows is read as nothing: every reading sees blanks there, at the same offsets.
+    seen, seen_lower = blank_out(text, shown), blank_out(lower, shown)
+    prompt = _read(seen, seen_lower, text_lines(seen, seen_lower), vocab, messages, known, shown)
+    return dataclasses.replace(prompt, text=text, lower=lower)
+
+
+def _examples(text: str, lower: str, lines: list[Line], vocab: Vocab, messages: list[Message] | None, known: list[Source]) -> list[Span]:
+    """The examples of the text that are no chunk's own text: a document a request body marks as one
+    is data, whatever it shows; and in an assembled prompt, an example that starts in the text of a
+    source read as before ("[2] Shipping guide" and under it "For example: ...") is that chunk's."""
+    shown = [e for e in example_spans(text, lower, lines, vocab, messages or []) if not any(e.overlaps(k.span) for k in known)]
+    if not shown or is_template(lower):
+        return shown
+    chunks, _ = _sources(text, lower, lines, vocab, messages if messages is not None else role_messages(text, lines, vocab), known)
+    return [e for e in shown if not any(s.content.start <= e.start < s.content.end for s in chunks)]
+
+
+def _read(
+    text: str, lower: str, lines: list[Line], vocab: Vocab, messages: list[Message] | None, known: list[Source], shown: list[Span]
+) -> Prompt:
+    """The prompt model of a text whose examples (``shown``) are blank."""
     if messages is None:
         messages = role_messages(text, lines, vocab)
     sources, json_block = _sources(text, lower, lines, vocab, messages, known)
+    if shown and json_block is None:
+        sources = end_before(text, sources, shown)
     if may_hold_slot(text):
         sources = [dataclasses.replace(s, repeated=bool(SLOT.search(lower, s.span.start, s.span.end))) for s in sources]
     questions, rewritten, examples = find_questions(text, lower, lines, vocab, sources, messages)
@@ -62,7 +89,7 @@ def segment_text(
         sources = by_position([s for s in sources if s.span.start > examples[-1].start])
     block = json_block or (widen_to_container(lower, Span(sources[0].span.start, sources[-1].span.end), vocab) if sources else None)
     region = block or (None if sources else unwrapped_context(text, lower, lines, vocab, messages))
-    parts = label_parts(text, lower, lines, vocab, sources, region, questions + rewritten, messages)
+    parts = label_parts(text, lower, lines, vocab, sources, region, questions + rewritten, messages, shown)
     return Prompt(
         text=text,
         lower=lower,

@@ -23,8 +23,9 @@ def label_parts(
     block: Span | None,
     questions: list[Span],
     messages: list[Message],
+    examples: list[Span] = (),
 ) -> list[Part]:
-    """Label every non-blank stretch of the prompt as static or per-request."""
+    """Label every non-blank stretch of the prompt as static or per-request; ``examples`` are static."""
     parts: list[Part] = []
     if block is not None:
         parts.append(Part(PartKind.SOURCES, block, "the sources"))
@@ -37,6 +38,7 @@ def label_parts(
             continue  # an empty assistant turn at the end is where generation starts
         if message.role == "assistant" or (message.role == "user" and last_user is not None and i < last_user):
             parts.append(Part(PartKind.HISTORY, message.span, "an earlier turn"))
+    parts += _examples_apart(parts, examples)
     taken = SpanSet([p.span for p in parts])
     for line in lines:
         if _DEFINITION.match(line.lower):
@@ -45,6 +47,11 @@ def label_parts(
             parts.extend(_line_parts(text, lower, piece, vocab, questions))
     parts.sort(key=lambda p: p.span.start)
     return merge_parts(text, parts)
+
+
+def _examples_apart(parts: list[Part], examples: list[Span]) -> list[Part]:
+    """The examples as static parts; one inside an earlier turn is part of that turn."""
+    return [Part(PartKind.INSTRUCTIONS, span, "an example") for span in examples if not any(span.overlaps(p.span) for p in parts)]
 
 
 # What may stand before a question on its line as its label: "Question:", "## Query", "<question>".

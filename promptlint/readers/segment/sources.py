@@ -59,7 +59,7 @@ def _source_headers(lines: list[Line], vocab: Vocab, taken: SpanSet) -> list[tup
         if line.start in taken:
             continue
         match = vocab.source_header.match(line.lower.strip())
-        if match and _heads_a_source(line, match, vocab) and not _after_example_cue(lines, index, vocab):
+        if match and _heads_a_source(line, match, vocab):
             headers.append((index, match))
     return _without_numbered_paragraphs(_with_listed_headers(headers, lines))
 
@@ -155,12 +155,6 @@ def _names_a_field(group: str, vocab: Vocab) -> bool:
     """Whether one item of a bracketed header ("[File: x; Relevance: 0.8]") is metadata the lexicon knows."""
     items = (INLINE_ITEM.match(group[start:end]) for start, end in split_items(group[1:-1], 1))
     return any(item and vocab.is_field(normalise_label(item["label"])) for item in items)
-
-
-def _after_example_cue(lines: list[Line], index: int, vocab: Vocab) -> bool:
-    """Whether the line before a header announces a worked example ("For example:"): its source is not a live one."""
-    previous = next((ln for ln in reversed(lines[max(0, index - 3) : index]) if not ln.blank), None)
-    return previous is not None and bool(vocab.example_cue.match(previous.lower))
 
 
 def unwrapped_context(text: str, lower: str, lines: list[Line], vocab: Vocab, messages: list[Message]) -> Span | None:

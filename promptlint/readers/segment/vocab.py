@@ -43,7 +43,10 @@ class Vocab:
     container_tags: frozenset[str]
     content_tags: frozenset[str]
     instruction_opener: re.Pattern[str]
-    example_cue: re.Pattern[str]  # a line that announces a worked example
+    example_marker: re.Pattern[str]  # a line of its own that heads one ("**Example 2: ...**", "Output format:")
+    example_word: re.Pattern[str]  # a cue as whole words of a label or an element's name ("few shot examples")
+    example_asking: frozenset[str]  # labels of a written-out exchange's asking line ("Q", "User")
+    example_answers: frozenset[str]  # and of its answering line ("A", "Assistant")
     answer_cues: frozenset[str]  # labels of the line a completion prompt ends on ("Helpful Answer:")
     volatile: re.Pattern[str]
     lexicon: Lexicon
@@ -150,11 +153,31 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         source_tag=re.compile(r"<(" + tag_names + r")(\s[^<>]*)?>"),
         container_tags=frozenset(seg["container-tags"]),
         content_tags=frozenset(seg["content-tags"]),
-        example_cue=re.compile(r"\s*(?:#{1,6}\s*)?(?:" + alternation(seg["example-cues"]) + r")\b[^.!?]*$"),
+        example_marker=_example_marker(seg["example-cues"]),
+        example_word=re.compile(r"(?<!\w)(?:" + alternation(seg["example-cues"]) + r")(?!\w)"),
+        example_asking=vocabulary.label_set(seg["example-asking-labels"]),
+        example_answers=vocabulary.label_set(seg["example-answer-labels"]),
         instruction_opener=re.compile(r"\s*(?:" + alternation(seg["instruction-openers"]) + r")\b"),
         answer_cues=vocabulary.label_set(seg["answer-cues"]),
         volatile=volatile,
         lexicon=lexicon,
+    )
+
+
+def _example_marker(cues: list[str]) -> re.Pattern[str]:
+    """A line of its own that may announce an example: the cue near its start (after a heading's marks,
+    bold or a rule of dashes), then a short name with no sentence's end ("For example, cite the source." is none).
+    examples.is_marker says which of these do; what follows its colon on the line ("For example: "...""),
+    is an example of its own."""
+    cue = r"(?:" + alternation(cues) + r")(?!\w)"
+    rule = r"[-=#*_ \t]*"
+    named = r"(?P<name>[^.!?\n]{0,60}?)"
+    # A few words or symbols may qualify the cue ("**✅ Good example:**", "Use this output format:"), not a
+    # group or a list ("Context (e.g. documents):").
+    qualified = r"(?:[^\w\s(),:;\[\]]+\s*|[^\W\d_]+\s+){0,3}?"
+    return re.compile(
+        r"\s*(?:[-*\u2022]\s+)?(?:(?P<heading>#{1,6})\s*)?(?P<bold>\*\*|__)?" + rule + qualified + cue + named
+        + r"\s*(?P<colon>[:\uff1a])?\s*(?:\*\*|__)?(?:" + rule + r"|(?<=[:\uff1a])[ \t]*(?P<shown>\S.*))$"
     )
 
 

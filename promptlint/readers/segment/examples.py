@@ -1,0 +1,211 @@
+"""Worked examples, sample outputs and output formats written into the instructions.
+
+They are static text: what they show is never a source, the user's question or per-request
+data of this request, and never a wrapper around a source. They are told apart by structure
+first (an element named for examples, a marker line and the block under it, a fenced block or
+a written-out exchange in a template), and a block that holds a template slot is live data,
+whatever announces it (an exchange: a slot that names the question, the context or the history).
+What a marker word means is the lexicon's (segment.yaml, example-cues).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from ...meaning.vocabulary import normalise_label
+from ...model.prompt import Message, Source, Span, SpanSet
+from .vocab import QUESTION_LINE, SLOT, Line, Vocab, may_hold_slot, named_slots, trim
+
+
+def example_spans(text: str, lower: str, lines: list[Line], vocab: Vocab, messages: list[Message]) -> list[Span]:
+    """The examples of the text, in text order, none overlapping.
+
+    In a template (the text has a slot) every literal block is static, so a fenced block or a
+    written-out exchange with no slot in it is an example by its shape alone, and a marker's
+    block runs on to the next slot. In an assembled prompt nothing tells a real paragraph from a
+    written-out one but the marker, so a marker's block is the paragraph under it.
+    """
+    template = is_template(lower)
+    found = _tagged(lower, vocab) + _marked(lines, vocab, messages, template) + _inline(lines, vocab)
+    if template:
+        found += _fenced(lines)
+    found = [span for span in found if not _has_slot(lower, span.start, span.end)]
+    if template:
+        # A written answer is never the live turn's, whatever it prints ("A: You went there in {year}.");
+        # a slot that holds the question, the context or the history is.
+        found += [span for span in _exchanges(lines, vocab) if not _asks(lower, span, vocab)]
+    return SpanSet(found).spans
+
+
+def end_before(text: str, sources: list[Source], examples: list[Span]) -> list[Source]:
+    """Each source cut where an example after its header starts: an example is never a chunk's text,
+    and once it is read as nothing, what ended the chunk before (its marker) is gone."""
+    cut = []
+    for source in sources:
+        stop = next((e.start for e in examples if source.span.start < e.start < source.span.end), None)
+        if stop is not None:
+            end = trim(text, Span(source.span.start, stop)).end
+            content = Span(min(source.content.start, end), min(source.content.end, end))
+            source = dataclasses.replace(source, span=Span(source.span.start, end), content=content)
+        cut.append(source)
+    return cut
+
+
+def _asks(lower: str, span: Span, vocab: Vocab) -> bool:
+    """Whether a slot in ``span`` holds the question, the context or the history: a date printed into a
+    written answer ("dt<'{current_date}'") is the example's."""
+    return any(kind in ("question", "context", "history") for _, kind in named_slots(lower, span.start, span.end, vocab))
+
+
+def blank_out(text: str, spans: list[Span]) -> str:
+    """``text`` with each span's characters but its line breaks made spaces: the offsets stay, and
+    what reads the text for sources, questions and turns finds nothing there."""
+    pieces, pos = [], 0
+    for span in spans:
+        pieces.append(text[pos : span.start])
+        pieces.append(re.sub(r"[^\n]", " ", text[span.start : span.end]))
+        pos = span.end
+    pieces.append(text[pos:])
+    return "".join(pieces)
+
+
+# A Jinja statement ("{% for d in docs %}") is the template's too: what it repeats is live.
+_STATEMENT = re.compile(r"\{%")
+
+
+def is_template(lower: str) -> bool:
+    """Whether a text is a template (it has a slot or a statement), whose literal text is all written once."""
+    return _has_slot(lower, 0, len(lower))
+
+
+def _has_slot(lower: str, start: int, end: int) -> bool:
+    return may_hold_slot(lower[start:end]) and bool(SLOT.search(lower, start, end) or _STATEMENT.search(lower, start, end))
+
+
+_OPENING_TAG = re.compile(r"<([a-z_][\w-]*)(?:\s[^<>]*)?>")
+
+
+def _tagged(lower: str, vocab: Vocab) -> list[Span]:
+    """Elements whose name is an example's (<example>, <few_shot_examples>, <output_format>), with their tags."""
+    found = []
+    if "<" not in lower:
+        return found
+    for match in _OPENING_TAG.finditer(lower):
+        if vocab.example_word.search(normalise_label(match[1])):
+            close = lower.find(f"</{match[1]}>", match.end())
+            if close > 0:
+                found.append(Span(match.start(), close + len(match[1]) + 3))
+    return found
+
+
+def is_marker(line: Line, vocab: Vocab) -> bool:
+    """Whether a line announces an example: a heading or a bold line that starts with the cue, the cue
+    and a name before a colon ("Example chat history:"), or the cue alone ("-Examples-", "Example #2")."""
+    match = vocab.example_marker.match(line.lower)
+    if match is None:
+        return False
+    if match["heading"] or match["bold"]:
+        return True  # "### Example: refunds" names its example; the block is under it
+    return not match["shown"] and (match["colon"] is not None or re.fullmatch(r"[\s#]*\d*", match["name"]) is not None)
+
+
+def _inline(lines: list[Line], vocab: Vocab) -> list[Span]:
+    """What a marker shows on its own line, after its colon ("For example: "Today is sunny [1]."")."""
+    found = []
+    for line in lines:
+        match = vocab.example_marker.match(line.lower) if ":" in line.lower or "\uff1a" in line.lower else None
+        if match and match["shown"] and not (match["heading"] or match["bold"]):
+            found.append(Span(line.start + match.start("shown"), line.end))
+    return found
+
+
+_FENCE = re.compile(r"\s*(?:```|~~~)")
+# A closing tag at the start of a line: the element the marker stands in ends there.
+_CLOSING = re.compile(r"\s*</([a-z_][\w-]*)>")
+
+
+def _marked(lines: list[Line], vocab: Vocab, messages: list[Message], template: bool) -> list[Span]:
+    """The blocks under marker lines, each with its marker."""
+    found = []
+    index = 0
+    while index < len(lines):
+        if not is_marker(lines[index], vocab):
+            index += 1
+            continue
+        end = _block_end(lines, index, vocab, messages, template)
+        body = [line for line in lines[index + 1 : end] if not line.blank]
+        if body:
+            found.append(Span(lines[index].start, body[-1].end))
+        index = max(end, index + 1)
+    return found
+
+
+def _block_end(lines: list[Line], marker: int, vocab: Vocab, messages: list[Message], template: bool) -> int:
+    """The index of the first line after a marker's block: the paragraph that holds a slot (or the
+    slot's line, in the marker's own paragraph), a new turn, the end of the element or message the
+    marker stands in, another marker's paragraph; in an assembled prompt also the paragraph's end."""
+    message_end = next((m.span.end for m in messages if m.span.start <= lines[marker].start < m.span.end), None)
+    paragraph, fenced, seen = marker, False, False
+    for index in range(marker + 1, len(lines)):
+        line = lines[index]
+        if message_end is not None and line.start >= message_end:
+            return index
+        if _FENCE.match(line.lower):
+            fenced, seen = not fenced, True
+        elif SLOT.search(line.lower) or _STATEMENT.search(line.lower):
+            return paragraph + 1 if paragraph > marker else index
+        elif line.blank and not fenced:
+            if seen and not template:
+                return index
+            paragraph = index
+        elif not fenced:
+            if _ends_block(lines, marker, index, vocab, seen and paragraph == index - 1):
+                return index
+            seen = True
+    return len(lines)
+
+
+def _ends_block(lines: list[Line], marker: int, index: int, vocab: Vocab, opens_paragraph: bool) -> bool:
+    """Whether a line ends the block above it: a turn's role, another marker opening its paragraph,
+    or the closing tag of an element opened before the marker."""
+    line = lines[index]
+    if vocab.role_marker.match(line.lower) or (opens_paragraph and is_marker(line, vocab)):
+        return True
+    closing = _CLOSING.match(line.lower)
+    return closing is not None and not any(f"<{closing[1]}" in ln.lower for ln in lines[marker + 1 : index])
+
+
+def _fenced(lines: list[Line]) -> list[Span]:
+    """Fenced blocks: in a template, one with no slot in it is a format or a sample, written once."""
+    fences = [line for line in lines if _FENCE.match(line.lower)]
+    return [Span(opening.start, closing.end) for opening, closing in zip(fences[::2], fences[1::2])]
+
+
+def _exchanges(lines: list[Line], vocab: Vocab) -> list[Span]:
+    """Paragraphs that write out a few-shot exchange: a line asking ("Q: ...", "User: ...") and after
+    it a line answering with its answer written ("A: Paris."). The live exchange leaves the answer
+    to the model ("A:"), or is a slot."""
+    found = []
+    paragraph: list[Line] = []
+    for line in [*lines, Line(0, 0, "", "")]:
+        if not line.blank:
+            paragraph.append(line)
+            continue
+        labels = [(_label(ln), ln) for ln in paragraph]
+        asked = next((i for i, (label, _) in enumerate(labels) if label in vocab.example_asking), None)
+        if asked is not None and any(label in vocab.example_answers and _value(ln) for label, ln in labels[asked + 1 :]):
+            found.append(Span(paragraph[0].start, paragraph[-1].end))
+        paragraph = []
+    return found
+
+
+def _label(line: Line) -> str:
+    match = QUESTION_LINE.match(line.lower)
+    return normalise_label(match["label"]) if match else ""
+
+
+def _value(line: Line) -> str:
+    match = QUESTION_LINE.match(line.lower)
+    return match["value"].strip() if match else ""
+

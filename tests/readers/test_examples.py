@@ -1,0 +1,310 @@
+"""Examples are not live data: what a worked example, a sample output or an output format shows
+inside the instructions is static text, never a source, the question or per-request data.
+
+Generated: each payload (a block that, read as live, gives a finding) × each way of marking an
+example × each form a prompt is written in. Every case has clean twins where the same block is
+live and is read as before: outside the marker (before it, or past the marker's paragraph in an
+assembled prompt), with no marker at all, and with a slot inside the marked block.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from promptlint.engine.config import build
+from promptlint.engine.lint import lint_text
+from promptlint.model.prompt import PartKind, Span
+from promptlint.readers.segment import segment_text, text_lines, words
+from promptlint.readers.segment.examples import example_spans
+
+CONFIG = build({"today": "2026-12-02"}, "test")
+
+# Static instructions long enough that per-request data before them costs the prompt cache.
+TAIL = "\n".join(
+    f"- Rule {i}: keep every answer short, cite the sources you use by their number, and say so when they do not hold the answer."
+    for i in range(1, 31)
+)
+OPENING = "You are a support assistant for an online shop."
+NEUTRAL = "The answer is two sentences long and cites its sources."
+
+# A block that, read as live, gives findings: each (code, the text the finding starts at). The
+# question is live only where no slot asks it (in a template, `{question}` is the question).
+PAYLOADS = {
+    "score": ("[1] Returns policy\nRelevance score: 0.92\nItems may be returned within 30 days of purchase.", [("PL102", "0.92")]),
+    "date": ("Date: 2026-03-01", [("PL305", "Date: 2026")]),
+    "question": ("Question: What is the refund window?", [("PL305", "Question: What")]),
+    "wrapper": (
+        "Document 1:\nSource: internal knowledge base, customer support collection\nAuthor: Support team, returns and refunds group\n"
+        "Category: policies, returns, refunds, exchanges\nTags: returns, refunds, exchanges, policy, customer\nItems may be returned within 30 days.",
+        [("PL402", "Document 1:")],
+    ),
+}
+
+
+def _line(marker: str):
+    return lambda block: f"{marker}\n{block}"
+
+
+def _tag(name: str):
+    return lambda block: f"<{name}>\n{block}\n</{name}>"
+
+
+# How an example is marked: a line above it, or an element around it. The markers' words are the
+# lexicon's (segment.yaml, example-cues), other languages' among them.
+MARKERS = {
+    "Example:": _line("Example:"),
+    "For example:": _line("For example:"),
+    "Here are some examples:": _line("Here are some examples:"),
+    "Sample output:": _line("Sample output:"),
+    "e.g.:": _line("e.g.:"),
+    "## Output format": _line("## Output format"),
+    "**Example 1: returns**": _line("**Example 1: returns**"),
+    "**✅ Good example:**": _line("**✅ Good example:**"),
+    "-Examples-": _line("-Examples-"),
+    "Beispiel:": _line("Beispiel:"),
+    "Par exemple :": _line("Par exemple :"),
+    "例如：": _line("例如："),
+    "<example>": _tag("example"),
+    "<examples>": _tag("examples"),
+    "<sample_output>": _tag("sample_output"),
+    "<few_shot_examples>": _tag("few_shot_examples"),
+}
+FENCE = lambda block: f"```\n{block}\n```"  # noqa: E731
+
+
+def _text(body: str) -> tuple[str, str]:
+    return body + "\n", "prompt.txt"
+
+
+def _template(body: str) -> tuple[str, str]:
+    return body + "\n\nQuestion: {question}\n", "prompt.txt"
+
+
+def _python(body: str) -> tuple[str, str]:
+    return 'ANSWER_PROMPT = """' + body + '\n\nQuestion: {question}\n"""\n', "prompts.py"
+
+
+def _chat(body: str) -> tuple[str, str]:
+    messages = [{"role": "system", "content": body}, {"role": "user", "content": "How do I send an item back?"}]
+    return json.dumps({"messages": messages}, indent=2, ensure_ascii=False) + "\n", "chat.json"
+
+
+def _jinja(body: str) -> tuple[str, str]:
+    return body + "\n\nQuestion: {{ question }}\n", "prompt.j2"
+
+
+# The forms a prompt is written in, and whether it is a template (it has a slot). A Jinja template's
+# literal text is static to its front-end: only what its tags print is read as data.
+FORMS = {
+    "text": (_text, False), "template": (_template, True), "python": (_python, True), "chat json": (_chat, False), "jinja": (_jinja, True),
+}
+
+
+def _prompt(*blocks: str) -> str:
+    return "\n\n".join([OPENING, *blocks, TAIL])
+
+
+def _findings(source: str, path: str) -> list[tuple[str, int, int]]:
+    """Each finding as (code, line, column), in the order of the file (several rules may start at one place)."""
+    return _in_order((f.code, f.line, f.column) for f in lint_text(source, path=path, config=CONFIG))
+
+
+def _in_order(found) -> list[tuple[str, int, int]]:
+    return sorted(found, key=lambda f: (f[1], f[2], f[0]))
+
+
+def _at(source: str, path: str, anchor: str) -> tuple[int, int]:
+    """Where ``anchor`` stands in the file as written (in JSON, escaped)."""
+    written = json.dumps(anchor, ensure_ascii=False)[1:-1] if path.endswith(".json") else anchor
+    offset = source.index(written)
+    line = source.count("\n", 0, offset) + 1
+    return line, offset - (source.rfind("\n", 0, offset) + 1) + 1
+
+
+# Where a payload's source starts. In a template, an example after it ends the source, and the
+# instructions after the example are static after the sources (PL305). In an assembled prompt the
+# last source's text runs on over a marker line and the instructions, as it always has (an example
+# that starts in a chunk's text is the chunk's); an element or a heading ended it before already.
+HEADERS = {"score": "[1] Returns", "wrapper": "Document 1:"}
+
+
+def _expected(payload: str, form: str, source: str, path: str, marker: str = "") -> list[tuple[str, int, int]]:
+    _, found = PAYLOADS[payload]
+    template = FORMS[form][1]
+    if (payload == "question" and template) or form == "jinja":
+        found = []  # a slot asks the question; a written-out one is never it
+    if marker and payload in HEADERS and found and (template or marker.startswith(("<", "#"))):
+        found = [*found, ("PL305", HEADERS[payload])]
+    return _in_order((code, *_at(source, path, anchor)) for code, anchor in found)
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("marker", MARKERS)
+@pytest.mark.parametrize("payload", PAYLOADS)
+def test_a_marked_example_is_static(payload, marker, form):
+    write, _ = FORMS[form]
+    source, path = write(_prompt(MARKERS[marker](PAYLOADS[payload][0])))
+    assert _findings(source, path) == []
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("marker", MARKERS)
+@pytest.mark.parametrize("payload", PAYLOADS)
+def test_the_same_block_before_the_marker_is_read_as_before(payload, marker, form):
+    write, _ = FORMS[form]
+    source, path = write(_prompt(PAYLOADS[payload][0], MARKERS[marker](NEUTRAL)))
+    found = _findings(source, path)
+    assert found == _expected(payload, form, source, path, marker)
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("payload", PAYLOADS)
+def test_the_same_block_unmarked_is_read_as_before(payload, form):
+    write, _ = FORMS[form]
+    source, path = write(_prompt(PAYLOADS[payload][0]))
+    assert _findings(source, path) == _expected(payload, form, source, path)
+
+
+@pytest.mark.parametrize("form", [f for f in FORMS if not FORMS[f][1]])
+@pytest.mark.parametrize("marker", [m for m in MARKERS if not m.startswith("<")])
+@pytest.mark.parametrize("payload", PAYLOADS)
+def test_in_an_assembled_prompt_a_marker_holds_only_its_paragraph(payload, marker, form):
+    """With no slot, nothing but the marker tells an example; the paragraph after it is live again."""
+    write, _ = FORMS[form]
+    source, path = write(_prompt(MARKERS[marker](NEUTRAL) + "\n\n" + PAYLOADS[payload][0]))
+    assert _findings(source, path) == _expected(payload, form, source, path)
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("payload", PAYLOADS)
+def test_a_fenced_block_is_static_in_a_template_only(payload, form):
+    """In a template a fenced block with no slot is written once, as it stands; in an assembled prompt
+    a fence may wrap the data itself."""
+    write, template = FORMS[form]
+    source, path = write(_prompt(FENCE(PAYLOADS[payload][0])))
+    assert _findings(source, path) == ([] if template else _expected(payload, form, source, path))
+
+
+# The same marked block made live by a slot inside it: the data is the request's, whatever announces it.
+# An element around a source ends it, so the instructions after the element are static after it.
+LIVE = {
+    "date": ("Date: {current_date}", [("PL305", "{current_date}")], []),
+    "score": ("[{i}] {title}\nRelevance score: {score}\n{content}", [("PL102", "{score}")], [("PL305", "[{i}]")]),
+}
+# In Jinja, the same blocks as its tags print them: a loop's source ends at its `{% endfor %}`.
+LIVE_JINJA = {
+    "date": ("Date: {{ current_date }}", [("PL305", "{{ current_date }}")], []),
+    "score": (
+        "{% for d in docs %}[{{ loop.index }}] {{ d.title }}\nRelevance score: {{ d.score }}\n{{ d.text }}\n{% endfor %}",
+        [("PL305", "[{{ loop.index }}]"), ("PL102", "{{ d.score }}")],
+        [],
+    ),
+}
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("marker", [*MARKERS, "fence"])
+@pytest.mark.parametrize("payload", LIVE)
+def test_a_slot_inside_the_marked_block_keeps_it_live(payload, marker, form):
+    write, _ = FORMS[form]
+    block, found, closed = (LIVE_JINJA if form == "jinja" else LIVE)[payload]
+    wrap = FENCE if marker == "fence" else MARKERS[marker]
+    source, path = write(_prompt(wrap(block)))
+    expected = [*found, *(closed if marker.startswith("<") else [])]
+    assert _findings(source, path) == _in_order((code, *_at(source, path, anchor)) for code, anchor in expected)
+
+
+# Few-shot exchanges written out in a template: an answer written after its question is an example.
+EXCHANGES = {
+    "Q/A": "Q: What is the refund window?\nA: Thirty days from delivery.",
+    "User/Assistant": "User: What is the refund window?\nAssistant: Thirty days from delivery.",
+    "Question/Answer with a source": "[1] Returns policy\nRelevance score: 0.92\nItems may be returned within 30 days.\nQuestion: What is the refund window?\nAnswer: Thirty days [1].",
+}
+
+
+@pytest.mark.parametrize("form", ["template", "python"])
+@pytest.mark.parametrize("exchange", EXCHANGES)
+def test_a_written_out_exchange_in_a_template_is_static(exchange, form):
+    write, _ = FORMS[form]
+    source, path = write(_prompt("Date: 2026-03-01\n" + EXCHANGES[exchange]))
+    assert _findings(source, path) == []
+    # Its clean twin: the answer left to the model, the turn is the live one's shape and is read.
+    live, _ = write(_prompt("Date: 2026-03-01\n" + EXCHANGES[exchange].rsplit(":", 1)[0] + ":"))
+    assert _findings(live, path) == [("PL305", *_at(live, path, "Date: 2026"))]
+
+
+def test_a_slot_that_asks_keeps_an_exchange_live():
+    source = _prompt("Q: {question}\nA: Let us think step by step.") + "\n"
+    prompt = segment_text(source)
+    assert [source[q.start : q.end] for q in prompt.questions] == ["{question}"]
+
+
+@pytest.mark.parametrize("form", ["template", "python"])
+def test_a_date_printed_into_a_written_answer_is_the_examples(form):
+    """A sample search query that prints today's date is still a sample; its twin, the date as the
+    request's own line, is per-request data."""
+    write, _ = FORMS[form]
+    shown = "User: What did I do last week?\nAssistant: {{\"queries\": [\"journal dt<'{current_date}'\"]}}"
+    source, path = write(_prompt(shown))
+    assert _findings(source, path) == []
+    source, path = write(_prompt("Date: {current_date}"))
+    assert _findings(source, path) == [("PL305", *_at(source, path, "{current_date}"))]
+
+
+def test_an_example_is_a_static_part_and_no_source_or_question():
+    text = _prompt(MARKERS["Example:"](PAYLOADS["score"][0] + "\n" + PAYLOADS["question"][0]), "Question: {question}")
+    prompt = segment_text(text)
+    assert prompt.sources == []
+    assert [text[q.start : q.end] for q in prompt.questions] == ["{question}"]
+    example = Span(text.index("Example:"), text.index("Question: What") + len(PAYLOADS["question"][0]))
+    assert [p.kind for p in prompt.parts if p.span.overlaps(example)] == [PartKind.INSTRUCTIONS]
+
+
+def test_the_census_shapes():
+    """The shapes the start census met: an output-format example's score, a rating prompt's sample
+    email under "### Example 1" headings, and an example element's plans."""
+    rating = (
+        "Rate the text.\n\n-Examples-\n\n### Example 1\n\n# Domain\n\nFamily\n\n# Data\n\nSubject: Re: Event\nDate: 2012-11-14, 9:52 a.m.\n\n"
+        "The event is at 6pm.\n\n# Importance Criteria\n\n" + TAIL + "\n\n-Real Data-\n\n# Data\n\n{input_text}\n"
+    )
+    assert _findings(rating, "rating.txt") == []
+    output_format = "Report each source.\n\n**Output format:**\nSource 1: gov.example.org\ncredibility score: 0.95 (official government source)\nSummary: ...\n\n" + TAIL
+    assert _findings(output_format + "\n", "format.txt") == []
+
+
+def test_the_generated_cases_reach_what_they_check():
+    """Each marked case hides a block that is read as data without its marker (but in Jinja, whose
+    literal text is static to its front-end), and the segmenter finds an example in every one."""
+    live = [(payload, form) for payload in PAYLOADS for form, (write, _) in FORMS.items() if _findings(*write(_prompt(PAYLOADS[payload][0])))]
+    assert len(live) == len(PAYLOADS) * (len(FORMS) - 1) - 2  # the question is live only where no slot asks it
+    found = 0
+    for block, _ in PAYLOADS.values():
+        for wrap in MARKERS.values():
+            text = _prompt(wrap(block))
+            lines = text_lines(text, text.lower())
+            inside = Span(text.index(block), text.index(block) + len(block))
+            found += any(e.contains(inside) for e in example_spans(text, text.lower(), lines, words(), []))
+    assert found == len(PAYLOADS) * len(MARKERS)
+
+
+@pytest.mark.parametrize("form", ["text", "chat json"])
+def test_an_example_in_a_retrieved_chunk_is_the_chunks_text(form):
+    """In an assembled prompt a chunk may hold an example of its own; it stays the chunk's text, and the
+    prompt reads as it does with other words in the marker's place."""
+    chunks = (
+        "[1] Returns policy\nRelevance score: 0.92\nItems may be returned within 30 days.\nFor example: shoes bought on 2026-03-01 go back by 2026-03-31.\n\n"
+        "[2] Shipping guide\nRelevance score: 0.88\nParcels ship in two days.\nExample:\nDate: 2026-03-01, shipped 2026-03-03.\n\n"
+        "Question: How long do I have to send shoes back?"
+    )
+    write, _ = FORMS[form]
+    source, path = write(f"{OPENING}\n\n{chunks}")
+    plain, _ = write(f"{OPENING}\n\n{chunks.replace('For example:', 'Say,').replace('Example:', 'Case:')}")
+    assert _findings(source, path) == [("PL102", *_at(source, path, "0.92")), ("PL102", *_at(source, path, "0.88"))]
+    assert _findings(plain, path) == [("PL102", *_at(plain, path, "0.92")), ("PL102", *_at(plain, path, "0.88"))]
+    prompt = segment_text(f"{OPENING}\n\n{chunks}")
+    assert [prompt.text[s.content.start : s.content.end].splitlines()[-1] for s in prompt.sources] == [
+        "For example: shoes bought on 2026-03-01 go back by 2026-03-31.",
+        "Date: 2026-03-01, shipped 2026-03-03.",
+    ]
