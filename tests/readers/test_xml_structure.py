@@ -265,9 +265,10 @@ def test_a_chunk_field_is_an_ordinal_by_its_shape_and_a_chunk_element_is_content
 
 @pytest.mark.parametrize("attribute, sources", [(' kind="positive"', 0), (' score="0.9"', 2), ("", 0)])
 def test_a_repeated_element_is_a_source_only_when_it_shows_it_carries_retrieved_text(attribute, sources):
-    """Worked examples repeat too: out of a container of sources and with no metadata a rule reports,
-    a repeated element is the prompt's own text."""
-    units = [f"<example{attribute if attribute else ''}>{c}</example>" for c in CHUNKS[:2]]
+    """Items of the prompt's own text repeat too: out of a container of sources and with no metadata a
+    rule reports, a repeated element is the prompt's own text. (An element named as an example is
+    static text whatever it carries: tests/readers/test_examples.py.)"""
+    units = [f"<step{attribute if attribute else ''}>{c}</step>" for c in CHUNKS[:2]]
     text = _wrap("\n".join(units) + "\n")
     [prompt] = _models(Case(text, "p.txt", sources, [], [], None))
     assert len(prompt.sources) == sources
