@@ -17,8 +17,8 @@ before its data (a chat API has no other place for them but the system prompt), 
 anything after the line the model answers after ("Answer:" and a blank line): a debug
 dump's footer or notes on a run are not sent. Nor are lines that are per-request data
 themselves: records a run prints, the same line again with other values ("[chain/end]
-[1:chain:QA] [3.07s] Exiting chain"), and a line that repeats per-request text after a
-label of one or two words (the run's output echoed after the sources).
+[1:chain:QA] [3.07s] Exiting chain"), and a line that repeats a source's whole text, or
+the question, after a label of one or two words (the run's output echoed after the sources).
 
 Only a block worth moving is reported: static text of fewer than `min-static-tokens`
 tokens (25 by default) would save less on every request than one source's wrapper costs
@@ -191,14 +191,15 @@ def _records(pieces: list[tuple[int, str]]) -> set[int]:
 
 
 def _copies(prompt: Prompt, pieces: list[tuple[int, str]]) -> set[int]:
-    """The lines that repeat per-request text after a short label (a run's output echoed after the
-    sources it came from): they change with that text, so they are not static."""
-    said = " " + " ".join(" ".join(re.findall(r"\w+", prompt.lower[p.span.start : p.span.end])) for p in prompt.parts if p.kind in DYNAMIC_KINDS) + " "
+    """The lines that repeat a source's text, or the question, whole after a short label (a run's
+    output echoed after the sources it came from): they change with that text, so they are not static."""
+    spans = [s.content for s in prompt.sources] + prompt.questions
+    said = {" ".join(re.findall(r"\w+", prompt.lower[span.start : span.end])) for span in spans}
     copied = set()
     for line, piece in pieces:
         words = re.findall(r"\w+", piece.lower())
-        # Longer than a cue: a short instruction may well be quoted in a source and still be an instruction.
-        if len(words) > CUE_WORDS and any(f" {' '.join(words[skip:])} " in said for skip in range(LABEL_WORDS + 1)):
+        # Longer than a cue: a short instruction may well be a source's whole text and still be an instruction.
+        if len(words) > CUE_WORDS and any(" ".join(words[skip:]) in said for skip in range(LABEL_WORDS + 1)):
             copied.add(line)
     return copied
 

@@ -301,3 +301,6 @@ def test_per_request_text_echoed_after_a_label_is_not_static(label):
     head = f"You are a support assistant.\n\n<sources>\n[1] Returns Policy\n{CHUNK}\n</sources>\n\n"
     assert _found(f"{head}{label}{CHUNK}\n") == []
     assert _found(f"{head}{label}{OTHER}\n") == [(4, 1, "PL305")]
+    # Only a source's whole text: instructions written again after a source that holds them and more are static.
+    longer = head.replace(CHUNK, f"{CHUNK} Exchanges are free of charge.")
+    assert _found(f"{longer}{label}{CHUNK}\n") == [(4, 1, "PL305")]
