@@ -82,10 +82,11 @@ def test_wrapper_overhead_does_not_count_an_instruction_line(instruction):
             "It was reviewed by the policy team and the legal team last quarter.\n"
             "Damaged goods may be returned within 30 days.\n\nQuestion: How long?\n")
     assert _codes(text) == [(4, "PL103")]
-    # A twin whose own metadata is heavy is still over the budget.
-    heavy = text.replace("Damaged goods\n", "Damaged goods (author: Jane Doe, department: Customer Operations, "
-                         "reviewer: Legal Team, region: EMEA, language: en-GB, format: PDF)\n")
-    assert _codes(heavy) == [(3, "PL402"), (4, "PL103")]
+    # A twin whose own metadata is heavy, on every source, is still over the budget.
+    meta = "(author: Jane Doe, department: Customer Operations, reviewer: Legal Team, region: EMEA, language: en-GB, format: PDF)"
+    heavy = text.replace("Damaged goods\n", f"Damaged goods {meta}\n").replace(
+        "\n\nQuestion", f"\n\n[2] Shipping Policy — Delivery > Timing {meta}\nOrders ship within two business days.\n\nQuestion")
+    assert _codes(heavy) == [(3, "PL402"), (4, "PL103"), (7, "PL402")]
 
 
 @pytest.mark.parametrize("header, title", [

@@ -15,7 +15,16 @@ results", "Search took {{ ms }} ms"), worked examples in the instructions, the w
 after earlier chat turns, the instructions that open the last user turn
 before its data (a chat API has no other place for them but the system prompt), and
 anything after the line the model answers after ("Answer:" and a blank line): a debug
-dump's footer or notes on a run are not sent.
+dump's footer or notes on a run are not sent. Nor are lines that are per-request data
+themselves: records a run prints, the same line again with other values ("[chain/end]
+[1:chain:QA] [3.07s] Exiting chain"), and a line that repeats a source's whole text, or
+the question, after a label of one or two words (the run's output echoed after the sources).
+
+Only a block worth moving is reported: static text of fewer than `min-static-tokens`
+tokens (25 by default) would save less on every request than one source's wrapper costs
+(PL402's budget), so a short tail of one or two rules after the context is left alone.
+After a timestamp in the instructions the threshold does not apply: the timestamp ends
+the cached prefix before the conversation history as well, whatever follows it.
 
 ## Why is this bad?
 Providers cache the longest unchanged prefix of a prompt. Anything that changes
@@ -41,21 +50,28 @@ Today's date is 2026-12-02.
 
 ## Fix safety
 No automatic fix: moving instructions can change their meaning.
+
+## Options
+- `min-static-tokens` (tokens, default 25): less static text than this after the
+  per-request content is not reported.
+- `reminder-lines` (default 1) and `reminder-chars` (default 300): a tail of at most
+  this many lines and characters, in one sentence, is a reminder.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 
-from ..meaning import vocabulary
+from ..meaning import tokens, vocabulary
 from ..model.prompt import DYNAMIC_KINDS, Part, PartKind, Prompt, Span, SpanSet
 from ._context import RuleContext
 
 CODE = "PL305"
 NAME = "cache-boundary"
 SUMMARY = "Per-request content comes before static instructions and breaks prefix caching"
-# Static text after the first dynamic part that is more than a reminder.
-OPTIONS = {"reminder-lines": 1, "reminder-chars": 300}
+# Static text after the first dynamic part that is more than a reminder, and costs enough to move.
+OPTIONS = {"reminder-lines": 1, "reminder-chars": 300, "min-static-tokens": 25}
 
 # Lines that carry no instruction: a label alone ("Context:") or a separator ("---").
 _LABEL_ONLY = re.compile(r"\s*[#\[\]\w' ]{0,30}[:\uff1a]?\s*$|\s*[-=*_~]{3,}\s*$")
@@ -157,6 +173,37 @@ def _framing(prompt: Prompt, dynamic: Part) -> Span | None:
     return Span(turn.span.start, data.span.start) if data else None
 
 
+# What varies between the records a run prints: bracketed paths, slots, numbers and timings.
+_VARYING = re.compile(r"\[[^\]\n]*\]|\{[^{}\n]*\}|\d+(?:[.:]\d+)*")
+# A label before a copied value ('"text": ...', "Result:") has at most this many words.
+LABEL_WORDS = 2
+
+
+def _records(pieces: list[tuple[int, str]]) -> set[int]:
+    """The lines that share one skeleton (their varying values masked) with another, different line: the
+    records a run prints ("[chain/end] [1:chain:QA] [3.07s] Exiting chain"), not instructions, which do
+    not say one thing twice with other values."""
+    skeletons = {line: " ".join(_VARYING.sub("\x00", piece).split()) for line, piece in pieces}
+    texts: dict[str, set[str]] = {}
+    for line, piece in pieces:
+        texts.setdefault(skeletons[line], set()).add(piece.strip())
+    return {line for line, skeleton in skeletons.items() if "\x00" in skeleton and len(texts[skeleton]) > 1}
+
+
+def _copies(prompt: Prompt, pieces: list[tuple[int, str]]) -> set[int]:
+    """The lines that repeat a source's text, or the question, whole after a short label (a run's
+    output echoed after the sources it came from): they change with that text, so they are not static."""
+    spans = [s.content for s in prompt.sources] + prompt.questions
+    said = {" ".join(re.findall(r"\w+", prompt.lower[span.start : span.end])) for span in spans}
+    copied = set()
+    for line, piece in pieces:
+        words = re.findall(r"\w+", piece.lower())
+        # Longer than a cue: a short instruction may well be a source's whole text and still be an instruction.
+        if len(words) > CUE_WORDS and any(" ".join(words[skip:]) in said for skip in range(LABEL_WORDS + 1)):
+            copied.add(line)
+    return copied
+
+
 def _is_reminder(pieces: list[tuple[int, str]], ctx: RuleContext) -> bool:
     """One short line of one sentence ("Answer:", "Cite your sources.") is a reminder, not a block."""
     lines = {line for line, _ in pieces}
@@ -166,13 +213,24 @@ def _is_reminder(pieces: list[tuple[int, str]], ctx: RuleContext) -> bool:
     return len(lines) <= ctx.options["reminder-lines"] and sentences <= 1 and len(text) < ctx.options["reminder-chars"]
 
 
+def _cheap(pieces: list[tuple[int, str]], ctx: RuleContext) -> bool:
+    """Static text that costs fewer tokens than ``min-static-tokens``: moving it would save less on every
+    request than a single source's wrapper costs."""
+    text = "\n".join(piece for _, piece in pieces)
+    limit = ctx.options["min-static-tokens"]
+    return tokens.at_most(text) < limit or tokens.count(text) < limit
+
+
 def check(prompt: Prompt, ctx: RuleContext):
     dynamic = next((p for p in prompt.parts if p.kind in DYNAMIC_KINDS), None)
     if dynamic is None:
         return
     static = _static_after(prompt, dynamic.span.end, ctx, _framing(prompt, dynamic))
-    # Per-request data inside the instructions (a timestamp) splits them: no line after it is a reminder.
-    if not static or (dynamic.kind is not PartKind.VOLATILE and _is_reminder(static, ctx)):
+    data = _records(static) | _copies(prompt, static)
+    static = [(line, piece) for line, piece in static if line not in data]
+    # Per-request data inside the instructions (a timestamp) splits them: no line after it is a reminder,
+    # and what it costs is not only the text after it: it ends the cached prefix before the history too.
+    if not static or (dynamic.kind is not PartKind.VOLATILE and (_is_reminder(static, ctx) or _cheap(static, ctx))):
         return
     lines = len({line for line, _ in static})
     yield ctx.finding(

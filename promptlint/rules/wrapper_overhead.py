@@ -9,6 +9,14 @@ Fields that another rule already reports (scores, dates, system names, ordinals,
 derived text) and instruction lines (PL103) are not counted again here, nor are fence lines (`-----`, a code
 fence) that only mark where the text begins and ends.
 
+Only a wrapper a renderer certainly repeats around retrieved text is measured: a request
+body's document blocks (whose own structure, the provider's, is not counted), or a source
+whose skeleton (the wrapper with its values and digits masked) at least one other source
+of the prompt shares, whose content is its longest varying text, and none of whose
+fields is a chat turn ("User:", "AI:"). Sections of instructions, worked examples,
+output formats and few-shot chat exchanges read as sources are left alone. A template's
+loop body holds slots, not the text the model gets, and is not measured.
+
 ## Why is this bad?
 A good wrapper (citation key, title, heading path, a stale note or parse warning
 only when present) costs about 25 tokens; the chunk itself about 420. Beyond that,
@@ -36,6 +44,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections import Counter
 
 from ..canonical.chunks import to_chunk
 from ..canonical.render import render_header
@@ -52,23 +61,66 @@ OPTIONS = {"wrapper-budget": 25}
 
 
 _FENCE = re.compile(r"^[ \t]*(?:[-=*_]{3,}|```\w*)[ \t]*\n?", re.MULTILINE)
+_MASK = "\x00"
+
+
+def _outside(prompt: Prompt, source: Source, skip: list[Span], mark: str = "") -> str:
+    """The source's text outside the spans of ``skip``, each gap left as ``mark``."""
+    pieces, pos = [], source.span.start
+    for span in sorted(skip) + [Span(source.span.end, source.span.end)]:
+        if span.start >= pos:
+            pieces.append(prompt.text[pos : span.start])
+            pos = span.end
+    return mark.join(pieces)
+
+
+def _skeleton(prompt: Prompt, source: Source) -> str:
+    """The wrapper as a renderer writes it for every source: the text outside the content with each
+    value (a field's, the key, the title, the headings, a note on one source) and every digit masked,
+    and whitespace collapsed."""
+    values = [f.value_span for f in source.fields] + source.wrapper_lines + ([source.key_span] if source.key_span else [])
+    text = _outside(prompt, source, values + [source.content], _MASK)
+    for value in filter(None, (source.title, *source.heading_path)):
+        text = text.replace(value, _MASK)
+    return re.sub(f"{_MASK}(?:\\s*{_MASK})+", _MASK, " ".join(re.sub(r"\d+", "#", text).split()))
+
+
+def _words(text: str) -> int:
+    return len(text.split())
+
+
+def _read_as_sources(prompt: Prompt, lexicon: Lexicon) -> list[Source]:
+    """The sources whose wrapper is certainly one a renderer repeats around retrieved text.
+
+    A request body's document blocks are; otherwise the unit must repeat (two sources or more
+    share its skeleton), its content must be its longest varying text, and no field of it may be
+    a turn of a conversation. A block of instructions, a worked example or a few-shot exchange
+    read as a source fails one of these: its "wrapper" is text no sibling repeats, its "content"
+    is a label ("Example Chat History:") under values longer than itself, or its fields are the
+    turns of an example chat ("User:", "AI:").
+    """
+    skeletons = {s.position: _skeleton(prompt, s) for s in prompt.sources}
+    shared = Counter(skeletons.values())
+    roles = frozenset(lexicon.words("segment", "role-markers"))
+    return [s for s in prompt.sources if s.marked or (shared[skeletons[s.position]] > 1 and _unit_of_text(prompt, s, roles))]
+
+
+def _unit_of_text(prompt: Prompt, source: Source, roles: frozenset[str]) -> bool:
+    """Whether the content is the source's longest varying text and no field is a chat turn."""
+    content = _words(prompt.text[source.content.start : source.content.end])
+    return all(f.label not in roles and _words(f.value) < content for f in source.fields)
 
 
 def _wrapper(prompt: Prompt, source: Source, lexicon: Lexicon) -> str:
     """The source's text outside its content, less the fields and instruction lines other rules report."""
-    skip = sorted([f.span for f in source.fields if lexicon.reported(f.label)] + source.wrapper_lines)
-    pieces, pos = [], source.span.start
-    for span in skip + [source.content, Span(source.span.end, source.span.end)]:
-        if span.start >= pos:
-            pieces.append(prompt.text[pos : span.start])
-            pos = span.end
-    return _FENCE.sub("", "".join(pieces))
+    skip = [f.span for f in source.fields if lexicon.reported(f.label)] + source.wrapper_lines
+    return _FENCE.sub("", _outside(prompt, source, skip + [source.content]))
 
 
 def check(prompt: Prompt, ctx: RuleContext):
     budget = ctx.options["wrapper-budget"]
     # A source template's wrapper holds slots, not the text the model gets: not measurable.
-    for source in (s for s in prompt.sources if not s.repeated):
+    for source in (s for s in _read_as_sources(prompt, ctx.lexicon) if not s.repeated):
         wrapper = _wrapper(prompt, source, ctx.lexicon)
         # Cheap bound first: a wrapper this short needs no encoding.
         if tokens.at_most(wrapper) <= budget:

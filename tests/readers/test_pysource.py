@@ -240,7 +240,7 @@ def test_a_returned_f_string_with_a_repeated_question_is_linted():
 def test_a_percent_formatted_string_reads_its_conversions_as_slots_named_by_what_fills_them(fill, conversions):
     source = (
         "def build_prompt(c, q, context, question, docs, query):\n"
-        f'    prompt = """Context:\n{conversions[0]}\n\nQuestion: {conversions[1]}\n\nAnswer in English, in two sentences at most.\nCite the sources you used by their numbers.\n""" % {fill}\n'
+        f'    prompt = """Context:\n{conversions[0]}\n\nQuestion: {conversions[1]}\n\nAnswer in English, in two sentences at most.\nCite the sources you used by their numbers.\nIf they do not answer the question, say that you do not know.\n""" % {fill}\n'
         "    return prompt\n"
     )
     (template,) = templates_in(source)
@@ -268,6 +268,7 @@ JOINED_LINES = [
     "## Requirements",
     "1. Read all references carefully and combine the information.",
     "2. If the references are incomplete, say so.",
+    "3. Cite each reference you use by its number.",
     "",
     "## Answer",
 ]

@@ -399,7 +399,7 @@ def test_a_question_label_filled_by_the_question_is_the_question():
 
 @pytest.mark.parametrize("slot", ['{{context or ""}}', "{{ context if context else '' }}", "{{ context and context }}", "{{context | default('')}}"])
 def test_a_slot_written_as_an_expression_is_a_slot(slot):
-    text = f"CONTEXT:\n{slot}\n\nAnswer from the context. Cite the sources you use.\nKeep it short. Say so when you do not know.\n\nQUESTION:\n{{{{question}}}}\n"
+    text = f"CONTEXT:\n{slot}\n\nAnswer from the context. Cite the sources you use.\nKeep it short. Say so when you do not know.\nNever guess an answer.\n\nQUESTION:\n{{{{question}}}}\n"
     assert [f.code for f in lint_text(text, path="t.tpl", config=build({}, "."))] == ["PL305"]
 
 

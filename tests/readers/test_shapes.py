@@ -152,7 +152,7 @@ def test_a_prompt_under_any_key_is_read(path, write):
 
 @pytest.mark.parametrize("write", [_json_file, _yaml_file], ids=["json", "yaml"])
 def test_a_string_with_a_context_slot_is_read_under_any_key(write):
-    raw = write(["agents", "support", "answer"], FORMAT_PROMPT + "Always answer in English. Keep it under 100 words.\n")
+    raw = write(["agents", "support", "answer"], FORMAT_PROMPT + "Always answer in English. Keep it under 100 words.\nSay so when the context does not answer, and never make up an answer.\n")
     assert [f.code for f in lint_text(raw, path="p" + (".json" if write is _json_file else ".yaml"), config=CONFIG)] == ["PL305"]
 
 

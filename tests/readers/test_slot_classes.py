@@ -34,7 +34,7 @@ def _cases(names):
 
 
 # Rules after the context slot: PL305 reports the first of them, only if the slot is the context.
-AFTER_CONTEXT = "You answer from the handbook.\n\n{slot}\n\nRules:\n- Never guess.\n- Answer in English.\n\nQuestion: {question}\n"
+AFTER_CONTEXT = "You answer from the handbook.\n\n{slot}\n\nRules:\n- Never guess.\n- Answer in English.\n- Say so when the handbook does not answer the question, and never make up a policy.\n\nQuestion: {question}\n"
 CONTEXT = ["web_documents", "text_sources", "image_sources", "TEXT_SOURCES", "retrieved_web_documents_str", "kb_passages",
            "news_search_results", "ticket_chunks"]
 NOT_CONTEXT = ["source_count", "document_title", "web_search_enabled"]

@@ -19,12 +19,13 @@ from promptlint.model.prompt import DYNAMIC_KINDS, PartKind
 from promptlint.readers.segment import segment_text
 from promptlint.rules import cache_boundary
 
-CONFIG = build({"today": "2026-12-02"}, "test")
+# What is read as static instructions, whatever it costs: the threshold is tested on its own, below.
+CONFIG = build({"today": "2026-12-02", "rules": {"cache-boundary": {"min-static-tokens": 0}}}, "test")
 BLOCK = "Answer only from the sources.\nCite every claim as [n].\nKeep answers under 120 words."
 
 
-def _found(text, path="t.txt", code="PL305"):
-    return [(f.line, f.column, f.code) for f in lint_text(text, path=path, config=CONFIG) if f.code == code]
+def _found(text, path="t.txt", code="PL305", config=CONFIG):
+    return [(f.line, f.column, f.code) for f in lint_text(text, path=path, config=config) if f.code == code]
 
 
 def _line_of(text, needle):
@@ -203,4 +204,103 @@ def test_what_follows_the_line_the_model_answers_after_is_not_sent(cue):
 
 def test_instructions_right_under_an_output_label_are_still_after_the_context():
     text = "You answer from the context.\n\nContext:\n{context}\n\nOutput:\nReturn JSON only.\nNever add prose around it.\n"
-    assert [f.code for f in lint_text(text, path="p.txt") if f.code == "PL305"] == ["PL305"]
+    assert [f.code for f in lint_text(text, path="p.txt", config=CONFIG) if f.code == "PL305"] == ["PL305"]
+
+
+# --- What is worth a finding: enough static tokens, and lines that are not per-request data themselves.
+
+DEFAULTS = build({"today": "2026-12-02"}, "test")
+# Where the per-request content starts (the line a finding points at) in three shapes of prompt.
+FIRST = {
+    "context slot": ("You are a support assistant.\n\nSources:\n{{context}}\n\n{tail}\n", 4),
+    "question slot": ("You are a support assistant.\nQuestion: {{question}}\n\n{tail}\n", 2),
+    "assembled": ("You are a support assistant.\n\n<sources>\n[1] Returns Policy\nDamaged goods may be returned within "
+                  "30 days of delivery.\n</sources>\n\n{tail}\n", 4),
+}
+# Tails of two short rules, each under the default of 25 tokens; a twin adds a sentence that takes it over.
+SHORT = ["Answer only from the sources. Be brief.", "Cite every claim as [n].\nNever guess.", "Answer in English.\nKeep it short."]
+MORE = "\nIf the sources do not answer the question, say that you do not know instead of guessing an answer."
+
+
+def _tokens(text):
+    from promptlint.meaning import tokens
+
+    return tokens.count(text)
+
+
+@pytest.mark.parametrize("shape", sorted(FIRST))
+@pytest.mark.parametrize("tail", SHORT)
+def test_a_short_tail_is_not_worth_a_finding_and_its_longer_twin_is(shape, tail):
+    template, line = FIRST[shape]
+    short, long = template.format(tail=tail), template.format(tail=tail + MORE)
+    assert _tokens(tail) < 25 <= _tokens(tail + MORE)  # each side of the default
+    assert _found(short, config=DEFAULTS) == []
+    assert _found(short) == [(line, 1, "PL305")]  # read as static: the threshold alone silences it
+    assert _found(long, config=DEFAULTS) == [(line, 1, "PL305")]
+
+
+@pytest.mark.parametrize("tail", SHORT)
+def test_after_a_timestamp_a_short_tail_still_fires(tail):
+    text = f"Today's date is {{today}}.\n{tail}\n\nSources:\n{{context}}\n"
+    assert _found(text, config=DEFAULTS) == [(1, 17, "PL305")]
+    assert _found(text.replace("Today's date is {today}.\n", ""), config=DEFAULTS) == []
+
+
+@pytest.mark.parametrize("above, fires", [(-30, True), (0, True), (1, False), (150, False)])
+def test_the_threshold_is_an_option(above, fires):
+    """A tail of exactly ``min-static-tokens`` tokens is reported; one token more is needed past it."""
+    tail = SHORT[0] + MORE
+    config = build({"rules": {"cache-boundary": {"min-static-tokens": max(0, _tokens(tail) + above)}}}, "test")
+    assert _found(FIRST["context slot"][0].format(tail=tail), config=config) == ([(4, 1, "PL305")] if fires else [])
+
+
+@pytest.mark.parametrize("value", [-1, "25", True, [25]])
+def test_a_bad_threshold_is_a_config_error(value):
+    from promptlint.engine.config import ConfigError
+
+    with pytest.raises(ConfigError, match="min-static-tokens"):
+        build({"rules": {"cache-boundary": {"min-static-tokens": value}}}, "test")
+
+
+# Records a run prints after the context: one skeleton, other values on each line.
+RECORDS = [
+    "[chain/end] [1:chain:RetrievalQA > {n}:chain:Stuff] [{t}s] Exiting Chain run with output:",
+    "{n}:0{t} INFO retriever returned {n} chunks in {t} ms",
+    "Step {n} finished after {t} seconds.",
+    "[tool {n}] search call done ({t} s, {n} results)",
+]
+RULES = "Cite every claim as [n].\nNever guess; say when the sources do not answer."
+
+
+@pytest.mark.parametrize("count", [2, 3])
+@pytest.mark.parametrize("record", RECORDS)
+def test_records_of_a_run_are_not_instructions(record, count):
+    lines = "\n".join(record.format(n=n, t=t) for n, t in list(zip([3, 4, 5], ["3.07", "2.51", "0.98"]))[:count])
+    text = FIRST["context slot"][0].format(tail=lines)
+    prompt = segment_text(text.replace("{{", "{").replace("}}", "}"))
+    dynamic = next(p for p in prompt.parts if p.kind in DYNAMIC_KINDS)
+    rule = next(r for r in CONFIG.selected if r.code == "PL305")
+    from promptlint.rules._context import RuleContext
+
+    static = cache_boundary._static_after(prompt, dynamic.span.end, RuleContext(rule, CONFIG.rule_options(rule), CONFIG.today, CONFIG.lexicon))
+    assert len(static) == count and cache_boundary._records(static) == {line for line, _ in static}  # reached, and all records
+    assert _found(text.replace("{{", "{").replace("}}", "}")) == []
+    # The twin: real rules after the records are still out of place, and only they are counted.
+    twin = FIRST["context slot"][0].format(tail=f"{lines}\n\n{RULES}").replace("{{", "{").replace("}}", "}")
+    (finding,) = [f for f in lint_text(twin, path="t.txt", config=CONFIG) if f.code == "PL305"]
+    assert finding.message.startswith("2 lines of static instructions")
+
+
+CHUNK = "Damaged goods may be returned within 30 days of delivery with proof of purchase. Refunds are issued to the original payment method."
+# The same length and shape, in words no per-request part holds.
+OTHER = "Damaged goods can be exchanged at any store within a week of their delivery. Store credit is issued on the spot."
+
+
+@pytest.mark.parametrize("label", ["", "Output: ", '"result": ', "Final answer: ", "  \"output_text\": "])
+def test_per_request_text_echoed_after_a_label_is_not_static(label):
+    head = f"You are a support assistant.\n\n<sources>\n[1] Returns Policy\n{CHUNK}\n</sources>\n\n"
+    assert _found(f"{head}{label}{CHUNK}\n") == []
+    assert _found(f"{head}{label}{OTHER}\n") == [(4, 1, "PL305")]
+    # Only a source's whole text: instructions written again after a source that holds them and more are static.
+    longer = head.replace(CHUNK, f"{CHUNK} Exchanges are free of charge.")
+    assert _found(f"{longer}{label}{CHUNK}\n") == [(4, 1, "PL305")]

@@ -42,3 +42,101 @@ def test_fields_another_rule_reports_are_not_counted_again(extra):
 def test_a_wrapper_heavy_with_fields_no_rule_reports_is_flagged():
     extra = {"internal_routing_label": "knowledge-base-eu-west-primary-replica", "pipeline_stage_name": "hybrid-retrieval-after-dedup-v2"}
     assert [f.code for f in lint_text(_tool_result(extra), path="tool.json", config=CONFIG)] == ["PL402", "PL402"]
+
+
+# --- PL402 measures only a wrapper a renderer certainly repeats around retrieved text.
+
+CONTENTS = ["Damaged goods may be returned within 30 days of delivery with proof of purchase and the original box.",
+            "Orders ship within two business days of payment, except on public holidays and during stock counts."]
+TITLES = ["Returns Policy", "Shipping FAQ"]
+# Field names no rule reports and the lexicon's examples do not hold, with slug-shaped values.
+FIELD_SETS = [
+    {"internal_routing_label": "knowledge-base-eu-west-primary-replica", "pipeline_stage_name": "hybrid-retrieval-after-dedup-v2"},
+    {"shard_identifier": "tenant-0042-partition-07-replica-b", "ingest_batch_name": "nightly-confluence-sync-batch-2291"},
+]
+
+
+def _xml(n, fields, content):
+    tags = "".join(f"<{k}>{v}</{k}>\n" for k, v in fields.items())
+    return f'<document index="{n}">\n<source>{TITLES[n - 1]}</source>\n{tags}<document_content>\n{content}\n</document_content>\n</document>\n'
+
+
+def _xml_prompt(units):
+    return "Answer from the sources and cite them as [n].\n\n<documents>\n" + "".join(units) + "</documents>\n\nQuestion: Can I return damaged goods?\n"
+
+
+def _json_prompt(units):
+    results = [{"title": TITLES[n - 1], **fields, "text": content} for n, (fields, content) in enumerate(units, 1)]
+    return _tool_result_of(results)
+
+
+def _tool_result_of(results):
+    messages = [
+        {"role": "system", "content": "Answer from the search results."},
+        {"role": "user", "content": "Can I return damaged goods?"},
+        {"role": "tool", "tool_call_id": "c1", "content": json.dumps(results)},
+    ]
+    return json.dumps({"messages": messages})
+
+
+FORMS = {
+    "xml": (lambda units: _xml_prompt([_xml(n, f, c) for n, (f, c) in enumerate(units, 1)]), "t.txt"),
+    "json": (_json_prompt, "tool.json"),
+}
+
+
+def _pl402(text, path):
+    return [f for f in lint_text(text, path=path, config=CONFIG) if f.code == "PL402"]
+
+
+def _wrappers_over_budget(text, path):
+    """How many sources are read with a wrapper over the budget, whether or not PL402 may measure them."""
+    from promptlint.engine.lint import segment_document
+    from promptlint.meaning import tokens
+    from promptlint.readers import document
+    from promptlint.rules.wrapper_overhead import _wrapper
+
+    prompts = segment_document(document.parse_text(text, path, "." + path.rsplit(".", 1)[1], CONFIG.lexicon), CONFIG)
+    return sum(tokens.count(_wrapper(p, s, CONFIG.lexicon)) > 25 for p in prompts for s in p.sources)
+
+
+@pytest.mark.parametrize("fields", FIELD_SETS, ids=lambda f: next(iter(f)))
+@pytest.mark.parametrize("form", sorted(FORMS))
+def test_a_repeated_heavy_wrapper_fires_and_a_lone_or_unlike_one_does_not(form, fields):
+    build_prompt, path = FORMS[form]
+    repeated = build_prompt([(fields, CONTENTS[0]), (fields, CONTENTS[1])])
+    assert len(_pl402(repeated, path)) == 2
+    # Twins: one source alone, and two sources whose wrappers share no skeleton; each is read with a heavy wrapper.
+    other = FIELD_SETS[1 - FIELD_SETS.index(fields)]
+    for twin in (build_prompt([(fields, CONTENTS[0])]), build_prompt([(fields, CONTENTS[0]), (other, CONTENTS[1])])):
+        assert _wrappers_over_budget(twin, path) >= 1
+        assert _pl402(twin, path) == []
+
+
+LABELS = ["1. **Assessment and breakdown**:", "EXTRACTED_CONTENT:", "Example Chat History:"]
+SENTENCES = {"main_concepts": "cloud computing, provider comparison, pricing tiers and regional availability of services",
+             "expected_output": "a comparative table across every provider with a short verdict for each row of it"}
+
+
+@pytest.mark.parametrize("label", LABELS)
+@pytest.mark.parametrize("form", sorted(FORMS))
+def test_a_label_under_longer_values_is_no_source_content(form, label):
+    """An output format or a plan read as sources: the "content" is a label, the values are the text."""
+    build_prompt, path = FORMS[form]
+    text = build_prompt([(SENTENCES, label), (SENTENCES, label)])
+    assert _wrappers_over_budget(text, path) == 2
+    assert _pl402(text, path) == []
+    # The twin: real chunk text under the same fields is a source, and its wrapper is measured.
+    assert len(_pl402(build_prompt([(SENTENCES, CONTENTS[0]), (SENTENCES, CONTENTS[1])]), path)) == 2
+
+
+@pytest.mark.parametrize("roles", [("user", "assistant"), ("human", "ai"), ("user", "ai")])
+@pytest.mark.parametrize("form", sorted(FORMS))
+def test_the_turns_of_an_example_chat_are_no_wrapper(form, roles):
+    build_prompt, path = FORMS[form]
+    turns = {roles[0]: "Can-I-return-damaged-goods-bought-in-the-winter-sale", roles[1]: "yes-within-thirty-days-with-proof-of-purchase"}
+    text = build_prompt([(turns, CONTENTS[0]), (turns, CONTENTS[1])])
+    assert _wrappers_over_budget(text, path) == 2
+    assert _pl402(text, path) == []
+    named = {"requester_handle": turns[roles[0]], "responder_handle": turns[roles[1]]}
+    assert len(_pl402(build_prompt([(named, CONTENTS[0]), (named, CONTENTS[1])]), path)) == 2
