@@ -321,3 +321,20 @@ def test_an_example_in_a_retrieved_chunk_is_the_chunks_text(form):
         "For example: shoes bought on 2026-03-01 go back by 2026-03-31.",
         "Date: 2026-03-01, shipped 2026-03-03.",
     ]
+
+
+@pytest.mark.parametrize("name", ["expected_output", "example", "sample_output"])
+@pytest.mark.parametrize("place", ["before", "after"])
+def test_an_example_element_among_a_sources_fields_leaves_its_text_whole(name, place):
+    """A source element may carry an example-named child beside its text: that child is blank
+    wrapper, and the chunk's text is still the chunk, wherever the child stands."""
+    chunks = ("Damaged goods may be returned within 30 days of delivery with proof of purchase.", "Refunds reach the original payment method within five working days.")
+    field = f"<{name}>a short table of the return windows per product family</{name}>"
+    documents = "\n".join(
+        f'<document index="{n}">\n<source>Policy {n}</source>\n'
+        + (f"{field}\n<document_content>{c}</document_content>" if place == "before" else f"<document_content>{c}</document_content>\n{field}")
+        + "\n</document>"
+        for n, c in enumerate(chunks, start=1)
+    )
+    prompt = segment_text(f"{OPENING}\n\n<documents>\n{documents}\n</documents>\n\nQuestion: When is a refund paid?")
+    assert [prompt.text[s.content.start : s.content.end] for s in prompt.sources] == list(chunks)

@@ -239,7 +239,8 @@ def _leaves(element: _Element) -> list[_Element]:
 
 def _content_leaf(text: str, element: _Element, leaves: list[_Element], vocab: Vocab) -> _Element | None:
     """The child element that holds the chunk, by its role: the one with the most words, when it
-    has more than the text between the children; of slots, the one whose name prints the chunk,
+    has more than the text between the children (of several with a chunk's words, the one a
+    content element's name holds); of slots, the one whose name prints the chunk,
     else the one a content element's name holds. None: the text between the children is the chunk."""
     if not leaves:
         return None
@@ -247,6 +248,10 @@ def _content_leaf(text: str, element: _Element, leaves: list[_Element], vocab: V
     if printing:
         return printing[0]
     counts = [_words(_text_of(text, leaf)) for leaf in leaves]
+    # Two texts long enough to be a chunk: the element named for the content holds it.
+    named_chunks = [leaf for leaf, n in zip(leaves, counts) if n >= _CONTENT_WORDS and leaf.name in vocab.content_tags]
+    if named_chunks:
+        return named_chunks[0]
     most = max(counts)
     # The element's text with its tags left out is the children's and the text between them.
     between = _words(_text_of(text, element)) - sum(counts)
