@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from ..meaning.lexicon import Lexicon, shipped, split
 from ..model.lines import line_starts
 from ..model.prompt import Syntax
-from .pybuild import BUILDING, Loop, called_name, jinja_by_content, literal_in_call, wrappers
+from .pybuild import BUILDING, Loop, called_name, jinja_by_content, literal_in_call, reaching_the_model, wrappers
 from .pyassembly import assembled, joined
 from .pycalls import helpers_of
 from .segment import is_prompt_text, slot_kind, words
@@ -88,6 +88,7 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
     built: list[PyTemplate] = []
     sent: list[PyTemplate] = []
     helpers = helpers_of(module)
+    serialized = reaching_the_model(module, lexicon)
     for node in ast.walk(module):
         for literal, jinja_hint in _candidates(node, lexicon):
             template = _template(raw, starts, literal, jinja_hint)
@@ -98,7 +99,10 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
             if template is not None:
                 sent.append(template)
         if type(node) in BUILDING:
-            built.extend(wrappers(node, raw, starts, helpers))
+            built.extend(wrappers(node, raw, starts, helpers, serialized))
+    # A loop over the chat history renders turns, not sources.
+    history = words(lexicon=lexicon)
+    built = [t for t in built if slot_kind(_named_text(t.loop.collection), history) != "history"]
     if not found and not sent:
         built = _for_context(module, built, lexicon)
     # A string built per item is one source's wrapper before it is a prompt of its own.
@@ -129,9 +133,20 @@ def _for_context(module: ast.Module, built: list[PyTemplate], lexicon: Lexicon) 
 
 def _renders_a_source(template: PyTemplate, lexicon: Lexicon) -> bool:
     """Whether a per-item string is shaped as a source whatever the names around it: it shows
-    the item's text (a content key) and something more of the item beside it (a title, a date)."""
-    keys = template.loop.keys if template.loop else ()
-    return len(keys) > 1 and any(lexicon.means(key, "content-key") for key in keys)
+    the item's text (a content key) and something more of the item beside it (a title, a date),
+    or its number in the list (`[{i}] {r.snippet}`)."""
+    loop = template.loop
+    if loop is None or not any(lexicon.means(key, "content-key") for key in loop.keys):
+        return False
+    return len(loop.keys) > 1 or loop.index is not None
+
+
+def _named_text(collection: str) -> str:
+    """The name a collection's expression ends in (`self.collected_info[:5]` is collected_info)."""
+    try:
+        return _name_of(ast.parse(collection, mode="eval").body) or ""
+    except SyntaxError:
+        return ""
 
 
 def _named(node: ast.AST) -> str | None:
@@ -142,7 +157,11 @@ def _named(node: ast.AST) -> str | None:
         target = node.targets[0]
     else:
         target = node.target
-    # Through what wraps the collection: `enumerate(docs)`, `docs.items()`, `docs[:5]`.
+    return _name_of(target)
+
+
+def _name_of(target: ast.AST) -> str | None:
+    """The name an expression ends in, through what wraps a collection: `enumerate(docs)`, `docs.items()`, `docs[:5]`."""
     while isinstance(target, (ast.Call, ast.Subscript)):
         if isinstance(target, ast.Subscript):
             target = target.value
