@@ -12,6 +12,10 @@ A body that adds one source's text in pieces (a header, then the chunk added bar
 by a nested loop) is read as those pieces in order (see _in_order), and a piece a
 function of the same file makes as the text it returns (see pycalls).
 
+A dict made once per item is the JSON text the model reads when the module hands it to the
+model (serialized, returned by a tool, held by a chat message): its keys are the fields, each
+named by its key (see json_text). `map(f, docs)` is read as the comprehension it is.
+
 Whether such a string is a prompt's source at all is judged by the module (pysource): in a
 module with no other prompt, only with a name that says it makes the context, or the
 item's text shown with more of the item beside it.
