@@ -481,7 +481,7 @@ def _body(node: ast.AST) -> str:
         if isinstance(part, ast.Constant):
             text.append(_body(part))
             continue
-        expression = ast.unparse(part.value)
+        expression = _written(part.value)
         conversion = "!" + chr(part.conversion) if part.conversion != -1 else ""
         spec = ":" + _body(part.format_spec) if part.format_spec is not None else ""
         text.append("{" + (" " if expression.startswith("{") else "") + expression + conversion + spec + "}")
@@ -565,6 +565,15 @@ def _keyed(value: ast.AST, path: tuple[str, ...]) -> ast.AST:
     for key in path:
         keyed = ast.copy_location(ast.Subscript(keyed, ast.Constant(key), ast.Load()), value)
     return keyed
+
+
+def _written(node: ast.AST) -> str:
+    """An expression as a field writes it; `_` (a value of nothing known) for one this Python cannot
+    write inside an f-string (a helper's text bound in, holding a backslash)."""
+    try:
+        return ast.unparse(node)
+    except ValueError:
+        return "_"
 
 
 # ---------------------------------------------------------------- what a field reads

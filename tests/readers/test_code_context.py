@@ -180,3 +180,18 @@ def test_a_system_slot_inside_a_sentence_has_no_fix():
 def test_a_slot_outside_a_sources_loop_is_not_reported():
     text = "Search the {connector} index for the answer.\n\nContext:\n{context}\n\nQuestion: {question}\n"
     assert [f.code for f in lint_text(text, path="p.txt", config=CONFIG) if f.code == "PL202"] == []
+
+
+def test_a_helper_text_this_python_cannot_write_as_a_field_is_no_traceback():
+    """A helper's list bound into a field of the f-string it returns, one item holding a backslash:
+    Python 3.11 cannot write that back as one f-string field, and the file is still read."""
+    from promptlint.readers.pysource import templates_in
+
+    source = (
+        "def column(field):\n    args = [f\"size={field.size}\"]\n    escaped = field.default.replace(\"'\", \"\\\\'\")\n"
+        "    args.append(f\"default='{escaped}'\")\n    return f\"Column({', '.join(args)})\"\n\n\n"
+        "def build_context(fields):\n    lines = []\n    for f in fields:\n        lines.append(column(f))\n    return \"\\n\".join(lines)\n"
+    )
+    compile(source, "build.py", "exec")
+    assert templates_in(source) == []
+    assert _findings(source) == []
