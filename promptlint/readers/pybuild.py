@@ -208,6 +208,8 @@ def _adds(body: list[ast.stmt], helpers: Helpers, nested: bool = False, binding:
     variable bound (``binding``) to the first element of what it iterates.
     """
     named: dict[str, list[ast.AST]] = {}
+    # The locals the body adds whole to something: a text one of them starts grows until it is added.
+    growing = {added.id for added in map(_added, body) if isinstance(added, ast.Name)}
     for statement in body:
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
             named[statement.targets[0].id] = _strings(statement.value, helpers)
@@ -218,19 +220,24 @@ def _adds(body: list[ast.stmt], helpers: Helpers, nested: bool = False, binding:
             yield from ((target, strings, True, listed) for target, strings, _, listed in inner)
             continue
         added = _added(statement)
-        if added is None:
-            continue
-        strings = (named.get(added.id) if isinstance(added, ast.Name) else None) or _strings(added, helpers)
-        bare = not strings and _shown_bare(added, named)
-        strings = [_field(added)] if bare else strings
-        if strings and not _grows(statement, named, strings):
+        strings, bare = _added_strings(added, named, helpers) if added is not None else ([], False)
+        if strings and not _grows(statement, growing, strings, named):
             yield _receiver(statement), [bind(s, binding) for s in strings] if binding else strings, bare, not isinstance(statement, ast.AugAssign)
 
 
-def _grows(statement: ast.stmt, named: dict[str, list[ast.AST]], strings: list[ast.AST]) -> bool:
-    """`entry += f"URL: {r.url}"` on a text the body started: that text grows (in ``named``), and is added where it goes."""
+def _added_strings(added: ast.AST, named: dict[str, list[ast.AST]], helpers: Helpers) -> tuple[list[ast.AST], bool]:
+    """The strings a value added is made of (a local's, or its own), or the field it shows added bare; and whether bare."""
+    strings = (named.get(added.id) if isinstance(added, ast.Name) else None) or _strings(added, helpers)
+    if strings:
+        return strings, False
+    return ([_field(added)], True) if _shown_bare(added, named) else ([], False)
+
+
+def _grows(statement: ast.stmt, growing: set[str], strings: list[ast.AST], named: dict[str, list[ast.AST]]) -> bool:
+    """`entry += f"URL: {r.url}"` on a text the body started and adds later (``growing``): that text
+    grows (in ``named``), and is added where it goes."""
     grown = statement.target.id if isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name) else None
-    if not named.get(grown):
+    if grown not in growing or not named.get(grown):
         return False
     named[grown] = named[grown] + strings
     return True
@@ -493,20 +500,29 @@ def _body(node: ast.AST) -> str:
 
 def reaching_the_model(module: ast.Module, lexicon: Lexicon) -> frozenset:
     """What a module hands the model as text, so that a dict made per item in it is JSON the model
-    reads: the names and comprehensions (by id) a serializer writes (`json.dumps(results)`), that a
-    chat message holds (`{"role": "tool", "content": results}`), or that a tool returns (a function
-    whose name or decorator the lexicon's `tool` words name: `@tool`, `def search_tool`)."""
+    reads: the names and comprehensions (by id) that a chat message holds (`{"role": "tool",
+    "content": results}`), that a tool returns (a function whose name or decorator the lexicon's
+    `tool` words name: `@tool`, `def search_tool`), or that a serializer writes into a text kept,
+    returned or written into a message or an f-string (`return json.dumps(results)`). A serialized
+    value passed on to another call (`Response(content=json.dumps(rows))`) goes to a page or a
+    file as much as to a model, and is not counted."""
     held: list[ast.AST] = []
     for node in ast.walk(module):
-        if isinstance(node, ast.Call) and called_name(node) in SERIALIZERS and node.args:
-            held.append(node.args[0])
+        if isinstance(node, (ast.Return, ast.Assign, ast.FormattedValue)) and _serialized(node.value):
+            held.append(node.value)
         elif isinstance(node, ast.Dict):
             keys = {key.value: value for key, value in zip(node.keys, node.values) if isinstance(key, ast.Constant)}
             if "role" in keys and "content" in keys:
                 held.append(keys["content"])
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_tool(node, lexicon):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_tool(node, lexicon):
             held.extend(r.value for r in ast.walk(node) if isinstance(r, ast.Return) and r.value is not None)
+    # What a serializer writes, where its text is kept: the text is the JSON of its argument.
+    held = [node.args[0] if _serialized(node) else node for node in held]
     return frozenset(h.id if isinstance(h, ast.Name) else id(h) for h in held if isinstance(h, (ast.Name, ast.ListComp, ast.GeneratorExp)))
+
+
+def _serialized(node: ast.AST | None) -> bool:
+    return isinstance(node, ast.Call) and called_name(node) in SERIALIZERS and bool(node.args)
 
 
 def _is_tool(function: ast.FunctionDef | ast.AsyncFunctionDef, lexicon: Lexicon) -> bool:
@@ -534,6 +550,8 @@ def json_text(node: ast.Dict) -> ast.JoinedStr | None:
     values = _json_values(node, ())
     if values is None or any(isinstance(key, ast.Constant) and key.value == "role" for key in node.keys):
         return None
+    if sum(isinstance(value, ast.FormattedValue) for value in values) < 2:
+        return None  # `{"type": "text", "text": t}`: a content block of a message, one value and its kind
     return ast.copy_location(ast.JoinedStr(values), node)
 
 

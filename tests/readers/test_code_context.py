@@ -195,3 +195,37 @@ def test_a_helper_text_this_python_cannot_write_as_a_field_is_no_traceback():
     compile(source, "build.py", "exec")
     assert templates_in(source) == []
     assert _findings(source) == []
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        # A message's content blocks: one value and its kind, no source.
+        'import json\n\n\ndef blocks(texts):\n    return json.dumps([{"type": "text", "text": t.body} for t in texts])\n',
+        # Serialized for a page: passed on to another call.
+        'import json\n\n\ndef memories(rows):\n    items = [{"raw": r.raw, "created_at": r.created_at} for r in rows]\n    return Response(content=json.dumps(items))\n',
+    ],
+)
+def test_dicts_that_are_no_sources_the_model_reads(source):
+    from promptlint.readers.pysource import templates_in
+
+    assert templates_in(source) == []
+
+
+@pytest.mark.parametrize("name, read", [("format_docs", True), ("combine_documents", True), ("load_file_text", False), ("message_text", False)])
+@pytest.mark.parametrize("content", ["page_content", "text"])
+def test_items_joined_bare_are_sources_only_where_the_function_says_context(name, read, content):
+    """`return "\\n\\n".join(d.text for d in docs)`: sources with nothing but their text (no title), in a
+    function named for the context; elsewhere a file's or a message's text."""
+    source = f'def {name}(docs):\n    return "\\n\\n".join(d.{content} for d in docs)\n'
+    assert _findings(source) == ([(2, "PL205")] if read else [])
+
+
+@pytest.mark.parametrize("shown", ['"\\n".join(info.snippets)', "info.snippets[0]"])
+@pytest.mark.parametrize("title", [False, True])
+def test_a_numbered_list_of_texts_is_a_source_whatever_its_names(shown, title):
+    """`[n]` and the item's text, in a module with no other prompt and no name that says context:
+    its sources have no title unless one is shown (the clean twin)."""
+    head = "{info.title} " if title else ""
+    source = f'def forward(collected):\n    out = ""\n    for n, info in enumerate(collected):\n        out += f"[{{n + 1}}] {head}\\n" + {shown}\n    return out\n'
+    assert _findings(source) == ([] if title else [(4, "PL205")])
