@@ -5,7 +5,8 @@ that is assigned to a name like ``*_PROMPT`` or ``*_TEMPLATE``, or passed as the
 template of a prompt class (LangChain's PromptTemplate and ChatPromptTemplate,
 Haystack's PromptBuilder and ChatMessage.from_*, LlamaIndex's PromptTemplate), or
 that is a Jinja template by its content; and the per-source strings code builds in a
-loop (see pybuild).
+loop, through the module's own helpers and methods, and the per-item dicts it hands the
+model as JSON (see pybuild and pycalls).
 """
 
 from __future__ import annotations
