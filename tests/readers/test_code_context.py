@@ -229,3 +229,13 @@ def test_a_numbered_list_of_texts_is_a_source_whatever_its_names(shown, title):
     head = "{info.title} " if title else ""
     source = f'def forward(collected):\n    out = ""\n    for n, info in enumerate(collected):\n        out += f"[{{n + 1}}] {head}\\n" + {shown}\n    return out\n'
     assert _findings(source) == ([] if title else [(4, "PL205")])
+
+
+@pytest.mark.parametrize("test, codes", [("d.is_stale", []), ("d.updated_at", ["PL201"]), ("include_dates", ["PL201"])])
+@pytest.mark.parametrize("added", ['s += f"Updated: {d.updated_at}\\n"', 'parts.append(f"Updated: {d.updated_at}")'])
+def test_a_date_a_helper_adds_only_when_stale_is_the_recommended_note(test, codes, added):
+    """What a helper adds under a staleness test is left out, as a return under one is; under any other
+    test it is what the source shows when the value is there."""
+    start, end = ('s = f"Title: {d.title}\\n"', "return s + d.text") if added.startswith("s") else ('parts = [f"Title: {d.title}"]', 'parts.append(d.text)\n    return "\\n".join(parts)')
+    source = f"def render_one(d):\n    {start}\n    if {test}:\n        {added}\n    {end}\n\n\ndef build_context(docs):\n    return \"\\n\\n\".join(render_one(d) for d in docs)\n"
+    assert [code for _, code in _findings(source)] == codes
