@@ -12,6 +12,10 @@ A body that adds one source's text in pieces (a header, then the chunk added bar
 by a nested loop) is read as those pieces in order (see _in_order), and a piece a
 function of the same file makes as the text it returns (see pycalls).
 
+A dict made once per item is the JSON text the model reads when the module hands it to the
+model (serialized, returned by a tool, held by a chat message): its keys are the fields, each
+named by its key (see json_text). `map(f, docs)` is read as the comprehension it is.
+
 Whether such a string is a prompt's source at all is judged by the module (pysource): in a
 module with no other prompt, only with a name that says it makes the context, or the
 item's text shown with more of the item beside it.
@@ -25,12 +29,14 @@ logger, an exception) are not read.
 from __future__ import annotations
 
 import ast
+import json
 import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ..meaning.lexicon import Lexicon
 from ..model.prompt import Prompt, Span, Syntax
+from .pyassembly import joined
 from .pycalls import Helpers, bind, helper_called, inlined, returned_text
 from .segment import SlotNames, lowercase
 
@@ -39,6 +45,8 @@ if TYPE_CHECKING:
 
 # Calls that add their argument to the text being built.
 ADDING = frozenset({"append", "extend", "insert"})
+# Calls that write a value as the text the model reads (`json.dumps(results)`, `yaml.safe_dump(refs)`).
+SERIALIZERS = frozenset({"dumps", "dump", "safe_dump", "yaml_dump", "to_json"})
 # Calls on a string literal that still give the literal as a template.
 LITERAL_METHODS = frozenset({"replace", "format", "strip", "lstrip", "rstrip"})
 LITERAL_FUNCTIONS = frozenset({"dedent", "cleandoc"})
@@ -71,36 +79,86 @@ class Loop:
 # ---------------------------------------------------------------- finding the wrappers
 
 
-def wrappers(node: ast.AST, raw: str, starts: list[int], helpers: Helpers) -> list[PyTemplate]:
+def wrappers(node: ast.AST, raw: str, starts: list[int], helpers: Helpers, serialized: frozenset = frozenset()) -> list[PyTemplate]:
     """The per-item strings a node builds, each a template of one source (``starts``: where ``raw``'s lines start).
 
     Asked of every node of a module in turn: a `for` loop, or what holds a comprehension
-    whose items become text (a `join` or `extend` call, an assignment, a return). A part
-    of the text that a function of the module (``helpers``) makes is read in place of
-    the call (see pycalls).
+    whose items become text (a `join`, `extend` or serializer call, an assignment, a return).
+    A part of the text that a function of the module (``helpers``) makes is read in place of
+    the call (see pycalls). A dict made per item is read as the JSON the model sees, when the
+    module hands what holds it to the model as text (``serialized``: see reaching_the_model).
     """
     if isinstance(node, (ast.For, ast.AsyncFor)):
-        body = list(_statements(node.body))
-        made = _made_by_helpers(body, helpers)
-        found = [_with_helpers(strings, made, helpers, node) for strings in _accumulated(body, helpers)]
-        pieces, more = _in_order(body, helpers)
-        if more:
-            # First: it stands where the string it starts with does, and reads more than that string alone.
-            found.insert(0, (_with_helpers(pieces, made, helpers, node)[0], True))
-        return [w for strings, rebuilt in found if (w := _wrapper(node.target, node.iter, body, strings, raw, starts, rebuilt))]
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("join", "extend"):
-        held = node.args
-    elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.Return)):
-        held = [node.value]
-    else:
-        return []
+        return _loop_wrappers(node, raw, starts, helpers, serialized)
+    if isinstance(node, ast.Return) and isinstance(joined(node.value), (ast.ListComp, ast.GeneratorExp)):
+        return _bare_returned(node, raw, starts, helpers, serialized)
     found = []
-    for comprehension in held:
-        if isinstance(comprehension, (ast.ListComp, ast.GeneratorExp)) and (strings := _strings(comprehension.elt, helpers)):
+    for comprehension in _held(node):
+        element = comprehension.elt
+        named = node.targets[0] if isinstance(node, ast.Assign) else getattr(node, "target", None)
+        if isinstance(element, ast.Dict) and (id(comprehension) in serialized or getattr(named, "id", None) in serialized):
+            element = json_text(element)
+        if strings := _strings(element, helpers):
             generator = comprehension.generators[-1]
             strings, rebuilt = _with_helpers(strings, {}, helpers, node)
             found.append(_wrapper(generator.target, generator.iter, [], strings, raw, starts, rebuilt))
     return [w for w in found if w is not None]
+
+
+def _loop_wrappers(node: ast.For | ast.AsyncFor, raw: str, starts: list[int], helpers: Helpers, serialized: frozenset) -> list[PyTemplate]:
+    body = list(_statements(node.body))
+    if serialized:
+        body = [_as_json(statement, serialized) for statement in body]
+    made = _made_by_helpers(body, helpers)
+    found = [_with_helpers(strings, made, helpers, node) for strings in _accumulated(body, helpers)]
+    pieces, more = _in_order(body, helpers)
+    if more:
+        # First: it stands where the string it starts with does, and reads more than that string alone.
+        found.insert(0, (_with_helpers(pieces, made, helpers, node)[0], True))
+    return [w for strings, rebuilt in found if (w := _wrapper(node.target, node.iter, body, strings, raw, starts, rebuilt))]
+
+
+def _bare_returned(node: ast.Return, raw: str, starts: list[int], helpers: Helpers, serialized: frozenset) -> list[PyTemplate]:
+    """`return "\n\n".join(d.page_content for d in docs)`: the text returned is the items' values, bare.
+    A join of strings is read where the join is called."""
+    comprehension = joined(node.value)
+    element = comprehension.elt
+    if _strings(element, helpers) or not _shown_bare(element, {}):
+        return []
+    rendered = ast.copy_location(ast.ListComp(_field(element), comprehension.generators), comprehension)
+    return wrappers(ast.copy_location(ast.Return(rendered), node), raw, starts, helpers, serialized)
+
+
+def _held(node: ast.AST) -> list[ast.ListComp | ast.GeneratorExp]:
+    """The comprehensions a node holds whose items may become text: joined, extended, serialized, assigned or returned."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("join", "extend"):
+        held = node.args
+    elif isinstance(node, ast.Call) and called_name(node) in SERIALIZERS:
+        held = node.args[:1]
+    elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.Return)):
+        held = [node.value]
+    else:
+        held = []
+    return [c for c in map(_comprehension, held) if c is not None]
+
+
+def _comprehension(node: ast.AST) -> ast.ListComp | ast.GeneratorExp | None:
+    """A comprehension, or a `map` written as the comprehension it is: `map(render, docs)` is
+    `(render(x) for x in docs)`, `map(lambda d: f"...", docs)` is `(f"..." for d in docs)`."""
+    if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+        return node
+    if not (isinstance(node, ast.Call) and called_name(node) == "map" and len(node.args) == 2 and not node.keywords):
+        return None
+    function, iterated = node.args
+    if isinstance(function, ast.Lambda) and len(function.args.args) == 1:
+        target, element = function.args.args[0].arg, function.body
+    elif isinstance(function, ast.Name):
+        target = ITEM
+        element = ast.copy_location(ast.Call(function, [ast.Name(ITEM, ast.Load())], []), function)
+    else:
+        return None
+    generator = ast.comprehension(ast.copy_location(ast.Name(target, ast.Store()), function), iterated, [], 0)
+    return ast.copy_location(ast.GeneratorExp(element, [generator]), node)
 
 
 def _statements(body: list[ast.stmt]):
@@ -150,24 +208,39 @@ def _adds(body: list[ast.stmt], helpers: Helpers, nested: bool = False, binding:
     variable bound (``binding``) to the first element of what it iterates.
     """
     named: dict[str, list[ast.AST]] = {}
+    # The locals the body adds whole to something: a text one of them starts grows until it is added.
+    growing = {added.id for added in map(_added, body) if isinstance(added, ast.Name)}
     for statement in body:
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
             named[statement.targets[0].id] = _strings(statement.value, helpers)
             if binding:
                 binding[statement.targets[0].id] = bind(statement.value, binding)
         if nested and isinstance(statement, (ast.For, ast.AsyncFor)) and isinstance(statement.target, ast.Name):
-            first = ast.copy_location(ast.Subscript(statement.iter, ast.Constant(0), ast.Load()), statement.iter)
-            inner = _adds(list(_statements(statement.body)), helpers, binding={statement.target.id: first})
+            inner = _adds(list(_statements(statement.body)), helpers, binding={statement.target.id: _first(statement.iter)})
             yield from ((target, strings, True, listed) for target, strings, _, listed in inner)
             continue
         added = _added(statement)
-        if added is None:
-            continue
-        strings = (named.get(added.id) if isinstance(added, ast.Name) else None) or _strings(added, helpers)
-        bare = not strings and _shown_bare(added, named)
-        if strings or bare:
-            strings = [_field(added)] if bare else strings
+        strings, bare = _added_strings(added, named, helpers) if added is not None else ([], False)
+        if strings and not _grows(statement, growing, strings, named):
             yield _receiver(statement), [bind(s, binding) for s in strings] if binding else strings, bare, not isinstance(statement, ast.AugAssign)
+
+
+def _added_strings(added: ast.AST, named: dict[str, list[ast.AST]], helpers: Helpers) -> tuple[list[ast.AST], bool]:
+    """The strings a value added is made of (a local's, or its own), or the field it shows added bare; and whether bare."""
+    strings = (named.get(added.id) if isinstance(added, ast.Name) else None) or _strings(added, helpers)
+    if strings:
+        return strings, False
+    return ([_field(added)], True) if _shown_bare(added, named) else ([], False)
+
+
+def _grows(statement: ast.stmt, growing: set[str], strings: list[ast.AST], named: dict[str, list[ast.AST]]) -> bool:
+    """`entry += f"URL: {r.url}"` on a text the body started and adds later (``growing``): that text
+    grows (in ``named``), and is added where it goes."""
+    grown = statement.target.id if isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name) else None
+    if grown not in growing or not named.get(grown):
+        return False
+    named[grown] = named[grown] + strings
+    return True
 
 
 def _receiver(statement: ast.stmt) -> str:
@@ -226,6 +299,11 @@ def text_pieces(node: ast.AST | None) -> list[ast.AST] | None:
     if isinstance(node, (ast.List, ast.Tuple)):
         parts = [text_pieces(item) for item in node.elts]
         return None if None in parts else [item for part in parts for item in part]
+    if (items := _joined_items(node)) is not None:
+        # `"\n".join([header, d.text])`: the items with the separator between them, each value a field.
+        separator = node.func.value
+        pieces = [[_field(item)] if not _literal(item) else [item] for item in items]
+        return [piece for i, part in enumerate(pieces) for piece in ([separator] if i else []) + part]
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         terms = _terms(node)
         if not any(_literal(term) for term in terms):
@@ -233,6 +311,27 @@ def text_pieces(node: ast.AST | None) -> list[ast.AST] | None:
         # `"Score: " + str(doc.score) + "\n"`: each value is a field, as in an f-string.
         return [_field(term) if not _literal(term) else term for term in terms]
     return None
+
+
+def _joined_items(node: ast.AST | None) -> list[ast.AST] | None:
+    """The items of `SEP.join(...)`, SEP a string literal: a list written out, item by item; a
+    comprehension, its element read for the first item it iterates (as a loop nested in a loop
+    body is); any other value, its first item. None for anything else."""
+    items = joined(node) if node is not None else None
+    if items is None or not isinstance(node.func.value, ast.Constant) or not isinstance(node.func.value.value, str):
+        return None
+    if isinstance(items, (ast.List, ast.Tuple)):
+        return list(items.elts)
+    if isinstance(items, (ast.ListComp, ast.GeneratorExp)):
+        generator = items.generators[0]
+        if not isinstance(generator.target, ast.Name):
+            return None
+        return [bind(items.elt, {generator.target.id: _first(generator.iter)})]
+    return [_first(items)]
+
+
+def _first(iterated: ast.AST) -> ast.AST:
+    return ast.copy_location(ast.Subscript(iterated, ast.Constant(0), ast.Load()), iterated)
 
 
 def _literal(node: ast.AST | None) -> bool:
@@ -355,10 +454,14 @@ def _verbatim(literal: str, body: str) -> tuple[int, int, str] | None:
     inner = literal[match.end() : len(literal) - len(quote)]
     if "\\" in inner or quote in inner:  # escapes, or an implicit concatenation
         return None
-    fields = split_fields(inner)
-    if fields is None or len(fields) != len(split_fields(body) or ()):
-        return None
+    fields, read = split_fields(inner), split_fields(body) or []
+    if fields is None or [_unparsed(f[2]) for f in fields] != [_unparsed(f[2]) for f in read]:
+        return None  # not what the string reads: a name in it bound to another value (`{s}` for `r.snippets[0]`)
     return match.end(), len(literal) - len(quote), match.group(0)
+
+
+def _unparsed(expression: str) -> str:
+    return ast.unparse(ast.parse(expression.strip(), mode="eval"))
 
 
 def called_name(call: ast.Call) -> str:
@@ -385,11 +488,110 @@ def _body(node: ast.AST) -> str:
         if isinstance(part, ast.Constant):
             text.append(_body(part))
             continue
-        expression = ast.unparse(part.value)
+        expression = _written(part.value)
         conversion = "!" + chr(part.conversion) if part.conversion != -1 else ""
         spec = ":" + _body(part.format_spec) if part.format_spec is not None else ""
         text.append("{" + (" " if expression.startswith("{") else "") + expression + conversion + spec + "}")
     return "".join(text)
+
+
+# ---------------------------------------------------------------- dicts the model reads as JSON
+
+
+def reaching_the_model(module: ast.Module, lexicon: Lexicon) -> frozenset:
+    """What a module hands the model as text, so that a dict made per item in it is JSON the model
+    reads: the names and comprehensions (by id) that a chat message holds (`{"role": "tool",
+    "content": results}`), that a tool returns (a function whose name or decorator the lexicon's
+    `tool` words name: `@tool`, `def search_tool`), or that a serializer writes into a text kept,
+    returned or written into a message or an f-string (`return json.dumps(results)`). A serialized
+    value passed on to another call (`Response(content=json.dumps(rows))`) goes to a page or a
+    file as much as to a model, and is not counted."""
+    held: list[ast.AST] = []
+    for node in ast.walk(module):
+        if isinstance(node, (ast.Return, ast.Assign, ast.FormattedValue)) and _serialized(node.value):
+            held.append(node.value)
+        elif isinstance(node, ast.Dict):
+            keys = {key.value: value for key, value in zip(node.keys, node.values) if isinstance(key, ast.Constant)}
+            if "role" in keys and "content" in keys:
+                held.append(keys["content"])
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_tool(node, lexicon):
+            held.extend(r.value for r in ast.walk(node) if isinstance(r, ast.Return) and r.value is not None)
+    # What a serializer writes, where its text is kept: the text is the JSON of its argument.
+    held = [node.args[0] if _serialized(node) else node for node in held]
+    return frozenset(h.id if isinstance(h, ast.Name) else id(h) for h in held if isinstance(h, (ast.Name, ast.ListComp, ast.GeneratorExp)))
+
+
+def _serialized(node: ast.AST | None) -> bool:
+    return isinstance(node, ast.Call) and called_name(node) in SERIALIZERS and bool(node.args)
+
+
+def _is_tool(function: ast.FunctionDef | ast.AsyncFunctionDef, lexicon: Lexicon) -> bool:
+    decorators = [d.func if isinstance(d, ast.Call) else d for d in function.decorator_list]
+    names = [function.name] + [d.attr if isinstance(d, ast.Attribute) else getattr(d, "id", "") for d in decorators]
+    return any(name and lexicon.mentions(name, "tool") for name in names)
+
+
+def _as_json(statement: ast.stmt, serialized: frozenset) -> ast.stmt:
+    """A loop body's statement that adds a dict to a list the model reads (``serialized``), the dict read as its JSON text."""
+    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call) and isinstance(statement.value.func, ast.Attribute):
+        call = statement.value
+        if call.func.attr in ADDING and call.args and isinstance(call.args[-1], ast.Dict) and _receiver(statement) in serialized:
+            text = json_text(call.args[-1])
+            if text is not None:
+                return ast.copy_location(ast.Expr(ast.Call(call.func, [*call.args[:-1], text], [])), statement)
+    return statement
+
+
+def json_text(node: ast.Dict) -> ast.JoinedStr | None:
+    """A dict written per item as the JSON text the model reads, each value a field named by its key:
+    `{"source_type": d.source}` reads `{"source_type": {d['source_type']}}`, so that its key says what
+    the field is, as a JSON source's key does. None for a chat message (a `role` key) or a dict with
+    keys that are not written out."""
+    values = _json_values(node, ())
+    if values is None or any(isinstance(key, ast.Constant) and key.value == "role" for key in node.keys):
+        return None
+    if sum(isinstance(value, ast.FormattedValue) for value in values) < 2:
+        return None  # `{"type": "text", "text": t}`: a content block of a message, one value and its kind
+    return ast.copy_location(ast.JoinedStr(values), node)
+
+
+def _json_values(node: ast.Dict, path: tuple[str, ...]) -> list[ast.AST] | None:
+    if not node.keys or not all(isinstance(key, ast.Constant) and isinstance(key.value, str) for key in node.keys):
+        return None
+    values: list[ast.AST] = [ast.Constant("{")]
+    for i, (key, value) in enumerate(zip(node.keys, node.values)):
+        values.append(ast.Constant((", " if i else "") + json.dumps(key.value) + ": "))
+        if isinstance(value, ast.Dict):
+            inner = _json_values(value, path + (key.value,))
+            if inner is None:
+                return None
+            values.extend(inner)
+        elif isinstance(value, ast.Constant):
+            values.append(ast.Constant(json.dumps(value.value)))
+        else:
+            values.append(ast.FormattedValue(_keyed(value, path + (key.value,)), -1, None))
+    values.append(ast.Constant("}"))
+    return values
+
+
+def _keyed(value: ast.AST, path: tuple[str, ...]) -> ast.AST:
+    """What a dict's value reads, named by the dict's keys: `d.source` under "source_type" is `d["source_type"]`."""
+    ref = reference(value, {})
+    if ref is None:
+        return value
+    keyed: ast.AST = ast.copy_location(ast.Name(ref[0], ast.Load()), value)
+    for key in path:
+        keyed = ast.copy_location(ast.Subscript(keyed, ast.Constant(key), ast.Load()), value)
+    return keyed
+
+
+def _written(node: ast.AST) -> str:
+    """An expression as a field writes it; `_` (a value of nothing known) for one this Python cannot
+    write inside an f-string (a helper's text bound in, holding a backslash)."""
+    try:
+        return ast.unparse(node)
+    except ValueError:
+        return "_"
 
 
 # ---------------------------------------------------------------- what a field reads
@@ -430,6 +632,8 @@ def _call_reference(node: ast.Call, aliases: dict[str, tuple[str, tuple[str, ...
     key = _string(node.args[0]) if node.func.attr == "get" and node.args else None
     if key is not None:
         return inner and (inner[0], inner[1] + (key,))
+    if isinstance(node.func.value, ast.Constant) and node.args:
+        return reference(node.args[0], aliases)  # `"\n".join(doc.snippets)`: a method of a literal shows its argument
     if isinstance(node.func.value, ast.Name) and node.func.value.id not in aliases and node.args:
         # A function of a module or class: datetime.fromisoformat(r["date"]), json.dumps(d.meta);
         # d.replace("a", "b") is d's own method, and shows d.

@@ -8,7 +8,8 @@ assigns before returning to their values, and the fields of the string it
 returns then read the loop's variable as any field of the loop's own string does.
 
 Only the file's own functions are followed (at its top, or methods of its classes
-called through `self`/`cls`), a name defined twice is not followed, and a helper
+called through `self`/`cls`, or through an item, `doc.render()`, its `self` then the item),
+a name defined twice is not followed, and a helper
 is followed into the helpers it calls MAX_DEPTH deep, never into itself.
 
 A helper with several returns is read by its richest returned string, the one
@@ -56,9 +57,17 @@ def helper_called(node: ast.AST, helpers: Helpers) -> ast.FunctionDef | ast.Asyn
     func = node.func
     if isinstance(func, ast.Name):
         return helpers.get(func.id)
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in _OWN:
-        return helpers.get(func.attr)
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        helper = helpers.get(func.attr)
+        if func.value.id in _OWN or helper is not None and _receiver(helper) is not None:
+            return helper
     return None
+
+
+def _receiver(helper: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """The parameter a method of a class receives its instance in (`self`); None for a plain function."""
+    positional = helper.args.posonlyargs + helper.args.args
+    return positional[0].arg if positional and positional[0].arg == "self" else None
 
 
 def inlined(string: ast.JoinedStr, binding: dict[str, ast.AST], helpers: Helpers, calling: tuple[str, ...] = ()) -> ast.JoinedStr:
@@ -94,6 +103,8 @@ def returned_text(call: ast.AST, helpers: Helpers, calling: tuple[str, ...] = ()
         if text is None:
             continue
         text = inlined(text, {}, helpers, calling + (helper.name,))
+        if text.values and getattr(text.values[0], "lineno", None) is not None:
+            text = ast.copy_location(text, text.values[0])  # where its first piece is written (`head` in `f"{head}\n..."`)
         shown = sum(isinstance(part, ast.FormattedValue) for part in text.values)
         if best is None or shown > best[0]:
             best = shown, text
@@ -113,6 +124,8 @@ def _arguments(helper: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, m
         if default is not None:
             binding[param.arg] = default
     if method and positional and positional[0].arg in _OWN:
+        # `doc.render()`: the method of the item's class, its `self` the item.
+        binding[positional[0].arg] = call.func.value
         positional = positional[1:]
     for param, arg in zip(positional, call.args):
         binding[param.arg] = arg
@@ -128,20 +141,48 @@ def _returns(body: list[ast.stmt], binding: dict[str, ast.AST], tests: tuple[str
     what the branch shows, unless it sets a plain constant (the fallback when a field is missing).
     """
     staleness = vocabulary.patterns(shipped().words("unconditional-date", "staleness-tests"))
+    stale = any(staleness.search(test.lower()) for test in tests)
     for statement in body:
         if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
             targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
             if len(targets) == 1 and isinstance(targets[0], ast.Name):
                 if not (branch and isinstance(statement.value, ast.Constant) and targets[0].id in binding):
                     binding[targets[0].id] = bind(statement.value, binding)
+        elif (grown := _grown(statement, binding)) is not None:
+            if not stale:  # a note added only when the source is stale is the recommended one
+                binding[grown[0]] = grown[1]
         elif isinstance(statement, ast.Return) and statement.value is not None:
-            if not any(staleness.search(test.lower()) for test in tests):
+            if not stale:
                 yield bind(statement.value, binding)
         elif isinstance(statement, ast.If):
             yield from _returns(statement.body, binding, tests + (ast.unparse(statement.test),), True)
             yield from _returns(statement.orelse, binding, tests, True)
         elif isinstance(statement, (ast.With, ast.AsyncWith, ast.Try)):
             yield from _returns(statement.body, binding, tests, branch)
+
+
+def _grown(statement: ast.stmt, binding: dict[str, ast.AST]) -> tuple[str, ast.AST] | None:
+    """What a statement makes of a local it adds to: a text with `text += piece`, a list with
+    `parts.append(piece)`, `parts.extend([...])` or `parts += [...]`; None for any other statement."""
+    if isinstance(statement, ast.AugAssign) and isinstance(statement.op, ast.Add) and isinstance(statement.target, ast.Name):
+        name, added = statement.target.id, bind(statement.value, binding)
+        held = binding.get(name)
+        if isinstance(held, ast.List) and isinstance(added, (ast.List, ast.Tuple)):
+            return name, ast.List([*held.elts, *added.elts], ast.Load())
+        return (name, ast.copy_location(ast.BinOp(held, ast.Add(), added), held)) if held is not None else None
+    call = statement.value if isinstance(statement, ast.Expr) else None
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) and len(call.args) == 1):
+        return None
+    name = call.func.value.id
+    held = binding.get(name)
+    if not isinstance(held, ast.List):
+        return None
+    added = bind(call.args[0], binding)
+    if call.func.attr == "append":
+        return name, ast.List([*held.elts, added], ast.Load())
+    if call.func.attr == "extend" and isinstance(added, (ast.List, ast.Tuple)):
+        return name, ast.List([*held.elts, *added.elts], ast.Load())
+    return None
 
 
 def _as_text(value: ast.AST, strings_only: bool = False) -> ast.JoinedStr | None:
@@ -157,7 +198,9 @@ def _as_text(value: ast.AST, strings_only: bool = False) -> ast.JoinedStr | None
     if not pieces or any(not isinstance(piece, (ast.JoinedStr, ast.Constant)) for piece in pieces):
         return None
     values = [v for piece in pieces for v in (piece.values if isinstance(piece, ast.JoinedStr) else [piece])]
-    return ast.copy_location(ast.JoinedStr(values), value)
+    # Placed where its first literal is written: a text built in pieces is reported where it starts.
+    first = next((p for p in pieces if getattr(p, "lineno", None) is not None and (not isinstance(p, ast.JoinedStr) or p.values)), value)
+    return ast.copy_location(ast.JoinedStr(values), first)
 
 
 class _Bind(ast.NodeTransformer):

@@ -5,7 +5,8 @@ that is assigned to a name like ``*_PROMPT`` or ``*_TEMPLATE``, or passed as the
 template of a prompt class (LangChain's PromptTemplate and ChatPromptTemplate,
 Haystack's PromptBuilder and ChatMessage.from_*, LlamaIndex's PromptTemplate), or
 that is a Jinja template by its content; and the per-source strings code builds in a
-loop (see pybuild).
+loop, through the module's own helpers and methods, and the per-item dicts it hands the
+model as JSON (see pybuild and pycalls).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from ..meaning.lexicon import Lexicon, shipped, split
 from ..model.lines import line_starts
 from ..model.prompt import Syntax
-from .pybuild import BUILDING, Loop, called_name, jinja_by_content, literal_in_call, wrappers
+from .pybuild import BUILDING, Loop, called_name, jinja_by_content, literal_in_call, reaching_the_model, split_fields, wrappers
 from .pyassembly import assembled, joined
 from .pycalls import helpers_of
 from .pyversions import NewerSyntax, parse_module
@@ -90,6 +91,7 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
     built: list[PyTemplate] = []
     sent: list[PyTemplate] = []
     helpers = helpers_of(module)
+    serialized = reaching_the_model(module, lexicon)
     for node in ast.walk(module):
         for literal, jinja_hint in _candidates(node, lexicon):
             template = _template(raw, starts, literal, jinja_hint)
@@ -100,7 +102,11 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
             if template is not None:
                 sent.append(template)
         if type(node) in BUILDING:
-            built.extend(wrappers(node, raw, starts, helpers))
+            built.extend(wrappers(node, raw, starts, helpers, serialized))
+    # A loop over the chat history renders turns, not sources.
+    history = words(lexicon=lexicon)
+    built = [t for t in built if slot_kind(_named_text(t.loop.collection), history) != "history"]
+    built = _bare_in_context(module, built, lexicon)
     if not found and not sent:
         built = _for_context(module, built, lexicon)
     # A string built per item is one source's wrapper before it is a prompt of its own.
@@ -114,26 +120,61 @@ def _for_context(module: ast.Module, built: list[PyTemplate], lexicon: Lexicon) 
     make the context: the function that builds them, or what a statement of that function
     adds to, iterates or assigns (`def combine_context`, `context += ...`, `for doc in docs`).
     Elsewhere a loop that builds text per item makes a log line, a page or a file, not a prompt."""
+    kept_lines = _lines_of(module, lexicon, inner=True)
+    return [t for t in built if t.line in kept_lines or _renders_a_source(t, lexicon)]
+
+
+def _lines_of(module: ast.Module, lexicon: Lexicon, inner: bool) -> set[int]:
+    """The lines of the functions whose name says they make the context (``inner``: or a prompt, or a
+    name in them says so: what a statement adds to, iterates or assigns)."""
     vocab = words(lexicon=lexicon)
 
     def says_context(name: str) -> bool:
         # The name, or the name less a last word that says how the text is held (`context_parts`).
         named = [name, "_".join(split(name)[:-1])]
-        return any(slot_kind(n, vocab) == "context" for n in named if n) or names_prompt_function(name, lexicon)
+        return any(slot_kind(n, vocab) == "context" for n in named if n) or inner and names_prompt_function(name, lexicon)
 
     kept_lines: set[int] = set()
     for function in (n for n in ast.walk(module) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
-        names = [function.name, *(_named(n) for n in ast.walk(function) if isinstance(n, (ast.For, ast.AsyncFor, ast.Assign, ast.AugAssign, ast.comprehension)))]
+        names = [function.name]
+        if inner:
+            names += [_named(n) for n in ast.walk(function) if isinstance(n, (ast.For, ast.AsyncFor, ast.Assign, ast.AugAssign, ast.comprehension))]
         if any(name and says_context(name) for name in names):
             kept_lines.update(range(function.lineno, (function.end_lineno or function.lineno) + 1))
-    return [t for t in built if t.line in kept_lines or _renders_a_source(t, lexicon)]
+    return kept_lines
+
+
+def _bare_in_context(module: ast.Module, built: list[PyTemplate], lexicon: Lexicon) -> list[PyTemplate]:
+    """The per-item strings, less those that are each item's value alone (`"\n".join(d.text for d in
+    docs)`) outside a function whose own name says it makes the context (`def format_docs`): elsewhere
+    such a join makes a file's text, a message's or a transcript's."""
+    if not any(_bare(t.text) for t in built):
+        return built
+    kept_lines = _lines_of(module, lexicon, inner=False)
+    return [t for t in built if not _bare(t.text) or t.line in kept_lines]
+
+
+def _bare(text: str) -> bool:
+    fields = split_fields(text) or []
+    return len(fields) == 1 and fields[0][0] == 0 and fields[0][1] == len(text)
 
 
 def _renders_a_source(template: PyTemplate, lexicon: Lexicon) -> bool:
     """Whether a per-item string is shaped as a source whatever the names around it: it shows
-    the item's text (a content key) and something more of the item beside it (a title, a date)."""
-    keys = template.loop.keys if template.loop else ()
-    return len(keys) > 1 and any(lexicon.means(key, "content-key") for key in keys)
+    the item's text (a content key) and something more of the item beside it (a title, a date),
+    or its number in the list (`[{i}] {r.snippet}`)."""
+    loop = template.loop
+    if loop is None or not any(lexicon.means(key, "content-key") for key in loop.keys):
+        return False
+    return len(loop.keys) > 1 or loop.index is not None
+
+
+def _named_text(collection: str) -> str:
+    """The name a collection's expression ends in (`self.collected_info[:5]` is collected_info)."""
+    try:
+        return _name_of(ast.parse(collection, mode="eval").body) or ""
+    except SyntaxError:
+        return ""
 
 
 def _named(node: ast.AST) -> str | None:
@@ -144,7 +185,11 @@ def _named(node: ast.AST) -> str | None:
         target = node.targets[0]
     else:
         target = node.target
-    # Through what wraps the collection: `enumerate(docs)`, `docs.items()`, `docs[:5]`.
+    return _name_of(target)
+
+
+def _name_of(target: ast.AST) -> str | None:
+    """The name an expression ends in, through what wraps a collection: `enumerate(docs)`, `docs.items()`, `docs[:5]`."""
     while isinstance(target, (ast.Call, ast.Subscript)):
         if isinstance(target, ast.Subscript):
             target = target.value

@@ -3,8 +3,11 @@
 ## What it does
 Flags the name of the system or connector a chunk came from (Confluence,
 SharePoint, Zendesk, Google Drive, ...) when it is rendered as a field of the
-source's wrapper (`Source: Confluence`, `[Zendesk]`). A title that mentions a
-product is not flagged.
+source's wrapper (`Source: Confluence`, `[Zendesk]`), and a slot of a sources
+template or a key of a per-source object that prints it (`{d.source_type}`,
+`{{ doc.meta.datasource }}`, `${d.connector}`, `"connector": d.origin`). A title
+that mentions a product is not flagged, nor a slot under a bare `source` or
+`origin`, which as often prints the document's URL or file name.
 
 ## Why is this bad?
 It costs about 4 tokens per source and measured no gain at all (0.00). The model
@@ -25,14 +28,16 @@ Source: Confluence
 ## Fix safety
 Safe: the field is removed whole; the chunk text is untouched. A system name on one
 source only, or under another label on the next, is reported with an unsafe fix; when the
-whole field cannot be removed, with none.
+whole field cannot be removed (a slot inside a sentence, a key of text built in code), with
+none. A slot is reported only inside a sources loop, where a renderer repeats it.
 """
 
 from __future__ import annotations
 
-from ..model.prompt import Prompt
+from ..meaning.lexicon import Lexicon
+from ..model.prompt import Field, Prompt, Source
 from ._context import RuleContext
-from ._fields import read, remove_field, source_label
+from ._fields import is_slot, read, remove_field, source_label
 
 CODE = "PL202"
 NAME = "source-system-name"
@@ -46,16 +51,24 @@ def _is_system(value: str, systems: frozenset[str]) -> bool:
     return name in systems or any(name.startswith(s + " ") and not name[len(s) + 1 :].isalpha() for s in systems)
 
 
+def _names_system(source: Source, field: Field, ambiguous: frozenset[str], lexicon: Lexicon) -> bool:
+    """A slot of a sources loop whose name says it prints the system (`source_type`, `connector`),
+    not one that may print a URL or a file name as well (`source`)."""
+    return source.repeated and is_slot(field.value) and field.label not in ambiguous and lexicon.means(field.label, "system")
+
+
 def check(prompt: Prompt, ctx: RuleContext):
     systems = frozenset(" ".join(w.lower().split()) for w in ctx.words("systems"))
+    ambiguous = ctx.labels("ambiguous-labels")
     for source in prompt.sources:
         for field in source.fields:
-            if (field.label == "" or ctx.lexicon.means(field.label, "system")) and _is_system(field.value, systems):
+            named = (field.label == "" or ctx.lexicon.means(field.label, "system")) and _is_system(field.value, systems)
+            if named or _names_system(source, field, ambiguous, ctx.lexicon):
                 reading = read(prompt, source, field, "system", ctx.lexicon)
                 yield ctx.finding(
                     prompt,
                     field.value_span,
-                    f"{source_label(source)} names its source system ('{field.shown}'), "
+                    f"{source_label(source)} {'names' if named else 'prints'} its source system ('{field.shown}'), "
                     "which tells the model nothing about the answer",
                     fix=remove_field(prompt, field, "Remove the system name", reading.applicability),
                     tokens_text=field.elsewhere,

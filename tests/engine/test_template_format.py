@@ -285,9 +285,12 @@ def test_format_drops_what_check_fix_drops_and_keeps_the_rest():
         ("PL102", Applicability.SAFE), ("PL203", Applicability.SAFE), ("PL104", Applicability.SAFE)]
     assert formatted(SCORED) == formatting.Formatted(SCORED_FORMATTED)
     assert lint_text(SCORED_FORMATTED, path="t.j2", config=CONFIG) == []
-    # The system name is not flagged (a slot's value is unknown), so check --fix keeps it: format too.
+    # A slot that prints the source system is PL202's, removed whole: format drops it as check --fix does.
     system = SCORED.replace("Chunk id:", "Source system: {{ doc.meta.source_system }}\nChunk id:")
-    assert formatted(system) == formatting.Formatted(None, ("sources block kept: a field the canonical header has no place for (source system)",))
+    assert formatted(system) == formatting.Formatted(SCORED_FORMATTED)
+    # A field no rule flags stays, so format keeps the block.
+    kept = SCORED.replace("Chunk id:", "Department: {{ doc.meta.department }}\nChunk id:")
+    assert formatted(kept) == formatting.Formatted(None, ("sources block kept: a field the canonical header has no place for (department)",))
 
 
 def test_the_stale_only_wrapper_is_an_unsafe_fix_and_says_what_the_data_must_hold():

@@ -1,0 +1,241 @@
+"""Where applications build their context in code: a per-document helper joined by its caller, a tool
+that returns its documents as dicts, and slots that print the source system (PL202)."""
+
+from __future__ import annotations
+
+import pytest
+
+from promptlint.engine.config import build
+from promptlint.engine.lint import fix_text, lint_text
+from promptlint.model.findings import Applicability
+
+CONFIG = build({"today": "2026-12-02"}, "test")
+
+# A per-document helper; X is its item, LABEL/FIELD the metadata line it adds, CONTENT the chunk's key.
+HELPERS = {
+    "added with +=": 'def render_one(X):\n    s = f"Title: {X.title}\\n"\n    s += f"LABEL: {X.FIELD}\\n"\n    s += X.CONTENT\n    return s\n',
+    "appended then joined": 'def render_one(X):\n    parts = [f"Title: {X.title}"]\n    parts.append(f"LABEL: {X.FIELD}")\n    parts.append(X.CONTENT)\n    return "\\n".join(parts)\n',
+    "an f-string per field": 'def render_one(X):\n    head = f"Title: {X.title}"\n    line = f"LABEL: {X.FIELD}"\n    return f"{head}\\n{line}\\n{X.CONTENT}"\n',
+    "a method of a class": 'class Hit:\n    def render_one(self):\n        s = f"Title: {self.title}\\n"\n        s += f"LABEL: {self.FIELD}\\n"\n        return s + self.CONTENT\n',
+}
+# How the caller calls it once per item (CALL: the call for item X).
+CALLERS = {
+    "comprehension joined": 'def build_context(docs):\n    return "\\n\\n".join(CALL for X in docs)\n',
+    "appended in a loop": 'def build_context(docs):\n    out = []\n    for X in docs:\n        out.append(CALL)\n    return "\\n\\n".join(out)\n',
+    "mapped": 'def build_context(docs):\n    return "\\n\\n".join(map(lambda X: CALL, docs))\n',
+}
+# Field names no example of the lexicon holds, and the rule each fires.
+FIELDS = [("knn_similarity", "PL102"), ("crawled_on", "PL201"), ("ingest_platform", "PL202"), ("origin_system", "PL202")]
+CONTENTS = ["page_content", "passage", "body"]
+
+
+def _findings(source: str, path: str = "build.py") -> list[tuple[int, str]]:
+    return [(f.line, f.code) for f in lint_text(source, path=path, config=CONFIG)]
+
+
+def _helper_built(helper: str, caller: str, field: str, content: str, item: str = "hit") -> str:
+    method = helper == "a method of a class"
+    call = f"{item}.render_one()" if method else f"render_one({item})"
+    text = HELPERS[helper].replace("FIELD", field).replace("CONTENT", content).replace("LABEL", "Info")
+    return text.replace("X", "self" if method else item) + "\n\n" + CALLERS[caller].replace("CALL", call).replace("X", item)
+
+
+@pytest.mark.parametrize("helper", HELPERS)
+@pytest.mark.parametrize("caller", CALLERS)
+@pytest.mark.parametrize("field, code", FIELDS)
+@pytest.mark.parametrize("content", CONTENTS)
+def test_a_helper_built_source_is_read_as_the_callers_loop_body(helper, caller, field, code, content):
+    source = _helper_built(helper, caller, field, content)
+    # Reported where the helper's text starts: its first literal, the title line.
+    first = next(i for i, line in enumerate(source.split("\n"), 1) if "Title: {" in line)
+    assert _findings(source) == [(first, code)]
+
+
+@pytest.mark.parametrize("helper", HELPERS)
+@pytest.mark.parametrize("caller", CALLERS)
+@pytest.mark.parametrize("content", CONTENTS)
+def test_the_clean_twin_of_a_helper_built_source_is_clean(helper, caller, content):
+    """The same source with a field no rule reports: read (it is a prompt) and clean."""
+    source = _helper_built(helper, caller, "department", content)
+    assert lint_text(source, path="build.py", config=CONFIG) == []
+    from promptlint.readers.pysource import templates_in
+
+    texts = [t.text for t in templates_in(source) if t.loop is not None]
+    assert len(texts) == 1 and "Info: {" in texts[0] and "Title: {" in texts[0]
+
+
+def test_a_helper_called_for_something_else_is_not_a_source():
+    """A helper that renders no content of its item, joined: a list of labels, not sources."""
+    source = 'def label(u):\n    s = f"Name: {u.name}\\n"\n    s += f"Role: {u.role}"\n    return s\n\n\ndef roster(users):\n    return "\\n".join(label(u) for u in users)\n'
+    assert _findings(source) == []
+
+
+def test_a_loop_body_that_grows_one_entry_is_read_in_order():
+    """`entry = ...; entry += ...; parts.append(entry)`: one source, its pieces in the order written."""
+    from promptlint.readers.pysource import templates_in
+
+    source = (
+        "class Results:\n    def render(self):\n        parts = []\n        for hit in self.content:\n"
+        '            entry = f"{hit.title}\\n"\n            entry += f"Relevance: {hit.relevance}\\n"\n'
+        '            entry += f"Content: {hit.body}\\n"\n            parts.append(entry)\n        return "\\n".join(parts)\n'
+    )
+    assert [t.text for t in templates_in(source)] == ["{hit.title}\nRelevance: {hit.relevance}\nContent: {hit.body}\n"]
+    assert _findings(source) == [(5, "PL102")]
+
+
+# ---------------------------------------------------------------- dicts a tool returns
+
+TOOL_FORMS = {
+    "dumped comprehension": "import json\n\n\ndef lookup(query, docs):\n    return json.dumps([DICT for X in docs])\n",
+    "appended then dumped": "import json\n\n\ndef lookup(query, docs):\n    results = []\n    for X in docs:\n        results.append(DICT)\n    return json.dumps(results)\n",
+    "returned by a tool": "@tool\ndef lookup(query):\n    return [DICT for X in index.search(query)]\n",
+    "in a tool message": 'def answer(query, docs):\n    results = [DICT for X in docs]\n    return [{"role": "tool", "content": results}]\n',
+}
+KEYS = [("vector_similarity", "PL102"), ("last_synced_at", "PL201"), ("ingest_platform", "PL202"), ("datasource", "PL202")]
+
+
+def _tool(form: str, key: str, content: str = "text", item: str = "r") -> str:
+    entry = '{"title": X.name, "KEY": X.value, "CONTENT": X.chunk}'.replace("KEY", key).replace("CONTENT", content)
+    return TOOL_FORMS[form].replace("DICT", entry).replace("X", item)
+
+
+@pytest.mark.parametrize("form", TOOL_FORMS)
+@pytest.mark.parametrize("key, code", KEYS)
+@pytest.mark.parametrize("content", ["text", "content", "snippet"])
+def test_a_dict_a_tool_returns_is_a_json_source_whose_keys_are_its_fields(form, key, code, content):
+    source = _tool(form, key, content)
+    line = next(i for i, text in enumerate(source.split("\n"), 1) if '"title"' in text)
+    assert _findings(source) == [(line, code)]
+
+
+@pytest.mark.parametrize("form", TOOL_FORMS)
+def test_the_clean_twin_of_a_tool_dict_is_clean(form):
+    """Read as a source (its keys are the loop's fields) and clean."""
+    from promptlint.readers.pysource import templates_in
+
+    source = _tool(form, "department")
+    assert _findings(source) == []
+    assert [t.loop.keys for t in templates_in(source) if t.loop is not None] == [("title", "department", "text")]
+
+
+@pytest.mark.parametrize("key", [k for k, _ in KEYS])
+def test_a_dict_that_does_not_reach_the_model_is_not_read(key):
+    """An endpoint returning dicts to a page, or a dict kept in a list: no serializer, no tool, no message."""
+    source = _tool("dumped comprehension", key).replace("json.dumps(", "list(")
+    assert _findings(source) == []
+    assert _findings("def rows(docs):\n    return [{'text': d.chunk, 'KEY': d.value} for d in docs]\n".replace("KEY", key)) == []
+
+
+def test_a_chat_message_dict_is_no_source():
+    source = 'import json\n\n\ndef history(turns):\n    return json.dumps([{"role": t.role, "content": t.text, "sent_at": t.when} for t in turns])\n'
+    assert _findings(source) == []
+
+
+# ---------------------------------------------------------------- PL202 on slots
+
+SYSTEM_SLOTS = ["source_type", "connector", "meta.datasource", "ingest_platform"]
+# How each syntax writes a sources loop whose second line prints SLOT of the item.
+SYNTAXES = {
+    "jinja": ("t.j2", "Answer from the sources.\n{% for doc in documents %}\nTitle: {{ doc.title }}\nFrom: {{ doc.SLOT }}\n{{ doc.content }}\n{% endfor %}\nQuestion: {{ question }}\n"),
+    "f-string": ("build.py", 'def build_context(docs):\n    return "\\n\\n".join(f"Title: {doc.title}\\nFrom: {doc.SLOT}\\n{doc.content}" for doc in docs)\n'),
+    "template literal": ("build.ts", "export function buildContext(docs: Doc[]): string {\n  return docs.map((doc) => `Title: ${doc.title}\\nFrom: ${doc.SLOT}\\n${doc.content}`).join('\\n\\n');\n}\n"),
+}
+
+
+def _slotted(syntax: str, slot: str) -> tuple[str, str]:
+    path, text = SYNTAXES[syntax]
+    if syntax == "f-string" and "." in slot:
+        slot = slot.replace(".", "['", 1) + "']"
+    return path, text.replace("SLOT", slot)
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+@pytest.mark.parametrize("slot", SYSTEM_SLOTS)
+def test_a_slot_that_prints_the_source_system_is_reported(syntax, slot):
+    path, text = _slotted(syntax, slot)
+    found = [f for f in lint_text(text, path=path, config=CONFIG) if f.code == "PL202"]
+    assert len(found) == 1 and "prints its source system" in found[0].message
+
+
+@pytest.mark.parametrize("syntax", SYNTAXES)
+@pytest.mark.parametrize("slot", ["source", "origin", "meta.source", "url", "file_name"])
+def test_a_source_slot_that_may_hold_a_url_or_a_file_name_is_not_reported(syntax, slot):
+    path, text = _slotted(syntax, slot)
+    assert [f.code for f in lint_text(text, path=path, config=CONFIG) if f.code == "PL202"] == []
+
+
+def test_a_system_slot_on_its_own_line_is_removed_whole():
+    path, text = _slotted("jinja", "connector")
+    [finding] = [f for f in lint_text(text, path=path, config=CONFIG) if f.code == "PL202"]
+    assert finding.fix.applicability == Applicability.SAFE
+    assert fix_text(text, path=path, config=CONFIG) == text.replace("From: {{ doc.connector }}\n", "")
+
+
+def test_a_system_slot_inside_a_sentence_has_no_fix():
+    text = "{% for doc in documents %}\nTitle: {{ doc.title }}. It came from {{ doc.connector }} last week.\n{{ doc.content }}\n{% endfor %}\nQuestion: {{ question }}\n"
+    [finding] = [f for f in lint_text(text, path="t.j2", config=CONFIG) if f.code == "PL202"]
+    assert finding.fix is None
+
+
+def test_a_slot_outside_a_sources_loop_is_not_reported():
+    text = "Search the {connector} index for the answer.\n\nContext:\n{context}\n\nQuestion: {question}\n"
+    assert [f.code for f in lint_text(text, path="p.txt", config=CONFIG) if f.code == "PL202"] == []
+
+
+def test_a_helper_text_this_python_cannot_write_as_a_field_is_no_traceback():
+    """A helper's list bound into a field of the f-string it returns, one item holding a backslash:
+    Python 3.11 cannot write that back as one f-string field, and the file is still read."""
+    from promptlint.readers.pysource import templates_in
+
+    source = (
+        "def column(field):\n    args = [f\"size={field.size}\"]\n    escaped = field.default.replace(\"'\", \"\\\\'\")\n"
+        "    args.append(f\"default='{escaped}'\")\n    return f\"Column({', '.join(args)})\"\n\n\n"
+        "def build_context(fields):\n    lines = []\n    for f in fields:\n        lines.append(column(f))\n    return \"\\n\".join(lines)\n"
+    )
+    compile(source, "build.py", "exec")
+    assert templates_in(source) == []
+    assert _findings(source) == []
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        # A message's content blocks: one value and its kind, no source.
+        'import json\n\n\ndef blocks(texts):\n    return json.dumps([{"type": "text", "text": t.body} for t in texts])\n',
+        # Serialized for a page: passed on to another call.
+        'import json\n\n\ndef memories(rows):\n    items = [{"raw": r.raw, "created_at": r.created_at} for r in rows]\n    return Response(content=json.dumps(items))\n',
+    ],
+)
+def test_dicts_that_are_no_sources_the_model_reads(source):
+    from promptlint.readers.pysource import templates_in
+
+    assert templates_in(source) == []
+
+
+@pytest.mark.parametrize("name, read", [("format_docs", True), ("combine_documents", True), ("load_file_text", False), ("message_text", False)])
+@pytest.mark.parametrize("content", ["page_content", "text"])
+def test_items_joined_bare_are_sources_only_where_the_function_says_context(name, read, content):
+    """`return "\\n\\n".join(d.text for d in docs)`: sources with nothing but their text (no title), in a
+    function named for the context; elsewhere a file's or a message's text."""
+    source = f'def {name}(docs):\n    return "\\n\\n".join(d.{content} for d in docs)\n'
+    assert _findings(source) == ([(2, "PL205")] if read else [])
+
+
+@pytest.mark.parametrize("shown", ['"\\n".join(info.snippets)', "info.snippets[0]"])
+@pytest.mark.parametrize("title", [False, True])
+def test_a_numbered_list_of_texts_is_a_source_whatever_its_names(shown, title):
+    """`[n]` and the item's text, in a module with no other prompt and no name that says context:
+    its sources have no title unless one is shown (the clean twin)."""
+    head = "{info.title} " if title else ""
+    source = f'def forward(collected):\n    out = ""\n    for n, info in enumerate(collected):\n        out += f"[{{n + 1}}] {head}\\n" + {shown}\n    return out\n'
+    assert _findings(source) == ([] if title else [(4, "PL205")])
+
+
+@pytest.mark.parametrize("test, codes", [("d.is_stale", []), ("d.updated_at", ["PL201"]), ("include_dates", ["PL201"])])
+@pytest.mark.parametrize("added", ['s += f"Updated: {d.updated_at}\\n"', 'parts.append(f"Updated: {d.updated_at}")'])
+def test_a_date_a_helper_adds_only_when_stale_is_the_recommended_note(test, codes, added):
+    """What a helper adds under a staleness test is left out, as a return under one is; under any other
+    test it is what the source shows when the value is there."""
+    start, end = ('s = f"Title: {d.title}\\n"', "return s + d.text") if added.startswith("s") else ('parts = [f"Title: {d.title}"]', 'parts.append(d.text)\n    return "\\n".join(parts)')
+    source = f"def render_one(d):\n    {start}\n    if {test}:\n        {added}\n    {end}\n\n\ndef build_context(docs):\n    return \"\\n\\n\".join(render_one(d) for d in docs)\n"
+    assert [code for _, code in _findings(source)] == codes
