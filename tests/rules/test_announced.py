@@ -171,6 +171,28 @@ def test_weighing_the_sources_by_their_score_is_announced(path, sentence, phrase
     assert _found(text, path, "PL102") == [_at(text, phrase)]
 
 
+@pytest.mark.parametrize("path", sorted(FORMS)[1:])
+@pytest.mark.parametrize("sentence, phrase", [
+    ("Use the following pieces of retrieved context and similarity scores (lower is closer):", "context and similarity scores"),
+    ("Below are the passages along with their relevance scores.", "passages along with their relevance scores"),
+    ("You get the search results plus rerank scores.", "results plus rerank scores"),
+    ("Here are the documents and the corresponding distance scores:", "documents and the corresponding distance scores"),
+])
+def test_naming_the_scores_sent_beside_the_sources_is_announced(path, sentence, phrase):
+    text = FORMS[path].replace("You answer from the knowledge base.", f"You answer from the knowledge base. {sentence}").format(label="Context:")
+    assert _found(text, path, "PL102") == [_at(text, phrase)]
+
+
+@pytest.mark.parametrize("sentence", [
+    "Use the context and your confidence score to decide.",  # a score the model gives, not one sent with the sources
+    "Read the documents and score each answer.",
+    "Answer with the context and a relevance score for your answer.",
+])
+def test_a_score_that_is_not_sent_beside_the_sources_is_not_announced(sentence):
+    text = FORMS["t.txt"].replace("You answer from the knowledge base.", f"You answer from the knowledge base. {sentence}").format(label="Context:")
+    assert _found(text, "t.txt", "PL102") == []
+
+
 @pytest.mark.parametrize("sentence", ["Give the answer a score between 0 and 5.", "Pick the best answer.", "Score each answer for helpfulness."])
 def test_scoring_the_answer_is_not_weighing_the_sources(sentence):
     text = FORMS["t.txt"].replace("You answer from the knowledge base.", f"You answer from the knowledge base. {sentence}").format(label="Context:")
