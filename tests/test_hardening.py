@@ -464,3 +464,21 @@ def test_a_chat_message_holding_the_message_separator_is_linted(work):
 def test_a_yaml_file_with_a_list_as_a_key_is_linted(work):
     (work / "prompt.yaml").write_text("? [a, b]\n: c\ntemplate: Answer from the sources.\n", encoding="utf-8")
     assert check("prompt.yaml").exit_code == 0
+
+
+def test_a_bug_met_in_one_file_is_one_line_and_the_rest_is_linted(work, monkeypatch):
+    copy(PL102 / "bad.txt", work)
+    copy(PL102 / "bad.txt", work, "trips.txt")
+    real = lint.check_document
+
+    def trips_on_one_file(doc, *args, **kwargs):
+        if doc.path.endswith("trips.txt"):
+            raise KeyError("a reader's bug")
+        return real(doc, *args, **kwargs)
+
+    monkeypatch.setattr(lint, "check_document", trips_on_one_file)
+    result = check("--select", "PL102", "--output-format", "concise", "--no-cache", "--jobs", "1", "trips.txt", "bad.txt")
+    assert result.exit_code == 2
+    assert result.stdout.splitlines() == PL102_CONCISE
+    where = "test_hardening.py:" + str(trips_on_one_file.__code__.co_firstlineno + 2)
+    assert result.stderr.splitlines() == [f"error: trips.txt: not linted, promptlint failed on it (KeyError at {where}); please report this bug", NOT_READ]

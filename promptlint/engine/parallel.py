@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import traceback
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -81,8 +82,18 @@ def _text_of(doc: documents.Document) -> documents.Document:
 def _checked(doc: documents.Document, config: Config, fix: Applicability | None) -> Checked:
     from .lint import check_document  # the linter is loaded only when something is linted
 
-    result = check_document(doc, config, fix)
+    try:
+        result = check_document(doc, config, fix)
+    except Exception as exc:  # a bug met in one file must not stop the others from being linted
+        return Checked(None, [], unreadable=f"{doc.path}: not linted, promptlint failed on it ({_where(exc)}); please report this bug")
     return Checked(_text_of(doc), result.findings, result.fixed, result.error, fixed_findings=result.fixed_findings, no_prompt=not doc.holds_prompt, depends=result.depends)
+
+
+def _where(exc: Exception) -> str:
+    """The exception and the line of promptlint that raised it, on one line, for a bug report."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    place = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    return f"{type(exc).__name__}{place}"
 
 
 def check_bytes(data: bytes, name: str, config: Config, fix: Applicability | None) -> Checked:
