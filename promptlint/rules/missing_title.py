@@ -3,7 +3,9 @@
 ## What it does
 Advisory. Flags a prompt whose sources carry no document title and no heading path
 (reported once, at the first such source). A source template that renders its
-item's own fields (beyond a URL) is taken to identify it.
+item's own fields (beyond a URL) is taken to identify it, and so is a slot under a
+name that holds a file name as often as a source system (`Content from {source}`:
+the lexicon's `origin` names, PL202's `ambiguous-labels`).
 
 Two word lists say what titles or names a source: `title-attributes`, the
 attributes of a source element that give its title (`<document title="...">`, the
@@ -33,18 +35,30 @@ No fix: the title has to come from the retrieval metadata.
 
 from __future__ import annotations
 
+from ..meaning import vocabulary
 from ..model.findings import Severity
-from ..model.prompt import Prompt, Source
+from ..model.prompt import Field, Prompt, Source
 from ._context import RuleContext
+from ._fields import is_slot
 
 CODE = "PL205"
 NAME = "missing-title"
 SUMMARY = "Sources are rendered without a document title"
 SEVERITY = Severity.INFO
+
+
 def _identified(source: Source, ctx: RuleContext) -> bool:
-    """A source template that renders its item's own fields (a place's name, type and location)."""
+    """A source template that renders its item's own fields (a place's name, type and location), or
+    a slot under a name that holds a file name as often as a system (`Content from {source}`)."""
     lexicon = ctx.lexicon
-    return source.repeated and any(not (lexicon.means(f.label, "url") or lexicon.reported(f.label)) for f in source.fields)
+    origin = vocabulary.label_set(lexicon.phrases("origin"))
+
+    def may_name(field: Field) -> bool:
+        if lexicon.means(field.label, "url"):
+            return False
+        return not lexicon.reported(field.label) or (field.label in origin and is_slot(field.value))
+
+    return source.repeated and any(may_name(f) for f in source.fields)
 
 
 def check(prompt: Prompt, ctx: RuleContext):

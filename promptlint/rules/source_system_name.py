@@ -34,6 +34,7 @@ none. A slot is reported only inside a sources loop, where a renderer repeats it
 
 from __future__ import annotations
 
+from ..meaning import vocabulary
 from ..meaning.lexicon import Lexicon
 from ..model.prompt import Field, Prompt, Source
 from ._context import RuleContext
@@ -59,7 +60,7 @@ def _names_system(source: Source, field: Field, ambiguous: frozenset[str], lexic
 
 def check(prompt: Prompt, ctx: RuleContext):
     systems = frozenset(" ".join(w.lower().split()) for w in ctx.words("systems"))
-    ambiguous = ctx.labels("ambiguous-labels")
+    ambiguous = vocabulary.label_set(ctx.lexicon.phrases("origin"))
     for source in prompt.sources:
         for field in source.fields:
             named = (field.label == "" or ctx.lexicon.means(field.label, "system")) and _is_system(field.value, systems)

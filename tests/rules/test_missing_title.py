@@ -1,0 +1,49 @@
+"""PL205 speaks only when nothing on a source can say which document it is.
+
+A slot under a name that holds a file name as often as a source system (`source`, `origin`) may
+name the document, so it is no missing title; a source whose head holds only what the metadata
+rules report (an ordinal, a score, a date) has none. Each form is crossed with both.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from promptlint.engine.config import build
+from promptlint.engine.lint import lint_text
+
+CONFIG = build({"today": "2026-12-02"}, "test")
+
+# A source's head, written in each form a renderer takes; {head} is the words and slot before the text.
+FORMS = {
+    "t.j2": "Answer from the sources.\n{{% for d in docs %}}\n{head_j2}\n{{{{ d.text }}}}\n{{% endfor %}}\nQuestion: {{{{ q }}}}\n",
+    "t.py": ('def build(docs, q):\n    out = ""\n    for d in docs:\n        out += f"{head_py}\\n" + d.text + "\\n\\n"\n'
+             '    return f"Answer from the sources.\\n{{out}}\\nQuestion: {{q}}"\n'),
+}
+
+NAMING = [("Content from {}:", "source"), ("Source: {}", "source"), ("From {}", "origin"), ("<b>Table from {}</b>", "d_source")]
+UNNAMED = [("Chunk {}:", "chunk_id"), ("Score: {}", "score"), ("Updated {}", "updated_at")]
+
+
+def _render(path, words, key):
+    if path.endswith(".j2"):
+        return FORMS[path].format(head_j2=words.format("{{ d." + key + " }}"))
+    return FORMS[path].format(head_py=words.format("{d." + key + "}"))
+
+
+def _codes(text, path):
+    return [f.code for f in lint_text(text, path=path, config=CONFIG)]
+
+
+@pytest.mark.parametrize("path", sorted(FORMS))
+@pytest.mark.parametrize("words, key", NAMING)
+def test_a_slot_that_may_print_the_file_name_identifies_the_source(path, words, key):
+    text = _render(path, words, key)
+    assert "PL205" not in _codes(text, path)
+
+
+@pytest.mark.parametrize("path", sorted(FORMS))
+@pytest.mark.parametrize("words, key", UNNAMED)
+def test_a_head_of_metadata_alone_leaves_the_source_untitled(path, words, key):
+    text = _render(path, words, key)
+    assert _codes(text, path).count("PL205") == 1
