@@ -61,12 +61,19 @@ def _identified(source: Source, ctx: RuleContext) -> bool:
     return source.repeated and any(may_name(f) for f in source.fields)
 
 
+def _how_many(untitled: list[Source], prompt: Prompt) -> str:
+    """A template renders every source alike, so it is counted only in assembled text."""
+    if untitled[0].repeated:
+        return "Each source this template renders has"
+    return f"{len(untitled)} of {len(prompt.sources)} sources have"
+
+
 def check(prompt: Prompt, ctx: RuleContext):
     untitled = [s for s in prompt.sources if not s.title and not s.heading_path and not _identified(s, ctx)]
     if untitled:
         yield ctx.finding(
             prompt,
             untitled[0].header,
-            f"{len(untitled)} of {len(prompt.sources)} sources have no title; a title costs about 5 tokens and measured +0.03",
+            f"{_how_many(untitled, prompt)} no title; a title costs about 5 tokens and measured +0.03",
             tokens_text="",
         )
