@@ -7,7 +7,10 @@ keywords, or an explanation of why the chunk was retrieved. Only the source's
 wrapper counts: a "Summary" section inside the document's own text is content.
 A `document_title` is a generated title only beside another name of the source (a
 file name, a title); alone, it is the source's title. A document's header above its
-chunks (`Document Title: ...` then `Summary: ...`) counts as their wrapper.
+chunks (`Document Title: ...` then `Summary: ...`) counts as their wrapper. A page's
+précis (`Description:`, `Abstract:`, the `precis-labels` word list) is derived text
+only beside the page's own text under a content label (`Content:`, `Text:`); alone,
+it is the content the source has.
 
 ## Why is this bad?
 The model cannot tell which of the two is authoritative, and the derived copy is
@@ -39,9 +42,11 @@ or more of the sources written the same way and no other such label beside it. A
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..model.prompt import Field, Prompt, Source
 from ._context import RuleContext
-from ._fields import label_written, remove_field, source_label
+from ._fields import Reading, label_written, read, remove_field, source_label
 
 CODE = "PL104"
 NAME = "derived-text"
@@ -50,7 +55,7 @@ FIX = "safe"
 
 
 def check(prompt: Prompt, ctx: RuleContext):
-    for reading in ctx.readings(prompt, "derived"):
+    for reading in [*ctx.readings(prompt, "derived"), *_precis(prompt, ctx)]:
         source, field = reading.source, reading.field
         if not field.value or _names_the_source(source, field, ctx):
             continue
@@ -62,6 +67,25 @@ def check(prompt: Prompt, ctx: RuleContext):
             fix=remove_field(prompt, field, f"Remove the {field.label}", reading.applicability),
             tokens_text=field.elsewhere,
         )
+
+
+def _precis(prompt: Prompt, ctx: RuleContext) -> Iterator[Reading]:
+    """A description or snippet beside the page's own text under a content label: the search
+    engine's précis sent with the page it was taken from."""
+    precis = ctx.labels("precis-labels")
+    for source in prompt.sources:
+        if _content_labelled(prompt, source, precis, ctx):
+            yield from (read(prompt, source, f, "derived", ctx.lexicon) for f in source.fields if f.label in precis)
+
+
+def _content_labelled(prompt: Prompt, source: Source, precis: frozenset[str], ctx: RuleContext) -> bool:
+    """Whether the source's text stands under a content label: a field of its own, or the label
+    that opens the content's line or stands on the line before it."""
+    if any(ctx.lexicon.means(f.label, "content") and f.label not in precis for f in source.fields):
+        return True
+    before = prompt.text[source.header.start : source.content.start].rstrip(" \t\n")
+    label = before[before.rfind("\n") + 1 :].strip(" \t*#").rstrip(":\uff1a").strip()
+    return bool(label) and label.lower() not in precis and ctx.lexicon.means(label, "content")
 
 
 def _names_the_source(source: Source, field: Field, ctx: RuleContext) -> bool:

@@ -1,0 +1,72 @@
+"""PL104 on a page's précis: a description or abstract sent beside the page's own text.
+
+It is derived text only where the page's text stands under a content label of its own; without
+one, the précis may be all the content the source has. Each case is generated over the précis
+labels, the content labels and the input forms, with its clean twin.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from promptlint.engine.config import build
+from promptlint.engine.lint import fix_text, lint_text
+
+CONFIG = build({"today": "2026-12-02"}, "test")
+
+PAGES = [
+    ("https://example.com/refunds", "Refund rules", "How to claim a refund.",
+     "Refunds are accepted within 30 days of delivery. Damaged goods are refunded in full after inspection by the warehouse team."),
+    ("https://example.com/shipping", "Shipping times", "How long shipping takes.",
+     "Standard shipping takes 3-5 business days. Express shipping arrives the next day when ordered before noon."),
+]
+PRECIS = ["Description", "Abstract", "Meta description", "Synopsis"]
+CONTENT = ["Content", "Text", "Page content", "Body"]
+
+
+def _records(precis, content):
+    lines = []
+    for url, title, summary, text in PAGES:
+        body = f"{content}: {text}" if content else text
+        lines.append(f"URL: {url}\nTitle: {title}\n{precis}: {summary}\n{body}")
+    return "\n\n".join(lines)
+
+
+def _forms(precis, content):
+    records = _records(precis, content)
+    text = f"Answer using the search results.\n\n<search_results>\n{records}\n</search_results>\n\nQuestion: How long do refunds take?\n"
+    request = {"model": "m", "messages": [{"role": "system", "content": f"Answer using the search results.\n\n<search_results>\n{records}\n</search_results>"},
+                                          {"role": "user", "content": "How long do refunds take?"}]}
+    return {"prompt.txt": text, "request.json": json.dumps(request)}
+
+
+def _pl104(text, path):
+    return [f for f in lint_text(text, path=path, config=CONFIG) if f.code == "PL104"]
+
+
+@pytest.mark.parametrize("content", CONTENT)
+@pytest.mark.parametrize("precis", PRECIS)
+def test_a_precis_beside_the_labelled_page_text_is_derived_text(precis, content):
+    for path, text in _forms(precis, content).items():
+        found = _pl104(text, path)
+        assert [f.message.split("'")[1] for f in found] == [precis, precis], (path, found)
+
+
+@pytest.mark.parametrize("precis", PRECIS)
+def test_a_precis_is_the_content_when_no_label_says_where_the_page_text_is(precis):
+    for path, text in _forms(precis, "").items():
+        assert _pl104(text, path) == [], path
+
+
+@pytest.mark.parametrize("label", ["Product", "Category"])
+def test_another_field_beside_labelled_content_is_no_precis(label):
+    for path, text in _forms(label, "Content").items():
+        assert _pl104(text, path) == [], path
+
+
+def test_the_fix_removes_the_precis_and_leaves_the_page_text_whole():
+    text = _forms("Description", "Content")["prompt.txt"]
+    fixed = fix_text(text, path="prompt.txt", config=CONFIG)
+    assert fixed == text.replace("Description: How to claim a refund.\n", "").replace("Description: How long shipping takes.\n", "")
