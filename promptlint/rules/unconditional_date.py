@@ -5,8 +5,9 @@ Flags dates rendered on every source (two or more sources, all dated, at least o
 of them not stale). A date is worth showing only when it is a warning: the source
 is older than `stale-after` days, rendered `(last updated YYYY-MM-DD)`. A single
 stale note on one source is the recommended form and is not flagged. A field is a
-date by its name (`published_at`, `crawled_on`, `as_of`, `dateModified`), or by its
-value when its name says nothing else.
+date by its name (`published_at`, `crawled_on`, `as_of`, `dateModified`), by its
+value when its name says nothing else, or in a template by the word after its slot
+when that prints it as a time before now (`({age} ago)`: the `relative-suffixes` list).
 
 ## Why is this bad?
 With a date everywhere the model starts preferring recency over relevance; on a
@@ -56,7 +57,7 @@ from ..model.findings import Applicability, Edit, Fix
 from ..model.lines import remove_line
 from ..model.prompt import Field, FieldForm, Prompt, Source, SourceStyle, Span
 from ._context import RuleContext
-from ._fields import read, written
+from ._fields import is_slot, read, written
 
 CODE = "PL201"
 NAME = "unconditional-date"
@@ -119,7 +120,7 @@ def _template_findings(prompt: Prompt, ctx: RuleContext):
     """A date slot in a source template, outside a staleness test, is rendered on every source."""
     for source in prompt.sources:
         for field in source.fields:
-            if source.repeated and ctx.lexicon.means(field.label, "date") and not field.conditional:
+            if source.repeated and (ctx.lexicon.means(field.label, "date") or _relative(prompt, field, ctx)) and not field.conditional:
                 yield ctx.finding(
                     prompt,
                     field.value_span,
@@ -127,6 +128,12 @@ def _template_findings(prompt: Prompt, ctx: RuleContext):
                     fix=_wrap_in_staleness_test(prompt, source, field, ctx),
                     tokens_text=field.elsewhere or prompt.text[field.span.start : field.span.end],
                 )
+
+
+def _relative(prompt: Prompt, field: Field, ctx: RuleContext) -> bool:
+    """A slot printed as a time before now ("{age} ago"): a date, whatever the slot is named."""
+    after = prompt.text[field.value_span.end : field.value_span.end + 16].lower()
+    return is_slot(field.value) and any(re.match(rf"[ \t]*{re.escape(word)}(?!\w)", after) for word in ctx.words("relative-suffixes"))
 
 
 def _wrap_in_staleness_test(prompt: Prompt, source: Source, field: Field, ctx: RuleContext) -> Fix | None:
