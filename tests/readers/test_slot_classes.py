@@ -4,7 +4,8 @@ several spellings and the template forms, and each has a clean twin, a name of n
 its words, that must change nothing.
 
 - the retrieved context: a name whose last word names it, however it is qualified
-  (`web_documents`, `text_sources`);
+  (`web_documents`, `text_sources`), unless a word says it is the assistant's own setup
+  (`personality_context`);
 - a rewrite of the question: a noun for the question read again, alone or last
   (`interpretation`, `query_reformulation`), or a question a rewriting word qualifies;
 - per-request data: the user's own (`user_...`) and the moment's (`current_...`).
@@ -37,7 +38,9 @@ def _cases(names):
 AFTER_CONTEXT = "You answer from the handbook.\n\n{slot}\n\nRules:\n- Never guess.\n- Answer in English.\n- Say so when the handbook does not answer the question, and never make up a policy.\n\nQuestion: {question}\n"
 CONTEXT = ["web_documents", "text_sources", "image_sources", "TEXT_SOURCES", "retrieved_web_documents_str", "kb_passages",
            "news_search_results", "ticket_chunks"]
-NOT_CONTEXT = ["source_count", "document_title", "web_search_enabled"]
+NOT_CONTEXT = ["source_count", "document_title", "web_search_enabled",
+               # the assistant's own setup, fixed for a deployment, whatever its last word
+               "personality_context", "persona_context", "agent_documents", "system_knowledge", "tone_context"]
 
 
 @pytest.mark.parametrize(("path", "name"), _cases(CONTEXT))

@@ -34,6 +34,7 @@ class Vocab:
     slot_kinds: dict[str, str]  # template variable name -> "question", "rewritten", "context", "history", "volatile"
     volatile_prefixes: tuple[str, ...]
     slot_fillers: frozenset[str]  # words of a variable's name that say how it is written (see segment.yaml)
+    setup_qualifiers: frozenset[str]  # words of a variable's name that make it the assistant's setup (see segment.yaml)
     rewrite_qualifiers: frozenset[str]  # words that make a question's name a rewritten question's
     source_header: re.Pattern[str]
     role_marker: re.Pattern[str]
@@ -145,6 +146,7 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         },
         volatile_prefixes=tuple(normalise_label(w) + " " for w in seg["volatile-prefixes"]),
         slot_fillers=frozenset(seg["slot-fillers"]),
+        setup_qualifiers=frozenset(seg["setup-qualifiers"]),
         rewrite_qualifiers=frozenset(seg["rewrite-qualifiers"]),
         source_header=source_header,
         role_marker=role_marker,
@@ -248,6 +250,8 @@ def slot_kind(name: str, vocab: Vocab) -> str | None:
         whole, last = (vocab.slot_kinds.get(" ".join(named)), vocab.slot_kinds.get(named[-1])) if named else (None, None)
         if whole in ("context", "question", "history"):
             kind = whole
+        elif last in ("context", "history") and any(w in vocab.setup_qualifiers for w in named[:-1]):
+            kind = None  # `personality_context`: the assistant's setup, not what a request retrieved
         elif last in ("context", "history", "rewritten"):
             kind = last
         elif last == "question" and any(w in vocab.rewrite_qualifiers for w in named[:-1]):
