@@ -4,7 +4,8 @@
 Flags per-request content (conversation history, sources, the question, the
 current date or time, user data) placed before the main block of static
 instructions or examples. A one-line, one-sentence reminder after the context
-("Answer:", "Cite your sources.") is not a violation; a timestamp rendered at the top of the
+("Answer:", "Cite your sources.") is not a violation, nor is one short line of a few
+sentences that closes the request after the question ("Write only SQL. Include the ids."); a timestamp rendered at the top of the
 system prompt is, and so is any sentence of the instructions after it.
 
 Only lines that instruct count. Not counted: labels and cues in any language
@@ -55,11 +56,13 @@ No automatic fix: moving instructions can change their meaning.
 - `min-static-tokens` (tokens, default 25): less static text than this after the
   per-request content is not reported.
 - `reminder-lines` (default 1) and `reminder-chars` (default 300): a tail of at most
-  this many lines and characters, in one sentence, is a reminder.
+  this many lines and characters, in one sentence (or in several, after the question
+  when nothing of the request follows it), is a reminder.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 
@@ -204,13 +207,25 @@ def _copies(prompt: Prompt, pieces: list[tuple[int, str]]) -> set[int]:
     return copied
 
 
-def _is_reminder(pieces: list[tuple[int, str]], ctx: RuleContext) -> bool:
-    """One short line of one sentence ("Answer:", "Cite your sources.") is a reminder, not a block."""
+def _is_reminder(prompt: Prompt, pieces: list[tuple[int, str]], ctx: RuleContext) -> bool:
+    """One short line of one sentence ("Answer:", "Cite your sources.") is a reminder, not a block;
+    so is one short line of a few after the question, when nothing of the request follows it
+    ("Write only SQL. Include the ids.")."""
     lines = {line for line, _ in pieces}
     text = " ".join(piece.strip() for _, piece in pieces)
+    if len(lines) > ctx.options["reminder-lines"] or len(text) >= ctx.options["reminder-chars"]:
+        return False
     # Sentences with words: a stop after a slot's closing quote ('"{query}". Use...') ends none.
     sentences = sum(1 for sentence in _SENTENCE_END.split(_MARKUP.sub(" ", text)) if re.search(r"\w", sentence))
-    return len(lines) <= ctx.options["reminder-lines"] and sentences <= 1 and len(text) < ctx.options["reminder-chars"]
+    return sentences <= 1 or min(lines) > _closing_line(prompt)
+
+
+def _closing_line(prompt: Prompt) -> float:
+    """The line the question ends on when nothing dynamic follows it; infinite otherwise."""
+    dynamic = [p for p in prompt.parts if p.kind in DYNAMIC_KINDS]
+    if not dynamic or dynamic[-1].kind is not PartKind.QUESTION:
+        return math.inf
+    return prompt.text.count("\n", 0, dynamic[-1].span.end)
 
 
 def _cheap(pieces: list[tuple[int, str]], ctx: RuleContext) -> bool:
@@ -230,7 +245,7 @@ def check(prompt: Prompt, ctx: RuleContext):
     static = [(line, piece) for line, piece in static if line not in data]
     # Per-request data inside the instructions (a timestamp) splits them: no line after it is a reminder,
     # and what it costs is not only the text after it: it ends the cached prefix before the history too.
-    if not static or (dynamic.kind is not PartKind.VOLATILE and (_is_reminder(static, ctx) or _cheap(static, ctx))):
+    if not static or (dynamic.kind is not PartKind.VOLATILE and (_is_reminder(prompt, static, ctx) or _cheap(static, ctx))):
         return
     lines = len({line for line, _ in static})
     yield ctx.finding(

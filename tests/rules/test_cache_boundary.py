@@ -218,7 +218,7 @@ FIRST = {
                   "30 days of delivery.\n</sources>\n\n{tail}\n", 4),
 }
 # Tails of two short rules, each under the default of 25 tokens; a twin adds a sentence that takes it over.
-SHORT = ["Answer only from the sources. Be brief.", "Cite every claim as [n].\nNever guess.", "Answer in English.\nKeep it short."]
+SHORT = ["Answer only from the sources.\nBe brief.", "Cite every claim as [n].\nNever guess.", "Answer in English.\nKeep it short."]
 MORE = "\nIf the sources do not answer the question, say that you do not know instead of guessing an answer."
 
 
@@ -304,3 +304,29 @@ def test_per_request_text_echoed_after_a_label_is_not_static(label):
     # Only a source's whole text: instructions written again after a source that holds them and more are static.
     longer = head.replace(CHUNK, f"{CHUNK} Exchanges are free of charge.")
     assert _found(f"{longer}{label}{CHUNK}\n") == [(4, 1, "PL305")]
+
+
+# One line of a few sentences closing the request after the question: a reminder, as one sentence is.
+CLOSING = ["Write SQL using the listed fields. Include doc_id for data queries. Only SQL.",
+           "위 문서를 기반으로 답변해주세요. 반드시 한국어로 답변하세요. 추측하지 마세요.",
+           "Answer in two sentences. Cite the sources as [n]."]
+CLOSED = {
+    "t.txt": "You answer from the handbook.\n\nSources:\n{{context}}\n\nQuestion: {{question}}\n{line}\n",
+    "t.j2": "You answer from the handbook.\n\nSources:\n{{{{ context }}}}\n\nQuestion: {{{{ question }}}}\n{line}\n",
+    "a.txt": ("You answer from the handbook.\n\n[1] Returns Policy\nDamaged goods may be returned within 30 days.\n\n"
+              "Question: How long do I have to return damaged goods?\n{line}\n"),
+}
+
+
+@pytest.mark.parametrize("path", sorted(CLOSED))
+@pytest.mark.parametrize("line", CLOSING)
+def test_one_line_closing_the_request_after_the_question_is_a_reminder(path, line):
+    text = CLOSED[path].format(line=line)
+    assert _found(text, path) == []
+    # Twins: the same line before the question, and two lines after it, are a block after the context.
+    first = 3 if path == "a.txt" else 4
+    before = text.replace(f"\n{line}\n", "\n").replace("\nQuestion:", f"\n{line}\n\nQuestion:")
+    if path != "a.txt" or line.isascii():  # in assembled text, a line no English opener starts may end the source's text
+        assert _found(before, path) == [(first, 1, "PL305")]
+    two = CLOSED[path].format(line=line.replace(". ", ".\n", 1))
+    assert _found(two, path) == [(first, 1, "PL305")]
