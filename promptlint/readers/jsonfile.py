@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..meaning.lexicon import split
 from ..model.prompt import Syntax
 from . import chatjson
 from .document import SEPARATORS, Document, DocumentKind, Input, Prompt, syntax_error
@@ -47,10 +46,12 @@ def _member_prompts(file: Input, members: list[tuple[str, chatjson.ChatText]]) -
     by_object: dict[str, list[chatjson.ChatText]] = {}
     for key, text in members:
         if is_prompt_text(text.text, vocab, key):
-            role = "system" if "system" in split(key) else "user"
+            role = "system" if file.lexicon.mentions(key, "system-prompt") else "user"
             by_object.setdefault(text.path[: -len(key)], []).append(replace(text, role=role))
     prompts = []
     for texts in by_object.values():
+        # An object's keys have no order a model sees: the system prompt goes first, as a chat API sends it.
+        texts.sort(key=lambda t: t.role != "system")
         jinja = any("{%" in t.text for t in texts) and all(parses(t.text) for t in texts)
         prompts.append(_json_strings_prompt(texts, 0, Syntax.JINJA if jinja else Syntax.TEXT))
     return file.document(DocumentKind.JSON, prompts)

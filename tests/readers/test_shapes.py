@@ -168,3 +168,21 @@ def test_a_string_with_a_context_slot_is_read_under_any_key(write):
 def test_data_that_holds_no_prompt_is_not_read(raw):
     suffix = ".json" if raw.startswith("{") else ".yaml"
     assert parse_text(raw, f"config{suffix}", suffix).prompts == ()
+
+
+SYSTEM_TEXT = ("Act as a precise summarizer of the given text.\nKeep every number and name exactly as written.\n"
+               "Never add facts the text does not state.\nWrite at most five sentences in plain English.")
+
+
+@pytest.mark.parametrize("system_key", ["sys_prompt", "system", "systemMessage", "system_instructions"])
+@pytest.mark.parametrize("user_key", ["prompts", "user_prompt", "prompt"])
+def test_a_system_prompt_key_is_sent_first_wherever_it_stands_in_its_object(system_key, user_key):
+    """An object's keys have no order a model sees: instructions under a system key after the
+    user's text are the system prompt, before it, and no static text after the context."""
+    node = {"temperature": 0.1, user_key: "Text to summarize:\n{context}", system_key: SYSTEM_TEXT}
+    raw = json.dumps({"nodes": [node]}, indent=2) + "\n"
+    assert [f.code for f in lint_text(raw, path="flow.json", config=CONFIG)] == []
+    # The twin: the same instructions in the user's text after the context are after it.
+    node = {"temperature": 0.1, user_key: "Text to summarize:\n{context}\n\n" + SYSTEM_TEXT}
+    raw = json.dumps({"nodes": [node]}, indent=2) + "\n"
+    assert [f.code for f in lint_text(raw, path="flow.json", config=CONFIG)] == ["PL305"]
