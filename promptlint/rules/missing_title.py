@@ -5,7 +5,9 @@ Advisory. Flags a prompt whose sources carry no document title and no heading pa
 (reported once, at the first such source). A source template that renders its
 item's own fields (beyond a URL) is taken to identify it, and so is a slot under a
 name that holds a file name as often as a source system (`Content from {source}`:
-the lexicon's `origin` names, PL202's `ambiguous-labels`).
+the lexicon's `origin` names, PL202's `ambiguous-labels`). A loop over the chunks of
+one document (`document.chunks`, `doc['chunks']`) takes its title from the document's
+header around it.
 
 Two word lists say what titles or names a source: `title-attributes`, the
 attributes of a source element that give its title (`<document title="...">`, the
@@ -35,6 +37,8 @@ No fix: the title has to come from the retrieval metadata.
 
 from __future__ import annotations
 
+import re
+
 from ..meaning import vocabulary
 from ..model.findings import Severity
 from ..model.prompt import Field, Prompt, Source
@@ -45,6 +49,8 @@ CODE = "PL205"
 NAME = "missing-title"
 SUMMARY = "Sources are rendered without a document title"
 SEVERITY = Severity.INFO
+# A loop's collection taken from one item (`document['chunks']`, `doc.chunks`): the item's name.
+_ITEM_OF = re.compile(r"\s*([A-Za-z_]\w*)\s*[.\[]")
 
 
 def _identified(source: Source, ctx: RuleContext) -> bool:
@@ -61,6 +67,13 @@ def _identified(source: Source, ctx: RuleContext) -> bool:
     return source.repeated and any(may_name(f) for f in source.fields)
 
 
+def _chunks_of_one_document(source: Source, ctx: RuleContext) -> bool:
+    """A loop over the chunks of one document (`document['chunks']`, `file.parts`): the document's
+    own header, outside the loop, is where its title stands."""
+    base = _ITEM_OF.match(source.collection)
+    return bool(base) and ctx.lexicon.means(base[1], "document")
+
+
 def _how_many(untitled: list[Source], prompt: Prompt) -> str:
     """A template renders every source alike, so it is counted only in assembled text."""
     if untitled[0].repeated:
@@ -69,7 +82,7 @@ def _how_many(untitled: list[Source], prompt: Prompt) -> str:
 
 
 def check(prompt: Prompt, ctx: RuleContext):
-    untitled = [s for s in prompt.sources if not s.title and not s.heading_path and not _identified(s, ctx)]
+    untitled = [s for s in prompt.sources if not (s.title or s.heading_path or _identified(s, ctx) or _chunks_of_one_document(s, ctx))]
     if untitled:
         yield ctx.finding(
             prompt,

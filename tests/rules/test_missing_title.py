@@ -47,3 +47,25 @@ def test_a_slot_that_may_print_the_file_name_identifies_the_source(path, words, 
 def test_a_head_of_metadata_alone_leaves_the_source_untitled(path, words, key):
     text = _render(path, words, key)
     assert _codes(text, path).count("PL205") == 1
+
+
+NESTED = {
+    "t.py": ('def combine(documents, q):\n    context = ""\n    for {doc} in documents:\n        context += f"Document: {{{doc}.name}}\\n"\n'
+             '        for chunk in {of}:\n            context += f"{{chunk.text}}\\n"\n'
+             '    return f"Answer from the documents.\\n{{context}}\\nQuestion: {{q}}"\n'),
+    "t.j2": ("Answer from the documents.\n{{% for {doc} in documents %}}\nDocument: {{{{ {doc}.name }}}}\n"
+             "{{% for chunk in {of} %}}\n{{{{ chunk.text }}}}\n{{% endfor %}}\n{{% endfor %}}\nQuestion: {{{{ q }}}}\n"),
+}
+
+
+@pytest.mark.parametrize("path", sorted(NESTED))
+@pytest.mark.parametrize("doc, of", [("document", "document.chunks"), ("doc", "doc['chunks']"), ("file", "file.parts")])
+def test_the_chunks_of_one_document_take_its_title_from_the_loop_around_them(path, doc, of):
+    assert "PL205" not in _codes(NESTED[path].format(doc=doc, of=of), path)
+
+
+@pytest.mark.parametrize("path", sorted(NESTED))
+@pytest.mark.parametrize("of", ["hits", "results['chunks']"])
+def test_chunks_of_no_one_document_have_no_title(path, of):
+    text = NESTED[path].format(doc="group", of=of).replace("Document: ", "Group: ").replace(".name", ".size")
+    assert "PL205" in _codes(text, path)
