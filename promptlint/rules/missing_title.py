@@ -40,6 +40,7 @@ from ._context import RuleContext
 CODE = "PL205"
 NAME = "missing-title"
 SUMMARY = "Sources are rendered without a document title"
+EFFECT = "the title: +0.03 correctness for 5 tokens"
 SEVERITY = Severity.INFO
 def _identified(source: Source, ctx: RuleContext) -> bool:
     """A source template that renders its item's own fields (a place's name, type and location)."""

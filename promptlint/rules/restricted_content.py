@@ -47,6 +47,7 @@ CODE = "PL105"
 NAME = "restricted-content"
 SUMMARY = "Content marked restricted or do-not-use is sent to the model"
 FIX = "unsafe"
+EFFECT = "none measured: a prompt is no permission system"
 SEVERITY = Severity.ERROR
 
 
