@@ -74,7 +74,7 @@ def render_index() -> str:
 def render_rule(rule: Rule) -> str:
     """One rule's page: its title, its metadata, then its documentation, whose sections are the page's."""
     title, _, body = rule.doc.partition("\n\n")
-    effect = [f"Measured effect: {rule.effect}.\n"] if rule.effect else []
+    effect = [f"Effect (the reference chapter's): {rule.effect}.\n"] if rule.effect else []
     return "\n".join([f"# {rule.code} `{rule.name}`\n", GENERATED, title + "\n", _facts(rule) + "\n", *effect, body + "\n"])
 
 

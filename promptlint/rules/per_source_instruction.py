@@ -55,7 +55,7 @@ CODE = "PL103"
 NAME = "per-source-instruction"
 SUMMARY = "A source carries instructions to the model about how to use it"
 FIX = "safe"
-EFFECT = "an extra, conflicting instruction per source"
+EFFECT = "one more, conflicting instruction per source (not measured)"
 
 
 def _restricted_lines(prompt: Prompt, ctx: RuleContext):

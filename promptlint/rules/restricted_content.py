@@ -47,7 +47,7 @@ CODE = "PL105"
 NAME = "restricted-content"
 SUMMARY = "Content marked restricted or do-not-use is sent to the model"
 FIX = "unsafe"
-EFFECT = "none measured: a prompt is no permission system"
+EFFECT = "the model may still use it, and it is logged (not measured)"
 SEVERITY = Severity.ERROR
 
 
