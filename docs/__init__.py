@@ -1,1 +1,1 @@
-"""The rule reference (rules.md, written by `promptlint docs`), installed as promptlint.docsdata: the page an editor links each finding to."""
+"""The rule reference (rules/, a page a rule, written by `promptlint docs`), installed as promptlint.docsdata: the pages an editor links each finding to."""

@@ -19,6 +19,10 @@ from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+# The name it is installed under (`pip install promptlint-rag`): `promptlint` on the package
+# index is another project. The import name and the command are `promptlint`.
+DISTRIBUTION = "promptlint-rag"
+
 if TYPE_CHECKING:
     from .canonical.render import Chunk, build_prompt, order_sources, render_source
     from .engine.config import Config, ConfigError

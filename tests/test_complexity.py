@@ -16,7 +16,7 @@ assert is a check that stops the program). A function defined inside another, an
 method, is measured on its own, named by its place (`module.Class.method`,
 `module.outer.inner`); a lambda's logic belongs to the function that holds it.
 
-A function may not go above LIMIT (README, Development > Complexity).
+A function may not go above LIMIT (docs/contributing.md, Complexity).
 """
 
 from __future__ import annotations

@@ -39,6 +39,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
+from .. import DISTRIBUTION
+
 # A batch of records goes to a worker at a time: large enough that its round trip is
 # cheap, small enough that the few batches in flight keep memory small.
 BATCH_BYTES = 1 << 18
@@ -66,7 +68,7 @@ def require(module: str, extra: str, purpose: str):
     try:
         return importlib.import_module(module)
     except ImportError:
-        raise MissingExtra(f"{purpose} needs the {module} package: pip install 'promptlint[{extra}]'") from None
+        raise MissingExtra(f"{purpose} needs the {module} package: pip install '{DISTRIBUTION}[{extra}]'") from None
 
 
 def require_readers(paths: list[Path]) -> None:

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from ..engine import parallel
 from ..engine.config import Config
+from ..meaning.tokens import count as count_tokens
 from ..model.findings import Finding
 from ..readers import document as documents
 from ..readers.formats import FILE_TYPES
@@ -62,12 +63,14 @@ class Tally:
     skipped: int = 0  # records without a prompt
     prompts: int = 0  # records with a prompt, or broken ones (PL900)
     affected: int = 0  # prompts with at least one finding
+    tokens: int = 0  # of the prompts, every message counted: what the flagged tokens are a share of
     rules: dict[str, RuleTally] = field(default_factory=dict)
     lines: dict[tuple[int, int], int] = field(default_factory=dict)  # (file, split) -> the lines of the split read
 
-    def add(self, file: int, split: int, line: int, findings: list[Finding]) -> None:
-        """One prompt's findings; ``line`` is its line in the split of the file."""
+    def add(self, file: int, split: int, line: int, findings: list[Finding], size: int = 0) -> None:
+        """One prompt's findings and its size in tokens; ``line`` is its line in the split of the file."""
         self.prompts += 1
+        self.tokens += size
         self.affected += bool(findings)
         by_code: dict[str, list[Finding]] = {}
         for finding in findings:
@@ -93,6 +96,7 @@ class Tally:
         self.skipped += other.skipped
         self.prompts += other.prompts
         self.affected += other.affected
+        self.tokens += other.tokens
         for place, count in other.lines.items():
             self.lines[place] = self.lines.get(place, 0) + count
         for code, theirs in other.rules.items():
@@ -170,7 +174,8 @@ def _tally(batch: logs.Batch, work: Work) -> Tally:
         if doc is None or not (doc.prompts or doc.errors):
             tally.skipped += 1
             continue
-        tally.add(batch.log, batch.part, number, check_document(doc, work.config).findings)
+        size = sum(count_tokens(text) for prompt in doc.prompts for text in prompt.texts)
+        tally.add(batch.log, batch.part, number, check_document(doc, work.config).findings, size)
     if batch.error:
         # The rest of a corrupt log (or row group) is one broken record, where reading stopped.
         tally.records += 1

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import click
 
+from .. import DISTRIBUTION
 from ..engine import baseline, files, parallel, registry
 from ..engine.cache import Cache
 from ..engine.cache import FOLDER as CACHE_FOLDER
@@ -141,7 +142,7 @@ def _write_baseline(path: str, text: str) -> None:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="promptlint")
+@click.version_option(package_name=DISTRIBUTION)
 def main() -> None:
     """promptlint: find and fix the context anti-patterns that cost RAG answers their correctness."""
 
@@ -561,7 +562,7 @@ def server(debounce):
     except ModuleNotFoundError as exc:
         if exc.name not in ("pygls", "lsprotocol") and not (exc.name or "").startswith(("pygls.", "lsprotocol.")):
             raise
-        raise Failure("promptlint server needs pygls: pip install 'promptlint[server]'") from None
+        raise Failure(f"promptlint server needs pygls: pip install '{DISTRIBUTION}[server]'") from None
     # The protocol's exit code: 1 when the client said exit without asking to shut down first.
     sys.exit(0 if serve(debounce) else 1)
 
@@ -605,7 +606,7 @@ def config_command(path, config_path, select, ignore):
 @main.command("docs")
 @click.option("--check", "check_only", is_flag=True, help="Exit 1 if a generated file is stale; write nothing.")
 def docs_command(check_only):
-    """Generate docs/rules.md and the README's rule table from the rules (run in the checkout's root)."""
+    """Generate the rule pages (docs/rules/) and the README's rule table from the rules (run in the checkout's root)."""
     # A maintainers' command: the other commands do not load the generator.
     from . import docs
 
@@ -615,15 +616,21 @@ def docs_command(check_only):
     except OSError as exc:
         raise Failure(f"{readme}: cannot read: {exc.strerror or exc}") from None
     try:
-        wanted = {Path(docs.RULES_PAGE): docs.render_rules(), readme: docs.with_rules_table(readme_text)}
+        wanted = {Path(path): text for path, text in docs.pages().items()} | {readme: docs.with_rules_table(readme_text)}
     except ValueError as exc:
         raise Failure(f"{readme}: {exc}") from None
     stale = [path for path, text in wanted.items() if not path.is_file() or path.read_text(encoding="utf-8") != text]
-    for path in stale:
+    # A page of a rule that is gone (renamed, removed) would stay on the site.
+    orphans = sorted(set(Path(docs.RULES_DIR).glob("*.md")) - set(wanted))
+    for path in stale + orphans:
         if check_only:
             click.echo(f"Stale: {path} (run 'promptlint docs')")
-            continue
-        path.parent.mkdir(parents=True, exist_ok=True)
-        files.write_atomic(path, wanted[path])
-        click.echo(f"Wrote: {path}", err=True)
+        elif path in orphans:
+            path.unlink()
+            click.echo(f"Removed: {path}", err=True)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            files.write_atomic(path, wanted[path])
+            click.echo(f"Wrote: {path}", err=True)
+    stale += orphans
     sys.exit(EXIT_FINDINGS if check_only and stale else EXIT_CLEAN)

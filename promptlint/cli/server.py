@@ -35,6 +35,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
+from .. import DISTRIBUTION
 from ..engine.formatting import format_document
 from ..engine import registry
 from ..engine.config import CONFIG_NAMES, Config, ConfigError, Resolver
@@ -317,7 +318,7 @@ class Session:
 
 
 def build(debounce: float) -> tuple[LanguageServer, Session]:
-    server = LanguageServer(SOURCE, installed_version("promptlint"), text_document_sync_kind=types.TextDocumentSyncKind.Full)
+    server = LanguageServer(SOURCE, installed_version(DISTRIBUTION), text_document_sync_kind=types.TextDocumentSyncKind.Full)
     session = Session(server, debounce)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)

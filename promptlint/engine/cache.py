@@ -25,6 +25,7 @@ import os
 import tempfile
 from pathlib import Path
 
+from .. import DISTRIBUTION
 from ..model.findings import Applicability, Edit, Finding, Fix, Severity
 from ..model.prompt import Span
 from .config import Config
@@ -70,7 +71,7 @@ def config_text(config: Config) -> str:
 def _version() -> str:
     from importlib.metadata import version  # a slow import (it loads the email package): only when a key is made
 
-    return version("promptlint")
+    return version(DISTRIBUTION)
 
 
 def _encode_fix(fix: Fix, regions: tuple[tuple[int, int, int, int], ...]) -> dict:

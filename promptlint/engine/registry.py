@@ -1,7 +1,7 @@
 """The rules: each is a module in promptlint/rules/ and registers by being there.
 
 A rule module holds its own metadata (CODE, NAME, SUMMARY, SEVERITY, FIX,
-DEFAULT, OPTIONS, NEEDS), its documentation (the module docstring) and one ``check``
+DEFAULT, OPTIONS, NEEDS, EFFECT), its documentation (the module docstring) and one ``check``
 function. This module gathers them, checking each field's type (a missing or
 misspelt field fails loudly rather than taking a default); nothing else lists the rules.
 """
@@ -34,6 +34,9 @@ METADATA = {
     # The option without which a rule on by default reports nothing (PL106's floor): said
     # wherever its default is, so "on" never reads as "checking".
     "NEEDS": (str, ""),
+    # The reference chapter's measured effect of what the rule flags, in a few words (the
+    # README's rule table); a rule about the tool itself (PL9xx) has none.
+    "EFFECT": (str, ""),
 }
 _CODE = re.compile(r"PL\d{3}")
 _NAME = re.compile(r"[a-z]+(?:-[a-z]+)*")
@@ -81,6 +84,7 @@ def _from_module(module: ModuleType) -> Rule:
         default=meta["DEFAULT"],
         options=dict(meta["OPTIONS"]),
         needs=meta["NEEDS"],
+        effect=meta["EFFECT"],
         doc=(module.__doc__ or "").strip(),
         vocabulary=meta["NAME"] if vocabulary.exists(meta["NAME"]) else None,
         check=module.check,

@@ -8,6 +8,10 @@ from enum import Enum
 
 from .findings import Finding, Severity
 
+# Where the documentation site is published (mkdocs.yml's site_url; a test keeps the two equal):
+# SARIF's helpUri and the audit page link each rule to its page under it.
+DOCS_URL = "https://promptlint-rag.readthedocs.io/en/latest/"
+
 
 class FixKind(str, Enum):
     """What fixes a rule offers (a str, so it reads and prints as its value)."""
@@ -34,6 +38,12 @@ class Rule:
     vocabulary: str | None  # the rule's name when it has a word list, rules/<name>.yaml
     check: Callable[..., Iterable[Finding]]
     needs: str = ""  # the option without which it reports nothing, when it has one
+    effect: str = ""  # the reference chapter's measured effect of what it flags, in a few words
+
+    @property
+    def help_uri(self) -> str:
+        """The rule's page on the documentation site."""
+        return f"{DOCS_URL}rules/{self.code}/"
 
     @property
     def default_text(self) -> str:

@@ -45,6 +45,7 @@ def as_data(tally: Tally, paths: list[str]) -> dict:
         "affected": tally.affected,
         "share": tally.affected / tally.prompts if tally.prompts else 0.0,
         "tokens": sum(rule["tokens"] for rule in rules),
+        "prompt_tokens": tally.tokens,
         "rules": rules,
     }
 
@@ -61,8 +62,13 @@ def _headline(data: dict) -> list[str]:
     return [
         f"{_count(data['prompts'], 'prompt')} in {_count(data['records'], 'record')} of {_count(len(data['logs']), 'log')}"
         f" ({_count(data['skipped'], 'record')} without a prompt skipped).",
-        f"{_count(data['affected'], 'prompt')} ({data['share']:.1%}) with findings, which flag {_count(data['tokens'], 'token')}.",
+        f"{_count(data['affected'], 'prompt')} ({data['share']:.1%}) with findings, which flag {_count(data['tokens'], 'token')}"
+        f" of the {_count(data['prompt_tokens'], 'prompt token')} audited ({_share(data['tokens'], data['prompt_tokens'])}).",
     ]
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{part / whole:.1%}" if whole else "none"
 
 
 def _short(message: str) -> str:
@@ -131,10 +137,23 @@ def _chart(rules: list[dict]) -> str:
     return f'<svg role="img" aria-label="{title}" width="{width}" height="{height}" viewBox="0 0 {width} {height}"><title>{title}</title>{"".join(rows)}</svg>'
 
 
+def _totals(data: dict) -> str:
+    """The flagged tokens beside the prompt tokens they are part of."""
+    return (
+        f'<p class="totals"><strong>{data["tokens"]:,}</strong> tokens flagged of <strong>{data["prompt_tokens"]:,}</strong>'
+        f" prompt tokens audited ({_share(data['tokens'], data['prompt_tokens'])}).</p>"
+    )
+
+
+def _rule_link(code: str) -> str:
+    """The rule's code, linked to its page on the documentation site (a link only: the page loads nothing)."""
+    return f'<a href="{html.escape(registry.get(code).help_uri)}"><code>{html.escape(code)}</code></a>'
+
+
 def as_html(data: dict) -> str:
     e = html.escape
     rule_rows = "".join(
-        f"<tr><td><code>{e(r['code'])}</code></td><td>{e(r['name'])}<br><small>{e(r['summary'])}</small></td>"
+        f"<tr><td>{_rule_link(r['code'])}</td><td>{e(r['name'])}<br><small>{e(r['summary'])}</small></td>"
         f'<td class="n">{r["affected"]:,}</td><td class="n">{r["share"]:.1%}</td><td class="n">{r["findings"]:,}</td>'
         f'<td class="n">{r["tokens"]:,}</td><td class="n">{r["tokens_per_affected"]:,.1f}</td></tr>'
         for r in data["rules"]
@@ -147,7 +166,7 @@ def as_html(data: dict) -> str:
             f'<tr><td><code>{e(x["path"])}:{x["line"]}</code></td><td class="n">{x["tokens"]:,}</td><td>{e(x["message"])}</td></tr>' for x in rule["worst"]
         )
         examples.append(
-            f"<h3><code>{e(rule['code'])}</code> {e(rule['name'])}</h3>"
+            f"<h3>{_rule_link(rule['code'])} {e(rule['name'])}</h3>"
             f'<table><tr><th>Record</th><th class="n">Tokens</th><th>Finding</th></tr>{rows}</table>'
         )
     logs = ", ".join(f"<code>{e(path)}</code>" for path in data["logs"])
@@ -158,7 +177,7 @@ def as_html(data: dict) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>promptlint audit</title><style>{STYLE}</style></head><body>"
         f'<h1>promptlint audit</h1><p class="lead">{logs}</p><p>{headline}</p>'
-        f"<h2>Tokens flagged per rule</h2>{chart}"
+        f"<h2>Tokens flagged per rule</h2>{_totals(data)}{chart}"
         "<h2>Rules</h2><table><tr><th>Code</th><th>Rule</th><th class=\"n\">Prompts</th><th class=\"n\">Share</th>"
         f'<th class="n">Findings</th><th class="n">Tokens</th><th class="n">Per prompt</th></tr>{rule_rows}</table>'
         f"<h2>Worst examples</h2>{''.join(examples) or '<p>None.</p>'}"

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import quote
 
+from .. import DISTRIBUTION
 from ..engine import baseline, registry
 from ..model.findings import Applicability, Finding, Fix, Severity
 
@@ -385,6 +386,7 @@ def _sarif_rule(code: str) -> dict:
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": rule.doc},
         "help": {"text": rule.doc, "markdown": rule.doc},
+        "helpUri": rule.help_uri,
         "defaultConfiguration": {"level": SARIF_LEVELS[rule.severity]},
     }
 
@@ -473,7 +475,7 @@ class Sarif(Writer):
     def end(self) -> str:
         from importlib.metadata import version  # loads the email package: only for this format
 
-        tool = {"driver": {"name": "promptlint", "version": version("promptlint"), "rules": [_sarif_rule(c) for c in self.codes]}}
+        tool = {"driver": {"name": "promptlint", "version": version(DISTRIBUTION), "rules": [_sarif_rule(c) for c in self.codes]}}
         before, after = self._document(tool)
         return ("" if not self.results.empty else before) + self.results.close() + after
 

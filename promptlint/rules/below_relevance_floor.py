@@ -38,6 +38,7 @@ CODE = "PL106"
 NAME = "below-relevance-floor"
 SUMMARY = "A chunk under the configured relevance floor is sent to the model"
 FIX = "unsafe"
+EFFECT = "a near-miss distractor, the costly kind (not measured)"
 OPTIONS = {"relevance-floor": None}
 NEEDS = "relevance-floor"
 

@@ -73,6 +73,7 @@ from ._context import RuleContext
 CODE = "PL305"
 NAME = "cache-boundary"
 SUMMARY = "Per-request content comes before static instructions and breaks prefix caching"
+EFFECT = "every static token after it paid again per call (not measured)"
 # Static text after the first dynamic part that is more than a reminder, and costs enough to move.
 OPTIONS = {"reminder-lines": 1, "reminder-chars": 300, "min-static-tokens": 25}
 

@@ -41,6 +41,7 @@ from ._context import RuleContext
 CODE = "PL302"
 NAME = "chronological-order"
 SUMMARY = "Sources are sorted by date instead of relevance"
+EFFECT = "0.87 correctness against 0.91 for rank order"
 
 _SORT_KEY = re.compile(r"sort(?:ed)?\s*\((?P<args>[^)]*)\)")
 

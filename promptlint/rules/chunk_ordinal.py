@@ -50,6 +50,7 @@ CODE = "PL203"
 NAME = "chunk-ordinal"
 SUMMARY = "A chunk number or chunk id is shown to the model"
 FIX = "safe"
+EFFECT = "0.00 gain for 3 tokens a source"
 
 _OF = re.compile(r"\d+\s*(?:of|/)\s*\d+")
 

@@ -34,6 +34,7 @@ from ._context import RuleContext
 CODE = "PL401"
 NAME = "context-budget"
 SUMMARY = "Retrieved content exceeds the token budget"
+EFFECT = "budget: about six chunks of ~420 tokens plus ~25-token wrappers"
 OPTIONS = {"budget": 3000}
 
 

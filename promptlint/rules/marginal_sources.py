@@ -40,6 +40,7 @@ CODE = "PL107"
 NAME = "marginal-sources"
 SUMMARY = "Low-relevance sources are appended after the relevant ones"
 FIX = "unsafe"
+EFFECT = "a near-miss distractor, the costly kind (not measured)"
 
 # A name in the loop's collection expression ("relevant + marginal[:3]").
 _NAME = re.compile(r"[A-Za-z_]\w*")

@@ -48,6 +48,7 @@ from ._fields import is_slot
 CODE = "PL205"
 NAME = "missing-title"
 SUMMARY = "Sources are rendered without a document title"
+EFFECT = "the title: +0.03 correctness for 5 tokens"
 SEVERITY = Severity.INFO
 # A loop's collection taken from one item (`document['chunks']`, `doc.chunks`): the item's name.
 _ITEM_OF = re.compile(r"\s*([A-Za-z_]\w*)\s*[.\[]")

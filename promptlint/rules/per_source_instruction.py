@@ -55,6 +55,7 @@ CODE = "PL103"
 NAME = "per-source-instruction"
 SUMMARY = "A source carries instructions to the model about how to use it"
 FIX = "safe"
+EFFECT = "one more, conflicting instruction per source (not measured)"
 
 
 def _restricted_lines(prompt: Prompt, ctx: RuleContext):

@@ -40,6 +40,7 @@ from ._context import RuleContext
 CODE = "PL306"
 NAME = "question-not-last"
 SUMMARY = "Sources or history come after the question"
+EFFECT = "text after the question competes with it (not measured)"
 DEFAULT = False
 
 

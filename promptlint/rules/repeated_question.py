@@ -50,6 +50,7 @@ CODE = "PL101"
 NAME = "repeated-question"
 SUMMARY = "The question appears more than once"
 FIX = "safe"
+EFFECT = "−0.01 correctness, ~40 tokens wasted"
 MIN_WORDS = 3
 
 

@@ -47,6 +47,7 @@ CODE = "PL105"
 NAME = "restricted-content"
 SUMMARY = "Content marked restricted or do-not-use is sent to the model"
 FIX = "unsafe"
+EFFECT = "the model may still use it, and it is logged (not measured)"
 SEVERITY = Severity.ERROR
 
 

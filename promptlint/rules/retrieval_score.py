@@ -59,6 +59,7 @@ CODE = "PL102"
 NAME = "retrieval-score"
 SUMMARY = "A retrieval, rerank or similarity score is shown to the model"
 FIX = "safe"
+EFFECT = "−0.02 correctness, 4 tokens a source"
 
 
 # A score's shape: a fraction ("0.82", ".5", "1.0") or a percentage ("82%", "82.6 %").

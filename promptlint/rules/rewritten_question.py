@@ -46,6 +46,7 @@ CODE = "PL304"
 NAME = "rewritten-question"
 SUMMARY = "The question slot is filled from a rewritten question, not the original"
 FIX = "unsafe"
+EFFECT = "the answer can miss what the rewrite dropped (not measured)"
 OPTIONS = {"original-question": "question"}
 
 _NAME = re.compile(r"[A-Za-z_][\w]*(?:\.[\w]+)*")

@@ -51,6 +51,7 @@ from ._fields import label_written
 CODE = "PL206"
 NAME = "unconditional-field"
 SUMMARY = "A metadata field is rendered on every source, so it is noise rather than a signal"
+EFFECT = "noise, paid for on every source (not measured)"
 SEVERITY = Severity.INFO
 DEFAULT = False
 

@@ -45,6 +45,7 @@ CODE = "PL301"
 NAME = "ungrouped-sources"
 SUMMARY = "Chunks of one document are separated by other documents' chunks"
 FIX = "unsafe"
+EFFECT = "grouped ties rank order (0.91) and wins on adjacent chunks"
 
 
 def grouped_order(prompt: Prompt) -> list[Source]:

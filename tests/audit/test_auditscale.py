@@ -271,9 +271,9 @@ def test_the_progress_is_each_log_the_cluster_finishes(here, cluster):
 @pytest.mark.parametrize(
     ("module", "argument", "message"),
     [
-        ("zstandard", "logs/day=1/part-1.jsonl.zst", "reading .zst logs needs the zstandard package: pip install 'promptlint[zstd]'"),
-        ("pyarrow", "logs/day=2/part-1.parquet", "reading Parquet logs needs the pyarrow package: pip install 'promptlint[parquet]'"),
-        ("distributed", "--engine=dask", "--engine dask needs the distributed package: pip install 'promptlint[dask]'"),
+        ("zstandard", "logs/day=1/part-1.jsonl.zst", "reading .zst logs needs the zstandard package: pip install 'promptlint-rag[zstd]'"),
+        ("pyarrow", "logs/day=2/part-1.parquet", "reading Parquet logs needs the pyarrow package: pip install 'promptlint-rag[parquet]'"),
+        ("distributed", "--engine=dask", "--engine dask needs the distributed package: pip install 'promptlint-rag[dask]'"),
     ],
 )
 def test_a_missing_extra_is_one_line_saying_what_to_install(here, monkeypatch, module, argument, message):

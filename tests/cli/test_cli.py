@@ -853,11 +853,11 @@ def _globs(cell: str) -> tuple[str, ...]:
     return tuple(re.findall(r"`([^`]+)`", cell))
 
 
-def test_the_readme_table_of_walk_defaults_is_the_code():
+def test_the_docs_table_of_walk_defaults_is_the_code():
     from promptlint.readers import formats
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    table = readme.split("<!-- walk-defaults:", 1)[1].split("\n\n", 1)[0]
+    page = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
+    table = page.split("<!-- walk-defaults:", 1)[1].split("\n\n", 1)[0]
     rows = [line.split(" | ") for line in table.splitlines() if line.startswith("| `")]
     code = tuple(glob for f in formats.FORMATS if f.code for glob in f.anywhere)
     anywhere = tuple(glob for glob in formats.ANYWHERE if glob not in code)

@@ -185,8 +185,8 @@ def test_a_score_is_a_diagnostic_whose_fix_removes_it(tmp_path, titles, scores):
         assert first.message.startswith(f"[retrieval-score] Source 1 shows its retrieval score ('Relevance: {scores[0]}')")
         assert first.message.endswith(f"(costs {first.data['tokens']} tokens)") and first.data["tokens"] > 0
         assert first.data == {"name": "retrieval-score", "tokens": first.data["tokens"], "fix": "safe"}
-        assert first.code_description.href.endswith("rules.md#pl102-retrieval-score")
-        assert Path(first.code_description.href.removeprefix("file://").split("#")[0]).is_file()
+        assert first.code_description.href.endswith("/rules/PL102.md")
+        assert Path(first.code_description.href.removeprefix("file://")).read_text(encoding="utf-8").startswith("# PL102 `retrieval-score`\n")
 
         actions = await editor.actions(uri, [first], first.range)
         titles_offered = [a.title for a in actions]
@@ -500,7 +500,7 @@ def test_without_pygls_the_command_says_what_to_install(tmp_path):
     code = "import sys; sys.modules['pygls'] = None; sys.argv = ['promptlint', 'server']; from promptlint.cli.commands import main; main()"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=TIMEOUT)
     assert result.returncode == 2
-    assert result.stderr == "Error: promptlint server needs pygls: pip install 'promptlint[server]'\n"
+    assert result.stderr == "Error: promptlint server needs pygls: pip install 'promptlint-rag[server]'\n"
 
 
 @settings(max_examples=200, deadline=None)

@@ -20,6 +20,8 @@ import pytest
 from click.testing import CliRunner
 from test_cli import CONFIG, FIXTURES, PL102, PL102_CONCISE, PL301, SCORED_USER, chat_record, check, copy, work  # noqa: F401 (work is a fixture)
 
+from promptlint import DISTRIBUTION
+from promptlint.model.rule import DOCS_URL
 from promptlint.cli.commands import main
 from promptlint.engine import registry
 from promptlint.engine.config import build
@@ -260,6 +262,7 @@ def _sarif_rule(code: str) -> dict:
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": rule.doc},
         "help": {"text": rule.doc, "markdown": rule.doc},
+        "helpUri": f"{DOCS_URL}rules/{code}/",
         "defaultConfiguration": {"level": {Severity.INFO: "note", Severity.WARNING: "warning", Severity.ERROR: "error"}[rule.severity]},
     }
 
@@ -277,7 +280,7 @@ def test_sarif():
         "version": "2.1.0",
         "runs": [
             {
-                "tool": {"driver": {"name": "promptlint", "version": version("promptlint"), "rules": [_sarif_rule(c) for c in ("PL205", "PL102", "PL900")]}},
+                "tool": {"driver": {"name": "promptlint", "version": version(DISTRIBUTION), "rules": [_sarif_rule(c) for c in ("PL205", "PL102", "PL900")]}},
                 "columnKind": "unicodeCodePoints",
                 "results": [
                     {
