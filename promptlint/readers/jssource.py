@@ -1,6 +1,6 @@
 """Find the prompts that live inside JavaScript and TypeScript code, without running it.
 
-The file is read as tokens (see jsscan), never parsed as a whole program nor run.
+The file is read as tokens (see jsscan: the grammar says where its literals are), never run.
 The strings taken mirror the Python reader's (see pysource): a string or template
 literal assigned to a name that says prompt, template, instructions or system
 (`SYSTEM_PROMPT`, `qaTemplate`); the `system`, `prompt`, `instructions` or `template`
@@ -9,6 +9,9 @@ property of an object (an SDK call's options) and the `content` of one with a
 `new SystemMessage`); what a function named for prompts returns (`buildPrompt`);
 and a literal with a slot named as the retrieved context (`${context}`) beside
 words of its own. A literal logged, thrown or tagged (`sql\\`...\\``) is not a prompt.
+Nor is a value of a table of short strings (a locale bundle of a user interface's
+texts, TABLE_SIZE values and more, nearly all one-line literals): it is shown to
+people, and quotes a prompt at most (a placeholder, a tooltip about `{knowledge}`).
 
 A template literal made once per item (returned by the callback of `.map(...)`, or
 pushed or added with `+=` in a `for...of` or `.forEach` body) that renders fields of
@@ -50,6 +53,9 @@ ADDING = frozenset({"push", "unshift"})
 PER_ITEM = frozenset({"map", "flatMap", "forEach"})
 # How many steps deep a text built from pieces is read (a local holding an array of templates is three).
 MAX_PIECES = 8
+# How many string values make an object a table of strings (a locale bundle holds hundreds; a
+# module's prompts, a handful).
+TABLE_SIZE = 40
 
 
 class Code:
@@ -62,6 +68,7 @@ class Code:
         self.toks = tokens(raw, jsx)
         self.parent = [-1] * len(self.toks)
         self.match: dict[int, int] = {}
+        self.tables: dict[int, bool] = {}  # an object literal's `{`: whether it is a table of strings
         stack: list[int] = []
         for i, token in enumerate(self.toks):
             self.parent[i] = stack[-1] if stack else -1
@@ -97,11 +104,12 @@ def templates_in(raw: str, lexicon: Lexicon | None = None, jsx: bool = False) ->
     starts = line_starts(raw)
     found: dict[tuple[int, int], PyTemplate] = {}
     for i in _candidates(code):
-        template = _template(code, starts, i)
+        template = None if _in_string_table(code, i) else _template(code, starts, i)
         if template is not None:
             found.setdefault((template.line, template.column), template)
     # A string built per item is one source's wrapper before it is a prompt of its own.
-    for template in (*_wrappers(code, starts), *(t for i in _sent(code) if (t := _template(code, starts, i)))):
+    sent = [t for i in _sent(code) if not _in_string_table(code, i) and (t := _template(code, starts, i))]
+    for template in (*_wrappers(code, starts), *sent):
         found.setdefault((template.line, template.column), template)
     return [found[k] for k in sorted(found)]
 
@@ -299,6 +307,45 @@ def _params_start(code: Code, arrow: int) -> int | None:
     if code.punct(j, ")") and j in code.match:
         return code.match[j]
     return j if code.name(j) is not None else None
+
+
+# ---------------------------------------------------------------- a table of strings shown to people
+
+
+def _in_string_table(code: Code, i: int) -> bool:
+    """Whether the literal at ``i`` is a value of a table of short strings (a locale bundle,
+    `export default { common: { confirm: 'Confirm', ... } }`): text shown to people, which
+    quotes a prompt at most (a placeholder, a tooltip) and sends none to a model."""
+    outer = _outermost_object(code, i)
+    if outer is None:
+        return False
+    if outer not in code.tables:
+        code.tables[outer] = _string_table(code, outer)
+    return code.tables[outer]
+
+
+def _outermost_object(code: Code, i: int) -> int | None:
+    """The `{` of the outermost object literal the value at ``i`` is a property of, through nested objects."""
+    if not code.punct(i - 1, ":") or _key(code, i - 1) is None:
+        return None
+    outer = code.parent[i]
+    while code.punct(outer - 1, ":") and code.punct(code.parent[outer], "{") and _key(code, outer - 1) is not None:
+        outer = code.parent[outer]
+    return outer
+
+
+def _string_table(code: Code, outer: int) -> bool:
+    """Many properties, nearly all short literals: what a table of a user interface's strings is,
+    and no module of prompts (whose values are few, or long)."""
+    values = literals = short = 0
+    for k in range(outer + 1, code.match.get(outer, outer)):
+        if not code.punct(k, ":") or _key(code, k) is None or code.punct(k + 1, "{"):
+            continue
+        values += 1
+        if code.literal(k + 1):
+            literals += 1
+            short += "\n" not in code.toks[k + 1].value.strip()
+    return literals >= TABLE_SIZE and literals >= 0.9 * values and short >= 0.75 * literals
 
 
 # ---------------------------------------------------------------- strings sent with the context
