@@ -20,6 +20,12 @@ the item is one source's wrapper, read as pybuild reads a Python loop's f-string
 of its expression (`c.metadata?.date` reads c.metadata.date, `(i + 1)` the callback's
 index, the source's ordinal). A wrapper the callback builds from pieces (an array of
 lines joined, a sum, a local holding text) is read as the one text it makes (see _pieces).
+
+The file lowered to the shared evaluator's form (see jslower) is then read by the evaluator
+Python code is read by (pybuild, pycalls, pyassembly): what it finds on lines this reader
+found nothing on, or a wrapper it reads more fields of (the pieces a loop adds in order), is
+added. Through it a JavaScript file has what the evaluator knows: a helper function or a
+class's method that formats one item, pieces appended in order, the same keeping rules.
 """
 
 from __future__ import annotations
@@ -27,14 +33,16 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from functools import lru_cache
 
 from ..meaning.lexicon import Lexicon, shipped
 from ..model.lines import line_column, line_starts
 from ..model.prompt import Prompt, Syntax
 from .jsscan import _ESCAPE, JsSyntaxError, Token, fields, tokens
-from .pybuild import ITEM, Loop, field_jinja, jinja_expression, reference, segment_fields
-from .pysource import MIN_LENGTH, OUTPUT_CALLS, TEMPLATE_CALLS, PyTemplate, names_prompt_function, rewrite_through
+from .pybuild import ITEM, Loop, field_jinja, jinja_expression, reference, segment_fields, split_fields
+from .jslower import lowered
+from .pysource import MIN_LENGTH, OUTPUT_CALLS, TEMPLATE_CALLS, PyTemplate, built_in, names_prompt_function, rewrite_through
 from .segment import SlotNames, is_prompt_text, words
 
 # The option by which model SDKs take the system prompt (`generateText({ system })`,
@@ -109,9 +117,30 @@ def templates_in(raw: str, lexicon: Lexicon | None = None, jsx: bool = False) ->
             found.setdefault((template.line, template.column), template)
     # A string built per item is one source's wrapper before it is a prompt of its own.
     sent = [t for i in _sent(code) if not _in_string_table(code, i) and (t := _template(code, starts, i))]
+    alone = not found and not sent
     for template in (*_wrappers(code, starts), *sent):
         found.setdefault((template.line, template.column), template)
+    _add_evaluated(raw, jsx, code.lexicon, alone, found)
     return [found[k] for k in sorted(found)]
+
+
+def _add_evaluated(raw: str, jsx: bool, lexicon: Lexicon, alone: bool, found: dict) -> None:
+    """The per-item texts the shared evaluator reads in the file lowered to its form (see jslower and
+    pybuild), on the lines where this reader found none: what a helper function or a class's method
+    makes, a text built in pieces by a loop. Its text is the evaluator's (Python fields), so it is
+    placed at its first literal and never fixed: it is not written anywhere as one text."""
+    module = lowered(raw, jsx)
+    if module is None:
+        return
+    taken = {line for line, _ in found}
+    for template in built_in(module, raw, lexicon, alone):
+        at = (template.line, template.column)
+        same = found.get(at)
+        # Where this reader found the same wrapper, the evaluator's stands when it reads more of the
+        # item (the pieces a loop adds after it, in order).
+        if same is None and template.line in taken or same is not None and (same.loop is None or _shown(same) >= _shown(template)):
+            continue
+        found[at] = replace(template, origin=None, offsets=None, loop=replace(template.loop, opening=None))
 
 
 def _template(code: Code, starts: list[int], i: int, loop: Loop | None = None, built: str | None = None) -> PyTemplate | None:
@@ -307,6 +336,11 @@ def _params_start(code: Code, arrow: int) -> int | None:
     if code.punct(j, ")") and j in code.match:
         return code.match[j]
     return j if code.name(j) is not None else None
+
+
+def _shown(template: PyTemplate) -> int:
+    """How many fields a per-item text shows, read in its language's syntax."""
+    return len((fields if template.loop.language == "javascript" else split_fields)(template.text) or ())
 
 
 # ---------------------------------------------------------------- a table of strings shown to people

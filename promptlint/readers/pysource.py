@@ -88,10 +88,7 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
         raise PythonSyntaxError(exc.msg, exc.lineno or 1, exc.offset or 1, isinstance(exc, NewerSyntax)) from None
     starts = line_starts(raw)
     found: dict[tuple[int, int], PyTemplate] = {}
-    built: list[PyTemplate] = []
     sent: list[PyTemplate] = []
-    helpers = helpers_of(module)
-    serialized = reaching_the_model(module, lexicon)
     for node in ast.walk(module):
         for literal, jinja_hint in _candidates(node, lexicon):
             template = _template(raw, starts, literal, jinja_hint)
@@ -101,18 +98,26 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
             template = _template(raw, starts, literal, jinja_hint)
             if template is not None:
                 sent.append(template)
-        if type(node) in BUILDING:
-            built.extend(wrappers(node, raw, starts, helpers, serialized))
-    # A loop over the chat history renders turns, not sources.
-    history = words(lexicon=lexicon)
-    built = [t for t in built if slot_kind(_named_text(t.loop.collection), history) != "history"]
-    built = _bare_in_context(module, built, lexicon)
-    if not found and not sent:
-        built = _for_context(module, built, lexicon)
+    built = built_in(module, raw, lexicon, alone=not found and not sent)
     # A string built per item is one source's wrapper before it is a prompt of its own.
     for template in (*built, *sent):
         found.setdefault((template.line, template.column), template)
     return [found[k] for k in sorted(found)]
+
+
+def built_in(module: ast.Module, raw: str, lexicon: Lexicon, alone: bool) -> list[PyTemplate]:
+    """The per-item strings a module builds (see pybuild), each a source's wrapper; ``alone``: the
+    module holds no other prompt. ``module`` is Python's, or JavaScript lowered to it (jslower):
+    one evaluator reads both, ``raw`` being the file it was read from."""
+    starts = line_starts(raw)
+    helpers = helpers_of(module)
+    serialized = reaching_the_model(module, lexicon)
+    built = [w for node in ast.walk(module) if type(node) in BUILDING for w in wrappers(node, raw, starts, helpers, serialized)]
+    # A loop over the chat history renders turns, not sources.
+    history = words(lexicon=lexicon)
+    built = [t for t in built if slot_kind(_named_text(t.loop.collection), history) != "history"]
+    built = _bare_in_context(module, built, lexicon)
+    return _for_context(module, built, lexicon) if alone else built
 
 
 def _for_context(module: ast.Module, built: list[PyTemplate], lexicon: Lexicon) -> list[PyTemplate]:
