@@ -120,7 +120,8 @@ def templates_in(raw: str, lexicon: Lexicon | None = None, jsx: bool = False) ->
     alone = not found and not sent
     for template in (*_wrappers(code, starts), *sent):
         found.setdefault((template.line, template.column), template)
-    _add_evaluated(raw, jsx, code.lexicon, alone, found)
+    if _iterates(code):  # a text is built per item only in a loop or a callback
+        _add_evaluated(raw, jsx, code.lexicon, alone, found)
     return [found[k] for k in sorted(found)]
 
 
@@ -336,6 +337,11 @@ def _params_start(code: Code, arrow: int) -> int | None:
     if code.punct(j, ")") and j in code.match:
         return code.match[j]
     return j if code.name(j) is not None else None
+
+
+def _iterates(code: Code) -> bool:
+    """Whether the file has a `for` loop or a per-item call (`.map(...)`), where the evaluator finds its texts."""
+    return any(t.kind == "name" and (t.text == "for" or t.text in PER_ITEM and code.punct(k - 1, ".", "?.")) for k, t in enumerate(code.toks))
 
 
 def _shown(template: PyTemplate) -> int:
