@@ -134,7 +134,9 @@ def _add_evaluated(raw: str, jsx: bool, lexicon: Lexicon, alone: bool, found: di
     if module is None:
         return
     taken = {line for line, _ in found}
-    for template in built_in(module, raw, lexicon, alone):
+    # A user interface's code names its chat messages everywhere (`useSendMessage`, `jsonMessage`):
+    # in a file with no other prompt, only a function's own name that says context keeps what it builds.
+    for template in built_in(module, raw, lexicon, alone, by_own_name=True):
         at = (template.line, template.column)
         same = found.get(at)
         # Where this reader found the same wrapper, the evaluator's stands when it reads more of the
@@ -543,6 +545,8 @@ def _jinja_collection(text: str) -> str:
 
 def _accumulated(code: Code, body: int) -> list[int]:
     """The templates a loop body adds to a text: `parts.push(\\`...\\`)`, `out += \\`...\\``, directly or through a name."""
+    if body + 1 >= len(code.toks):
+        return []  # the file ends where the body would start: the grammar read on past an error
     end = code.match.get(body, body) if code.punct(body, "{") else _statement_end(code, body)
     owner = _function_block(code, body + 1 if code.punct(body, "{") else body)
     named: dict[str, int] = {}

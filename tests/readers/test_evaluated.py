@@ -127,3 +127,23 @@ def test_what_cannot_be_lowered_is_no_text():
     assert isinstance(jslower.lowered("const p = `never ends", jsx=False), ast.Module)
     deep = "const x = " + "(" * 300 + "1" + ")" * 300 + ";\n"
     assert jslower.lowered(deep, jsx=False) is None  # deeper than MAX_DEPTH: not read, no error
+
+
+def test_a_counter_a_loop_does_not_show_does_not_make_its_text_a_source():
+    """In a file with no other prompt, a per-item text is kept by its shape: the content and more of
+    the item, or the item's number shown. A callback's index it never shows (stream events numbered
+    for something else) is not that number; the twin that shows it is."""
+    shown = "function collect(events) {\n  let out = '';\n  events.forEach((e, idx) => {\n    out += `[${idx}] ${e.content}`;\n  });\n  return out;\n}\n"
+    hidden = shown.replace("[${idx}] ", "<think>")
+    assert [t.line for t in js_templates(shown)] == [4]
+    assert js_templates(hidden) == []
+    python = "def collect(events):\n    out = ''\n    for idx, e in enumerate(events):\n        out += f'[{idx}] {e.content}'\n    return out\n"
+    assert [t.line for t in py_templates(python)] == [4]
+    assert py_templates(python.replace("[{idx}] ", "<think>")) == []
+
+
+def test_in_javascript_only_a_function_s_own_name_keeps_what_it_builds_in_a_file_without_prompts():
+    """A UI names its chat messages everywhere; a function whose own name says context keeps its texts."""
+    body = "  const parts = [];\n  for (const e of list) {\n    parts.push(`<b>${e.content}</b>`);\n  }\n  return parts.join('');\n}\n"
+    assert js_templates("function sendMessage(list) {\n  const jsonMessage = 1;\n" + body) == []
+    assert [t.line for t in js_templates("function formatContext(list) {\n" + body)] == [4]

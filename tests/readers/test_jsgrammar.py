@@ -28,3 +28,10 @@ def test_a_backquote_of_the_text_itself_does_not_end_its_fields():
     assert template.value == "a ` b ${x.y} ` ${`n ${z}`}"
     assert fields(template.value) == [(6, 12, "x.y"), (15, 26, "`n ${z}`")]
     assert fields("a ${b") is None
+
+
+def test_a_file_cut_off_inside_a_loop_is_read_without_error():
+    """The grammar reads on where a scanner stopped: a `for...of` whose body the file never reaches."""
+    from promptlint.readers.jssource import templates_in
+
+    assert templates_in("function formatContext(docs) {\n  for (const d of docs) {\n   for (const d of docs) {\n") == []
