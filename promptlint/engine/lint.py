@@ -95,9 +95,10 @@ def _code_suppressions(doc: documents.Document):
     """The directives in the comments of a code file; None for any other file, or one without any."""
     if doc.kind not in (documents.DocumentKind.PYTHON, documents.DocumentKind.JAVASCRIPT) or not doc.prompts:
         return None
+    from ..readers.jsscan import reads_jsx
     from .suppress import code_suppressions
 
-    return code_suppressions(doc.raw, doc.kind.value, jsx=doc.suffix in (".jsx", ".tsx"))
+    return code_suppressions(doc.raw, doc.kind.value, jsx=reads_jsx(doc.suffix))
 
 
 def _lint_piece(doc: documents.Document, index: int, text: str, config: Config, includes=None, code=None) -> list[Finding]:

@@ -49,11 +49,11 @@ def _newer_fstring(raw: str, line: int) -> bool:
 
 def read_javascript(file: Input) -> Document:
     """A JavaScript or TypeScript file: each prompt found in it is one prompt (see jssource)."""
-    from .jsscan import JsSyntaxError
+    from .jsscan import JsSyntaxError, reads_jsx
     from .jssource import templates_in
 
     try:
-        found = templates_in(file.raw, file.lexicon, jsx=file.suffix in (".jsx", ".tsx"))
+        found = templates_in(file.raw, file.lexicon, jsx=reads_jsx(file.suffix))
     except JsSyntaxError as exc:
         language = "TypeScript" if "ts" in file.suffix else "JavaScript"
         line, column = line_column(line_starts(file.raw), exc.offset)

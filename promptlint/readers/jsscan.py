@@ -1,29 +1,33 @@
-"""The tokens of JavaScript and TypeScript source, scanned by hand and never run.
+"""The tokens of JavaScript and TypeScript source, read by tree-sitter's grammar and never run.
 
-Only what finding prompt strings needs: names, punctuation, numbers, and the
-literals whose insides must not be read as code (strings, template literals,
-regular expressions), with comments skipped. A template literal's `${...}`
-fields are scanned as code in their turn, nested templates and all, and their
-tokens follow the template's own, between a `${` and a `}` token, so that
-brackets still match. No node, no parser package: a type annotation or a
-generic is only more names and punctuation here, which is all the reader asks.
+What the reader of prompts asks of a file is its tokens in order: names, punctuation,
+numbers, and the literals whose insides are not code (strings, template literals,
+regular expressions), comments left out. They are the leaves of tree-sitter's tree of the
+file (the TSX grammar for JavaScript and JSX, which it holds whole, the TypeScript one for
+TypeScript, where `<T>x` is a cast), a literal taken whole. A template literal's `${...}`
+fields are code in their turn: their tokens follow the template's own token, between a
+`${` and a `}` token, so that brackets still match. JSX text is one token of its own.
 
-A string's value is decoded from its escapes, with the file offset of each of
-its characters (where its escape starts) and of its end, so that a finding lands
-where its text is written. A template keeps its fields as written, and the
-escapes `\\$`, `\\{` and `\\\\` too: its text then splits into the same fields again
-after a fix.
+A string's value is decoded from its escapes, with the file offset of each of its
+characters (where its escape starts) and of its end, so that a finding lands where its
+text is written. A template keeps its fields as written, and the escapes `\\$`, `\\{` and
+`\\\\` too: its text then splits into the same fields again after a fix.
+
+The grammar reads on past an error; a file is refused (JsSyntaxError) only for what leaves
+its text unknown: a string, template literal or comment that never ends.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 
 @dataclass(frozen=True)
 class Token:
-    kind: str  # "name", "number", "string", "template", "regex" or "punct"
+    kind: str  # "name", "number", "string", "template", "regex", "punct", or "text" (JSX text, a template literal type)
     start: int  # file offsets
     end: int
     text: str  # as written
@@ -40,117 +44,148 @@ class JsSyntaxError(Exception):
         self.message, self.offset = message, offset
 
 
-_NAME = re.compile(r"[A-Za-z_$\u00c0-\uffff][\w$\u00c0-\uffff]*")
-_NUMBER = re.compile(r"(?:0[xXoObB][\da-fA-F_]+|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d+)?)n?")
-# Longest first: `?.` is optional chaining, `??` and `??=` nullish, `=>` an arrow.
-_PUNCT = re.compile(r">>>=|\.\.\.|===|!==|\*\*=|<<=|>>=|>>>|&&=|\|\|=|\?\?=|=>|==|!=|<=|>=|&&|\|\||\?\?|\?\.(?!\d)|\+\+|--|\+=|-=|\*=|/=|%=|&=|\|=|\^=|<<|>>|\*\*|[{}()\[\];,<>+\-*/%&|^!~?:=.@#]")
-_SPACE = re.compile(r"(?:\s|//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/)*")
-# After these a `/` starts a regular expression, not a division.
-_BEFORE_REGEX = frozenset({"return", "typeof", "case", "do", "else", "in", "of", "new", "delete", "void", "throw", "instanceof", "yield", "await"})
-_SIMPLE = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
-# Templates nested deeper than this are not read (each level is a call deeper in the scanner).
+# Code with no literal in it: names, numbers, punctuation (longest first: `?.` is optional
+# chaining, `??` and `??=` nullish, `=>` an arrow), any other character alone.
+_CODE = re.compile(
+    r"(?P<name>[A-Za-z_$\u00c0-\uffff][\w$\u00c0-\uffff]*)"
+    r"|(?P<number>(?:0[xXoObB][\da-fA-F_]+|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d+)?)n?)"
+    r"|(?P<punct>>>>=|\.\.\.|===|!==|\*\*=|<<=|>>=|>>>|&&=|\|\|=|\?\?=|=>|==|!=|<=|>=|&&|\|\||\?\?|\?\.(?!\d)|\+\+|--|\+=|-=|\*=|/=|%=|&=|\|=|\^=|<<|>>|\*\*|[^\w\s])"
+)
+# Templates nested deeper than this are not read (each level is a call deeper in the reader).
 MAX_NESTING = 100
+_SIMPLE = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
 _ESCAPE = re.compile(r"\\(?:\n|x[\da-fA-F]{2}|u\{[\da-fA-F]{1,6}\}|u[\da-fA-F]{4}|.)", re.DOTALL)
+_UNTERMINATED = {"'": "unterminated string literal", '"': "unterminated string literal", "`": "unterminated template literal"}
+
+
+@lru_cache(maxsize=2)
+def _parser(jsx: bool):
+    """tree-sitter's parser of TSX (``jsx``) or TypeScript, loaded on the first JavaScript file read."""
+    import tree_sitter
+    import tree_sitter_typescript as grammar
+
+    return tree_sitter.Parser(tree_sitter.Language(grammar.language_tsx() if jsx else grammar.language_typescript()))
+
+
+def reads_jsx(suffix: str) -> bool:
+    """Whether a file of ``suffix`` may hold JSX: any JavaScript, and TypeScript's .tsx."""
+    return suffix not in (".ts", ".mts", ".cts")
+
+
+class _Source:
+    """A text as tree-sitter reads it: its tree, and a node's offsets in characters."""
+
+    def __init__(self, raw: str, jsx: bool):
+        from .pyversions import char_offsets
+
+        data = raw.encode("utf-8", "surrogatepass")
+        self.raw, self.jsx = raw, jsx
+        self.root = _parser(jsx).parse(data).root_node
+        self.char = char_offsets(raw, data)
+
+    def span(self, node) -> tuple[int, int]:
+        return self.char(node.start_byte), self.char(node.end_byte)
 
 
 def tokens(raw: str, jsx: bool = False) -> list[Token]:
-    """The tokens of a whole file; JsSyntaxError for a string, template or comment that never ends.
+    """The tokens of a whole file (``jsx``: read with the TSX grammar); JsSyntaxError for a string,
+    template or comment that never ends. A quote left open in a file that may hold JSX is JSX text
+    (`<p>Don't</p>`), not an error.
 
-    In a .jsx/.tsx file a quote left open at the end of its line is JSX text (`<p>Don't</p>`), not an error.
+    The grammar says where the literals, comments and JSX text are (what a scanner cannot know
+    without parsing: a `/` that starts a regular expression, a quote in JSX text); the code
+    between them is split into names, numbers and punctuation by pattern, which is all the
+    reader asks of it and much faster than visiting each node of the tree.
     """
+    source = _Source(raw, jsx)
+    if source.root.has_error:
+        _refuse(source)
+    atoms = sorted((node for nodes in _atoms(jsx).captures(source.root).values() for node in nodes), key=lambda node: node.start_byte)
     found: list[Token] = []
-    _scan(raw, 0, found, jsx, in_field=False, nesting=0)
+    _Reader(source, atoms, found).read(0, len(raw), 0)
     return found
 
 
-def _scan(raw: str, i: int, out: list[Token], jsx: bool, in_field: bool, nesting: int) -> int:
-    """Tokens from ``i`` into ``out``; in a template's field, up to the `}` that closes it (returned)."""
-    depth = 0
-    n = len(raw)
-    while True:
-        space = _SPACE.match(raw, i)
-        i = space.end()
-        if raw.startswith("/*", i):
-            raise JsSyntaxError("unterminated comment", i)
-        if i >= n:
-            if in_field:  # the template whose field this is says where it starts
-                raise JsSyntaxError("unterminated template literal", -1)
-            return i
-        char = raw[i]
-        if char == "}" and depth == 0 and in_field:
-            return i  # the field's end
-        if char in "'\"":
-            out.append(_string(raw, i, jsx))
-            i = out[-1].end
-        elif char == "`":
-            if nesting >= MAX_NESTING:
-                raise JsSyntaxError(f"template literals nested more than {MAX_NESTING} deep", i)
-            i = _template(raw, i, out, jsx, nesting + 1)
-        elif char == "/" and _regex_allowed(out):
-            token = _regex(raw, i)
-            if token is None:
-                out.append(Token("punct", i, i + 1, "/"))
-                i += 1
-            else:
-                out.append(token)
-                i = token.end
-        elif (match := _NAME.match(raw, i)) is not None:
-            out.append(Token("name", i, match.end(), match.group()))
-            i = match.end()
-        elif (match := _NUMBER.match(raw, i)) is not None and match.end() > i:
-            out.append(Token("number", i, match.end(), match.group()))
-            i = match.end()
-        else:
-            match = _PUNCT.match(raw, i)
-            text = match.group() if match else char  # anything else (a stray `\`) is one character
-            depth += (text == "{") - (text == "}")
-            out.append(Token("punct", i, i + len(text), text))
-            i += len(text)
+@lru_cache(maxsize=2)
+def _atoms(jsx: bool):
+    """What the grammar reads whole: literals, comments, JSX text."""
+    import tree_sitter
+
+    names = "(string) (template_string) (template_literal_type) (regex) (comment) (hash_bang_line)" + (" (jsx_text) (html_comment)" if jsx else "")
+    return tree_sitter.QueryCursor(tree_sitter.Query(_parser(jsx).language, "[" + names + "] @atom"))
 
 
-def _regex_allowed(before: list[Token]) -> bool:
-    """Whether a `/` here starts a regular expression: where a value is expected, not after one."""
-    if not before:
-        return True
-    last = before[-1]
-    if last.kind == "name":
-        return last.text in _BEFORE_REGEX
-    if last.kind == "punct":
-        return last.text not in (")", "]")
-    return False
+class _Reader:
+    """The tokens of a range of the file: the code between the grammar's atoms split by pattern."""
+
+    def __init__(self, source: _Source, atoms: list, out: list[Token]):
+        self.source, self.atoms, self.out, self.next = source, atoms, out, 0
+
+    def read(self, a: int, b: int, nesting: int) -> None:
+        """Tokens of ``raw[a:b]`` into the output, the atoms within it taken whole."""
+        source, atoms = self.source, self.atoms
+        at = a
+        while self.next < len(atoms):
+            node = atoms[self.next]
+            start, end = source.span(node)
+            if start >= b:
+                break
+            self.next += 1
+            if start < at:
+                continue  # inside an atom already taken whole (a string in a regex's class)
+            self._code(at, start)
+            at = end
+            if node.type == "string":
+                self.out.append(_string(source, node))
+            elif node.type == "template_string":
+                self._template(node, nesting)
+            elif node.type == "regex":
+                self.out.append(Token("regex", start, end, source.raw[start:end]))
+            elif node.type in ("jsx_text", "template_literal_type"):  # text no model reads
+                self.out.append(Token("text", start, end, source.raw[start:end]))
+        self._code(at, b)
+
+    def _template(self, node, nesting: int) -> None:
+        """A template's token, then its fields' tokens, each between a `${` and a `}`."""
+        if nesting >= MAX_NESTING:
+            raise JsSyntaxError(f"template literals nested more than {MAX_NESTING} deep", self.source.span(node)[0])
+        self.out.append(_template(self.source, node))
+        for child in node.children:
+            if child.type == "template_substitution":
+                start, end = self.source.span(child)
+                self.out.append(Token("punct", start, start + 2, "${"))
+                self.read(start + 2, end - 1, nesting + 1)
+                self.out.append(Token("punct", end - 1, end, "}"))
+
+    def _code(self, a: int, b: int) -> None:
+        raw, out = self.source.raw, self.out
+        for match in _CODE.finditer(raw, a, b):
+            kind = match.lastgroup
+            out.append(Token(kind, match.start(), match.end(), match.group()))
 
 
-def _regex(raw: str, i: int) -> Token | None:
-    """A regular expression literal at ``i``; None when it does not end on its line (then it was a division)."""
-    j, in_class = i + 1, False
-    while j < len(raw) and raw[j] != "\n":
-        char = raw[j]
-        if char == "\\":
-            j += 2
-            continue
-        if char == "[":
-            in_class = True
-        elif char == "]":
-            in_class = False
-        elif char == "/" and not in_class:
-            flags = _NAME.match(raw, j + 1)
-            end = flags.end() if flags else j + 1
-            return Token("regex", i, end, raw[i:end])
-        j += 1
-    return None
+def _refuse(source: _Source) -> None:
+    """Raises for the first literal or comment whose opening the grammar left unclosed (a leaf of an error)."""
+    import tree_sitter
+
+    errors = tree_sitter.QueryCursor(tree_sitter.Query(_parser(source.jsx).language, "(ERROR) @error")).captures(source.root).get("error", [])
+    leaves = sorted((child for error in errors for child in error.children if not child.child_count), key=lambda node: node.start_byte)
+    for node in leaves:
+        start = source.span(node)[0]
+        if node.type in _UNTERMINATED and not (source.jsx and node.type != "`"):
+            raise JsSyntaxError(_UNTERMINATED[node.type], start)
+        if node.type == "/" and source.raw.startswith("/*", start):
+            raise JsSyntaxError("unterminated comment", start)
 
 
-def _string(raw: str, i: int, jsx: bool) -> Token:
-    quote, j = raw[i], i + 1
+def _string(source: _Source, node) -> Token:
+    start, end = source.span(node)
+    raw = source.raw
     value: list[str] = []
     offsets: list[int] = []
-    while j < len(raw) and raw[j] != quote:
-        if raw[j] == "\n":
-            break
-        if raw[j] == "\\":
-            escape = _ESCAPE.match(raw, j)
-            if escape is None:  # a backslash at the end of the file
-                break
+    j = start + 1
+    while j < end - 1:
+        if raw[j] == "\\" and (escape := _ESCAPE.match(raw, j, end - 1)) is not None:
             decoded = _decode(escape.group())
             value.append(decoded)
             offsets += [j] * len(decoded)
@@ -159,55 +194,36 @@ def _string(raw: str, i: int, jsx: bool) -> Token:
             value.append(raw[j])
             offsets.append(j)
             j += 1
-    if j >= len(raw) or raw[j] != quote:
-        if jsx:  # JSX text with an apostrophe: a lone character, not a string
-            return Token("punct", i, i + 1, quote)
-        raise JsSyntaxError("unterminated string literal", i)
-    offsets.append(j)
-    return Token("string", i, j + 1, raw[i : j + 1], "".join(value), tuple(offsets))
+    offsets.append(end - 1)
+    return Token("string", start, end, raw[start:end], "".join(value), tuple(offsets))
 
 
-def _template(raw: str, i: int, out: list[Token], jsx: bool, nesting: int) -> int:
-    """Scans the template literal at ``i``: its token, then its fields' tokens, into ``out``; where it ends."""
-    at = len(out)
-    fields: list[Token] = []
+def _template(source: _Source, node) -> Token:
+    """A template literal's token: its text with its fields as written."""
+    start, end = source.span(node)
+    raw = source.raw
+    fields = {a: b for a, b in (source.span(child) for child in node.children if child.type == "template_substitution")}
     value: list[str] = []
     offsets: list[int] = []
-    j = i + 1
-    while True:
-        if j >= len(raw):
-            raise JsSyntaxError("unterminated template literal", i)
-        char = raw[j]
-        if char == "`":
-            break
-        if char == "\\":
-            escape = _ESCAPE.match(raw, j)
-            if escape is None:
-                raise JsSyntaxError("unterminated template literal", i)
+    j = start + 1
+    while j < end - 1:
+        if j in fields:
+            value.append(raw[j : fields[j]])  # a field as written
+            offsets += range(j, fields[j])
+            j = fields[j]
+        elif raw[j] == "\\" and (escape := _ESCAPE.match(raw, j, end - 1)) is not None:
             written = escape.group()
             # `\$`, `\{` and `\\` stay as written, so that the text never shows a field that is not one.
             decoded = written if written in ("\\$", "\\{", "\\\\") else _decode(written)
             value.append(decoded)
             offsets += range(j, j + 2) if decoded == written else [j] * len(decoded)
             j = escape.end()
-        elif raw.startswith("${", j):
-            fields.append(Token("punct", j, j + 2, "${"))
-            try:
-                close = _scan(raw, j + 2, fields, jsx, in_field=True, nesting=nesting)
-            except JsSyntaxError as exc:
-                raise JsSyntaxError(exc.message, i) if exc.offset < 0 else exc from None
-            fields.append(Token("punct", close, close + 1, "}"))
-            value.append(raw[j : close + 1])  # a field as written
-            offsets += range(j, close + 1)
-            j = close + 1
         else:
-            value.append(char)
+            value.append(raw[j])
             offsets.append(j)
             j += 1
-    offsets.append(j)
-    out.insert(at, Token("template", i, j + 1, raw[i : j + 1], "".join(value), tuple(offsets)))
-    out.extend(fields)
-    return j + 1
+    offsets.append(end - 1)
+    return Token("template", start, end, raw[start:end], "".join(value), tuple(offsets))
 
 
 def _decode(escape: str) -> str:
@@ -226,26 +242,48 @@ def _decode(escape: str) -> str:
 
 
 def fields(text: str) -> list[tuple[int, int, str]] | None:
-    """Each `${...}` field of a template's text: (start, end, expression); None when a field does not close."""
-    found = []
-    i = 0
-    while True:
-        i = text.find("${", i)
-        if i < 0:
-            return found
-        if i and text[i - 1] == "\\" and not _escaped_backslash(text, i - 1):
-            i += 2  # `\${`, written so: not a field
-            continue
-        try:
-            inner: list[Token] = []
-            close = _scan(text, i + 2, inner, False, in_field=True, nesting=1)
-        except JsSyntaxError:
+    """Each `${...}` field of a template's text: (start, end, expression); None when a field does not close.
+
+    The text is read as the template literal it is the inside of. A backquote of its own (written
+    `\\`` in the file, decoded in the text) would end that literal early: each one the grammar
+    stops at is escaped in turn, and the offsets counted back.
+    """
+    if "${" not in text:
+        return []
+    inserted: list[int] = []  # where in ``text`` a backslash was put before a backquote
+    written = text
+    for _ in range(text.count("`") + 1):
+        source = _Source("`" + written + "`", jsx=False)
+        literal = _whole_template(source)
+        if literal is None:
             return None
-        found.append((i, close + 1, text[i + 2 : close]))
-        i = close + 1
+        start, end = source.span(literal)
+        if end == len(source.raw):
+            break
+        at = end - 2  # the backquote that ended it, in ``written``
+        inserted.append(at - len(inserted))
+        written = written[:at] + "\\" + written[at:]
+    else:
+        return None
+
+    def back(offset: int) -> int:
+        at = offset - 1
+        return at - bisect.bisect_right([k + n for n, k in enumerate(inserted)], at)
+
+    found = []
+    for child in literal.children:
+        if child.type == "template_substitution":
+            a, b = source.span(child)
+            found.append((back(a), back(b), text[back(a) + 2 : back(b) - 1]))
+    return found
 
 
-def _escaped_backslash(text: str, i: int) -> bool:
-    """Whether the backslash at ``i`` is itself escaped (an odd run of backslashes before it)."""
-    run = len(text[: i + 1]) - len(text[: i + 1].rstrip("\\"))
-    return run % 2 == 0
+def _whole_template(source: _Source):
+    """The template literal that starts the text, when it is read with no error; else None."""
+    statement = source.root.children[0] if source.root.child_count else None
+    literal = statement.children[0] if statement is not None and statement.child_count else None
+    if literal is None or literal.type != "template_string" or literal.has_error:
+        return None
+    if any(child.is_error or child.is_missing for child in source.root.children) and source.span(literal)[1] == len(source.raw):
+        return None
+    return literal

@@ -1,6 +1,6 @@
 """Find the prompts that live inside JavaScript and TypeScript code, without running it.
 
-The file is read as tokens (see jsscan), never parsed as a whole program nor run.
+The file is read as tokens (see jsscan: the grammar says where its literals are), never run.
 The strings taken mirror the Python reader's (see pysource): a string or template
 literal assigned to a name that says prompt, template, instructions or system
 (`SYSTEM_PROMPT`, `qaTemplate`); the `system`, `prompt`, `instructions` or `template`
@@ -9,6 +9,9 @@ property of an object (an SDK call's options) and the `content` of one with a
 `new SystemMessage`); what a function named for prompts returns (`buildPrompt`);
 and a literal with a slot named as the retrieved context (`${context}`) beside
 words of its own. A literal logged, thrown or tagged (`sql\\`...\\``) is not a prompt.
+Nor is a value of a table of short strings (a locale bundle of a user interface's
+texts, TABLE_SIZE values and more, nearly all one-line literals): it is shown to
+people, and quotes a prompt at most (a placeholder, a tooltip about `{knowledge}`).
 
 A template literal made once per item (returned by the callback of `.map(...)`, or
 pushed or added with `+=` in a `for...of` or `.forEach` body) that renders fields of
@@ -17,6 +20,12 @@ the item is one source's wrapper, read as pybuild reads a Python loop's f-string
 of its expression (`c.metadata?.date` reads c.metadata.date, `(i + 1)` the callback's
 index, the source's ordinal). A wrapper the callback builds from pieces (an array of
 lines joined, a sum, a local holding text) is read as the one text it makes (see _pieces).
+
+The file lowered to the shared evaluator's form (see jslower) is then read by the evaluator
+Python code is read by (pybuild, pycalls, pyassembly): what it finds on lines this reader
+found nothing on, or a wrapper it reads more fields of (the pieces a loop adds in order), is
+added. Through it a JavaScript file has what the evaluator knows: a helper function or a
+class's method that formats one item, pieces appended in order, the same keeping rules.
 """
 
 from __future__ import annotations
@@ -24,14 +33,16 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from functools import lru_cache
 
 from ..meaning.lexicon import Lexicon, shipped
 from ..model.lines import line_column, line_starts
 from ..model.prompt import Prompt, Syntax
 from .jsscan import _ESCAPE, JsSyntaxError, Token, fields, tokens
-from .pybuild import ITEM, Loop, field_jinja, jinja_expression, reference, segment_fields
-from .pysource import MIN_LENGTH, OUTPUT_CALLS, TEMPLATE_CALLS, PyTemplate, names_prompt_function, rewrite_through
+from .pybuild import ITEM, Loop, field_jinja, jinja_expression, reference, segment_fields, split_fields
+from .jslower import lowered
+from .pysource import MIN_LENGTH, OUTPUT_CALLS, TEMPLATE_CALLS, PyTemplate, built_in, names_prompt_function, rewrite_through
 from .segment import SlotNames, is_prompt_text, words
 
 # The option by which model SDKs take the system prompt (`generateText({ system })`,
@@ -50,6 +61,9 @@ ADDING = frozenset({"push", "unshift"})
 PER_ITEM = frozenset({"map", "flatMap", "forEach"})
 # How many steps deep a text built from pieces is read (a local holding an array of templates is three).
 MAX_PIECES = 8
+# How many string values make an object a table of strings (a locale bundle holds hundreds; a
+# module's prompts, a handful).
+TABLE_SIZE = 40
 
 
 class Code:
@@ -62,6 +76,7 @@ class Code:
         self.toks = tokens(raw, jsx)
         self.parent = [-1] * len(self.toks)
         self.match: dict[int, int] = {}
+        self.tables: dict[int, bool] = {}  # an object literal's `{`: whether it is a table of strings
         stack: list[int] = []
         for i, token in enumerate(self.toks):
             self.parent[i] = stack[-1] if stack else -1
@@ -97,13 +112,38 @@ def templates_in(raw: str, lexicon: Lexicon | None = None, jsx: bool = False) ->
     starts = line_starts(raw)
     found: dict[tuple[int, int], PyTemplate] = {}
     for i in _candidates(code):
-        template = _template(code, starts, i)
+        template = None if _in_string_table(code, i) else _template(code, starts, i)
         if template is not None:
             found.setdefault((template.line, template.column), template)
     # A string built per item is one source's wrapper before it is a prompt of its own.
-    for template in (*_wrappers(code, starts), *(t for i in _sent(code) if (t := _template(code, starts, i)))):
+    sent = [t for i in _sent(code) if not _in_string_table(code, i) and (t := _template(code, starts, i))]
+    alone = not found and not sent
+    for template in (*_wrappers(code, starts), *sent):
         found.setdefault((template.line, template.column), template)
+    if _iterates(code):  # a text is built per item only in a loop or a callback
+        _add_evaluated(raw, jsx, code.lexicon, alone, found)
     return [found[k] for k in sorted(found)]
+
+
+def _add_evaluated(raw: str, jsx: bool, lexicon: Lexicon, alone: bool, found: dict) -> None:
+    """The per-item texts the shared evaluator reads in the file lowered to its form (see jslower and
+    pybuild), on the lines where this reader found none: what a helper function or a class's method
+    makes, a text built in pieces by a loop. Its text is the evaluator's (Python fields), so it is
+    placed at its first literal and never fixed: it is not written anywhere as one text."""
+    module = lowered(raw, jsx)
+    if module is None:
+        return
+    taken = {line for line, _ in found}
+    # A user interface's code names its chat messages everywhere (`useSendMessage`, `jsonMessage`):
+    # in a file with no other prompt, only a function's own name that says context keeps what it builds.
+    for template in built_in(module, raw, lexicon, alone, by_own_name=True):
+        at = (template.line, template.column)
+        same = found.get(at)
+        # Where this reader found the same wrapper, the evaluator's stands when it reads more of the
+        # item (the pieces a loop adds after it, in order).
+        if same is None and template.line in taken or same is not None and (same.loop is None or _shown(same) >= _shown(template)):
+            continue
+        found[at] = replace(template, origin=None, offsets=None, loop=replace(template.loop, opening=None))
 
 
 def _template(code: Code, starts: list[int], i: int, loop: Loop | None = None, built: str | None = None) -> PyTemplate | None:
@@ -301,6 +341,55 @@ def _params_start(code: Code, arrow: int) -> int | None:
     return j if code.name(j) is not None else None
 
 
+def _iterates(code: Code) -> bool:
+    """Whether the file has a `for` loop or a per-item call (`.map(...)`), where the evaluator finds its texts."""
+    return any(t.kind == "name" and (t.text == "for" or t.text in PER_ITEM and code.punct(k - 1, ".", "?.")) for k, t in enumerate(code.toks))
+
+
+def _shown(template: PyTemplate) -> int:
+    """How many fields a per-item text shows, read in its language's syntax."""
+    return len((fields if template.loop.language == "javascript" else split_fields)(template.text) or ())
+
+
+# ---------------------------------------------------------------- a table of strings shown to people
+
+
+def _in_string_table(code: Code, i: int) -> bool:
+    """Whether the literal at ``i`` is a value of a table of short strings (a locale bundle,
+    `export default { common: { confirm: 'Confirm', ... } }`): text shown to people, which
+    quotes a prompt at most (a placeholder, a tooltip) and sends none to a model."""
+    outer = _outermost_object(code, i)
+    if outer is None:
+        return False
+    if outer not in code.tables:
+        code.tables[outer] = _string_table(code, outer)
+    return code.tables[outer]
+
+
+def _outermost_object(code: Code, i: int) -> int | None:
+    """The `{` of the outermost object literal the value at ``i`` is a property of, through nested objects."""
+    if not code.punct(i - 1, ":") or _key(code, i - 1) is None:
+        return None
+    outer = code.parent[i]
+    while code.punct(outer - 1, ":") and code.punct(code.parent[outer], "{") and _key(code, outer - 1) is not None:
+        outer = code.parent[outer]
+    return outer
+
+
+def _string_table(code: Code, outer: int) -> bool:
+    """Many properties, nearly all short literals: what a table of a user interface's strings is,
+    and no module of prompts (whose values are few, or long)."""
+    values = literals = short = 0
+    for k in range(outer + 1, code.match.get(outer, outer)):
+        if not code.punct(k, ":") or _key(code, k) is None or code.punct(k + 1, "{"):
+            continue
+        values += 1
+        if code.literal(k + 1):
+            literals += 1
+            short += "\n" not in code.toks[k + 1].value.strip()
+    return literals >= TABLE_SIZE and literals >= 0.9 * values and short >= 0.75 * literals
+
+
 # ---------------------------------------------------------------- strings sent with the context
 
 
@@ -456,6 +545,8 @@ def _jinja_collection(text: str) -> str:
 
 def _accumulated(code: Code, body: int) -> list[int]:
     """The templates a loop body adds to a text: `parts.push(\\`...\\`)`, `out += \\`...\\``, directly or through a name."""
+    if body + 1 >= len(code.toks):
+        return []  # the file ends where the body would start: the grammar read on past an error
     end = code.match.get(body, body) if code.punct(body, "{") else _statement_end(code, body)
     owner = _function_block(code, body + 1 if code.punct(body, "{") else body)
     named: dict[str, int] = {}

@@ -88,10 +88,7 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
         raise PythonSyntaxError(exc.msg, exc.lineno or 1, exc.offset or 1, isinstance(exc, NewerSyntax)) from None
     starts = line_starts(raw)
     found: dict[tuple[int, int], PyTemplate] = {}
-    built: list[PyTemplate] = []
     sent: list[PyTemplate] = []
-    helpers = helpers_of(module)
-    serialized = reaching_the_model(module, lexicon)
     for node in ast.walk(module):
         for literal, jinja_hint in _candidates(node, lexicon):
             template = _template(raw, starts, literal, jinja_hint)
@@ -101,26 +98,36 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
             template = _template(raw, starts, literal, jinja_hint)
             if template is not None:
                 sent.append(template)
-        if type(node) in BUILDING:
-            built.extend(wrappers(node, raw, starts, helpers, serialized))
-    # A loop over the chat history renders turns, not sources.
-    history = words(lexicon=lexicon)
-    built = [t for t in built if slot_kind(_named_text(t.loop.collection), history) != "history"]
-    built = _bare_in_context(module, built, lexicon)
-    if not found and not sent:
-        built = _for_context(module, built, lexicon)
+    built = built_in(module, raw, lexicon, alone=not found and not sent)
     # A string built per item is one source's wrapper before it is a prompt of its own.
     for template in (*built, *sent):
         found.setdefault((template.line, template.column), template)
     return [found[k] for k in sorted(found)]
 
 
-def _for_context(module: ast.Module, built: list[PyTemplate], lexicon: Lexicon) -> list[PyTemplate]:
+def built_in(module: ast.Module, raw: str, lexicon: Lexicon, alone: bool, by_own_name: bool = False) -> list[PyTemplate]:
+    """The per-item strings a module builds (see pybuild), each a source's wrapper; ``alone``: the
+    module holds no other prompt, and then (``by_own_name``) only a function's own name says it makes
+    the context. ``module`` is Python's, or JavaScript lowered to it (jslower): one evaluator reads
+    both, ``raw`` being the file it was read from."""
+    starts = line_starts(raw)
+    helpers = helpers_of(module)
+    serialized = reaching_the_model(module, lexicon)
+    built = [w for node in ast.walk(module) if type(node) in BUILDING for w in wrappers(node, raw, starts, helpers, serialized)]
+    # A loop over the chat history renders turns, not sources.
+    history = words(lexicon=lexicon)
+    built = [t for t in built if slot_kind(_named_text(t.loop.collection), history) != "history"]
+    built = _bare_in_context(module, built, lexicon)
+    return _for_context(module, built, lexicon, inner=not by_own_name) if alone else built
+
+
+def _for_context(module: ast.Module, built: list[PyTemplate], lexicon: Lexicon, inner: bool = True) -> list[PyTemplate]:
     """The per-item strings of a module that holds no prompt, kept only where a name says they
-    make the context: the function that builds them, or what a statement of that function
-    adds to, iterates or assigns (`def combine_context`, `context += ...`, `for doc in docs`).
-    Elsewhere a loop that builds text per item makes a log line, a page or a file, not a prompt."""
-    kept_lines = _lines_of(module, lexicon, inner=True)
+    make the context: the function that builds them, or (``inner``) what a statement of that function
+    adds to, iterates or assigns (`def combine_context`, `context += ...`, `for doc in docs`), or a
+    name that says prompt or messages. Elsewhere a loop that builds text per item makes a log line,
+    a page or a file, not a prompt."""
+    kept_lines = _lines_of(module, lexicon, inner=inner)
     return [t for t in built if t.line in kept_lines or _renders_a_source(t, lexicon)]
 
 
@@ -166,7 +173,13 @@ def _renders_a_source(template: PyTemplate, lexicon: Lexicon) -> bool:
     loop = template.loop
     if loop is None or not any(lexicon.means(key, "content-key") for key in loop.keys):
         return False
-    return len(loop.keys) > 1 or loop.index is not None
+    return len(loop.keys) > 1 or loop.index is not None and _shows(template.text, loop.index)
+
+
+def _shows(text: str, name: str) -> bool:
+    """Whether a field of a per-item string reads ``name`` (a counter a loop has is not always shown:
+    `.forEach((event, idx) => ...)` numbers stream events for something else)."""
+    return any(re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", expression) for _, _, expression in split_fields(text) or ())
 
 
 def _named_text(collection: str) -> str:

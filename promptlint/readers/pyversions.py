@@ -97,7 +97,7 @@ def _older(raw: str) -> tuple[str | None, bool, dict[tuple[int, int], str]] | No
         return None
     if None in (edit[2] for edit in edits):
         return None, valid, {}
-    chars = _char_offsets(raw, data)
+    chars = char_offsets(raw, data)
     out, at = [], 0
     for start, end, new in sorted(edits):
         start, end = chars(start), chars(end)
@@ -108,11 +108,11 @@ def _older(raw: str) -> tuple[str | None, bool, dict[tuple[int, int], str]] | No
     return "".join(out) + raw[at:], valid, rewrites.values
 
 
-def _char_offsets(raw: str, data: bytes):
-    """A byte offset of the UTF-8 text -> its character offset."""
+def char_offsets(raw: str, data: bytes):
+    """A byte offset of the UTF-8 text -> its character offset (tree-sitter counts bytes)."""
     if len(raw) == len(data):
         return lambda offset: offset
-    index = [i for i, char in enumerate(raw) for _ in range(len(char.encode("utf-8")))] + [len(raw)]
+    index = [i for i, char in enumerate(raw) for _ in range(len(char.encode("utf-8", "surrogatepass")))] + [len(raw)]
     return lambda offset: index[offset]
 
 

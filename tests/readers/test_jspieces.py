@@ -16,7 +16,7 @@ SHAPES = {
     "array in an arrow": "const context = docs.map((X, i) => [TITLE, SHOWN, CONTENT]FILTER.join(SEP)).join('\\n\\n');\n",
     "array in a block": "function build(docs: Doc[]): string {\n  return docs\n    .map((X, i) => {\n      return [\n        TITLE,\n        SHOWN,\n        CONTENT,\n      ]FILTER.join(SEP);\n    })\n    .join(\"\\n\\n\");\n}\n",
     "named array joined": "function build(docs) {\n  return docs.map(function (X, i) {\n    const lines = [TITLE, SHOWN];\n    return lines.join(SEP) + \"\\n\" + CONTENT;\n  }).join('\\n---\\n');\n}\n",
-    "local in a template": "export const format = (docs) =>\n  docs.map((X, i) => {\n    const meta = [SHOWN]FILTER.join(SEP);\n    const header = meta ? `${TITLE_T} (${meta})` : TITLE;\n    return `${header}\\n${CONTENT}`;\n  }).join('\\n\\n');\n",
+    "local in a template": "export const format = (docs) =>\n  docs.map((X, i) => {\n    const meta = [SHOWN]FILTER.join(SEP);\n    const header = meta ? `TITLE_T (${meta})` : TITLE;\n    return `${header}\\n${CONTENT}`;\n  }).join('\\n\\n');\n",
 }
 TITLES = ["`${i + 1}. ${X.title}`", "'## ' + X.title"]
 CONTENTS = ["X.content", "X.pageContent.trim()"]
