@@ -20,8 +20,11 @@ does). A record is numbered by its line, or its row, from 1, in its split: a spl
 cannot know how many lines come before it without reading them, so each batch
 counts the lines it stands for and the audit adds the counts of the earlier
 splits. A log that breaks off (a truncated or corrupt compressed stream, a damaged
-Parquet footer) ends with a batch that says why, after the records read before
-the damage; a damaged Parquet row group, likewise, ends only that row group.
+Parquet footer) ends with a batch that says why and what is lost, after the
+records read before the damage; a damaged Parquet row group, likewise, ends only
+that row group. No record past the damage is read: a compressed log is first
+decompressed once without reading it, to find the members (frames) whose
+checksums hold, since a damaged one decodes to garbage until its check fails.
 
 Gzip is in the standard library; zstandard and Parquet need optional packages,
 which ``require_readers`` checks before any work starts.
@@ -35,7 +38,7 @@ import importlib
 import json
 import os
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
@@ -44,6 +47,7 @@ from typing import BinaryIO, NamedTuple
 BATCH_BYTES = 1 << 18
 BATCH_LINES = 2000
 CHUNK_BYTES = 1 << 16  # of a compressed stream, read at a time
+DECODED_BYTES = 1 << 22  # at most, decompressed from a chunk at a time
 # A log is split into tasks of about this size. A core lints some 10 MB of logs a second,
 # so a task takes seconds: its start (opening the log, reading a Parquet footer, the
 # scheduler's round trip) is nothing beside that, and a log of a few hundred MB is still
@@ -134,35 +138,97 @@ class Batch(NamedTuple):
     records: list[bytes]  # each a JSON text, as a JSONL line
     size: int  # the bytes of the log file it stands for: a split's batches add up to its size
     lines: int  # the lines (or rows) of the split it stands for: a split's batches add up to its count
-    error: str = ""  # why the log (or the row group) could not be read past these records
+    error: str = ""  # the damage after these records: why the log (or row group) is not read on, and what is lost
 
 
-def _broken(exc: BaseException) -> str:
-    return f"corrupt log, not read past here: {exc}"
+def _gunzip(raw: BinaryIO) -> Iterator[tuple[bytes, bool]]:
+    """The decompressed bytes of a gzip stream, each with True once its member's end and checksum are read.
+
+    zlib rather than the gzip module: it tells where each member ends, so that the
+    members before a damaged one are known sound. A stream cut inside a member
+    raises EOFError, after what the member gave; a damaged one zlib.error.
+    """
+    rest, member = b"", None
+    while chunk := rest or raw.read(CHUNK_BYTES):
+        rest = b""
+        if member is None:
+            if not chunk.strip(b"\0"):
+                continue  # the zeros gzip allows after the last member
+            member = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        while chunk:
+            # A bounded output a step: a chunk of a very compressible log may stand for much more.
+            yield member.decompress(chunk, DECODED_BYTES), False
+            chunk = member.unconsumed_tail
+        if member.eof:
+            yield b"", True
+            rest, member = member.unused_data, None
+    if member is not None:
+        raise EOFError("the gzip stream ends inside a member (a truncated file?)")
 
 
-def _zstd(raw: BinaryIO, zstandard) -> Iterator[bytes]:
-    """The decompressed bytes of a zstandard stream, a frame after another, each frame's whole content before any error in the next.
+def _unzstd(raw: BinaryIO, zstandard) -> Iterator[tuple[bytes, bool]]:
+    """The decompressed bytes of a zstandard stream, each with True once its frame's end is read.
 
     A stream cut inside a frame raises EOFError, after what the frame gave.
     """
     rest, frame = b"", None
     while chunk := rest or raw.read(CHUNK_BYTES):
         frame = frame or zstandard.ZstdDecompressor().decompressobj()
-        yield frame.decompress(chunk)
+        data = frame.decompress(chunk)
         rest, frame = (frame.unused_data, None) if frame.eof else (b"", frame)
+        yield data, frame is None
     if frame is not None:
-        raise EOFError("the stream ends inside a zstandard frame")
+        raise EOFError("the zstandard stream ends inside a frame (a truncated file?)")
 
 
-def _lines(chunks: Iterator[bytes]) -> Iterator[bytes]:
-    """The lines of a stream given in chunks, each with its end of line (but perhaps the last)."""
+def _decoder(suffix: str) -> tuple[Callable[[BinaryIO], Iterator[tuple[bytes, bool]]], tuple[type[BaseException], ...]]:
+    """The decompressor of a compressed log, and the errors that say its data is damaged."""
+    if suffix == ".gz":
+        return _gunzip, (zlib.error,)
+    zstandard = require(*NEEDS[".zst"])
+    return (lambda raw: _unzstd(raw, zstandard)), (zstandard.ZstdError,)
+
+
+def _sound(raw: BinaryIO, suffix: str) -> tuple[int, str]:
+    """How many decompressed bytes of a compressed log can be trusted, and why no more ('' when all can).
+
+    A damaged member (frame) decodes to garbage up to the point where its checksum
+    (or its coding) fails, so nothing of it is trusted: only the members before it.
+    A cut one is only short: what it decoded before the cut is the log's.
+    """
+    decode, damaged = _decoder(suffix)
+    whole = total = 0
+    try:
+        for data, ends in decode(raw):
+            total += len(data)
+            whole = total if ends else whole
+    except EOFError as exc:
+        return total, str(exc)
+    except damaged as exc:
+        return whole, f"corrupt compressed data ({exc})"
+    return total, ""
+
+
+def _upto(chunks: Iterator[tuple[bytes, bool]], size: int) -> Iterator[bytes]:
+    """The first ``size`` bytes of a decompressed stream."""
+    # Stops before asking for more: the stream may fail just past them.
+    if size <= 0:
+        return
+    for data, _ in chunks:
+        yield data[:size]
+        size -= len(data)
+        if size <= 0:
+            return
+
+
+def _lines(chunks: Iterator[bytes], whole: bool = True) -> Iterator[bytes]:
+    """The lines of a stream given in chunks, each with its end of line; the last one, which may have none, only if ``whole``."""
     pending = b""
     for chunk in chunks:
         lines = (pending + chunk).split(b"\n")
         pending = lines.pop()
         yield from (line + b"\n" for line in lines)
-    if pending:
+    if pending and whole:
         yield pending
 
 
@@ -181,16 +247,14 @@ def _starting(raw: BinaryIO, start: int, end: int | None) -> Iterator[bytes]:
 def _jsonl(split: Split, path: Path) -> Iterator[Batch]:
     log, part, size = split.log, split.part, split.end - split.start
     suffix = path.suffix.lower()
-    errors: tuple[type[BaseException], ...] = (OSError, EOFError, ValueError, zlib.error)
+    damage = ""
     with open(path, "rb") as raw:
-        if suffix == ".gz":
-            import gzip
-
-            stream = gzip.GzipFile(fileobj=raw)
-        elif suffix == ".zst":
-            zstandard = require(*NEEDS[".zst"])
-            errors += (zstandard.ZstdError,)
-            stream = _lines(_zstd(raw, zstandard))
+        if suffix in COMPRESSED:
+            # A first pass finds where the log can be trusted up to: decompressing is
+            # cheap beside linting, and no line past the damage is read as a record.
+            sound, damage = _sound(raw, suffix)
+            raw.seek(0)
+            stream = _lines(_upto(_decoder(suffix)[0](raw), sound), whole=not damage)
         else:
             # The last split reads to the end, as far as it goes: a pipe's size is 0 until it is read.
             last = split.end >= os.fstat(raw.fileno()).st_size
@@ -207,10 +271,10 @@ def _jsonl(split: Split, path: Path) -> Iterator[Batch]:
                     position = min(raw.tell() if suffix in COMPRESSED else read, size)
                     yield Batch(log, part, first, records, position - done, len(records))
                     records, first, length, done = [], number + 1, 0, position
-        except errors as exc:
-            yield Batch(log, part, first, records, size - done, len(records), _broken(exc))
-            return
-        yield Batch(log, part, first, records, size - done, len(records))
+        except OSError as exc:
+            damage = f"cannot read ({exc.strerror or exc})"
+        read = first - 1 + len(records)
+        yield Batch(log, part, first, records, size - done, len(records), damage and f"{damage}: not read past line {read:,}, the rest is lost")
 
 
 def _present(value):
@@ -254,7 +318,7 @@ def _parquet(split: Split, path: Path, column: str | None) -> Iterator[Batch]:
         mine = [i for i, group in enumerate(groups) if split.start <= _group_start(group) < split.end]
     except (pyarrow.ArrowException, OSError) as exc:
         # Every split of the log fails alike: the first one says so.
-        yield Batch(log, part, 1, [], size, 0, _broken(exc) if part == 0 else "")
+        yield Batch(log, part, 1, [], size, 0, f"not a readable Parquet file ({exc}): nothing read" if part == 0 else "")
         return
     total = sum(groups[i].num_rows for i in mine)
     # Rows as large as the JSONL lines of a batch, about, from the uncompressed size of the row groups.
@@ -273,9 +337,10 @@ def _parquet(split: Split, path: Path, column: str | None) -> Iterator[Batch]:
                 yield Batch(log, part, first, records, position - done, len(records))
                 done = position
         except (pyarrow.ArrowException, OSError) as exc:
-            # The rest of the row group is one broken record; the next row groups are read as usual.
+            # The rest of the row group is lost; the next row groups are read as usual.
             position = size * (rows + count) // max(total, 1)
-            yield Batch(log, part, rows + read + 1, [], position - done, count - read, _broken(exc))
+            lost = f"row group {i + 1} of {len(groups)} is damaged ({exc}): {count - read:,} of its {count:,} rows are lost"
+            yield Batch(log, part, rows + read + 1, [], position - done, count - read, lost)
             done = position
         rows += count
     if done < size:

@@ -53,6 +53,26 @@ class RuleTally:
 
 
 @dataclass
+class LogTally:
+    """What went wrong in one log, for standard error: a report of its records alone would hide it."""
+
+    records: int = 0
+    prompts: int = 0
+    corrupt: int = 0  # lines that are not JSON text
+    first_corrupt: tuple[int, int] | None = None  # (split, line in the split)
+    damage: dict[tuple[int, int], str] = field(default_factory=dict)  # (split, line in the split) -> what was lost there
+    fields: set[str] = field(default_factory=set)  # in a log whose records hold no prompt, the fields that do
+
+    def merge(self, other: LogTally) -> None:
+        self.records += other.records
+        self.prompts += other.prompts
+        self.corrupt += other.corrupt
+        self.first_corrupt = min(filter(None, (self.first_corrupt, other.first_corrupt)), default=None)
+        self.damage.update(other.damage)
+        self.fields |= other.fields
+
+
+@dataclass
 class Tally:
     """Counts over the records read so far; tallies of parts of a log merge into the whole's."""
 
@@ -64,6 +84,7 @@ class Tally:
     affected: int = 0  # prompts with at least one finding
     rules: dict[str, RuleTally] = field(default_factory=dict)
     lines: dict[tuple[int, int], int] = field(default_factory=dict)  # (file, split) -> the lines of the split read
+    logs: dict[int, LogTally] = field(default_factory=dict)  # by file
 
     def add(self, file: int, split: int, line: int, findings: list[Finding]) -> None:
         """One prompt's findings; ``line`` is its line in the split of the file."""
@@ -95,6 +116,8 @@ class Tally:
         self.affected += other.affected
         for place, count in other.lines.items():
             self.lines[place] = self.lines.get(place, 0) + count
+        for file, log in other.logs.items():
+            self.logs.setdefault(file, LogTally()).merge(log)
         for code, theirs in other.rules.items():
             mine = self.rules.setdefault(code, RuleTally())
             mine.affected += theirs.affected
@@ -106,23 +129,26 @@ class Tally:
     def worst(self, code: str, paths: list[str]) -> list[Example]:
         """The rule's worst prompts, the most tokens first (then the earliest)."""
         ranked = sorted(self.rules[code].heap, reverse=True)
-        return [Example(paths[-file], self._line(-file, -split, -line), tokens, message) for tokens, file, split, line, message in ranked]
+        return [Example(paths[-file], self.file_line(-file, -split, -line), tokens, message) for tokens, file, split, line, message in ranked]
 
-    def _line(self, file: int, split: int, line: int) -> int:
+    def file_line(self, file: int, split: int, line: int) -> int:
         """A record's line in its file: its line in its split, after the lines of the file's earlier splits."""
         return line + sum(count for (other, earlier), count in self.lines.items() if other == file and earlier < split)
 
 
-def _prompt_bytes(line: bytes, path: list[str]) -> bytes | None:
-    """The JSON at the field path of a record, for the chat parser; None when the record has no such field.
+CORRUPT = object()  # the value of a line that is not JSON text
 
-    A prompt string stands for a user message, as ``{"prompt": ...}`` does; a line
-    that is not JSON goes on as it is, for the parser to report.
-    """
+
+def _json(line: bytes):
+    """A record's JSON value; CORRUPT when the line is not JSON text."""
     try:
-        value = json.loads(line)
+        return json.loads(line)
     except (ValueError, RecursionError):
-        return line
+        return CORRUPT
+
+
+def _at(value, path: list[str]):
+    """The value at the field path of a record (None when there is no such field), as a request: a JSON text in a string is read as what it holds."""
     for key in path:
         if isinstance(value, dict) and key in value:
             value = value[key]
@@ -130,9 +156,11 @@ def _prompt_bytes(line: bytes, path: list[str]) -> bytes | None:
             value = value[int(key)]
         else:
             return None
-    if isinstance(value, str):
-        value = {"prompt": value}
-    return json.dumps(value, ensure_ascii=False).encode("utf-8")
+    if isinstance(value, str) and value.lstrip()[:1] in ("{", "["):
+        # As a Parquet column of JSON-encoded requests is read (logs._record).
+        decoded = _json(value.encode("utf-8"))
+        value = value if decoded is CORRUPT else decoded
+    return value
 
 
 @dataclass(frozen=True)
@@ -150,31 +178,64 @@ class Work:
         return self.keys[0] if self.keys else None
 
 
-def _tally(batch: logs.Batch, work: Work) -> Tally:
-    """Lint the records of a batch."""
+def _findings(line: bytes, value, name: str, work: Work) -> list[Finding] | None:
+    """The findings of a record; None when it holds no prompt.
+
+    A prompt string stands for a user message, as ``{"prompt": ...}`` does; a line
+    that is not JSON goes on as it is, for the parser to report.
+    """
     from ..engine.lint import check_document
 
+    if value is not CORRUPT and work.keys:
+        value = _at(value, work.keys)
+        if value is None:
+            return None
+        line = json.dumps({"prompt": value} if isinstance(value, str) else value, ensure_ascii=False).encode("utf-8")
+    try:
+        doc = documents.parse(line, name, FILE_TYPES["json"], work.config.lexicon)
+    except documents.UnreadableFile as exc:
+        # Not text: broken like a line that is not JSON.
+        return [documents.syntax_error(name, str(exc).removeprefix(f"{name}: "), 1, 1)]
+    return check_document(doc, work.config).findings if doc.prompts or doc.errors else None
+
+
+def _holding(value, name: str, work: Work) -> set[str]:
+    """The top-level fields of a record that hold a prompt, for a log read without --field whose records hold none."""
+    if work.keys or not isinstance(value, dict):
+        return set()
+    found = set()
+    for key, item in value.items():
+        item = _at(item, [])
+        if isinstance(item, (dict, list)):
+            doc = documents.parse(json.dumps(item, ensure_ascii=False).encode("utf-8"), name, FILE_TYPES["json"], work.config.lexicon)
+            if doc.prompts:
+                found.add(key)
+    return found
+
+
+def _tally(batch: logs.Batch, work: Work) -> Tally:
+    """Lint the records of a batch."""
     tally = Tally(work.examples, bytes=batch.size, lines={(batch.log, batch.part): batch.lines})
+    log = tally.logs[batch.log] = LogTally()
     name = work.names[batch.log]
     for number, line in enumerate(batch.records, batch.first):
         if not line.strip():
             continue
         tally.records += 1
-        data = _prompt_bytes(line, work.keys) if work.keys else line
-        try:
-            doc = documents.parse(data, name, FILE_TYPES["json"], work.config.lexicon) if data is not None else None
-        except documents.UnreadableFile as exc:
-            # Not text: broken like a line that is not JSON.
-            tally.add(batch.log, batch.part, number, [documents.syntax_error(name, str(exc).removeprefix(f"{name}: "), 1, 1)])
-            continue
-        if doc is None or not (doc.prompts or doc.errors):
+        value = _json(line)
+        if value is CORRUPT:
+            log.corrupt += 1
+            log.first_corrupt = log.first_corrupt or (batch.part, number)
+        findings = _findings(line, value, name, work)
+        if findings is None:
             tally.skipped += 1
+            if not tally.prompts:
+                log.fields |= _holding(value, name, work)
             continue
-        tally.add(batch.log, batch.part, number, check_document(doc, work.config).findings)
+        tally.add(batch.log, batch.part, number, findings)
     if batch.error:
-        # The rest of a corrupt log (or row group) is one broken record, where reading stopped.
-        tally.records += 1
-        tally.add(batch.log, batch.part, batch.first + len(batch.records), [documents.syntax_error(name, batch.error, 1, 1)])
+        log.damage[(batch.part, batch.first + len(batch.records))] = batch.error
+    log.records, log.prompts = tally.records, tally.prompts
     return tally
 
 

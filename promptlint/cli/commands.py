@@ -463,15 +463,22 @@ def audit(logs, field_path, report_format, output_path, examples, engine, schedu
         raise Failure(f"{exc.filename}: cannot read: {exc.strerror or exc}") from None
     except (MissingExtra, ClusterError) as exc:
         raise Failure(str(exc)) from None
-    shown = auditreport.RENDERERS[report_format](auditreport.as_data(tally, [str(p) for p in logs]))
+    names = [str(p) for p in logs]
+    shown = auditreport.RENDERERS[report_format](auditreport.as_data(tally, names))
     if output_path is None:
         click.echo(shown, nl=False)
-        return
-    try:
-        files.write_atomic(output_path, shown)
-    except OSError as exc:
-        raise Failure(f"{output_path}: cannot write: {exc.strerror or exc}") from None
-    click.echo(f"Wrote {output_path}", err=True)
+    else:
+        try:
+            files.write_atomic(output_path, shown)
+        except OSError as exc:
+            raise Failure(f"{output_path}: cannot write: {exc.strerror or exc}") from None
+        click.echo(f"Wrote {output_path}", err=True)
+    # The report holds what was read; what could not be is said here, and fails the run.
+    problems = auditreport.problems(tally, names, field_path)
+    for problem in problems:
+        click.echo(f"error: {problem}", err=True)
+    if problems:
+        sys.exit(EXIT_ERROR)
 
 
 @main.command("format")

@@ -178,27 +178,31 @@ def test_a_parquet_column_is_read_as_the_same_records_in_jsonl(here, encoding):
     assert parquet == {**jsonl, "logs": ["requests.parquet"], "rules": [{**r, "worst": [{**e, "path": "requests.parquet"} for e in r["worst"]]} for r in jsonl["rules"]]}
 
 
-def corrupt(folder: Path, lines: list[bytes]) -> dict[str, int]:
-    """Partitions broken after a good part, or from the start; and the line where each breaks."""
+def corrupt(folder: Path, lines: list[bytes]) -> None:
+    """Partitions broken after a good part, or from the start."""
     good = b"".join(lines)
     (folder / "cut.jsonl.gz").write_bytes(gzip.compress(good) + b"garbage after the stream")
     (folder / "cut.jsonl.zst").write_bytes(zstandard.ZstdCompressor().compress(good) + b"\x28\xb5\x2f\xfd garbage")
     (folder / "noise.parquet").write_bytes(b"PAR1 not a Parquet file")
-    return {"cut.jsonl.gz": len(lines) + 1, "cut.jsonl.zst": len(lines) + 1, "noise.parquet": 1}
 
 
-def test_a_corrupt_partition_is_pl900_with_its_file_and_the_others_count(here, whole, tmp_path):
+def test_a_damaged_partition_is_named_and_the_others_count(here, whole, tmp_path):
     lines = log_lines()[0][:100]
-    broken = corrupt(tmp_path, lines)
+    corrupt(tmp_path, lines)
     Path("first.jsonl").write_bytes(b"".join(lines))
     first = json.loads(run("--jobs", "1", "first.jsonl").stdout)
-    data = json.loads(run("--jobs", "1", "--examples", "100", str(tmp_path), "whole.jsonl").stdout)
-    stops = [(Path(e["path"]).name, e["line"], e["message"]) for e in by_code(data)["PL900"]["worst"] if e["path"] != "whole.jsonl"]
-    stops = [stop for stop in stops if stop[2].startswith("corrupt log, not read past here: ")]
-    assert sorted(name for name, _, _ in stops) == sorted(broken) and all(line == broken[name] for name, line, _ in stops)
-    # The good part of each cut partition counts, and each break is one broken record.
-    assert data["records"] == whole["records"] + 2 * first["records"] + 3
-    assert data["prompts"] == whole["prompts"] + 2 * first["prompts"] + 3
+    result = run("--jobs", "1", "--examples", "100", str(tmp_path), "whole.jsonl")
+    data = json.loads(result.stdout)
+    assert result.exit_code == 2
+    named = {line.split(": ", 2)[1]: line.split(": ", 2)[2] for line in result.stderr.splitlines() if "not JSON text" not in line}
+    assert named == {
+        f"{tmp_path}/cut.jsonl.gz": "corrupt compressed data (Error -3 while decompressing data: incorrect header check): not read past line 100, the rest is lost",
+        f"{tmp_path}/cut.jsonl.zst": "corrupt compressed data (zstd decompressor error: Data corruption detected): not read past line 100, the rest is lost",
+        f"{tmp_path}/noise.parquet": "not a readable Parquet file (Parquet magic bytes not found in footer. Either the file is corrupted or this is not a parquet file.): nothing read",
+    }
+    # The good part of each cut partition counts, and nothing of the damage.
+    assert data["records"] == whole["records"] + 2 * first["records"]
+    assert data["prompts"] == whole["prompts"] + 2 * first["prompts"]
     assert by_code(data)["PL102"]["tokens"] == by_code(whole)["PL102"]["tokens"] + 2 * by_code(first)["PL102"]["tokens"]
 
 
@@ -207,9 +211,9 @@ def test_the_dask_engine_gives_the_local_engines_report_byte_for_byte(here, clus
     arguments = ("--examples", "50", "logs", str(tmp_path))
     local = run("--jobs", "1", *arguments)
     dask = run("--engine", "dask", "--scheduler", cluster.scheduler_address, *arguments)
-    assert dask.exit_code == local.exit_code == 0
+    assert dask.exit_code == local.exit_code == 2  # the damaged partitions
     assert dask.stdout == local.stdout
-    assert dask.stderr == ""
+    assert dask.stderr == local.stderr and local.stderr.count("\n") == 3 + 3 + 2  # each damage; the corrupt lines of each JSONL partition, and of each cut one
 
 
 def test_the_dask_engine_shares_a_big_log_among_workers_and_reports_it_as_the_whole(cluster, tmp_path):
@@ -232,7 +236,7 @@ def test_the_dask_engine_shares_a_big_log_among_workers_and_reports_it_as_the_wh
 
 def test_the_dask_engine_starts_a_local_cluster_of_jobs_workers(here, whole):
     result = run("--engine", "dask", "--jobs", "2", "--examples", "50", "whole.jsonl")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.output  # its corrupt lines
     assert json.loads(result.stdout) == whole
 
 
