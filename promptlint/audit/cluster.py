@@ -9,9 +9,11 @@ shared or mounted file system) and sends back only its tally: a few counts and
 the worst examples of each rule.
 
 A worker that dies mid-split takes only that split's unfinished work with it: the
-scheduler runs the split again on another worker (up to its
-``distributed.scheduler.allowed-failures``), and a split's tally is counted once,
-when its task finishes. The cluster is joined at ``scheduler``, or started here (a
+scheduler runs the split again on another worker, or on the one its nanny starts
+in place of the only one (up to ``distributed.scheduler.allowed-failures``), and
+a split's tally is counted once, when its task finishes. Each task carries all it
+needs, so the scheduler can always run it again; when it gives up, or the
+connection is lost, the audit ends with one ClusterError line naming the split. The cluster is joined at ``scheduler``, or started here (a
 LocalCluster of ``jobs`` worker processes of one thread each: linting holds the
 GIL) and closed at the end.
 """
@@ -22,6 +24,7 @@ import contextlib
 import logging
 import os
 from collections.abc import Iterator
+from concurrent.futures import CancelledError
 
 from .logs import Split, require
 from .run import Tally, Work, audit_split
@@ -51,19 +54,36 @@ def tallies(work: Work, splits: list[Split], jobs: int, scheduler: str | None) -
     """The tally of each split of the logs of ``work``, as the cluster finishes them."""
     with contextlib.ExitStack() as stack:
         client = _client(stack, jobs, scheduler)
-        from distributed import KilledWorker, as_completed
+        from distributed import as_completed
 
-        shared = client.scatter(work, broadcast=True, hash=False)  # the config goes to each worker once
         # Named as given in the report, read at the same absolute paths on the workers.
         paths = [os.path.abspath(name) for name in work.names]
-        futures = client.map(audit_split, splits, [paths[split.log] for split in splits], work=shared, pure=False, retries=RETRIES)
+        # The config travels inside each task (some 50 kB): data scattered once lives on the
+        # workers alone, and is lost with the only worker that holds it, which no retry brings back.
+        futures = client.map(audit_split, splits, [paths[split.log] for split in splits], work=work, pure=False, retries=RETRIES)
         names = {future.key: f"{work.names[split.log]} (bytes {split.start}-{split.end})" for future, split in zip(futures, splits)}
         done = as_completed(futures)
         del futures  # each result is released once counted
         for future in done:
-            try:
-                tally = future.result()
-            except KilledWorker:
-                raise ClusterError(f"the cluster gave up on {names[future.key]}: each worker that ran it died (distributed.scheduler.allowed-failures)") from None
+            tally = _result(future, names[future.key])
             future.release()
             yield tally
+
+
+def _result(future, name: str) -> Tally:
+    """A split's tally; ClusterError, one line, for whatever the cluster did to it (a log that cannot be read is OSError, as in the local engine)."""
+    from distributed import KilledWorker
+    from distributed.comm import CommClosedError
+
+    try:
+        return future.result()
+    except KilledWorker:
+        raise ClusterError(f"the cluster gave up on {name}: each worker that ran it died (distributed.scheduler.allowed-failures)") from None
+    except CancelledError as exc:
+        raise ClusterError(f"the cluster lost the task of {name}: {exc or 'cancelled'}") from None
+    except (CommClosedError, TimeoutError) as exc:
+        raise ClusterError(f"lost the connection to the cluster while it read {name}: {exc}") from None
+    except OSError:
+        raise
+    except Exception as exc:  # raised on a worker: its traceback is in the worker's log
+        raise ClusterError(f"{name} failed on the cluster: {type(exc).__name__}: {exc}") from None

@@ -236,9 +236,15 @@ def _starting(raw: BinaryIO, start: int, end: int | None) -> Iterator[bytes]:
     """The lines of a plain file that start in its bytes [start, end) (None: to its end), each whole."""
     position = start
     if start:
-        # The line that holds byte start - 1 started before: skip it, up to its end of line.
+        # The line that holds byte start - 1 started before: skip it, up to its end of line,
+        # a chunk at a time (a line of a broken log may be larger than the memory of a worker).
         raw.seek(start - 1)
-        position += len(raw.readline()) - 1
+        skipped = 0
+        while chunk := raw.readline(CHUNK_BYTES):
+            skipped += len(chunk)
+            if chunk.endswith(b"\n"):
+                break
+        position += skipped - 1
     while (end is None or position < end) and (line := raw.readline()):
         yield line
         position += len(line)

@@ -165,7 +165,7 @@ def _at(value, path: list[str]):
 
 @dataclass(frozen=True)
 class Work:
-    """What every batch of an audit needs, sent once to each worker."""
+    """What every batch of an audit needs: sent once to each local worker process, and inside each task of a cluster."""
 
     config: Config
     names: list[str]  # the logs, by index
