@@ -26,7 +26,7 @@ import os
 from collections.abc import Iterator
 from concurrent.futures import CancelledError
 
-from .logs import Split, require
+from .logs import Split, is_url, require
 from .run import Tally, Work, audit_split
 
 # An exception in a task (a log gone missing on a network file system) is tried again this often.
@@ -50,14 +50,14 @@ def _client(stack: contextlib.ExitStack, jobs: int, scheduler: str | None):
     return stack.enter_context(Client(cluster))
 
 
-def tallies(work: Work, splits: list[Split], jobs: int, scheduler: str | None) -> Iterator[Tally]:
-    """The tally of each split of the logs of ``work``, as the cluster finishes them."""
+def tallies(work: Work, logs: list[str], splits: list[Split], jobs: int, scheduler: str | None) -> Iterator[Tally]:
+    """The tally of each split of the logs (paths or URLs; ``work`` names them), as the cluster finishes them."""
     with contextlib.ExitStack() as stack:
         client = _client(stack, jobs, scheduler)
         from distributed import as_completed
 
-        # Named as given in the report, read at the same absolute paths on the workers.
-        paths = [os.path.abspath(name) for name in work.names]
+        # Named as given in the report, read at the same absolute paths (or URLs) on the workers.
+        paths = [name if is_url(name) else os.path.abspath(name) for name in logs]
         # The config travels inside each task (some 50 kB): data scattered once lives on the
         # workers alone, and is lost with the only worker that holds it, which no retry brings back.
         futures = client.map(audit_split, splits, [paths[split.log] for split in splits], work=work, pure=False, retries=RETRIES)

@@ -32,15 +32,18 @@ which ``require_readers`` checks before any work starts.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import glob
 import importlib
 import json
 import os
+import re
 import zlib
 from collections.abc import Callable, Iterator
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import BinaryIO, NamedTuple
+from urllib.parse import urlsplit, urlunsplit
 
 # A batch of records goes to a worker at a time: large enough that its round trip is
 # cheap, small enough that the few batches in flight keep memory small.
@@ -59,6 +62,20 @@ COMPRESSED = (".gz", ".zst")
 PARQUET = ".parquet"
 # The logs whose reader is an optional package: suffix -> the module, the extra that installs it, what it is for.
 NEEDS = {".zst": ("zstandard", "zstd", "reading .zst logs"), PARQUET: ("pyarrow", "parquet", "reading Parquet logs")}
+URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+# The filesystems of logs named by URL, read through fsspec: scheme -> the package that implements it, the extra that installs both.
+FILESYSTEMS = {
+    "s3": ("s3fs", "s3"),
+    "s3a": ("s3fs", "s3"),
+    "gs": ("gcsfs", "gcs"),
+    "gcs": ("gcsfs", "gcs"),
+    "az": ("adlfs", "azure"),
+    "abfs": ("adlfs", "azure"),
+    "abfss": ("adlfs", "azure"),
+    "hdfs": ("pyarrow", "hdfs"),
+    "http": ("aiohttp", "http"),
+    "https": ("aiohttp", "http"),
+}
 
 
 class MissingExtra(Exception):
@@ -73,13 +90,100 @@ def require(module: str, extra: str, purpose: str):
         raise MissingExtra(f"{purpose} needs the {module} package: pip install 'promptlint[{extra}]'") from None
 
 
-def require_readers(paths: list[Path]) -> None:
+def suffix(name: str) -> str:
+    """A log's suffix, lower case, which says its format: that of a URL's path."""
+    return PurePosixPath(urlsplit(name).path if is_url(name) else name).suffix.lower()
+
+
+def require_readers(names: list[str]) -> None:
     """MissingExtra if reading any of the logs needs a package that is not installed."""
-    for suffix in sorted({path.suffix.lower() for path in paths} & NEEDS.keys()):
-        require(*NEEDS[suffix])
+    for needed in sorted({suffix(name) for name in names} & NEEDS.keys()):
+        require(*NEEDS[needed])
 
 
-def _is_partition(path: Path) -> bool:
+def is_url(name: str) -> bool:
+    """Whether a log is named by a URL (s3://bucket/key), read through fsspec, rather than a path."""
+    return URL.match(name) is not None
+
+
+def shown(name: str) -> str:
+    """A log's name as a report or an error shows it: a URL without the password or the query string (a signed URL's token) it may hold."""
+    if not is_url(name):
+        return name
+    parts = urlsplit(name)
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
+def _filesystem(url: str):
+    """The fsspec filesystem of a URL, and the path in it; MissingExtra when its package is not installed."""
+    scheme = url.split("://", 1)[0].lower()
+    module, extra = FILESYSTEMS.get(scheme, ("fsspec", "fsspec"))
+    fsspec = require("fsspec", extra, f"reading {scheme}:// logs")
+    require(module, extra, f"reading {scheme}:// logs")
+    with _reading(url):
+        return fsspec.core.url_to_fs(url)
+
+
+@contextlib.contextmanager
+def _reading(url: str) -> Iterator[None]:
+    """Whatever a filesystem raises (its own errors, a credential refused) as an OSError naming the log."""
+    try:
+        yield
+    except MissingExtra:
+        raise
+    except FileNotFoundError as exc:
+        raise FileNotFoundError(errno.ENOENT, exc.strerror or os.strerror(errno.ENOENT), shown(url)) from None
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror or str(exc), shown(url)) from None
+    except Exception as exc:  # a filesystem package's own errors: no credential, an unknown protocol
+        raise OSError(errno.EIO, f"{type(exc).__name__}: {exc}", shown(url)) from None
+
+
+def _remote(url: str) -> list[str]:
+    """The logs a URL names: a file as it is, a glob by its matches, a folder (a prefix) by its logs, sorted."""
+    fs, path = _filesystem(url)
+    with _reading(url):
+        if glob.has_magic(path) and not fs.exists(path):
+            matches = sorted(fs.glob(path))
+            if not matches:
+                raise FileNotFoundError(errno.ENOENT, "no log matches this pattern", url)
+            files = [found for match in matches for found in (_find(fs, match, url) if fs.isdir(match) else [match])]
+        elif fs.isdir(path):
+            files = _find(fs, path, url)
+        else:
+            return [url]
+    return [fs.unstrip_protocol(file) for file in files]
+
+
+def _find(fs, folder: str, url: str) -> list[str]:
+    found = sorted(path for path in fs.find(folder) if _is_partition(PurePosixPath(path)))
+    if not found:
+        raise FileNotFoundError(errno.ENOENT, "no JSONL or Parquet log under this prefix", url)
+    return found
+
+
+def open_log(name: str) -> BinaryIO:
+    """A log's bytes, from a path or a URL."""
+    if not is_url(name):
+        return open(name, "rb")
+    fs, path = _filesystem(name)
+    with _reading(name):
+        return fs.open(path, "rb")
+
+
+def size_of(name: str) -> int:
+    """A log's size in bytes; OSError naming it when it cannot be opened."""
+    with open_log(name) as handle:
+        return _size(handle)
+
+
+def _size(handle: BinaryIO) -> int:
+    remote = getattr(handle, "size", None)  # an fsspec file's
+    return remote if isinstance(remote, int) else os.fstat(handle.fileno()).st_size
+
+
+def _is_partition(path: PurePosixPath | Path) -> bool:
     """Whether a file found in a folder is a log: JSONL (compressed or not) or Parquet, not hidden nor a marker (_SUCCESS)."""
     name = path.name.lower()
     if name.startswith((".", "_")):
@@ -88,28 +192,31 @@ def _is_partition(path: Path) -> bool:
     return stem.endswith(JSONL_SUFFIXES) or name.endswith(PARQUET)
 
 
-def _walk(folder: Path) -> list[Path]:
+def _walk(folder: Path) -> list[str]:
     found = sorted(path for path in folder.rglob("*") if path.is_file() and _is_partition(path))
     if not found:
         raise FileNotFoundError(errno.ENOENT, "no JSONL or Parquet log in this folder", str(folder))
-    return found
+    return [str(path) for path in found]
 
 
-def partitions(arguments: list[Path]) -> list[Path]:
-    """The log files the arguments name, in their order: a file as it is, a folder or a glob by its logs, sorted.
+def partitions(arguments: list[str]) -> list[str]:
+    """The logs the arguments name, in their order: a file as it is, a folder or a glob by its logs, sorted; a URL alike.
 
     A folder or glob with no log in it raises FileNotFoundError naming it.
     """
-    found: list[Path] = []
-    for argument in arguments:
-        if argument.is_dir():
-            found += _walk(argument)
-        elif not argument.exists() and glob.has_magic(str(argument)):
-            matches = sorted(Path(match) for match in glob.glob(str(argument), recursive=True))
+    found: list[str] = []
+    for argument in map(str, arguments):
+        path = Path(argument)
+        if is_url(argument):
+            found += _remote(argument)
+        elif path.is_dir():
+            found += _walk(path)
+        elif not path.exists() and glob.has_magic(argument):
+            matches = sorted(Path(match) for match in glob.glob(argument, recursive=True))
             if not matches:
-                raise FileNotFoundError(errno.ENOENT, "no log matches this pattern", str(argument))
+                raise FileNotFoundError(errno.ENOENT, "no log matches this pattern", argument)
             for match in matches:
-                found += _walk(match) if match.is_dir() else [match]
+                found += _walk(match) if match.is_dir() else [str(match)]
         else:
             found.append(argument)
     return found
@@ -124,9 +231,9 @@ class Split(NamedTuple):
     end: int
 
 
-def splits(log: int, path: Path, size: int, split_bytes: int = SPLIT_BYTES) -> list[Split]:
+def splits(log: int, name: str, size: int, split_bytes: int = SPLIT_BYTES) -> list[Split]:
     """The splits of a log of ``size`` bytes, of about ``split_bytes`` each; a compressed log is one."""
-    count = 1 if path.suffix.lower() in COMPRESSED else max(1, -(-size // split_bytes))
+    count = 1 if suffix(str(name)) in COMPRESSED else max(1, -(-size // split_bytes))
     cuts = [size * k // count for k in range(count + 1)]
     return [Split(log, part, start, end) for part, (start, end) in enumerate(zip(cuts, cuts[1:]))]
 
@@ -250,20 +357,20 @@ def _starting(raw: BinaryIO, start: int, end: int | None) -> Iterator[bytes]:
         position += len(line)
 
 
-def _jsonl(split: Split, path: Path) -> Iterator[Batch]:
+def _jsonl(split: Split, name: str) -> Iterator[Batch]:
     log, part, size = split.log, split.part, split.end - split.start
-    suffix = path.suffix.lower()
+    kind = suffix(name)
     damage = ""
-    with open(path, "rb") as raw:
-        if suffix in COMPRESSED:
+    with open_log(name) as raw:
+        if kind in COMPRESSED:
             # A first pass finds where the log can be trusted up to: decompressing is
             # cheap beside linting, and no line past the damage is read as a record.
-            sound, damage = _sound(raw, suffix)
+            sound, damage = _sound(raw, kind)
             raw.seek(0)
-            stream = _lines(_upto(_decoder(suffix)[0](raw), sound), whole=not damage)
+            stream = _lines(_upto(_decoder(kind)[0](raw), sound), whole=not damage)
         else:
             # The last split reads to the end, as far as it goes: a pipe's size is 0 until it is read.
-            last = split.end >= os.fstat(raw.fileno()).st_size
+            last = split.end >= _size(raw)
             stream = _starting(raw, split.start, None if last else split.end)
         records: list[bytes] = []
         first, length, read, done = 1, 0, 0, 0  # read: the bytes of the lines; done: of the split, the batches so far stand for
@@ -274,7 +381,7 @@ def _jsonl(split: Split, path: Path) -> Iterator[Batch]:
                 read += len(line)
                 if length >= BATCH_BYTES or len(records) >= BATCH_LINES:
                     # A compressed stream's place in its file; a plain file's by its lines (a pipe cannot tell), which may run past the split.
-                    position = min(raw.tell() if suffix in COMPRESSED else read, size)
+                    position = min(raw.tell() if kind in COMPRESSED else read, size)
                     yield Batch(log, part, first, records, position - done, len(records))
                     records, first, length, done = [], number + 1, 0, position
         except OSError as exc:
@@ -312,13 +419,18 @@ def _group_start(group) -> int:
     )
 
 
-def _parquet(split: Split, path: Path, column: str | None) -> Iterator[Batch]:
+def _parquet(split: Split, name: str, column: str | None) -> Iterator[Batch]:
+    with open_log(name) as raw:
+        yield from _row_groups(split, raw, column)
+
+
+def _row_groups(split: Split, raw: BinaryIO, column: str | None) -> Iterator[Batch]:
     pyarrow = require(*NEEDS[PARQUET])
     import pyarrow.parquet
 
     log, part, size = split.log, split.part, split.end - split.start
     try:
-        table = pyarrow.parquet.ParquetFile(path)
+        table = pyarrow.parquet.ParquetFile(raw)
         metadata = table.metadata
         groups = [metadata.row_group(i) for i in range(metadata.num_row_groups)]
         mine = [i for i, group in enumerate(groups) if split.start <= _group_start(group) < split.end]
@@ -353,8 +465,9 @@ def _parquet(split: Split, path: Path, column: str | None) -> Iterator[Batch]:
         yield Batch(log, part, rows + 1, [], size - done, 0)
 
 
-def batches(split: Split, path: Path, column: str | None) -> Iterator[Batch]:
-    """The records of one split of the log at ``path``, in batches; ``column`` is the Parquet column that holds the request, if one does."""
-    if path.suffix.lower() == PARQUET:
-        return _parquet(split, path, column)
-    return _jsonl(split, path)
+def batches(split: Split, name: str, column: str | None) -> Iterator[Batch]:
+    """The records of one split of the log at ``name`` (a path or a URL), in batches; ``column`` is the Parquet column that holds the request, if one does."""
+    name = str(name)
+    if suffix(name) == PARQUET:
+        return _parquet(split, name, column)
+    return _jsonl(split, name)

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import heapq
 import json
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -239,10 +238,10 @@ def _tally(batch: logs.Batch, work: Work) -> Tally:
     return tally
 
 
-def audit_split(split: logs.Split, path: str, work: Work) -> Tally:
-    """The tally of one split of a log, read at ``path`` and linted in this process."""
+def audit_split(split: logs.Split, name: str, work: Work) -> Tally:
+    """The tally of one split of a log, read at ``name`` (a path or a URL) and linted in this process."""
     total = Tally(work.examples)
-    for batch in logs.batches(split, Path(path), work.column):
+    for batch in logs.batches(split, name, work.column):
         total.merge(_tally(batch, work))
     return total
 
@@ -260,7 +259,7 @@ def _audit_batch(batch: logs.Batch) -> Tally:
 
 
 def audit(
-    paths: list[Path],
+    paths: list[str | Path],
     config: Config,
     *,
     field_path: str | None = None,
@@ -277,24 +276,23 @@ def audit(
     engine reads them here and sends batches of records to ``jobs`` processes; the
     dask engine sends each split to a worker of the cluster at ``scheduler`` (or of a
     local cluster of ``jobs`` workers). Both give the same tally, whatever the size
-    of the splits. A log that cannot be opened raises OSError, and a reader that is
-    not installed logs.MissingExtra, before any record is read.
+    of the splits. A log is a path or a URL (logs.partitions); a log that cannot be
+    opened raises OSError, and a reader that is not installed logs.MissingExtra,
+    before any record is read.
     """
-    sizes = []
-    for path in paths:
-        with open(path, "rb") as handle:
-            sizes.append(os.fstat(handle.fileno()).st_size)
+    names = [str(path) for path in paths]
+    sizes = [logs.size_of(name) for name in names]
     size = sum(sizes)
-    logs.require_readers(paths)
-    splits = [split for log, path in enumerate(paths) for split in logs.splits(log, path, sizes[log], split_bytes)]
-    work = Work(config, [str(path) for path in paths], field_path.split(".") if field_path else [], examples)
+    logs.require_readers(names)
+    splits = [split for log, name in enumerate(names) for split in logs.splits(log, name, sizes[log], split_bytes)]
+    work = Work(config, [logs.shown(name) for name in names], field_path.split(".") if field_path else [], examples)
     if engine == "dask":
         from . import cluster
 
-        parts = cluster.tallies(work, splits, jobs, scheduler)
+        parts = cluster.tallies(work, names, splits, jobs, scheduler)
     else:
         jobs = max(1, min(jobs, size // parallel.WORK_PER_WORKER))
-        batches = (batch for split in splits for batch in logs.batches(split, paths[split.log], work.column))
+        batches = (batch for split in splits for batch in logs.batches(split, names[split.log], work.column))
         parts = parallel.ordered_map(_audit_batch, batches, jobs, _start, (work,))
     total = Tally(examples)
     for part in parts:

@@ -268,7 +268,7 @@ def test_the_progress_is_each_log_the_cluster_finishes(here, cluster):
     done: list[int] = []
     paths = logs.partitions([Path("logs")])
     tally = audit(paths, build({"today": "2026-12-02"}, "test"), engine="dask", scheduler=cluster.scheduler_address, progress=done.append)
-    assert sorted(done) == sorted(path.stat().st_size for path in paths)
+    assert sorted(done) == sorted(Path(path).stat().st_size for path in paths)
     assert tally.bytes == sum(done)
 
 
@@ -301,13 +301,13 @@ def test_scheduler_needs_the_dask_engine(here):
 
 
 def test_the_base_install_loads_no_extra():
-    code = "import sys, promptlint.cli.commands, promptlint.audit.run, promptlint.audit.cluster, promptlint.audit.logs; print(sorted({'dask', 'distributed', 'pyarrow', 'zstandard'} & set(sys.modules)))"
+    code = "import sys, promptlint.cli.commands, promptlint.audit.run, promptlint.audit.cluster, promptlint.audit.logs; print(sorted({'dask', 'distributed', 'pyarrow', 'zstandard', 'fsspec', 's3fs'} & set(sys.modules)))"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"
     import tomllib
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    assert not any(name.startswith(("dask", "distributed", "pyarrow", "zstandard")) for name in project["dependencies"])
-    assert {"dask", "parquet", "zstd"} <= set(project["optional-dependencies"])
+    assert not any(name.startswith(("dask", "distributed", "pyarrow", "zstandard", "fsspec", "s3fs")) for name in project["dependencies"])
+    assert {"dask", "parquet", "zstd", "s3", "gcs", "azure", "hdfs", "http"} <= set(project["optional-dependencies"])
 
 
 # Prompts with findings: (log, split, line in the split, [(code, tokens), ...]); the same record never twice.
