@@ -7,7 +7,9 @@ either is sorted by path, so the same logs are always numbered the same way.
 A large log is read in *splits*, each a task of its own, by its bytes: a split
 [start, end) of a plain JSONL log holds the lines whose first byte lies in it (a
 line that crosses ``end`` is read whole by the split it starts in, and skipped by
-the next), and one of a Parquet log the row groups whose first page lies in it.
+the next: the rule of dask.bag.read_text and fsspec's read_block, streamed here in
+batches rather than read as a block), and one of a Parquet log the rows that lie
+in it, each row placed in its row group's bytes in proportion (``_rows``).
 So every record is in exactly one split whatever their size, and only the size of
 the log is needed to plan them. A compressed log is one split: a gzip or zstandard
 stream cannot be entered midway.
@@ -246,6 +248,7 @@ class Batch(NamedTuple):
     size: int  # the bytes of the log file it stands for: a split's batches add up to its size
     lines: int  # the lines (or rows) of the split it stands for: a split's batches add up to its count
     error: str = ""  # the damage after these records: why the log (or row group) is not read on, and what is lost
+    lost: int = 0  # the rows of a damaged row group lost in this split (a JSONL log's error says what it lost)
 
 
 def _gunzip(raw: BinaryIO) -> Iterator[tuple[bytes, bool]]:
@@ -411,17 +414,56 @@ def _record(row: dict, column: str | None) -> bytes:
     return json.dumps(row, ensure_ascii=False, default=str).encode("utf-8")
 
 
+def _chunk_start(chunk) -> int:
+    """Where a column chunk begins in its file: its first page, a dictionary's or data."""
+    return chunk.dictionary_page_offset if chunk.has_dictionary_page and chunk.dictionary_page_offset else chunk.data_page_offset
+
+
 def _group_start(group) -> int:
-    """Where a row group begins in its file: its first page, a dictionary's or data."""
-    return min(
-        chunk.dictionary_page_offset if chunk.has_dictionary_page and chunk.dictionary_page_offset else chunk.data_page_offset
-        for chunk in map(group.column, range(group.num_columns))
-    )
+    """Where a row group begins in its file: its first page."""
+    return min(map(_chunk_start, map(group.column, range(group.num_columns))))
 
 
 def _parquet(split: Split, name: str, column: str | None) -> Iterator[Batch]:
     with open_log(name) as raw:
         yield from _row_groups(split, raw, column)
+
+
+def _extent(group) -> tuple[int, int]:
+    """The bytes of a row group in its file: from its first page to the end of its last column chunk."""
+    chunks = [group.column(i) for i in range(group.num_columns)]
+    start = _group_start(group)
+    return start, max((_chunk_start(chunk) + chunk.total_compressed_size for chunk in chunks), default=start)
+
+
+def _rows(group, split: Split) -> range:
+    """The rows of a row group that a split reads.
+
+    Row r of a group of n rows over bytes [start, end) lies at byte
+    start + (end - start) * r // n, and a split reads the rows that lie in its bytes:
+    a large row group (pyarrow writes one up to a million rows) is shared among
+    workers too, each decoding the group but linting only its rows, which is the work.
+    """
+    start, end = _extent(group)
+    count, length = group.num_rows, end - start
+
+    def first_at(byte: int) -> int:  # the first row that lies at or past the byte
+        if byte <= start:
+            return 0
+        return count if length == 0 else min(count, -(-(byte - start) * count // length))
+
+    return range(first_at(split.start), first_at(split.end))
+
+
+def _sliced(table, group: int, rows: range, batch_rows: int, columns) -> Iterator:
+    """The record batches of the rows of a row group, read from its start (a group cannot be entered midway)."""
+    seen = 0
+    for batch in table.iter_batches(batch_size=batch_rows, row_groups=[group], columns=columns):
+        begin, seen = max(rows.start - seen, 0), seen + batch.num_rows
+        if seen > rows.start:
+            yield batch.slice(begin, min(seen, rows.stop) - (seen - batch.num_rows) - begin)
+        if seen >= rows.stop:
+            return
 
 
 def _row_groups(split: Split, raw: BinaryIO, column: str | None) -> Iterator[Batch]:
@@ -433,36 +475,33 @@ def _row_groups(split: Split, raw: BinaryIO, column: str | None) -> Iterator[Bat
         table = pyarrow.parquet.ParquetFile(raw)
         metadata = table.metadata
         groups = [metadata.row_group(i) for i in range(metadata.num_row_groups)]
-        mine = [i for i, group in enumerate(groups) if split.start <= _group_start(group) < split.end]
+        mine = [(i, rows) for i, group in enumerate(groups) if (rows := _rows(group, split))]
     except (pyarrow.ArrowException, OSError) as exc:
         # Every split of the log fails alike: the first one says so.
         yield Batch(log, part, 1, [], size, 0, f"not a readable Parquet file ({exc}): nothing read" if part == 0 else "")
         return
-    total = sum(groups[i].num_rows for i in mine)
+    total = sum(len(rows) for _, rows in mine)
     # Rows as large as the JSONL lines of a batch, about, from the uncompressed size of the row groups.
-    per_row = sum(groups[i].total_byte_size for i in mine) // max(total, 1)
+    per_row = sum(groups[i].total_byte_size * len(rows) // groups[i].num_rows for i, rows in mine) // max(total, 1)
     batch_rows = max(1, min(BATCH_LINES, BATCH_BYTES // max(per_row, 1)))
     # A log without the column has records without the field, which are skipped.
     columns = None if column is None else [column] if column in table.schema_arrow.names else []
-    rows, done = 0, 0  # the rows of the split read (or given up), and the bytes they stand for
-    for i in mine:
-        count, read = groups[i].num_rows, 0
+    done = 0  # the rows of the split read (or given up), and the bytes they stand for
+    for i, rows in mine:
+        read = 0
         try:
-            for batch in table.iter_batches(batch_size=batch_rows, row_groups=[i], columns=columns):
+            for batch in _sliced(table, i, rows, batch_rows, columns):
                 records = [_record(row, column) for row in batch.to_pylist()]
-                first, read = rows + read + 1, read + len(records)
-                position = size * (rows + read) // max(total, 1)
-                yield Batch(log, part, first, records, position - done, len(records))
-                done = position
+                first, read = done + 1, read + len(records)
+                yield Batch(log, part, first, records, size * (done + len(records)) // total - size * done // total, len(records))
+                done += len(records)
         except (pyarrow.ArrowException, OSError) as exc:
-            # The rest of the row group is lost; the next row groups are read as usual.
-            position = size * (rows + count) // max(total, 1)
-            lost = f"row group {i + 1} of {len(groups)} is damaged ({exc}): {count - read:,} of its {count:,} rows are lost"
-            yield Batch(log, part, rows + read + 1, [], position - done, count - read, lost)
-            done = position
-        rows += count
-    if done < size:
-        yield Batch(log, part, rows + 1, [], size - done, 0)
+            # The rest of the row group's rows are lost; the next row groups are read as usual.
+            lost = len(rows) - read
+            yield Batch(log, part, done + 1, [], size * (done + lost) // total - size * done // total, lost, f"row group {i + 1} of {len(groups)} is damaged ({exc})", lost)
+            done += lost
+    if not total:
+        yield Batch(log, part, 1, [], size, 0)
 
 
 def batches(split: Split, name: str, column: str | None) -> Iterator[Batch]:

@@ -59,7 +59,8 @@ class LogTally:
     prompts: int = 0
     corrupt: int = 0  # lines that are not JSON text
     first_corrupt: tuple[int, int] | None = None  # (split, line in the split)
-    damage: dict[tuple[int, int], str] = field(default_factory=dict)  # (split, line in the split) -> what was lost there
+    # Each damage -> where it was first met (split, line in the split), and the rows it lost (a row group's, shared by splits).
+    damage: dict[str, tuple[tuple[int, int], int]] = field(default_factory=dict)
     fields: set[str] = field(default_factory=set)  # in a log whose records hold no prompt, the fields that do
 
     def merge(self, other: LogTally) -> None:
@@ -67,7 +68,9 @@ class LogTally:
         self.prompts += other.prompts
         self.corrupt += other.corrupt
         self.first_corrupt = min(filter(None, (self.first_corrupt, other.first_corrupt)), default=None)
-        self.damage.update(other.damage)
+        for damage, (place, lost) in other.damage.items():
+            mine = self.damage.get(damage)
+            self.damage[damage] = (min(place, mine[0]), lost + mine[1]) if mine else (place, lost)
         self.fields |= other.fields
 
 
@@ -233,7 +236,7 @@ def _tally(batch: logs.Batch, work: Work) -> Tally:
             continue
         tally.add(batch.log, batch.part, number, findings)
     if batch.error:
-        log.damage[(batch.part, batch.first + len(batch.records))] = batch.error
+        log.damage[batch.error] = ((batch.part, batch.first + len(batch.records)), batch.lost)
     log.records, log.prompts = tally.records, tally.prompts
     return tally
 

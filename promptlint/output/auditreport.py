@@ -62,7 +62,8 @@ def problems(tally: Tally, names: list[str], field_path: str | None) -> list[str
     found = []
     for file, log in sorted(tally.logs.items()):
         name = names[file]
-        found += [f"{name}: {lost}" for _, lost in sorted(log.damage.items())]
+        for damage, (_, lost) in sorted(log.damage.items(), key=lambda item: item[1]):
+            found.append(f"{name}: {damage}: {_count(lost, 'row')} lost" if lost else f"{name}: {damage}")
         if log.first_corrupt:
             first = tally.file_line(file, *log.first_corrupt)
             found.append(f"{name}: {_count(log.corrupt, 'line')} not JSON text, the first at line {first:,}: each is reported as a broken record (PL900)")

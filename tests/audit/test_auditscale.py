@@ -24,7 +24,7 @@ import pyarrow.parquet
 import pytest
 import zstandard
 from click.testing import CliRunner
-from distributed import Client, LocalCluster
+from distributed import Client, LocalCluster, get_task_stream
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_audit import CONFIG, PROMPTS, by_code, log_lines
@@ -341,3 +341,28 @@ def test_tallies_merge_the_same_whatever_the_split_and_order(events, random, exa
         for rule in tally.rules.values():
             rule.heap.sort()
     assert parts[0] == whole
+
+
+def test_a_parquet_log_of_one_row_group_is_shared_by_two_workers_with_the_same_report(cluster, tmp_path):
+    """pyarrow writes one row group below about a million rows: its rows are shared among the splits, so among the workers."""
+    from test_auditsplit import awkward_lines, request_rows
+
+    path = tmp_path / "one-group.parquet"
+    rows = request_rows(awkward_lines()) * 4
+    write_parquet(path, rows, row_group_size=10**6)
+    assert pyarrow.parquet.ParquetFile(path).metadata.num_row_groups == 1
+    config = build({"today": "2026-12-02"}, "test")
+    split_bytes = path.stat().st_size // 4 + 1  # four splits
+
+    def report(**engine) -> str:
+        return auditreport.as_json(auditreport.as_data(audit([path], config, field_path="request", examples=200, **engine), [str(path)]))
+
+    whole = report(split_bytes=1 << 40, jobs=1)
+    with Client(cluster.scheduler_address) as client, get_task_stream(client) as stream:
+        shared = report(split_bytes=split_bytes, engine="dask", scheduler=cluster.scheduler_address)
+    workers = {task["worker"] for task in stream.data if "audit_split" in str(task["key"])}
+    assert shared == whole
+    assert len(workers) == 2
+    split = audit([path], config, field_path="request", examples=200, split_bytes=split_bytes, jobs=1)
+    # Each split reads the rows that lie in its bytes (the last one holds the footer too).
+    assert len(split.lines) == 4 and min(split.lines.values()) > len(rows) // 6 and sum(split.lines.values()) == len(rows)
