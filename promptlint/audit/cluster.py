@@ -26,7 +26,7 @@ import os
 from collections.abc import Iterator
 from concurrent.futures import CancelledError
 
-from .logs import Split, is_url, require
+from .logs import Split, is_url, require, said
 from .run import Tally, Work, audit_split
 
 # An exception in a task (a log gone missing on a network file system) is tried again this often.
@@ -45,7 +45,7 @@ def _client(stack: contextlib.ExitStack, jobs: int, scheduler: str | None):
         try:
             return stack.enter_context(Client(scheduler))
         except (OSError, TimeoutError) as exc:
-            raise ClusterError(f"cannot join the Dask scheduler at {scheduler}: {exc}") from None
+            raise ClusterError(f"cannot join the Dask scheduler at {scheduler}: {said(exc)}") from None
     cluster = stack.enter_context(LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR))
     return stack.enter_context(Client(cluster))
 
@@ -80,10 +80,10 @@ def _result(future, name: str) -> Tally:
     except KilledWorker:
         raise ClusterError(f"the cluster gave up on {name}: each worker that ran it died (distributed.scheduler.allowed-failures)") from None
     except CancelledError as exc:
-        raise ClusterError(f"the cluster lost the task of {name}: {exc or 'cancelled'}") from None
+        raise ClusterError(f"the cluster lost the task of {name}: {said(exc) or 'cancelled'}") from None
     except (CommClosedError, TimeoutError) as exc:
-        raise ClusterError(f"lost the connection to the cluster while it read {name}: {exc}") from None
+        raise ClusterError(f"lost the connection to the cluster while it read {name}: {said(exc)}") from None
     except OSError:
         raise
     except Exception as exc:  # raised on a worker: its traceback is in the worker's log
-        raise ClusterError(f"{name} failed on the cluster: {type(exc).__name__}: {exc}") from None
+        raise ClusterError(f"{name} failed on the cluster: {type(exc).__name__}: {said(exc)}") from None

@@ -92,6 +92,11 @@ def require(module: str, extra: str, purpose: str):
         raise MissingExtra(f"{purpose} needs the {module} package: pip install 'promptlint[{extra}]'") from None
 
 
+def said(exc: BaseException) -> str:
+    """What an error says, on one line: a library's message may hold several, and each problem is one line on standard error."""
+    return " ".join(str(exc).split())
+
+
 def suffix(name: str) -> str:
     """A log's suffix, lower case, which says its format: that of a URL's path."""
     return PurePosixPath(urlsplit(name).path if is_url(name) else name).suffix.lower()
@@ -137,9 +142,9 @@ def _reading(url: str) -> Iterator[None]:
     except FileNotFoundError as exc:
         raise FileNotFoundError(errno.ENOENT, exc.strerror or os.strerror(errno.ENOENT), shown(url)) from None
     except OSError as exc:
-        raise OSError(exc.errno, exc.strerror or str(exc), shown(url)) from None
+        raise OSError(exc.errno, exc.strerror or said(exc), shown(url)) from None
     except Exception as exc:  # a filesystem package's own errors: no credential, an unknown protocol
-        raise OSError(errno.EIO, f"{type(exc).__name__}: {exc}", shown(url)) from None
+        raise OSError(errno.EIO, f"{type(exc).__name__}: {said(exc)}", shown(url)) from None
 
 
 def _remote(url: str) -> list[str]:
@@ -313,9 +318,9 @@ def _sound(raw: BinaryIO, suffix: str) -> tuple[int, str]:
             total += len(data)
             whole = total if ends else whole
     except EOFError as exc:
-        return total, str(exc)
+        return total, said(exc)
     except damaged as exc:
-        return whole, f"corrupt compressed data ({exc})"
+        return whole, f"corrupt compressed data ({said(exc)})"
     return total, ""
 
 
@@ -388,7 +393,7 @@ def _jsonl(split: Split, name: str) -> Iterator[Batch]:
                     yield Batch(log, part, first, records, position - done, len(records))
                     records, first, length, done = [], number + 1, 0, position
         except OSError as exc:
-            damage = f"cannot read ({exc.strerror or exc})"
+            damage = f"cannot read ({exc.strerror or said(exc)})"
         read = first - 1 + len(records)
         yield Batch(log, part, first, records, size - done, len(records), damage and f"{damage}: not read past line {read:,}, the rest is lost")
 
@@ -478,7 +483,7 @@ def _row_groups(split: Split, raw: BinaryIO, column: str | None) -> Iterator[Bat
         mine = [(i, rows) for i, group in enumerate(groups) if (rows := _rows(group, split))]
     except (pyarrow.ArrowException, OSError) as exc:
         # Every split of the log fails alike: the first one says so.
-        yield Batch(log, part, 1, [], size, 0, f"not a readable Parquet file ({exc}): nothing read" if part == 0 else "")
+        yield Batch(log, part, 1, [], size, 0, f"not a readable Parquet file ({said(exc)}): nothing read" if part == 0 else "")
         return
     total = sum(len(rows) for _, rows in mine)
     # Rows as large as the JSONL lines of a batch, about, from the uncompressed size of the row groups.
@@ -498,7 +503,7 @@ def _row_groups(split: Split, raw: BinaryIO, column: str | None) -> Iterator[Bat
         except (pyarrow.ArrowException, OSError) as exc:
             # The rest of the row group's rows are lost; the next row groups are read as usual.
             lost = len(rows) - read
-            yield Batch(log, part, done + 1, [], size * (done + lost) // total - size * done // total, lost, f"row group {i + 1} of {len(groups)} is damaged ({exc})", lost)
+            yield Batch(log, part, done + 1, [], size * (done + lost) // total - size * done // total, lost, f"row group {i + 1} of {len(groups)} is damaged ({said(exc)})", lost)
             done += lost
     if not total:
         yield Batch(log, part, 1, [], size, 0)
