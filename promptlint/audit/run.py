@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import heapq
 import json
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,6 +53,29 @@ class RuleTally:
 
 
 @dataclass
+class LogTally:
+    """What went wrong in one log, for standard error: a report of its records alone would hide it."""
+
+    records: int = 0
+    prompts: int = 0
+    corrupt: int = 0  # lines that are not JSON text
+    first_corrupt: tuple[int, int] | None = None  # (split, line in the split)
+    # Each damage -> where it was first met (split, line in the split), and the rows it lost (a row group's, shared by splits).
+    damage: dict[str, tuple[tuple[int, int], int]] = field(default_factory=dict)
+    fields: set[str] = field(default_factory=set)  # in a log whose records hold no prompt, the fields that do
+
+    def merge(self, other: LogTally) -> None:
+        self.records += other.records
+        self.prompts += other.prompts
+        self.corrupt += other.corrupt
+        self.first_corrupt = min(filter(None, (self.first_corrupt, other.first_corrupt)), default=None)
+        for damage, (place, lost) in other.damage.items():
+            mine = self.damage.get(damage)
+            self.damage[damage] = (min(place, mine[0]), lost + mine[1]) if mine else (place, lost)
+        self.fields |= other.fields
+
+
+@dataclass
 class Tally:
     """Counts over the records read so far; tallies of parts of a log merge into the whole's."""
 
@@ -66,6 +88,7 @@ class Tally:
     tokens: int = 0  # of the prompts, every message counted: what the flagged tokens are a share of
     rules: dict[str, RuleTally] = field(default_factory=dict)
     lines: dict[tuple[int, int], int] = field(default_factory=dict)  # (file, split) -> the lines of the split read
+    logs: dict[int, LogTally] = field(default_factory=dict)  # by file
 
     def add(self, file: int, split: int, line: int, findings: list[Finding], size: int = 0) -> None:
         """One prompt's findings and its size in tokens; ``line`` is its line in the split of the file."""
@@ -99,6 +122,8 @@ class Tally:
         self.tokens += other.tokens
         for place, count in other.lines.items():
             self.lines[place] = self.lines.get(place, 0) + count
+        for file, log in other.logs.items():
+            self.logs.setdefault(file, LogTally()).merge(log)
         for code, theirs in other.rules.items():
             mine = self.rules.setdefault(code, RuleTally())
             mine.affected += theirs.affected
@@ -110,23 +135,26 @@ class Tally:
     def worst(self, code: str, paths: list[str]) -> list[Example]:
         """The rule's worst prompts, the most tokens first (then the earliest)."""
         ranked = sorted(self.rules[code].heap, reverse=True)
-        return [Example(paths[-file], self._line(-file, -split, -line), tokens, message) for tokens, file, split, line, message in ranked]
+        return [Example(paths[-file], self.file_line(-file, -split, -line), tokens, message) for tokens, file, split, line, message in ranked]
 
-    def _line(self, file: int, split: int, line: int) -> int:
+    def file_line(self, file: int, split: int, line: int) -> int:
         """A record's line in its file: its line in its split, after the lines of the file's earlier splits."""
         return line + sum(count for (other, earlier), count in self.lines.items() if other == file and earlier < split)
 
 
-def _prompt_bytes(line: bytes, path: list[str]) -> bytes | None:
-    """The JSON at the field path of a record, for the chat parser; None when the record has no such field.
+CORRUPT = object()  # the value of a line that is not JSON text
 
-    A prompt string stands for a user message, as ``{"prompt": ...}`` does; a line
-    that is not JSON goes on as it is, for the parser to report.
-    """
+
+def _json(line: bytes):
+    """A record's JSON value; CORRUPT when the line is not JSON text."""
     try:
-        value = json.loads(line)
+        return json.loads(line)
     except (ValueError, RecursionError):
-        return line
+        return CORRUPT
+
+
+def _at(value, path: list[str]):
+    """The value at the field path of a record (None when there is no such field), as a request: a JSON text in a string is read as what it holds."""
     for key in path:
         if isinstance(value, dict) and key in value:
             value = value[key]
@@ -134,14 +162,16 @@ def _prompt_bytes(line: bytes, path: list[str]) -> bytes | None:
             value = value[int(key)]
         else:
             return None
-    if isinstance(value, str):
-        value = {"prompt": value}
-    return json.dumps(value, ensure_ascii=False).encode("utf-8")
+    if isinstance(value, str) and value.lstrip()[:1] in ("{", "["):
+        # As a Parquet column of JSON-encoded requests is read (logs._record).
+        decoded = _json(value.encode("utf-8"))
+        value = value if decoded is CORRUPT else decoded
+    return value
 
 
 @dataclass(frozen=True)
 class Work:
-    """What every batch of an audit needs, sent once to each worker."""
+    """What every batch of an audit needs: sent once to each local worker process, and inside each task of a cluster."""
 
     config: Config
     names: list[str]  # the logs, by index
@@ -154,39 +184,74 @@ class Work:
         return self.keys[0] if self.keys else None
 
 
-def _tally(batch: logs.Batch, work: Work) -> Tally:
-    """Lint the records of a batch."""
+def _findings(line: bytes, value, name: str, work: Work) -> tuple[list[Finding], int] | None:
+    """The findings of a record and the tokens of its prompts; None when it holds no prompt.
+
+    A prompt string stands for a user message, as ``{"prompt": ...}`` does; a line
+    that is not JSON goes on as it is, for the parser to report.
+    """
     from ..engine.lint import check_document
 
+    if value is not CORRUPT and work.keys:
+        value = _at(value, work.keys)
+        if value is None:
+            return None
+        line = json.dumps({"prompt": value} if isinstance(value, str) else value, ensure_ascii=False).encode("utf-8")
+    try:
+        doc = documents.parse(line, name, FILE_TYPES["json"], work.config.lexicon)
+    except documents.UnreadableFile as exc:
+        # Not text: broken like a line that is not JSON.
+        return [documents.syntax_error(name, str(exc).removeprefix(f"{name}: "), 1, 1)], 0
+    if not (doc.prompts or doc.errors):
+        return None
+    size = sum(count_tokens(text) for prompt in doc.prompts for text in prompt.texts)
+    return check_document(doc, work.config).findings, size
+
+
+def _holding(value, name: str, work: Work) -> set[str]:
+    """The top-level fields of a record that hold a prompt, for a log read without --field whose records hold none."""
+    if work.keys or not isinstance(value, dict):
+        return set()
+    found = set()
+    for key, item in value.items():
+        item = _at(item, [])
+        if isinstance(item, (dict, list)):
+            doc = documents.parse(json.dumps(item, ensure_ascii=False).encode("utf-8"), name, FILE_TYPES["json"], work.config.lexicon)
+            if doc.prompts:
+                found.add(key)
+    return found
+
+
+def _tally(batch: logs.Batch, work: Work) -> Tally:
+    """Lint the records of a batch."""
     tally = Tally(work.examples, bytes=batch.size, lines={(batch.log, batch.part): batch.lines})
+    log = tally.logs[batch.log] = LogTally()
     name = work.names[batch.log]
     for number, line in enumerate(batch.records, batch.first):
         if not line.strip():
             continue
         tally.records += 1
-        data = _prompt_bytes(line, work.keys) if work.keys else line
-        try:
-            doc = documents.parse(data, name, FILE_TYPES["json"], work.config.lexicon) if data is not None else None
-        except documents.UnreadableFile as exc:
-            # Not text: broken like a line that is not JSON.
-            tally.add(batch.log, batch.part, number, [documents.syntax_error(name, str(exc).removeprefix(f"{name}: "), 1, 1)])
-            continue
-        if doc is None or not (doc.prompts or doc.errors):
+        value = _json(line)
+        if value is CORRUPT:
+            log.corrupt += 1
+            log.first_corrupt = log.first_corrupt or (batch.part, number)
+        findings = _findings(line, value, name, work)
+        if findings is None:
             tally.skipped += 1
+            if not tally.prompts:
+                log.fields |= _holding(value, name, work)
             continue
-        size = sum(count_tokens(text) for prompt in doc.prompts for text in prompt.texts)
-        tally.add(batch.log, batch.part, number, check_document(doc, work.config).findings, size)
+        tally.add(batch.log, batch.part, number, *findings)
     if batch.error:
-        # The rest of a corrupt log (or row group) is one broken record, where reading stopped.
-        tally.records += 1
-        tally.add(batch.log, batch.part, batch.first + len(batch.records), [documents.syntax_error(name, batch.error, 1, 1)])
+        log.damage[batch.error] = ((batch.part, batch.first + len(batch.records)), batch.lost)
+    log.records, log.prompts = tally.records, tally.prompts
     return tally
 
 
-def audit_split(split: logs.Split, path: str, work: Work) -> Tally:
-    """The tally of one split of a log, read at ``path`` and linted in this process."""
+def audit_split(split: logs.Split, name: str, work: Work) -> Tally:
+    """The tally of one split of a log, read at ``name`` (a path or a URL) and linted in this process."""
     total = Tally(work.examples)
-    for batch in logs.batches(split, Path(path), work.column):
+    for batch in logs.batches(split, name, work.column):
         total.merge(_tally(batch, work))
     return total
 
@@ -204,7 +269,7 @@ def _audit_batch(batch: logs.Batch) -> Tally:
 
 
 def audit(
-    paths: list[Path],
+    paths: list[str | Path],
     config: Config,
     *,
     field_path: str | None = None,
@@ -221,24 +286,23 @@ def audit(
     engine reads them here and sends batches of records to ``jobs`` processes; the
     dask engine sends each split to a worker of the cluster at ``scheduler`` (or of a
     local cluster of ``jobs`` workers). Both give the same tally, whatever the size
-    of the splits. A log that cannot be opened raises OSError, and a reader that is
-    not installed logs.MissingExtra, before any record is read.
+    of the splits. A log is a path or a URL (logs.partitions); a log that cannot be
+    opened raises OSError, and a reader that is not installed logs.MissingExtra,
+    before any record is read.
     """
-    sizes = []
-    for path in paths:
-        with open(path, "rb") as handle:
-            sizes.append(os.fstat(handle.fileno()).st_size)
+    names = [str(path) for path in paths]
+    sizes = [logs.size_of(name) for name in names]
     size = sum(sizes)
-    logs.require_readers(paths)
-    splits = [split for log, path in enumerate(paths) for split in logs.splits(log, path, sizes[log], split_bytes)]
-    work = Work(config, [str(path) for path in paths], field_path.split(".") if field_path else [], examples)
+    logs.require_readers(names)
+    splits = [split for log, name in enumerate(names) for split in logs.splits(log, name, sizes[log], split_bytes)]
+    work = Work(config, [logs.shown(name) for name in names], field_path.split(".") if field_path else [], examples)
     if engine == "dask":
         from . import cluster
 
-        parts = cluster.tallies(work, splits, jobs, scheduler)
+        parts = cluster.tallies(work, names, splits, jobs, scheduler)
     else:
         jobs = max(1, min(jobs, size // parallel.WORK_PER_WORKER))
-        batches = (batch for split in splits for batch in logs.batches(split, paths[split.log], work.column))
+        batches = (batch for split in splits for batch in logs.batches(split, names[split.log], work.column))
         parts = parallel.ordered_map(_audit_batch, batches, jobs, _start, (work,))
     total = Tally(examples)
     for part in parts:

@@ -428,7 +428,7 @@ def _would_fix(count: int, failures: list[str]) -> str:
 
 
 @main.command()
-@click.argument("logs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("logs", nargs=-1, required=True)  # paths, or URLs (s3://...) that a Path would mangle
 @click.option("--field", "field_path", metavar="A.B.C", help="Dotted path to the prompt in each record (its first key: the Parquet column): messages, a chat request, or a prompt string (default: the record).")
 @click.option("--format", "report_format", type=click.Choice(("table", "json", "html")), default="table", show_default=True)
 @click.option("--output", "-o", "output_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the report to this file instead of standard output.")
@@ -443,7 +443,7 @@ def audit(logs, field_path, report_format, output_path, examples, engine, schedu
     """Report what each rule costs across logs of requests: JSONL (.gz, .zst), Parquet, folders or globs of them."""
     from ..audit import run as auditing  # the command's own machinery, loaded by it alone
     from ..audit.cluster import ClusterError
-    from ..audit.logs import MissingExtra, partitions
+    from ..audit.logs import MissingExtra, partitions, shown, size_of
     from ..output import auditreport
 
     if scheduler and engine != "dask":
@@ -455,7 +455,7 @@ def audit(logs, field_path, report_format, output_path, examples, engine, schedu
     try:
         logs = partitions(list(logs))
         # A progress bar for a person at a terminal; nothing in a pipe or a CI log.
-        bar = click.progressbar(length=sum(p.stat().st_size for p in logs if p.is_file()), label="Auditing", file=sys.stderr) if sys.stderr.isatty() else None
+        bar = click.progressbar(length=sum(map(size_of, logs)), label="Auditing", file=sys.stderr) if sys.stderr.isatty() else None
         with bar or contextlib.nullcontext():
             tally = auditing.audit(
                 logs, config, field_path=field_path, jobs=jobs or parallel.default_jobs(), examples=examples, engine=engine, scheduler=scheduler, progress=bar.update if bar else None
@@ -464,15 +464,22 @@ def audit(logs, field_path, report_format, output_path, examples, engine, schedu
         raise Failure(f"{exc.filename}: cannot read: {exc.strerror or exc}") from None
     except (MissingExtra, ClusterError) as exc:
         raise Failure(str(exc)) from None
-    shown = auditreport.RENDERERS[report_format](auditreport.as_data(tally, [str(p) for p in logs]))
+    names = [shown(log) for log in logs]
+    shown = auditreport.RENDERERS[report_format](auditreport.as_data(tally, names))
     if output_path is None:
         click.echo(shown, nl=False)
-        return
-    try:
-        files.write_atomic(output_path, shown)
-    except OSError as exc:
-        raise Failure(f"{output_path}: cannot write: {exc.strerror or exc}") from None
-    click.echo(f"Wrote {output_path}", err=True)
+    else:
+        try:
+            files.write_atomic(output_path, shown)
+        except OSError as exc:
+            raise Failure(f"{output_path}: cannot write: {exc.strerror or exc}") from None
+        click.echo(f"Wrote {output_path}", err=True)
+    # The report holds what was read; what could not be is said here, and fails the run.
+    problems = auditreport.problems(tally, names, field_path)
+    for problem in problems:
+        click.echo(f"error: {problem}", err=True)
+    if problems:
+        sys.exit(EXIT_ERROR)
 
 
 @main.command("format")

@@ -58,6 +58,23 @@ def _count(number: int, noun: str) -> str:
     return f"{number:,} {noun}{'' if number == 1 else 's'}"
 
 
+def problems(tally: Tally, names: list[str], field_path: str | None) -> list[str]:
+    """What the report alone would hide, a line a problem: the damage in each log, its corrupt lines, records without a prompt."""
+    found = []
+    for file, log in sorted(tally.logs.items()):
+        name = names[file]
+        for damage, (_, lost) in sorted(log.damage.items(), key=lambda item: item[1]):
+            found.append(f"{name}: {damage}: {_count(lost, 'row')} lost" if lost else f"{name}: {damage}")
+        if log.first_corrupt:
+            first = tally.file_line(file, *log.first_corrupt)
+            found.append(f"{name}: {_count(log.corrupt, 'line')} not JSON text, the first at line {first:,}: each is reported as a broken record (PL900)")
+        if log.records and not log.prompts:
+            where = f"at --field {field_path}" if field_path else "in them"
+            hint = f"--field {' or --field '.join(sorted(log.fields))} holds one" if log.fields else "pass --field with the path to the prompt in each record"
+            found.append(f"{name}: 0 prompts in {_count(log.records, 'record')}: no chat request or prompt {where}; {hint}")
+    return found
+
+
 def _headline(data: dict) -> list[str]:
     return [
         f"{_count(data['prompts'], 'prompt')} in {_count(data['records'], 'record')} of {_count(len(data['logs']), 'log')}"

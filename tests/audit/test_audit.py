@@ -108,9 +108,19 @@ def run(*args: str):
     return result
 
 
-def report(*args: str) -> dict:
+def corrupt(name: str, count: int, first: int) -> str:
+    """The line on standard error that names a log's lines that are not JSON text."""
+    return f"error: {name}: {count:,} lines not JSON text, the first at line {first:,}: each is reported as a broken record (PL900)\n"
+
+
+# The generated log's lines that are not JSON (cut off, not JSON, not UTF-8): every 20th record but every 4th of those.
+CORRUPT = corrupt("requests.jsonl", 38, 20)
+
+
+def report(*args: str, stderr: str = CORRUPT) -> dict:
+    """The JSON report of the generated log, which is written whole though the run fails on its corrupt lines."""
     result = run("--format", "json", *args)
-    assert result.exit_code == 0, result.output
+    assert (result.exit_code, result.stderr) == (2, stderr), result.output
     return json.loads(result.stdout)
 
 
@@ -208,7 +218,7 @@ def test_a_field_path_finds_the_prompt_inside_each_record(log, full):
         wrapped.append(json.dumps({"id": 1, "request": {"body": value}, "response": {"status": 200}}).encode() + b"\n")
     Path("wrapped.jsonl").write_bytes(b"".join(wrapped))
     direct = full
-    nested = report("--jobs", "1", "--examples", "50", "--field", "request.body", "wrapped.jsonl")
+    nested = report("--jobs", "1", "--examples", "50", "--field", "request.body", "wrapped.jsonl", stderr=corrupt("wrapped.jsonl", 38, 20))
     assert {k: v for k, v in nested.items() if k not in ("logs", "rules")} == {k: v for k, v in direct.items() if k not in ("logs", "rules")}
     assert nested["rules"] == [{**rule, "worst": [{**e, "path": "wrapped.jsonl"} for e in rule["worst"]]} for rule in direct["rules"]]
 
@@ -251,19 +261,19 @@ def test_request_bodies_of_every_shape_are_audited(tmp_path, monkeypatch, body):
 
 def test_the_table_lists_each_rule_and_its_worst_records(log):
     result = run("--jobs", "1", "--examples", "2", "requests.jsonl")
-    assert result.exit_code == 0
+    assert result.exit_code == 2
     lines = result.stdout.splitlines()
     assert lines[0] == "1,000 prompts in 1,020 records of 1 log (20 records without a prompt skipped)."
     assert re.fullmatch(r"400 prompts \(40\.0%\) with findings, which flag [\d,]+ tokens of the [\d,]+ prompt tokens audited \(\d+\.\d%\)\.", lines[1]), lines[1]
     assert re.search(r"^PL102  retrieval-score +250  25\.0%", result.stdout, re.MULTILINE)
     assert re.search(r"^PL900  syntax-error +50   5\.0% +0 +0\.0$", result.stdout, re.MULTILINE)
     assert f"  requests.jsonl:{log[300]}  " in result.stdout
-    assert result.stderr == ""  # no progress bar outside a terminal
+    assert result.stderr == CORRUPT  # and no progress bar outside a terminal
 
 
 def test_the_html_report_is_self_contained(log):
     result = run("--format", "html", "--output", "report.html", "requests.jsonl")
-    assert result.exit_code == 0
+    assert (result.exit_code, result.stderr) == (2, f"Wrote report.html\n{CORRUPT}")
     assert result.stdout == ""
     page = Path("report.html").read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>")

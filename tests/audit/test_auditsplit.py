@@ -155,7 +155,7 @@ def test_a_split_parquet_log_reports_byte_for_byte_as_the_whole(grouped, split_b
     assert whole.records == len(awkward_lines())  # a blank line too is a row
 
 
-def test_a_damaged_row_group_is_one_broken_record_and_the_others_count(tmp_path):
+def test_a_damaged_row_group_is_named_and_the_others_count(tmp_path):
     path = tmp_path / "damaged.parquet"
     rows = [{"prompt": f"Question {n}: how long does delivery take? " * 3} for n in range(60)]
     write_parquet(path, rows, row_group_size=20)
@@ -164,13 +164,15 @@ def test_a_damaged_row_group_is_one_broken_record_and_the_others_count(tmp_path)
     start = logs._group_start(metadata.row_group(1))
     data[start + 30 : start + 200] = b"\x55" * 170  # the second row group's pages
     path.write_bytes(bytes(data))
-    reports = {split_bytes: report([path], split_bytes, jobs=1) for split_bytes in (1, 300, WHOLE)}
-    assert len(set(reports.values())) == 1
-    found = json.loads(reports[WHOLE])
-    # Rows 1-20 and 41-60 are read; the second row group is one broken record at its first row.
-    assert (found["records"], found["prompts"]) == (41, 41)
-    broken = next(rule for rule in found["rules"] if rule["code"] == "PL900")["worst"]
-    assert [(e["line"], e["message"].split(":")[0]) for e in broken] == [(21, "corrupt log, not read past here")]
+    tallies = {split_bytes: audit([path], CONFIG, examples=200, split_bytes=split_bytes, jobs=1) for split_bytes in (1, 300, WHOLE)}
+    assert len({auditreport.as_json(auditreport.as_data(tally, [str(path)])) for tally in tallies.values()}) == 1
+    found = auditreport.as_data(tallies[WHOLE], [str(path)])
+    # Rows 1-20 and 41-60 are read; the second row group is named as lost, and counts as nothing.
+    assert (found["records"], found["prompts"]) == (40, 40)
+    assert "PL900" not in {rule["code"] for rule in found["rules"]}
+    for tally in tallies.values():
+        [problem] = auditreport.problems(tally, ["damaged.parquet"], None)
+        assert problem.startswith("damaged.parquet: row group 2 of 3 is damaged (") and problem.endswith("): 20 rows lost"), problem
 
 
 def test_a_log_from_a_pipe_is_read_to_its_end(tmp_path, awkward):
