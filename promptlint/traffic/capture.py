@@ -1,0 +1,103 @@
+"""``with promptlint.capture() as captured:``: the requests sent meanwhile, and their findings.
+
+A request is kept when its body is a request shape the JSON reader knows (chat, messages,
+Responses, Converse, Cohere, Gemini, a completion), the same reading ``promptlint audit``
+gives a log's record; anything else (an embedding, a file upload, a health check) is
+dropped. While requests are being sent only the body is kept, in a list: reading and
+linting wait until ``requests`` or ``findings`` is asked for, so capture adds almost
+nothing to the time of a request. A body sent many times is read and linted once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from ..engine.config import Config
+from ..engine.config import load as load_config
+from ..engine.lint import check_document
+from ..model.findings import Finding
+from ..readers import document as documents
+from ..readers.formats import FILE_TYPES
+from . import intercept
+
+NAME = "request"  # what the findings of a body are placed in, before a request's number names it
+
+
+def read_body(body: bytes, config: Config) -> documents.Document | None:
+    """The body read as a request, or None when it is not a shape the readers know."""
+    try:
+        doc = documents.parse(body, NAME, FILE_TYPES["json"], config.lexicon)
+    except documents.UnreadableFile:
+        return None
+    return doc if doc.prompts and not doc.errors else None
+
+
+@dataclass(frozen=True)
+class Request:
+    """A model request as it was sent: its body's bytes, never its headers."""
+
+    body: bytes
+    endpoint: str  # the host and path it went to, without the query string
+    label: str  # who sent it: under pytest, the test's node id
+    findings: tuple[Finding, ...]  # placed in the body, their path naming the request
+
+
+class Capture:
+    """Requests sent through httpx clients while it is entered; see the module's docstring.
+
+    ``config`` decides the rules, as for ``check``; by default, the config of the current folder.
+    ``label``, while set, is recorded with each request sent (the plugin sets a test's node id).
+    """
+
+    def __init__(self, config: Config | None = None):
+        self._config = config
+        self.label = ""
+        self._sent: list[tuple[bytes, str, str]] = []
+        self._read = 0  # how many of _sent are read into _requests
+        self._requests: list[Request] = []
+        self._bodies: dict[bytes, tuple[Finding, ...] | None] = {}
+
+    @property
+    def config(self) -> Config:
+        if self._config is None:
+            self._config = load_config(None)
+        return self._config
+
+    def __enter__(self) -> Capture:
+        intercept.listen(self._take)
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        intercept.stop(self._take)
+
+    def _take(self, body: bytes, endpoint: str) -> None:
+        self._sent.append((body, endpoint, self.label))
+
+    @property
+    def requests(self) -> list[Request]:
+        """The model requests sent so far, in the order they were sent."""
+        sent, self._read = self._sent[self._read :], len(self._sent)
+        for body, endpoint, label in sent:
+            findings = self._findings(body)
+            if findings is not None:
+                number = len(self._requests) + 1
+                placed = tuple(dataclasses.replace(f, path=f"{NAME} {number}") for f in findings)
+                self._requests.append(Request(body, endpoint, label, placed))
+        return list(self._requests)
+
+    @property
+    def findings(self) -> list[Finding]:
+        """The findings of every request, request by request."""
+        return [finding for request in self.requests for finding in request.findings]
+
+    def _findings(self, body: bytes) -> tuple[Finding, ...] | None:
+        if body not in self._bodies:
+            doc = read_body(body, self.config)
+            self._bodies[body] = None if doc is None else tuple(check_document(doc, self.config).findings)
+        return self._bodies[body]
+
+
+def capture(config: Config | None = None) -> Capture:
+    """A context that captures the model requests sent through httpx while it is entered."""
+    return Capture(config)
