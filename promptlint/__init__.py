@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from .model.findings import Applicability, Edit, Finding, Fix, Severity
     from .readers.document import UnreadableFile
     from .traffic.capture import capture
+    from .traffic.hook import sample_requests
 
 _LAZY = {
     "lint_text": "promptlint.engine.lint",
@@ -49,6 +50,8 @@ _LAZY = {
     "build_config": "promptlint.engine.config:build",
     # The model requests sent through httpx meanwhile, and their findings (docs/pytest-capture.md).
     "capture": "promptlint.traffic.capture",
+    # The production hook: a sample of those requests, to JSONL logs for `promptlint audit`.
+    "sample_requests": "promptlint.traffic.hook",
 }
 
 __all__ = [*_LAZY, "lint_paths"]

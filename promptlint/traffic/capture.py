@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from ..engine.config import Config
 from ..engine.config import load as load_config
 from ..engine.lint import check_document
+from ..meaning.lexicon import Lexicon
 from ..model.findings import Finding
 from ..readers import document as documents
 from ..readers.formats import FILE_TYPES
@@ -24,10 +25,10 @@ from . import intercept
 NAME = "request"  # what the findings of a body are placed in, before a request's number names it
 
 
-def read_body(body: bytes, config: Config) -> documents.Document | None:
-    """The body read as a request, or None when it is not a shape the readers know."""
+def read_body(body: bytes, lexicon: Lexicon | None = None) -> documents.Document | None:
+    """The body read as a request (with the config's words), or None when it is not a shape the readers know."""
     try:
-        doc = documents.parse(body, NAME, FILE_TYPES["json"], config.lexicon)
+        doc = documents.parse(body, NAME, FILE_TYPES["json"], lexicon)
     except documents.UnreadableFile:
         return None
     return doc if doc.prompts and not doc.errors else None
@@ -93,7 +94,7 @@ class Capture:
 
     def _findings(self, body: bytes) -> tuple[Finding, ...] | None:
         if body not in self._bodies:
-            doc = read_body(body, self.config)
+            doc = read_body(body, self.config.lexicon)
             self._bodies[body] = None if doc is None else tuple(check_document(doc, self.config).findings)
         return self._bodies[body]
 
