@@ -1,10 +1,14 @@
-"""Requests on their way out of an httpx (or httpx2) client, handed to whoever listens.
+"""Requests on their way out of an httpx (or httpx2) client or botocore, handed to whoever listens.
 
 Every SDK built on httpx (OpenAI, Anthropic, Cohere, Mistral, Groq, Ollama, Google GenAI,
 and the frameworks over them) sends through ``Client.send`` or ``AsyncClient.send``; the
 OpenAI and Anthropic SDKs now send through httpx2, whose classes are the same. The first
 listener wraps those methods, once, for good: restoring them later could undo another
 library's wrapper put on after ours, and with no listener the wrapper only reads a tuple.
+
+botocore (Bedrock's ``Converse``, ``InvokeModel``, ``RetrieveAndGenerate``) sends through
+urllib3, and a stubbed client (botocore's ``Stubber``) sends nothing at all: its request is
+taken where the client has just serialised it, which every call passes through.
 
 A listener gets a request's body and its host and path, never its headers (where the API
 keys are) nor its query string (where some providers put one). Only a body already in
@@ -18,6 +22,7 @@ import importlib
 import importlib.util
 import threading
 from collections.abc import Callable
+from urllib.parse import urlsplit
 
 Listener = Callable[[bytes, str], None]
 
@@ -55,12 +60,16 @@ def _wrap_clients() -> None:
         module.Client.send = _sync_send(module.Client.send, module.RequestNotRead)
         module.AsyncClient.send = _async_send(module.AsyncClient.send, module.RequestNotRead)
         _wrapped.add(name)
+    if "botocore" not in _wrapped and importlib.util.find_spec("botocore") is not None:
+        from botocore.client import BaseClient
+
+        BaseClient._convert_to_request_dict = _botocore_serialise(BaseClient._convert_to_request_dict)
+        _wrapped.add("botocore")
 
 
 def _deliver(request, not_read: type[Exception]) -> None:
     global errors
-    listeners = _listeners
-    if not listeners:
+    if not _listeners:
         return
     try:
         body = request.content
@@ -70,9 +79,28 @@ def _deliver(request, not_read: type[Exception]) -> None:
     except Exception:
         errors += 1
         return
+    _hand_on(body, where)
+
+
+def _deliver_botocore(request: dict) -> None:
+    global errors
+    if not _listeners:
+        return
+    try:
+        body, url = request["body"], urlsplit(request["url"])
+        body = body.encode("utf-8") if isinstance(body, str) else body
+    except Exception:
+        errors += 1
+        return
+    if isinstance(body, bytes):  # not a file the caller streams
+        _hand_on(body, f"{url.hostname}{url.path}")
+
+
+def _hand_on(body: bytes, where: str) -> None:
+    global errors
     if not body:
         return
-    for listener in listeners:
+    for listener in _listeners:
         try:
             listener(body, where)
         except Exception:
@@ -95,3 +123,13 @@ def _async_send(original, not_read: type[Exception]):
 
     send.__wrapped__ = original
     return send
+
+
+def _botocore_serialise(original):
+    def serialise(self, *args, **kwargs):
+        request = original(self, *args, **kwargs)
+        _deliver_botocore(request)
+        return request
+
+    serialise.__wrapped__ = original
+    return serialise
