@@ -23,11 +23,12 @@ import tempfile
 import time
 from pathlib import Path
 
-import httpx2
 import openai
+import openai._base_client
 
 import promptlint
 
+HTTP = getattr(openai._base_client, "httpx2", None) or openai._base_client.httpx  # what the installed SDK sends through
 REPLY = {"id": "c1", "object": "chat.completion", "created": 0, "model": "gpt-4o",
          "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "ok"}}],
          "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
@@ -40,8 +41,8 @@ def prompt(number: int) -> str:
 
 
 def client() -> openai.OpenAI:
-    transport = httpx2.MockTransport(lambda request: httpx2.Response(200, json=REPLY))
-    return openai.OpenAI(api_key="sk-bench", base_url="http://127.0.0.1:9/v1", http_client=httpx2.Client(transport=transport))
+    transport = HTTP.MockTransport(lambda request: HTTP.Response(200, json=REPLY))
+    return openai.OpenAI(api_key="sk-bench", base_url="http://127.0.0.1:9/v1", http_client=HTTP.Client(transport=transport))
 
 
 def send(sdk: openai.OpenAI, count: int) -> float:
@@ -68,11 +69,10 @@ def in_process(count: int, rounds: int) -> None:
 
 
 SUITE = '''
-import httpx2, openai, pytest
-from capture import prompt, REPLY
+import pytest
+from capture import client, prompt
 
-SDK = openai.OpenAI(api_key="sk-bench", base_url="http://127.0.0.1:9/v1",
-                    http_client=httpx2.Client(transport=httpx2.MockTransport(lambda request: httpx2.Response(200, json=REPLY))))
+SDK = client()
 
 @pytest.mark.parametrize("number", range({count}))
 def test_request(number):

@@ -9,9 +9,9 @@ import json
 
 import anthropic
 import httpx
-import httpx2
 import openai
 import pytest
+from wire import ANTHROPIC_HTTP, OPENAI_HTTP
 
 import promptlint
 from conftest import ROOT
@@ -41,26 +41,29 @@ MESSAGE_REPLY = {"id": "m1", "type": "message", "role": "assistant", "model": "c
                  "stop_reason": "end_turn", "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}
 
 
-def provider(request: httpx2.Request) -> httpx2.Response:
-    """What OpenAI or Anthropic answers, by path; it also checks the key arrived unchanged."""
-    assert SECRET in (request.headers.get("authorization", "") + request.headers.get("x-api-key", ""))
-    path = request.url.path
-    reply = MESSAGE_REPLY if path.endswith("/messages") else EMBEDDING_REPLY if path.endswith("/embeddings") else CHAT_REPLY
-    return httpx2.Response(200, json=reply)
+def _provider(http):
+    def answer(request):
+        """What OpenAI or Anthropic answers, by path; it also checks the key arrived unchanged."""
+        assert SECRET in (request.headers.get("authorization", "") + request.headers.get("x-api-key", ""))
+        path = request.url.path
+        reply = MESSAGE_REPLY if path.endswith("/messages") else EMBEDDING_REPLY if path.endswith("/embeddings") else CHAT_REPLY
+        return http.Response(200, json=reply)
+
+    return http.MockTransport(answer)
 
 
 def _openai(asynchronous: bool):
-    transport = httpx2.MockTransport(provider)
+    transport = _provider(OPENAI_HTTP)
     if asynchronous:
-        return openai.AsyncOpenAI(api_key=SECRET, base_url="http://127.0.0.1:9/v1", http_client=httpx2.AsyncClient(transport=transport))
-    return openai.OpenAI(api_key=SECRET, base_url="http://127.0.0.1:9/v1", http_client=httpx2.Client(transport=transport))
+        return openai.AsyncOpenAI(api_key=SECRET, base_url="http://127.0.0.1:9/v1", http_client=OPENAI_HTTP.AsyncClient(transport=transport))
+    return openai.OpenAI(api_key=SECRET, base_url="http://127.0.0.1:9/v1", http_client=OPENAI_HTTP.Client(transport=transport))
 
 
 def _anthropic(asynchronous: bool):
-    transport = httpx2.MockTransport(provider)
+    transport = _provider(ANTHROPIC_HTTP)
     if asynchronous:
-        return anthropic.AsyncAnthropic(api_key=SECRET, base_url="http://127.0.0.1:9", http_client=httpx2.AsyncClient(transport=transport))
-    return anthropic.Anthropic(api_key=SECRET, base_url="http://127.0.0.1:9", http_client=httpx2.Client(transport=transport))
+        return anthropic.AsyncAnthropic(api_key=SECRET, base_url="http://127.0.0.1:9", http_client=ANTHROPIC_HTTP.AsyncClient(transport=transport))
+    return anthropic.Anthropic(api_key=SECRET, base_url="http://127.0.0.1:9", http_client=ANTHROPIC_HTTP.Client(transport=transport))
 
 
 def _send(call, asynchronous: bool):

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 
-import httpx2
 import pytest
 from langchain_core.documents import Document
 from langchain_core.embeddings import DeterministicFakeEmbedding
@@ -17,6 +16,7 @@ from langchain_core.prompts import ChatPromptTemplate, PromptTemplate, format_do
 from langchain_core.runnables import RunnablePassthrough
 from langchain_core.vectorstores import InMemoryVectorStore
 from langchain_openai import ChatOpenAI
+from wire import OPENAI_HTTP
 
 import promptlint
 
@@ -43,8 +43,8 @@ def _score(n: int, value: str) -> tuple[str, str, int]:
 def _chain(document_prompt: str):
     store = InMemoryVectorStore.from_documents(DOCUMENTS, DeterministicFakeEmbedding(size=16))
     llm = ChatOpenAI(model="gpt-4o", api_key="sk-test", base_url="http://127.0.0.1:9/v1", max_retries=0,
-                     http_client=httpx2.Client(transport=httpx2.MockTransport(lambda request: httpx2.Response(200, json=REPLY))),
-                     http_async_client=httpx2.AsyncClient(transport=httpx2.MockTransport(lambda request: httpx2.Response(200, json=REPLY))))
+                     http_client=OPENAI_HTTP.Client(transport=OPENAI_HTTP.MockTransport(lambda request: OPENAI_HTTP.Response(200, json=REPLY))),
+                     http_async_client=OPENAI_HTTP.AsyncClient(transport=OPENAI_HTTP.MockTransport(lambda request: OPENAI_HTTP.Response(200, json=REPLY))))
     template = PromptTemplate.from_template(document_prompt)
 
     def join(found: list[Document]) -> str:
