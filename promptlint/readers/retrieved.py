@@ -62,13 +62,19 @@ def retrieved_sources(text: str, retrieved: tuple[Retrieved, ...], messages: tup
     """The sources of a prompt's ``text`` that are documents the retriever returned.
 
     A source's wrapper is the text of its block before its content (back to the previous
-    source's content, a blank line, or the start of its message, whichever is nearest) and
-    the rest of the line its content ends on ("{title}: {text} [{date}]").
+    source's content, a blank line, or the start of its message, whichever is nearest; over
+    the blank line when the lines above it each print the document's metadata) and the rest
+    of the line its content ends on ("{title}: {text} [{date}]").
     """
     sources, previous = [], 0
     for number, (content, document) in enumerate(_found(text, retrieved)):
         message = next((span for span in messages if span.start <= content.start <= span.end), Span(0, len(text)))
-        block = max(previous, message.start, text.rfind("\n\n", 0, content.start) + 2)
+        floor = max(previous, message.start)
+        block = max(floor, text.rfind("\n\n", 0, content.start) + 2)
+        if block == content.start and text.startswith("\n\n", block - 2):
+            # A block of the document's metadata a blank line above its text (LlamaIndex's "key: value" lines).
+            above = _printing(text, floor, block - 2, document)
+            block = block if above is None else above
         line_end = text.find("\n", content.end, message.end)
         trailing = Span(content.end, message.end if line_end < 0 else line_end)
         fields = _fields(text, (Span(block, content.start), trailing), document)
@@ -83,6 +89,18 @@ def retrieved_sources(text: str, retrieved: tuple[Retrieved, ...], messages: tup
         sources.append(source)
         previous = end
     return sources
+
+
+def _printing(text: str, floor: int, end: int, document: Retrieved) -> int | None:
+    """Where the lines before ``end`` (back to ``floor``) that each print a metadata value of the document start; None if the last does not."""
+    forms = [form for _, value in document.metadata for form in _printed(value)]
+    start = end
+    while start > floor:
+        line_start = max(floor, text.rfind("\n", floor, start - 1) + 1)
+        if not any(form in text[line_start:start] for form in forms):
+            break
+        start = line_start
+    return start if start < end else None
 
 
 def _fields(text: str, wrapper: tuple[Span, ...], document: Retrieved) -> list[Field]:

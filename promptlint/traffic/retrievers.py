@@ -2,10 +2,12 @@
 
 LangChain calls ``on_retriever_end`` of every callback handler a run is configured with; a
 configure hook adds ours to every run started in a context where it is set (the thread
-that started listening, and what it runs in threads and tasks of its own). A listener gets
-each document's text and its metadata of plain values (strings, numbers, dates). An error
-here is counted in ``intercept.errors``, and LangChain never raises a handler's error into
-the chain.
+that started listening, and what it runs in threads and tasks of its own). LlamaIndex
+sends a ``RetrievalEndEvent`` with the nodes and their scores to the handlers of its root
+dispatcher, from any thread; a node's score is handed on as its metadata ``score``. A
+listener gets each document's text and its metadata of plain values (strings, numbers,
+dates). An error here is counted in ``intercept.errors``; neither framework raises a
+handler's error into the application.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ Listener = Callable[[list[Retrieved]], None]
 
 _lock = threading.Lock()
 _listeners: tuple[Listener, ...] = ()
-_hooked = False
+_hooked: set[str] = set()
 _PLAIN = (str, int, float, datetime.date)
 
 
@@ -30,6 +32,7 @@ def listen(listener: Listener) -> None:
     global _listeners
     with _lock:
         _hook_langchain()
+        _hook_llama_index()
         _listeners += (listener,)
 
 
@@ -42,18 +45,17 @@ def stop(listener: Listener) -> None:
         _listeners = tuple(found)
 
 
-def _hand_on(documents) -> None:
-    try:
-        found = [Retrieved(d.page_content, tuple((str(k), v) for k, v in d.metadata.items() if isinstance(v, _PLAIN))) for d in documents]
-        for listener in _listeners:
-            listener(found)
-    except Exception:
-        intercept.errors += 1
+def _hand_on(found: list[Retrieved]) -> None:
+    for listener in _listeners:
+        listener(found)
+
+
+def _plain(metadata: dict) -> tuple[tuple[str, object], ...]:
+    return tuple((str(key), value) for key, value in metadata.items() if isinstance(value, _PLAIN))
 
 
 def _hook_langchain() -> None:
-    global _hooked
-    if _hooked or importlib.util.find_spec("langchain_core") is None:
+    if "langchain" in _hooked or importlib.util.find_spec("langchain_core") is None:
         return
     from contextvars import ContextVar
 
@@ -62,9 +64,37 @@ def _hook_langchain() -> None:
 
     class Retrievals(BaseCallbackHandler):
         def on_retriever_end(self, documents, **kwargs) -> None:
-            _hand_on(documents)
+            try:
+                _hand_on([Retrieved(d.page_content, _plain(d.metadata)) for d in documents])
+            except Exception:
+                intercept.errors += 1
 
     handler: ContextVar[BaseCallbackHandler | None] = ContextVar("promptlint_retrievals", default=None)
     register_configure_hook(handler, True)
     handler.set(Retrievals())
-    _hooked = True
+    _hooked.add("langchain")
+
+
+def _hook_llama_index() -> None:
+    if "llama_index" in _hooked or importlib.util.find_spec("llama_index") is None or importlib.util.find_spec("llama_index.core") is None:
+        return
+    from llama_index.core.instrumentation import get_dispatcher
+    from llama_index.core.instrumentation.event_handlers import BaseEventHandler
+    from llama_index.core.instrumentation.events.retrieval import RetrievalEndEvent
+
+    class Retrievals(BaseEventHandler):
+        @classmethod
+        def class_name(cls) -> str:
+            return "PromptlintRetrievals"
+
+        def handle(self, event, **kwargs) -> None:
+            if not isinstance(event, RetrievalEndEvent):
+                return
+            try:
+                found = [Retrieved(n.node.get_content(), _plain({**n.node.metadata, **({"score": n.score} if n.score is not None else {})})) for n in event.nodes]
+                _hand_on(found)
+            except Exception:
+                intercept.errors += 1
+
+    get_dispatcher().add_event_handler(Retrievals())
+    _hooked.add("llama_index")

@@ -33,6 +33,9 @@ FORMS = [
     ("{title} (updated {updated})\n{text}", "PL201", "{title}\n{text}"),
     ("{title} \u2014 {updated}\n{text}", "PL201", "{title} \u2014 rank {rank}\n{text}"),
     ("{title}: {text} [{updated}]", "PL201", "{title}: {text}"),
+    # LlamaIndex's default: the metadata as "key: value" lines, a blank line above the text.
+    ("title: {title}\nupdated: {updated}\n\n{text}", "PL201", "title: {title}\n\n{text}"),
+    ("source: {title}\nscore: {score}\n\n{text}", "PL102", "source: {title}\n\n{text}"),
 ]
 INSTRUCTIONS = ["Answer the question from the context only.\n\nContext:\n{context}", "Use these documents:\n{context}\n\nCite their titles."]
 
