@@ -28,28 +28,34 @@ Listener = Callable[[bytes, str], None]
 
 CLIENT_MODULES = ("httpx", "httpx2")
 
-_lock = threading.Lock()
-_listeners: tuple[Listener, ...] = ()
-_wrapped: set[str] = set()
 errors = 0  # listener (or body-reading) errors swallowed so far
 
 
-def listen(listener: Listener) -> None:
-    """Hand every request from now on to ``listener`` as well."""
-    global _listeners
-    with _lock:
-        _wrap_clients()
-        _listeners += (listener,)
+class Listeners:
+    """Who listens, changed under a lock and read without one (a tuple, replaced whole); the
+    first listener runs ``wrap``, which puts the wrappers on once."""
+
+    def __init__(self, wrap: Callable[[], None]):
+        self._wrap = wrap
+        self._lock = threading.Lock()
+        self.all: tuple[Callable, ...] = ()
+
+    def add(self, listener: Callable) -> None:
+        """Hand everything from now on to ``listener`` as well."""
+        with self._lock:
+            self._wrap()
+            self.all += (listener,)
+
+    def remove(self, listener: Callable) -> None:
+        """No longer hand anything to ``listener`` (once, if it listens twice)."""
+        with self._lock:
+            found = list(self.all)
+            if listener in found:
+                found.remove(listener)
+            self.all = tuple(found)
 
 
-def stop(listener: Listener) -> None:
-    """No longer hand requests to ``listener`` (once, if it listens twice)."""
-    global _listeners
-    with _lock:
-        found = list(_listeners)
-        if listener in found:
-            found.remove(listener)
-        _listeners = tuple(found)
+_wrapped: set[str] = set()
 
 
 def _wrap_clients() -> None:
@@ -69,7 +75,7 @@ def _wrap_clients() -> None:
 
 def _deliver(request, not_read: type[Exception]) -> None:
     global errors
-    if not _listeners:
+    if not _requests.all:
         return
     try:
         body = request.content
@@ -84,7 +90,7 @@ def _deliver(request, not_read: type[Exception]) -> None:
 
 def _deliver_botocore(request: dict) -> None:
     global errors
-    if not _listeners:
+    if not _requests.all:
         return
     try:
         body, url = request["body"], urlsplit(request["url"])
@@ -100,11 +106,15 @@ def _hand_on(body: bytes, where: str) -> None:
     global errors
     if not body:
         return
-    for listener in _listeners:
+    for listener in _requests.all:
         try:
             listener(body, where)
         except Exception:
             errors += 1
+
+
+_requests = Listeners(_wrap_clients)
+listen, stop = _requests.add, _requests.remove
 
 
 def _sync_send(original, not_read: type[Exception]):

@@ -14,39 +14,21 @@ from __future__ import annotations
 
 import datetime
 import importlib.util
-import threading
-from collections.abc import Callable
 
 from ..readers.retrieved import Retrieved
 from . import intercept
 
-Listener = Callable[[list[Retrieved]], None]
-
-_lock = threading.Lock()
-_listeners: tuple[Listener, ...] = ()
 _hooked: set[str] = set()
 _PLAIN = (str, int, float, datetime.date)
 
 
-def listen(listener: Listener) -> None:
-    global _listeners
-    with _lock:
-        _hook_langchain()
-        _hook_llama_index()
-        _listeners += (listener,)
-
-
-def stop(listener: Listener) -> None:
-    global _listeners
-    with _lock:
-        found = list(_listeners)
-        if listener in found:
-            found.remove(listener)
-        _listeners = tuple(found)
+def _hook_frameworks() -> None:
+    _hook_langchain()
+    _hook_llama_index()
 
 
 def _hand_on(found: list[Retrieved]) -> None:
-    for listener in _listeners:
+    for listener in _retrievals.all:
         listener(found)
 
 
@@ -98,3 +80,7 @@ def _hook_llama_index() -> None:
 
     get_dispatcher().add_event_handler(Retrievals())
     _hooked.add("llama_index")
+
+
+_retrievals = intercept.Listeners(_hook_frameworks)
+listen, stop = _retrievals.add, _retrievals.remove
