@@ -11,7 +11,7 @@ import anthropic
 import httpx
 import openai
 import pytest
-from wire import ANTHROPIC_HTTP, OPENAI_HTTP
+from wire import ANTHROPIC_HTTP, CHAT_REPLY, OPENAI_HTTP
 
 import promptlint
 from conftest import ROOT
@@ -32,9 +32,6 @@ ANTHROPIC_FINDINGS = [
     ("PL103", "Source 2 carries an instruction to the model; it competes with the system prompt's rules", 8),
 ]
 
-CHAT_REPLY = {"id": "c1", "object": "chat.completion", "created": 0, "model": "gpt-4o",
-              "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "ok"}}],
-              "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
 EMBEDDING_REPLY = {"object": "list", "model": "e", "data": [{"object": "embedding", "index": 0, "embedding": [0.1]}],
                    "usage": {"prompt_tokens": 1, "total_tokens": 1}}
 MESSAGE_REPLY = {"id": "m1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5", "content": [{"type": "text", "text": "ok"}],

@@ -16,13 +16,11 @@ from langchain_core.prompts import ChatPromptTemplate, PromptTemplate, format_do
 from langchain_core.runnables import RunnablePassthrough
 from langchain_core.vectorstores import InMemoryVectorStore
 from langchain_openai import ChatOpenAI
+from wire import CHAT_REPLY as REPLY
 from wire import OPENAI_HTTP
 
 import promptlint
 
-REPLY = {"id": "c1", "object": "chat.completion", "created": 0, "model": "gpt-4o",
-         "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "ok"}}],
-         "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
 DOCUMENTS = [
     Document(page_content="Damaged goods may be returned within 30 days of delivery.",
              metadata={"title": "Returns Policy", "score": 0.8231, "last_modified": "2026-11-20"}),

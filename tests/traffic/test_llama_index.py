@@ -17,13 +17,11 @@ pytest.importorskip("llama_index.llms.openai")
 from llama_index.core import Document, VectorStoreIndex  # noqa: E402
 from llama_index.core.embeddings import MockEmbedding  # noqa: E402
 from llama_index.llms.openai import OpenAI  # noqa: E402
+from wire import CHAT_REPLY as REPLY
 from wire import OPENAI_HTTP  # noqa: E402
 
 import promptlint  # noqa: E402
 
-REPLY = {"id": "c1", "object": "chat.completion", "created": 0, "model": "gpt-4o",
-         "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "ok"}}],
-         "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
 TEXTS = {"returns.md": ("Damaged goods may be returned within 30 days of delivery.", "2026-11-20"),
          "refunds.md": ("Refunds are paid to the original card within five working days.", "2026-10-02")}
 DATE = "All 2 sources are dated; a date on every source makes the model prefer recency over relevance"
