@@ -6,11 +6,14 @@ gives a log's record; anything else (an embedding, a file upload, a health check
 dropped. While requests are being sent only the body is kept, in a list: reading and
 linting wait until ``requests`` or ``findings`` is asked for, so capture adds almost
 nothing to the time of a request. A body sent many times is read and linted once.
+
+The documents a framework's retriever returns meanwhile (``retrievers``) are kept too, by
+label: a request is read with those retrieved before it under the same label (the same
+test), so that its sources are the documents, found in its text, and not guesses.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, replace
 
 from ..engine.config import Config
@@ -96,7 +99,7 @@ class Capture:
             findings = self._findings(body, retrieved)
             if findings is not None:
                 number = len(self._requests) + 1
-                placed = tuple(dataclasses.replace(f, path=f"{NAME} {number}") for f in findings)
+                placed = tuple(replace(f, path=f"{NAME} {number}") for f in findings)
                 self._requests.append(Request(body, endpoint, label, placed))
         return list(self._requests)
 
