@@ -19,6 +19,7 @@ from ..readers.retrieved import Retrieved
 from . import intercept
 
 _hooked: set[str] = set()
+_langchain: dict = {}  # the context variable LangChain's configure hook reads, and our handler
 _PLAIN = (str, int, float, datetime.date)
 
 
@@ -37,8 +38,16 @@ def _plain(metadata: dict) -> tuple[tuple[str, object], ...]:
 
 
 def _hook_langchain() -> None:
-    if "langchain" in _hooked or importlib.util.find_spec("langchain_core") is None:
-        return
+    """Our handler, set in the context that starts listening (each time: a context copied earlier,
+    as a task's or a thread's is, does not see what is set after); the hook, registered once."""
+    if "langchain" not in _hooked:
+        if importlib.util.find_spec("langchain_core") is None:
+            return
+        _register_langchain()
+    _langchain["variable"].set(_langchain["handler"])
+
+
+def _register_langchain() -> None:
     from contextvars import ContextVar
 
     from langchain_core.callbacks import BaseCallbackHandler
@@ -51,9 +60,9 @@ def _hook_langchain() -> None:
             except Exception:
                 intercept.errors += 1
 
-    handler: ContextVar[BaseCallbackHandler | None] = ContextVar("promptlint_retrievals", default=None)
-    register_configure_hook(handler, True)
-    handler.set(Retrievals())
+    variable: ContextVar[BaseCallbackHandler | None] = ContextVar("promptlint_retrievals", default=None)
+    register_configure_hook(variable, True)
+    _langchain.update(variable=variable, handler=Retrievals())
     _hooked.add("langchain")
 
 

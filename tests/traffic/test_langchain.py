@@ -6,6 +6,7 @@ wrapper's score and date are found by their values, under the metadata keys they
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 
 import pytest
@@ -76,3 +77,22 @@ def test_without_the_retrieved_documents_the_same_request_is_read_from_its_text_
     alone._take(captured.requests[0].body, "")
     # The text alone does not tell the wrapper's numbers and dates from the chunk's: nothing is found.
     assert alone.findings == []
+
+
+def test_retrievals_are_seen_in_a_context_that_starts_capture_after_another_did():
+    # Each capture here starts in a context of its own, empty (as a new thread's is): the first
+    # inside a task, whose context is a copy; the second in the empty context itself, which
+    # must see the retriever's documents although the hook was put on before.
+    chain = _chain(SCORED)
+
+    async def first():
+        with promptlint.capture():
+            pass
+
+    def second() -> list[str]:
+        asyncio.run(first())
+        with promptlint.capture() as captured:
+            chain.invoke("How long do I have to return damaged goods?")
+        return [f.code for f in captured.findings]
+
+    assert contextvars.Context().run(second) == ["PL102", "PL201", "PL102", "PL201"]
