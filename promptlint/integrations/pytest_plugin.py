@@ -66,7 +66,11 @@ class Session:
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         self.capture.__exit__(None, None, None)
-        requests = self.capture.requests
+        try:
+            requests = self.capture.requests
+        except Exception as exc:  # a bug of ours must not turn the session into an internal error
+            self.lines = [f"the captured requests could not be linted: {exc!r}"]
+            return
         self.lines = summary(requests)
         if self.log is not None:
             from ..traffic import logfile
@@ -74,7 +78,7 @@ class Session:
             try:
                 logfile.write(self.log, (request.body for request in requests))
                 self.lines.append(f"{len(requests)} requests written to {self.log}")
-            except OSError as exc:
+            except (OSError, ValueError) as exc:
                 self.lines.append(f"the log could not be written: {exc}")
         if self.fail and any(request.findings for request in requests) and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -67,11 +67,12 @@ def _register_langchain() -> None:
 
 
 def _hook_llama_index() -> None:
-    if "llama_index" in _hooked or importlib.util.find_spec("llama_index") is None or importlib.util.find_spec("llama_index.core") is None:
+    # The dispatcher is a package of its own (what llama_index.core.instrumentation re-exports):
+    # hooking it does not import LlamaIndex itself, nor numpy under it.
+    if "llama_index" in _hooked or importlib.util.find_spec("llama_index_instrumentation") is None:
         return
-    from llama_index.core.instrumentation import get_dispatcher
-    from llama_index.core.instrumentation.event_handlers import BaseEventHandler
-    from llama_index.core.instrumentation.events.retrieval import RetrievalEndEvent
+    from llama_index_instrumentation import get_dispatcher
+    from llama_index_instrumentation.event_handlers import BaseEventHandler
 
     class Retrievals(BaseEventHandler):
         @classmethod
@@ -79,7 +80,7 @@ def _hook_llama_index() -> None:
             return "PromptlintRetrievals"
 
         def handle(self, event, **kwargs) -> None:
-            if not isinstance(event, RetrievalEndEvent):
+            if type(event).__name__ != "RetrievalEndEvent":  # its class is in LlamaIndex itself
                 return
             try:
                 found = [Retrieved(n.node.get_content(), _plain({**n.node.metadata, **({"score": n.score} if n.score is not None else {})})) for n in event.nodes]

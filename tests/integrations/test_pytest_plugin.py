@@ -9,6 +9,12 @@ import pytest
 from click.testing import CliRunner
 
 from promptlint.cli.commands import main
+from promptlint.traffic.capture import Capture
+
+# Put the capture's hooks on here, before pytester's inner runs: each run drops the modules it
+# imported, and the hooks (on the HTTP clients, in LangChain's configure hooks) are the process's.
+with Capture():
+    pass
 
 pytest_plugins = ["pytester"]
 
@@ -138,3 +144,20 @@ def test_nothing_of_promptlint_is_loaded():
     result = pytester.runpytest_subprocess()
     result.assert_outcomes(passed=1)
     assert not any(line.strip("= ") == "promptlint" for line in result.outlines)
+
+
+def test_an_error_of_promptlint_is_reported_and_changes_no_exit_status(suite, monkeypatch):
+    def broken(capture):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr("promptlint.traffic.capture.Capture.requests", property(broken))
+    result = suite.runpytest("--promptlint", "--promptlint-fail")
+    result.assert_outcomes(passed=3)
+    assert result.ret == 0
+    assert _section(result) == ["the captured requests could not be linted: RuntimeError('a bug')"]
+
+
+def test_a_log_that_cannot_be_written_is_reported(suite):
+    result = suite.runpytest("--promptlint", "--promptlint-log", "missing-folder/requests.jsonl")
+    assert result.ret == 0
+    assert _section(result)[-1].startswith("the log could not be written: [Errno 2] No such file or directory")
