@@ -5,6 +5,9 @@
     findings = promptlint.lint_text(text, path="prompt.txt")
     fixed = promptlint.fix_text(text, path="prompt.txt")
     findings = promptlint.lint_paths(["prompts/"])
+    with promptlint.capture() as captured:  # the model requests sent meanwhile
+        ...
+    captured.findings
 
 Every name below is imported on first use, so ``import promptlint`` loads
 neither the rules, their word lists nor the tokenizer; a tool that imports the
@@ -30,6 +33,8 @@ if TYPE_CHECKING:
     from .engine.lint import fix_text, lint_text
     from .model.findings import Applicability, Edit, Finding, Fix, Severity
     from .readers.document import UnreadableFile
+    from .traffic.capture import capture
+    from .traffic.hook import sample_requests
 
 _LAZY = {
     "lint_text": "promptlint.engine.lint",
@@ -47,6 +52,10 @@ _LAZY = {
     "ConfigError": "promptlint.engine.config",
     # The settings a config file would give, from a mapping: build_config({"select": ["PL1"]}, "mine").
     "build_config": "promptlint.engine.config:build",
+    # The model requests sent through httpx meanwhile, and their findings (docs/pytest-capture.md).
+    "capture": "promptlint.traffic.capture",
+    # The production hook: a sample of those requests, to JSONL logs for `promptlint audit`.
+    "sample_requests": "promptlint.traffic.hook",
 }
 
 __all__ = [*_LAZY, "lint_paths"]

@@ -77,7 +77,7 @@ def test_import_loads_nothing_else():
 def test_exports():
     assert sorted(promptlint.__all__) == sorted(
         ["lint_text", "lint_paths", "fix_text", "Finding", "Fix", "Edit", "Applicability", "Severity", "UnreadableFile", "Chunk", "render_source", "order_sources", "build_prompt",
-         "ConfigError", "build_config"]
+         "ConfigError", "build_config", "capture", "sample_requests"]
     )
     for name in promptlint.__all__:
         assert getattr(promptlint, name) is not None

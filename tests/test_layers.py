@@ -16,7 +16,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "promptlint"
 
 # The layer folders, top to bottom: the face, then what it drives, down to the model that everything reads.
-LAYERS = ["cli", "output", "audit", "engine", "rules", "canonical", "readers", "meaning", "model"]
+LAYERS = ["cli", "integrations", "output", "traffic", "audit", "engine", "rules", "canonical", "readers", "meaning", "model"]
 FACE = "cli"  # the command line, the rule reference it writes, the language server
 
 

@@ -13,6 +13,7 @@ from ..model.findings import Applicability, Finding, Fix
 from ..model.prompt import Prompt, Syntax
 from ..readers import document as documents
 from ..readers.bodysources import body_sources
+from ..readers.retrieved import retrieved_sources
 from ..readers.segment import segment_text, words
 from .config import Config, default_config
 from ..rules._context import RuleContext
@@ -44,7 +45,10 @@ def _segment(piece: documents.Prompt, text: str, config: Config, includes) -> Pr
 
         return segment_jinja(text, config.slot_names, includes, config.lexicon)
     piece = piece.with_text(text)
-    known = body_sources(text, piece.chats, piece.message_spans, words(config.slot_names, config.lexicon)) if piece.chats else []
+    vocab = words(config.slot_names, config.lexicon)
+    known = body_sources(text, piece.chats, piece.message_spans, vocab) if piece.chats else []
+    if piece.retrieved and not known:
+        known = retrieved_sources(text, piece.retrieved, piece.message_spans, vocab)
     return segment_text(text, piece.messages(), config.slot_names, config.lexicon, known)
 
 

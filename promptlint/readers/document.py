@@ -21,6 +21,7 @@ from ..model.lines import line_starts
 from ..model.prompt import Message, Span, Syntax
 from . import chatjson
 from .pybuild import Loop
+from .retrieved import Retrieved
 from .sourcemap import Anchored, CharOffsets, ChatStrings, SourceMap, Translated, YamlBlock
 
 # Messages are joined with a line holding only a separator control character: the
@@ -45,6 +46,8 @@ class Prompt:
     # For a string code builds once per item of a loop: what the loop iterates (see pybuild).
     loop: Loop | None = None
     separator: str = SEPARATORS[0]  # how a chat prompt's messages are joined (see SEPARATORS)
+    # For a request captured as it was sent: the documents a retriever returned before it (see retrieved.py).
+    retrieved: tuple[Retrieved, ...] = ()
 
     @property
     def chats(self) -> tuple[chatjson.ChatText, ...] | None:

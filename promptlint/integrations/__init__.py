@@ -1,0 +1,1 @@
+"""promptlint inside other tools: the pytest plugin (``pytest_plugin``)."""
