@@ -20,6 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import ROOT
+from promptlint import DISTRIBUTION
 from promptlint.cli.commands import main
 from promptlint.engine import registry
 
@@ -152,7 +153,7 @@ def test_clean_file_passes(work):
 def test_version(work):
     result = run("--version")
     assert result.exit_code == 0
-    assert result.stdout == f"promptlint, version {version('promptlint')}\n"
+    assert result.stdout == f"promptlint, version {version(DISTRIBUTION)}\n"
 
 
 # ---- check --fix and --diff ----
