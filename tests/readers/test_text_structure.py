@@ -213,6 +213,26 @@ def test_a_field_with_no_label_is_read_by_its_shape_where_retrieved_text_stands(
     reached["read twins"] = reached.get("read twins", 0) + 1
 
 
+# A unit's head as headers decorate it: the marks are the wrapper's, the title is the words.
+HEADS = ("### {t}{sep}{field}", "**{t}**{sep}{field}", "## {n}. {t}{sep}{field}", "[{n}] {t}{sep}{field}", "{n}. {t}{sep}{field}")
+
+
+@pytest.mark.parametrize("name", ["match", TWIN])
+@pytest.mark.parametrize("separator", [" \u00b7 ", " | ", " / ", " ---- "])
+@pytest.mark.parametrize("head", HEADS)
+def test_a_decorated_head_gives_its_title_and_its_fields(head, separator, name):
+    cells = [f"{separator}{name}: 0.9{n}" for n in (1, 2)]
+    units = [head.format(n=n + 1, t=TITLES[n], sep=separator, field=cells[n][len(separator) :]) + f"\n{CHUNKS[n]}\n" for n in (0, 1)]
+    text = _wrap(units)
+    [prompt] = _models(text)
+    assert [s.title for s in prompt.sources] == list(TITLES)
+    assert [prompt.text[s.content.start : s.content.end] for s in prompt.sources] == list(CHUNKS[:2])
+    assert [[(prompt.text[f.span.start : f.span.end], f.value) for f in s.fields] for s in prompt.sources] == [[(c, f"0.9{n + 1}")] for n, c in enumerate(cells)]
+    codes = [f.code for f in lint_text(text, path="p.txt", config=CONFIG) if f.code in METADATA]
+    assert codes == (["PL102", "PL102"] if name == "match" else [])
+    reached["heads"] = reached.get("heads", 0) + 1
+
+
 def test_the_text_matrix_reaches_what_it_checks():
     """Run last in this module: every case with a rule found it, each simple one was fixed, every twin ran."""
     firing = [(NAMES[n], s) for _ in KINDS for n in NAMES for s in SHAPES if (NAMES[n], s) in RULES]
@@ -222,3 +242,4 @@ def test_the_text_matrix_reaches_what_it_checks():
     hbs_firing = [c for c in HANDLEBARS_CASES if NAMES.get(c[1]) in HANDLEBARS_RULES]
     assert reached["handlebars"] == len(hbs_firing) and reached["handlebars twins"] == len(HANDLEBARS_CASES) - len(hbs_firing)
     assert reached["not sources"] == len(NOT_SOURCES) and reached["read twins"] == len(READ_TWINS)
+    assert reached["heads"] == len(HEADS) * 4 * 2

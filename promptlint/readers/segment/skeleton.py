@@ -30,8 +30,8 @@ from .instructions import looks_like_instruction, opens_with_imperative
 from .headers import with_space
 from .sources import by_position, cut_last_source, first_value, strip_blank_edges
 
-# What opens a unit's line: a list marker, then a citation key ("[3]") or a number ("3.").
-_LEAD = re.compile(r"[ \t]*(?:[-*\u2022][ \t]+)?(?:\[(?P<key>[\w.-]{1,8})\][ \t]*|(?P<number>\d{1,3})[.)][ \t]+)?")
+# What opens a unit's line: a Markdown heading's marks or a list marker, then a citation key ("[3]") or a number ("3.").
+_LEAD = re.compile(r"[ \t]*(?P<marks>#{1,6}[ \t]+|[-*\u2022][ \t]+)?(?:\[(?P<key>[\w.-]{1,8})\][ \t]*|(?P<number>\d{1,3})[.)][ \t]+)?")
 # The separators a header writes between its cells, spaced on both sides.
 # (Not a dash: "Title — Section > Subsection" is a heading path, which the header lines read.)
 _SEPARATOR = re.compile(r"[ \t]+(?:-{2,}|/|\||\u00b7|\u2022)[ \t]+")
@@ -100,7 +100,7 @@ def _head(text: str, line: Line, index: int) -> _Head | None:
         return None
     key = Span(line.start + lead.start("key"), line.start + lead.end("key")) if lead["key"] else None
     shape = tuple((c.label or "_", text[c.cut.start : c.span.start].strip()[:1]) for c in cells)
-    return _Head(index, key, cells, content, (bool(lead["key"]), bool(lead["number"]), shape, content is not None))
+    return _Head(index, key, cells, content, ((lead["marks"] or "").strip(), bool(lead["key"]), bool(lead["number"]), shape, content is not None))
 
 
 def _open_brackets(before: str) -> bool:
@@ -273,7 +273,7 @@ def _source(text: str, line: Line, head: _Head, content: Span, wrapper: set[int]
         if not cell.label and i in wrapper:
             continue
         if not cell.label and title is None and not _value_shaped(value):
-            title = value
+            title = value.strip("*_ ")  # "**Pricing page** | ...": bold marks no title's words
             continue
         fields.append(Field(cell.label, value, cell.cut, cell.value, FieldForm.INLINE))
     header = Span(line.start, content.start if head.content is not None else line.end)
