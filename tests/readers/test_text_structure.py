@@ -213,6 +213,22 @@ def test_a_field_with_no_label_is_read_by_its_shape_where_retrieved_text_stands(
     reached["read twins"] = reached.get("read twins", 0) + 1
 
 
+def test_the_items_of_a_group_go_one_by_one_and_the_group_with_its_space_when_none_is_left():
+    """"(0.90, 2026-11-20) [wiki]": the score and the date are cells of their own; removing both
+    leaves no empty brackets and no double space, and a second fix changes nothing. "[wiki]", the
+    same on every unit, is the wrapper's."""
+    units = [f"- [{n + 1}] {TITLES[n]} (0.9{n}, 2026-11-2{n}) [wiki]: {CHUNKS[n]}" for n in (0, 1)]
+    text = "## Sources\n\n" + "\n".join(units) + "\n"
+    [prompt] = _models(text)
+    assert [[(f.label, f.value, prompt.text[f.span.start : f.span.end]) for f in s.fields] for s in prompt.sources] == [
+        [("", f"0.9{n}", f"0.9{n}, "), ("", f"2026-11-2{n}", f", 2026-11-2{n}")] for n in (0, 1)
+    ]
+    assert [f.code for f in lint_text(text, path="p.txt", config=CONFIG) if f.code in METADATA] == ["PL102", "PL201"] * 2
+    fixed = fix_text(text, path="p.txt", config=CONFIG, unsafe=True)
+    assert fixed == "## Sources\n\n" + "\n".join(f"- [{n + 1}] {TITLES[n]} [wiki]: {CHUNKS[n]}" for n in (0, 1)) + "\n"
+    assert fix_text(fixed, path="p.txt", config=CONFIG, unsafe=True) == fixed
+
+
 # A unit's head as headers decorate it: the marks are the wrapper's, the title is the words.
 HEADS = ("### {t}{sep}{field}", "**{t}**{sep}{field}", "## {n}. {t}{sep}{field}", "[{n}] {t}{sep}{field}", "{n}. {t}{sep}{field}")
 

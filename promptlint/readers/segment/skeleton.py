@@ -36,7 +36,7 @@ _LEAD = re.compile(r"[ \t]*(?P<marks>#{1,6}[ \t]+|[-*\u2022][ \t]+)?(?:\[(?P<key
 # (Not a dash: "Title — Section > Subsection" is a heading path, which the header lines read.)
 _SEPARATOR = re.compile(r"[ \t]+(?:-{2,}|/|\||\u00b7|\u2022)[ \t]+")
 # A bracketed group that ends a cell: "Pricing (0.93, 2026-11-20)".
-_GROUP = re.compile(r"(?:\((?P<round>[^()\n]*)\)|\[(?P<square>[^\[\]\n]*)\])[ \t]*$")
+_GROUP = re.compile(r"(?:\((?P<round>[^()\n]*)\)|\[(?P<square>[^\[\]\n]*)\])(?=[ \t]*$)")
 # A cell written "label: value" or "label=value"; a label is a few words.
 _LABELLED = re.compile(r"[ \t]*(?P<label>[^\W\d_][\w .@-]{0,30}?)[ \t]*[:=\uff1a][ \t]*(?P<value>\S.*?)[ \t]*$")
 # A long text after a colon, at the end of a line: the content on the unit's own line.
