@@ -229,6 +229,31 @@ def test_the_items_of_a_group_go_one_by_one_and_the_group_with_its_space_when_no
     assert fix_text(fixed, path="p.txt", config=CONFIG, unsafe=True) == fixed
 
 
+# Lines that open every section's text under one label: a field when each value is short and they vary.
+OPENING = {
+    "a label no lexicon holds": (("Colour: blue", "Colour: red"), True),
+    "a question each": (("Q: How do refunds work?", "Q: What does Pro cost?"), False),  # a sentence: the text's own
+    "the same value": (("Colour: blue", "Colour: blue"), False),  # nothing varies: no field a renderer filled
+}
+
+
+@pytest.mark.parametrize("case", OPENING)
+@pytest.mark.parametrize("heads", [("## Hit 1", "## Hit 2"), tuple(f"### [{n + 1}] {t}" for n, t in enumerate(TITLES))])
+def test_a_line_that_opens_every_sections_text_under_one_label_is_a_field(heads, case):
+    openers, field = OPENING[case]
+    text = _wrap([f"{heads[n]}\n{openers[n]}\n{CHUNKS[n]}\n" for n in (0, 1)])
+    [prompt] = _models(text)
+    contents = [prompt.text[s.content.start : s.content.end] for s in prompt.sources]
+    if field:
+        assert contents == list(CHUNKS[:2])
+        assert [[(prompt.text[f.span.start : f.span.end], f.label, f.value) for f in s.fields][-1:] for s in prompt.sources] == [
+            [(f"{o}\n", "colour", o.split(": ")[1])] for o in openers
+        ]
+    else:
+        assert contents == [f"{o}\n{c}" for o, c in zip(openers, CHUNKS)]
+    reached["opening"] = reached.get("opening", 0) + 1
+
+
 # A unit's head as headers decorate it: the marks are the wrapper's, the title is the words.
 HEADS = ("### {t}{sep}{field}", "**{t}**{sep}{field}", "## {n}. {t}{sep}{field}", "[{n}] {t}{sep}{field}", "{n}. {t}{sep}{field}")
 
@@ -258,4 +283,4 @@ def test_the_text_matrix_reaches_what_it_checks():
     hbs_firing = [c for c in HANDLEBARS_CASES if NAMES.get(c[1]) in HANDLEBARS_RULES]
     assert reached["handlebars"] == len(hbs_firing) and reached["handlebars twins"] == len(HANDLEBARS_CASES) - len(hbs_firing)
     assert reached["not sources"] == len(NOT_SOURCES) and reached["read twins"] == len(READ_TWINS)
-    assert reached["heads"] == len(HEADS) * 4 * 2
+    assert reached["heads"] == len(HEADS) * 4 * 2 and reached["opening"] == len(OPENING) * 2

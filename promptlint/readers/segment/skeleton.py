@@ -19,13 +19,14 @@ question.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
 from ...meaning.values import number, parse_date
 from ...meaning.vocabulary import normalise_label
 from ...model.prompt import Field, FieldForm, Message, Source, Span
-from .vocab import QUESTION_LINE, SECTION_LABEL, SLOT, Line, Vocab, alternation, slot_kind, trim
+from .vocab import LABEL_LINE, QUESTION_LINE, SECTION_LABEL, SLOT, Line, Vocab, alternation, slot_kind, trim
 from .instructions import looks_like_instruction, opens_with_imperative
 from .headers import with_space
 from .sources import by_position, cut_last_source, first_value, strip_blank_edges
@@ -285,3 +286,34 @@ def _source(text: str, line: Line, head: _Head, content: Span, wrapper: set[int]
 def _value_shaped(value: str) -> bool:
     """A number, a date or a slot: a field's value, never a title."""
     return number(value) is not None or parse_date(value) is not None or SLOT.fullmatch(value.lower().strip()) is not None
+
+
+def aligned_fields(text: str, sources: list[Source]) -> list[Source]:
+    """The labelled lines that open the text of every source under one label, each with a short
+    value that varies ("Colour: blue" / "Colour: red"), are fields a renderer wrote, whatever the
+    lexicon says of the label; the text starts after them. A value that ends like a sentence
+    ("Q: How do refunds work?") is the text's own."""
+    while len(sources) >= 2:
+        opening = [_opening_field(text, s.content) for s in sources]
+        if any(o is None for o in opening) or len({f.label for f in opening}) > 1 or len({f.value for f in opening}) == 1:
+            break
+        sources = [dataclasses.replace(s, fields=[*s.fields, f], content=trim(text, Span(f.span.end, s.content.end)))
+                   for s, f in zip(sources, opening)]
+    return sources
+
+
+def _opening_field(text: str, content: Span) -> Field | None:
+    """The first line of a source's text as a field, when it is "Label: short value" and text follows it."""
+    end = text.find("\n", content.start, content.end)
+    if end < 0:
+        return None
+    labelled = LABEL_LINE.match(text[content.start : end].lower())
+    if labelled is None or not labelled["value"].strip() or "{" in labelled["label"]:
+        return None
+    value = text[content.start + labelled.start("value") : end].strip()
+    rest = text[end : content.end]
+    if len(value.split()) > _VALUE_WORDS or value.endswith((".", "?", "!", ":")) or len(rest.split()) < CONTENT_WORDS:
+        return None
+    label = normalise_label(text[content.start + labelled.start("label") : content.start + labelled.end("label")])
+    at = content.start + labelled.start("value")
+    return Field(label, value, Span(content.start, min(end + 1, content.end)), Span(at, at + len(value)), FieldForm.LINE)
