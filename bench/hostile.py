@@ -106,6 +106,8 @@ CASES: dict[str, tuple[str, Callable[[int], str]]] = {
     "skeleton-records": ("lint_text .txt", lambda n: "## Sources\n\n" + "".join(
         f"- [{i}] Pricing ({i % 90 / 100:.2f}, 2026-11-20): The Pro plan number {i} costs 20 dollars a month.\n" for i in range(max(2, n // 90)))),
     "skeleton-cells": ("lint_text .txt", lambda n: _repeat("Pricing / (match: 0.9, 2026-11-20) | ", n)),
+    "skeleton-interleaved": ("lint_text .txt", lambda n: "## Sources\n" + _repeat(
+        "Pricing | match: 0.9\nThe Pro plan costs 20 dollars a month.\nRefunds / fetched: 2026-11-20\nRefunds are issued within 14 days.\n", n)),
     # Dated, scored sources through the whole command, in every output format: the findings
     # share one fix of as many edits, which each finding used to carry.
     **{f"dated-{fmt}": (f"check {fmt}", _dated) for fmt in FORMATS},

@@ -20,6 +20,7 @@ question.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -46,6 +47,8 @@ _TEXT_AFTER = re.compile(r":[ \t]+(?=\S)")
 CONTENT_WORDS = 6
 # Words past which a cell is no short value.
 _VALUE_WORDS = 5
+# Cells past which a line is no unit's head.
+_MAX_CELLS = 16
 # Where on its line the colon before a unit's text may stand: a head is short, and a line can be megabytes long.
 _HEAD_CHARS = 300
 
@@ -72,11 +75,17 @@ class _Head:
 def skeleton_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Message]) -> list[Source]:
     """The sources written as lines of one skeleton, one a unit (see the module's docstring)."""
     heads = [head for i, line in enumerate(lines) if (head := _head(text, line, i)) is not None]
-    runs: dict[tuple, list[_Head]] = {}
+    # Runs of consecutive heads of one skeleton: a unit written another way among them ends the run,
+    # so the runs' bodies never overlap and each line is read once.
+    runs: list[list[_Head]] = []
     for head in heads:
-        runs.setdefault(head.skeleton, []).append(head)
-    for run in sorted(runs.values(), key=lambda r: r[0].line):
-        sources = _units(text, lines, run, vocab, messages)
+        if runs and runs[-1][0].skeleton == head.skeleton:
+            runs[-1].append(head)
+        else:
+            runs.append([head])
+    for n, run in enumerate(runs):
+        stop = runs[n + 1][0].line if n + 1 < len(runs) else len(lines)
+        sources = _units(text, lines[:stop], run, vocab, messages)
         if sources:
             return by_position(sources)
     return []
@@ -87,10 +96,14 @@ def _head(text: str, line: Line, index: int) -> _Head | None:
     lead = _LEAD.match(line.text)
     start = line.start + lead.end()
     end, content = line.end, None
-    for colon in _TEXT_AFTER.finditer(text, start, min(line.end, start + _HEAD_CHARS)):
+    separators = list(itertools.islice(_SEPARATOR.finditer(text, start, line.end), _MAX_CELLS))
+    if len(separators) == _MAX_CELLS:
+        return None  # a line of that many cells is a table's or a list's, not a source's head
+    cells_end = separators[-1].end() if separators else start
+    for colon in _TEXT_AFTER.finditer(text, max(start, cells_end), min(line.end, start + _HEAD_CHARS)):
         if _open_brackets(text[start : colon.start()]):
             continue  # a label inside a group: "(match: 0.93): ..."
-        if len(text[colon.end() : line.end].split()) >= CONTENT_WORDS and not _SEPARATOR.search(text, colon.end(), line.end):
+        if len(text[colon.end() : min(line.end, colon.end() + _HEAD_CHARS)].split()) >= CONTENT_WORDS:
             end, content = colon.start(), Span(colon.end(), line.end)
             break
     cells = _cells(text, start, end)
