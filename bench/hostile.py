@@ -102,6 +102,12 @@ CASES: dict[str, tuple[str, Callable[[int], str]]] = {
     "bullet-parens": ("lint_text .txt", lambda n: _repeat("- " + "(" * 200 + "x" + ")" * 199 + "\n", n)),
     "mapping-metadata": ("lint_text .txt", lambda n: _repeat("Result 1\nContent: {c}\nMetadata: {" + "'chunk_id': 'c1', " * 20 + "'k': 'v'}\n", n)),
     "static-lines": ("lint_text .txt", lambda n: "Today's date is 2026-12-02.\n" + _repeat("Answer only from the sources.\n", n)),
+    # Lines of one skeleton by the ten thousand, and one line of as many cells.
+    "skeleton-records": ("lint_text .txt", lambda n: "## Sources\n\n" + "".join(
+        f"- [{i}] Pricing ({i % 90 / 100:.2f}, 2026-11-20): The Pro plan number {i} costs 20 dollars a month.\n" for i in range(max(2, n // 90)))),
+    "skeleton-cells": ("lint_text .txt", lambda n: _repeat("Pricing / (match: 0.9, 2026-11-20) | ", n)),
+    "skeleton-interleaved": ("lint_text .txt", lambda n: "## Sources\n" + _repeat(
+        "Pricing | match: 0.9\nThe Pro plan costs 20 dollars a month.\nRefunds / fetched: 2026-11-20\nRefunds are issued within 14 days.\n", n)),
     # Dated, scored sources through the whole command, in every output format: the findings
     # share one fix of as many edits, which each finding used to carry.
     **{f"dated-{fmt}": (f"check {fmt}", _dated) for fmt in FORMATS},

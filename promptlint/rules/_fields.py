@@ -173,7 +173,7 @@ def written(prompt: Prompt, field: Field) -> str:
     if field.quoted:
         return f"{field.label}: {field.quoted}"
     text = field.elsewhere if field.elsewhere is not None else prompt.text[field.span.start : field.span.end]
-    return " ".join(text.split()).strip(" ,;|()[]\u2014\u2013-")
+    return " ".join(text.split()).strip(" ,;|/()[]\u00b7\u2022\u2014\u2013-")
 
 
 def label_written(prompt: Prompt, field: Field) -> str:

@@ -101,7 +101,8 @@ def _announced(prompt: Prompt, ctx: RuleContext):
 
 def check(prompt: Prompt, ctx: RuleContext):
     yield from _announced(prompt, ctx)
-    shaped = [read(prompt, source, f, "score", ctx.lexicon) for source in prompt.sources for f in _shaped_scores(prompt, ctx) if f in source.fields]
+    # One shaped field per source, in the sources' order (or none): read once, not once a source.
+    shaped = [read(prompt, source, f, "score", ctx.lexicon) for source, f in zip(prompt.sources, _shaped_scores(prompt, ctx))]
     for reading in [*ctx.readings(prompt, "score"), *shaped]:
         if not reading.shaped:
             continue  # "Score: high" is no number a ranking gave

@@ -56,9 +56,11 @@ def test_a_printed_metadata_value_is_a_field_and_its_twin_is_clean(form, code, t
 
 
 def test_without_the_documents_most_of_these_forms_are_not_read():
-    # What the documents add: read from the text alone, only the markup's attribute is a field.
+    # What the documents add: from the text alone, only the markup's attribute and the header lines
+    # whose skeleton repeats (a value in brackets or after ' | ') are read as fields.
     read = [form for form, code, _ in FORMS if _findings(form, INSTRUCTIONS[0], ()) == [code, code]]
-    assert read == ['<doc title="{title}" similarity="{score:.4f}">{text}</doc>']
+    assert read == ["{title} ({score:.0%})\n{text}", "{title} | {score}\n{text}",
+                    '<doc title="{title}" similarity="{score:.4f}">{text}</doc>', "{title} (updated {updated})\n{text}"]
 
 
 def test_a_source_is_its_document_text_with_the_wrapper_before_it():

@@ -22,6 +22,7 @@ from .examples import blank_out, end_before, example_spans, is_template
 from .sources import by_position, text_sources, unwrapped_context
 from .records import list_sources, record_sources, separated_sources
 from .xml import widen_to_container, xml_sources
+from .skeleton import aligned_fields, skeleton_sources
 from .questions import find_questions
 from .parts import label_parts, merge_parts
 
@@ -115,7 +116,9 @@ def _sources(
     and header lines (besides the ``known``), then JSON, then records, separated blocks and lists.
     """
     sources = list(known) + [s for s in xml_sources(text, lower, vocab) if not any(s.span.overlaps(k.span) for k in known)]
-    sources = by_position(sources + text_sources(text, lines, vocab, messages, SpanSet([s.span for s in sources])))
+    # Lines of one skeleton are read before the header lines the lexicon knows, which they may look like.
+    sources += [] if sources else skeleton_sources(text, lines, vocab, messages)
+    sources = by_position(sources + aligned_fields(text, text_sources(text, lines, vocab, messages, SpanSet([s.span for s in sources]))))
     if sources:
         return sources, None
     sources, json_block = json_sources(text, vocab.content_labels, vocab.title_labels, vocab.heading_labels)

@@ -1,0 +1,332 @@
+"""Sources found by their skeleton: the lines a renderer wrote from one format string.
+
+A renderer writes each source with the same words and punctuation around different values
+("- [1] Pricing (0.93, 2026-11-20): The Pro plan ...", "Pricing ---- match: 0.93 ---- ..."). A
+line is cut into cells at the separators a header uses (" ---- ", " / ", " | ", " · "), at the
+items of the bracketed group that ends a cell, and at the colon before a long text. A cell's
+skeleton is its label when it has one, else a hole; lines whose skeletons are equal are one unit
+repeated. Only then is each cell read by its role across the units: the long varying text (on
+the line, or the lines under it) is the content; short varying values are fields, under their
+label or, unlabelled, left for the rules to judge by their shape; the first unlabelled value that
+is no number, date or slot is the title; a cell that never varies is the wrapper.
+
+Lines that repeat a skeleton are as often the prompt's own (a list of rules, a table of
+settings): a run is read as sources only on evidence of retrieved text: two units or more, every
+unit's content long, different from the others' and no instruction, a field among the cells,
+and the run under a context label, or under a line that speaks of the context and before the
+question.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import re
+from dataclasses import dataclass
+
+from ...meaning.values import number, parse_date
+from ...meaning.vocabulary import normalise_label
+from ...model.prompt import Field, FieldForm, Message, Source, Span
+from .vocab import LABEL_LINE, QUESTION_LINE, SECTION_LABEL, SLOT, Line, Vocab, alternation, slot_kind, trim
+from .instructions import looks_like_instruction, opens_with_imperative
+from .headers import with_space
+from .sources import by_position, cut_last_source, first_value, strip_blank_edges
+
+# What opens a unit's line: a Markdown heading's marks or a list marker, then a citation key ("[3]") or a number ("3.").
+_LEAD = re.compile(r"[ \t]*(?P<marks>#{1,6}[ \t]+|[-*\u2022][ \t]+)?(?:\[(?P<key>[\w.-]{1,8})\][ \t]*|(?P<number>\d{1,3})[.)][ \t]+)?")
+# The separators a header writes between its cells, spaced on both sides.
+# (Not a dash: "Title — Section > Subsection" is a heading path, which the header lines read.)
+_SEPARATOR = re.compile(r"[ \t]+(?:-{2,}|/|\||\u00b7|\u2022)[ \t]+")
+# A bracketed group that ends a cell: "Pricing (0.93, 2026-11-20)".
+_GROUP = re.compile(r"(?:\((?P<round>[^()\n]*)\)|\[(?P<square>[^\[\]\n]*)\])(?=[ \t]*$)")
+# A cell written "label: value" or "label=value"; a label is a few words.
+_LABELLED = re.compile(r"[ \t]*(?P<label>[^\W\d_][\w .@-]{0,30}?)[ \t]*[:=\uff1a][ \t]*(?P<value>\S.*?)[ \t]*$")
+# A long text after a colon, at the end of a line: the content on the unit's own line.
+_TEXT_AFTER = re.compile(r":[ \t]+(?=\S)")
+# Words a unit's content needs: a value is a few words, retrieved text a sentence.
+CONTENT_WORDS = 6
+# Words past which a cell is no short value.
+_VALUE_WORDS = 5
+# Cells past which a line is no unit's head.
+_MAX_CELLS = 16
+# Where on its line the colon before a unit's text may stand: a head is short, and a line can be megabytes long.
+_HEAD_CHARS = 300
+
+
+@dataclass(frozen=True)
+class _Cell:
+    span: Span  # the cell's text
+    cut: Span  # what removing it removes: the cell and the separator before it (after it, for the first)
+    label: str  # its label, normalised; "" when unlabelled
+    value: Span
+
+
+@dataclass(frozen=True)
+class _Head:
+    """A line as a unit's head: its key, its cells, the content on it, and its skeleton."""
+
+    line: int  # the line's index
+    key: Span | None
+    cells: tuple[_Cell, ...]
+    content: Span | None
+    skeleton: tuple
+
+
+def skeleton_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Message]) -> list[Source]:
+    """The sources written as lines of one skeleton, one a unit (see the module's docstring)."""
+    heads = [head for i, line in enumerate(lines) if (head := _head(text, line, i)) is not None]
+    # Runs of consecutive heads of one skeleton: a unit written another way among them ends the run,
+    # so the runs' bodies never overlap and each line is read once.
+    runs: list[list[_Head]] = []
+    for head in heads:
+        if runs and runs[-1][0].skeleton == head.skeleton:
+            runs[-1].append(head)
+        else:
+            runs.append([head])
+    for n, run in enumerate(runs):
+        stop = runs[n + 1][0].line if n + 1 < len(runs) else len(lines)
+        sources = _units(text, lines[:stop], run, vocab, messages)
+        if sources:
+            return by_position(sources)
+    return []
+
+
+def _head(text: str, line: Line, index: int) -> _Head | None:
+    """The line cut into cells, or None when it has fewer than two cells (no separator, no group)."""
+    lead = _LEAD.match(line.text)
+    start = line.start + lead.end()
+    end, content = line.end, None
+    separators = list(itertools.islice(_SEPARATOR.finditer(text, start, line.end), _MAX_CELLS))
+    if len(separators) == _MAX_CELLS:
+        return None  # a line of that many cells is a table's or a list's, not a source's head
+    cells_end = separators[-1].end() if separators else start
+    for colon in _TEXT_AFTER.finditer(text, max(start, cells_end), min(line.end, start + _HEAD_CHARS)):
+        if _open_brackets(text[start : colon.start()]):
+            continue  # a label inside a group: "(match: 0.93): ..."
+        if len(text[colon.end() : min(line.end, colon.end() + _HEAD_CHARS)].split()) >= CONTENT_WORDS:
+            end, content = colon.start(), Span(colon.end(), line.end)
+            break
+    cells = _cells(text, start, end)
+    if content is None and cells and len(text[cells[-1].span.start : cells[-1].span.end].split()) >= CONTENT_WORDS:
+        # "Pricing · 0.93 · The Pro plan costs ...": the last cell is the text.
+        content, cells = cells[-1].span, cells[:-1]
+    if len(cells) < 2 and not (content and cells and _has_group(text, start, end)):
+        return None
+    key = Span(line.start + lead.start("key"), line.start + lead.end("key")) if lead["key"] else None
+    shape = tuple((c.label or "_", text[c.cut.start : c.span.start].strip()[:1]) for c in cells)
+    return _Head(index, key, cells, content, ((lead["marks"] or "").strip(), bool(lead["key"]), bool(lead["number"]), shape, content is not None))
+
+
+def _open_brackets(before: str) -> bool:
+    return before.count("(") > before.count(")") or before.count("[") > before.count("]")
+
+
+def _has_group(text: str, start: int, end: int) -> bool:
+    return _GROUP.search(text, start, end) is not None
+
+
+def _cells(text: str, start: int, end: int) -> tuple[_Cell, ...]:
+    """The cells between ``start`` and ``end``: split at the separators, a group's items each a cell."""
+    cells: list[_Cell] = []
+    at = start
+    for separator in [*_SEPARATOR.finditer(text, start, end), None]:
+        stop = separator.start() if separator else end
+        cells.extend(_grouped(text, Span(at, stop), cut_from=cells[-1].span.end if cells else at))
+        if separator is None:
+            break
+        at = separator.end()
+    cells = [c for c in cells if c.span.end > c.span.start]
+    if len(cells) > 1 and cells[0].cut.start == cells[0].span.start and cells[1].cut.start >= cells[0].span.end:
+        # The first cell goes with the separator after it.
+        first = cells[0]
+        cells[0] = _Cell(first.span, Span(first.span.start, _after(text, cells[1].cut.start, cells[1].span.start)), first.label, first.value)
+    return tuple(cells)
+
+
+def _after(text: str, cut: int, cell: int) -> int:
+    """Where the next cell starts, past the separator between (a bracket stays with its group)."""
+    return cut + len(text[cut:cell]) - len(text[cut:cell].lstrip(" \t-/|\u00b7\u2022"))
+
+
+def _grouped(text: str, span: Span, cut_from: int) -> list[_Cell]:
+    """A cell, and the items of the groups it ends with ("Pricing (0.93, 2026-11-20) [wiki]") as cells of their own."""
+    groups: list[re.Match[str]] = []
+    stop = span.end
+    while (group := _GROUP.search(text, span.start, stop)) is not None:
+        groups.insert(0, group)
+        stop = group.start()
+    cells = [_cell(text, Span(span.start, stop), Span(cut_from, stop))] if text[span.start : stop].strip() else []
+    for group in groups:
+        name = "round" if group["round"] is not None else "square"
+        cells += _items(text, Span(group.start(name), group.end(name)), with_space(text, 0, group.start(), group.end()))
+    return cells
+
+
+def _items(text: str, inner: Span, whole: Span) -> list[_Cell]:
+    """The items of a group, split at commas and semicolons ("0.93, 2026-11-20"), a date's own
+    comma ("March 3, 2019") kept. A group of one item is removed whole, its brackets with it."""
+    pieces: list[Span] = []
+    at = inner.start
+    for comma in [*re.finditer(r"[,;][ \t]*", text[inner.start : inner.end]), None]:
+        piece = Span(at, inner.start + comma.start() if comma else inner.end)
+        joined = Span(pieces[-1].start, piece.end) if pieces else None
+        if joined and _date_only_together(text, pieces[-1], piece):
+            pieces[-1] = joined
+        else:
+            pieces.append(piece)
+        at = inner.start + comma.end() if comma else inner.end
+    if len(pieces) == 1:
+        return [_cell(text, pieces[0], whole)]
+    # Each item with the comma before it (after it, for the first).
+    return [_cell(text, piece, Span(pieces[n - 1].end if n else piece.start, pieces[1].start if n == 0 else piece.end))
+            for n, piece in enumerate(pieces)]
+
+
+def _date_only_together(text: str, before: Span, after: Span) -> bool:
+    """Whether two items are one date written with a comma ("March 3, 2019"), neither a date alone."""
+    return (parse_date(text[before.start : after.end]) is not None
+            and parse_date(text[before.start : before.end]) is None and parse_date(text[after.start : after.end]) is None)
+
+
+def _cell(text: str, span: Span, cut: Span) -> _Cell:
+    span = trim(text, span)
+    labelled = _LABELLED.match(text, span.start, span.end)
+    if labelled and len(labelled["label"].split()) <= 3:
+        return _Cell(span, cut, normalise_label(labelled["label"]), Span(labelled.start("value"), labelled.end("value")))
+    return _Cell(span, cut, "", span)
+
+
+def _units(text: str, lines: list[Line], run: list[_Head], vocab: Vocab, messages: list[Message]) -> list[Source]:
+    """The sources of a run of heads of one skeleton, or none when the run shows no retrieved text."""
+    if len(run) < 2:
+        return []
+    units: list[tuple[_Head, Span]] = []
+    for n, head in enumerate(run):
+        line = lines[head.line]
+        if n + 1 < len(run):
+            body = strip_blank_edges(lines[head.line + 1 : run[n + 1].line])
+        else:
+            body = strip_blank_edges(cut_last_source(lines[head.line + 1 :], vocab, messages, line.start, seen_content=head.content is not None))
+        if any(vocab.source_header.match(b.lower.strip()) for b in body):
+            return []  # a unit written another way among them: the header lines read them all
+        if head.content is not None:
+            if body and n + 1 < len(run):
+                return []  # lines between one-line units: no unit of one line
+            units.append((head, head.content))
+        elif body:
+            units.append((head, trim(text, Span(body[0].start, body[-1].end))))
+        else:
+            return []
+    if not _retrieved(text, lines, vocab, units):
+        return []
+    wrapper = {i for i, column in enumerate(_columns(units)) if len({text[c.value.start : c.value.end] for c in column}) == 1}
+    return [_source(text, lines[head.line], head, content, wrapper, vocab) for head, content in units]
+
+
+def _retrieved(text: str, lines: list[Line], vocab: Vocab, units: list[tuple[_Head, Span]]) -> bool:
+    """The evidence that a run holds retrieved text: each content long, each different, none an instruction,
+    a field among the cells, and the run where sources stand."""
+    contents = [text[c.start : c.end] for _, c in units]
+    if len(set(contents)) < len(contents) or any(len(c.split()) < CONTENT_WORDS for c in contents):
+        return False
+    firsts = [Line(c.start, c.end, text[c.start : c.end], text[c.start : c.end].lower()) for _, c in units]
+    if any(opens_with_imperative(f, vocab.lexicon) or looks_like_instruction(f, vocab.lexicon) for f in firsts):
+        return False
+    if not any(_varies(text, column) and _is_field(text, column) for column in _columns(units)):
+        return False  # names and titles only: "Returns / Refunds" is a heading, not a source with fields
+    return _where_sources_stand(lines, vocab, units[0][0].line, max(c.end for _, c in units))
+
+
+def _columns(units: list[tuple[_Head, Span]]) -> list[list[_Cell]]:
+    """The cells of the units, by place: one skeleton gives every unit as many."""
+    return [[head.cells[i] for head, _ in units] for i in range(len(units[0][0].cells))]
+
+
+def _varies(text: str, cells: list[_Cell]) -> bool:
+    """Whether a cell holds a short value that varies across the units: a field's or a title's."""
+    values = [text[c.value.start : c.value.end] for c in cells]
+    return len(set(values)) > 1 and all(len(v.split()) <= _VALUE_WORDS for v in values)
+
+
+def _is_field(text: str, column: list[_Cell]) -> bool:
+    """Whether a cell of every unit is a field: labelled, or a number, a date or a slot."""
+    return all(c.label or _value_shaped(text[c.value.start : c.value.end]) for c in column)
+
+
+def _where_sources_stand(lines: list[Line], vocab: Vocab, first: int, end: int) -> bool:
+    """Under a context label ("## Sources", "Search results:"), or under a line that speaks of the
+    context and before the question ("Answer from the sources below." ... "Question: ...")."""
+    above = next((line for line in reversed(lines[:first]) if not line.blank), None)
+    if above is None or not _speaks_of_context(above, vocab):
+        return False
+    section = SECTION_LABEL.match(above.lower)
+    if (section and normalise_label(section["dspy"] or section["md"] or section["plain"]) in vocab.context_labels) or above.lower.rstrip().endswith(":"):
+        return True
+    return any(_asks(line, vocab) for line in lines if line.start >= end)
+
+
+def _speaks_of_context(line: Line, vocab: Vocab) -> bool:
+    return re.search(r"\b(?:" + alternation(sorted(vocab.context_labels)) + r")\b", line.lower) is not None
+
+
+def _asks(line: Line, vocab: Vocab) -> bool:
+    """A line that asks the question: after a question label, or the question's slot."""
+    labelled = QUESTION_LINE.match(line.lower)
+    if labelled and normalise_label(labelled["label"]) in vocab.question_labels:
+        return True
+    return any(slot_kind(slot["name"], vocab) == "question" for slot in SLOT.finditer(line.lower))
+
+
+def _source(text: str, line: Line, head: _Head, content: Span, wrapper: set[int], vocab: Vocab) -> Source:
+    """One unit read by role: a varying unlabelled name is the title, an unlabelled cell the same in
+    every unit (by place, in ``wrapper``) the wrapper's own words, the rest fields."""
+    fields: list[Field] = []
+    title = None
+    for i, cell in enumerate(head.cells):
+        value = text[cell.value.start : cell.value.end]
+        if not cell.label and i in wrapper:
+            continue
+        if not cell.label and title is None and not _value_shaped(value):
+            title = value.strip("*_ ")  # "**Pricing page** | ...": bold marks no title's words
+            continue
+        fields.append(Field(cell.label, value, cell.cut, cell.value, FieldForm.INLINE))
+    header = Span(line.start, content.start if head.content is not None else line.end)
+    key = text[head.key.start : head.key.end] if head.key else None
+    title = title or first_value(fields, vocab.title_labels)
+    return Source(0, Span(line.start, max(content.end, line.end)), header, content, key, head.key, title=title, fields=fields)
+
+
+def _value_shaped(value: str) -> bool:
+    """A number, a date or a slot: a field's value, never a title."""
+    return number(value) is not None or parse_date(value) is not None or SLOT.fullmatch(value.lower().strip()) is not None
+
+
+def aligned_fields(text: str, sources: list[Source]) -> list[Source]:
+    """The labelled lines that open the text of every source under one label, each with a short
+    value that varies ("Colour: blue" / "Colour: red"), are fields a renderer wrote, whatever the
+    lexicon says of the label; the text starts after them. A value that ends like a sentence
+    ("Q: How do refunds work?") is the text's own."""
+    while len(sources) >= 2:
+        opening = [_opening_field(text, s.content) for s in sources]
+        if any(o is None for o in opening) or len({f.label for f in opening}) > 1 or len({f.value for f in opening}) == 1:
+            break
+        sources = [dataclasses.replace(s, fields=[*s.fields, f], content=trim(text, Span(f.span.end, s.content.end)))
+                   for s, f in zip(sources, opening)]
+    return sources
+
+
+def _opening_field(text: str, content: Span) -> Field | None:
+    """The first line of a source's text as a field, when it is "Label: short value" and text follows it."""
+    end = text.find("\n", content.start, content.end)
+    if end < 0:
+        return None
+    labelled = LABEL_LINE.match(text[content.start : end].lower())
+    if labelled is None or not labelled["value"].strip() or "{" in labelled["label"]:
+        return None
+    value = text[content.start + labelled.start("value") : end].strip()
+    rest = text[end : content.end]
+    if len(value.split()) > _VALUE_WORDS or value.endswith((".", "?", "!", ":")) or len(rest.split()) < CONTENT_WORDS:
+        return None
+    label = normalise_label(text[content.start + labelled.start("label") : content.start + labelled.end("label")])
+    at = content.start + labelled.start("value")
+    return Field(label, value, Span(content.start, min(end + 1, content.end)), Span(at, at + len(value)), FieldForm.LINE)
