@@ -116,8 +116,11 @@ def _sources(
     and header lines (besides the ``known``), then JSON, then records, separated blocks and lists.
     """
     sources = list(known) + [s for s in xml_sources(text, lower, vocab) if not any(s.span.overlaps(k.span) for k in known)]
-    # Lines of one skeleton are read before the header lines the lexicon knows, which they may look like.
-    sources += [] if sources else skeleton_sources(text, lines, vocab, messages)
+    # Lines of one skeleton are read before the header lines the lexicon knows, which they may look like,
+    # unless those give a heading path: the canonical header (`[1] Title — A > B (...)`) is read as written.
+    skeleton = [] if sources else skeleton_sources(text, lines, vocab, messages)
+    if skeleton and not any(s.heading_path for s in text_sources(text, lines, vocab, messages, SpanSet([s.span for s in sources]))):
+        sources += skeleton
     sources = by_position(sources + aligned_fields(text, text_sources(text, lines, vocab, messages, SpanSet([s.span for s in sources]))))
     if sources:
         return sources, None
