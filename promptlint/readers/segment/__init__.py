@@ -126,7 +126,7 @@ def _sources(
         return sources, None
     sources, json_block = json_sources(text, vocab.content_labels, vocab.title_labels, vocab.heading_labels)
     if not sources:
-        sources = (record_sources(text, lines, vocab)
+        sources = (record_sources(text, lines, vocab, messages)
                    or separated_sources(text, lines, vocab, messages) or list_sources(text, lines, vocab))
     return sources, json_block
 

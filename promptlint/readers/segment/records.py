@@ -12,7 +12,7 @@ from ..expressions import slot_reference
 from .vocab import INLINE_ITEM, Line, SECTION_LABEL, SEPARATOR, SLOT, Vocab, slot_kind, trim
 from .instructions import looks_like_instruction
 from .headers import inline_field, split_items, with_space
-from .sources import by_position, cut_last_source, first_value, strip_blank_edges
+from .sources import LONE_TAG, by_position, cut_last_source, first_value, strip_blank_edges
 
 
 # A field of a record: "Doc ID: 7", "**Updated:** 2026-10-01", "- Origin: wiki". A short label only.
@@ -23,7 +23,7 @@ _MD_HEADING = re.compile(r"\s*#{1,6}\s+(?P<title>\S.*?)\s*$")
 _BANNER = re.compile(r"\s*[-=~]{2,}\s*(?P<title>[^-=~\s](?:[^\n]*?[^-=~\s])?)\s*[-=~]{2,}\s*$")
 
 
-def record_sources(text: str, lines: list[Line], vocab: Vocab) -> list[Source]:
+def record_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Message]) -> list[Source]:
     """Sources written as records of labelled fields with no header line: "Doc ID: ... / Origin: ... /
     Text: ... / Match score: ...", a Markdown section whose metadata is bold ("## Title" then
     "**Updated:** 2026-10-01" then the text), or a one-line record ("Title: ..., URL: ..., Date: ...").
@@ -36,25 +36,66 @@ def record_sources(text: str, lines: list[Line], vocab: Vocab) -> list[Source]:
     """
     stop = vocab.question_labels | vocab.history_labels | vocab.context_labels
     records = []
-    for paragraph in _paragraphs(lines):
+    for paragraph in _paragraphs(lines, vocab):
         for group in _repeats(paragraph):
             record = _record(text, group, vocab, stop)
             if record is not None:
                 records.append(record)
     firsts = [r[1] for r in records]
     kept = [r for r in records if firsts.count(r[1]) >= 2 or (r[2] and len(r[0].fields) >= 2)]
-    return [dataclasses.replace(source, position=n) for n, (source, _, _) in enumerate(kept)]
+    sources = _with_following_paragraphs(text, lines, vocab, messages, kept)
+    return [dataclasses.replace(source, position=n) for n, source in enumerate(sources)]
 
 
-def _paragraphs(lines: list[Line]) -> list[list[Line]]:
+def _paragraphs(lines: list[Line], vocab: Vocab) -> list[list[Line]]:
+    """The text's paragraphs, without the lines that open or close the context around the records
+    (a lone tag, `<search_results>`; a context label alone, `Context:`)."""
     paragraphs: list[list[Line]] = [[]]
     for line in lines:
-        if line.blank or SEPARATOR.match(line.text):
+        if line.blank or SEPARATOR.match(line.text) or _opens_the_context(line, vocab):
             if paragraphs[-1]:
                 paragraphs.append([])
         else:
             paragraphs[-1].append(line)
     return [p for p in paragraphs if p]
+
+
+def _opens_the_context(line: Line, vocab: Vocab) -> bool:
+    if LONE_TAG.match(line.lower):
+        return True
+    section = SECTION_LABEL.match(line.lower)
+    return bool(section) and normalise_label(section["dspy"] or section["md"] or section["plain"]) in vocab.context_labels
+
+
+def _opens_a_part(body: list[Line], index: int, vocab: Vocab) -> bool:
+    """A paragraph that starts with a label alone ("Rules:") or an instruction: the prompt again."""
+    line = body[index]
+    if index == 0 or not body[index - 1].blank:
+        return False
+    return bool(SECTION_LABEL.match(line.lower)) or looks_like_instruction(line, vocab.lexicon)
+
+
+def _with_following_paragraphs(text: str, lines: list[Line], vocab: Vocab, messages: list[Message], kept: list[tuple[Source, str, bool]]) -> list[Source]:
+    """A record whose text is labelled ("Content:") holds the paragraphs after it, up to the next
+    record, or for the last one up to the next part of the prompt: a page's text has blank lines."""
+    sources = []
+    for n, (source, _, labelled) in enumerate(kept):
+        if not labelled or source.content.end < source.span.end:
+            sources.append(source)  # fields after the text ("Match score: 0.8") end the record
+            continue
+        limit = kept[n + 1][0].span.start if n + 1 < len(kept) else len(text)
+        body = [line for line in lines if line.start >= source.span.end and line.end <= limit]
+        # The text goes on only through lines of its own: up to a line that closes or opens the context.
+        body = body[: next((i for i, line in enumerate(body) if _opens_the_context(line, vocab) or _opens_a_part(body, i, vocab)), len(body))]
+        if n + 1 == len(kept):
+            body = cut_last_source(body, vocab, messages, source.span.end, seen_content=True)
+        body = strip_blank_edges(body)
+        if not body:
+            sources.append(source)
+            continue
+        end = body[-1].end
+        sources.append(dataclasses.replace(source, span=Span(source.span.start, end), content=Span(source.content.start, end)))
+    return sources
 
 
 def _repeats(paragraph: list[Line]) -> list[list[Line]]:

@@ -21,7 +21,7 @@ _ELISIONS = ("...", "\u2026", "[...]")
 # A header "title" this long is the chunk's text on the header line.
 PASSAGE_WORDS = 16
 # A line holding only a tag that groups metadata ("<document_metadata>") or ends a source ("[END CONTEXT 1]").
-_LONE_TAG = re.compile(r"\s*(?:</?[a-z_][\w-]*>|\[end [^\]]*\])\s*$")
+LONE_TAG = re.compile(r"\s*(?:</?[a-z_][\w-]*>|\[end [^\]]*\])\s*$")
 # A slot alone on a line; it may print what names the source ({chunk_heading}, {doc_title}).
 # A line of punctuation alone (":" left between a source's fields and its text) is no content.
 _LONE_PUNCTUATION = re.compile(r"\s*[:;,]+\s*$")
@@ -576,7 +576,7 @@ def _extend_value(lines: list[Line], index: int, match: re.Match[str]) -> tuple[
 
 
 def _edge(line: Line) -> bool:
-    return line.blank or bool(SEPARATOR.match(line.text) or _LONE_TAG.match(line.lower) or _LONE_PUNCTUATION.match(line.text))
+    return line.blank or bool(SEPARATOR.match(line.text) or LONE_TAG.match(line.lower) or _LONE_PUNCTUATION.match(line.text))
 
 
 def strip_blank_edges(lines: list[Line]) -> list[Line]:
