@@ -330,3 +330,19 @@ def test_one_line_closing_the_request_after_the_question_is_a_reminder(path, lin
         assert _found(before, path) == [(first, 1, "PL305")]
     two = CLOSED[path].format(line=line.replace(". ", ".\n", 1))
     assert _found(two, path) == [(first, 1, "PL305")]
+
+
+# Retrieved lines under a context label alone on its line ("Context: "), after the question: data, not instructions.
+UNDER_LABEL = ("You are a software architect.\nAnswer the question using the provided context.\n\n"
+               "Question: Which tools do I need for vector search?\n\n{label}\n"
+               "Qdrant is a vector database and similarity search engine that serves nearest-neighbour queries over an API.\n"
+               "FastAPI is a modern web framework for building APIs with Python based on standard type hints.\n\nAnswer:\n")
+
+
+@pytest.mark.parametrize("label", ["Context:", "Context: ", "Sources:", "Search results:"])
+def test_lines_under_a_context_label_alone_are_the_context(label):
+    text = UNDER_LABEL.format(label=label)
+    assert _found(text, "a.txt") == []
+    # The twin: the same lines under a label that names no context are static text after the question.
+    twin = UNDER_LABEL.format(label="Rules:")
+    assert _found(twin, "a.txt") == [(4, 1, "PL305")]

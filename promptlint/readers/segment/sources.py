@@ -174,6 +174,12 @@ def unwrapped_context(text: str, lower: str, lines: list[Line], vocab: Vocab, me
         if labelled and labelled["value"].strip() and (label in vocab.context_labels or passage):
             rest = cut_last_source(lines[index + 1 :], vocab, messages, line.start, seen_content=True)
             found = trim(text, Span(line.start + labelled.start("value"), rest[-1].end if rest else line.end))
+        elif labelled and label in vocab.context_labels and found is None:
+            # "Context:" alone on its line: the context is the lines under it, when they hold a passage's words
+            # (not "Sources:\ndoc:page" in an answer's format).
+            rest = strip_blank_edges(cut_last_source(lines[index + 1 :], vocab, messages, line.end))
+            if rest and sum(len(ln.text.split()) for ln in rest) >= PASSAGE_WORDS:
+                found = trim(text, Span(rest[0].start, rest[-1].end))
     for match in _CONTEXT_ELEMENT.finditer(lower):
         if normalise_label(match[1]) in vocab.context_labels | vocab.container_tags:
             close = lower.find(f"</{match[1]}>", match.end())
