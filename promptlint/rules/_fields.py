@@ -164,6 +164,9 @@ def rendered_by_a_renderer(prompt: Prompt, source: Source, field: Field, concept
 
 
 def read(prompt: Prompt, source: Source, field: Field, concept: str, lexicon: Lexicon) -> Reading:
+    if field.value and field.value == prompt.text[source.content.start : source.content.end].strip():
+        # The source's own text printed again (`{chunk['chunk']}` in both branches of an `if`): content, no metadata.
+        return Reading(source, field, False, False)
     shape = SHAPES.get(concept)
     return Reading(source, field, shape is None or shape(field, lexicon), rendered_by_a_renderer(prompt, source, field, concept, lexicon))
 
