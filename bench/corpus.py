@@ -163,3 +163,23 @@ def retrieval_event(r: random.Random) -> str:
     """A line a RAG gateway logs beside the requests: the chunks a retrieval returned. Not a prompt."""
     hits = [{"id": f"doc-{r.randint(1, 9999)}#{r.randint(1, 40)}", "score": round(r.random(), 3), "title": title, "text": body} for title, _, _, body in _sources(r, False)]
     return json.dumps({"event": "retrieval", "query": _question(r), "hits": hits}, ensure_ascii=False) + "\n"
+
+
+def clean_prompt(r: random.Random) -> str:
+    """A prompt no rule flags: three sources of distinct documents, well under every budget."""
+    titles = r.sample(TITLES, 3)
+    blocks = [f"[{n}] {title} \u2014 {r.choice(HEADINGS)} > {r.choice(HEADINGS)}\n{_sentence(r)} {_sentence(r)}" for n, title in enumerate(titles, 1)]
+    return f"{SYSTEM}\n\nSources:\n\n" + "\n\n".join(blocks) + f"\n\n{_question(r)}\n"
+
+
+def rag_request(r: random.Random, flawed: bool) -> str:
+    """One line of a realistic request log: a chat request of the one answer template, with
+    3-7 sources retrieved for this question (none repeats another record's)."""
+    flaw = r.choice(ANTI_PATTERNS) if flawed else None
+    blocks = []
+    for n in range(1, r.randint(3, 7) + 1):
+        decoration = flaw(r) if flaw else ""
+        blocks.append(f"[{n}] {r.choice(TITLES)} \u2014 {r.choice(HEADINGS)} > {r.choice(HEADINGS)}{decoration}\n{_chunk(r)}")
+    user = "Sources:\n\n" + "\n\n".join(blocks) + f"\n\n{_question(r)}"
+    record = {"model": "gpt-4o", "temperature": 0, "messages": [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]}
+    return json.dumps(record, ensure_ascii=False) + "\n"
