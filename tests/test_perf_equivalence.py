@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import fnmatch
+import os
+import random
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from promptlint.engine import files
 from promptlint.meaning import tokens, vocabulary
 from promptlint.model.prompt import Span
 from promptlint.readers.segment import lowercase, segment_text, text_lines
@@ -205,3 +210,64 @@ def test_covering_agrees_with_trying_every_scope(lines):
         for line in range(len(lines) + 1):
             naive = [s for s in scopes if s.code == code and s.first <= line <= s.last]
             assert sorted(map(id, covering(code, line))) == sorted(map(id, naive))
+
+
+def _matches_by_parts(glob: str, path: Path, folder: Path) -> bool:
+    """files.matches as it was: a Path per file, and the glob read per call."""
+    pattern = glob.lower().removeprefix("./").rstrip("/")
+    path = Path(os.path.abspath(path))
+    if "/" not in pattern:
+        return fnmatch.fnmatchcase(path.name.lower(), pattern)
+    if pattern.startswith("**/"):
+        parts = path.parts[1:]
+    else:
+        try:
+            parts = path.relative_to(os.path.abspath(folder)).parts
+        except ValueError:
+            return False
+    return _by_parts(pattern.lstrip("/").split("/"), [part.lower() for part in parts])
+
+
+def _by_parts(pattern: list[str], parts: list[str]) -> bool:
+    if not pattern:
+        return not parts
+    if pattern[0] == "**":
+        return any(_by_parts(pattern[1:], parts[i:]) for i in range(len(parts) + 1))
+    return bool(parts) and fnmatch.fnmatchcase(parts[0], pattern[0]) and _by_parts(pattern[1:], parts[1:])
+
+
+SEGMENTS = ["**", "*", "prompts", "Prompts", "a", "*.txt", "?.md", "[ab]", "[!a]*", "x*y", ""]
+NAMES = ["prompts", "PROMPTS", "a", "b", "notes.TXT", "x.md", "xy", "a.txt", "c"]
+
+
+def test_compiled_globs_match_what_the_glob_read_by_parts_matches():
+    r = random.Random(23)
+    answers = {True: 0, False: 0}
+    for _ in range(3000):
+        glob = r.choice(["", "./", "/"]) + "/".join(r.choices(SEGMENTS, k=r.randint(1, 5)))
+        path = Path(r.choice(["/w/", "/"]) + "/".join(r.choices(NAMES, k=r.randint(1, 6))))
+        folder = Path(r.choice(["/", "/w", "/w/Prompts", "w", "."]))
+        expected = _matches_by_parts(glob, path, folder)
+        assert files.matches(glob, path, folder) == expected, (glob, path, folder)
+        answers[expected] += 1
+    # Both answers are reached often, through globs of every kind.
+    assert min(answers.values()) >= 150, answers
+
+
+def test_the_default_include_is_matched_as_by_parts(tmp_path):
+    from promptlint.readers.formats import DEFAULT_INCLUDE
+
+    paths = [tmp_path / "prompts" / "x" / "a.TXT", tmp_path / "docs" / "a.txt", tmp_path / "a.j2", tmp_path / "templates" / "b.md", tmp_path / "prompt.yaml"]
+    taken = [p for p in paths if files.globs(DEFAULT_INCLUDE, tmp_path)(p)]
+    assert taken == [p for p in paths if any(_matches_by_parts(g, p, tmp_path) for g in DEFAULT_INCLUDE)]
+    assert tmp_path / "prompts" / "x" / "a.TXT" in taken and tmp_path / "docs" / "a.txt" not in taken
+
+
+def test_the_word_lists_read_by_libyaml_are_what_pyyaml_reads():
+    import yaml
+    from importlib import resources
+
+    shipped = [f for f in resources.files("promptlint.rulesdata").iterdir() if f.name.endswith(".yaml")]
+    assert len(shipped) >= 10
+    for file in shipped:
+        assert vocabulary.load(file.name.removesuffix(".yaml")) == (yaml.safe_load(file.read_text(encoding="utf-8")) or {}), file.name

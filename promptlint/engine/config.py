@@ -90,10 +90,10 @@ class Config:
 
     def wants(self, path: Path, folder: bool) -> bool:
         """Whether a folder walk takes ``path``, a file or a subfolder (``folder``) in a folder this config governs."""
-        if any(files.matches(glob, path, self.folder) for glob in self.exclude):
+        if files.globs(self.exclude, self.folder)(path):
             return False
         # A file `file-types` names is a prompt file whatever `include` says.
-        return folder or any(files.matches(glob, path, self.folder) for glob in (*self.include, *(g for g, _ in self.file_types)))
+        return folder or files.globs((*self.include, *(g for g, _ in self.file_types)), self.folder)(path)
 
     def as_yaml(self) -> str:
         """The resolved settings, every default filled in, for ``promptlint config``."""

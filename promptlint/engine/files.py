@@ -17,6 +17,7 @@ import stat
 import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from ..readers.formats import DEFAULT_INCLUDE
@@ -39,30 +40,75 @@ def matches(glob: str, path: Path, folder: Path) -> bool:
     whatever ``folder`` is ("**/prompts/**/*.txt"). Case is ignored, as the prompt-file
     suffixes always were (NOTES.TXT is a prompt file).
     """
-    pattern = glob.lower().removeprefix("./").rstrip("/")
-    path = Path(os.path.abspath(path))
-    if "/" not in pattern:
-        return fnmatch.fnmatchcase(path.name.lower(), pattern)
-    if pattern.startswith("**/"):
-        parts = path.parts[1:]  # at any depth: the folders above the config's count too
-    else:
-        try:
-            parts = path.relative_to(os.path.abspath(folder)).parts
-        except ValueError:
-            return False  # outside the config's folder
-    return _match_parts(pattern.lstrip("/").split("/"), [part.lower() for part in parts])
+    return globs((glob,), folder)(path)
 
 
-def _match_parts(pattern: list[str], parts: list[str]) -> bool:
-    if not pattern:
-        return not parts
-    if pattern[0] == "**":
-        return any(_match_parts(pattern[1:], parts[i:]) for i in range(len(parts) + 1))
-    return bool(parts) and fnmatch.fnmatchcase(parts[0], pattern[0]) and _match_parts(pattern[1:], parts[1:])
+def globs(patterns: tuple[str, ...], folder: Path) -> Globs:
+    """``patterns`` compiled once, for a config's folder: whether any of them ``matches`` a path."""
+    return _globs(patterns, os.path.abspath(folder))
+
+
+@lru_cache(maxsize=1024)
+def _globs(patterns: tuple[str, ...], folder: str) -> Globs:
+    return Globs(patterns, folder)
+
+
+@dataclass(frozen=True)
+class _PathGlob:
+    rooted: bool  # "**/": matched from the file system's root
+    segments: tuple[Callable[[str], object] | None, ...]  # a name's matcher, None for "**"
+    literals: frozenset[str]  # segments without a wildcard: a path that lacks one cannot match
+
+    def match(self, parts: list[str]) -> bool:
+        return self.literals.issubset(parts) and _match_parts(self.segments, parts, 0, 0)
+
+
+def _match_parts(segments: tuple, parts: list[str], s: int, p: int) -> bool:
+    while s < len(segments) and segments[s] is not None:
+        if p == len(parts) or segments[s](parts[p]) is None:
+            return False
+        s, p = s + 1, p + 1
+    if s == len(segments):
+        return p == len(parts)
+    return any(_match_parts(segments, parts, s + 1, i) for i in range(p, len(parts) + 1))
+
+
+class Globs:
+    """Globs compiled to regular expressions and matched on path strings: a walk asks about
+    every file, and building a Path per file and glob took longer than the linting of many."""
+
+    def __init__(self, patterns: tuple[str, ...], folder: str):
+        self._folder = folder.rstrip("/") + "/"
+        names, self._paths = [], []
+        for glob in patterns:
+            pattern = glob.lower().removeprefix("./").rstrip("/")
+            if "/" not in pattern:
+                names.append(fnmatch.translate(pattern))
+                continue
+            segments = pattern.lstrip("/").split("/")
+            self._paths.append(_PathGlob(
+                pattern.startswith("**/"),
+                tuple(None if seg == "**" else re.compile(fnmatch.translate(seg)).match for seg in segments),
+                frozenset(seg for seg in segments if not any(c in seg for c in "*?[")),
+            ))
+        # Each translation is anchored at its end: their alternation matches a name any one of them does.
+        self._names = re.compile("|".join(names)).match if names else None
+
+    def __call__(self, path: str | os.PathLike) -> bool:
+        path = os.path.abspath(path)
+        if self._names is not None and self._names(os.path.basename(path).lower()):
+            return True
+        if not self._paths:
+            return False
+        lowered = path.lower()
+        # Only the folder of the config is ignored in a relative glob; a path outside it matches none.
+        inside = [part for part in lowered[len(self._folder) :].split("/") if part] if (path + "/").startswith(self._folder) else None
+        whole = [part for part in lowered.split("/") if part]
+        return any(glob.match(whole) if glob.rooted else inside is not None and glob.match(inside) for glob in self._paths)
 
 
 def _prompt_file_or_folder(path: Path, folder: bool) -> bool:
-    return folder or any(matches(glob, path, path.parent) for glob in DEFAULT_INCLUDE)
+    return folder or globs(DEFAULT_INCLUDE, path.parent)(path)
 
 
 def _regular_or_unknown(path: Path) -> bool:
