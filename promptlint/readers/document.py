@@ -14,14 +14,17 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..meaning.lexicon import Lexicon, shipped
 from ..model.findings import Finding, Severity
 from ..model.lines import line_starts
 from ..model.prompt import Message, Span, Syntax
 from . import chatjson
-from .pybuild import Loop
 from .sourcemap import Anchored, CharOffsets, ChatStrings, SourceMap, Translated, YamlBlock
+
+if TYPE_CHECKING:  # the code readers are imported only for a code file
+    from .pybuild import Loop
 
 # Messages are joined with a line holding only a separator control character: the
 # segmenter reads it as a blank line, and the one chosen appears in no message,

@@ -193,15 +193,13 @@ def _records(pieces: list[tuple[int, str]]) -> set[int]:
 def _copies(prompt: Prompt, pieces: list[tuple[int, str]]) -> set[int]:
     """The lines that repeat a source's text, or the question, whole after a short label (a run's
     output echoed after the sources it came from): they change with that text, so they are not static."""
+    # Longer than a cue: a short instruction may well be a source's whole text and still be an instruction.
+    long = [(line, words) for line, piece in pieces if len(words := re.findall(r"\w+", piece.lower())) > CUE_WORDS]
+    if not long:
+        return set()  # the sources' words are read only for a line that may repeat them
     spans = [s.content for s in prompt.sources] + prompt.questions
     said = {" ".join(re.findall(r"\w+", prompt.lower[span.start : span.end])) for span in spans}
-    copied = set()
-    for line, piece in pieces:
-        words = re.findall(r"\w+", piece.lower())
-        # Longer than a cue: a short instruction may well be a source's whole text and still be an instruction.
-        if len(words) > CUE_WORDS and any(" ".join(words[skip:]) in said for skip in range(LABEL_WORDS + 1)):
-            copied.add(line)
-    return copied
+    return {line for line, words in long if any(" ".join(words[skip:]) in said for skip in range(LABEL_WORDS + 1))}
 
 
 def _is_reminder(pieces: list[tuple[int, str]], ctx: RuleContext) -> bool:
