@@ -16,12 +16,13 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 from functools import cache
-
-import jinja2
-from jinja2 import nodes
-from jinja2.ext import Extension
+from typing import TYPE_CHECKING
 
 from ..meaning.vocabulary import normalise_label
+
+if TYPE_CHECKING:
+    import jinja2
+    from jinja2 import nodes
 
 
 @dataclass(frozen=True)
@@ -42,36 +43,46 @@ class Reference:
         return ".".join((self.root, *self.path))
 
 
-class MessageTag(Extension):
-    """Haystack's chat template tag: `{% message role="user" %}...{% endmessage %}` is one message.
-
-    Known so that such a template parses; its role is read by `jinja.message_blocks`.
-    """
-
-    tags = {"message"}
-
-    def parse(self, parser):
-        lineno = next(parser.stream).lineno
-        options = []
-        while parser.stream.current.type != "block_end":
-            if options:
-                parser.stream.skip_if("comma")
-            key = parser.stream.expect("name")
-            parser.stream.expect("assign")
-            options.append(nodes.Keyword(key.value, parser.parse_expression()))
-        body = parser.parse_statements(("name:endmessage",), drop_needle=True)
-        return nodes.CallBlock(self.call_method("_message", kwargs=options), [], [], body).set_lineno(lineno)
-
-
 @cache
 def environment() -> jinja2.Environment:
-    # Only for parsing: nothing is ever rendered, so no loader and no sandbox are needed.
+    """A Jinja environment for parsing only: nothing is ever rendered, so no loader and no sandbox are needed.
+
+    Jinja is imported here, when a template or a slot is first read: a prompt without
+    either (most text files) never loads it.
+    """
+    import jinja2
+    from jinja2 import nodes
+    from jinja2.ext import Extension
+
+    class MessageTag(Extension):
+        """Haystack's chat template tag: `{% message role="user" %}...{% endmessage %}` is one message.
+
+        Known so that such a template parses; its role is read by `jinja.message_blocks`.
+        """
+
+        tags = {"message"}
+
+        def parse(self, parser):
+            lineno = next(parser.stream).lineno
+            options = []
+            while parser.stream.current.type != "block_end":
+                if options:
+                    parser.stream.skip_if("comma")
+                key = parser.stream.expect("name")
+                parser.stream.expect("assign")
+                options.append(nodes.Keyword(key.value, parser.parse_expression()))
+            body = parser.parse_statements(("name:endmessage",), drop_needle=True)
+            return nodes.CallBlock(self.call_method("_message", kwargs=options), [], [], body).set_lineno(lineno)
+
     return jinja2.Environment(extensions=["jinja2.ext.i18n", "jinja2.ext.loopcontrols", "jinja2.ext.do", MessageTag])
 
 
 @cache
 def jinja_expression(inner: str) -> nodes.Node | None:
     """The expression of an output tag's inner text (`doc.title | upper`), or None when it does not parse."""
+    import jinja2
+    from jinja2 import nodes
+
     try:
         output = environment().parse("{{" + inner + "}}").body[0]
     except jinja2.TemplateSyntaxError:
@@ -80,11 +91,13 @@ def jinja_expression(inner: str) -> nodes.Node | None:
 
 
 def _constant_text(node: nodes.Node) -> bool:
+    from jinja2 import nodes
     return isinstance(node, nodes.Const) and isinstance(node.value, str)
 
 
 def _jinja_inner(node: nodes.Node) -> nodes.Node | None:
     """The expression a formatting wrapper prints, or None when ``node`` is not one."""
+    from jinja2 import nodes
     if isinstance(node, nodes.Filter):
         return node.node
     if isinstance(node, nodes.Mod) and _constant_text(node.left):  # '%.3f' % x
@@ -124,6 +137,7 @@ def _follow(node, step) -> Reference | None:
 
 
 def _jinja_step(node: nodes.Node, keyed: bool):
+    from jinja2 import nodes
     if isinstance(node, nodes.Getattr):
         return "key", node.attr, node.node
     if isinstance(node, nodes.Getitem) and _constant_text(node.arg):
