@@ -311,6 +311,7 @@ def profile(sizes: dict, work: Path, what: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="smaller corpus and logs")
+    parser.add_argument("--python", metavar="PATH", help="measure the promptlint installed beside this Python (default: this one), e.g. an older version's")
     parser.add_argument("--profile", choices=("check", "audit"), help="profile check on the corpus, or audit on the log, instead")
     parser.add_argument("--floor", metavar="FOLDER", help=argparse.SUPPRESS)
     parser.add_argument("--audit-floor", metavar="LOG", help=argparse.SUPPRESS)
@@ -321,6 +322,9 @@ def main() -> None:
     if args.audit_floor:
         audit_floor(args.audit_floor)
         return
+    if args.python:
+        global PYTHON, PROMPTLINT
+        PYTHON, PROMPTLINT = args.python, str(Path(args.python).with_name("promptlint"))
     if not Path(PROMPTLINT).exists():
         raise SystemExit(f"{PROMPTLINT} not found: install promptlint in this Python's environment (pip install -e .)")
     sizes = SIZES["quick" if args.quick else "full"]
