@@ -284,3 +284,10 @@ def test_the_token_table_read_in_bulk_is_tiktokens_own():
     assert (ours._pat_str, ours._special_tokens, ours.name) == (theirs._pat_str, theirs._special_tokens, theirs.name)
     text = "Question: what is the refund policy? 🙂 <|endoftext|> naïve\\n\\n[1] Title — A > B"
     assert ours.encode(text, disallowed_special=()) == theirs.encode(text, disallowed_special=())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab \n\t\u00a0\u2003", max_size=30), st.integers(min_value=0, max_value=8))
+def test_words_counted_only_as_far_as_needed_compare_as_all_of_them(text, most):
+    # wrapper_overhead._unit_of_text: whether the content has more words than the longest field.
+    assert (len(text.split(None, most)) > most) == (len(text.split()) > most)

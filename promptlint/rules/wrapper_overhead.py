@@ -107,8 +107,11 @@ def _read_as_sources(prompt: Prompt, lexicon: Lexicon) -> list[Source]:
 
 def _unit_of_text(prompt: Prompt, source: Source, roles: frozenset[str]) -> bool:
     """Whether the content is the source's longest varying text and no field is a chat turn."""
-    content = _words(prompt.text[source.content.start : source.content.end])
-    return all(f.label not in roles and _words(f.value) < content for f in source.fields)
+    if any(f.label in roles for f in source.fields):
+        return False
+    most = max((_words(f.value) for f in source.fields), default=-1)
+    # More words than the longest field: the content's words are counted only that far.
+    return most < 0 or len(prompt.text[source.content.start : source.content.end].split(None, most)) > most
 
 
 def _wrapper(prompt: Prompt, source: Source, lexicon: Lexicon) -> str:
@@ -120,11 +123,10 @@ def _wrapper(prompt: Prompt, source: Source, lexicon: Lexicon) -> str:
 def check(prompt: Prompt, ctx: RuleContext):
     budget = ctx.options["wrapper-budget"]
     # A source template's wrapper holds slots, not the text the model gets: not measurable.
-    for source in (s for s in _read_as_sources(prompt, ctx.lexicon) if not s.repeated):
-        wrapper = _wrapper(prompt, source, ctx.lexicon)
-        # Cheap bound first: a wrapper this short needs no encoding.
-        if tokens.at_most(wrapper) <= budget:
-            continue
+    # Cheap bound first: a wrapper this short needs no encoding, nor the sources read as a renderer's units.
+    over = [(s, w) for s in prompt.sources if not s.repeated and tokens.at_most(w := _wrapper(prompt, s, ctx.lexicon)) > budget]
+    read = {id(s) for s in _read_as_sources(prompt, ctx.lexicon)} if over else set()
+    for source, wrapper in ((s, w) for s, w in over if id(s) in read):
         cost = tokens.count(wrapper)
         if cost <= budget:
             continue
