@@ -246,8 +246,10 @@ def benchmark(sizes: dict, work: Path) -> None:
         _tenfold(table, f"audit --jobs {jobs}: 10x the records", audit[jobs], tenth)
     table.print()
     print("in CPU: the ratio of user and system seconds (the workers' included), less disturbed by other load than wall time")
+    log_mb = log.stat().st_size / 1e6
     print(f"throughput per core: check {mb / check[1].wall:.1f} MB/s ({len(paths) / check[1].wall:.0f} files/s); "
-          f"audit {log.stat().st_size / 1e6 / audit[1].wall:.1f} MB/s ({records / audit[1].wall:.0f} requests/s)")
+          f"audit {log_mb / audit[1].wall:.1f} MB/s ({records / audit[1].wall:.0f} requests/s); "
+          f"per CPU second: check {mb / check[1].cpu:.1f} MB, audit {log_mb / audit[1].cpu:.1f} MB ({records / audit[1].cpu:.0f} requests)")
     print(f"load average at the end: {load()}")
 
 
