@@ -6,8 +6,7 @@ findings are linted as `check --no-cache --jobs 1` lints them (every rule select
 fixed day), and kept in tests/snapshots/findings/ as one line per finding (where, the
 rule, its token cost, its fix) and a digest of every field of them all (the message,
 the spans, the context, the fix's edits and regions), so a change to any of them shows
-as a diff of the file it is in. The audit's report is kept whole; it is the same with
-the audit's cache of segmentations on or off.
+as a diff of the file it is in. The audit's report is kept whole.
 """
 
 from __future__ import annotations
