@@ -339,7 +339,7 @@ UNDER_LABEL = ("You are a software architect.\nAnswer the question using the pro
                "FastAPI is a modern web framework for building APIs with Python based on standard type hints.\n\nAnswer:\n")
 
 
-@pytest.mark.parametrize("label", ["Context:", "Context: ", "Sources:", "Search results:", "Continue to answer by using the Search Results:", "Use the following context:"])
+@pytest.mark.parametrize("label", ["Context:", "Context: ", "Sources:", "Search results:"])
 def test_lines_under_a_context_label_alone_are_the_context(label):
     text = UNDER_LABEL.format(label=label)
     assert _found(text, "a.txt") == []
