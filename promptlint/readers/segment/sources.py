@@ -165,6 +165,19 @@ def unwrapped_context(text: str, lower: str, lines: list[Line], vocab: Vocab, me
     """
     if may_hold_slot(text) and any(kind == "context" for _, kind in named_slots(lower, 0, len(text), vocab)):
         return None
+    found = _labelled_context(text, lines, vocab, messages)
+    for match in _CONTEXT_ELEMENT.finditer(lower):
+        if normalise_label(match[1]) in vocab.context_labels | vocab.container_tags:
+            close = lower.find(f"</{match[1]}>", match.end())
+            if close > match.end() and (found is None or match.start() > found.start):
+                found = trim(text, Span(match.end(), close))
+    return found if found and found.end > found.start else None
+
+
+def _labelled_context(text: str, lines: list[Line], vocab: Vocab, messages: list[Message]) -> Span | None:
+    """The context a label gives: the last label's value and the lines under it; or, with no such value,
+    the lines under the first context label alone on its line ("Context:") when they hold a passage's
+    words (not "Sources:\ndoc:page" in an answer's format)."""
     found: Span | None = None
     for index, line in enumerate(lines):
         labelled = QUESTION_LINE.match(line.lower)
@@ -175,17 +188,10 @@ def unwrapped_context(text: str, lower: str, lines: list[Line], vocab: Vocab, me
             rest = cut_last_source(lines[index + 1 :], vocab, messages, line.start, seen_content=True)
             found = trim(text, Span(line.start + labelled.start("value"), rest[-1].end if rest else line.end))
         elif labelled and label in vocab.context_labels and found is None:
-            # "Context:" alone on its line: the context is the lines under it, when they hold a passage's words
-            # (not "Sources:\ndoc:page" in an answer's format).
             rest = strip_blank_edges(cut_last_source(lines[index + 1 :], vocab, messages, line.end))
             if rest and sum(len(ln.text.split()) for ln in rest) >= PASSAGE_WORDS:
                 found = trim(text, Span(rest[0].start, rest[-1].end))
-    for match in _CONTEXT_ELEMENT.finditer(lower):
-        if normalise_label(match[1]) in vocab.context_labels | vocab.container_tags:
-            close = lower.find(f"</{match[1]}>", match.end())
-            if close > match.end() and (found is None or match.start() > found.start):
-                found = trim(text, Span(match.end(), close))
-    return found if found and found.end > found.start else None
+    return found
 
 
 _CONTEXT_ELEMENT = re.compile(r"<([a-z_][\w-]*)(?:\s[^<>]*)?>")
