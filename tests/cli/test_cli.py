@@ -1110,8 +1110,8 @@ def test_check_diff_and_fix_agree_on_how_many_fixes_apply(work):
             result = check_document(doc, config, threshold)
             assert (path.name, result.fixed_findings if result.error is None else fixable) == (path.name, fixable)
             reached[threshold] += fixable
-    # The comparison reaches fixes of both kinds in many files.
-    assert reached[Applicability.SAFE] >= 100 and reached[Applicability.UNSAFE] > reached[Applicability.SAFE]
+    # The comparison reaches fixes of both kinds in many files (fewer with the fixtures alone).
+    assert reached[Applicability.SAFE] >= (100 if CORPUS.is_dir() else 60) and reached[Applicability.UNSAFE] > reached[Applicability.SAFE]
     # And the three commands say the same numbers.
     counted = _summary(check("--jobs", "1", "--no-cache", "--output-format", "concise", *names))
     fixable = int(re.search(r"(\d+) fixable with --fix", counted)[1])
