@@ -118,7 +118,7 @@ def built_in(module: ast.Module, raw: str, lexicon: Lexicon, alone: bool, by_own
     history = words(lexicon=lexicon)
     built = [t for t in built if slot_kind(_named_text(t.loop.collection), history) != "history"]
     built = _bare_in_context(module, built, lexicon)
-    return _for_context(module, built, lexicon, inner=not by_own_name) if alone else built
+    return _for_context(module, built, lexicon, inner=not by_own_name or not alone)
 
 
 def _for_context(module: ast.Module, built: list[PyTemplate], lexicon: Lexicon, inner: bool = True) -> list[PyTemplate]:
@@ -133,7 +133,8 @@ def _for_context(module: ast.Module, built: list[PyTemplate], lexicon: Lexicon, 
 
 def _lines_of(module: ast.Module, lexicon: Lexicon, inner: bool) -> set[int]:
     """The lines of the functions whose name says they make the context (``inner``: or a prompt, or a
-    name in them says so: what a statement adds to, iterates or assigns)."""
+    name in them says so: what a statement adds to, iterates or assigns), or whose result the module
+    hands over as the context."""
     vocab = words(lexicon=lexicon)
 
     def says_context(name: str) -> bool:
@@ -141,14 +142,35 @@ def _lines_of(module: ast.Module, lexicon: Lexicon, inner: bool) -> set[int]:
         named = [name, "_".join(split(name)[:-1])]
         return any(slot_kind(n, vocab) == "context" for n in named if n) or inner and names_prompt_function(name, lexicon)
 
+    filling = _filling_the_context(module, says_context)
     kept_lines: set[int] = set()
     for function in (n for n in ast.walk(module) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
         names = [function.name]
         if inner:
             names += [_named(n) for n in ast.walk(function) if isinstance(n, (ast.For, ast.AsyncFor, ast.Assign, ast.AugAssign, ast.comprehension))]
-        if any(name and says_context(name) for name in names):
+        if function.name in filling or any(name and says_context(name) for name in names):
             kept_lines.update(range(function.lineno, (function.end_lineno or function.lineno) + 1))
     return kept_lines
+
+
+def _filling_the_context(module: ast.Module, says_context) -> set[str]:
+    """The functions of the module whose result is handed over as the context: a call bound to a
+    name, a keyword or a key that says context (`context = build(rows)`, `PROMPT.format(context=
+    build(rows))`, `{"context": build(rows)}`), whatever the function is called."""
+    filling: set[str] = set()
+    for node in ast.walk(module):
+        if isinstance(node, ast.keyword):
+            pairs = [(node.arg, node.value)]
+        elif isinstance(node, ast.Assign):
+            pairs = [(_name_of(target), node.value) for target in node.targets]
+        elif isinstance(node, ast.Dict):
+            pairs = [(key.value if isinstance(key, ast.Constant) else None, value) for key, value in zip(node.keys, node.values)]
+        else:
+            continue
+        for name, value in pairs:
+            if isinstance(value, ast.Call) and isinstance(name, str) and name and says_context(name):
+                filling.add(called_name(value))
+    return filling
 
 
 def _bare_in_context(module: ast.Module, built: list[PyTemplate], lexicon: Lexicon) -> list[PyTemplate]:

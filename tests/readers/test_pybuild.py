@@ -461,6 +461,21 @@ def test_an_item_shown_with_its_text_and_more_is_a_source_whatever_its_names(con
     assert templates_in(_item_loop("def build(", "rows_", "parts", content)) == []
 
 
-def test_a_module_that_holds_a_prompt_keeps_every_per_item_source():
-    module = 'PROMPT = "Answer from the context: {context}"\n\n' + _item_loop("def build(", "rows_", "parts", "{row.name} ({row.updated_at})")
+HANDED_OVER = {
+    "keyword": "\ndef answer(rows, q):\n    return PROMPT.format(context=build(rows, rows), question=q)\n",
+    "assigned": "\ndef answer(rows):\n    retrieved_context = build(rows, rows)\n    return PROMPT + retrieved_context\n",
+    "key": "\ndef answer(rows):\n    return {\"context\": build(rows, rows)}\n",
+}
+
+
+@pytest.mark.parametrize("hand_over", HANDED_OVER)
+@pytest.mark.parametrize("body", ["{row.name} ({row.updated_at})", "- {row.author} at {row.created_at}: {row.score}"])
+def test_a_function_whose_result_is_handed_over_as_the_context_builds_sources(hand_over, body):
+    """Whatever the function is called, its result given as the context makes its loop a source's wrapper."""
+    prompt = 'PROMPT = "Answer from the context: {context}"\n\n'
+    module = prompt + _item_loop("def build(", "rows_", "parts", body) + HANDED_OVER[hand_over]
     assert [t.loop is None for t in templates_in(module)] == [True, False]
+    # The clean twin: a module holding a prompt does not make every loop of text a source; nothing
+    # hands this one to the model (operator actions, log lines and pages are built this way too).
+    twin = prompt + _item_loop("def build(", "rows_", "parts", body) + HANDED_OVER[hand_over].replace("build(rows, rows)", "str(rows)")
+    assert [t.loop is None for t in templates_in(twin)] == [True]
