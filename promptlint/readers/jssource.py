@@ -725,8 +725,10 @@ def _shown_branch(code: Code, a: int, b: int, top: list[int]) -> list[tuple[int,
     ands = [k for k in top if code.punct(k, "&&")]
     if ands:
         return [(ands[-1] + 1, b)]
+    # A value with a default (`doc.name || \`Document ${i}\``) shows the value whenever there is one:
+    # the default's text is not what the local holds.
     default = next((k for k in top if code.punct(k, "??", "||")), None)
-    return [(a, default - 1), (default + 1, b)] if default is not None else None
+    return [(a, default - 1)] if default is not None else None
 
 
 def _sum(code: Code, a: int, b: int, top: list[int], held: dict, depth: int) -> tuple[int, str] | None:

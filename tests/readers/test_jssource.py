@@ -287,3 +287,18 @@ def test_a_date_shown_through_a_function_of_it_is_the_date(shown, build):
         else f"let context = '';\ndocs.forEach((d, i) => {{ context += {line}; }});\n"
     ) + "export const prompt = `Answer from the sources.\\n${context}\\nQuestion: ${q}`;\n"
     assert [f.code for f in lint_text(code, path="p.ts", config=CONFIG) if f.code == "PL201"] == ["PL201"]
+
+
+@pytest.mark.parametrize("operator", ["||", "??"])
+@pytest.mark.parametrize("wrapper", ['<document name="${name}">\\n${doc.content}\\n</document>', "Source: ${name}\\n${doc.content}"])
+def test_a_local_holding_a_value_with_a_default_is_that_value(operator, wrapper):
+    """`doc.name || \\`Document ${i + 1}\\``: the local prints the document's name when it has one, so
+    the source is titled; the default's text is not what the wrapper shows."""
+    source = (
+        "function attachDocuments(docs) {\n  return docs\n    .map((doc, i) => {\n"
+        f"      const name = doc.name {operator} `Document ${{i + 1}}`;\n"
+        f"      return `{wrapper}`;\n    }})\n    .join(\"\\n\");\n}}\n"
+    )
+    assert _found(source) == []
+    # The clean twin's opposite: the name is always the made-up one, so nothing titles the source.
+    assert _found(source.replace(f"doc.name {operator} ", "")) == [(5, 14, "PL205")]
