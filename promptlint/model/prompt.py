@@ -135,6 +135,9 @@ class Source:
     # The file's format marks the wrapper apart from the chunk (a request's document block and its
     # context): its fields are metadata by structure, not read out of the text.
     marked: bool = False
+    # One of several statements of code that add to one source's text (the whole is read apart):
+    # what the piece lacks, the whole may show.
+    partial: bool = False
 
     def field_named(self, *labels: str) -> Field | None:
         return next((f for f in self.fields if f.label in labels), None)

@@ -74,6 +74,8 @@ class Loop:
     language: str = "python"
     # The keys of the item the string reads (`title`, `page_content`), in order.
     keys: tuple[str, ...] = ()
+    # One of the strings a loop body adds to one text, which is also read whole (see _in_order).
+    piece: bool = False
 
 
 # ---------------------------------------------------------------- finding the wrappers
@@ -112,10 +114,12 @@ def _loop_wrappers(node: ast.For | ast.AsyncFor, raw: str, starts: list[int], he
     made = _made_by_helpers(body, helpers)
     found = [_with_helpers(strings, made, helpers, node) for strings in _accumulated(body, helpers)]
     pieces, more = _in_order(body, helpers)
-    if more:
-        # First: it stands where the string it starts with does, and reads more than that string alone.
-        found.insert(0, (_with_helpers(pieces, made, helpers, node)[0], True))
-    return [w for strings, rebuilt in found if (w := _wrapper(node.target, node.iter, body, strings, raw, starts, rebuilt))]
+    made_pieces = [w for strings, rebuilt in found if (w := _wrapper(node.target, node.iter, body, strings, raw, starts, rebuilt))]
+    if not more:
+        return made_pieces
+    # First: it stands where the string it starts with does, and reads more than that string alone.
+    whole = _wrapper(node.target, node.iter, body, _with_helpers(pieces, made, helpers, node)[0], raw, starts, True)
+    return [w for w in [whole] if w] + [replace(w, loop=replace(w.loop, piece=True)) for w in made_pieces]
 
 
 def _bare_returned(node: ast.Return, raw: str, starts: list[int], helpers: Helpers, serialized: frozenset) -> list[PyTemplate]:
@@ -404,9 +408,11 @@ def _unpacked(target: ast.AST) -> tuple[ast.AST, dict[str, tuple[str, tuple[str,
 def _alias_locals(aliases: dict[str, tuple[str, tuple[str, ...]]], body: list[ast.stmt], name: str | None) -> None:
     """Add the variables the loop body sets from the item ``name``: each stands for a field of it."""
     for statement in body:
-        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
-            local = statement.targets[0].id
-            ref = reference(statement.value, aliases)
+        # `source = filename = doc.metadata["file_name"]`: each name of a chained assignment holds the value.
+        if not isinstance(statement, ast.Assign) or not all(isinstance(t, ast.Name) for t in statement.targets):
+            continue
+        ref = reference(statement.value, aliases)
+        for local in (t.id for t in statement.targets):
             if ref is not None and ref[0] == name and ref[1]:
                 aliases[local] = ref
             elif _reads_item(statement.value, name, aliases):
@@ -721,7 +727,7 @@ def segment_fields(text: str, loop: Loop, fields: list[tuple[int, int, str]], na
     closing = Tag("block", Span(len(text), len(text)), "endfor", " endfor ")
     prompt = segment_origin(Origin(text, (opening, *children, closing), [Block("for", [opening, closing], children=children)]), names, lexicon=lexicon)
     if any(source.content.end > source.content.start for source in prompt.sources):
-        return prompt
+        return replace(prompt, sources=[replace(s, partial=True) for s in prompt.sources]) if loop.piece else prompt
     # Not a source after all (a log line, a query, a chat turn): nothing in it is a prompt's.
     return Prompt(text, lowercase(text), [], [], [], [])
 

@@ -40,7 +40,7 @@ DEFAULT = False
 
 
 def check(prompt: Prompt, ctx: RuleContext):
-    titled = [s for s in prompt.sources if s.title]
+    titled = [s for s in prompt.sources if s.title and not s.partial]
     if titled and not any(s.heading_path for s in titled):
         yield ctx.finding(
             prompt,

@@ -7,7 +7,9 @@ item's own fields (beyond a URL) is taken to identify it, and so is a slot under
 name that holds a file name as often as a source system (`Content from {source}`:
 the lexicon's `origin` names, PL202's `ambiguous-labels`). A loop over the chunks of
 one document (`document.chunks`, `doc['chunks']`) takes its title from the document's
-header around it.
+header around it. Where code adds one source's text in several statements (the title in
+one, a field under an `if` in another), the whole is read, and a piece alone is never
+reported.
 
 Two word lists say what titles or names a source: `title-attributes`, the
 attributes of a source element that give its title (`<document title="...">`, the
@@ -83,7 +85,9 @@ def _how_many(untitled: list[Source], prompt: Prompt) -> str:
 
 
 def check(prompt: Prompt, ctx: RuleContext):
-    untitled = [s for s in prompt.sources if not (s.title or s.heading_path or _identified(s, ctx) or _chunks_of_one_document(s, ctx))]
+    # A piece of a source that code adds in several statements says nothing of what the whole shows.
+    whole = [s for s in prompt.sources if not s.partial]
+    untitled = [s for s in whole if not (s.title or s.heading_path or _identified(s, ctx) or _chunks_of_one_document(s, ctx))]
     if untitled:
         yield ctx.finding(
             prompt,

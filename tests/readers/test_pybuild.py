@@ -125,11 +125,22 @@ def test_an_f_string_outside_a_loop_is_not_a_source():
         "score = doc.metadata.get('score')",
         "score = doc['score']",
         "score = round(doc.score, 2)",
+        "score = relevance = doc.metadata['score']",
+        "relevance = score = doc['score']",
     ],
 )
 def test_a_local_name_bound_from_the_loop_variable_reads_its_field(binding):
     source = f'def build(docs):\n    parts = []\n    for doc in docs:\n        {binding}\n        parts.append(f"""Title: {{doc.title}}\nScore: {{score}}\n{{doc.page_content}}\n""")\n    return parts\n'
     assert _found(source) == [(6, 8, "PL102")]
+
+
+@pytest.mark.parametrize("chained", ["source = filename = doc.metadata.get('file_name')", "filename = source = doc['file_name']"])
+def test_a_name_a_chained_assignment_binds_from_the_item_titles_its_source(chained):
+    """`Content from {source}`, where `source` is the file's name: the source is identified."""
+    source = f'def build_context(docs):\n    context = ""\n    for doc in docs:\n        {chained}\n        context += f"Content from {{source}}: " + doc.text\n    return context\n'
+    assert _found(source) == []
+    # Its twin: a name bound from nothing of the item leaves the source untitled.
+    assert _found(source.replace(chained, "source = filename = SITE")) == [(5, 20, "PL205")]
 
 
 def test_a_tuple_of_loop_variables_is_one_item_named_by_its_parts():

@@ -69,3 +69,19 @@ def test_the_chunks_of_one_document_take_its_title_from_the_loop_around_them(pat
 def test_chunks_of_no_one_document_have_no_title(path, of):
     text = NESTED[path].format(doc="group", of=of).replace("Document: ", "Group: ").replace(".name", ".size")
     assert "PL205" in _codes(text, path)
+
+
+# A loop body that adds one source's text in several statements, some under a test: the title is
+# added by one of them, a field by another.
+PIECES = ('def combine(docs, q):\n    context = ""\n    for d in docs:\n{title}'
+          '        if d.{key}:\n            context += f"{label}: {{d.{key}}}\\n"\n        context += f"{{d.text}}\\n\\n"\n'
+          '    return f"Answer from the sources.\\n{{context}}\\nQuestion: {{q}}"\n')
+
+
+@pytest.mark.parametrize("key, label", [("score", "Relevance"), ("updated_at", "Updated"), ("chunk_id", "Chunk"), ("published", "Date")])
+@pytest.mark.parametrize("title", ['        context += f"Document Title: {d.title}\\n"\n', '        context += f"# {d.name}\\n"\n'])
+def test_a_piece_of_a_source_added_apart_is_titled_by_the_whole(key, label, title):
+    """The field added under its own `if` is one piece of the source; the whole, title and all, is read too."""
+    assert "PL205" not in _codes(PIECES.format(title=title, key=key, label=label), "t.py")
+    # The twin without the title statement: the whole source has no title, reported once.
+    assert _codes(PIECES.format(title="", key=key, label=label), "t.py").count("PL205") == 1
