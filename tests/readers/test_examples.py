@@ -338,3 +338,27 @@ def test_an_example_element_among_a_sources_fields_leaves_its_text_whole(name, p
     )
     prompt = segment_text(f"{OPENING}\n\n<documents>\n{documents}\n</documents>\n\nQuestion: When is a refund paid?")
     assert [prompt.text[s.content.start : s.content.end] for s in prompt.sources] == list(chunks)
+
+
+# A worked example under a Markdown heading, written out over several paragraphs: its documents,
+# then the question and the answer the model should give.
+SECTIONED_DOCUMENTS = (
+    "<context>\nID: 45\nRelevance score: 0.88\nContent: The shop accepts returns of unused items in their original packaging.\n\n"
+    "ID: 46\nRelevance score: 0.92\nContent: Items may be returned within 30 days of purchase.\n\n"
+    "ID: 47\nRelevance score: 0.52\nContent: Refunds are paid to the original payment method within 5 days.\n</context>"
+)
+
+
+@pytest.mark.parametrize("heading", ["## Example 1: Returns", "### Example", "# Examples", "## Worked example"])
+@pytest.mark.parametrize("ask, answer", [("USER", "ASSISTANT"), ("Question", "Answer"), ("Q", "A"), ("User", "Assistant")])
+@pytest.mark.parametrize("written", ["same line", "next line"])
+def test_a_heading_examples_section_with_a_written_answer_is_one_example(heading, ask, answer, written):
+    """In an assembled prompt, a heading's worked example spans its blank lines: the documents it shows
+    are the example's, never sources of this request."""
+    reply = "You have 30 days [ID:46]." if written == "same line" else "\nYou have 30 days to send it back [ID:46]."
+    example = f"{heading}\n{SECTIONED_DOCUMENTS}\n\n{ask}: How long do I have to return an item?\n\n{answer}: {reply}"
+    assert _findings(*_text(_prompt(example))) == []
+    # The clean twin's opposite: the answer is left to the model, so nothing shows it is written out;
+    # the heading holds its first paragraph only, and the documents after the blank line are live.
+    live = f"{heading}\n{SECTIONED_DOCUMENTS}\n\n{ask}: How long do I have to return an item?\n\n{answer}:"
+    assert "PL102" in [code for code, _, _ in _findings(*_text(_prompt(live)))]

@@ -125,6 +125,8 @@ def _inline(lines: list[Line], vocab: Vocab) -> list[Span]:
 _FENCE = re.compile(r"\s*(?:```|~~~)")
 # A closing tag at the start of a line: the element the marker stands in ends there.
 _CLOSING = re.compile(r"\s*</([a-z_][\w-]*)>")
+# A Markdown heading: its marks, and its words.
+_HEADING = re.compile(r"\s*(#{1,6})\s+(.*?)[\s:#]*$")
 
 
 def _marked(lines: list[Line], vocab: Vocab, messages: list[Message], template: bool) -> list[Span]:
@@ -146,8 +148,14 @@ def _marked(lines: list[Line], vocab: Vocab, messages: list[Message], template: 
 def _block_end(lines: list[Line], marker: int, vocab: Vocab, messages: list[Message], template: bool) -> int:
     """The index of the first line after a marker's block: the paragraph that holds a slot (or the
     slot's line, in the marker's own paragraph), a new turn, the end of the element or message the
-    marker stands in, another marker's paragraph; in an assembled prompt also the paragraph's end."""
+    marker stands in, another marker's paragraph; in an assembled prompt also the paragraph's end,
+    unless the marker is a Markdown heading: its section is its block (see _section_end)."""
     message_end = next((m.span.end for m in messages if m.span.start <= lines[marker].start < m.span.end), None)
+    heading = _HEADING.match(lines[marker].lower)
+    if heading and not template:
+        section = _section_end(lines, marker, len(heading[1]), message_end, vocab)
+        if _answered(lines[marker + 1 : section], vocab):
+            return section
     paragraph, fenced, seen = marker, False, False
     for index in range(marker + 1, len(lines)):
         line = lines[index]
@@ -166,6 +174,33 @@ def _block_end(lines: list[Line], marker: int, vocab: Vocab, messages: list[Mess
                 return index
             seen = True
     return len(lines)
+
+
+def _section_end(lines: list[Line], marker: int, level: int, message_end: int | None, vocab: Vocab) -> int:
+    """The first line after the section a heading marker opens ("## Example 1: Statistics"): a heading
+    of its level or above, a heading that names the context or the question, a slot, or the end of the
+    message it stands in."""
+    for index in range(marker + 1, len(lines)):
+        line = lines[index]
+        if message_end is not None and line.start >= message_end or SLOT.search(line.lower):
+            return index
+        heading = _HEADING.match(line.lower)
+        if heading and (len(heading[1]) <= level or normalise_label(heading[2]) in vocab.context_labels | vocab.question_labels):
+            return index
+    return len(lines)
+
+
+def _answered(section: list[Line], vocab: Vocab) -> bool:
+    """Whether a section writes out an exchange over its paragraphs: a line asking ("USER: ...") and,
+    after it, an answer's label with the answer written on it or on the line under it. Such a worked example
+    (its documents, the question, the answer) is one example whatever blank lines it holds; a live
+    prompt leaves the answer to the model."""
+    labels = [_label(line) for line in section]
+    asked = next((i for i, label in enumerate(labels) if label in vocab.example_asking), None)
+    if asked is None:
+        return False
+    answers = [i for i in range(asked + 1, len(section)) if labels[i] in vocab.example_answers]
+    return any(_value(section[i]) or i + 1 < len(section) and not section[i + 1].blank for i in answers)
 
 
 def _ends_block(lines: list[Line], marker: int, index: int, vocab: Vocab, opens_paragraph: bool) -> bool:
