@@ -59,3 +59,24 @@ def test_instructions_after_the_last_record_are_the_prompt_again(opening):
     for path, text in _forms(_prompt(opening, 2, tail="\n" + RULES + "\n")).items():
         assert _contents(text, path)[-1] == "\n\n".join(PAGES[-1][2]), path
         assert [f.code for f in lint_text(text, path=path, config=CONFIG)] == ["PL305"], path
+
+
+# A specification of the fields each item of the answer has, written twice around the context.
+SPEC_FIELDS = [("Description", "A comprehensive description of the point."),
+               ("Importance Score", "An integer between 0 and 100 that says how much the point matters.")]
+
+
+@pytest.mark.parametrize("lead_in", ["Each key point in the response should have the following element:",
+                                     "Every item you return has these fields:", "**Each finding must include:**", "Format of each entry："])
+@pytest.mark.parametrize("bullet", ["- ", "", "* "])
+def test_a_line_announcing_fields_is_a_specification_not_a_record(lead_in, bullet):
+    spec = lead_in + "\n" + "\n".join(f"{bullet}{label}: {value}" for label, value in SPEC_FIELDS)
+    text = f"Summarise the reports.\n\n{spec}\n\n---Data---\n\n{{context_data}}\n\n---Goal---\n\n{spec}\n"
+    assert _sources(text) == 0
+    assert {f.code for f in lint_text(text, path="prompt.txt", config=CONFIG)} <= {"PL305"}
+    # The twin: a passage in place of the announcement is a record's text, and the records are sources.
+    assert _sources(text.replace(lead_in, "Revenue grew by 8% in the third quarter against the same quarter of last year.")) == 2
+
+
+def _sources(text: str) -> int:
+    return sum(len(p.sources) for p in segment_document(document.parse_text(text, "prompt.txt", ".txt"), CONFIG))

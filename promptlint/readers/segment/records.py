@@ -153,9 +153,16 @@ def _record_lines(text: str, lines: list[Line], vocab: Vocab, stop: frozenset[st
             return None  # text after the trailing fields: prose, not a record
         else:
             content = Span(line.start, line.end) if content is None else Span(content.start, line.end)
-    if content is None or not fields:
+    if content is None or not fields or _announces(text, content, fields):
         return None
     return fields, content, labelled
+
+
+def _announces(text: str, content: Span, fields: list[Field]) -> bool:
+    """Whether the unlabelled text is one line that ends in a colon, before the fields: it announces them
+    ("Each point should have the following fields:"), as a specification does; a passage does not."""
+    written = text[content.start : content.end].rstrip(" *_")
+    return "\n" not in written and written.endswith((":", "\uff1a")) and content.end <= fields[0].span.start
 
 
 def separated_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Message]) -> list[Source]:
