@@ -42,7 +42,7 @@ from ..model.prompt import Prompt, Syntax
 from .jsscan import _ESCAPE, JsSyntaxError, Token, fields, tokens
 from .pybuild import ITEM, Loop, field_jinja, jinja_expression, reference, segment_fields, split_fields
 from .jslower import lowered
-from .pysource import MIN_LENGTH, OUTPUT_CALLS, TEMPLATE_CALLS, PyTemplate, built_in, names_prompt_function, rewrite_through
+from .pysource import MIN_LENGTH, OUTPUT_CALLS, TEMPLATE_CALLS, PyTemplate, built_in, kept_as_sources, names_prompt_function, rewrite_through
 from .segment import SlotNames, is_prompt_text, words
 
 # The option by which model SDKs take the system prompt (`generateText({ system })`,
@@ -118,21 +118,23 @@ def templates_in(raw: str, lexicon: Lexicon | None = None, jsx: bool = False) ->
     # A string built per item is one source's wrapper before it is a prompt of its own.
     sent = [t for i in _sent(code) if not _in_string_table(code, i) and (t := _template(code, starts, i))]
     alone = not found and not sent
-    for template in (*_wrappers(code, starts), *sent):
+    wrappers = list(_wrappers(code, starts))
+    module = lowered(raw, jsx) if wrappers or _iterates(code) else None  # a text is built per item only in a loop or a callback
+    if module is not None:
+        # The same judgement as the evaluator's: a callback's text is a source only where the module says so.
+        wrappers = kept_as_sources(module, wrappers, code.lexicon, alone, by_own_name=True)
+    for template in (*wrappers, *sent):
         found.setdefault((template.line, template.column), template)
-    if _iterates(code):  # a text is built per item only in a loop or a callback
-        _add_evaluated(raw, jsx, code.lexicon, alone, found)
+    if module is not None:
+        _add_evaluated(raw, module, code.lexicon, alone, found)
     return [found[k] for k in sorted(found)]
 
 
-def _add_evaluated(raw: str, jsx: bool, lexicon: Lexicon, alone: bool, found: dict) -> None:
-    """The per-item texts the shared evaluator reads in the file lowered to its form (see jslower and
-    pybuild), on the lines where this reader found none: what a helper function or a class's method
-    makes, a text built in pieces by a loop. Its text is the evaluator's (Python fields), so it is
+def _add_evaluated(raw: str, module: ast.Module, lexicon: Lexicon, alone: bool, found: dict) -> None:
+    """The per-item texts the shared evaluator reads in the file lowered to its form (``module``, see
+    jslower and pybuild), on the lines where this reader found none: what a helper function or a class's
+    method makes, a text built in pieces by a loop. Its text is the evaluator's (Python fields), so it is
     placed at its first literal and never fixed: it is not written anywhere as one text."""
-    module = lowered(raw, jsx)
-    if module is None:
-        return
     taken = {line for line, _ in found}
     # A user interface's code names its chat messages everywhere (`useSendMessage`, `jsonMessage`):
     # in a file with no other prompt, only a function's own name that says context keeps what it builds.
@@ -599,12 +601,19 @@ def _wrapper(code: Code, starts: list[int], texts: list[tuple[int, str]], params
         token = code.toks[k]
         if token.kind == "template" and _tagged(code, k) or token.kind != "template" and text == token.value:
             continue  # a tagged template; a plain string, no text built around it
-        roots = [ref[0] for _, _, expression in fields(text) or () if (ref := _reference(expression, aliases)) is not None]
-        if target in roots:
-            template = _template(code, starts, k, loop, None if text == token.value else text)
-            if template is not None:
-                found.append(template)
+        keys = _item_keys(text, loop, aliases)
+        template = _template(code, starts, k, replace(loop, keys=keys), None if text == token.value else text) if keys is not None else None
+        if template is not None:
+            found.append(template)
     return found
+
+
+def _item_keys(text: str, loop: Loop, aliases) -> tuple[str, ...] | None:
+    """The keys of the item a per-item text's fields read, in order; None when no field reads the item."""
+    refs = [ref for _, _, expression in fields(text) or () if (ref := _reference(expression, aliases)) is not None]
+    if loop.target not in (root for root, _ in refs):
+        return None
+    return tuple(dict.fromkeys(path[-1] for root, path in refs if root == loop.target and path))
 
 
 def _reference(expression: str, aliases) -> tuple[str, tuple[str, ...]] | None:

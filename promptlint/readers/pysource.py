@@ -114,6 +114,13 @@ def built_in(module: ast.Module, raw: str, lexicon: Lexicon, alone: bool, by_own
     helpers = helpers_of(module)
     serialized = reaching_the_model(module, lexicon)
     built = [w for node in ast.walk(module) if type(node) in BUILDING for w in wrappers(node, raw, starts, helpers, serialized)]
+    return kept_as_sources(module, built, lexicon, alone, by_own_name)
+
+
+def kept_as_sources(module: ast.Module, built: list[PyTemplate], lexicon: Lexicon, alone: bool, by_own_name: bool = False) -> list[PyTemplate]:
+    """The per-item strings of a module that are sources' wrappers: not a chat history's turns, not
+    values put together bare outside a function that makes the context, and (see _for_context) each
+    kept by a name, a shape or a call that says it makes the context. Whatever reader found them."""
     # A loop over the chat history renders turns, not sources.
     history = words(lexicon=lexicon)
     built = [t for t in built if slot_kind(_named_text(t.loop.collection), history) != "history"]
@@ -174,18 +181,25 @@ def _filling_the_context(module: ast.Module, says_context) -> set[str]:
 
 
 def _bare_in_context(module: ast.Module, built: list[PyTemplate], lexicon: Lexicon) -> list[PyTemplate]:
-    """The per-item strings, less those that are each item's value alone (`"\n".join(d.text for d in
-    docs)`) outside a function whose own name says it makes the context (`def format_docs`): elsewhere
+    """The per-item strings, less those that are the item's values alone (`"\n".join(d.text for d in
+    docs)`, `f"{prefix}{text}"`) outside a function whose own name says it makes the context (`def format_docs`): elsewhere
     such a join makes a file's text, a message's or a transcript's."""
-    if not any(_bare(t.text) for t in built):
+    if not any(_bare(t) for t in built):
         return built
     kept_lines = _lines_of(module, lexicon, inner=False)
-    return [t for t in built if not _bare(t.text) or t.line in kept_lines]
+    return [t for t in built if not _bare(t) or t.line in kept_lines]
 
 
-def _bare(text: str) -> bool:
+def _bare(template: PyTemplate) -> bool:
+    """Whether a per-item string is one value of the item alone (`{doc.text}`), or beside values from
+    elsewhere with nothing written between them but white space (`{prefix}{text}`): put together,
+    not wrapped. Two of the item's own values (`{doc.date}\n{doc.text}`) are a wrapper's fields."""
+    text = template.text
     fields = split_fields(text) or []
-    return len(fields) == 1 and fields[0][0] == 0 and fields[0][1] == len(text)
+    if len(fields) == 1:
+        return fields[0][0] == 0 and fields[0][1] == len(text)
+    written = "".join(text[end:start] for (_, end, _), (start, _, _) in zip([(0, 0, "")] + fields, fields + [(len(text), 0, "")]))
+    return bool(fields) and not written.strip() and len(template.loop.keys) <= 1
 
 
 def _renders_a_source(template: PyTemplate, lexicon: Lexicon) -> bool:

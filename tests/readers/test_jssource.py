@@ -302,3 +302,25 @@ def test_a_local_holding_a_value_with_a_default_is_that_value(operator, wrapper)
     assert _found(source) == []
     # The clean twin's opposite: the name is always the made-up one, so nothing titles the source.
     assert _found(source.replace(f"doc.name {operator} ", "")) == [(5, 14, "PL205")]
+
+
+# The same judgement as the shared evaluator's decides which per-item texts of a JS file are sources.
+PROMPT_BESIDE = 'const SYSTEM_PROMPT = `Answer from the context below.\\n\\n{context}`;\n\n'
+
+
+@pytest.mark.parametrize("joined", ["${this.prefix}${text}", "${prefix}\\n${text}", "${text}"])
+def test_values_put_together_bare_are_no_source_outside_a_context_function(joined):
+    source = PROMPT_BESIDE + f"function applyPrefix(texts) {{\n  return texts.map((text) => `{joined}`);\n}}\n"
+    assert [t.loop for t in templates_in(source) if t.loop] == []
+    # The twin: in a function whose name says it makes the context, the same join is the context's sources.
+    context = source.replace("applyPrefix", "formatContext")
+    assert len([t for t in templates_in(context) if t.loop]) == 1
+
+
+@pytest.mark.parametrize("collection", ["this.chatHistory", "history.slice(-10)", "conversationHistory"])
+def test_a_callback_over_the_chat_history_renders_turns_not_sources(collection):
+    source = PROMPT_BESIDE + f"function transcript() {{\n  return {collection}\n    .map((c) => `@${{c.from}} (${{c.createdAt}}): ${{c.content}}`)\n    .join(\"\\n\");\n}}\n"
+    assert [t.loop for t in templates_in(source) if t.loop] == []
+    # The twin: the same callback over retrieved documents renders sources.
+    documents = source.replace(collection, "retrievedDocuments")
+    assert len([t for t in templates_in(documents) if t.loop]) == 1
