@@ -53,7 +53,12 @@ LABEL_WORDS = 10
 
 @cache
 def _compiled(announced: tuple[str, ...], nouns: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    return patterns(list(announced)), re.compile(r"\b(?:" + "|".join(re.escape(w) for w in nouns) + r")\b")
+    return patterns(list(announced)), _any_of(nouns)
+
+
+@cache
+def _any_of(words: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(re.escape(w) for w in words) + r")\b")
 
 
 def _announced(prompt: Prompt, ctx: RuleContext):
@@ -75,12 +80,16 @@ def _announced(prompt: Prompt, ctx: RuleContext):
 
 
 def _described(prompt: Prompt, ctx: RuleContext):
-    """The sentences of the instructions that say the given items are in date order."""
+    """The sentences of the instructions that say the given items are in date order, unless what the
+    sentence speaks of is the conversation (`not-sources`): turns and past queries come in time order."""
     sentence = patterns(ctx.words("described"))
+    other = _any_of(tuple(ctx.words("not-sources")))
     for part in prompt.parts:
         if part.kind is PartKind.INSTRUCTIONS:
             for match in sentence.finditer(prompt.lower, part.span.start, part.span.end):
-                yield Span(match.start(), match.end())
+                opening = max(prompt.lower.rfind(mark, part.span.start, match.start()) for mark in ".!?\n")
+                if not other.search(prompt.lower, max(opening, part.span.start), match.start()):
+                    yield Span(match.start(), match.end())
 
 
 def check(prompt: Prompt, ctx: RuleContext):

@@ -59,6 +59,18 @@ def test_a_sentence_saying_the_given_items_are_in_date_order_announces_it(path, 
 
 
 @pytest.mark.parametrize("path", sorted(FORMS))
+@pytest.mark.parametrize("subject", ["The history", "The chat history", "The conversation", "Past queries", "The previous turns"])
+@pytest.mark.parametrize("order", ["is arranged in chronological order", "are listed oldest first", "is sorted by date"])
+def test_the_conversation_said_to_be_in_date_order_is_not_the_sources(path, subject, order):
+    """Turns and past queries come in time order; a sentence that says so announces nothing of the sources."""
+    sentence = f"{subject} {order}, with the newest at the bottom."
+    assert _found(FORMS[path].format(label=sentence + "\nContext:"), path, "PL302") == []
+    # The twin: the same sentence about the documents announces their order.
+    twin = f"The documents {order.replace('is ', 'are ', 1)}, with the newest at the bottom."
+    assert len(_found(FORMS[path].format(label=twin + "\nContext:"), path, "PL302")) == 1
+
+
+@pytest.mark.parametrize("path", sorted(FORMS))
 @pytest.mark.parametrize("label", [
     "List the events in chronological order.",  # an order asked of the answer
     "Sort your findings by date.",
