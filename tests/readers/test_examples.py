@@ -362,3 +362,19 @@ def test_a_heading_examples_section_with_a_written_answer_is_one_example(heading
     # the heading holds its first paragraph only, and the documents after the blank line are live.
     live = f"{heading}\n{SECTIONED_DOCUMENTS}\n\n{ask}: How long do I have to return an item?\n\n{answer}:"
     assert "PL102" in [code for code, _, _ in _findings(*_text(_prompt(live)))]
+
+
+SPEC_RECORDS = (
+    '{\n"SourceId": The ID of the data source,\n"Score": 0.93,\n"DocumentTitle": "The title of the document.",\n'
+    '"Summary": "A short summary of the document.",\n"Content": "The content of the document. Answer from it.",\n}[]'
+)
+
+
+@pytest.mark.parametrize("name", ["Reference documents JSON format", "Input format", "Document format", "Example documents", "Sample output"])
+def test_an_element_named_in_words_for_a_format_or_example_is_static(name):
+    """`<Reference documents JSON format>`: a tag named in words, as prompts write them, is read by its words."""
+    text = f"{OPENING}\n\n<{name}>\n{SPEC_RECORDS}\n</{name}>\n\n{TAIL}\n\nQuestion: {{question}}\n"
+    assert _findings(text, "prompt.txt") == []
+    # The twin: the same words without a format or example word are data, and the derived summary is read.
+    twin = text.replace(name, "Reference documents")
+    assert "PL104" in [code for code, _, _ in _findings(twin, "prompt.txt")]

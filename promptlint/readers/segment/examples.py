@@ -86,6 +86,9 @@ def _has_slot(lower: str, start: int, end: int) -> bool:
 
 
 _OPENING_TAG = re.compile(r"<([a-z_][\w-]*)(?:\s[^<>]*)?>")
+# A tag named in words (`<Reference documents JSON format>`, `<Answer rules>`), as prompts write them:
+# its whole name, with no attribute, closes it.
+_WORDS_TAG = re.compile(r"<([a-z_][\w-]*(?: [\w-]+)+)>")
 
 
 def _tagged(lower: str, vocab: Vocab) -> list[Span]:
@@ -93,7 +96,7 @@ def _tagged(lower: str, vocab: Vocab) -> list[Span]:
     found = []
     if "<" not in lower:
         return found
-    for match in _OPENING_TAG.finditer(lower):
+    for match in [*_OPENING_TAG.finditer(lower), *_WORDS_TAG.finditer(lower)]:
         if vocab.example_word.search(normalise_label(match[1])):
             close = lower.find(f"</{match[1]}>", match.end())
             if close > 0:
