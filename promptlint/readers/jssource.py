@@ -156,7 +156,47 @@ def _template(code: Code, starts: list[int], i: int, loop: Loop | None = None, b
     if len(text.strip()) < MIN_LENGTH:
         return None
     line, column = line_column(starts, token.start)
-    return PyTemplate(text, Syntax.TEXT, line, column, None, loop=loop, offsets=token.offsets if built is None else None)
+    offsets = token.offsets if built is None else None
+    if loop is None:
+        text, offsets = _as_slots(text, offsets)
+    return PyTemplate(text, Syntax.TEXT, line, column, None, loop=loop, offsets=offsets)
+
+
+# The dotted names an expression starts with (`params.referenceItems!.map`), and the methods that
+# turn a collection into text, which a slot is not named for.
+_CHAIN = re.compile(r"\s*([A-Za-z_$][\w$]*(?:\s*[?!]?\.\s*[A-Za-z_$][\w$]*)*)")
+_TEXT_METHODS = frozenset({"map", "filter", "join", "slice", "flatMap", "reduce", "sort", "concat", "trim", "toString", "entries", "values", "forEach"})
+
+
+def _as_slots(text: str, offsets: tuple[int, ...] | None) -> tuple[str, tuple[int, ...] | None]:
+    """A prompt's text with each field no slot can be read from as written (over several lines, or
+    holding a callback with its own braces or literals) written as the slot it fills, named for what it
+    renders: `${params.docs.map((d) => ...).join("\n")}` is `${docs}`. Its characters map to the field's."""
+    found = fields(text) or []
+    for start, end, expression in reversed(found):
+        slot = _slot_of(expression)
+        if slot is None:
+            continue
+        text = text[:start] + slot + text[end:]
+        if offsets is not None:
+            offsets = offsets[:start] + (offsets[start],) * (len(slot) - 1) + (offsets[end - 1],) + offsets[end:]
+    return text, offsets
+
+
+def _slot_of(expression: str) -> str | None:
+    """The slot a field fills, in the spelling the segmenter reads names in (snake case: it reads the
+    text in lower case, where `chatHistory` would be one word); None for a field read as written."""
+    if re.fullmatch(r"\s*[a-z_$][\w$]*\s*", expression):
+        name = expression.strip()
+        return "${" + snake(name) + "}" if snake(name) != name else None
+    if not any(c in expression for c in "\n{}`"):
+        return None
+    match = _CHAIN.match(expression)
+    names = re.sub(r"[\s?!]", "", match[1]).split(".") if match else []
+    while names and names[-1] in _TEXT_METHODS:
+        names.pop()
+    # Its last name alone: a dotted slot reads as a field of an item (`{doc.title}`), not as a collection.
+    return "${" + snake(names[-1]) + "}" if names else None
 
 
 # ---------------------------------------------------------------- which literals are prompts

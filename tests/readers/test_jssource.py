@@ -324,3 +324,38 @@ def test_a_callback_over_the_chat_history_renders_turns_not_sources(collection):
     # The twin: the same callback over retrieved documents renders sources.
     documents = source.replace(collection, "retrievedDocuments")
     assert len([t for t in templates_in(documents) if t.loop]) == 1
+
+
+# A prompt's template literal that renders its collection in place: the field is the slot it fills.
+RULES_AFTER = (
+    "Rules:\n- Answer in two short paragraphs at most, in the customer's language.\n"
+    "- Cite the number of each document you use after each claim.\n"
+    "- When the documents do not hold the answer, say that you do not know.\n"
+    "- Never promise refunds, exchanges or delivery dates the documents do not state.\n"
+)
+RENDERED_IN_PLACE = {
+    "map on one line": "${NAME.map((d, i) => `[${i + 1}] ${d.title}\\n${d.text}`).join(\"\\n\\n\")}",
+    "map over lines": "${params\n  .NAME!.map((d) => {\n    return `${JSON.stringify({ title: d.title, text: d.text })}`;\n  })\n  .join(\",\\n\")}",
+    "name alone": "${NAME}",
+}
+
+
+@pytest.mark.parametrize("form", RENDERED_IN_PLACE)
+@pytest.mark.parametrize("name", ["retrievedDocs", "contextChunks", "searchResults", "referenceItems", "docs"])
+def test_a_collection_rendered_in_place_is_the_context_slot(form, name):
+    field = RENDERED_IN_PLACE[form].replace("NAME", name)
+    source = f"export function buildPrompt(params, question) {{\n  return `Answer from the documents below.\n\n{field}\n\n{RULES_AFTER}\nQuestion: ${{question}}`;\n}}\n"
+    line = 4
+    assert [(f.line, f.code) for f in lint_text(source, path="build.ts", config=CONFIG) if f.code == "PL305"] == [(line, "PL305")]
+    # The twin: the rules before the documents leave nothing static after them.
+    twin = source.replace(RULES_AFTER, "").replace("Answer from the documents below.\n", "Answer from the documents below.\n" + RULES_AFTER)
+    assert [f.code for f in lint_text(twin, path="build.ts", config=CONFIG) if f.code == "PL305"] == []
+
+
+@pytest.mark.parametrize("name, kind", [("chatHistory", "history"), ("retrievedContext", "context"), ("userQuestion", "question")])
+def test_a_camel_case_field_is_read_by_its_words(name, kind):
+    from promptlint.readers.segment import SLOT, slot_kind, words
+
+    [template] = templates_in(f"const prompt = `Use what follows.\\n${{{name}}}\\nBe brief and cite your sources.`;\n")
+    [slot] = SLOT.finditer(template.text.lower())
+    assert slot_kind(slot["name"], words()) == kind
