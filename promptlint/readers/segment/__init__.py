@@ -20,7 +20,7 @@ from .instructions import looks_like_instruction, opens_with_imperative
 from .messages import role_messages
 from .examples import blank_out, end_before, example_spans, is_template
 from .sources import by_position, text_sources, unwrapped_context
-from .records import list_sources, record_sources, separated_sources
+from .records import document_template, list_sources, record_sources, separated_sources
 from .xml import widen_to_container, xml_sources
 from .skeleton import aligned_fields, skeleton_sources
 from .questions import find_questions
@@ -127,7 +127,8 @@ def _sources(
     sources, json_block = json_sources(text, vocab.content_labels, vocab.title_labels, vocab.heading_labels)
     if not sources:
         sources = (record_sources(text, lines, vocab, messages)
-                   or separated_sources(text, lines, vocab, messages) or list_sources(text, lines, vocab))
+                   or separated_sources(text, lines, vocab, messages) or list_sources(text, lines, vocab)
+                   or document_template(text, lines, vocab))
     return sources, json_block
 
 

@@ -9,7 +9,7 @@ from ...meaning.vocabulary import normalise_label
 from ...model.lines import with_newline
 from ...model.prompt import Field, FieldForm, Message, Source, Span
 from ..expressions import slot_reference
-from .vocab import INLINE_ITEM, Line, SECTION_LABEL, SEPARATOR, SLOT, Vocab, slot_kind, trim
+from .vocab import INLINE_ITEM, LABEL_LINE, Line, SECTION_LABEL, SEPARATOR, SLOT, Vocab, slot_kind, trim
 from .instructions import looks_like_instruction
 from .headers import inline_field, split_items, with_space
 from .sources import LONE_TAG, by_position, cut_last_source, first_value, strip_blank_edges
@@ -163,6 +163,27 @@ def _announces(text: str, content: Span, fields: list[Field]) -> bool:
     ("Each point should have the following fields:"), as a specification does; a passage does not."""
     written = text[content.start : content.end].rstrip(" *_")
     return "\n" not in written and written.endswith((":", "\uff1a")) and content.end <= fields[0].span.start
+
+
+def document_template(text: str, lines: list[Line], vocab: Vocab) -> list[Source]:
+    """A template a framework renders once per retrieved document (LangChain's document prompt): its one
+    document-text slot (`{page_content}`) is the chunk, and each line that prints a slot under a label
+    (`source_type: {source_type}`) a field of it. The whole template is that one source's wrapper."""
+    slots = [(line, m) for line in lines for m in SLOT.finditer(line.lower) if normalise_label(m["name"]) in vocab.document_slots]
+    if len(slots) != 1:
+        return []
+    [(content_line, slot)] = slots
+    fields = []
+    for line in lines:
+        label = LABEL_LINE.match(line.lower) if line is not content_line else None
+        if label and SLOT.fullmatch(label["value"].strip()):
+            value = trim(text, Span(line.start + label.start("value"), line.end))
+            fields.append(Field(normalise_label(label["label"]), text[value.start : value.end], with_newline(text, line), value, FieldForm.LINE))
+    if not fields:
+        return []
+    title = first_value(fields, vocab.title_labels)
+    whole = trim(text, Span(0, len(text)))
+    return [Source(0, whole, Span(whole.start, slot.start()), Span(slot.start(), slot.end()), title=title, fields=fields)]
 
 
 def separated_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Message]) -> list[Source]:

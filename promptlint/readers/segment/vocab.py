@@ -43,6 +43,7 @@ class Vocab:
     source_tag: re.Pattern[str]
     container_tags: frozenset[str]
     content_tags: frozenset[str]
+    document_slots: frozenset[str]  # the slot a framework fills with one document's text (see segment.yaml)
     instruction_opener: re.Pattern[str]
     example_marker: re.Pattern[str]  # a line of its own that heads one ("**Example 2: ...**", "Output format:")
     example_word: re.Pattern[str]  # a cue as whole words of a label or an element's name ("few shot examples")
@@ -155,6 +156,7 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         source_tag=re.compile(r"<(" + tag_names + r")(\s[^<>]*)?>"),
         container_tags=frozenset(seg["container-tags"]),
         content_tags=frozenset(seg["content-tags"]),
+        document_slots=vocabulary.label_set(seg["document-template-slots"]),
         example_marker=_example_marker(seg["example-cues"]),
         example_word=re.compile(r"(?<!\w)(?:" + alternation(seg["example-cues"]) + r")(?!\w)"),
         example_asking=vocabulary.label_set(seg["example-asking-labels"]),
