@@ -454,12 +454,16 @@ def _tagged(code: Code, i: int) -> bool:
 
 
 def _to_people(code: Code, i: int) -> bool:
-    """Whether a literal is logged or thrown: an argument of console.log, a logger, an Error, or `throw`n."""
+    """Whether a literal is logged, shown or thrown: an argument of console.log, a logger, a notice the
+    interface shows people (`showToast`, the lexicon's `user-notice`), an Error, or `throw`n."""
     p = code.parent[i]
     while p >= 0:
         if code.punct(p, "("):
-            callee = code.name(_skip_generics(code, p - 1)) or ""
-            if callee in OUTPUT_CALLS or callee.endswith("Error") or callee == "alert":
+            at = _skip_generics(code, p - 1)
+            callee = code.name(at) or ""
+            # `toast.success(...)`: the object a method is called on may name the notice.
+            receiver = (code.name(at - 2) or "") if code.punct(at - 1, ".", "?.") else ""
+            if callee in OUTPUT_CALLS or callee.endswith("Error") or any(code.lexicon.mentions(n, "user-notice") for n in (callee, receiver) if n):
                 return True
         if code.punct(p, "{") and _block_function(code, p) is not None:
             break

@@ -359,3 +359,15 @@ def test_a_camel_case_field_is_read_by_its_words(name, kind):
     [template] = templates_in(f"const prompt = `Use what follows.\\n${{{name}}}\\nBe brief and cite your sources.`;\n")
     [slot] = SLOT.finditer(template.text.lower())
     assert slot_kind(slot["name"], words()) == kind
+
+
+@pytest.mark.parametrize("call", ["showToast", "toast.success", "notify", "enqueueSnackbar", "window.alert", "sendNotification"])
+def test_a_notice_shown_to_people_is_no_prompt(call):
+    """A UI's message about the files it collected names a context word (`files`) beside words of its own;
+    shown by a toast or a notice it is for a person."""
+    text = "`${data.files} files collected from ${data.repo}. The documents are in ${data.destination}.`"
+    source = f"async function onSubmit(data) {{\n  {call}({text}, \"success\");\n}}\n"
+    assert templates_in(source) == []
+    # The twin: the same text given to the model as its prompt is read.
+    twin = f"async function onSubmit(data) {{\n  const prompt = {text};\n  return model.generate(prompt);\n}}\n"
+    assert len(templates_in(twin)) == 1
