@@ -107,8 +107,9 @@ def _is_label(line: str, delimiters: tuple[str, ...]) -> bool:
     count = len(words.split())
     if count <= CUE_WORDS and _CUE.fullmatch(words.lstrip(".,;)\"' ")):
         return True
-    # "BEGIN of search results.", "END CONTEXT": where the data starts or stops.
-    return count <= CUE_WORDS and words.split()[0].lower().strip("-=*#[(") in delimiters
+    # "BEGIN of search results.", "END CONTEXT", ">>> END OF CONVERSATION": where the data starts or stops.
+    first = words.lstrip("-=*#[(<>| ").split()
+    return count <= CUE_WORDS and bool(first) and first[0].lower().strip("-=*#[(<>|") in delimiters
 
 
 def _static_after(prompt: Prompt, start: int, ctx: RuleContext, framing: Span | None = None) -> list[tuple[int, str]]:

@@ -35,7 +35,8 @@ def _line_of(text, needle):
 # Cues that end a prompt and labels that introduce its data, as prompts in several languages write them.
 CUES = ["Answer:", "Helpful Answer:", "Antwort:", "Réponse :", "Respuesta:", "答案：", "回答：", "問題：", "Frage:",
         "### Answer", "---Response---", "**Answer**", "<answer>", "<|im_end|>\n<|im_start|>assistant",
-        "<|eot_id|><|start_header_id|>assistant<|end_header_id|>", "END of search results.", "1. {answer}"]
+        "<|eot_id|><|start_header_id|>assistant<|end_header_id|>", "END of search results.", "1. {answer}",
+        ">>> END OF CONVERSATION", "=== END CONTEXT ===", "<<< end of the documents"]
 # The same prompt as a format-string template and as an assembled prompt.
 LAYOUTS = {
     "template": "You are a support assistant.\n{block}\n\nSources:\n{{context}}\n\nQuestion: {{question}}\n{cue}\n",
@@ -346,3 +347,16 @@ def test_lines_under_a_context_label_alone_are_the_context(label):
     # The twin: the same lines under a label that names no context are static text after the question.
     twin = UNDER_LABEL.format(label="Rules:")
     assert _found(twin, "a.txt") == [(4, 1, "PL305")]
+
+
+@pytest.mark.parametrize("delimiter", [">>> END OF CONVERSATION", "=== END CONTEXT ===", "<<< End of the documents", "--- end of history ---", "END OF CONVERSATION"])
+@pytest.mark.parametrize("slot", ["{conversation}", "{chat_history}", "{context}"])
+def test_a_marked_end_of_the_data_then_one_reminder_is_no_boundary(delimiter, slot):
+    """The line that marks where the data stops is no instruction, whatever marks lead it; the one
+    sentence after it is a reminder."""
+    text = (f"Given the conversation below, come up with a search query to look up.\n\nReturn ONLY this search query.\n\n"
+            f">>> Conversation:\n{slot}\n{delimiter}\n\nRemember, return ONLY the search query that answers the conversation above.\n")
+    assert _found(text) == []
+    # The twin: a second sentence of rules in place of the marker makes two lines of instructions.
+    twin = text.replace(delimiter, "Do not add quotes or any explanation around the query you return.")
+    assert [code for _, _, code in _found(twin)] == ["PL305"]
