@@ -38,18 +38,20 @@ def lint_prompt(prompt: Prompt, config: Config, *, template: bool = False) -> li
 
 
 def _segment(piece: documents.Prompt, text: str, config: Config, includes) -> Prompt:
+    # The kinds the code around a prompt gives its slots (a question slot filled with a rewrite) come after the config's.
+    names = config.slot_names + piece.names
     if piece.loop is not None:
-        return _wrapper_reader(piece.loop).segment_wrapper(text, piece.loop, config.slot_names, config.lexicon)
+        return _wrapper_reader(piece.loop).segment_wrapper(text, piece.loop, names, config.lexicon)
     if piece.syntax == Syntax.JINJA:
         from ..readers.jinja import segment_jinja
 
-        return segment_jinja(text, config.slot_names, includes, config.lexicon)
+        return segment_jinja(text, names, includes, config.lexicon)
     piece = piece.with_text(text)
-    vocab = words(config.slot_names, config.lexicon)
+    vocab = words(names, config.lexicon)
     known = body_sources(text, piece.chats, piece.message_spans, vocab) if piece.chats else []
     if piece.retrieved and not known:
         known = retrieved_sources(text, piece.retrieved, piece.message_spans, vocab)
-    return segment_text(text, piece.messages(), config.slot_names, config.lexicon, known)
+    return segment_text(text, piece.messages(), names, config.lexicon, known)
 
 
 def segment_document(doc: documents.Document, config: Config) -> list[Prompt]:

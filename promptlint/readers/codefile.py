@@ -68,7 +68,7 @@ def _code_document(file: Input, kind: DocumentKind, found: list) -> Document:
     prompts = []
     for template in found:
         syntax = template.syntax if template.syntax == Syntax.TEXT or parses(template.text) else Syntax.TEXT
-        prompts.append(Prompt((template.text,), _code_source(template, kind, file), syntax=syntax, loop=template.loop))
+        prompts.append(Prompt((template.text,), _code_source(template, kind, file), syntax=syntax, loop=template.loop, names=template.bound))
     return file.document(kind, prompts)
 
 

@@ -51,6 +51,8 @@ class Prompt:
     separator: str = SEPARATORS[0]  # how a chat prompt's messages are joined (see SEPARATORS)
     # For a request captured as it was sent: the documents a retriever returned before it (see retrieved.py).
     retrieved: tuple[Retrieved, ...] = ()
+    # For a prompt in code: the kinds the code's calls give its slots beyond their names (see pybind).
+    names: tuple[tuple[str, str], ...] = ()
 
     @property
     def chats(self) -> tuple[chatjson.ChatText, ...] | None:

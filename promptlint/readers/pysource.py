@@ -17,13 +17,14 @@ import io
 import re
 import tokenize
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..meaning.lexicon import Lexicon, shipped, split
 from ..model.lines import line_starts
 from ..model.prompt import Syntax
 from .pybuild import BUILDING, Loop, called_name, jinja_by_content, literal_in_call, reaching_the_model, split_fields, wrappers
 from .pyassembly import assembled, joined
+from .pybind import rewritten_bindings
 from .pycalls import helpers_of
 from .pyversions import NewerSyntax, parse_module
 from .segment import is_prompt_text, slot_kind, words
@@ -68,6 +69,8 @@ class PyTemplate:
     # For a literal with escapes or in pieces ("a\\n" "b"), or an f-string: the file
     # offset of each character of ``text`` (where its escape starts), and of its end.
     offsets: tuple[int, ...] | None = None
+    # The kinds the module's calls give its slots beyond their names: (slot, kind), see pybind.
+    bound: tuple[tuple[str, str], ...] = ()
 
 
 class PythonSyntaxError(Exception):
@@ -102,7 +105,8 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
     # A string built per item is one source's wrapper before it is a prompt of its own.
     for template in (*built, *sent):
         found.setdefault((template.line, template.column), template)
-    return [found[k] for k in sorted(found)]
+    bindings = rewritten_bindings(module, lexicon)
+    return [replace(found[k], bound=bindings.get(found[k].line, ())) for k in sorted(found)]
 
 
 def built_in(module: ast.Module, raw: str, lexicon: Lexicon, alone: bool, by_own_name: bool = False) -> list[PyTemplate]:

@@ -4,7 +4,11 @@
 Flags a template whose question slot is a rewritten, condensed, standalone,
 expanded or search-query form of the user's question (`{{ standalone_question }}`,
 `{search_query}`) when the original question is not sent at all. (Sent beside the
-original, the rewrite is a repeated question: PL101.)
+original, the rewrite is a repeated question: PL101.) In Python code, a slot named for
+the question counts too when the module fills it with a rewrite where it calls the
+template: `QA_PROMPT.format(question=standalone_question)`, `chain.invoke({"question":
+condensed_question})`, `build_prompt(docs, rewritten_query)`; the fix is then the call's,
+and none is offered.
 
 ## Why is this bad?
 Rewrites exist for retrieval: they make a better search query. The answer must
@@ -59,7 +63,8 @@ def check(prompt: Prompt, ctx: RuleContext):
     for slot in prompt.rewritten_questions:
         name = _NAME.search(prompt.text, slot.start, slot.end)
         fix = None
-        if name:
+        # A slot already named for the question, filled with a rewrite by the code that calls it: the fix is in that call.
+        if name and name[0] != original:
             fix = Fix(Applicability.UNSAFE, (Edit(Span(name.start(), name.end()), original),), f"Use the original question ({original})")
         yield ctx.finding(
             prompt,

@@ -78,7 +78,7 @@ def words(names: SlotNames = (), lexicon: Lexicon | None = None) -> Vocab:
     if not names:
         return base
     # Only the kinds a slot can have; a "content" name is a field of a source, read by the Jinja front-end.
-    added = {normalise_label(name): kind for name, kind in names if kind in ("question", "context")}
+    added = {normalise_label(name): kind for name, kind in names if kind in ("question", "context", "rewritten")}
     return dataclasses.replace(base, slot_kinds={**base.slot_kinds, **added})
 
 
