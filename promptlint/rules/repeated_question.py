@@ -6,7 +6,10 @@ in the instructions, again before the sources, and again after them. Copies are
 compared after folding case, white space and quotes. A source whose text happens
 to contain the question's words is not a repeat; sources are not searched. In a
 template, a copy in a branch that never renders with the sources ("No results for
-{{ query }}") asks nothing beside them and is not counted.
+{{ query }}") asks nothing beside them and is not counted. In a chat of written-out
+messages where no label names the question, a question of six words or more that a
+user's message states and that stands again outside the sources (a tool's output quoting
+the query) is the question, repeated.
 
 ## Why is this bad?
 It feels like emphasis and reads as padding: measured at -0.01 correctness and

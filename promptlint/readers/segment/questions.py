@@ -20,6 +20,8 @@ def find_questions(
     found += slotted
     if not found and (asked_last := _last_user_question(text, lower, vocab, sources, messages)) is not None:
         found.append(asked_last)
+    if not found:
+        found += _asked_twice(text, lower, inside, messages)
     asked = _restated(text, _not_rewritten(found, rewritten))
     live = _live(lower, asked)
     return live, rewritten, [span for span in asked if span not in live]
@@ -88,6 +90,30 @@ def _last_user_question(text: str, lower: str, vocab: Vocab, sources: list[Sourc
     if body and body[-1].text.rstrip().endswith("?"):
         return trim(text, Span(body[-1].start, body[-1].end))
     return None
+
+
+# A question written out: the words before a question mark on its line, at least this many of them.
+_ASKED = re.compile(r"[^\S\n]*([^\n?]*?\w[^\n?]*)\?")
+ASKED_WORDS = 6
+MAX_ASKED = 20
+
+
+def _asked_twice(text: str, lower: str, inside: SpanSet, messages: list[Message]) -> list[Span]:
+    """With no question found otherwise, in a chat of written-out messages: a question of at least
+    ASKED_WORDS words that stands twice outside the sources, once in a user's message (the request
+    states the user's question, then a tool's output quotes it again). Where each copy starts is
+    found by the longest run of words before the question mark that the other copy ends with too."""
+    users = [m.span for m in messages if m.role == "user"]
+    if not users:
+        return []
+    for asked in list(_ASKED.finditer(lower))[:MAX_ASKED]:
+        words = re.findall(r"\w+", asked[1])
+        for n in range(len(words), ASKED_WORDS - 1, -1):
+            pattern = re.compile(r"\b" + r"[\W_]+".join(re.escape(w) for w in words[-n:]) + r"\W*\?")
+            copies = [Span(m.start(), m.end()) for m in pattern.finditer(lower) if m.start() not in inside]
+            if len(copies) >= 2 and any(u.contains(c) for u in users for c in copies):
+                return copies
+    return []
 
 
 def _not_rewritten(found: list[Span], rewritten: list[Span]) -> list[Span]:
