@@ -195,15 +195,13 @@ def _bare_in_context(module: ast.Module, built: list[PyTemplate], lexicon: Lexic
 
 
 def _bare(template: PyTemplate) -> bool:
-    """Whether a per-item string is one value of the item alone (`{doc.text}`), or beside values from
-    elsewhere with nothing written between them but white space (`{prefix}{text}`): put together,
-    not wrapped. Two of the item's own values (`{doc.date}\n{doc.text}`) are a wrapper's fields."""
+    """Whether a per-item string is one value of the item alone (`{doc.text}`, `\n{text}`), or beside
+    values from elsewhere, with nothing written around them but white space (`{prefix}{text}`): put
+    together, not wrapped. Two of the item's own values (`{doc.date}\n{doc.text}`) are a wrapper's fields."""
     text = template.text
     fields = split_fields(text) or []
-    if len(fields) == 1:
-        return fields[0][0] == 0 and fields[0][1] == len(text)
     written = "".join(text[end:start] for (_, end, _), (start, _, _) in zip([(0, 0, "")] + fields, fields + [(len(text), 0, "")]))
-    return bool(fields) and not written.strip() and len(template.loop.keys) <= 1
+    return bool(fields) and not written.strip() and (len(fields) == 1 or len(template.loop.keys) <= 1)
 
 
 def _renders_a_source(template: PyTemplate, lexicon: Lexicon) -> bool:

@@ -221,6 +221,14 @@ def test_items_joined_bare_are_sources_only_where_the_function_says_context(name
     assert _findings(source) == ([(2, "PL205")] if read else [])
 
 
+@pytest.mark.parametrize("name, read", [("format_docs", True), ("build_context", True), ("merge_sections", False), ("write_transcript", False)])
+@pytest.mark.parametrize("added", ['text += "\\n" + d.text', 'text += f"{d.text}\\n"', 'text += d.text + "\\n\\n"'])
+def test_an_item_added_with_white_space_alone_is_joined_bare(name, read, added):
+    """`text += "\\n" + d.text`: a line break is no wrapper; the texts are joined as bare as by a join."""
+    source = f'def {name}(docs):\n    text = ""\n    for d in docs:\n        {added}\n    return text\n'
+    assert _findings(source) == ([(4, "PL205")] if read else [])
+
+
 @pytest.mark.parametrize("shown", ['"\\n".join(info.snippets)', "info.snippets[0]"])
 @pytest.mark.parametrize("title", [False, True])
 def test_a_numbered_list_of_texts_is_a_source_whatever_its_names(shown, title):

@@ -6,7 +6,7 @@ import ast
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from promptlint.engine.config import build
@@ -284,7 +284,10 @@ FIELD_LINES = st.tuples(st.sampled_from(["", "Label: ", "- ", "("]), st.sampled_
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.one_of(LITERAL_LINES, FIELD_LINES), max_size=6), st.sampled_from(["list joined", "appended", "enumerated"]))
 def test_any_wrapper_reads_as_its_jinja_loop(lines, form):
-    """Whatever the wrapper holds, its findings are the Jinja loop body's, at the same fields, and fixing keeps valid Python."""
+    """Whatever the wrapper holds, its findings are the Jinja loop body's, at the same fields, and fixing keeps valid Python.
+    (The item's text alone, with nothing around it, is values joined bare in code: judged by the function's
+    name, see test_items_joined_bare_are_sources_only_where_the_function_says_context.)"""
+    assume(any(line.strip() for line in lines))
     body = "\n".join(lines + ["{doc.page_content}"]) + "\n"
     python = LOOP_FORMS[form].replace("BODY", body).replace("ITEM", "doc")
     jinja = "{% for doc in docs %}" + re.sub(r"\{(doc\.\w+)\}", r"{{ \1 }}", body) + "{% endfor %}\n"
