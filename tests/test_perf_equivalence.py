@@ -291,3 +291,22 @@ def test_the_token_table_read_in_bulk_is_tiktokens_own():
 def test_words_counted_only_as_far_as_needed_compare_as_all_of_them(text, most):
     # wrapper_overhead._unit_of_text: whether the content has more words than the longest field.
     assert (len(text.split(None, most)) > most) == (len(text.split()) > most)
+
+
+PIECES = ["Pricing", "match: 0.93", " | ", " / ", " -- ", " · ", "(0.93, 2026-11-20)", "[wiki]", "(a", ")", "]", ": ", "The Pro plan costs more", "x", " "]
+
+
+def test_a_line_with_no_separator_and_no_closing_group_has_one_cell_at_most():
+    # skeleton._head returns early on such a line, without cutting it: it cannot have the two cells a head needs.
+    from promptlint.readers.segment import skeleton
+
+    r = random.Random(2)
+    reached = 0
+    for _ in range(4000):
+        line = "".join(r.choices(PIECES, k=r.randint(1, 8)))
+        start, end = 0, r.randint(0, len(line))
+        if skeleton._SEPARATOR.search(line, start, len(line)) or skeleton._has_group(line, start, end):
+            continue
+        assert len(skeleton._cells(line, start, end)) <= 1, (line, end)
+        reached += 1
+    assert reached >= 800, reached

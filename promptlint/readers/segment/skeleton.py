@@ -106,6 +106,8 @@ def _head(text: str, line: Line, index: int) -> _Head | None:
         if len(text[colon.end() : min(line.end, colon.end() + _HEAD_CHARS)].split()) >= CONTENT_WORDS:
             end, content = colon.start(), Span(colon.end(), line.end)
             break
+    if not separators and not _has_group(text, start, end):
+        return None  # one cell at most, and no group: most lines, whose cells are not worth cutting
     cells = _cells(text, start, end)
     if content is None and cells and len(text[cells[-1].span.start : cells[-1].span.end].split()) >= CONTENT_WORDS:
         # "Pricing · 0.93 · The Pro plan costs ...": the last cell is the text.
