@@ -310,3 +310,26 @@ def test_a_line_with_no_separator_and_no_closing_group_has_one_cell_at_most():
         assert len(skeleton._cells(line, start, end)) <= 1, (line, end)
         reached += 1
     assert reached >= 800, reached
+
+
+def test_a_name_longer_than_any_phrase_is_looked_up_as_in_full(monkeypatch):
+    # Lexicon._lookup answers "no concept" at once for a name of more words than any phrase or name has.
+    from promptlint.meaning.lexicon import Concept, Lexicon, shipped
+
+    lexicon = shipped()
+    full = Lexicon(lexicon._concepts, lexicon._generic, lexicon._added)
+    full._longest = 10**9  # never cut short: the plain computation
+    read = []
+    by_words = Concept.by_words
+    monkeypatch.setattr(Concept, "by_words", lambda self, words: read.append(words) or by_words(self, words))
+    words = sorted({w for c in lexicon._concepts.values() for p in c.phrases for w in p.split()}) + ["[1]", "Policy", "—", "chunk_no", "x.y"]
+    r = random.Random(5)
+    cut = found = 0
+    for _ in range(3000):
+        name = r.choice([" ", "_", "."]).join(r.choices(words, k=r.randint(1, 9)))
+        answer = full._lookup(name)
+        read.clear()
+        assert lexicon._lookup(name) == answer, name
+        cut += not answer and not read  # no concept, and none was asked: the shortcut answered
+        found += bool(answer)
+    assert cut >= 500 and found >= 300, (cut, found)

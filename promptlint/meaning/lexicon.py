@@ -116,6 +116,8 @@ class Lexicon:
         self._generic = generic
         self._added = added  # (file, key) -> the words the user's `extend-<key>` adds to that list
         self._seen: dict[str, frozenset[str]] = {}  # a prompt asks about the same labels again and again
+        # The most words a name of a concept can have: a phrase's, or a name read by its words.
+        self._longest = max([MAX_NAME_WORDS, *(p.count(" ") + 1 for c in concepts.values() if not c.names_only for p in c.phrases)])
 
     def concepts(self, name: str) -> frozenset[str]:
         found = self._seen.get(name)
@@ -132,6 +134,8 @@ class Lexicon:
             for variant in (words, tuple(w for w in words if not w.isdigit())):
                 if variant and variant not in candidates:
                     candidates.append(variant)
+        if all(len(words) > self._longest for words in candidates):
+            return frozenset()  # a line of prose asked about as a label (a header's last line): no name
         for words in candidates:
             joined = " ".join(words)
             exact = frozenset(n for n, c in self._concepts.items() if not c.names_only and joined in c.phrases)
