@@ -99,6 +99,8 @@ def _head(text: str, line: Line, index: int) -> _Head | None:
     separators = list(itertools.islice(_SEPARATOR.finditer(text, start, line.end), _MAX_CELLS))
     if len(separators) == _MAX_CELLS:
         return None  # a line of that many cells is a table's or a list's, not a source's head
+    if not separators and ")" not in line.text and "]" not in line.text:
+        return None  # one cell at most and no group to cut it: most lines (see below)
     cells_end = separators[-1].end() if separators else start
     for colon in _TEXT_AFTER.finditer(text, max(start, cells_end), min(line.end, start + _HEAD_CHARS)):
         if _open_brackets(text[start : colon.start()]):
@@ -107,7 +109,7 @@ def _head(text: str, line: Line, index: int) -> _Head | None:
             end, content = colon.start(), Span(colon.end(), line.end)
             break
     if not separators and not _has_group(text, start, end):
-        return None  # one cell at most, and no group: most lines, whose cells are not worth cutting
+        return None  # one cell at most, and no group: no head
     cells = _cells(text, start, end)
     if content is None and cells and len(text[cells[-1].span.start : cells[-1].span.end].split()) >= CONTENT_WORDS:
         # "Pricing · 0.93 · The Pro plan costs ...": the last cell is the text.
