@@ -293,7 +293,7 @@ def test_words_counted_only_as_far_as_needed_compare_as_all_of_them(text, most):
     assert (len(text.split(None, most)) > most) == (len(text.split()) > most)
 
 
-PIECES = ["Pricing", "match: 0.93", " | ", " / ", " -- ", " · ", "(0.93, 2026-11-20)", "[wiki]", "(a", ")", "]", ": ", "The Pro plan costs more", "x", " "]
+PIECES = ["Pricing", "match: 0.93", " | ", " / ", " -- ", " · ", " • ", "\t|\t", "(0.93, 2026-11-20)", "[wiki]", "(a", ")", "]", ": ", "The Pro plan costs more", "x", " ", "-", "(", "["]
 
 
 def test_a_line_with_no_separator_and_no_closing_group_has_one_cell_at_most():
@@ -301,15 +301,19 @@ def test_a_line_with_no_separator_and_no_closing_group_has_one_cell_at_most():
     from promptlint.readers.segment import skeleton
 
     r = random.Random(2)
-    reached = 0
+    reached = unmarked = 0
     for _ in range(4000):
         line = "".join(r.choices(PIECES, k=r.randint(1, 8)))
         start, end = 0, r.randint(0, len(line))
+        if not any(mark in line for mark in skeleton._HEAD_MARKS):
+            # Nor can a line without the marks of either: _head returns before looking for them.
+            assert not skeleton._SEPARATOR.search(line) and not skeleton._has_group(line, start, end), line
+            unmarked += 1
         if skeleton._SEPARATOR.search(line, start, len(line)) or skeleton._has_group(line, start, end):
             continue
         assert len(skeleton._cells(line, start, end)) <= 1, (line, end)
         reached += 1
-    assert reached >= 800, reached
+    assert reached >= 800 and unmarked >= 300, (reached, unmarked)
 
 
 def test_a_name_longer_than_any_phrase_is_looked_up_as_in_full(monkeypatch):

@@ -37,6 +37,8 @@ _LEAD = re.compile(r"[ \t]*(?P<marks>#{1,6}[ \t]+|[-*\u2022][ \t]+)?(?:\[(?P<key
 # The separators a header writes between its cells, spaced on both sides.
 # (Not a dash: "Title — Section > Subsection" is a heading path, which the header lines read.)
 _SEPARATOR = re.compile(r"[ \t]+(?:-{2,}|/|\||\u00b7|\u2022)[ \t]+")
+# What a separator or a group holds: a line with none of them has neither (found by `in`, faster than the patterns).
+_HEAD_MARKS = ("--", "/", "|", "\u00b7", "\u2022", ")", "]")
 # A bracketed group that ends a cell: "Pricing (0.93, 2026-11-20)".
 _GROUP = re.compile(r"(?:\((?P<round>[^()\n]*)\)|\[(?P<square>[^\[\]\n]*)\])(?=[ \t]*$)")
 # A cell written "label: value" or "label=value"; a label is a few words.
@@ -93,14 +95,14 @@ def skeleton_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[
 
 def _head(text: str, line: Line, index: int) -> _Head | None:
     """The line cut into cells, or None when it has fewer than two cells (no separator, no group)."""
+    if not any(mark in line.text for mark in _HEAD_MARKS):
+        return None  # one cell at most and no group to cut it: most lines (see below)
     lead = _LEAD.match(line.text)
     start = line.start + lead.end()
     end, content = line.end, None
     separators = list(itertools.islice(_SEPARATOR.finditer(text, start, line.end), _MAX_CELLS))
     if len(separators) == _MAX_CELLS:
         return None  # a line of that many cells is a table's or a list's, not a source's head
-    if not separators and ")" not in line.text and "]" not in line.text:
-        return None  # one cell at most and no group to cut it: most lines (see below)
     cells_end = separators[-1].end() if separators else start
     for colon in _TEXT_AFTER.finditer(text, max(start, cells_end), min(line.end, start + _HEAD_CHARS)):
         if _open_brackets(text[start : colon.start()]):
