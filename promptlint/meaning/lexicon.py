@@ -127,9 +127,11 @@ class Lexicon:
 
     def _lookup(self, name: str) -> frozenset[str]:
         chain = keys(name)
-        meaningful = [k for k in chain if " ".join(split(k)) not in self._generic] or chain
+        # Each key split once: a name that is one key (most are) is split once in all.
+        split_keys = {k: split(k) for k in chain}
+        meaningful = [k for k in chain if " ".join(split_keys[k]) not in self._generic] or chain
         candidates = []
-        for words in (split(meaningful[-1]) if meaningful else (), split(name)):
+        for words in (split_keys[meaningful[-1]] if meaningful else (), split_keys.get(name) or split(name)):
             # A numbered slot ("score_2", "doc1_title") means what its words without the number mean.
             for variant in (words, tuple(w for w in words if not w.isdigit())):
                 if variant and variant not in candidates:
