@@ -337,3 +337,40 @@ def test_a_name_longer_than_any_phrase_is_looked_up_as_in_full(monkeypatch):
         cut += not answer and not read  # no concept, and none was asked: the shortcut answered
         found += bool(answer)
     assert cut >= 500 and found >= 300, (cut, found)
+
+
+# What the tokenizer's pre-split treats apart: letters (of any script), digits and other numbers,
+# contractions, spaces, tabs, line ends of every kind, Unicode spaces, punctuation, emoji, special tokens.
+TOKEN_PIECES = ["a", "Bc", "é", "ß", "中文", "1", "12345", "½", "Ⅻ", "'", "'s", "'LL", "'re", "ve", " ", "  ", "\t", "\n", "\r",
+                "\r\n", "\n\n", " \n", ".", ",", "!?", "—", "\u00a0", "\u0085", "\u2028", "\x1c", "\u3000", "🙂", "<|endoftext|>",
+                "_", "e\u0301", "[1]", " word", "policy.", ":"]
+
+
+def test_a_text_counted_in_parts_has_the_tokens_of_one_encoding():
+    plain = tokens._encoding()
+    r = random.Random(9)
+    cut = 0
+    for n in range(6000):
+        text = "".join(r.choices(TOKEN_PIECES, k=r.randint(0, 60)))
+        if n % 2:
+            tokens._counted.clear()  # half counted afresh, half with parts already counted for other texts
+        assert tokens.count(text) == len(plain.encode(text, disallowed_special=())), repr(text)
+        cut += tokens._LINE_START.search(text) is not None or tokens._last_word(text, 0, len(text)) > 0
+    assert cut >= 3000, cut
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="aZé1½'s \t\n\r.\u00a0\u2028\x1c🙂—", max_size=80))
+def test_any_text_counted_in_parts_has_the_tokens_of_one_encoding(text):
+    assert tokens.count(text) == len(tokens._encoding().encode(text, disallowed_special=()))
+
+
+def test_a_source_shares_the_parts_of_the_prompt_it_is_cut_from():
+    # Why count cuts each line at its last word: the source's lines, but its last word, are counted once.
+    prompt = "Sources:\n\n[1] Returns Policy\nDamaged goods may be returned within thirty days of delivery.\n\n[2] Shipping\nWe ship.\n"
+    tokens._counted.clear()
+    tokens.count(prompt)
+    parts = dict(tokens._counted)
+    source = prompt[prompt.index("[1]") : prompt.index("delivery.") + len("delivery.")]
+    tokens.count(source)
+    assert set(tokens._counted) - set(parts) == {" delivery."}
