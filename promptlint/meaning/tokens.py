@@ -52,13 +52,13 @@ def count(text: str) -> int:
     """The cl100k_base tokens of ``text``: the sum of those of its parts, cut where the tokenizer's
     pre-split ends a piece whatever comes after it and reads nothing after it to find the pieces
     before (tests/test_perf_equivalence.py compares with one encoding of the whole): before a line
-    that starts with no space, and between a letter or digit and a space. Each line is cut at its
+    that starts with no space, and between a letter or digit and a space. A long line is cut at its
     last word, so that a source, which ends without the blank lines that follow it in the prompt,
     shares all but its last word with the prompt's own lines."""
     total, start = 0, 0
     for cut in [*_LINE_START.finditer(text), None]:
         end = cut.end() if cut else len(text)
-        word = _last_word(text, start, end)
+        word = _last_word(text, start, end) if end - start > _TAIL else start  # a short line costs little to count again
         total += _part(text[start:word]) + _part(text[word:end])
         start = end
     return total
