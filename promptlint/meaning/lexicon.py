@@ -116,8 +116,8 @@ class Lexicon:
         self._generic = generic
         self._added = added  # (file, key) -> the words the user's `extend-<key>` adds to that list
         self._seen: dict[str, frozenset[str]] = {}  # a prompt asks about the same labels again and again
-        # The most words a name of a concept can have: a phrase's, or a name read by its words.
-        self._longest = max([MAX_NAME_WORDS, *(p.count(" ") + 1 for c in concepts.values() if not c.names_only for p in c.phrases)])
+        # Every phrase a label is looked up by: most names are none, found with one look.
+        self._phrases = frozenset(p for c in concepts.values() if not c.names_only for p in c.phrases)
 
     def concepts(self, name: str) -> frozenset[str]:
         found = self._seen.get(name)
@@ -136,13 +136,12 @@ class Lexicon:
             for variant in (words, tuple(w for w in words if not w.isdigit())):
                 if variant and variant not in candidates:
                     candidates.append(variant)
-        if all(len(words) > self._longest for words in candidates):
-            return frozenset()  # a line of prose asked about as a label (a header's last line): no name
         for words in candidates:
             joined = " ".join(words)
-            exact = frozenset(n for n, c in self._concepts.items() if not c.names_only and joined in c.phrases)
-            if exact:
-                return exact
+            if joined in self._phrases:
+                return frozenset(n for n, c in self._concepts.items() if not c.names_only and joined in c.phrases)
+        if all(len(words) > MAX_NAME_WORDS for words in candidates):
+            return frozenset()  # no concept reads a name of more words by its words (Concept.by_words)
         return frozenset(n for n, c in self._concepts.items() if not c.names_only and any(c.by_words(w) for w in candidates))
 
     def words(self, file: str, key: str) -> list[str]:
