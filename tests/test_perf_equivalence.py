@@ -391,3 +391,12 @@ def test_a_source_shares_the_parts_of_the_prompt_it_is_cut_from():
     source = prompt[prompt.index("[1]") : prompt.index("delivery.") + len("delivery.")]
     tokens.count(source)
     assert set(tokens._counted) - set(parts) == {" delivery."}
+
+
+def test_the_parts_kept_are_bounded(monkeypatch):
+    monkeypatch.setattr(tokens, "_ALL_KEPT", 1000)
+    tokens._counted.clear()
+    texts = [f"line {n} of a long text\n" for n in range(500)]
+    assert sum(tokens.count(t) for t in texts) == sum(len(tokens._encoding().encode(t)) for t in texts)
+    assert 0 < sum(map(len, tokens._counted)) <= 1000 and tokens._kept == sum(map(len, tokens._counted))
+    assert tokens.count("x" * (tokens._PART_KEPT + 1)) > 0 and max(map(len, tokens._counted)) <= tokens._PART_KEPT

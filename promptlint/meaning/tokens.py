@@ -42,10 +42,12 @@ def _ranks(path: str, expected_hash: str | None = None) -> dict[bytes, int]:
 _LINE_START = re.compile(r"\n(?=\S)")
 # How far from a line's end its last word is looked for.
 _TAIL = 256
-# Parts counted, by text, and the most kept: a prompt's lines are counted again in its sources
-# (an audit counts the whole request, then its rules each source), and its static lines in every record.
+# Parts counted, by text: a prompt's lines are counted again in its sources (an audit counts the
+# whole request, then its rules each source), and its static lines in every record. What is kept
+# is bounded, a part and all of them, so that memory stays flat however much is counted.
 _counted: dict[str, int] = {}
-_KEPT, _KEPT_CHARS = 4096, 65536
+_PART_KEPT, _ALL_KEPT = 1 << 16, 1 << 22  # characters
+_kept = 0
 
 
 def count(text: str) -> int:
@@ -73,15 +75,18 @@ def _last_word(text: str, start: int, end: int) -> int:
 
 
 def _part(text: str) -> int:
+    global _kept
     if not text:
         return 0
     found = _counted.get(text)
     if found is None:
         found = len(_encoding().encode(text, disallowed_special=()))
-        if len(text) <= _KEPT_CHARS:
-            if len(_counted) >= _KEPT:
+        if len(text) <= _PART_KEPT:
+            if _kept + len(text) > _ALL_KEPT:
                 _counted.clear()
+                _kept = 0
             _counted[text] = found
+            _kept += len(text)
     return found
 
 
