@@ -46,7 +46,7 @@ _TAIL = 256
 # whole request, then its rules each source), and its static lines in every record. What is kept
 # is bounded, a part and all of them, so that memory stays flat however much is counted.
 _counted: dict[str, int] = {}
-_PART_KEPT, _ALL_KEPT = 1 << 16, 1 << 22  # characters
+_PART_KEPT, _ALL_KEPT = 1 << 16, 1 << 20  # characters
 _kept = 0
 
 
