@@ -318,15 +318,9 @@ def test_a_line_with_no_separator_and_no_closing_group_has_one_cell_at_most():
 
 def _lookup_concept_by_concept(lexicon, name: str) -> frozenset[str]:
     """Lexicon._lookup as it was: every concept asked about every reading of the name."""
-    from promptlint.meaning.lexicon import keys, split
+    from promptlint.meaning.lexicon import _readings
 
-    chain = keys(name)
-    meaningful = [k for k in chain if " ".join(split(k)) not in lexicon._generic] or chain
-    candidates = []
-    for words in (split(meaningful[-1]) if meaningful else (), split(name)):
-        for variant in (words, tuple(w for w in words if not w.isdigit())):
-            if variant and variant not in candidates:
-                candidates.append(variant)
+    candidates = _readings(name, lexicon._generic)
     for words in candidates:
         joined = " ".join(words)
         exact = frozenset(n for n, c in lexicon._concepts.items() if not c.names_only and joined in c.phrases)

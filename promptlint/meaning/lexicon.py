@@ -126,16 +126,7 @@ class Lexicon:
         return found
 
     def _lookup(self, name: str) -> frozenset[str]:
-        chain = keys(name)
-        # Each key split once: a name that is one key (most are) is split once in all.
-        split_keys = {k: split(k) for k in chain}
-        meaningful = [k for k in chain if " ".join(split_keys[k]) not in self._generic] or chain
-        candidates = []
-        for words in (split_keys[meaningful[-1]] if meaningful else (), split_keys.get(name) or split(name)):
-            # A numbered slot ("score_2", "doc1_title") means what its words without the number mean.
-            for variant in (words, tuple(w for w in words if not w.isdigit())):
-                if variant and variant not in candidates:
-                    candidates.append(variant)
+        candidates = _readings(name, self._generic)
         for words in candidates:
             joined = " ".join(words)
             if joined in self._phrases:
@@ -192,6 +183,22 @@ class Lexicon:
 
     def is_generic(self, name: str) -> bool:
         return " ".join(split(name)) in self._generic
+
+
+def _readings(name: str, generic: frozenset[str]) -> list[tuple[str, ...]]:
+    """The words a name is looked up by: its last key that is not generic, then the whole name,
+    each also without its numbers."""
+    chain = keys(name)
+    # Each key split once: a name that is one key (most are) is split once in all.
+    split_keys = {k: split(k) for k in chain}
+    meaningful = [k for k in chain if " ".join(split_keys[k]) not in generic] or chain
+    candidates = []
+    for words in (split_keys[meaningful[-1]] if meaningful else (), split_keys.get(name) or split(name)):
+        # A numbered slot ("score_2", "doc1_title") means what its words without the number mean.
+        for variant in (words, tuple(w for w in words if not w.isdigit())):
+            if variant and variant not in candidates:
+                candidates.append(variant)
+    return candidates
 
 
 # The concepts whose fields the segmenter reads as a source's metadata.

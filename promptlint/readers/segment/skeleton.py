@@ -103,13 +103,9 @@ def _head(text: str, line: Line, index: int) -> _Head | None:
     separators = list(itertools.islice(_SEPARATOR.finditer(text, start, line.end), _MAX_CELLS))
     if len(separators) == _MAX_CELLS:
         return None  # a line of that many cells is a table's or a list's, not a source's head
-    cells_end = separators[-1].end() if separators else start
-    for colon in _TEXT_AFTER.finditer(text, max(start, cells_end), min(line.end, start + _HEAD_CHARS)):
-        if _open_brackets(text[start : colon.start()]):
-            continue  # a label inside a group: "(match: 0.93): ..."
-        if len(text[colon.end() : min(line.end, colon.end() + _HEAD_CHARS)].split()) >= CONTENT_WORDS:
-            end, content = colon.start(), Span(colon.end(), line.end)
-            break
+    colon = _text_after(text, start, separators[-1].end() if separators else start, line.end)
+    if colon is not None:
+        end, content = colon.start(), Span(colon.end(), line.end)
     if not separators and not _has_group(text, start, end):
         return None  # one cell at most, and no group: no head
     cells = _cells(text, start, end)
@@ -121,6 +117,16 @@ def _head(text: str, line: Line, index: int) -> _Head | None:
     key = Span(line.start + lead.start("key"), line.start + lead.end("key")) if lead["key"] else None
     shape = tuple((c.label or "_", text[c.cut.start : c.span.start].strip()[:1]) for c in cells)
     return _Head(index, key, cells, content, ((lead["marks"] or "").strip(), bool(lead["key"]), bool(lead["number"]), shape, content is not None))
+
+
+def _text_after(text: str, start: int, cells_end: int, end: int) -> re.Match[str] | None:
+    """The colon after the cells of a head (from ``start``) before the unit's text on its line, if there is one."""
+    for colon in _TEXT_AFTER.finditer(text, max(start, cells_end), min(end, start + _HEAD_CHARS)):
+        if _open_brackets(text[start : colon.start()]):
+            continue  # a label inside a group: "(match: 0.93): ..."
+        if len(text[colon.end() : min(end, colon.end() + _HEAD_CHARS)].split()) >= CONTENT_WORDS:
+            return colon
+    return None
 
 
 def _open_brackets(before: str) -> bool:
