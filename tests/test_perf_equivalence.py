@@ -291,3 +291,106 @@ def test_the_token_table_read_in_bulk_is_tiktokens_own():
 def test_words_counted_only_as_far_as_needed_compare_as_all_of_them(text, most):
     # wrapper_overhead._unit_of_text: whether the content has more words than the longest field.
     assert (len(text.split(None, most)) > most) == (len(text.split()) > most)
+
+
+PIECES = ["Pricing", "match: 0.93", " | ", " / ", " -- ", " · ", " • ", "\t|\t", "(0.93, 2026-11-20)", "[wiki]", "(a", ")", "]", ": ", "The Pro plan costs more", "x", " ", "-", "(", "["]
+
+
+def test_a_line_with_no_separator_and_no_closing_group_has_one_cell_at_most():
+    # skeleton._head returns early on such a line, without cutting it: it cannot have the two cells a head needs.
+    from promptlint.readers.segment import skeleton
+
+    r = random.Random(2)
+    reached = unmarked = 0
+    for _ in range(4000):
+        line = "".join(r.choices(PIECES, k=r.randint(1, 8)))
+        start, end = 0, r.randint(0, len(line))
+        if not any(mark in line for mark in skeleton._HEAD_MARKS):
+            # Nor can a line without the marks of either: _head returns before looking for them.
+            assert not skeleton._SEPARATOR.search(line) and not skeleton._has_group(line, start, end), line
+            unmarked += 1
+        if skeleton._SEPARATOR.search(line, start, len(line)) or skeleton._has_group(line, start, end):
+            continue
+        assert len(skeleton._cells(line, start, end)) <= 1, (line, end)
+        reached += 1
+    assert reached >= 800 and unmarked >= 300, (reached, unmarked)
+
+
+def _lookup_concept_by_concept(lexicon, name: str) -> frozenset[str]:
+    """Lexicon._lookup as it was: every concept asked about every reading of the name."""
+    from promptlint.meaning.lexicon import _readings
+
+    candidates = _readings(name, lexicon._generic)
+    for words in candidates:
+        joined = " ".join(words)
+        exact = frozenset(n for n, c in lexicon._concepts.items() if not c.names_only and joined in c.phrases)
+        if exact:
+            return exact
+    return frozenset(n for n, c in lexicon._concepts.items() if not c.names_only and any(c.by_words(w) for w in candidates))
+
+
+def test_a_name_is_looked_up_as_concept_by_concept(monkeypatch):
+    # Lexicon._lookup finds a phrase with one look, and answers "no concept" at once for a name too long to be read by its words.
+    from promptlint.meaning.lexicon import Concept, shipped
+
+    lexicon = shipped()
+    read = []
+    by_words = Concept.by_words
+    monkeypatch.setattr(Concept, "by_words", lambda self, words: read.append(words) or by_words(self, words))
+    words = sorted({w for c in lexicon._concepts.values() for p in c.phrases for w in p.split()}) + ["[1]", "Policy", "—", "chunk_no", "x.y", "2"]
+    r = random.Random(5)
+    cut = found = 0
+    for _ in range(4000):
+        name = r.choice([" ", "_", "."]).join(r.choices(words, k=r.randint(1, 9)))
+        answer = _lookup_concept_by_concept(lexicon, name)
+        read.clear()
+        assert lexicon._lookup(name) == answer, name
+        cut += not answer and not read  # no concept, and none was asked: the shortcut answered
+        found += bool(answer)
+    assert cut >= 800 and found >= 300, (cut, found)
+
+
+# What the tokenizer's pre-split treats apart: letters (of any script), digits and other numbers,
+# contractions, spaces, tabs, line ends of every kind, Unicode spaces, punctuation, emoji, special tokens.
+TOKEN_PIECES = ["a", "Bc", "é", "ß", "中文", "1", "12345", "½", "Ⅻ", "'", "'s", "'LL", "'re", "ve", " ", "  ", "\t", "\n", "\r",
+                "\r\n", "\n\n", " \n", ".", ",", "!?", "—", "\u00a0", "\u0085", "\u2028", "\x1c", "\u3000", "🙂", "<|endoftext|>",
+                "_", "e\u0301", "[1]", " word", "policy.", ":", "Damaged goods may be returned within thirty days " * 6]
+
+
+def test_a_text_counted_in_parts_has_the_tokens_of_one_encoding():
+    plain = tokens._encoding()
+    r = random.Random(9)
+    cut = 0
+    for n in range(6000):
+        text = "".join(r.choices(TOKEN_PIECES, k=r.randint(0, 60)))
+        if n % 2:
+            tokens._counted.clear()  # half counted afresh, half with parts already counted for other texts
+        assert tokens.count(text) == len(plain.encode(text, disallowed_special=())), repr(text)
+        cut += tokens._LINE_START.search(text) is not None and max(map(len, text.splitlines())) > tokens._TAIL
+    assert cut >= 1000, cut  # texts of several lines, one of them long enough to be cut at its last word
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="aZé1½'s \t\n\r.\u00a0\u2028\x1c🙂—", max_size=80))
+def test_any_text_counted_in_parts_has_the_tokens_of_one_encoding(text):
+    assert tokens.count(text) == len(tokens._encoding().encode(text, disallowed_special=()))
+
+
+def test_a_source_shares_the_parts_of_the_prompt_it_is_cut_from():
+    # Why count cuts each line at its last word: the source's lines, but its last word, are counted once.
+    prompt = "Sources:\n\n[1] Returns Policy\n" + "Damaged goods may be returned " * 10 + "within thirty days of delivery.\n\n[2] Shipping\nWe ship.\n"
+    tokens._counted.clear()
+    tokens.count(prompt)
+    parts = dict(tokens._counted)
+    source = prompt[prompt.index("[1]") : prompt.index("delivery.") + len("delivery.")]
+    tokens.count(source)
+    assert set(tokens._counted) - set(parts) == {" delivery."}
+
+
+def test_the_parts_kept_are_bounded(monkeypatch):
+    monkeypatch.setattr(tokens, "_ALL_KEPT", 1000)
+    tokens._counted.clear()
+    texts = [f"line {n} of a long text\n" for n in range(500)]
+    assert sum(tokens.count(t) for t in texts) == sum(len(tokens._encoding().encode(t)) for t in texts)
+    assert 0 < sum(map(len, tokens._counted)) <= 1000 and tokens._kept == sum(map(len, tokens._counted))
+    assert tokens.count("x" * (tokens._PART_KEPT + 1)) > 0 and max(map(len, tokens._counted)) <= tokens._PART_KEPT

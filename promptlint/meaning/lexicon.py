@@ -116,6 +116,8 @@ class Lexicon:
         self._generic = generic
         self._added = added  # (file, key) -> the words the user's `extend-<key>` adds to that list
         self._seen: dict[str, frozenset[str]] = {}  # a prompt asks about the same labels again and again
+        # Every phrase a label is looked up by: most names are none, found with one look.
+        self._phrases = frozenset(p for c in concepts.values() if not c.names_only for p in c.phrases)
 
     def concepts(self, name: str) -> frozenset[str]:
         found = self._seen.get(name)
@@ -124,19 +126,13 @@ class Lexicon:
         return found
 
     def _lookup(self, name: str) -> frozenset[str]:
-        chain = keys(name)
-        meaningful = [k for k in chain if " ".join(split(k)) not in self._generic] or chain
-        candidates = []
-        for words in (split(meaningful[-1]) if meaningful else (), split(name)):
-            # A numbered slot ("score_2", "doc1_title") means what its words without the number mean.
-            for variant in (words, tuple(w for w in words if not w.isdigit())):
-                if variant and variant not in candidates:
-                    candidates.append(variant)
+        candidates = _readings(name, self._generic)
         for words in candidates:
             joined = " ".join(words)
-            exact = frozenset(n for n, c in self._concepts.items() if not c.names_only and joined in c.phrases)
-            if exact:
-                return exact
+            if joined in self._phrases:
+                return frozenset(n for n, c in self._concepts.items() if not c.names_only and joined in c.phrases)
+        if all(len(words) > MAX_NAME_WORDS for words in candidates):
+            return frozenset()  # no concept reads a name of more words by its words (Concept.by_words)
         return frozenset(n for n, c in self._concepts.items() if not c.names_only and any(c.by_words(w) for w in candidates))
 
     def words(self, file: str, key: str) -> list[str]:
@@ -187,6 +183,22 @@ class Lexicon:
 
     def is_generic(self, name: str) -> bool:
         return " ".join(split(name)) in self._generic
+
+
+def _readings(name: str, generic: frozenset[str]) -> list[tuple[str, ...]]:
+    """The words a name is looked up by: its last key that is not generic, then the whole name,
+    each also without its numbers."""
+    chain = keys(name)
+    # Each key split once: a name that is one key (most are) is split once in all.
+    split_keys = {k: split(k) for k in chain}
+    meaningful = [k for k in chain if " ".join(split_keys[k]) not in generic] or chain
+    candidates = []
+    for words in (split_keys[meaningful[-1]] if meaningful else (), split_keys.get(name) or split(name)):
+        # A numbered slot ("score_2", "doc1_title") means what its words without the number mean.
+        for variant in (words, tuple(w for w in words if not w.isdigit())):
+            if variant and variant not in candidates:
+                candidates.append(variant)
+    return candidates
 
 
 # The concepts whose fields the segmenter reads as a source's metadata.

@@ -267,7 +267,8 @@ def parse(data: bytes, display: str, suffix: str, lexicon: Lexicon | None = None
         raw = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise UnreadableFile(f"{display}: not valid UTF-8 (byte offset {exc.start})") from None
-    return parse_text(raw, display, suffix, lexicon)
+    # Strict UTF-8 decodes no lone surrogate: the text needs no looking for one.
+    return _parse_unicode(raw, display, suffix, lexicon)
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -279,6 +280,11 @@ def parse_text(raw: str, display: str, suffix: str, lexicon: Lexicon | None = No
     if surrogate:
         # Only a str built in Python can hold one; it cannot be encoded, written or tokenized.
         raise UnreadableFile(f"{display}: not valid Unicode text (a lone surrogate at character offset {surrogate.start()})")
+    return _parse_unicode(raw, display, suffix, lexicon)
+
+
+def _parse_unicode(raw: str, display: str, suffix: str, lexicon: Lexicon | None) -> Document:
+    """The document of a text that holds no lone surrogate."""
     bom = raw.startswith(BOM)
     raw = raw[1:] if bom else raw
     # The rules read lines ending in \n; a stray \r would hide a blank line from

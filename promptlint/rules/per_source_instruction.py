@@ -91,7 +91,8 @@ def check(prompt: Prompt, ctx: RuleContext):
                 f"{name} carries an instruction to the model; it competes with the system prompt's rules",
                 fix=Fix(Applicability.SAFE, (Edit(remove_line(prompt.text, line)),), "Remove the instruction line"),
             )
-        for scope in (source.header, source.content) if scan else ():
+        # Each scope is scanned only where a phrase can match in it: a source's text is long.
+        for scope in (s for s in (source.header, source.content) if scan and may_match(words, prompt.lower[s.start : s.end])):
             for match in phrases.finditer(prompt.lower, scope.start, scope.end):
                 if any(line.start <= match.start() < line.end for line in source.wrapper_lines):
                     continue  # already reported, with its fix, as a wrapper line

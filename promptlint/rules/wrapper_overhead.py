@@ -128,10 +128,12 @@ def check(prompt: Prompt, ctx: RuleContext):
     over = [(s, w) for s in prompt.sources if not s.repeated and tokens.at_most(w := _wrapper(prompt, s, ctx.lexicon)) > budget]
     read = {id(s) for s in _read_as_sources(prompt, ctx.lexicon)} if over else set()
     for source, wrapper in ((s, w) for s, w in over if id(s) in read):
-        cost = tokens.count(wrapper)
-        if cost <= budget:
+        header = render_header(to_chunk(prompt, source), source.key or source.position + 1, today=ctx.today) + "\n"
+        # A wrapper written as the canonical header costs exactly what it would: never more, so
+        # neither is counted (a clean prompt in the canonical layout then loads no tokenizer).
+        if wrapper == header or (cost := tokens.count(wrapper)) <= budget:
             continue
-        canonical = tokens.count(render_header(to_chunk(prompt, source), source.key or source.position + 1, today=ctx.today) + "\n")
+        canonical = tokens.count(header)
         if cost > canonical:
             finding = ctx.finding(
                 prompt,

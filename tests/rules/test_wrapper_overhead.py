@@ -4,8 +4,13 @@ date is PL102's or PL201's, however its key is spelt."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
+
+from conftest import ROOT
 
 from promptlint.engine.config import build
 from promptlint.engine.lint import lint_text
@@ -142,3 +147,30 @@ def test_the_turns_of_an_example_chat_are_no_wrapper(form, roles):
     assert _pl402(text, path) == []
     named = {"requester_handle": turns[roles[0]], "responder_handle": turns[roles[1]]}
     assert len(_pl402(build_prompt([(named, CONTENTS[0]), (named, CONTENTS[1])]), path)) == 2
+
+
+# A clean prompt in the canonical layout: each header longer than the budget in bytes, so the cheap bound does not clear it.
+CANONICAL = (
+    "Answer from the sources below and cite each claim as [n].\n\n"
+    "[1] Warranty Terms and Conditions — Limits > Eligibility\n" + CONTENTS[0] + "\n\n"
+    "[2] Shipping and Delivery FAQ — Escalation > Definitions\n" + CONTENTS[1] + "\n\n"
+    "Question: Can I return damaged goods?\n"
+)
+
+
+def test_a_wrapper_written_as_the_canonical_header_is_not_counted(tmp_path):
+    """It costs what the canonical header costs, never more: a clean check of it loads no tokenizer."""
+    from promptlint.engine.lint import segment_document
+    from promptlint.meaning import tokens
+    from promptlint.readers import document
+    from promptlint.rules.wrapper_overhead import _wrapper
+
+    prompts = segment_document(document.parse_text(CANONICAL, "t.txt", ".txt", CONFIG.lexicon), CONFIG)
+    wrappers = [_wrapper(p, s, CONFIG.lexicon) for p in prompts for s in p.sources]
+    assert len(wrappers) == 2 and all(tokens.at_most(w) > 25 for w in wrappers)  # the shortcut is what clears them
+    code = (
+        "import sys\nfrom promptlint.engine.config import build\nfrom promptlint.engine.lint import lint_text\n"
+        f"print(lint_text({CANONICAL!r}, path='t.txt', config=build({{}}, 'test')), 'tiktoken' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert (done.returncode, done.stdout, done.stderr) == (0, "[] False\n", "")

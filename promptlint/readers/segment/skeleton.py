@@ -37,6 +37,8 @@ _LEAD = re.compile(r"[ \t]*(?P<marks>#{1,6}[ \t]+|[-*\u2022][ \t]+)?(?:\[(?P<key
 # The separators a header writes between its cells, spaced on both sides.
 # (Not a dash: "Title — Section > Subsection" is a heading path, which the header lines read.)
 _SEPARATOR = re.compile(r"[ \t]+(?:-{2,}|/|\||\u00b7|\u2022)[ \t]+")
+# What a separator or a group holds: a line with none of them has neither (found by `in`, faster than the patterns).
+_HEAD_MARKS = ("--", "/", "|", "\u00b7", "\u2022", ")", "]")
 # A bracketed group that ends a cell: "Pricing (0.93, 2026-11-20)".
 _GROUP = re.compile(r"(?:\((?P<round>[^()\n]*)\)|\[(?P<square>[^\[\]\n]*)\])(?=[ \t]*$)")
 # A cell written "label: value" or "label=value"; a label is a few words.
@@ -93,19 +95,19 @@ def skeleton_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[
 
 def _head(text: str, line: Line, index: int) -> _Head | None:
     """The line cut into cells, or None when it has fewer than two cells (no separator, no group)."""
+    if not any(mark in line.text for mark in _HEAD_MARKS):
+        return None  # one cell at most and no group to cut it: most lines (see below)
     lead = _LEAD.match(line.text)
     start = line.start + lead.end()
     end, content = line.end, None
     separators = list(itertools.islice(_SEPARATOR.finditer(text, start, line.end), _MAX_CELLS))
     if len(separators) == _MAX_CELLS:
         return None  # a line of that many cells is a table's or a list's, not a source's head
-    cells_end = separators[-1].end() if separators else start
-    for colon in _TEXT_AFTER.finditer(text, max(start, cells_end), min(line.end, start + _HEAD_CHARS)):
-        if _open_brackets(text[start : colon.start()]):
-            continue  # a label inside a group: "(match: 0.93): ..."
-        if len(text[colon.end() : min(line.end, colon.end() + _HEAD_CHARS)].split()) >= CONTENT_WORDS:
-            end, content = colon.start(), Span(colon.end(), line.end)
-            break
+    colon = _text_after(text, start, separators[-1].end() if separators else start, line.end)
+    if colon is not None:
+        end, content = colon.start(), Span(colon.end(), line.end)
+    if not separators and not _has_group(text, start, end):
+        return None  # one cell at most, and no group: no head
     cells = _cells(text, start, end)
     if content is None and cells and len(text[cells[-1].span.start : cells[-1].span.end].split()) >= CONTENT_WORDS:
         # "Pricing · 0.93 · The Pro plan costs ...": the last cell is the text.
@@ -115,6 +117,16 @@ def _head(text: str, line: Line, index: int) -> _Head | None:
     key = Span(line.start + lead.start("key"), line.start + lead.end("key")) if lead["key"] else None
     shape = tuple((c.label or "_", text[c.cut.start : c.span.start].strip()[:1]) for c in cells)
     return _Head(index, key, cells, content, ((lead["marks"] or "").strip(), bool(lead["key"]), bool(lead["number"]), shape, content is not None))
+
+
+def _text_after(text: str, start: int, cells_end: int, end: int) -> re.Match[str] | None:
+    """The colon after the cells of a head (from ``start``) before the unit's text on its line, if there is one."""
+    for colon in _TEXT_AFTER.finditer(text, max(start, cells_end), min(end, start + _HEAD_CHARS)):
+        if _open_brackets(text[start : colon.start()]):
+            continue  # a label inside a group: "(match: 0.93): ..."
+        if len(text[colon.end() : min(end, colon.end() + _HEAD_CHARS)].split()) >= CONTENT_WORDS:
+            return colon
+    return None
 
 
 def _open_brackets(before: str) -> bool:
