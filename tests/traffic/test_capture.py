@@ -8,15 +8,17 @@ import asyncio
 import json
 
 import anthropic
+import anthropic._base_client
 import httpx
 import openai
 import pytest
-from wire import ANTHROPIC_HTTP, CHAT_REPLY, OPENAI_HTTP
+from wire import CHAT_REPLY, OPENAI_HTTP, client_module
 
 import promptlint
 from conftest import ROOT
 from promptlint.traffic import intercept
 
+ANTHROPIC_HTTP = client_module(anthropic._base_client)  # not in wire: the frameworks' environment has no anthropic
 SECRET = "sk-test-0123456789-secret"
 SOURCES = "Answer from the sources.\n\n[1] Returns Policy{}\nDamaged goods may be returned within 30 days.\n\n[2] Shipping FAQ{}\nDelivery takes 3-5 days.\n\nQuestion: How long do I have?"
 SCORED = SOURCES.format(" (score: 0.91)", " (score: 0.82)")

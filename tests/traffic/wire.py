@@ -1,4 +1,4 @@
-"""The HTTP client module each SDK sends through: openai and anthropic moved from httpx to httpx2, and
+"""The HTTP client module each SDK sends through (``client_module``): openai and anthropic moved from httpx to httpx2, and
 a framework may pin either (llama-index-llms-openai wants openai 2, on httpx). Tests build their
 MockTransport from the module the installed SDK uses, so they test the version installed. A framework
 that takes no client of the caller's (Haystack) talks to a local server instead."""
@@ -10,16 +10,15 @@ import threading
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-import anthropic._base_client
 import openai._base_client
 
 
-def _client_module(base):
+def client_module(base):
+    """The module a SDK's ``_base_client`` sends through."""
     return getattr(base, "httpx2", None) or base.httpx
 
 
-OPENAI_HTTP = _client_module(openai._base_client)
-ANTHROPIC_HTTP = _client_module(anthropic._base_client)
+OPENAI_HTTP = client_module(openai._base_client)
 
 
 CHAT_REPLY = {"id": "c1", "object": "chat.completion", "created": 0, "model": "gpt-4o",
