@@ -74,13 +74,19 @@ def test_a_haystack_pipeline_is_linted_with_the_documents_it_retrieved(asynchron
     assert [(f.code, f.message, f.tokens) for f in captured.findings] == expected
 
 
-def test_without_the_retrieved_documents_the_same_request_is_read_from_its_text_alone():
+@pytest.mark.parametrize(("source", "expected"), [
+    # A BM25 score (1.75) has no score's shape, and nothing labels it: read alone, only the dates are found.
+    (SCORED, ["PL201", "PL201"]),
+    # Read alone, each source's whole line is its wrapper, chunk and all: too long a wrapper (PL402).
+    (DATED, ["PL201", "PL402", "PL201"]),
+    (PLAIN, []),
+], ids=["scored", "dated", "clean"])
+def test_without_the_retrieved_documents_the_same_request_is_read_from_its_text_alone(source, expected):
     with chat_server() as url, promptlint.capture() as captured:
-        _run(_pipeline(SCORED, url), False)
+        _run(_pipeline(source, url), False)
     alone = promptlint.capture()
     alone._take(captured.requests[0].body, "")
-    # A BM25 score (1.75) has no score's shape, and nothing labels it: read alone, only the dates are found.
-    assert [f.code for f in alone.findings] == ["PL201", "PL201"]
+    assert [f.code for f in alone.findings] == expected
 
 
 class Recording(tracing.Tracer):
