@@ -123,6 +123,8 @@ def _register_haystack() -> None:
     from haystack.dataclasses import Document
 
     def take(output) -> None:
+        if not _retrievals.all:  # no capture running: the tracer only passes things on
+            return
         try:
             documents = output.get("documents") if isinstance(output, Mapping) else None
             found = [Retrieved(d.content, _plain(d.meta, d.score)) for d in documents or () if isinstance(d, Document) and isinstance(d.content, str)]
