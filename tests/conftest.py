@@ -24,6 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SUFFIX = ".snap.yaml"
 UPDATE = "python -m pytest --snapshot-update"
 
+pytest_plugins = ["noskips"]  # --no-skips, for CI's framework run
+
 
 def pytest_addoption(parser):
     parser.addoption("--snapshot-update", action="store_true", default=False,

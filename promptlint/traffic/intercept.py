@@ -6,6 +6,10 @@ OpenAI and Anthropic SDKs now send through httpx2, whose classes are the same. T
 listener wraps those methods, once, for good: restoring them later could undo another
 library's wrapper put on after ours, and with no listener the wrapper only reads a tuple.
 
+An SDK that sends asynchronously through aiohttp where it is installed (Google GenAI's async
+client) is taken in ``ClientSession._request``, which every request of a session passes through;
+but not when an httpx client sends it through aiohttp (LiteLLM's transport): it was taken there.
+
 botocore (Bedrock's ``Converse``, ``InvokeModel``, ``RetrieveAndGenerate``) sends through
 urllib3, and a stubbed client (botocore's ``Stubber``) sends nothing at all: its request is
 taken where the client has just serialised it, which every call passes through.
@@ -20,8 +24,10 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
 import threading
 from collections.abc import Callable
+from contextvars import ContextVar
 from urllib.parse import urlsplit
 
 Listener = Callable[[bytes, str], None]
@@ -29,6 +35,7 @@ Listener = Callable[[bytes, str], None]
 CLIENT_MODULES = ("httpx", "httpx2")
 
 errors = 0  # listener (or body-reading) errors swallowed so far
+_sending: ContextVar[bool] = ContextVar("promptlint_sending", default=False)  # inside an async httpx send
 
 
 class Listeners:
@@ -66,6 +73,11 @@ def _wrap_clients() -> None:
         module.Client.send = _sync_send(module.Client.send, module.RequestNotRead)
         module.AsyncClient.send = _async_send(module.AsyncClient.send, module.RequestNotRead)
         _wrapped.add(name)
+    if "aiohttp" not in _wrapped and importlib.util.find_spec("aiohttp") is not None:
+        from aiohttp import ClientSession
+
+        ClientSession._request = _aiohttp_request(ClientSession._request)
+        _wrapped.add("aiohttp")
     if "botocore" not in _wrapped and importlib.util.find_spec("botocore") is not None:
         from botocore.client import BaseClient
 
@@ -102,6 +114,26 @@ def _deliver_botocore(request: dict) -> None:
         _hand_on(body, f"{url.hostname}{url.path}")
 
 
+def _deliver_aiohttp(url, data, document) -> None:
+    """``data`` as sent, or the JSON ``document`` as aiohttp writes it by default; a form, a file
+    or a stream is not read."""
+    global errors
+    if not _requests.all or _sending.get():
+        return
+    try:
+        if document is not None:
+            body = json.dumps(document).encode("utf-8")
+        elif isinstance(data, str | bytes | bytearray):
+            body = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+        else:
+            return
+        where = urlsplit(str(url))
+    except Exception:
+        errors += 1
+        return
+    _hand_on(body, f"{where.hostname or ''}{where.path}")
+
+
 def _hand_on(body: bytes, where: str) -> None:
     global errors
     if not body:
@@ -129,10 +161,23 @@ def _sync_send(original, not_read: type[Exception]):
 def _async_send(original, not_read: type[Exception]):
     async def send(self, request, **options):
         _deliver(request, not_read)
-        return await original(self, request, **options)
+        sending = _sending.set(True)
+        try:
+            return await original(self, request, **options)
+        finally:
+            _sending.reset(sending)
 
     send.__wrapped__ = original
     return send
+
+
+def _aiohttp_request(original):
+    async def _request(self, method, str_or_url, **options):
+        _deliver_aiohttp(str_or_url, options.get("data"), options.get("json"))
+        return await original(self, method, str_or_url, **options)
+
+    _request.__wrapped__ = original
+    return _request
 
 
 def _botocore_serialise(original):

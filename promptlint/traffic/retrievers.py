@@ -4,28 +4,36 @@ LangChain calls ``on_retriever_end`` of every callback handler a run is configur
 configure hook adds ours to every run started in a context where it is set (the thread
 that started listening, and what it runs in threads and tasks of its own). LlamaIndex
 sends a ``RetrievalEndEvent`` with the nodes and their scores to the handlers of its root
-dispatcher, from any thread; a node's score is handed on as its metadata ``score``. A
-listener gets each document's text and its metadata of plain values (strings, numbers,
-dates). An error here is counted in ``intercept.errors``; neither framework raises a
-handler's error into the application.
+dispatcher, from any thread; a node's score is handed on as its metadata ``score``.
+Haystack traces each component a pipeline runs, and hands the span its output as a content
+tag, which a tracer may take whether or not content tracing is on: our tracer goes around
+the one Haystack traces with, passes every span and tag on to it unchanged, and hands on the
+``documents`` a component outputs (a retriever, a ranker), each score as the metadata
+``score``. A listener gets each document's text and its metadata of plain values (strings,
+numbers, dates). An error here is counted in ``intercept.errors``; no framework raises a
+handler's error into the application, and ours are caught before they reach it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import importlib.util
+from collections.abc import Mapping
 
 from ..readers.retrieved import Retrieved
 from . import intercept
 
 _hooked: set[str] = set()
 _langchain: dict = {}  # the context variable LangChain's configure hook reads, and our handler
+_haystack: dict = {}  # our tracer's class
 _PLAIN = (str, int, float, datetime.date)
 
 
 def _hook_frameworks() -> None:
     _hook_langchain()
     _hook_llama_index()
+    _hook_haystack()
 
 
 def _hand_on(found: list[Retrieved]) -> None:
@@ -33,8 +41,10 @@ def _hand_on(found: list[Retrieved]) -> None:
         listener(found)
 
 
-def _plain(metadata: dict) -> tuple[tuple[str, object], ...]:
-    return tuple((str(key), value) for key, value in metadata.items() if isinstance(value, _PLAIN))
+def _plain(metadata: dict, score: float | None = None) -> tuple[tuple[str, object], ...]:
+    """The plain values of ``metadata``, and the retriever's ``score`` (when it gives one) as its ``score``."""
+    scored = {**metadata, "score": score} if score is not None else metadata
+    return tuple((str(key), value) for key, value in scored.items() if isinstance(value, _PLAIN))
 
 
 def _hook_langchain() -> None:
@@ -83,13 +93,96 @@ def _hook_llama_index() -> None:
             if type(event).__name__ != "RetrievalEndEvent":  # its class is in LlamaIndex itself
                 return
             try:
-                found = [Retrieved(n.node.get_content(), _plain({**n.node.metadata, **({"score": n.score} if n.score is not None else {})})) for n in event.nodes]
+                found = [Retrieved(n.node.get_content(), _plain(n.node.metadata, n.score)) for n in event.nodes]
                 _hand_on(found)
             except Exception:
                 intercept.errors += 1
 
     get_dispatcher().add_event_handler(Retrievals())
     _hooked.add("llama_index")
+
+
+def _hook_haystack() -> None:
+    """Our tracer around the one Haystack traces with (each time: the application may enable its own
+    after ours, which replaces it); its class, made once."""
+    if "haystack" not in _hooked and importlib.util.find_spec("haystack") is None:
+        return
+    try:
+        if "haystack" not in _hooked:
+            _register_haystack()
+        from haystack import tracing
+
+        if not isinstance(tracing.tracer.actual_tracer, _haystack["tracer"]):
+            tracing.enable_tracing(_haystack["tracer"](tracing.tracer.actual_tracer))
+    except Exception:  # a Haystack whose tracing we do not know: its documents are not seen, and capture goes on
+        intercept.errors += 1
+
+
+def _register_haystack() -> None:
+    from haystack import tracing
+    from haystack.dataclasses import Document
+
+    def take(output) -> None:
+        if not _retrievals.all:  # no capture running: the tracer only passes things on
+            return
+        try:
+            documents = output.get("documents") if isinstance(output, Mapping) else None
+            found = [Retrieved(d.content, _plain(d.meta, d.score)) for d in documents or () if isinstance(d, Document) and isinstance(d.content, str)]
+            if found:
+                _hand_on(found)
+        except Exception:
+            intercept.errors += 1
+
+    class Span(tracing.Span):
+        """A span of the application's tracer, which sees the component's output go by."""
+
+        def __init__(self, inner: tracing.Span):
+            self.inner = inner
+
+        def set_tag(self, key, value) -> None:
+            self.inner.set_tag(key, value)
+
+        def set_tags(self, tags) -> None:
+            self.inner.set_tags(tags)
+
+        def set_content_tag(self, key, value) -> None:
+            if key == "haystack.component.output":
+                take(value)
+            self.inner.set_content_tag(key, value)  # which keeps it only where content tracing is on
+
+        def raw_span(self):
+            return self.inner.raw_span()
+
+        def get_correlation_data_for_logs(self) -> dict:
+            return self.inner.get_correlation_data_for_logs()
+
+        def __getattr__(self, name):  # what the application's span has beyond Haystack's interface
+            if name == "inner":  # not set yet (a copy being made): not the inner span's
+                raise AttributeError(name)
+            return getattr(self.inner, name)
+
+    class Tracer(tracing.Tracer):
+        """The application's tracer (Haystack's null one by default), its spans seen by ``Span``."""
+
+        def __init__(self, inner: tracing.Tracer):
+            self.inner = inner
+
+        @contextlib.contextmanager
+        def trace(self, operation_name, tags=None, parent_span=None):
+            parent = parent_span.inner if isinstance(parent_span, Span) else parent_span
+            with self.inner.trace(operation_name, tags=tags, parent_span=parent) as span:
+                yield Span(span)
+
+        def current_span(self):
+            return self.inner.current_span()
+
+        def __getattr__(self, name):  # what the application's tracer has beyond Haystack's interface
+            if name == "inner":
+                raise AttributeError(name)
+            return getattr(self.inner, name)
+
+    _haystack["tracer"] = Tracer
+    _hooked.add("haystack")
 
 
 _retrievals = intercept.Listeners(_hook_frameworks)

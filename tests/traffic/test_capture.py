@@ -8,23 +8,17 @@ import asyncio
 import json
 
 import anthropic
+import anthropic._base_client
 import httpx
 import openai
 import pytest
-from wire import ANTHROPIC_HTTP, CHAT_REPLY, OPENAI_HTTP
+from wire import CHAT_REPLY, OPENAI_HTTP, PLAIN, SCORED, SCORED_FINDINGS, SECRET, chat_server, client_module
 
 import promptlint
 from conftest import ROOT
 from promptlint.traffic import intercept
 
-SECRET = "sk-test-0123456789-secret"
-SOURCES = "Answer from the sources.\n\n[1] Returns Policy{}\nDamaged goods may be returned within 30 days.\n\n[2] Shipping FAQ{}\nDelivery takes 3-5 days.\n\nQuestion: How long do I have?"
-SCORED = SOURCES.format(" (score: 0.91)", " (score: 0.82)")
-PLAIN = SOURCES.format("", "")
-SCORED_FINDINGS = [
-    ("PL102", "Source 1 shows its retrieval score ('score: 0.91'); the model reads it as an instruction to defer to the top hit", 8),
-    ("PL102", "Source 2 shows its retrieval score ('score: 0.82'); the model reads it as an instruction to defer to the top hit", 8),
-]
+ANTHROPIC_HTTP = client_module(anthropic._base_client)  # not in wire: the frameworks' environment has no anthropic
 ANTHROPIC_BAD = json.loads((ROOT / "fixtures/shapes/anthropic-messages/bad.json").read_text(encoding="utf-8"))
 ANTHROPIC_GOOD = json.loads((ROOT / "fixtures/shapes/anthropic-messages/good.json").read_text(encoding="utf-8"))
 ANTHROPIC_FINDINGS = [
@@ -168,3 +162,48 @@ def test_a_body_sent_again_is_read_once_and_each_request_named():
             client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": SCORED}])
     assert [(f.path, f.code) for f in captured.findings] == [(f"request {n}", "PL102") for n in (1, 1, 2, 2, 3, 3)]
     assert len(captured._bodies) == 1
+
+
+def test_an_aiohttp_request_is_captured_as_sent_and_a_streamed_one_is_sent_whole_and_not_taken():
+    # Google GenAI's async client sends through aiohttp where it is installed: a JSON document, bytes or
+    # text is taken; a stream is not read (it would be consumed); the server gets each body unchanged.
+    aiohttp = pytest.importorskip("aiohttp")
+    document = {"messages": [{"role": "user", "content": SCORED}]}
+    text = json.dumps({"messages": [{"role": "user", "content": PLAIN}]})
+
+    async def stream():
+        yield text.encode()
+
+    async def send(url):
+        async with aiohttp.ClientSession() as session:
+            for options in ({"json": document}, {"data": text.encode()}, {"data": text}, {"data": stream()}):
+                async with session.post(f"{url}/chat/completions?key={SECRET}", headers={"authorization": SECRET}, **options) as reply:
+                    assert (await reply.json())["choices"][0]["message"]["content"] == "ok"
+
+    received = []
+    with chat_server(received=received) as url, promptlint.capture() as captured:
+        asyncio.run(send(url))
+    assert received == [json.dumps(document).encode()] + [text.encode()] * 3
+    assert [(r.endpoint, r.body) for r in captured.requests] == [("127.0.0.1/v1/chat/completions", body) for body in received[:3]]
+    assert SECRET not in repr(captured.requests)
+    assert _found(captured) == SCORED_FINDINGS
+
+
+def test_an_httpx_request_sent_on_through_aiohttp_is_taken_once():
+    # LiteLLM's async httpx client sends through an aiohttp transport: the request is taken by httpx only.
+    aiohttp = pytest.importorskip("aiohttp")
+
+    class ThroughAiohttp(httpx.AsyncBaseTransport):
+        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+            async with aiohttp.ClientSession() as session, session.post(str(request.url), data=request.content) as reply:
+                return httpx.Response(reply.status, content=await reply.read())
+
+    async def send(url):
+        async with httpx.AsyncClient(transport=ThroughAiohttp()) as client:
+            return (await client.post(f"{url}/chat/completions", json={"messages": [{"role": "user", "content": SCORED}]})).json()
+
+    received = []
+    with chat_server(received=received) as url, promptlint.capture() as captured:
+        assert asyncio.run(send(url)) == CHAT_REPLY
+    assert [(r.endpoint, r.body) for r in captured.requests] == [("127.0.0.1/v1/chat/completions", received[0])]
+    assert _found(captured) == SCORED_FINDINGS

@@ -2,7 +2,8 @@
 its LLM sending through httpx's MockTransport. Pins what the default text-QA prompt sends (each node's
 metadata as "key: value" lines, a blank line above its text) and what fires on it: the nodes come from
 the retrieval event, so the dates are known as the nodes' metadata. Skipped unless llama-index-core and
-llama-index-llms-openai are installed (the `test-frameworks` extra: they take minutes to install)."""
+llama-index-llms-openai are installed (the `test-frameworks` extra, which .ci/run installs in an environment
+of its own)."""
 
 from __future__ import annotations
 
