@@ -12,6 +12,7 @@ the metadata key it came from, whatever label (or none) the formatter printed: a
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import dataclass
 
 from ..meaning.vocabulary import normalise_label
@@ -111,7 +112,31 @@ def _fields(text: str, wrapper: tuple[Span, ...], document: Retrieved) -> list[F
         for part, form in places:
             start = text.find(form, part.start, part.end)
             if start >= 0 and not any(f.span.start < start + len(form) and start < f.span.end for f in found):
-                span = Span(start, start + len(form))
-                found.append(Field(normalise_label(key), form, span, span, FieldForm.INLINE))
+                value = Span(start, start + len(form))
+                found.append(Field(normalise_label(key), form, _written(text, value), value, FieldForm.INLINE))
                 break
     return sorted(found, key=lambda f: f.span.start)
+
+
+# A label written just before a value on its line: "score: ", "(relevance=".
+_LABEL_BEFORE = re.compile(r"(?:^|(?<=[\s(\[,;|]))[^\W\d_][\w .-]{0,30}?\s*[:=]\s*$")
+
+
+def _written(text: str, value: Span) -> Span:
+    """What removing a value found by its value removes: the label written before it on its line with it,
+    the whole line when the line is only that, the brackets when the two are all they hold, and the
+    white space before them; the value alone when no label stands before it."""
+    line_start = text.rfind("\n", 0, value.start) + 1
+    label = _LABEL_BEFORE.search(text[line_start : value.start])
+    if label is None:
+        return value
+    start, end = line_start + label.start(), value.end
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    if not text[line_start:start].strip() and not text[end:line_end].strip():
+        return Span(line_start, min(line_end + 1, len(text)))
+    if text[start - 1 : start] == "(" and text[end : end + 1] == ")":
+        start, end = start - 1, end + 1
+    while start > line_start and text[start - 1] in " \t":
+        start -= 1
+    return Span(start, end)

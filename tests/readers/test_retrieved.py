@@ -77,3 +77,23 @@ def test_a_document_not_in_the_prompt_is_no_source_and_a_short_value_no_field():
     text = "Context:\nRank 1 \u2014 Damaged goods may be returned within 30 days of delivery."
     [source] = retrieved_sources(text, (Retrieved("Not sent."), RETRIEVED[0]), (), words((), CONFIG.lexicon))
     assert source.fields == [] and source.title is None
+
+
+@pytest.mark.parametrize(("written", "removed"), [
+    ("Returns Policy (score: 0.82)\n", "Returns Policy\n"),
+    ("Returns Policy (relevance=0.82)\n", "Returns Policy\n"),
+    ("Returns Policy, score: 0.82\n", "Returns Policy,\n"),
+    ("Returns Policy\nRelevance: 0.82\n", "Returns Policy\n"),
+    ("Returns Policy (0.82)\n", None),  # no label before it: the field is the value alone
+])
+def test_a_value_found_by_its_value_takes_its_label_when_it_goes(written, removed):
+    """The field a document's value is found at spans the label written before it: removing it leaves
+    no dangling "score:" nor empty brackets."""
+    text = f"Context:\n{written}{DOCS[0]['text']}\n"
+    [source] = retrieved_sources(text, RETRIEVED[:1], (), words((), CONFIG.lexicon))
+    [field] = source.fields
+    assert text[field.value_span.start : field.value_span.end] == "0.82"
+    if removed is None:
+        assert field.span == field.value_span
+    else:
+        assert text[: field.span.start] + text[field.span.end :] == f"Context:\n{removed}{DOCS[0]['text']}\n"
