@@ -9,7 +9,8 @@ the lexicon's `origin` names, PL202's `ambiguous-labels`). A loop over the chunk
 one document (`document.chunks`, `doc['chunks']`) takes its title from the document's
 header around it. Where code adds one source's text in several statements (the title in
 one, a field under an `if` in another), the whole is read, and a piece alone is never
-reported.
+reported. A loop over what is no document (memories, facts, a graph's triples or entities:
+the lexicon's `not-document`) has no title to show.
 
 Two word lists say what titles or names a source: `title-attributes`, the
 attributes of a source element that give its title (`<document title="...">`, the
@@ -42,6 +43,7 @@ from __future__ import annotations
 import re
 
 from ..meaning import vocabulary
+from ..meaning.lexicon import split
 from ..model.findings import Severity
 from ..model.prompt import Field, Prompt, Source
 from ._context import RuleContext
@@ -77,6 +79,14 @@ def _chunks_of_one_document(source: Source, ctx: RuleContext) -> bool:
     return bool(base) and ctx.lexicon.means(base[1], "document")
 
 
+def _not_a_document(source: Source, ctx: RuleContext) -> bool:
+    """A loop over what is no document (`memories`, `user.facts`, `triples[:10]`: the lexicon's `not-document`)."""
+    names = re.findall(r"[A-Za-z_]\w*", source.collection)
+    # The word the name ends in says what the items are (`global_memories`; `fact_sheets` are documents).
+    words = split(names[-1]) if names else ()
+    return bool(words) and words[-1] in ctx.lexicon.phrases("not-document")
+
+
 def _how_many(untitled: list[Source], prompt: Prompt) -> str:
     """A template renders every source alike, so it is counted only in assembled text."""
     if untitled[0].repeated:
@@ -85,8 +95,9 @@ def _how_many(untitled: list[Source], prompt: Prompt) -> str:
 
 
 def check(prompt: Prompt, ctx: RuleContext):
-    # A piece of a source that code adds in several statements says nothing of what the whole shows.
-    whole = [s for s in prompt.sources if not s.partial]
+    # A piece of a source that code adds in several statements says nothing of what the whole shows;
+    # a memory, a fact or a triple is no document, and has no title to show.
+    whole = [s for s in prompt.sources if not s.partial and not _not_a_document(s, ctx)]
     untitled = [s for s in whole if not (s.title or s.heading_path or _identified(s, ctx) or _chunks_of_one_document(s, ctx))]
     if untitled:
         yield ctx.finding(

@@ -85,3 +85,15 @@ def test_a_piece_of_a_source_added_apart_is_titled_by_the_whole(key, label, titl
     assert "PL205" not in _codes(PIECES.format(title=title, key=key, label=label), "t.py")
     # The twin without the title statement: the whole source has no title, reported once.
     assert _codes(PIECES.format(title="", key=key, label=label), "t.py").count("PL205") == 1
+
+
+@pytest.mark.parametrize("path", sorted(FORMS))
+@pytest.mark.parametrize("collection", ["memories", "global_memories", "user.facts", "graph_edges", "retrieved_triples[:10]", "entities"])
+def test_a_loop_over_what_is_no_document_needs_no_title(path, collection):
+    """A memory, a fact or a triple has no title to show: a loop over them is no untitled source."""
+    def over(name: str) -> str:
+        return _render(path, "Score: {}", "score").replace(" in docs", f" in {name}")
+
+    assert _codes(over(collection), path) == ["PL102"]
+    # The twin: the same loop over documents (a fact sheet is one) is untitled.
+    assert sorted(_codes(over("fact_sheets"), path)) == ["PL102", "PL205"]
