@@ -40,7 +40,8 @@ def _engine(hidden: list[str]):
 
 @pytest.mark.parametrize("asynchronous", [False, True], ids=["sync", "async"])
 @pytest.mark.parametrize(("hidden", "printed", "expected"), [
-    ([], "file_name: returns.md\nlast_modified: 2026-11-20\n\nDamaged goods", [("PL201", DATE, 6), ("PL201", DATE, 6)]),
+    # The date's whole `last_modified: ...` line is the field (label and value go together): 11 tokens.
+    ([], "file_name: returns.md\nlast_modified: 2026-11-20\n\nDamaged goods", [("PL201", DATE, 11), ("PL201", DATE, 11)]),
     (["last_modified"], "file_name: returns.md\n\nDamaged goods", []),
 ], ids=["dated", "clean"])
 def test_the_default_query_engine_is_linted_with_its_nodes(asynchronous, hidden, printed, expected):
