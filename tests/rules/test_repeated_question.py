@@ -49,3 +49,17 @@ def test_a_sentence_the_instructions_repeat_is_no_users_question(form):
     system = f"{SYSTEM}\nBefore answering, ask yourself: {rule}\nAfter answering, ask again: {rule}"
     text, path = _chat(form, system, f"Tell me about returns.\n{DOCS}")
     assert "PL101" not in [f.code for f in lint_text(text, path=path, config=CONFIG)]
+
+
+@pytest.mark.parametrize("form", ["text", "json"])
+def test_a_long_line_with_no_question_mark_is_read_once(form):
+    """A user message holding a page of text on one line, with no question mark (a scraped document):
+    the words before each question mark are found by scanning, never by a pattern that tries every
+    start of the line (such a pattern never finished on a real 40 KB message)."""
+    page = " ".join(f"word{n} and more words" for n in range(8000))
+    text, path = _chat(form, SYSTEM, f"{page}\n{DOCS}")
+    assert lint_text(text, path=path, config=CONFIG) == []
+    # Its twin asks the question twice around the page: the copy is still found.
+    question = QUESTIONS[1]
+    asked, path = _chat(form, SYSTEM, f"The Original Query is {question}\n{page}\nQuery: {question}\n{DOCS}")
+    assert [f.code for f in lint_text(asked, path=path, config=CONFIG)] == ["PL101"]

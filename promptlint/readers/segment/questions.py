@@ -92,10 +92,11 @@ def _last_user_question(text: str, lower: str, vocab: Vocab, sources: list[Sourc
     return None
 
 
-# A question written out: the words before a question mark on its line, at least this many of them.
-_ASKED = re.compile(r"[^\S\n]*([^\n?]*?\w[^\n?]*)\?")
+# A question written out: at least this many words before its question mark, on its line.
 ASKED_WORDS = 6
 MAX_ASKED = 20
+# Of the words before a question mark, the most that are read as the question.
+QUESTION_WORDS = 40
 
 
 def _asked_twice(text: str, lower: str, inside: SpanSet, messages: list[Message]) -> list[Span]:
@@ -106,14 +107,27 @@ def _asked_twice(text: str, lower: str, inside: SpanSet, messages: list[Message]
     users = [m.span for m in messages if m.role == "user"]
     if not users:
         return []
-    for asked in list(_ASKED.finditer(lower))[:MAX_ASKED]:
-        words = re.findall(r"\w+", asked[1])
+    for words in _questions(lower):
         for n in range(len(words), ASKED_WORDS - 1, -1):
             pattern = re.compile(r"\b" + r"[\W_]+".join(re.escape(w) for w in words[-n:]) + r"\W*\?")
             copies = [Span(m.start(), m.end()) for m in pattern.finditer(lower) if m.start() not in inside]
             if len(copies) >= 2 and any(u.contains(c) for u in users for c in copies):
                 return copies
     return []
+
+
+def _questions(lower: str):
+    """The words before each of the first MAX_ASKED question marks, back to the line's start or the
+    question mark before it (the last QUESTION_WORDS of them). Found by scanning, never by a pattern
+    that could try every start of a long line."""
+    mark, asked = lower.find("?"), 0
+    while mark >= 0 and asked < MAX_ASKED:
+        start = max(lower.rfind("\n", 0, mark), lower.rfind("?", 0, mark)) + 1
+        words = re.findall(r"\w+", lower[start:mark])
+        if words:
+            asked += 1
+            yield words[-QUESTION_WORDS:]
+        mark = lower.find("?", mark + 1)
 
 
 def _not_rewritten(found: list[Span], rewritten: list[Span]) -> list[Span]:
