@@ -315,12 +315,17 @@ class _Record:
             if message.get("type", "string") and message.get("role") is None:
                 self.item(message, f"{name}[{number}]")
                 continue
-            role = message.get("role")
-            if role is None:
+            role = message.get("role") or message.get("speaker")
+            typed = _typed_role(message)
+            if role is None and typed is None:
                 raise self.error('message has no "role"', message)
-            if role.kind != "string":
+            if role is not None and role.kind != "string":
                 raise self.error('"role" must be a string', role)
-            self.content(message.get("content"), f"{name}[{number}]", role.value)
+            if typed == "metadata":
+                continue  # a template's own description, never sent
+            content = message.get("content")
+            # Sourcegraph's `{"speaker": "human", "text": ...}` writes the content as "text".
+            self.content(message.get("text") if content is None else content, f"{name}[{number}]", typed or role.value)
 
     def item(self, item: _Node, path: str):
         """An item of an OpenAI Responses `input` that is not a message: a tool's output is read."""
@@ -529,9 +534,21 @@ def _langchain_prompt_file(reader: _Record, record: _Node) -> None:
 def _completion(reader: _Record, record: _Node, positions: _Positions) -> None:
     """A completions request: one prompt string."""
     prompt = record.get("prompt")
+    # The API takes a list of prompts too; a list of one is that prompt (a batch is several requests).
+    if prompt.kind == "array" and len(prompt.value) == 1 and prompt.value[0].kind == "string":
+        prompt = prompt.value[0]
     if prompt.kind != "string":
-        raise positions.not_chat('"prompt" must be a string', prompt.start)
+        raise positions.not_chat('"prompt" must be a string, or a list of one string', prompt.start)
     reader.add("messages[0]", "user", prompt)
+
+
+def _typed_role(message: _Node) -> str | None:
+    """The role a message's type names (`"_type": "systemmessage"`, as PromptingTools writes a template):
+    "system", "user", "ai", "metadata"; None when it has no such type."""
+    typed = message.get("_type")
+    if typed is None or typed.kind != "string" or not typed.value.endswith("message") or typed.value == "message":
+        return None
+    return typed.value[: -len("message")]
 
 
 def _reads_as_messages(record: _Node) -> bool:

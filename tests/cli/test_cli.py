@@ -688,7 +688,7 @@ def test_a_walk_skips_files_without_a_prompt_quietly_and_counts_what_it_read(wor
     ("record", "message"),
     [
         ('{"messages": "hello"}', '1:14: PL900 [syntax-error] valid JSON but not a chat record: "messages" must be a list of messages'),
-        ('{"model": "m", "prompt": 3}', '1:26: PL900 [syntax-error] valid JSON but not a chat record: "prompt" must be a string'),
+        ('{"model": "m", "prompt": 3}', '1:26: PL900 [syntax-error] valid JSON but not a chat record: "prompt" must be a string, or a list of one string'),
         ('[{"content": "hi"}]', '1:2: PL900 [syntax-error] valid JSON but not a chat record: message has no "role"'),
         ('{"messages": [}', "1:15: PL900 [syntax-error] invalid JSON: Expecting value"),
     ],

@@ -356,7 +356,7 @@ def test_invalid_json_reports_line_and_column(raw, message, line, column):
         ('"just text"', SHAPE_ERROR, 1, 1),
         ('\n  {"model": "x"}', SHAPE_ERROR, 2, 3),
         ('{"messages": "hi"}', '"messages" must be a list of messages', 1, 14),
-        ('{"model": "m", "prompt": ["a"]}', '"prompt" must be a string', 1, 26),
+        ('{"model": "m", "prompt": ["a", "b"]}', '"prompt" must be a string, or a list of one string', 1, 26),  # a batch is several requests
         ('[{"role": "user", "content": "a"}, "b"]', 'expected a message object with "role" and "content"', 1, 36),
         ('[\n  {"content": "a"}\n]', 'message has no "role"', 2, 3),
         ('[{"role": 1, "content": "a"}]', '"role" must be a string', 1, 11),
@@ -819,3 +819,26 @@ def test_a_document_whose_text_is_not_in_the_request_is_noted(block, suffix, giv
 )
 def test_a_document_with_its_text_and_an_image_are_not_noted(block):
     assert parse_chat_json(json.dumps({"messages": [{"role": "user", "content": [block]}]})).unread == []
+
+
+# Messages other products write: the role under another key or named by the message's type, the
+# content as "text"; and a completions request whose prompt is a list of one.
+OTHER_SHAPES = {
+    "speaker and text": ('{"messages": [{"speaker": "system", "text": "Answer from the sources."}, {"speaker": "human", "text": "What is RAG?"}]}',
+                         [("system", "Answer from the sources."), ("human", "What is RAG?")]),
+    "typed messages": ('[{"content": "Template Metadata", "_type": "metadatamessage"}, {"content": "Answer from the sources.", "_type": "systemmessage"},'
+                       ' {"content": "What is RAG?", "_type": "usermessage"}]',
+                       [("system", "Answer from the sources."), ("user", "What is RAG?")]),
+    "prompt list of one": ('{"model": "m", "prompt": ["Answer from the sources. What is RAG?"]}', [("user", "Answer from the sources. What is RAG?")]),
+}
+
+
+@pytest.mark.parametrize("shape", OTHER_SHAPES)
+def test_messages_other_products_write_are_read(shape):
+    raw, expected = OTHER_SHAPES[shape]
+    assert [(chat.role, chat.text) for chat in parse_chat_json(raw)] == expected
+    # The twin: with neither a role, a speaker nor a message type (or a batch of prompts), it is no chat record.
+    broken = raw.replace('"speaker"', '"who"').replace('"_type"', '"kind"').replace('?"]', '?", "b"]')
+    with pytest.raises(JsonSyntaxError) as caught:
+        parse_chat_json(broken)
+    assert caught.value.message in ('message has no "role"', '"prompt" must be a string, or a list of one string')
