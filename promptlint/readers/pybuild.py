@@ -220,13 +220,33 @@ def _adds(body: list[ast.stmt], helpers: Helpers, nested: bool = False, binding:
             if binding:
                 binding[statement.targets[0].id] = bind(statement.value, binding)
         if nested and isinstance(statement, (ast.For, ast.AsyncFor)) and isinstance(statement.target, ast.Name):
-            inner = _adds(list(_statements(statement.body)), helpers, binding={statement.target.id: _first(statement.iter)})
+            inner_body = list(_statements(statement.body))
+            unbound = list(_adds(inner_body, helpers))
+            if _wraps(unbound, statement.target.id):
+                # The inner loop wraps each part itself and is read as its own sources' template: here it
+                # stands as the parts it renders, once, so that no field of it is read twice.
+                rendered = ast.copy_location(ast.JoinedStr([ast.FormattedValue(statement.iter, -1)]), statement)
+                yield unbound[0][0], [rendered], True, False
+                continue
+            inner = _adds(inner_body, helpers, binding={statement.target.id: _first(statement.iter)})
             yield from ((target, strings, True, listed) for target, strings, _, listed in inner)
             continue
         added = _added(statement)
         strings, bare = _added_strings(added, named, helpers) if added is not None else ([], False)
         if strings and not _grows(statement, growing, strings, named):
             yield _receiver(statement), [bind(s, binding) for s in strings] if binding else strings, bare, not isinstance(statement, ast.AugAssign)
+
+
+def _wraps(adds: list, target: str) -> bool:
+    """Whether a loop's adds write text of their own around a field of its item (`f"Chunk: {c.id}\n"`)."""
+    for _, strings, bare, _ in adds:
+        for piece in strings if not bare else ():
+            parts = getattr(piece, "values", ())
+            fields = [p for p in parts if isinstance(p, ast.FormattedValue)]
+            written = "".join(p.value for p in parts if isinstance(p, ast.Constant) and isinstance(p.value, str))
+            if written.strip() and any(isinstance(n, ast.Name) and n.id == target for f in fields for n in ast.walk(f.value)):
+                return True
+    return False
 
 
 def _added_strings(added: ast.AST, named: dict[str, list[ast.AST]], helpers: Helpers) -> tuple[list[ast.AST], bool]:

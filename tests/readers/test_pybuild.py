@@ -493,3 +493,26 @@ def test_a_function_whose_result_is_handed_over_as_the_context_builds_sources(ha
     # hands this one to the model (operator actions, log lines and pages are built this way too).
     twin = prompt + _item_loop("def build(", "rows_", "parts", body) + HANDED_OVER[hand_over].replace("build(rows, rows)", "str(rows)")
     assert [t.loop is None for t in templates_in(twin)] == [True]
+
+
+NESTED_FIELDS = [("Relevance: {chunk['score']:.2f}", "PL102"), ("Chunk: {int(chunk['chunk_id']) + 1}", "PL203"), ("Updated: {chunk['updated_at']}", "PL201")]
+
+
+@pytest.mark.parametrize("line, code", NESTED_FIELDS)
+@pytest.mark.parametrize("head", ['Document Title: {document["title"]}', '# {document["name"]}'])
+def test_an_inner_loop_that_wraps_its_parts_is_read_once(line, code, head):
+    """A document's loop around its chunks' loop, each writing its own text: the chunk's field is one
+    cause, reported once, where the inner loop writes it (not again in the outer loop read whole)."""
+    source = (
+        "def combine_context(documents):\n    context = \"\"\n    for document in documents:\n"
+        f"        context += f'{head}\\n'\n"
+        "        for chunk in document['chunks']:\n"
+        f"            context += f\"{line}\\n\"\n"
+        "            context += f\"{chunk['content']}\\n\"\n"
+        "    return context\n"
+    )
+    assert [(f[0], f[2]) for f in _found(source)] == [(6, code)]
+    # The twin: an inner loop that adds its parts bare has no wrapper of its own; the document's loop reads it
+    # as the text of the document (its first part), and is clean.
+    bare = source.replace(f'            context += f"{line}\\n"\n', "")
+    assert _found(bare) == []
