@@ -46,6 +46,7 @@ def text_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Mess
             # A header that carries the chunk itself ("[1] «...»") has its content already.
             passage = _carries_chunk(next(match[g] for g in _REST_GROUPS if match[g] is not None))
             body = cut_last_source(body, vocab, messages, lines[index].start, seen_content=passage)
+            body = _cut_at_separating_gap(body, _separating_gap(lines, [i for i, _ in headers]))
         source = _text_source(text, n, lines[index], match, body, vocab)
         if text[source.content.start : source.content.end].strip() not in _ELISIONS or source.fields:
             sources.append(source)
@@ -216,6 +217,44 @@ def cut_last_source(body: list[Line], vocab: Vocab, messages: list[Message], sta
             return body[:i]
         seen_content = True
     return body
+
+
+def _blank_runs(body: list[Line]) -> list[tuple[int, int]]:
+    """Each run of blank lines in ``body`` after its first line with text: (index of the run's first line, its length)."""
+    runs, start, seen = [], None, False
+    for i, line in enumerate(body + [Line(0, 0, "x", "x")]):
+        if not line.text.strip():
+            start = i if start is None else start
+            continue
+        if start is not None and seen:
+            runs.append((start, i - start))
+        start, seen = None, True
+    return runs
+
+
+def _separating_gap(lines: list[Line], headers: list[int]) -> int | None:
+    """How many blank lines stand between one source and the next header, when the sources' own text never
+    holds a run as long: the gap that ends a source, as the renderer writes it. None without two sources
+    to show it, or when a gap of that width is also a paragraph break inside a source."""
+    if len(headers) < 3:
+        return None
+    gaps, inner = [], 0
+    for index, stop in zip(headers, headers[1:]):
+        body = lines[index + 1 : stop]
+        runs = _blank_runs(body)
+        trailing = runs[-1][1] if runs and runs[-1][0] + runs[-1][1] == len(body) else 0
+        gaps.append(trailing)
+        inner = max([inner] + [length for start, length in runs if start + length < len(body)])
+    gap = min(gaps)
+    # One blank line is also how a chunk's paragraphs are set apart: only a wider gap says where a source ends.
+    return gap if gap >= 2 and gap > inner else None
+
+
+def _cut_at_separating_gap(body: list[Line], gap: int | None) -> list[Line]:
+    """The last source ends at a gap as wide as the one that ends every other source: what follows is the next part."""
+    if gap is None:
+        return body
+    return next((body[:start] for start, length in _blank_runs(body) if length >= gap and start + length < len(body)), body)
 
 
 def _is_boundary(line: Line, vocab: Vocab) -> bool:

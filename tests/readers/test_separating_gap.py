@@ -1,0 +1,71 @@
+"""The last source of an assembled prompt ends at a gap as wide as the one that ends every other source.
+
+A renderer writes the same gap after each source; when the sources' own text never holds a blank run that
+wide, the same gap after the last source's text is where the next part of the prompt starts, whatever its
+words (an instruction with a verb no list holds, a history block, notes). Each case has twins where the
+gap says nothing: a gap of one blank line (a paragraph break), or sources whose text holds such gaps.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from promptlint.model.prompt import PartKind
+from promptlint.readers.segment import segment_text
+
+CHUNKS = [
+    "Damaged goods may be returned within 30 days of delivery with proof of purchase.",
+    "Refunds are issued to the original payment method within five business days.",
+    "Standard lead time is six weeks from order confirmation for made-to-order items.",
+    "Gift cards cannot be exchanged for cash except where the law requires it.",
+]
+HEADERS = {
+    "bracketed key and fields": "[{n}] doc_id={h} source=policy.pdf",
+    "numbered document": "Document {n}: Returns handbook",
+    "key and title": "[{n}] Returns handbook, part {n}",
+}
+# What follows the sources, in words no list of openers or labels holds.
+TAILS = {
+    "sections to produce": "Produce the final answer with the following exact sections:\n1) SHORT ANSWER: one paragraph.",
+    "tone": "Make the language clear and professional, without commentary.",
+    "history block": "CHAT HISTORY (for context):\nUSER: Hello\nASSISTANT: Hi",
+}
+
+
+def _prompt(header, count, gap, tail, inner=0):
+    blocks = []
+    for n in range(1, count + 1):
+        chunk = CHUNKS[n - 1] + ("\n" * (inner + 1) + "A second paragraph of the same document." if inner else "")
+        blocks.append(header.format(n=n, h=f"{n:040x}") + "\n" + chunk)
+    return "You are a support assistant.\n\nQUESTION: How long do I have?\n\n" + ("\n" * (gap + 1)).join(blocks) + "\n" * (gap + 1) + tail + "\n"
+
+
+@pytest.mark.parametrize("header", sorted(HEADERS))
+@pytest.mark.parametrize("count", [3, 4])
+@pytest.mark.parametrize("gap", [2, 3])
+@pytest.mark.parametrize("tail", sorted(TAILS))
+def test_the_last_source_ends_at_the_gap_every_source_ends_at(header, count, gap, tail):
+    text = _prompt(HEADERS[header], count, gap, TAILS[tail])
+    prompt = segment_text(text)
+    assert len(prompt.sources) == count
+    last = prompt.sources[-1]
+    assert text[last.content.start : last.content.end].strip() == CHUNKS[count - 1]
+    after = text.index(TAILS[tail].split("\n")[0])
+    assert prompt.sources_block.end <= after
+    assert not any(p.kind is PartKind.SOURCES and p.span.end > after for p in prompt.parts)
+
+
+# Tails no other reading ends a source at (the history block's label ends it whatever the gap).
+UNMARKED = ["sections to produce", "tone"]
+
+
+@pytest.mark.parametrize("header", sorted(HEADERS))
+@pytest.mark.parametrize("tail", UNMARKED)
+@pytest.mark.parametrize("twin", ["one blank line", "sources holding the gap"])
+def test_a_gap_of_one_blank_line_or_one_the_sources_hold_says_nothing(header, tail, twin):
+    text = _prompt(HEADERS[header], 3, 1, TAILS[tail]) if twin == "one blank line" else _prompt(HEADERS[header], 3, 2, TAILS[tail], inner=2)
+    last = segment_text(text).sources[-1]
+    content = text[last.content.start : last.content.end]
+    # Not cut by the gap: the last source's text runs on (its own second paragraph, then the tail).
+    assert CHUNKS[2] in content and TAILS[tail].split("\n")[0] in content
+    assert ("A second paragraph" in content) == (twin == "sources holding the gap")
