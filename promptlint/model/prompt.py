@@ -209,6 +209,9 @@ class Prompt:
     removable: list[Span] = field(default_factory=list)
     # Includes and imports naming a file outside the project root, which was not read: (tag, name).
     refused_includes: list[tuple[Span, str]] = field(default_factory=list)
+    # The text as it was sent, with no slot anywhere: which of its text is static is read from its
+    # words alone, not from what a template wrote.
+    assembled: bool = False
 
     def exclusive(self, a: Span, b: Span) -> bool:
         """Whether ``a`` and ``b`` lie in different branches of one `{% if %}`, so never render together.

@@ -21,6 +21,13 @@ themselves: records a run prints, the same line again with other values ("[chain
 [1:chain:QA] [3.07s] Exiting chain"), and a line that repeats a source's whole text, or
 the question, after a label of one or two words (the run's output echoed after the sources).
 
+In an assembled prompt (no slot anywhere: a prompt as a run recorded it, a logged request), no
+template says which text is static, and a chunk's own text can run on after the data as easily as
+instructions can. There a line counts only when it speaks to the model: it opens with an
+instruction verb ("Answer only from...", "2. **Cite:** always...") or it says "you" and names the
+task ("If your sources disagree, you say so"). The words are in `rules/cache-boundary.yaml`; a line
+in another language does not count there.
+
 Only a block worth moving is reported: static text of fewer than `min-static-tokens`
 tokens (25 by default) would save less on every request than one source's wrapper costs
 (PL402's budget), so a short tail of one or two rules after the context is left alone.
@@ -65,6 +72,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from functools import cache
 
 from ..meaning import tokens, vocabulary
 from ..model.prompt import DYNAMIC_KINDS, Part, PartKind, Prompt, Span, SpanSet
@@ -236,6 +244,41 @@ def _cheap(pieces: list[tuple[int, str]], ctx: RuleContext) -> bool:
     return tokens.at_most(text) < limit or tokens.count(text) < limit
 
 
+@cache
+def _opener(verbs: tuple[str, ...]) -> re.Pattern[str]:
+    """A verb that opens a line, after a list marker or a bold label ("2. **Cite:** always ..."), then its object;
+    not a label that starts with such a word ("Use case: search"), which a colon soon after shows, nor a noun
+    ("Limit of cover", "List of exclusions")."""
+    alternatives = "|".join(re.escape(v) for v in sorted(verbs, key=len, reverse=True))
+    return re.compile(r"\W*(?:\d+[.)]\s*)?(?:\*\*[^*\n]{0,40}\*\*:?\s*)?(?:" + alternatives + r")\s+(?!of\b|\w+(?:\s+\w+)?\s*:)(?:[\"'`(\[]\w|(?P<next>\w+))")
+
+
+def _speaks_to_model(piece: str, ctx: RuleContext) -> bool:
+    """A line that instructs the model: it opens with an instruction verb, or says "you" and names the task."""
+    words = _MARKUP.sub(" ", piece)
+    lower = words.lower()
+    opens = _opener(tuple(ctx.words("instruction-verbs"))).match(lower)
+    # The word after the verb is no name ("State Bank of India"), in lower case or an acronym ("Write SQL only").
+    after = words[opens.start("next") : opens.end("next")] if opens and opens["next"] else ""
+    if opens and not (after[:1].isupper() and not after.isupper()):
+        return True
+    return bool(vocabulary.patterns(ctx.words("you-words")).search(lower) and vocabulary.patterns(ctx.words("task-words")).search(lower))
+
+
+def _spoken_paragraphs(prompt: Prompt, pieces: list[tuple[int, str]], ctx: RuleContext) -> list[tuple[int, str]]:
+    """The pieces in a paragraph (lines with no blank line between them) where a line speaks to the model."""
+    if not pieces:
+        return pieces
+    blank = {n for n, line in enumerate(prompt.text.split("\n")) if not line.strip()}
+    paragraphs: list[list[tuple[int, str]]] = []
+    for line, piece in pieces:
+        if paragraphs and not any(n in blank for n in range(paragraphs[-1][-1][0] + 1, line)):
+            paragraphs[-1].append((line, piece))
+        else:
+            paragraphs.append([(line, piece)])
+    return [p for paragraph in paragraphs if any(_speaks_to_model(piece, ctx) for _, piece in paragraph) for p in paragraph]
+
+
 def check(prompt: Prompt, ctx: RuleContext):
     dynamic = next((p for p in prompt.parts if p.kind in DYNAMIC_KINDS), None)
     if dynamic is None:
@@ -243,6 +286,8 @@ def check(prompt: Prompt, ctx: RuleContext):
     static = _static_after(prompt, dynamic.span.end, ctx, _framing(prompt, dynamic))
     data = _records(static) | _copies(prompt, static)
     static = [(line, piece) for line, piece in static if line not in data]
+    if prompt.assembled:
+        static = _spoken_paragraphs(prompt, static, ctx)
     # Per-request data inside the instructions (a timestamp) splits them: no line after it is a reminder,
     # and what it costs is not only the text after it: it ends the cached prefix before the history too.
     if not static or (dynamic.kind is not PartKind.VOLATILE and (_is_reminder(prompt, static, ctx) or _cheap(static, ctx))):

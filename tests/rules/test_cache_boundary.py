@@ -293,18 +293,18 @@ def test_records_of_a_run_are_not_instructions(record, count):
 
 
 CHUNK = "Damaged goods may be returned within 30 days of delivery with proof of purchase. Refunds are issued to the original payment method."
-# The same length and shape, in words no per-request part holds.
-OTHER = "Damaged goods can be exchanged at any store within a week of their delivery. Store credit is issued on the spot."
+# About the same length, an instruction in words no per-request part holds.
+RULE = "You answer only from the sources above and cite each claim as [n]. When they do not answer, you say so."
 
 
 @pytest.mark.parametrize("label", ["", "Output: ", '"result": ', "Final answer: ", "  \"output_text\": "])
 def test_per_request_text_echoed_after_a_label_is_not_static(label):
     head = f"You are a support assistant.\n\n<sources>\n[1] Returns Policy\n{CHUNK}\n</sources>\n\n"
     assert _found(f"{head}{label}{CHUNK}\n") == []
-    assert _found(f"{head}{label}{OTHER}\n") == [(4, 1, "PL305")]
+    assert _found(f"{head}{label}{RULE}\n") == [(4, 1, "PL305")]
     # Only a source's whole text: instructions written again after a source that holds them and more are static.
-    longer = head.replace(CHUNK, f"{CHUNK} Exchanges are free of charge.")
-    assert _found(f"{longer}{label}{CHUNK}\n") == [(4, 1, "PL305")]
+    longer = head.replace(CHUNK, f"{RULE} Exchanges are free of charge.")
+    assert _found(f"{longer}{label}{RULE}\n") == [(4, 1, "PL305")]
 
 
 # One line of a few sentences closing the request after the question: a reminder, as one sentence is.
@@ -327,17 +327,18 @@ def test_one_line_closing_the_request_after_the_question_is_a_reminder(path, lin
     # Twins: the same line before the question, and two lines after it, are a block after the context.
     first = 3 if path == "a.txt" else 4
     before = text.replace(f"\n{line}\n", "\n").replace("\nQuestion:", f"\n{line}\n\nQuestion:")
-    if path != "a.txt" or line.isascii():  # in assembled text, a line no English opener starts may end the source's text
+    # In assembled text only lines that speak to the model count, and that is read in English words alone.
+    if path != "a.txt" or line.isascii():
         assert _found(before, path) == [(first, 1, "PL305")]
-    two = CLOSED[path].format(line=line.replace(". ", ".\n", 1))
-    assert _found(two, path) == [(first, 1, "PL305")]
+        two = CLOSED[path].format(line=line.replace(". ", ".\n", 1))
+        assert _found(two, path) == [(first, 1, "PL305")]
 
 
 # Retrieved lines under a context label alone on its line ("Context: "), after the question: data, not instructions.
 UNDER_LABEL = ("You are a software architect.\nAnswer the question using the provided context.\n\n"
                "Question: Which tools do I need for vector search?\n\n{label}\n"
-               "Qdrant is a vector database and similarity search engine that serves nearest-neighbour queries over an API.\n"
-               "FastAPI is a modern web framework for building APIs with Python based on standard type hints.\n\nAnswer:\n")
+               "Use the vector database Qdrant: it serves nearest-neighbour queries over an API to your services.\n"
+               "Use the web framework FastAPI, because it builds the APIs from standard Python type hints.\n\nAnswer:\n")
 
 
 @pytest.mark.parametrize("label", ["Context:", "Context: ", "Sources:", "Search results:"])
@@ -360,3 +361,74 @@ def test_a_marked_end_of_the_data_then_one_reminder_is_no_boundary(delimiter, sl
     # The twin: a second sentence of rules in place of the marker makes two lines of instructions.
     twin = text.replace(delimiter, "Do not add quotes or any explanation around the query you return.")
     assert [code for _, _, code in _found(twin)] == ["PL305"]
+
+
+# --- An assembled prompt: no slot says which text is static, so only lines that speak to the model count.
+
+# Text a document holds, as it runs on after a source's first lines: none of it speaks to the model.
+DOCUMENT_TEXT = {
+    "policy": ("The Company shall indemnify the medical expenses incurred up to thirty days before hospitalisation.\n"
+               "Pre hospitalisation shall be considered as part of the Hospitalisation claim.\n"
+               "Benefit amount can be enhanced only at the time of renewal.\n"
+               "Page 21 of 25\nNational Parivar Mediclaim Plus Policy"),
+    "specification": ("- Output Voltage: **5.0V** (regulated)\n- Output Capacitor (`C_OUT`): **220 uF**\n"
+                      "- Pin 4 (Output) connects to the 33 uH inductor and the 1N5824 diode.\n"
+                      "The switching frequency is fixed at 150 kHz and the efficiency reaches 80 percent."),
+    "speech": ("Tonight, I call on the Senate to pass the Freedom to Vote Act.\n"
+               "One of the most serious constitutional responsibilities a President has is nominating a justice.\n"
+               "And I did that four days ago, when I nominated Circuit Court of Appeals Judge Ketanji Brown Jackson."),
+    "report": ("CyberDefense Dynamics reported strong financial results for 2023, with revenue up 20 percent.\n"
+               "- **Market Position:** the company solidified its position as a leading cybersecurity provider.\n"
+               "Looking ahead, the company is well positioned for continued success in 2024."),
+}
+# Instructions after the data, each line speaking to the model in one of the ways the rule reads.
+INSTRUCTIONS = {
+    "imperatives": ("Answer only from the clauses above, in the words of the policy.\nCite the clause number for every claim you make.\n"
+                    "Never guess an amount, a limit or a date that the clauses do not state."),
+    "listed": "### Instructions\n1. **Source Authority:** Answer solely based on the search results.\n2. Ignore your training data about facts not present.\n3. Present the items as a Markdown list.",
+    "second person": ("You must rely on these sources alone for the answer, whatever you know of the subject.\n"
+                      "If your sources disagree with each other, you say which source says what."),
+}
+ASSEMBLED = {
+    "question last": "You are an expert assistant. Answer from the clauses below.\n\n[1] Policy wording\n{tail}\n\nQ: Are there sub-limits on room rent?\nA:",
+    "question first": "You are an assistant.\nQUESTION: pinout of the LM2596\n\nRETRIEVED CONTEXT:\n--- Chunk 1 ---\n{tail}\n",
+}
+
+
+@pytest.mark.parametrize("layout", sorted(ASSEMBLED))
+@pytest.mark.parametrize("document", sorted(DOCUMENT_TEXT))
+def test_document_text_after_the_data_is_not_static_in_an_assembled_prompt(layout, document):
+    text = ASSEMBLED[layout].format(tail=f"Claims are settled within fifteen days.\n\n{DOCUMENT_TEXT[document]}")
+    assert segment_text(text).assembled
+    assert _found(text, config=DEFAULTS) == []
+    # The twin: instructions after the same text are static, and only they are counted.
+    for name, block in INSTRUCTIONS.items():
+        twin = text.rstrip("\nA:").rstrip() + f"\n\n{block}\n" if layout == "question first" else text.replace("\n\nQ:", f"\n\n{block}\n\nQ:")
+        (finding,) = [f for f in lint_text(twin, path="t.txt", config=DEFAULTS) if f.code == "PL305"]
+        lines = [line for line in block.split("\n") if not line.startswith("#")]
+        assert finding.message.startswith(f"{len(lines)} lines of static instructions"), (name, finding.message)
+
+
+@pytest.mark.parametrize("document", sorted(DOCUMENT_TEXT))
+def test_in_a_template_any_text_after_the_slot_is_static(document):
+    """A template says what is static: every line it writes after the slot is, whatever its words."""
+    text = f"You are an expert assistant.\n\nContext:\n{{context}}\n\n{DOCUMENT_TEXT[document]}\n\nQuestion: {{question}}\n"
+    assert not segment_text(text).assembled
+    assert _found(text, config=DEFAULTS) == [(4, 1, "PL305")]
+
+
+SPEAKS = ["Write SQL only, with the listed fields.", "Make the language clear and professional.", "State the clause number for each claim.",
+          "Write 'Grounded answer:' and then the answer.", "2. **Cite:** always give the [n] of the source.", "Never guess a date.",
+          "If your sources disagree, you say which one says what."]
+# A verb's spelling at the start of a line that is a name, a noun or a label, or "you" with no task named.
+SILENT = ["State Bank of India reported a profit this quarter.", "Limit of cover is INR 2,000 per family.", "Use case: search",
+          "Output Voltage: **5.0V** (regulated)", "List of exclusions for the domiciliary cover", "You can return goods at any store."]
+
+
+@pytest.mark.parametrize("line", SPEAKS + SILENT)
+def test_a_line_speaks_to_the_model_by_its_verb_or_by_you_and_the_task(line):
+    from promptlint.rules._context import RuleContext
+
+    rule = next(r for r in CONFIG.selected if r.code == "PL305")
+    ctx = RuleContext(rule, CONFIG.rule_options(rule), CONFIG.today, CONFIG.lexicon)
+    assert cache_boundary._speaks_to_model(line, ctx) == (line in SPEAKS)

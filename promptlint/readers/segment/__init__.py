@@ -55,11 +55,16 @@ def segment_text(
     lines = text_lines(text, lower)
     shown = _examples(text, lower, lines, vocab, messages, known)
     if not shown:
-        return _read(text, lower, lines, vocab, messages, known, shown)
+        return _read(text, lower, lines, vocab, messages, known, shown, _assembled(text, lower))
     # What an example shows is read as nothing: every reading sees blanks there, at the same offsets.
     seen, seen_lower = blank_out(text, shown), blank_out(lower, shown)
-    prompt = _read(seen, seen_lower, text_lines(seen, seen_lower), vocab, messages, known, shown)
+    prompt = _read(seen, seen_lower, text_lines(seen, seen_lower), vocab, messages, known, shown, _assembled(text, lower))
     return dataclasses.replace(prompt, text=text, lower=lower)
+
+
+def _assembled(text: str, lower: str) -> bool:
+    """A text with no slot: a prompt as it was sent (a recorded prompt, a logged request), not a template."""
+    return not (may_hold_slot(text) and SLOT.search(lower))
 
 
 def _examples(text: str, lower: str, lines: list[Line], vocab: Vocab, messages: list[Message] | None, known: list[Source]) -> list[Span]:
@@ -74,9 +79,10 @@ def _examples(text: str, lower: str, lines: list[Line], vocab: Vocab, messages: 
 
 
 def _read(
-    text: str, lower: str, lines: list[Line], vocab: Vocab, messages: list[Message] | None, known: list[Source], shown: list[Span]
+    text: str, lower: str, lines: list[Line], vocab: Vocab, messages: list[Message] | None, known: list[Source], shown: list[Span],
+    assembled: bool,
 ) -> Prompt:
-    """The prompt model of a text whose examples (``shown``) are blank."""
+    """The prompt model of a text whose examples (``shown``) are blank; ``assembled`` if the text holds no slot."""
     if messages is None:
         messages = role_messages(text, lines, vocab)
     sources, json_block = _sources(text, lower, lines, vocab, messages, known)
@@ -104,6 +110,7 @@ def _read(
         # its span taking its comma with it.
         locked=[json_block] if json_block else [],
         removable=[f.span for s in sources for f in s.fields] if json_block else [],
+        assembled=assembled,
     )
 
 
