@@ -2,7 +2,9 @@
 
 ## What it does
 Flags chunks that come from the same document (same document id or title) but are
-separated by chunks of other documents.
+separated by chunks of other documents. Two sources of one title that each carry an
+identifier of another value (`ID: 91778`, `ID: 91770`) are two items that share a name,
+not two chunks of one document, unless a field names their document.
 
 ## Why is this bad?
 Grouped by document, sources tie with rank order overall and win on questions that
@@ -67,13 +69,22 @@ def _keys_are_ranks(sources: list[Source]) -> bool:
     return all(s.key == str(i + 1) for i, s in enumerate(sources))
 
 
+def _told_apart(a: Source, b: Source, ctx: RuleContext) -> bool:
+    """Two sources of one title that each carry an identifier of another value ("ID: 91778", "ID: 91770"):
+    two items that share a name, as far as the text shows, not two chunks of one document."""
+    if any(ctx.lexicon.means(f.label, "document") for f in a.fields + b.fields):
+        return False  # a field names the document: that, not the title, says which it is
+    keys = [{f.label: f.value for f in s.fields if ctx.lexicon.means(f.label, "key")} for s in (a, b)]
+    return any(label in keys[1] and keys[1][label] != value for label, value in keys[0].items())
+
+
 def check(prompt: Prompt, ctx: RuleContext):
     sources = prompt.sources
-    seen: set[str] = set()
+    seen: dict[str, Source] = {}
     previous = None
     for source in sources:
         doc = ctx.lexicon.document_of(source)
-        if doc is not None and doc in seen and doc != previous:
+        if doc is not None and doc in seen and doc != previous and not _told_apart(seen[doc], source, ctx):
             yield ctx.finding(
                 prompt,
                 source.header,
@@ -84,7 +95,7 @@ def check(prompt: Prompt, ctx: RuleContext):
             )
             return
         if doc is not None:
-            seen.add(doc)
+            seen.setdefault(doc, source)
         previous = doc
 
 
