@@ -12,11 +12,11 @@ from ..expressions import slot_reference
 from .vocab import INLINE_ITEM, LABEL_LINE, Line, SECTION_LABEL, SEPARATOR, SLOT, Vocab, slot_kind, trim
 from .instructions import looks_like_instruction
 from .headers import inline_field, split_items, with_space
-from .sources import LONE_TAG, by_position, cut_last_source, first_value, strip_blank_edges
+from .sources import LONE_TAG, by_position, cut_last_source, first_value, strip_blank_edges, titled_by_field
 
 
 # A field of a record: "Doc ID: 7", "**Updated:** 2026-10-01", "- Origin: wiki". A short label only.
-_RECORD_FIELD = re.compile(r"\s*(?:[-*\u2022]\s+)?(?:\*\*|__)?(?P<label>(?:[^\W\d_]|@)[\w.@/-]*(?: [\w.@/-]+){0,3}?)(?:\*\*|__)?\s*[:=：](?:\*\*|__)?\s*(?P<value>.*)$")
+_RECORD_FIELD = re.compile(r"\s*(?:[-*\u2022]\s+)?(?:\*\*|__)?(?P<label>(?:[^\W\d_]|@)[\w.@/-]*(?: [\w.@/-]+){0,3}?)(?:\*\*|__)?\s*[:=：](?!//)(?:\*\*|__)?\s*(?P<value>.*)$")
 _MD_HEADING = re.compile(r"\s*#{1,6}\s+(?P<title>\S.*?)\s*$")
 # A banner heading: "----Analyst 2----", "=== Report {n} ===", "~~ Notes ~~"; its words name the record.
 # Not "**...**": that is bold text, which opens an instruction as often as a record.
@@ -43,7 +43,7 @@ def record_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Me
                 records.append(record)
     firsts = [r[1] for r in records]
     kept = [r for r in records if firsts.count(r[1]) >= 2 or (r[2] and len(r[0].fields) >= 2)]
-    sources = _with_following_paragraphs(text, lines, vocab, messages, kept)
+    sources = titled_by_field(_with_following_paragraphs(text, lines, vocab, messages, kept), vocab)
     return [dataclasses.replace(source, position=n) for n, source in enumerate(sources)]
 
 
@@ -55,6 +55,8 @@ def _paragraphs(lines: list[Line], vocab: Vocab) -> list[list[Line]]:
         if line.blank or SEPARATOR.match(line.text) or _opens_the_context(line, vocab):
             if paragraphs[-1]:
                 paragraphs.append([])
+        elif paragraphs[-1] and (_MD_HEADING.match(line.text) or _BANNER.match(line.text)):
+            paragraphs.append([line])  # a heading opens a record: the section heading above it ("### Search results") is not its
         else:
             paragraphs[-1].append(line)
     return [p for p in paragraphs if p]
@@ -125,7 +127,8 @@ def _record(text: str, paragraph: list[Line], vocab: Vocab, stop: frozenset[str]
     first = paragraph[0]
     source = Source(0, Span(first.start, paragraph[-1].end), Span(first.start, first.end if heading else first.start),
                     trim(text, content), title=title, fields=fields)
-    return source, (fields[0].label if not heading else "#"), labelled
+    # Records are of one kind when they start alike: the same first label, or headings written alike ("###", "---").
+    return source, (fields[0].label if not heading else "#" + paragraph[0].text[: heading.start("title")].strip()), labelled
 
 
 def _record_lines(text: str, lines: list[Line], vocab: Vocab, stop: frozenset[str]) -> tuple[list[Field], Span, bool] | None:
@@ -134,6 +137,7 @@ def _record_lines(text: str, lines: list[Line], vocab: Vocab, stop: frozenset[st
     fields: list[Field] = []
     content: Span | None = None
     labelled = trailing = False
+    before_text = 0  # how many fields came before the text: those after it are trailing until prose follows
     for line in lines:
         field = _RECORD_FIELD.match(line.lower)
         label = normalise_label(field["label"]) if field else ""
@@ -141,6 +145,7 @@ def _record_lines(text: str, lines: list[Line], vocab: Vocab, stop: frozenset[st
             return None  # the question, the history or an instruction, not a source
         if field and label in vocab.content_labels and content is None:
             content, labelled = Span(line.start + field.start("value"), line.end), True
+            before_text = len(fields)
         elif field and len(items := split_items(line.lower, 0)) > 1:
             # "Title: ..., URL: ..., Date Published: ...": a one-line record.
             fields.extend(inline_field(line.text, line.start, start, end) for start, end in items)
@@ -150,7 +155,11 @@ def _record_lines(text: str, lines: list[Line], vocab: Vocab, stop: frozenset[st
             fields.append(Field(label, text[value.start : value.end].strip(" *_"), with_newline(text, line), value, FieldForm.LINE))
             trailing = content is not None
         elif trailing:
-            return None  # text after the trailing fields: prose, not a record
+            if not labelled:
+                return None  # text after the trailing fields: prose, not a record
+            # Prose after "Label: value" lines under a content label: those lines were the text's own.
+            del fields[before_text:]
+            content, trailing = Span(content.start, line.end), False
         else:
             content = Span(line.start, line.end) if content is None else Span(content.start, line.end)
     if content is None or not fields or _announces(text, content, fields):

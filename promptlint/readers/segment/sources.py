@@ -50,7 +50,20 @@ def text_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Mess
         source = _text_source(text, n, lines[index], match, body, vocab)
         if text[source.content.start : source.content.end].strip() not in _ELISIONS or source.fields:
             sources.append(source)
-    return _with_document_header(text, lines, vocab, sources, taken)
+    return _with_document_header(text, lines, vocab, titled_by_field(sources, vocab), taken)
+
+
+def titled_by_field(sources: list[Source], vocab: Vocab) -> list[Source]:
+    """Header words that are the same on several sources, where each of them names itself in a title field
+    of its own ("--- ITEM ---", then "Title: ..."), are the wrapper's constant: the field is the title."""
+    # Not a slot ("Title: {title}"): a template prints each source's own title there.
+    shared = {title for title in (s.title for s in sources) if title and not may_hold_slot(title) and sum(s.title == title for s in sources) >= 2}
+    for title in shared:
+        group = [n for n, s in enumerate(sources) if s.title == title]
+        named = [first_value(sources[n].fields, vocab.title_labels) for n in group]
+        if all(named):
+            sources = [dataclasses.replace(s, title=named[group.index(n)]) if n in group else s for n, s in enumerate(sources)]
+    return sources
 
 
 def _source_headers(lines: list[Line], vocab: Vocab, taken: SpanSet) -> list[tuple[int, re.Match[str]]]:
