@@ -95,11 +95,16 @@ def _constant_text(node: nodes.Node) -> bool:
     return isinstance(node, nodes.Const) and isinstance(node.value, str)
 
 
+def _filtered(node: nodes.Filter) -> nodes.Node:
+    """What a filter prints: "%.4f"|format(x) prints its argument, x|round(2) prints x."""
+    return node.args[0] if _constant_text(node.node) and node.args else node.node
+
+
 def _jinja_inner(node: nodes.Node) -> nodes.Node | None:
     """The expression a formatting wrapper prints, or None when ``node`` is not one."""
     from jinja2 import nodes
     if isinstance(node, nodes.Filter):
-        return node.node
+        return _filtered(node)
     if isinstance(node, nodes.Mod) and _constant_text(node.left):  # '%.3f' % x
         return node.right
     if isinstance(node, nodes.CondExpr):  # x if test else ''

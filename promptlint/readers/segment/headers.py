@@ -142,10 +142,12 @@ _ITEM_START = re.compile(r"\s*(?:[^\W\d_]|@)[\w .@-]{0,30}?(?:\s*[:=：]|\s+\d)"
 
 
 def split_items(inner: str, base: int, separators: str = ",;|") -> list[tuple[int, int]]:
-    """Split a header group into items; a comma inside a value ("March 3, 2019") does not split."""
-    items, start = [], 0
+    """Split a header group into items; a comma inside a value ("March 3, 2019") does not split, nor
+    a separator inside a slot ("{{ '%.4f'|format(d.score) }}", "{d.tags|join(', ')}")."""
+    items, start, depth = [], 0, 0
     for i, ch in enumerate(inner):
-        if ch in separators and (ch == "|" or _ITEM_START.match(inner, i + 1)):
+        depth += (ch == "{") - (ch == "}")
+        if depth <= 0 and ch in separators and (ch == "|" or _ITEM_START.match(inner, i + 1)):
             items.append((base + start, base + i))
             start = i + 1
     items.append((base + start, base + len(inner)))
