@@ -50,6 +50,7 @@ class Vocab:
     example_asking: frozenset[str]  # labels of a written-out exchange's asking line ("Q", "User")
     example_answers: frozenset[str]  # and of its answering line ("A", "Assistant")
     answer_cues: frozenset[str]  # labels of the line a completion prompt ends on ("Helpful Answer:")
+    sequence_starts: tuple[str, ...]  # the special tokens that open a sequence ("<|begin_of_text|>")
     volatile: re.Pattern[str]
     lexicon: Lexicon
 
@@ -163,6 +164,7 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         example_answers=vocabulary.label_set(seg["example-answer-labels"]),
         instruction_opener=re.compile(r"\s*(?:" + alternation(seg["instruction-openers"]) + r")\b"),
         answer_cues=vocabulary.label_set(seg["answer-cues"]),
+        sequence_starts=tuple(seg["sequence-starts"]),
         volatile=volatile,
         lexicon=lexicon,
     )
@@ -230,8 +232,19 @@ def consecutive_prompts(text: str) -> list[tuple[int, int]]:
             following = next((ln for ln in lines[index + 1 :] if not ln.blank), None)
             if following is not None:
                 starts.append(following.start)
+    # A chat template's sequence-start token opens each prompt: from the second on, a new one starts there.
+    opened = sorted(at for token in vocab.sequence_starts for at in _occurrences(lower, token))
+    starts = sorted({*starts, *(lower.rfind("\n", 0, at) + 1 for at in opened[1:])})
     pieces = [(start, end) for start, end in zip(starts, [*starts[1:], len(text)])]
     return pieces if len(pieces) > 1 and all(SLOT.search(lower, start, end) for start, end in pieces) else []
+
+
+def _occurrences(text: str, needle: str) -> list[int]:
+    found, at = [], text.find(needle)
+    while at >= 0:
+        found.append(at)
+        at = text.find(needle, at + len(needle))
+    return found
 
 
 def may_hold_slot(text: str) -> bool:
