@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import importlib.util
 import os
 import random
 import re
@@ -394,3 +395,59 @@ def test_the_parts_kept_are_bounded(monkeypatch):
     assert sum(tokens.count(t) for t in texts) == sum(len(tokens._encoding().encode(t)) for t in texts)
     assert 0 < sum(map(len, tokens._counted)) <= 1000 and tokens._kept == sum(map(len, tokens._counted))
     assert tokens.count("x" * (tokens._PART_KEPT + 1)) > 0 and max(map(len, tokens._counted)) <= tokens._PART_KEPT
+
+
+def _request_logs(tmp_path: Path) -> list[Path]:
+    """Two logs that repeat requests, within each and across both, among lines that hold none or are broken."""
+    spec = importlib.util.spec_from_file_location("bench_corpus", Path(__file__).parent.parent / "bench" / "corpus.py")
+    corpus = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(corpus)
+    r = random.Random(21)
+    pool = [corpus.rag_request(r, n % 2 == 0) for n in range(24)]
+    pool += ['{"event": "retrieval", "hits": 4}\n', '{"messages": [{"role": "user"\n', '{"prompt": "Sources:\\n[1] A (score: 0.9)\\nText.\\n\\nQ?"}\n']
+    logs = []
+    for name in ("a.jsonl", "b.jsonl"):
+        log = tmp_path / name
+        log.write_text("".join(r.choice(pool) for _ in range(150)), encoding="utf-8")
+        logs.append(log)
+    return logs
+
+
+def test_an_audit_that_lints_a_repeated_request_once_tallies_what_linting_each_gives(tmp_path, monkeypatch):
+    from promptlint.audit import run as audit_run
+    from promptlint.engine.config import build
+
+    config = build({"today": "2026-12-02", "select": ["PL"]}, "repeats")
+    logs = _request_logs(tmp_path)
+    linted = []
+    plain_findings = audit_run._findings
+
+    def counted(*args):
+        linted.append(args[0])
+        return plain_findings(*args)
+
+    monkeypatch.setattr(audit_run, "_findings", counted)
+    cached = audit_run.audit(logs, config, jobs=1, examples=40)
+    assert len(linted) <= 2 * 27 and cached.records == 300  # each distinct line of each log linted once
+    assert cached.prompts >= 250 and len(cached.rules) >= 6 and cached.logs[0].corrupt > 0
+    linted.clear()
+    monkeypatch.setattr(audit_run._Repeats, "LINE_KEPT", -1)  # nothing kept: every record linted
+    plain = audit_run.audit(logs, config, jobs=1, examples=40)
+    assert len(linted) == 300
+    assert cached == plain
+
+
+def test_the_requests_kept_are_bounded(tmp_path, monkeypatch):
+    from promptlint.audit import run as audit_run
+    from promptlint.engine.config import build
+
+    monkeypatch.setattr(audit_run._Repeats, "LINE_KEPT", 20_000)
+    monkeypatch.setattr(audit_run._Repeats, "ALL_KEPT", 50_000)
+    work = audit_run.Work(build({}, "bounded"), ["log"], [], 5)
+    repeats, kept = audit_run._seen(work), set()
+    for line in _request_logs(tmp_path)[0].read_bytes().splitlines():
+        repeats.findings(line, audit_run._json(line), "log")
+        assert repeats.kept == sum(len(line) for _, line in repeats.results) <= 50_000
+        kept.add(len(repeats.results))
+    assert max(kept) >= 3 and all(len(line) <= 20_000 for _, line in repeats.results)  # several kept, a long line never
+    assert audit_run._seen(work) is repeats and audit_run._seen(audit_run.Work(work.config, ["log"], [], 5)) is not repeats

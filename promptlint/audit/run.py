@@ -208,6 +208,46 @@ def _findings(line: bytes, value, name: str, work: Work) -> tuple[list[Finding],
     return check_document(doc, work.config).findings, size
 
 
+class _Repeats:
+    """The results of the records of one audit linted lately, by their line and log: a log that
+    repeats a request (a retry, a fixed prompt sent on every call, a request logged at each hop)
+    lints it once. A record's result depends on its line, its log's name and the audit's Work alone
+    (nothing of the records around it), so a repeat gets exactly what linting it again would
+    (tests/test_perf_equivalence.py). What is kept is bounded, as token parts are, so that memory
+    stays flat however long the logs."""
+
+    LINE_KEPT, ALL_KEPT = 1 << 16, 1 << 22  # bytes
+
+    def __init__(self, work: Work) -> None:
+        self.work = work  # held, so that a later audit's Work is never mistaken for it
+        self.results: dict[tuple[str, bytes], tuple[list[Finding], int] | None] = {}
+        self.kept = 0
+
+    def findings(self, line: bytes, value, name: str) -> tuple[list[Finding], int] | None:
+        key = (name, line)
+        if key in self.results:
+            return self.results[key]
+        found = _findings(line, value, name, self.work)
+        if len(line) <= self.LINE_KEPT:
+            if self.kept + len(line) > self.ALL_KEPT:
+                self.results.clear()
+                self.kept = 0
+            self.results[key] = found
+            self.kept += len(line)
+        return found
+
+
+_repeats: _Repeats | None = None
+
+
+def _seen(work: Work) -> _Repeats:
+    """The repeats of ``work``'s audit: each Work (an audit, a worker's, a cluster task's) starts afresh."""
+    global _repeats
+    if _repeats is None or _repeats.work is not work:
+        _repeats = _Repeats(work)
+    return _repeats
+
+
 def _holding(value, name: str, work: Work) -> set[str]:
     """The top-level fields of a record that hold a prompt, for a log read without --field whose records hold none."""
     if work.keys or not isinstance(value, dict):
@@ -227,6 +267,7 @@ def _tally(batch: logs.Batch, work: Work) -> Tally:
     tally = Tally(work.examples, bytes=batch.size, lines={(batch.log, batch.part): batch.lines})
     log = tally.logs[batch.log] = LogTally()
     name = work.names[batch.log]
+    repeats = _seen(work)
     for number, line in enumerate(batch.records, batch.first):
         if not line.strip():
             continue
@@ -235,7 +276,7 @@ def _tally(batch: logs.Batch, work: Work) -> Tally:
         if value is CORRUPT:
             log.corrupt += 1
             log.first_corrupt = log.first_corrupt or (batch.part, number)
-        findings = _findings(line, value, name, work)
+        findings = repeats.findings(line, value, name)
         if findings is None:
             tally.skipped += 1
             if not tally.prompts:
