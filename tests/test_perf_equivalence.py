@@ -451,3 +451,26 @@ def test_the_requests_kept_are_bounded(tmp_path, monkeypatch):
         kept.add(len(repeats.results))
     assert max(kept) >= 3 and all(len(line) <= 20_000 for _, line in repeats.results)  # several kept, a long line never
     assert audit_run._seen(work) is repeats and audit_run._seen(audit_run.Work(work.config, ["log"], [], 5)) is not repeats
+
+
+LOWER_ASCII = ["Returns Policy. ", "A", "word ", "\n"]
+# Beyond ASCII: characters without a lower case (one, the dotless "ŉ", lowered to itself), and with one (the sigma, lowered by context).
+CASELESS = ["\u2014", "\u03c3", "\u00e9", "\u4e2d", "\ud800", "\U0001f642", "\u0149", "\u00df"]
+CASED = ["\u0130", "\u03a3", "\u00c9", "\u1e9e", "\u2126", "\u212a", "\u01c5", "\u10a0"]
+
+
+def test_a_long_text_lowered_by_its_bytes_is_what_str_lower_gives():
+    r = random.Random(4)
+    fast = read_again = 0
+    for _ in range(2000):
+        # Mostly ASCII, with a few characters beyond it, or many; now and then one with a lower case.
+        rare, cased = r.choice([0, 1, 3, 30]), r.random() < 0.3
+        beyond = CASELESS + CASED if cased else CASELESS
+        text = "".join(r.choice(LOWER_ASCII) if r.randrange(100) >= rare else r.choice(beyond) for _ in range(r.randint(300, 1500)))
+        lowered = lowercase(text)
+        assert lowered == text.replace("\u0130", "i").lower() and len(lowered) == len(text)
+        extra = len(text.encode("utf-8", "surrogatepass")) - len(text)
+        bytes_tried = len(text) > 4096 and 0 < extra < len(text) >> 6
+        fast += bytes_tried and not any(c in text for c in CASED)
+        read_again += bytes_tried and any(c in text for c in CASED)
+    assert fast >= 300 and read_again >= 50, (fast, read_again)  # texts lowered by their bytes, and those str.lower must lower
