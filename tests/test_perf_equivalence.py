@@ -474,3 +474,41 @@ def test_a_long_text_lowered_by_its_bytes_is_what_str_lower_gives():
         fast += bytes_tried and not any(c in text for c in CASED)
         read_again += bytes_tried and any(c in text for c in CASED)
     assert fast >= 300 and read_again >= 50, (fast, read_again)  # texts lowered by their bytes, and those str.lower must lower
+
+
+HEADER_PIECES = ["Returns Policy", " \u2014 ", "Returns > Damaged goods", " (score: 0.82)", " (updated 2026-01-14)", " [Confluence]", " | ", "chunk 3/9",
+                 ", relevance: 92%", " - ", "March 3, 2019", " \u26a0\ufe0f OCR confidence 0.86", "source_id=RAGAS2023", "{{ doc.score }}", "Title: "]
+
+
+def test_a_header_read_again_from_the_headers_kept_is_what_reading_it_gives(monkeypatch):
+    from promptlint.readers.segment import headers, words
+
+    vocab, r = words(), random.Random(8)
+    rests = ["".join(r.choices(HEADER_PIECES, k=r.randint(1, 6))) for _ in range(300)]
+    hits = fields = 0
+    for _ in range(2000):
+        rest = r.choice(rests)
+        (first, span_first), (again, span_again) = [(f"{b}{rest}\nnext line", Span(len(b), len(b) + len(rest))) for b in ("", "x" * r.randint(1, 40))]
+        monkeypatch.setattr(headers, "_headers", None)
+        headers.parse_header(first, span_first, vocab)  # read, and kept
+        hits += rest in headers._headers[1]
+        kept = headers.parse_header(again, span_again, vocab)
+        monkeypatch.setattr(headers, "_headers", None)
+        assert kept == headers.parse_header(again, span_again, vocab), rest  # as read afresh
+        fields += bool(kept[2])
+    assert hits == 2000 and fields >= 1000  # every header read again from those kept, most with fields placed anew
+
+
+def test_the_headers_kept_are_bounded(monkeypatch):
+    from promptlint.readers.segment import headers, words
+
+    monkeypatch.setattr(headers, "_HEADERS_KEPT", 10)
+    monkeypatch.setattr(headers, "_headers", None)
+    sizes = []
+    for n in range(50):
+        rest = f"Policy {n} (score: 0.{n})"
+        headers.parse_header(rest, Span(0, len(rest)), words())
+        sizes.append(len(headers._headers[1]))
+    long = "Policy " * 100
+    headers.parse_header(long, Span(0, len(long)), words())
+    assert max(sizes) == 10 and min(sizes) == 1 and long not in headers._headers[1]
