@@ -431,7 +431,7 @@ def test_an_audit_that_lints_a_repeated_request_once_tallies_what_linting_each_g
     assert len(linted) <= 2 * 27 and cached.records == 300  # each distinct line of each log linted once
     assert cached.prompts >= 250 and len(cached.rules) >= 6 and cached.logs[0].corrupt > 0
     linted.clear()
-    monkeypatch.setattr(audit_run._Repeats, "LINE_KEPT", -1)  # nothing kept: every record linted
+    monkeypatch.setattr(audit_run._Repeats, "findings", lambda repeats, line, value, name: counted(line, value, name, repeats.work))  # every record linted
     plain = audit_run.audit(logs, config, jobs=1, examples=40)
     assert len(linted) == 300
     assert cached == plain
@@ -441,15 +441,13 @@ def test_the_requests_kept_are_bounded(tmp_path, monkeypatch):
     from promptlint.audit import run as audit_run
     from promptlint.engine.config import build
 
-    monkeypatch.setattr(audit_run._Repeats, "LINE_KEPT", 20_000)
-    monkeypatch.setattr(audit_run._Repeats, "ALL_KEPT", 50_000)
+    monkeypatch.setattr(audit_run._Repeats, "KEPT", 5)
     work = audit_run.Work(build({}, "bounded"), ["log"], [], 5)
-    repeats, kept = audit_run._seen(work), set()
+    repeats, kept = audit_run._seen(work), []
     for line in _request_logs(tmp_path)[0].read_bytes().splitlines():
         repeats.findings(line, audit_run._json(line), "log")
-        assert repeats.kept == sum(len(line) for _, line in repeats.results) <= 50_000
-        kept.add(len(repeats.results))
-    assert max(kept) >= 3 and all(len(line) <= 20_000 for _, line in repeats.results)  # several kept, a long line never
+        kept.append(len(repeats.results))
+    assert max(kept) == 5 and kept.count(1) >= 2  # filled, then started afresh
     assert audit_run._seen(work) is repeats and audit_run._seen(audit_run.Work(work.config, ["log"], [], 5)) is not repeats
 
 

@@ -19,6 +19,7 @@ and counted.
 
 from __future__ import annotations
 
+import hashlib
 import heapq
 import json
 from collections.abc import Callable
@@ -213,27 +214,23 @@ class _Repeats:
     repeats a request (a retry, a fixed prompt sent on every call, a request logged at each hop)
     lints it once. A record's result depends on its line, its log's name and the audit's Work alone
     (nothing of the records around it), so a repeat gets exactly what linting it again would
-    (tests/test_perf_equivalence.py). What is kept is bounded, as token parts are, so that memory
-    stays flat however long the logs."""
+    (tests/test_perf_equivalence.py). A line is known by its SHA-256, as the check cache knows a
+    file (a 16 KB request takes 10 us to hash, against milliseconds to lint), so that what is kept
+    is a few hundred bytes a record; and only so many, so that memory stays flat."""
 
-    LINE_KEPT, ALL_KEPT = 1 << 16, 1 << 22  # bytes
+    KEPT = 4096  # records
 
     def __init__(self, work: Work) -> None:
         self.work = work  # held, so that a later audit's Work is never mistaken for it
         self.results: dict[tuple[str, bytes], tuple[list[Finding], int] | None] = {}
-        self.kept = 0
 
     def findings(self, line: bytes, value, name: str) -> tuple[list[Finding], int] | None:
-        key = (name, line)
+        key = (name, hashlib.sha256(line).digest())
         if key in self.results:
             return self.results[key]
-        found = _findings(line, value, name, self.work)
-        if len(line) <= self.LINE_KEPT:
-            if self.kept + len(line) > self.ALL_KEPT:
-                self.results.clear()
-                self.kept = 0
-            self.results[key] = found
-            self.kept += len(line)
+        if len(self.results) >= self.KEPT:
+            self.results.clear()
+        found = self.results[key] = _findings(line, value, name, self.work)
         return found
 
 
