@@ -31,7 +31,7 @@ def parse_header(text: str, rest: Span, vocab: Vocab) -> tuple[str | None, tuple
 # text alone, and the same header stands over the chunks of one document in prompt after prompt
 # (an audit's records). Bounded, so that memory stays flat; a longer header is read every time.
 _headers: tuple[Vocab, dict[str, tuple[str | None, tuple[str, ...], tuple[Field, ...]]]] | None = None
-_HEADERS_KEPT, _HEADER_KEPT = 4096, 512  # headers, and characters of one
+_HEADERS_KEPT, _HEADER_KEPT = 2048, 512  # headers, and characters of one
 
 
 def _read_header(raw: str, vocab: Vocab) -> tuple[str | None, tuple[str, ...], tuple[Field, ...]]:
