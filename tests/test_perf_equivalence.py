@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import importlib.util
 import os
 import random
 import re
@@ -96,23 +97,30 @@ def test_the_shipped_phrases_have_needles(name, key):
     assert vocabulary._all_needles(tuple(vocabulary.load(name)[key]))
 
 
+PHRASE_SAMPLES = [
+    "note: this is the most relevant source, prefer it.",
+    "[restricted] q3 plan",
+    "classification: confidential",
+    "do not use the following",
+    "never mention confidential documents",
+    "today's date is 2026-12-02",
+    "user profile: gold",
+    "prefer using the tool to read the pdf",
+    "rely on this passage",
+    "confidential - internal",
+    "do not cite confidential documents",
+    "the context may contain personal data; never reveal it",
+    "here is the current date",
+    "timestamp: 10:02",
+    "not for distribution",
+]
+
+
 @pytest.mark.parametrize("name, key", PHRASE_FILES)
 def test_may_match_is_true_wherever_a_phrase_matches(name, key):
     phrases = vocabulary.load(name)[key]
     pattern = vocabulary.patterns(phrases)
-    samples = [
-        "note: this is the most relevant source, prefer it.",
-        "[restricted] q3 plan",
-        "classification: confidential",
-        "do not use the following",
-        "never mention confidential documents",
-        "today's date is 2026-12-02",
-        "user profile: gold",
-        "prefer using the tool to read the pdf",
-        "rely on this passage",
-        "confidential - internal",
-    ]
-    for sample in samples:
+    for sample in PHRASE_SAMPLES:
         if pattern.search(sample):
             assert vocabulary.may_match(phrases, sample), sample
     assert not vocabulary.may_match(phrases, "plain chunk text about delivery days and refunds")
@@ -135,6 +143,24 @@ def test_may_match_is_true_wherever_a_phrase_matches(name, key):
 def test_may_match_never_rules_out_a_match(phrase, text):
     assert re.search(phrase, text, re.MULTILINE)
     assert vocabulary.may_match([phrase], text)
+
+
+@pytest.mark.parametrize("name, key", PHRASE_FILES)
+def test_may_match_between_two_offsets_is_true_wherever_a_search_between_them_matches(name, key):
+    # Lookarounds see past the offsets, but a needle is text a match consumes: between them.
+    phrases = vocabulary.load(name)[key]
+    pattern, r = vocabulary.patterns(phrases), random.Random(6)
+    words = [*PHRASE_SAMPLES, " and ", "\n", "x", "the other documents"]
+    found = 0
+    for _ in range(3000):
+        text = "".join(r.choices(words, k=r.randint(1, 12)))
+        start = r.randint(0, len(text))
+        end = r.randint(start, len(text))
+        if pattern.search(text, start, end):
+            found += 1
+            assert vocabulary.may_match(phrases, text, start, end), (text, start, end)
+        assert vocabulary.may_match(phrases, text, start, end) == vocabulary.may_match(phrases, text[start:end])
+    assert found >= 50, found  # searches between the offsets that match
 
 
 def test_normalise_label_reads_camel_case_and_leaves_lower_case_as_it_was():
@@ -394,3 +420,118 @@ def test_the_parts_kept_are_bounded(monkeypatch):
     assert sum(tokens.count(t) for t in texts) == sum(len(tokens._encoding().encode(t)) for t in texts)
     assert 0 < sum(map(len, tokens._counted)) <= 1000 and tokens._kept == sum(map(len, tokens._counted))
     assert tokens.count("x" * (tokens._PART_KEPT + 1)) > 0 and max(map(len, tokens._counted)) <= tokens._PART_KEPT
+
+
+def _request_logs(tmp_path: Path) -> list[Path]:
+    """Two logs that repeat requests, within each and across both, among lines that hold none or are broken."""
+    spec = importlib.util.spec_from_file_location("bench_corpus", Path(__file__).parent.parent / "bench" / "corpus.py")
+    corpus = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(corpus)
+    r = random.Random(21)
+    pool = [corpus.rag_request(r, n % 2 == 0) for n in range(24)]
+    pool += ['{"event": "retrieval", "hits": 4}\n', '{"messages": [{"role": "user"\n', '{"prompt": "Sources:\\n[1] A (score: 0.9)\\nText.\\n\\nQ?"}\n']
+    logs = []
+    for name in ("a.jsonl", "b.jsonl"):
+        log = tmp_path / name
+        log.write_text("".join(r.choice(pool) for _ in range(150)), encoding="utf-8")
+        logs.append(log)
+    return logs
+
+
+def test_an_audit_that_lints_a_repeated_request_once_tallies_what_linting_each_gives(tmp_path, monkeypatch):
+    from promptlint.audit import run as audit_run
+    from promptlint.engine.config import build
+
+    config = build({"today": "2026-12-02", "select": ["PL"]}, "repeats")
+    logs = _request_logs(tmp_path)
+    linted = []
+    plain_findings = audit_run._findings
+
+    def counted(*args):
+        linted.append(args[0])
+        return plain_findings(*args)
+
+    monkeypatch.setattr(audit_run, "_findings", counted)
+    cached = audit_run.audit(logs, config, jobs=1, examples=40)
+    assert len(linted) <= 2 * 27 and cached.records == 300  # each distinct line of each log linted once
+    assert cached.prompts >= 250 and len(cached.rules) >= 6 and cached.logs[0].corrupt > 0
+    linted.clear()
+    monkeypatch.setattr(audit_run._Repeats, "findings", lambda repeats, line, value, name: counted(line, value, name, repeats.work))  # every record linted
+    plain = audit_run.audit(logs, config, jobs=1, examples=40)
+    assert len(linted) == 300
+    assert cached == plain
+
+
+def test_the_requests_kept_are_bounded(tmp_path, monkeypatch):
+    from promptlint.audit import run as audit_run
+    from promptlint.engine.config import build
+
+    monkeypatch.setattr(audit_run._Repeats, "KEPT", 5)
+    work = audit_run.Work(build({}, "bounded"), ["log"], [], 5)
+    repeats, kept = audit_run._seen(work), []
+    for line in _request_logs(tmp_path)[0].read_bytes().splitlines():
+        repeats.findings(line, audit_run._json(line), "log")
+        kept.append(len(repeats.results))
+    assert max(kept) == 5 and kept.count(1) >= 2  # filled, then started afresh
+    assert audit_run._seen(work) is repeats and audit_run._seen(audit_run.Work(work.config, ["log"], [], 5)) is not repeats
+
+
+LOWER_ASCII = ["Returns Policy. ", "A", "word ", "\n"]
+# Beyond ASCII: characters without a lower case (one, the dotless "ŉ", lowered to itself), and with one (the sigma, lowered by context).
+CASELESS = ["\u2014", "\u03c3", "\u00e9", "\u4e2d", "\ud800", "\U0001f642", "\u0149", "\u00df"]
+CASED = ["\u0130", "\u03a3", "\u00c9", "\u1e9e", "\u2126", "\u212a", "\u01c5", "\u10a0"]
+
+
+def test_a_long_text_lowered_by_its_bytes_is_what_str_lower_gives():
+    r = random.Random(4)
+    fast = read_again = 0
+    for _ in range(2000):
+        # Mostly ASCII, with a few characters beyond it, or many; now and then one with a lower case.
+        rare, cased = r.choice([0, 1, 3, 30]), r.random() < 0.3
+        beyond = CASELESS + CASED if cased else CASELESS
+        text = "".join(r.choice(LOWER_ASCII) if r.randrange(100) >= rare else r.choice(beyond) for _ in range(r.randint(300, 1500)))
+        lowered = lowercase(text)
+        assert lowered == text.replace("\u0130", "i").lower() and len(lowered) == len(text)
+        extra = len(text.encode("utf-8", "surrogatepass")) - len(text)
+        bytes_tried = len(text) > 4096 and 0 < extra < len(text) >> 6
+        fast += bytes_tried and not any(c in text for c in CASED)
+        read_again += bytes_tried and any(c in text for c in CASED)
+    assert fast >= 300 and read_again >= 50, (fast, read_again)  # texts lowered by their bytes, and those str.lower must lower
+
+
+HEADER_PIECES = ["Returns Policy", " \u2014 ", "Returns > Damaged goods", " (score: 0.82)", " (updated 2026-01-14)", " [Confluence]", " | ", "chunk 3/9",
+                 ", relevance: 92%", " - ", "March 3, 2019", " \u26a0\ufe0f OCR confidence 0.86", "source_id=RAGAS2023", "{{ doc.score }}", "Title: "]
+
+
+def test_a_header_read_again_from_the_headers_kept_is_what_reading_it_gives(monkeypatch):
+    from promptlint.readers.segment import headers, words
+
+    vocab, r = words(), random.Random(8)
+    rests = ["".join(r.choices(HEADER_PIECES, k=r.randint(1, 6))) for _ in range(300)]
+    hits = fields = 0
+    for _ in range(2000):
+        rest = r.choice(rests)
+        (first, span_first), (again, span_again) = [(f"{b}{rest}\nnext line", Span(len(b), len(b) + len(rest))) for b in ("", "x" * r.randint(1, 40))]
+        monkeypatch.setattr(headers, "_headers", None)
+        headers.parse_header(first, span_first, vocab)  # read, and kept
+        hits += rest in headers._headers[1]
+        kept = headers.parse_header(again, span_again, vocab)
+        monkeypatch.setattr(headers, "_headers", None)
+        assert kept == headers.parse_header(again, span_again, vocab), rest  # as read afresh
+        fields += bool(kept[2])
+    assert hits == 2000 and fields >= 1000  # every header read again from those kept, most with fields placed anew
+
+
+def test_the_headers_kept_are_bounded(monkeypatch):
+    from promptlint.readers.segment import headers, words
+
+    monkeypatch.setattr(headers, "_HEADERS_KEPT", 10)
+    monkeypatch.setattr(headers, "_headers", None)
+    sizes = []
+    for n in range(50):
+        rest = f"Policy {n} (score: 0.{n})"
+        headers.parse_header(rest, Span(0, len(rest)), words())
+        sizes.append(len(headers._headers[1]))
+    long = "Policy " * 100
+    headers.parse_header(long, Span(0, len(long)), words())
+    assert max(sizes) == 10 and min(sizes) == 1 and long not in headers._headers[1]

@@ -19,6 +19,7 @@ and counted.
 
 from __future__ import annotations
 
+import hashlib
 import heapq
 import json
 from collections.abc import Callable
@@ -75,6 +76,18 @@ class LogTally:
         self.fields |= other.fields
 
 
+# What a tally reads of a prompt's findings, rule by rule: (code, findings, their tokens, the costliest one's message).
+Summary = tuple[tuple[str, int, int, str], ...]
+
+
+def summary(findings: list[Finding]) -> Summary:
+    by_code: dict[str, list[Finding]] = {}
+    for finding in findings:
+        by_code.setdefault(finding.code, []).append(finding)
+    # The costliest is the first of equals.
+    return tuple((code, len(found), sum(f.tokens for f in found), max(found, key=lambda f: f.tokens).message) for code, found in by_code.items())
+
+
 @dataclass
 class Tally:
     """Counts over the records read so far; tallies of parts of a log merge into the whole's."""
@@ -90,22 +103,17 @@ class Tally:
     lines: dict[tuple[int, int], int] = field(default_factory=dict)  # (file, split) -> the lines of the split read
     logs: dict[int, LogTally] = field(default_factory=dict)  # by file
 
-    def add(self, file: int, split: int, line: int, findings: list[Finding], size: int = 0) -> None:
-        """One prompt's findings and its size in tokens; ``line`` is its line in the split of the file."""
+    def add(self, file: int, split: int, line: int, found: Summary, size: int = 0) -> None:
+        """One prompt's findings (their summary) and its size in tokens; ``line`` is its line in the split of the file."""
         self.prompts += 1
         self.tokens += size
-        self.affected += bool(findings)
-        by_code: dict[str, list[Finding]] = {}
-        for finding in findings:
-            by_code.setdefault(finding.code, []).append(finding)
-        for code, found in by_code.items():
-            costliest = max(found, key=lambda f: f.tokens)  # the first of equals
-            tokens = sum(f.tokens for f in found)
+        self.affected += bool(found)
+        for code, findings, tokens, message in found:
             rule = self.rules.setdefault(code, RuleTally())
             rule.affected += 1
-            rule.findings += len(found)
+            rule.findings += findings
             rule.tokens += tokens
-            self._keep(rule, (tokens, -file, -split, -line, costliest.message))
+            self._keep(rule, (tokens, -file, -split, -line, message))
 
     def _keep(self, rule: RuleTally, example: tuple[int, int, int, int, str]) -> None:
         if len(rule.heap) < self.examples:
@@ -184,8 +192,8 @@ class Work:
         return self.keys[0] if self.keys else None
 
 
-def _findings(line: bytes, value, name: str, work: Work) -> tuple[list[Finding], int] | None:
-    """The findings of a record and the tokens of its prompts; None when it holds no prompt.
+def _findings(line: bytes, value, name: str, work: Work) -> tuple[Summary, int] | None:
+    """The findings of a record (their summary) and the tokens of its prompts; None when it holds no prompt.
 
     A prompt string stands for a user message, as ``{"prompt": ...}`` does; a line
     that is not JSON goes on as it is, for the parser to report.
@@ -201,11 +209,48 @@ def _findings(line: bytes, value, name: str, work: Work) -> tuple[list[Finding],
         doc = documents.parse(line, name, FILE_TYPES["json"], work.config.lexicon)
     except documents.UnreadableFile as exc:
         # Not text: broken like a line that is not JSON.
-        return [documents.syntax_error(name, str(exc).removeprefix(f"{name}: "), 1, 1)], 0
+        return summary([documents.syntax_error(name, str(exc).removeprefix(f"{name}: "), 1, 1)]), 0
     if not (doc.prompts or doc.errors):
         return None
     size = sum(count_tokens(text) for prompt in doc.prompts for text in prompt.texts)
-    return check_document(doc, work.config).findings, size
+    return summary(check_document(doc, work.config).findings), size
+
+
+class _Repeats:
+    """The results of the records of one audit linted lately, by their line and log: a log that
+    repeats a request (a retry, a fixed prompt sent on every call, a request logged at each hop)
+    lints it once. A record's result depends on its line, its log's name and the audit's Work alone
+    (nothing of the records around it), so a repeat gets exactly what linting it again would
+    (tests/test_perf_equivalence.py). A line is known by its SHA-256, as the check cache knows a
+    file (a 16 KB request takes 10 us to hash, against milliseconds to lint), and what is kept of
+    its findings is their summary (a finding holds its line, the whole record), so that a record
+    takes a few hundred bytes; and only so many, so that memory stays flat."""
+
+    KEPT = 4096  # records
+
+    def __init__(self, work: Work) -> None:
+        self.work = work  # held, so that a later audit's Work is never mistaken for it
+        self.results: dict[tuple[str, bytes], tuple[Summary, int] | None] = {}
+
+    def findings(self, line: bytes, value, name: str) -> tuple[Summary, int] | None:
+        key = (name, hashlib.sha256(line).digest())
+        if key in self.results:
+            return self.results[key]
+        if len(self.results) >= self.KEPT:
+            self.results.clear()
+        found = self.results[key] = _findings(line, value, name, self.work)
+        return found
+
+
+_repeats: _Repeats | None = None
+
+
+def _seen(work: Work) -> _Repeats:
+    """The repeats of ``work``'s audit: each Work (an audit, a worker's, a cluster task's) starts afresh."""
+    global _repeats
+    if _repeats is None or _repeats.work is not work:
+        _repeats = _Repeats(work)
+    return _repeats
 
 
 def _holding(value, name: str, work: Work) -> set[str]:
@@ -227,6 +272,7 @@ def _tally(batch: logs.Batch, work: Work) -> Tally:
     tally = Tally(work.examples, bytes=batch.size, lines={(batch.log, batch.part): batch.lines})
     log = tally.logs[batch.log] = LogTally()
     name = work.names[batch.log]
+    repeats = _seen(work)
     for number, line in enumerate(batch.records, batch.first):
         if not line.strip():
             continue
@@ -235,7 +281,7 @@ def _tally(batch: logs.Batch, work: Work) -> Tally:
         if value is CORRUPT:
             log.corrupt += 1
             log.first_corrupt = log.first_corrupt or (batch.part, number)
-        findings = _findings(line, value, name, work)
+        findings = repeats.findings(line, value, name)
         if findings is None:
             tally.skipped += 1
             if not tally.prompts:

@@ -21,12 +21,24 @@ from .baseline import digest
 from .fix import FixDidNotConverge, apply_fixes, fix_loop
 
 
+_contexts: tuple[Config, list[RuleContext]] | None = None
+
+
+def _rule_contexts(config: Config) -> list[RuleContext]:
+    """What each selected rule of ``config`` receives beside the prompt. It is the config's alone,
+    so it is built once for the prompts linted with the same config in a row (an audit's records,
+    a folder's files), not once a prompt; the config is held, so that another is never taken for it."""
+    global _contexts
+    if _contexts is None or _contexts[0] is not config:
+        _contexts = (config, [RuleContext(rule, config.rule_options(rule), config.today, config.lexicon) for rule in config.selected])
+    return _contexts[1]
+
+
 def lint_prompt(prompt: Prompt, config: Config, *, template: bool = False) -> list[Finding]:
     """The findings of the selected rules; in a template, less those its directives suppress."""
     findings: list[Finding] = []
-    for rule in config.selected:
-        context = RuleContext(rule, config.rule_options(rule), config.today, config.lexicon)
-        findings.extend(rule.check(prompt, context))
+    for context in _rule_contexts(config):
+        findings.extend(context.rule.check(prompt, context))
     if template:
         # Only a template has directives: Jinja drops its comments, so they never reach the model.
         from .suppress import apply_suppressions

@@ -58,10 +58,14 @@ def count(text: str) -> int:
     last word, so that a source, which ends without the blank lines that follow it in the prompt,
     shares all but its last word with the prompt's own lines."""
     total, start = 0, 0
-    for cut in [*_LINE_START.finditer(text), None]:
-        end = cut.end() if cut else len(text)
-        word = _last_word(text, start, end) if end - start > _TAIL else start  # a short line costs little to count again
-        total += _part(text[start:word]) + _part(text[word:end])
+    for end in [*(cut.end() for cut in _LINE_START.finditer(text)), len(text)]:
+        if end - start > _TAIL:
+            word = _last_word(text, start, end)
+            total += _part(text[start:word]) if word > start else 0
+            start = word
+        # A short line costs little to count again: it is one part.
+        found = _counted.get(part := text[start:end])
+        total += _part(part) if found is None else found
         start = end
     return total
 
@@ -80,7 +84,8 @@ def _part(text: str) -> int:
         return 0
     found = _counted.get(text)
     if found is None:
-        found = len(_encoding().encode(text, disallowed_special=()))
+        # Special tokens' text counted as text: what encode(text, disallowed_special=()) gives.
+        found = len(_encoding().encode_ordinary(text))
         if len(text) <= _PART_KEPT:
             if _kept + len(text) > _ALL_KEPT:
                 _counted.clear()

@@ -67,16 +67,18 @@ def _patterns(phrases: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{p})" for p in phrases), re.MULTILINE)
 
 
-def may_match(phrases: list[str], text: str) -> bool:
-    """Whether ``patterns(phrases)`` can match anywhere in ``text``, judged without running it.
+def may_match(phrases: list[str], text: str, start: int = 0, end: int | None = None) -> bool:
+    """Whether ``patterns(phrases)`` can match anywhere in ``text`` (between ``start`` and
+    ``end``, as a search from one to the other), judged without running it.
 
     Every match of a phrase holds one of a few fixed strings ("prefer " in
-    ``\\bprefer (?:this|it)\\b``); when none of them is in the text, nothing can
-    match. Looking for them takes a fraction of the time the pattern takes to try
-    every position of a long text. True when a phrase has no such strings.
+    ``\\bprefer (?:this|it)\\b``), which it consumes (a lookaround's text is none of
+    them); when none of them is in the text, nothing can match. Looking for them takes
+    a fraction of the time the pattern takes to try every position of a long text. True
+    when a phrase has no such strings.
     """
     needles = _all_needles(tuple(phrases))
-    return needles is None or any(needle in text for needle in needles)
+    return needles is None or any(text.find(needle, start, end) >= 0 for needle in needles)
 
 
 # Past this many strings, a run of a phrase's alternatives is not spelled out.

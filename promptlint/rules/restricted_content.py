@@ -62,11 +62,11 @@ def _first_line(prompt: Prompt, span: Span) -> Span:
 def check(prompt: Prompt, ctx: RuleContext):
     marker_words = ctx.words("markers")
     markers = patterns(marker_words)
-    # Most prompts hold no marker at all: then no source is scanned. (The instructions
-    # below are scanned without this test: they are a small part of a prompt.)
-    for source in prompt.sources if may_match(marker_words, prompt.lower) else ():
+    for source in prompt.sources:
         scopes = [source.header, _first_line(prompt, source.content)] + [f.span for f in source.fields] + source.wrapper_lines
-        match = next((m for s in scopes if (m := markers.search(prompt.lower, s.start, s.end))), None)
+        # Most scopes hold none of the markers' fixed strings: they are not searched. (The
+        # instructions below are searched without this test: they are a small part of a prompt.)
+        match = next((m for s in scopes if may_match(marker_words, prompt.lower, s.start, s.end) and (m := markers.search(prompt.lower, s.start, s.end))), None)
         if match:
             yield ctx.finding(
                 prompt,

@@ -31,7 +31,7 @@ from test_audit import CONFIG, PROMPTS, by_code, log_lines
 
 from conftest import ROOT
 from promptlint.audit import logs
-from promptlint.audit.run import Tally, audit
+from promptlint.audit.run import Tally, audit, summary
 from promptlint.cli.commands import main
 from promptlint.engine.config import build
 from promptlint.model.findings import Finding
@@ -321,7 +321,7 @@ EVENTS = st.lists(
 def tally_of(events, examples: int) -> Tally:
     tally = Tally(examples)
     for log, split, line, found in events:
-        tally.add(log, split, line, [Finding(code=code, name=code, message=f"{log}:{split}:{line}", span=Span(0, 0), tokens=tokens) for code, tokens in found])
+        tally.add(log, split, line, summary([Finding(code=code, name=code, message=f"{log}:{split}:{line}", span=Span(0, 0), tokens=tokens) for code, tokens in found]))
     return tally
 
 

@@ -23,8 +23,44 @@ _HEADER_GROUP = re.compile(r"\(((?:\{[^{}]*\}|[^()])*+)\)|\[([^\[\]]*)\]")
 
 def parse_header(text: str, rest: Span, vocab: Vocab) -> tuple[str | None, tuple[str, ...], list[Field]]:
     """Split "Title — A > B (score: 0.61) ⚠️ OCR confidence 0.86" into title, heading path and fields."""
+    title, heading, fields = _read_header(text[rest.start : rest.end], vocab)
+    return title, heading, [_moved(f, rest.start) for f in fields]
+
+
+# The headers read lately, by their text, for one vocabulary: what a header says depends on its own
+# text alone, and the same header stands over the chunks of one document in prompt after prompt
+# (an audit's records). Bounded, so that memory stays flat; a longer header is read every time.
+_headers: tuple[Vocab, dict[str, tuple[str | None, tuple[str, ...], tuple[Field, ...]]]] | None = None
+_HEADERS_KEPT, _HEADER_KEPT = 2048, 512  # headers, and characters of one
+
+
+def _read_header(raw: str, vocab: Vocab) -> tuple[str | None, tuple[str, ...], tuple[Field, ...]]:
+    """What a header's rest says, its fields' spans from the rest's start."""
+    global _headers
+    if _headers is None or _headers[0] is not vocab:
+        _headers = (vocab, {})  # the vocabulary is held, so that another is never taken for it
+    known = _headers[1]
+    found = known.get(raw)
+    if found is None:
+        found = _header(raw, vocab)
+        if len(raw) <= _HEADER_KEPT:
+            if len(known) >= _HEADERS_KEPT:
+                known.clear()
+            known[raw] = found
+    return found
+
+
+def _moved(field: Field, offset: int) -> Field:
+    if not offset:
+        return field
+    return dataclasses.replace(
+        field, span=Span(field.span.start + offset, field.span.end + offset), value_span=Span(field.value_span.start + offset, field.value_span.end + offset)
+    )
+
+
+def _header(raw: str, vocab: Vocab) -> tuple[str | None, tuple[str, ...], tuple[Field, ...]]:
     fields: list[Field] = []
-    raw = text[rest.start : rest.end]
+    rest = Span(0, len(raw))
     lowered = lowercase(raw)
     end = len(raw)
     warning = _WARNING_MARK.search(raw)
@@ -58,7 +94,7 @@ def parse_header(text: str, rest: Span, vocab: Vocab) -> tuple[str | None, tuple
         if dashed:
             title_text = title_text[: hyphen.start()].strip()
             fields.extend(dashed)
-    return (title_text or None), heading, fields
+    return (title_text or None), heading, tuple(fields)
 
 
 def _group_fields(raw: str, lowered: str, offset: int, vocab: Vocab) -> tuple[list[Field], int]:

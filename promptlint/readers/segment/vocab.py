@@ -340,7 +340,21 @@ def lowercase(text: str) -> str:
     str.lower keeps the length of every character but "\u0130" (capital I with a dot),
     which becomes "i" and a combining dot; here it becomes a plain "i".
     """
+    if len(text) > _LONG and not text.isascii():
+        # A prompt is mostly ASCII, yet one dash makes str.lower look up every character: lower
+        # its bytes instead (ASCII letters alone), when the few other characters have no lower case
+        # (a capital sigma, the one lowered by what is around it, has one). Twice as fast; the same.
+        raw = text.encode("utf-8", "surrogatepass")
+        if len(raw) - len(text) < len(text) >> 6:
+            others = raw.translate(None, _ASCII).decode("utf-8", "surrogatepass")
+            if others.lower() == others and "\u0130" not in others:
+                return raw.lower().decode("utf-8", "surrogatepass")
     return text.replace("\u0130", "i").lower()
+
+
+# Shorter texts, or with more than one byte in 64 beyond ASCII, are lowered faster by str.lower.
+_LONG = 4096  # characters
+_ASCII = bytes(range(128))
 
 
 def trim(text: str, span: Span) -> Span:
