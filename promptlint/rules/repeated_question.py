@@ -9,7 +9,9 @@ template, a copy in a branch that never renders with the sources ("No results fo
 {{ query }}") asks nothing beside them and is not counted. In a chat of written-out
 messages where no label names the question, a question of six words or more that a
 user's message states and that stands again outside the sources (a tool's output quoting
-the query) is the question, repeated.
+the query) is the question, repeated; so is a user's message of one line and three words
+or more that another, longer message quotes whole ("the users prompt which is ### START
+PROMPT ### Which devs know laravel ### END PROMPT ###"), reported without a fix.
 
 ## Why is this bad?
 It feels like emphasis and reads as padding: measured at -0.01 correctness and

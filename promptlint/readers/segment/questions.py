@@ -21,7 +21,7 @@ def find_questions(
     if not found and (asked_last := _last_user_question(text, lower, vocab, sources, messages)) is not None:
         found.append(asked_last)
     if not found:
-        found += _asked_twice(text, lower, inside, messages)
+        found += _asked_twice(text, lower, inside, messages) or _message_quoted(lower, inside, messages)
     asked = _restated(text, _not_rewritten(found, rewritten))
     live = _live(lower, asked)
     return live, rewritten, [span for span in asked if span not in live]
@@ -114,6 +114,35 @@ def _asked_twice(text: str, lower: str, inside: SpanSet, messages: list[Message]
             if len(copies) >= 2 and any(u.contains(c) for u in users for c in copies):
                 return copies
     return []
+
+
+# A user's message quoted whole inside another message has at least this many words.
+QUOTED_WORDS = 3
+
+
+def _message_quoted(lower: str, inside: SpanSet, messages: list[Message]) -> list[Span]:
+    """With no question found otherwise, in a chat: a user's message of one line, of QUOTED_WORDS to
+    QUESTION_WORDS words, whose words stand again inside another, longer message, outside the sources
+    (the app quotes the user's request into the message it builds: "the users prompt which is ###
+    START PROMPT ### Which devs know laravel ### END PROMPT ###")."""
+    for message in (m for m in messages if m.role == "user"):
+        said = lower[message.span.start : message.span.end].strip()
+        words = re.findall(r"\w+", said)
+        if "\n" in said or not QUOTED_WORDS <= len(words) <= QUESTION_WORDS:
+            continue
+        pattern = re.compile(r"(?<!\w)" + r"[\W_]+".join(re.escape(w) for w in words) + r"(?!\w)")
+        copies = [
+            Span(m.start(), m.end()) for m in pattern.finditer(lower)
+            if m.start() not in inside and (message.span.contains(Span(m.start(), m.end())) or _within_longer(m.start(), message, messages))
+        ]
+        if len(copies) >= 2:
+            return copies
+    return []
+
+
+def _within_longer(at: int, quoted: Message, messages: list[Message]) -> bool:
+    """Whether ``at`` is inside another message that says more than the one it quotes."""
+    return any(m is not quoted and m.span.start <= at < m.span.end and len(m.span) > 2 * len(quoted.span) for m in messages)
 
 
 def _questions(lower: str):
