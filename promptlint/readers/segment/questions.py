@@ -118,6 +118,7 @@ def _asked_twice(text: str, lower: str, inside: SpanSet, messages: list[Message]
 
 # A user's message quoted whole inside another message has at least this many words.
 QUOTED_WORDS = 3
+QUOTED_MESSAGES = 4
 
 
 def _message_quoted(lower: str, inside: SpanSet, messages: list[Message]) -> list[Span]:
@@ -125,7 +126,8 @@ def _message_quoted(lower: str, inside: SpanSet, messages: list[Message]) -> lis
     QUESTION_WORDS words, whose words stand again inside another, longer message, outside the sources
     (the app quotes the user's request into the message it builds: "the users prompt which is ###
     START PROMPT ### Which devs know laravel ### END PROMPT ###")."""
-    for message in (m for m in messages if m.role == "user"):
+    # The last few user messages: a long conversation's every turn is not searched for across the whole text.
+    for message in [m for m in messages if m.role == "user"][-QUOTED_MESSAGES:]:
         said = lower[message.span.start : message.span.end].strip()
         words = re.findall(r"\w+", said)
         if "\n" in said or not QUOTED_WORDS <= len(words) <= QUESTION_WORDS:
