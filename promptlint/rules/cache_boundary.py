@@ -25,8 +25,9 @@ In an assembled prompt (no slot anywhere: a prompt as a run recorded it, a logge
 template says which text is static, and a chunk's own text can run on after the data as easily as
 instructions can. There a line counts only when it speaks to the model: it opens with an
 instruction verb ("Answer only from...", "2. **Cite:** always...") or it says "you" and names the
-task ("If your sources disagree, you say so"). The words are in `rules/cache-boundary.yaml`; a line
-in another language does not count there.
+task ("If your sources disagree, you say so"). The words are in `rules/cache-boundary.yaml`, in
+English and a few other languages (French, German, Spanish, Italian; "you" and the task's words
+in Chinese, Japanese and Korean); a line in a language they do not hold does not count there.
 
 Only a block worth moving is reported: static text of fewer than `min-static-tokens`
 tokens (25 by default) would save less on every request than one source's wrapper costs
