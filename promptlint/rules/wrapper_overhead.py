@@ -3,7 +3,7 @@
 ## What it does
 Flags a source whose wrapper (header line, metadata lines, tags: everything but
 the chunk text) costs more than `wrapper-budget` tokens, 25 by default, and more
-than the canonical header for the same source would (a long title, a heading
+than the canonical header for the same source would, by at least `min-saving` tokens (a long title, a heading
 path, a stale note and a parse warning are worth their tokens; the rest is not).
 Fields that another rule already reports (scores, dates, system names, ordinals,
 derived text) and instruction lines (PL103) are not counted again here, nor are fence lines (`-----`, a code
@@ -38,6 +38,9 @@ No fix of its own: the other metadata rules remove the fields that cost the most
 
 ## Options
 - `wrapper-budget` (tokens, default 25).
+- `min-saving` (tokens, default 10): a wrapper is reported only when it costs at least this
+  much more than the larger of the budget and the canonical header, more than one metadata
+  field costs; a wrapper a few tokens over is not worth rewriting.
 """
 
 from __future__ import annotations
@@ -58,7 +61,7 @@ CODE = "PL402"
 NAME = "wrapper-overhead"
 SUMMARY = "A source's wrapper costs more tokens than the wrapper budget"
 EFFECT = "a good wrapper is ~25 tokens beside a ~420-token chunk"
-OPTIONS = {"wrapper-budget": 25}
+OPTIONS = {"wrapper-budget": 25, "min-saving": 10}
 
 
 _FENCE = re.compile(r"^[ \t]*(?:[-=*_]{3,}|```\w*)[ \t]*\n?", re.MULTILINE)
@@ -134,7 +137,8 @@ def check(prompt: Prompt, ctx: RuleContext):
         if wrapper == header or (cost := tokens.count(wrapper)) <= budget:
             continue
         canonical = tokens.count(header)
-        if cost > canonical:
+        # Fewer tokens saved than one metadata field costs (3 to 9 in the chapter's table) is not worth a finding.
+        if cost - max(budget, canonical) >= ctx.options["min-saving"]:
             finding = ctx.finding(
                 prompt,
                 source.header,

@@ -174,3 +174,33 @@ def test_a_wrapper_written_as_the_canonical_header_is_not_counted(tmp_path):
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert (done.returncode, done.stdout, done.stderr) == (0, "[] False\n", "")
+
+
+# Sources whose wrapper grows by one metadata line at a time, over the budget by a little, then by a lot.
+EXTRA_LINES = ["Page: 10{n}", "Page: 10{n}\nAuthor: Ministry of Health, region {n}",
+               "Page: 10{n}\nAuthor: Ministry of Health, region {n}\nCategory: clinical guidelines, diabetes, volume {n}\n"
+               "Tags: diabetes, hba1c, monitoring, targets, guidelines, part {n}"]
+
+
+def _groundmd(extra):
+    blocks = [f"[Source {n}]\nFile: ncg_kenya_diabetes_guidelines_who_202{n}.pdf\n{extra.format(n=n)}\nContent: HbA1c monitoring should be done every 3 to 6 months, chapter {n}."
+              for n in (1, 2, 3)]
+    return "Answer from the context.\n\nContext:\n" + "\n\n".join(blocks) + "\n\nQuestion: What are the HbA1c targets?\n"
+
+
+@pytest.mark.parametrize("extra", EXTRA_LINES)
+@pytest.mark.parametrize("min_saving", [0, 10, 40])
+def test_a_wrapper_is_reported_only_when_rewriting_it_saves_enough(extra, min_saving):
+    config = build({"today": "2026-12-02", "rules": {"wrapper-overhead": {"min-saving": min_saving}}}, "test")
+    found = [f for f in lint_text(_groundmd(extra), path="t.txt", config=config) if f.code == "PL402"]
+    plain = [f for f in lint_text(_groundmd(extra), path="t.txt", config=build({"today": "2026-12-02", "rules": {"wrapper-overhead": {"min-saving": 0}}}, "test")) if f.code == "PL402"]
+    # What a rewrite saves on each source, as each finding reports it; the option keeps those that save enough.
+    assert [f.tokens for f in found] == [f.tokens for f in plain if f.tokens >= min_saving]
+    assert [f.line for f in found] == [f.line for f in plain if f.tokens >= min_saving]
+
+
+def test_the_saving_threshold_is_reached_both_ways():
+    """The generated wrappers reach both sides of the default: one saves fewer than 10 tokens, one more."""
+    zero = build({"today": "2026-12-02", "rules": {"wrapper-overhead": {"min-saving": 0}}}, "test")
+    savings = {f.tokens for extra in EXTRA_LINES for f in lint_text(_groundmd(extra), path="t.txt", config=zero) if f.code == "PL402"}
+    assert min(savings) < 10 <= max(savings)
