@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -234,14 +235,12 @@ def cut_last_source(body: list[Line], vocab: Vocab, messages: list[Message], sta
 
 def _blank_runs(body: list[Line]) -> list[tuple[int, int]]:
     """Each run of blank lines in ``body`` after its first line with text: (index of the run's first line, its length)."""
-    runs, start, seen = [], None, False
-    for i, line in enumerate(body + [Line(0, 0, "x", "x")]):
-        if not line.text.strip():
-            start = i if start is None else start
-            continue
-        if start is not None and seen:
-            runs.append((start, i - start))
-        start, seen = None, True
+    runs, at = [], 0
+    for blank, group in itertools.groupby(body, key=lambda line: line.blank):
+        length = len(list(group))
+        if blank and at > 0:
+            runs.append((at, length))
+        at += length
     return runs
 
 
