@@ -212,29 +212,64 @@ def _adds(body: list[ast.stmt], helpers: Helpers, nested: bool = False, binding:
     variable bound (``binding``) to the first element of what it iterates.
     """
     named: dict[str, list[ast.AST]] = {}
-    # The locals the body adds whole to something: a text one of them starts grows until it is added.
-    growing = {added.id for added in map(_added, body) if isinstance(added, ast.Name)}
+    growing = _growing(body)
     for statement in body:
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
             named[statement.targets[0].id] = _strings(statement.value, helpers)
             if binding:
                 binding[statement.targets[0].id] = bind(statement.value, binding)
         if nested and isinstance(statement, (ast.For, ast.AsyncFor)) and isinstance(statement.target, ast.Name):
-            inner_body = list(_statements(statement.body))
-            unbound = list(_adds(inner_body, helpers))
-            if _wraps(unbound, statement.target.id):
-                # The inner loop wraps each part itself and is read as its own sources' template: here it
-                # stands as the parts it renders, once, so that no field of it is read twice.
-                rendered = ast.copy_location(ast.JoinedStr([ast.FormattedValue(statement.iter, -1)]), statement)
-                yield unbound[0][0], [rendered], True, False
-                continue
-            inner = _adds(inner_body, helpers, binding={statement.target.id: _first(statement.iter)})
-            yield from ((target, strings, True, listed) for target, strings, _, listed in inner)
+            yield from _nested_adds(statement, helpers)
             continue
         added = _added(statement)
         strings, bare = _added_strings(added, named, helpers) if added is not None else ([], False)
+        strings = [_with_locals(s, named) for s in strings]
         if strings and not _grows(statement, growing, strings, named):
             yield _receiver(statement), [bind(s, binding) for s in strings] if binding else strings, bare, not isinstance(statement, ast.AugAssign)
+
+
+def _nested_adds(loop: ast.For | ast.AsyncFor, helpers: Helpers):
+    """The adds of a loop nested in a loop body, each a bare value of the outer item's text."""
+    inner_body = list(_statements(loop.body))
+    unbound = list(_adds(inner_body, helpers))
+    if _wraps(unbound, loop.target.id):
+        # The inner loop wraps each part itself and is read as its own sources' template: here it
+        # stands as the parts it renders, once, so that no field of it is read twice.
+        rendered = ast.copy_location(ast.JoinedStr([ast.FormattedValue(loop.iter, -1)]), loop)
+        yield unbound[0][0], [rendered], True, False
+        return
+    inner = _adds(inner_body, helpers, binding={loop.target.id: _first(loop.iter)})
+    yield from ((target, strings, True, listed) for target, strings, _, listed in inner)
+
+
+def _growing(body: list[ast.stmt]) -> set[str]:
+    """The locals the body adds to something, whole or as a field of the string added (`header` in
+    `parts.append(f"{header}\\n{text}")`): a text one of them starts grows until it is added."""
+    adds = [added for added in map(_added, body) if added is not None]
+    shown = {part.value.id for added in adds for part in _plain_fields(added) if isinstance(part.value, ast.Name)}
+    return {added.id for added in adds if isinstance(added, ast.Name)} | shown
+
+
+def _plain_fields(string: ast.AST) -> list[ast.FormattedValue]:
+    """The fields of an f-string shown as they are, with no conversion or format."""
+    parts = string.values if isinstance(string, ast.JoinedStr) else ()
+    return [p for p in parts if isinstance(p, ast.FormattedValue) and p.conversion == -1 and p.format_spec is None]
+
+
+def _with_locals(string: ast.AST, named: dict[str, list[ast.AST]]) -> ast.AST:
+    """An f-string with each field that shows a local of the body holding text (`{header}`, set to an
+    f-string and grown with `+=`) read as that text: the text the model gets, fields and all."""
+    plain = {id(part) for part in _plain_fields(string)}
+    if not plain:
+        return string
+    values: list[ast.AST] = []
+    for part in string.values:
+        held = named.get(part.value.id) if id(part) in plain and isinstance(part.value, ast.Name) else None
+        if held and all(_literal(piece) for piece in held):
+            values.extend(value for piece in held for value in (piece.values if isinstance(piece, ast.JoinedStr) else [piece]))
+        else:
+            values.append(part)
+    return ast.copy_location(ast.JoinedStr(values), string)
 
 
 def _wraps(adds: list, target: str) -> bool:

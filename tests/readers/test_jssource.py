@@ -371,3 +371,19 @@ def test_a_notice_shown_to_people_is_no_prompt(call):
     # The twin: the same text given to the model as its prompt is read.
     twin = f"async function onSubmit(data) {{\n  const prompt = {text};\n  return model.generate(prompt);\n}}\n"
     assert len(templates_in(twin)) == 1
+
+
+@pytest.mark.parametrize("grown", [False, True])
+@pytest.mark.parametrize("field, code", FIELD_FORMS)
+def test_a_local_text_shown_as_a_field_of_the_text_pushed_is_read_as_that_text(field, code, grown):
+    """The evaluator Python's code goes through: `let header = \\`...\\``, grown under an `if`, then
+    `parts.push(\\`${header}\\n${r.content}\\`)`: the header's field is the source's, found once."""
+    growth = "    if (r.url) {\n      header += ` (${r.url})`;\n    }\n" if grown else ""
+    source = (
+        "function build(results) {\n  const parts = [];\n  for (const r of results) {\n"
+        f"    let header = `${{r.title}} | {field.replace('X', 'r')}`;\n{growth}"
+        "    parts.push(`${header}\\n${r.content}`);\n  }\n  return parts.join('\\n\\n');\n}\n"
+    )
+    found = [(f.line, f.code, f.fix) for f in lint_text(source, path="build.ts", config=CONFIG)]
+    assert found == [(8 if grown else 5, code, None)]
+    assert lint_text(source.replace(f" | {field.replace('X', 'r')}", ""), path="build.ts", config=CONFIG) == []

@@ -516,3 +516,21 @@ def test_an_inner_loop_that_wraps_its_parts_is_read_once(line, code, head):
     # as the text of the document (its first part), and is clean.
     bare = source.replace(f'            context += f"{line}\\n"\n', "")
     assert _found(bare) == []
+
+
+@pytest.mark.parametrize("grown", [False, True])
+@pytest.mark.parametrize("field, code", FIELD_FORMS)
+def test_a_local_text_shown_as_a_field_of_the_string_added_is_read_as_that_text(field, code, grown):
+    """`header = f"[{i}] ... Relevance: {score}"` (grown with `+=` under an `if`), then
+    `parts.append(f"{header}\\n{text}")`: the header's fields are the source's, found once, reported
+    where the text is added and not fixed (it is not written there)."""
+    growth = '        if doc.url:\n            header += f" ({doc.url})"\n' if grown else ""
+    source = (
+        "def build(docs):\n    parts = []\n    for i, doc in enumerate(docs, 1):\n"
+        f'        header = f"[{{i}}] {{doc.title}} | {field.replace("X", "doc")}"\n{growth}'
+        '        parts.append(f"{header}\\n{doc.page_content}")\n    return "\\n\\n".join(parts)\n'
+    )
+    line = 7 if grown else 5
+    assert [(f.line, f.column, f.code, f.fix) for f in lint_text(source, path="build.py", config=CONFIG)] == [(line, 22, code, None)]
+    # The clean twin: the same header without the field.
+    assert _found(source.replace(f' | {field.replace("X", "doc")}', "")) == []
