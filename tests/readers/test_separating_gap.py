@@ -69,3 +69,31 @@ def test_a_gap_of_one_blank_line_or_one_the_sources_hold_says_nothing(header, ta
     # Not cut by the gap: the last source's text runs on (its own second paragraph, then the tail).
     assert CHUNKS[2] in content and TAILS[tail].split("\n")[0] in content
     assert ("A second paragraph" in content) == (twin == "sources holding the gap")
+
+
+# Sources a renderer writes one line each: the header carries a few words of chunk, or none.
+ONE_LINE_HEADERS = {
+    "titled group then text": "Document [{n}](Title: doc {n}) text {n}",
+    "key and title": "[{n}] Returns handbook, part {n}",
+    "numbered document": "Document {n}: returns-{n}.pdf",
+}
+
+
+@pytest.mark.parametrize("header", sorted(ONE_LINE_HEADERS))
+@pytest.mark.parametrize("count", [2, 3])
+@pytest.mark.parametrize("tail", sorted(TAILS) + ["question"])
+def test_the_last_of_one_line_sources_ends_at_the_first_blank_line(header, count, tail):
+    """Every source before the last is its header line alone: so is the last, and what follows a blank
+    line is the next part (litm's fixtures: `Document [2](Title: second doc) second doc text`, then the
+    question again)."""
+    follows = "Question: How long do I have?\nAnswer:" if tail == "question" else TAILS[tail]
+    lines = [ONE_LINE_HEADERS[header].format(n=n) for n in range(1, count + 1)]
+    text = "Answer from the documents.\n\nQuestion: How long do I have?\n\n" + "\n".join(lines) + "\n\n" + follows + "\n"
+    prompt = segment_text(text)
+    assert len(prompt.sources) == count
+    assert prompt.sources[-1].span.end == text.index(lines[-1]) + len(lines[-1])
+    assert len(prompt.questions) == (2 if tail == "question" else 1)
+    # The twin: a source before the last has a body line, so the last one may too, past its blank line.
+    lines[0] += "\n" + CHUNKS[0]
+    twin = "Answer from the documents.\n\n" + "\n".join(lines) + "\n\nSee the returns page for details.\n"
+    assert segment_text(twin).sources[-1].span.end == len(twin.rstrip("\n"))

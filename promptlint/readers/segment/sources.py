@@ -48,6 +48,8 @@ def text_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Mess
             passage = _carries_chunk(next(match[g] for g in _REST_GROUPS if match[g] is not None))
             body = cut_last_source(body, vocab, messages, lines[index].start, seen_content=passage)
             body = _cut_at_separating_gap(body, _separating_gap(lines, [i for i, _ in headers]))
+            if _one_line_sources(lines, [i for i, _ in headers]):
+                body = list(itertools.takewhile(lambda line: not line.blank, body))
         source = _text_source(text, n, lines[index], match, body, vocab)
         if text[source.content.start : source.content.end].strip() not in _ELISIONS or source.fields:
             sources.append(source)
@@ -260,6 +262,12 @@ def _separating_gap(lines: list[Line], headers: list[int]) -> int | None:
     gap = min(gaps)
     # One blank line is also how a chunk's paragraphs are set apart: only a wider gap says where a source ends.
     return gap if gap >= 2 and gap > inner else None
+
+
+def _one_line_sources(lines: list[Line], headers: list[int]) -> bool:
+    """Whether every source before the last is its header line alone, the next header on the line
+    after it: the renderer writes one line a source, so the last one ends at the first blank line."""
+    return len(headers) >= 2 and all(stop == index + 1 for index, stop in zip(headers, headers[1:]))
 
 
 def _cut_at_separating_gap(body: list[Line], gap: int | None) -> list[Line]:
