@@ -1,8 +1,8 @@
 """Source system name shown to the model.
 
 ## What it does
-Flags the name of the system or connector a chunk came from (Confluence,
-SharePoint, Zendesk, Google Drive, ...) when it is rendered as a field of the
+Flags the name of the system, connector or retriever a chunk came from (Confluence,
+SharePoint, Zendesk, Google Drive, a `retriever="bm25"` attribute, ...) when it is rendered as a field of the
 source's wrapper (`Source: Confluence`, `[Zendesk]`), and a slot of a sources
 template or a key of a per-source object that prints it (`{d.source_type}`,
 `{{ doc.meta.datasource }}`, `${d.connector}`, `"connector": d.origin`). A title

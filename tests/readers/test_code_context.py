@@ -133,7 +133,7 @@ def test_a_chat_message_dict_is_no_source():
 
 # ---------------------------------------------------------------- PL202 on slots
 
-SYSTEM_SLOTS = ["source_type", "connector", "meta.datasource", "ingest_platform"]
+SYSTEM_SLOTS = ["source_type", "connector", "meta.datasource", "ingest_platform", "retriever"]
 # How each syntax writes a sources loop whose second line prints SLOT of the item.
 SYNTAXES = {
     "jinja": ("t.j2", "Answer from the sources.\n{% for doc in documents %}\nTitle: {{ doc.title }}\nFrom: {{ doc.SLOT }}\n{{ doc.content }}\n{% endfor %}\nQuestion: {{ question }}\n"),

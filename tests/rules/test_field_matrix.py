@@ -56,7 +56,7 @@ RULES = [
     ),
     Rule(
         "PL202",
-        ("Source", "Connector", "source_system", "origin_app", "Platform", "Data source"),
+        ("Source", "Connector", "source_system", "origin_app", "Platform", "Data source", "Retriever"),
         ("Confluence", "Zendesk"),
         (),
         (),
