@@ -431,15 +431,26 @@ def _wrapper(target: ast.AST, iterated: ast.AST, body: list[ast.stmt], strings: 
     refs = [ref for s in strings for ref in _field_refs(_body(s), aliases)]
     if name is None or name not in (root for root, _ in refs):
         return None  # renders no field of the loop variable: a log line, a query, a message
-    collection = ast.unparse(iterated)
     loop = Loop(
         target=name,
-        collection=collection if jinja_expression(collection) else "items",
+        collection=_collection(iterated),
         index=index,
         aliases=tuple((alias, *ref) for alias, ref in aliases.items()),
         keys=tuple(dict.fromkeys(keys[-1] for root, keys in refs if root == name and keys)),
     )
     return _loop_template(strings, raw, starts, loop, rebuilt)
+
+
+def _collection(iterated: ast.AST) -> str:
+    """What a loop iterates, as a Jinja expression: as written, or `items` with the sort it was given
+    (`sorted(docs, key=lambda d: d.date)` is `items|sort(attribute='date')`)."""
+    from .pyorder import sort_key  # pyorder reads this module
+
+    collection = ast.unparse(iterated)
+    if jinja_expression(collection):
+        return collection
+    key = sort_key(iterated)
+    return f"items|sort(attribute='{key}')" if key else "items"
 
 
 def _enumerated(target: ast.AST, iterated: ast.AST) -> tuple[str | None, ast.AST, ast.AST]:

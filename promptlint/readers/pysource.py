@@ -26,6 +26,7 @@ from .pybuild import BUILDING, Loop, called_name, jinja_by_content, literal_in_c
 from .pyassembly import assembled, joined
 from .pybind import rewritten_bindings
 from .pycalls import helpers_of
+from .pyorder import with_order
 from .pyversions import NewerSyntax, parse_module
 from .segment import is_prompt_text, slot_kind, words
 
@@ -118,7 +119,7 @@ def built_in(module: ast.Module, raw: str, lexicon: Lexicon, alone: bool, by_own
     helpers = helpers_of(module)
     serialized = reaching_the_model(module, lexicon)
     built = [w for node in ast.walk(module) if type(node) in BUILDING for w in wrappers(node, raw, starts, helpers, serialized)]
-    return kept_as_sources(module, built, lexicon, alone, by_own_name)
+    return with_order(module, kept_as_sources(module, built, lexicon, alone, by_own_name))
 
 
 def kept_as_sources(module: ast.Module, built: list[PyTemplate], lexicon: Lexicon, alone: bool, by_own_name: bool = False) -> list[PyTemplate]:

@@ -2,7 +2,9 @@
 
 ## What it does
 Flags a template that orders the sources by a date: `|sort(attribute='updated_at')`,
-`sorted(docs, key=...date...)`, `|sort(attribute='published', reverse=true)`; and a
+`sorted(docs, key=...date...)`, `|sort(attribute='published', reverse=true)`; code that
+sorts what its loop renders by a date before the loop (`docs.sort(key=lambda d: d.date)`,
+`df = df.sort_values(by="published")`, `for d in sorted(docs, key=itemgetter("date"))`); and a
 label or heading that introduces the sources and says they are in date order
 ("Results, newest first:", "Memory content (in chronological order):"), or a sentence
 that says what is given is in date order ("meetings are ordered most recent first"),

@@ -81,7 +81,8 @@ def _chunks_of_one_document(source: Source, ctx: RuleContext) -> bool:
 
 def _not_a_document(source: Source, ctx: RuleContext) -> bool:
     """A loop over what is no document (`memories`, `user.facts`, `triples[:10]`: the lexicon's `not-document`)."""
-    names = re.findall(r"[A-Za-z_]\w*", source.collection)
+    # What is iterated, not how it is filtered (`memories|sort(attribute='date')`).
+    names = re.findall(r"[A-Za-z_]\w*", source.collection.split("|")[0])
     # The word the name ends in says what the items are (`global_memories`; `fact_sheets` are documents).
     words = split(names[-1]) if names else ()
     return bool(words) and words[-1] in ctx.lexicon.phrases("not-document")
