@@ -97,3 +97,26 @@ def test_a_loop_over_what_is_no_document_needs_no_title(path, collection):
     assert _codes(over(collection), path) == ["PL102"]
     # The twin: the same loop over documents (a fact sheet is one) is untitled.
     assert sorted(_codes(over("fact_sheets"), path)) == ["PL102", "PL205"]
+
+
+# A file's name under a label or heading, beside text the item does not print by a known key: the
+# name is the title, not the chunk (khoj's `<OPEN_FILE>\n# file: ${file.basename}.md\n\n${fileContent}`).
+NAMED_HEADS = ["# file: {}.md", "File: {}", "# {}.md"]
+READ_APART = {
+    "t.ts": ("export async function buildContext(files) {\n  let ctx = '';\n  for (const file of files) {\n    let text: string;\n"
+             "    try {\n      text = await read(file);\n    } catch (error) {\n      continue;\n    }\n"
+             "    ctx += `<OPEN_FILE>\\nHEAD\\n\\n${text}\\n</OPEN_FILE>\\n\\n`;\n  }\n  return ctx;\n}\n"
+             "const prompt = `Answer from the files.\\n${context}\\nQuestion: ${q}`;\n", "${file.basename}"),
+    "t.j2": ("Answer from the files.\n{% for file in context_files %}<OPEN_FILE>\nHEAD\n\n{{ texts[loop.index0] }}\n</OPEN_FILE>\n{% endfor %}\n"
+             "Question: {{ q }}\n", "{{ file.basename }}"),
+}
+
+
+@pytest.mark.parametrize("path", sorted(READ_APART))
+@pytest.mark.parametrize("head", NAMED_HEADS)
+def test_a_file_name_under_a_label_or_heading_titles_the_text_beside_it(path, head):
+    template, slot = READ_APART[path]
+    assert [f.code for f in lint_text(template.replace("HEAD", head.format(slot)), path=path, config=CONFIG)] == []
+    # The twin: a size in that place names nothing, and the source has no title.
+    untitled = template.replace("HEAD", "Size: " + slot.replace("basename", "size_kb"))
+    assert [f.code for f in lint_text(untitled, path=path, config=CONFIG)] == ["PL205"]

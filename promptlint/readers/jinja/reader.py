@@ -263,8 +263,14 @@ class Reader:
             return content
         # A loop over the context whose item prints one value no word list knows, or only
         # a summary (`r.highlight_text` beside its title, URL and date): that value is the chunk.
-        unknown = [o for o in mine if o.ref.path and self.vocab.lexicon.concepts(o.ref.key) <= {"derived"}]
+        # One under a label that names a field (`# file: {{ f.basename }}.md`) is that field.
+        unknown = [o for o in mine if o.ref.path and self.vocab.lexicon.concepts(o.ref.key) <= {"derived"} and not self._under_field_label(o)]
         return unknown[0] if len(unknown) == 1 else None
+
+    def _under_field_label(self, output: Output) -> bool:
+        before = neighbour(output.origin, output.tag, -1)
+        literal = _LITERAL_LABEL.search(before) if before is not None else None
+        return bool(literal) and self.vocab.is_field(normalise_label(literal[1]))
 
     def _loop_source(self, block: Block, outputs: list[Output], target: str | None, content: Output | None, instructions: list[Span]) -> Source:
         """The source a sources loop renders once per item: its fields, key and chunk, the loop body its wrapper."""
