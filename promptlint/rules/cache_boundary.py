@@ -11,7 +11,8 @@ system prompt is, and so is any sentence of the instructions after it.
 Only lines that instruct count. Not counted: labels and cues in any language
 ("Helpful Answer:", "Réponse :", "答案："), headings, tags, special tokens and
 template slots, lines that mark where the data starts or ends ("END of search
-results."), a line that prints a value with a few words around it ("Found {{ n }}
+results."), a line ending in a colon that introduces the data or slot under it ("Here is
+information about the user that can help you to answer:", then `<user_metadata>`), a line that prints a value with a few words around it ("Found {{ n }}
 results", "Search took {{ ms }} ms"), worked examples in the instructions, the words of a tool's result,
 after earlier chat turns, the instructions that open the last user turn
 before its data (a chat API has no other place for them but the system prompt), and
@@ -33,7 +34,8 @@ Only a block worth moving is reported: static text of fewer than `min-static-tok
 tokens (25 by default) would save less on every request than one source's wrapper costs
 (PL402's budget), so a short tail of one or two rules after the context is left alone.
 After a timestamp in the instructions the threshold does not apply: the timestamp ends
-the cached prefix before the conversation history as well, whatever follows it.
+the cached prefix before the conversation history as well, whatever follows it. That is not
+so after the question, in the turn that asks it: no history follows there.
 
 ## Why is this bad?
 Providers cache the longest unchanged prefix of a prompt. Anything that changes
@@ -128,6 +130,7 @@ def _static_after(prompt: Prompt, start: int, ctx: RuleContext, framing: Span | 
     pieces = []
     line_no, counted = 0, 0  # the newlines before ``counted``: each stretch of text is counted once
     end = _answered_at(prompt, start, ctx)
+    data = [p.span.start for p in prompt.parts if p.kind in DYNAMIC_KINDS]
     for part in prompt.parts:
         if part.kind is not PartKind.INSTRUCTIONS or part.span.start < start or part.span.start >= end:
             continue
@@ -141,10 +144,32 @@ def _static_after(prompt: Prompt, start: int, ctx: RuleContext, framing: Span | 
         for i, line in enumerate(prompt.text[part.span.start : part.span.end].split("\n")):
             if at >= end:
                 break
-            if line.strip() and not _is_label(line, delimiters) and not _captions_a_value(prompt.text, at):
+            if line.strip() and not _is_label(line, delimiters) and not _captions_a_value(prompt.text, at) and not _introduces_data(prompt, at + len(line), data):
                 pieces.append((line_no + i, line))
             at += len(line) + 1
     return pieces
+
+
+# A line that only opens or marks a block: an opening tag, a fence, a rule.
+_BLOCK_OPENING = re.compile(r"[ \t]*(?:<[A-Za-z][^<>/\n]*>|```\w*|[-=~*]{3,})[ \t]*\n")
+
+
+def _introduces_data(prompt: Prompt, line_end: int, data: list[int]) -> bool:
+    """Whether a line that ends with a colon is followed by per-request data or a slot, past blank lines and a
+    line that opens its block ("Here is the ticket's history that can help you:", then `<ticket_history>`, then
+    the slot): it introduces what follows, and goes where that goes; it is no instruction to move before it."""
+    text = prompt.text
+    if not _MARKUP.sub(" ", text[text.rfind("\n", 0, line_end) + 1 : line_end]).rstrip().endswith((":", "\uff1a")):
+        return False
+    at = line_end
+    while at < len(text) and text[at] in " \t\n":
+        at += 1
+    opening = _BLOCK_OPENING.match(text, at)
+    if opening:
+        at = opening.end()
+        while at < len(text) and text[at] in " \t":
+            at += 1
+    return at in data or bool(_PRINTED.match(text, at))
 
 
 _ANSWER_CUE = re.compile(r"^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*)?(?P<label>[^\W\d][\w ]{0,30}?)(?:\*\*)?[ \t]*[:\uff1a][ \t]*(?:\*\*)?[ \t]*\n[ \t]*\n", re.MULTILINE)
@@ -291,7 +316,9 @@ def check(prompt: Prompt, ctx: RuleContext):
         static = _spoken_paragraphs(prompt, static, ctx)
     # Per-request data inside the instructions (a timestamp) splits them: no line after it is a reminder,
     # and what it costs is not only the text after it: it ends the cached prefix before the history too.
-    if not static or (dynamic.kind is not PartKind.VOLATILE and (_is_reminder(prompt, static, ctx) or _cheap(static, ctx))):
+    # Not in the turn that asks the question, after the question: no history follows that.
+    split = dynamic.kind is PartKind.VOLATILE and min(line for line, _ in static or [(0, "")]) <= _closing_line(prompt)
+    if not static or (not split and (_is_reminder(prompt, static, ctx) or _cheap(static, ctx))):
         return
     lines = len({line for line, _ in static})
     yield ctx.finding(

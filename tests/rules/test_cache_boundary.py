@@ -434,3 +434,34 @@ def test_a_line_speaks_to_the_model_by_its_verb_or_by_you_and_the_task(line):
     rule = next(r for r in CONFIG.selected if r.code == "PL305")
     ctx = RuleContext(rule, CONFIG.rule_options(rule), CONFIG.today, CONFIG.lexicon)
     assert cache_boundary._speaks_to_model(line, ctx) == (line in SPEAKS)
+
+
+# Lines that introduce the data under them, longer than a cue, and how the data is set under them.
+INTRODUCTIONS = ["Here is information about the user that can help you to answer:",
+                 "Below are the most relevant similar tickets, which you may use to write your reply:",
+                 "Voici les documents que vous pouvez utiliser pour répondre à la question :"]
+DATA_BLOCKS = {"tagged": "<data_{n}>\n{{data_{n}}}\n</data_{n}>", "bare": "{{data_{n}}}", "fenced": "```\n{{data_{n}}}\n```"}
+
+
+@pytest.mark.parametrize("intro", INTRODUCTIONS)
+@pytest.mark.parametrize("block", sorted(DATA_BLOCKS))
+def test_a_line_that_introduces_the_data_under_it_is_no_instruction(intro, block):
+    """quivr's ticket prompt: each block of data under a long line ending in a colon; the lines go where
+    their data goes, so they are not static text left after the context."""
+    blocks = "\n\n".join(f"{intro}\n{DATA_BLOCKS[block].format(n=n)}" for n in range(3))
+    text = f"<context>\n{{context}}\n</context>\n\n{blocks}\n\nQuestion: {{question}}\nAnswer:\n"
+    assert _found(text) == []
+    # The twin: the same lines with prose under them, not data, are instructions after the context.
+    twin = text.replace(DATA_BLOCKS[block].format(n=1), "Reply in the customer's language and sign as the support team.")
+    assert _found(twin) == [(_line_of(twin, "{context}"), 1, "PL305")]
+
+
+@pytest.mark.parametrize("volatile", ["{user_metadata}", "{current_date}", "{user_name}"])
+def test_a_closing_line_after_the_question_is_a_reminder_after_any_per_request_data(volatile):
+    """The text that asks the question is the last turn: no history follows it, so per-request data before it
+    (a user's details, a date) does not make the one line that closes it a block worth moving."""
+    text = f"About the user:\n{volatile}\n\nHere is the client question:\n<client_query>\n{{client_query}}\n</client_query>\nBased on the information provided, answer directly with the message to send.\n"
+    assert _found(text, config=DEFAULTS) == []
+    # The twin with no question: the data opens a system prompt, and the line after it still fires.
+    twin = f"You are a support agent. About the user: {volatile}. Answer directly with the message to send.\n"
+    assert [code for *_, code in _found(twin, config=DEFAULTS)] == ["PL305"]
