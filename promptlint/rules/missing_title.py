@@ -10,7 +10,8 @@ one document (`document.chunks`, `doc['chunks']`) takes its title from the docum
 header around it. Where code adds one source's text in several statements (the title in
 one, a field under an `if` in another), the whole is read, and a piece alone is never
 reported. A loop over what is no document (memories, facts, a graph's triples or entities:
-the lexicon's `not-document`) has no title to show.
+the lexicon's `not-document`) has no title to show. A template that writes a heading's mark
+right before the text (`# {{ item.compiled }}`) says the text opens with its own heading.
 
 Two word lists say what titles or names a source: `title-attributes`, the
 attributes of a source element that give its title (`<document title="...">`, the
@@ -88,6 +89,16 @@ def _not_a_document(source: Source, ctx: RuleContext) -> bool:
     return bool(words) and words[-1] in ctx.lexicon.phrases("not-document")
 
 
+_HEADING_MARK = re.compile(r"[ \t]*#{1,6}[ \t]*")
+
+
+def _opens_with_a_heading(source: Source, prompt: Prompt) -> bool:
+    """A template that writes a heading's mark right before the text (`f"# {item['compiled']}"`): the text's
+    first line is a heading, its own title or path, which the template cannot show but the item can."""
+    line_start = prompt.text.rfind("\n", 0, source.content.start) + 1
+    return source.repeated and source.content.start > line_start and bool(_HEADING_MARK.fullmatch(prompt.text, line_start, source.content.start))
+
+
 def _how_many(untitled: list[Source], prompt: Prompt) -> str:
     """A template renders every source alike, so it is counted only in assembled text."""
     if untitled[0].repeated:
@@ -99,7 +110,7 @@ def check(prompt: Prompt, ctx: RuleContext):
     # A piece of a source that code adds in several statements says nothing of what the whole shows;
     # a memory, a fact or a triple is no document, and has no title to show.
     whole = [s for s in prompt.sources if not s.partial and not _not_a_document(s, ctx)]
-    untitled = [s for s in whole if not (s.title or s.heading_path or _identified(s, ctx) or _chunks_of_one_document(s, ctx))]
+    untitled = [s for s in whole if not (s.title or s.heading_path or _identified(s, ctx) or _chunks_of_one_document(s, ctx) or _opens_with_a_heading(s, prompt))]
     if untitled:
         yield ctx.finding(
             prompt,

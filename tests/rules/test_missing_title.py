@@ -120,3 +120,17 @@ def test_a_file_name_under_a_label_or_heading_titles_the_text_beside_it(path, he
     # The twin: a size in that place names nothing, and the source has no title.
     untitled = template.replace("HEAD", "Size: " + slot.replace("basename", "size_kb"))
     assert [f.code for f in lint_text(untitled, path=path, config=CONFIG)] == ["PL205"]
+
+
+@pytest.mark.parametrize("mark", ["# ", "## ", "### "])
+@pytest.mark.parametrize("path", ["t.j2", "t.py"])
+def test_a_heading_mark_before_the_text_says_its_first_line_is_a_heading(mark, path):
+    """khoj's `f"# {item['compiled']}"`: the text opens with its own heading (a file's name and path), which
+    the template cannot show; PL205 stays quiet. Its twin, a list mark, shows nothing of the kind."""
+    def rendered(prefix):
+        if path == "t.j2":
+            return f"Answer from the notes.\n{{% for item in note_references %}}\n{prefix}{{{{ item.compiled }}}}\n{{% endfor %}}\nQuestion: {{{{ q }}}}\n"
+        return f'def build_context(note_references):\n    return "\\n\\n".join([f"{prefix}{{item[\'compiled\']}}" for item in note_references])\n'
+
+    assert lint_text(rendered(mark), path=path, config=CONFIG) == []
+    assert [f.code for f in lint_text(rendered("- "), path=path, config=CONFIG)] == ["PL205"]
