@@ -35,6 +35,7 @@ class Vocab:
     volatile_prefixes: tuple[str, ...]
     slot_fillers: frozenset[str]  # words of a variable's name that say how it is written (see segment.yaml)
     setup_qualifiers: frozenset[str]  # words of a variable's name that make it the assistant's setup (see segment.yaml)
+    count_words: frozenset[str]  # words of a variable's name that make it a number of things (see segment.yaml)
     rewrite_qualifiers: frozenset[str]  # words that make a question's name a rewritten question's
     source_header: re.Pattern[str]
     role_marker: re.Pattern[str]
@@ -149,6 +150,7 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         volatile_prefixes=tuple(normalise_label(w) + " " for w in seg["volatile-prefixes"]),
         slot_fillers=frozenset(seg["slot-fillers"]),
         setup_qualifiers=frozenset(seg["setup-qualifiers"]),
+        count_words=frozenset(seg["count-words"]),
         rewrite_qualifiers=frozenset(seg["rewrite-qualifiers"]),
         source_header=source_header,
         role_marker=role_marker,
@@ -267,6 +269,8 @@ def slot_kind(name: str, vocab: Vocab) -> str | None:
             kind = whole
         elif last in ("context", "history") and any(w in vocab.setup_qualifiers for w in named[:-1]):
             kind = None  # `personality_context`: the assistant's setup, not what a request retrieved
+        elif last in ("context", "history") and any(w in vocab.count_words for w in named):
+            kind = None  # `total_chunks`, `num_docs`, `doc_count`: how many, not the text
         elif last in ("context", "history", "rewritten"):
             kind = last
         elif last == "question" and any(w in vocab.rewrite_qualifiers for w in named[:-1]):
