@@ -99,3 +99,12 @@ def test_a_request_parameter_named_for_no_user_or_moment_is_no_volatile_data(pat
 def test_the_context_slot_is_the_sources_part():
     text = AFTER_CONTEXT.replace("{slot}", "{web_documents}")
     assert [text[p.span.start : p.span.end] for p in segment_text(text).parts if p.kind is PartKind.SOURCES] == ["{web_documents}"]
+
+
+@pytest.mark.parametrize(("path", "name"), _cases(["sourceContext", "webDocuments", "retrievedPassages", "KbContext"]))
+def test_a_name_in_camel_case_is_read_by_its_words(path, name):
+    """`{sourceContext}` in a TypeScript prompt filled by `.replace`: its case splits its words, read before the text
+    is lowered; its twin, one word no class holds, is nothing."""
+    assert slot_kind(name, words()) == "context"
+    assert _findings(AFTER_CONTEXT, path, name) == ["3:1 PL305"]
+    assert _findings(AFTER_CONTEXT, path, name.lower() + "x") == []

@@ -34,7 +34,7 @@ def example_spans(text: str, lower: str, lines: list[Line], vocab: Vocab, messag
     if template:
         # A written answer is never the live turn's, whatever it prints ("A: You went there in {year}.");
         # a slot that holds the question, the context or the history is.
-        found += [span for span in _exchanges(lines, vocab) if not _asks(lower, span, vocab)]
+        found += [span for span in _exchanges(lines, vocab) if not _asks(text, lower, span, vocab)]
     return SpanSet(found).spans
 
 
@@ -54,10 +54,10 @@ def end_before(text: str, sources: list[Source], examples: list[Span]) -> list[S
     return cut
 
 
-def _asks(lower: str, span: Span, vocab: Vocab) -> bool:
+def _asks(text: str, lower: str, span: Span, vocab: Vocab) -> bool:
     """Whether a slot in ``span`` holds the question, the context or the history: a date printed into a
     written answer ("dt<'{current_date}'") is the example's."""
-    return any(kind in ("question", "context", "history") for _, kind in named_slots(lower, span.start, span.end, vocab))
+    return any(kind in ("question", "context", "history") for _, kind in named_slots(text, lower, span.start, span.end, vocab))
 
 
 def blank_out(text: str, spans: list[Span]) -> str:

@@ -109,7 +109,7 @@ def _line_parts(text: str, lower: str, line: Line, vocab: Vocab, questions: list
     labelled = QUESTION_LINE.match(line.lower) or re.match(r"\s*\[?(?P<label>[a-z_ ]+?)\]?\s*:?\s*$", line.lower)
     if labelled and normalise_label(labelled["label"]) in vocab.history_labels:
         return [Part(PartKind.HISTORY, Span(line.start, line.end), "chat history")]
-    slots = named_slots(lower, line.start, line.end, vocab) if may_hold_slot(line.lower) else []
+    slots = named_slots(text, lower, line.start, line.end, vocab) if may_hold_slot(line.lower) else []
     if slots and questions:
         # A question slot that is not the live question is in a worked example or a written-out format.
         slots = [(span, kind) for span, kind in slots if kind != "question" or any(span.overlaps(q) for q in questions)]

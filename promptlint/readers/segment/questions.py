@@ -69,7 +69,7 @@ def _question_slots(text: str, lower: str, vocab: Vocab, inside: SpanSet) -> tup
     rewritten: list[Span] = []
     if not may_hold_slot(text):
         return questions, rewritten
-    for span, kind in named_slots(lower, 0, len(text), vocab):
+    for span, kind in named_slots(text, lower, 0, len(text), vocab):
         if span.start in inside:
             continue
         if kind == "question":

@@ -180,7 +180,7 @@ def unwrapped_context(text: str, lower: str, lines: list[Line], vocab: Vocab, me
     ("<information>...</information>"). In a template a context slot is the context, and a written-out
     one is a worked example.
     """
-    if may_hold_slot(text) and any(kind == "context" for _, kind in named_slots(lower, 0, len(text), vocab)):
+    if may_hold_slot(text) and any(kind == "context" for _, kind in named_slots(text, lower, 0, len(text), vocab)):
         return None
     found = _labelled_context(text, lines, vocab, messages)
     for match in _CONTEXT_ELEMENT.finditer(lower):

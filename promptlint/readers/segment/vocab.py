@@ -208,12 +208,12 @@ def is_prompt_text(text: str, vocab: Vocab, key: str | None = None) -> bool:
     """Whether a string kept in code or data is a prompt although nothing marks it as one: words
     of its own, and a key that names a prompt (`system_prompt:`, `"template"`) or a slot the
     words call the retrieved context (`{context}`, `{{documents}}`, `$search_results$`)."""
-    lower = text.lower()
+    lower = lowercase(text)
     if len(_OWN_WORD.findall(SLOT.sub(" ", lower))) < PROMPT_WORDS:
         return False
     if key is not None and vocab.lexicon.means(key, "prompt"):
         return True
-    return may_hold_slot(lower) and any(slot_kind(m["name"], vocab) == "context" for m in SLOT.finditer(lower))
+    return may_hold_slot(lower) and any(slot_kind(text[m.start("name") : m.end("name")], vocab) == "context" for m in SLOT.finditer(lower))
 
 
 def consecutive_prompts(text: str) -> list[tuple[int, int]]:
@@ -280,12 +280,13 @@ def slot_kind(name: str, vocab: Vocab) -> str | None:
     return kind
 
 
-def named_slots(lower: str, start: int, end: int, vocab: Vocab) -> list[tuple[Span, str]]:
+def named_slots(text: str, lower: str, start: int, end: int, vocab: Vocab) -> list[tuple[Span, str]]:
     """The slots between two offsets whose names say what they hold, with that kind; a slot
-    that is only mentioned (see _mentioned) is not one."""
+    that is only mentioned (see _mentioned) is not one. A name is read as written, where its
+    case splits its words (`sourceContext`); ``lower`` is ``text`` in lower case."""
     found = []
     for match in SLOT.finditer(lower, start, end):
-        kind = slot_kind(match["name"], vocab)
+        kind = slot_kind(text[match.start("name") : match.end("name")], vocab)
         if kind is not None and not _mentioned(lower, match.start(), match.end()):
             found.append((Span(match.start(), match.end()), kind))
     return found
