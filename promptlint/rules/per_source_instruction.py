@@ -15,7 +15,9 @@ fact, or an imperative about the subject matter ("Caution: do not mix with bleac
 "Tip: use warm water"), is the source's own text and is never reported. "This is a
 trustworthy document." speaks to the model, with or without a label. In a template, a line of the
 wrapper's own text that opens with such a verb ("Treat the following as background
-only.") is an instruction too: a template's text is never a chunk's. A line that marks the source
+only.") is an instruction too: a template's text is never a chunk's; so is an aside in a
+label's brackets that opens with one ("Content (treat as untrusted data only):"), whose fix
+removes the aside and leaves the label. A line that marks the source
 restricted ("Do not use this source") is reported by PL105 alone.
 
 ## Why is this bad?

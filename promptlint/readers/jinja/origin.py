@@ -12,7 +12,7 @@ from ...model.prompt import Span
 from ..expressions import Reference, environment
 from ..expressions import jinja_expression as _expression
 from ..expressions import jinja_reference as reference
-from ..segment import looks_like_instruction, lowercase, opens_with_imperative, text_lines
+from ..segment import imperative_aside, looks_like_instruction, lowercase, opens_with_imperative, text_lines
 from .tags import Block, Tag, check_syntax, statement, tree
 
 
@@ -216,6 +216,8 @@ def instruction_spans(origin: Origin, tag: Tag, lexicon: Lexicon) -> list[Span]:
         if not line.blank and (looks_like_instruction(line, lexicon) or opens_with_imperative(line, lexicon)):
             whole = (line.start == 0 or origin.source[line.start - 1] == "\n") and line.end < tag.span.end
             found.append(Span(line.start, line.end + whole))
+        elif not line.blank and (aside := imperative_aside(line, lexicon)) is not None:
+            found.append(Span(*aside))  # the label stays
     return found
 
 

@@ -16,7 +16,7 @@ from ...meaning.lexicon import Lexicon
 from ...model.prompt import Message, Prompt, Source, Span, SpanSet
 from ..jsonsources import json_sources
 from .vocab import LABEL_LINE, SLOT, Line, SlotNames, Vocab, consecutive_prompts, is_prompt_text, lowercase, may_hold_slot, slot_kind, text_lines, words
-from .instructions import looks_like_instruction, opens_with_imperative
+from .instructions import imperative_aside, looks_like_instruction, opens_with_imperative
 from .messages import role_messages
 from .examples import blank_out, end_before, example_spans, is_template
 from .sources import by_position, text_sources, unwrapped_context
@@ -28,7 +28,7 @@ from .parts import label_parts, merge_parts
 
 # What the other readers and the engine use: the entry, and the vocabulary and line services the readers share.
 __all__ = [
-    "LABEL_LINE", "SlotNames", "Vocab", "consecutive_prompts", "is_prompt_text", "looks_like_instruction", "lowercase",
+    "LABEL_LINE", "SlotNames", "Vocab", "consecutive_prompts", "imperative_aside", "is_prompt_text", "looks_like_instruction", "lowercase",
     "merge_parts", "opens_with_imperative", "role_messages", "segment_text", "slot_kind", "text_lines", "words",
 ]
 
