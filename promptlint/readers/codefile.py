@@ -9,7 +9,7 @@ import sys
 from ..model.lines import line_column, line_starts
 from ..model.prompt import Syntax
 from .document import Document, DocumentKind, Input, Prompt, syntax_error
-from .sourcemap import Anchored, Escaped, SourceMap, Verbatim
+from .sourcemap import Anchored, Escaped, Pieces, SourceMap, Verbatim
 
 
 def read_python(file: Input) -> Document:
@@ -78,4 +78,6 @@ def _code_source(template, kind: DocumentKind, file: Input) -> SourceMap:
         return Verbatim(*template.origin)
     if template.offsets:
         return Escaped(template.offsets, kind.value, file.lexicon)
+    if template.pieces:
+        return Pieces(template.pieces)
     return Anchored(template.line, template.column)

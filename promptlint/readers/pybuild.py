@@ -508,8 +508,27 @@ def _loop_template(strings: list[ast.AST], raw: str, starts: list[int], loop: Lo
     if len(strings) == 1 and verbatim is not None and not rebuilt:
         inner_start, inner_end, opening = start + verbatim[0], start + verbatim[1], verbatim[2]
         return PyTemplate(raw[inner_start:inner_end], Syntax.TEXT, first.lineno, column, (inner_start, inner_end), loop=replace(loop, opening=opening))
-    # Several literals, or escapes: the text is rebuilt, and findings point at the first literal.
-    return PyTemplate("".join(_body(s) for s in strings), Syntax.TEXT, first.lineno, column, None, loop=loop)
+    # Several literals, or escapes: the text is rebuilt, and findings point at the literal each piece comes from.
+    return PyTemplate("".join(_body(s) for s in strings), Syntax.TEXT, first.lineno, column, None, loop=loop, pieces=_pieces(strings, raw, starts))
+
+
+def _pieces(strings: list[ast.AST], raw: str, starts: list[int]) -> tuple[int, ...]:
+    """For each character of the rebuilt text, a place in the literal its piece comes from, and the end of the
+    last: where a finding in that piece stands. A piece longer than its literal (a local's text read into it)
+    is placed at the literal's start, and so is the text's first character (a whole source's header)."""
+    from .pysource import _char_column  # pysource reads this module
+
+    offsets: list[int] = []
+    end = 0
+    for string in strings:
+        literal = string.func.value if isinstance(string, ast.Call) else string
+        start = starts[literal.lineno - 1] + _char_column(raw, starts[literal.lineno - 1], literal.col_offset)
+        end = starts[literal.end_lineno - 1] + _char_column(raw, starts[literal.end_lineno - 1], literal.end_col_offset)
+        opening = _OPENING.match(raw, start)
+        inner = start + (opening.end() - start if opening else 1)  # past `f"` (or a template literal's backtick)
+        length = len(_body(string))
+        offsets.extend(inner + k if inner + length < end and offsets else start for k in range(length))
+    return (*offsets, end)
 
 
 def _reads_item(value: ast.AST, name: str | None, aliases: dict[str, tuple[str, tuple[str, ...]]]) -> bool:

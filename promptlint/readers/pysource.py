@@ -72,6 +72,9 @@ class PyTemplate:
     offsets: tuple[int, ...] | None = None
     # The kinds the module's calls give its slots beyond their names: (slot, kind), see pybind.
     bound: tuple[tuple[str, str], ...] = ()
+    # For a text rebuilt from several literals: the file offset of the literal each character comes
+    # from (and of its end), so that findings are placed there; it is never edited.
+    pieces: tuple[int, ...] | None = None
 
 
 class PythonSyntaxError(Exception):

@@ -104,6 +104,14 @@ class CharOffsets(SourceMap):
 
 
 @dataclass(frozen=True)
+class Pieces(CharOffsets):
+    """A text code builds from several literals (a loop body's adds, a helper's pieces): each character
+    is placed in the literal it comes from, so a finding points at its own line; it is never edited."""
+
+    editable = False
+
+
+@dataclass(frozen=True)
 class Escaped(CharOffsets):
     """A code string with escapes or in pieces, mapped character by character. A changed text
     is written back escaped, the code's reader checking that it reads back."""

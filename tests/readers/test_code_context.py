@@ -80,7 +80,7 @@ def test_a_loop_body_that_grows_one_entry_is_read_in_order():
         '            entry += f"Content: {hit.body}\\n"\n            parts.append(entry)\n        return "\\n".join(parts)\n'
     )
     assert [t.text for t in templates_in(source)] == ["{hit.title}\nRelevance: {hit.relevance}\nContent: {hit.body}\n"]
-    assert _findings(source) == [(5, "PL102")]
+    assert _findings(source) == [(6, "PL102")]  # where its piece is written
 
 
 # ---------------------------------------------------------------- dicts a tool returns

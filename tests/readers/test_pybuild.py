@@ -160,9 +160,9 @@ def test_a_field_that_is_the_loop_variable_itself_is_not_a_source():
         'parts.extend([f"[{i}] {doc.title} Score: {doc.score}", "\\n", f"{doc.page_content}"])',  # several literals
     ],
 )
-def test_text_not_written_as_it_reads_is_reported_at_the_literal_and_not_fixed(statement):
+def test_text_not_written_as_it_reads_is_reported_at_its_piece_and_not_fixed(statement):
     source = f"def build(docs):\n    parts = []\n    for i, doc in enumerate(docs):\n        {statement}\n    return parts\n"
-    assert _found(source) == [(4, 9 + statement.index('f"'), "PL102")]
+    assert _found(source) == [(4, 9 + statement.index("{doc.score}"), "PL102")]
     assert fix_text(source, path="build.py", config=CONFIG) == source
 
 
@@ -307,8 +307,8 @@ def test_any_wrapper_reads_as_its_jinja_loop(lines, form):
 @pytest.mark.parametrize(
     "statement, expected",
     [
-        ('context += "[" + str(i) + "] " + doc.title + "\\nScore: " + str(doc.score) + "\\n" + doc.page_content', [(4, 20, "PL102")]),
-        ('parts.append(doc.title + "\\nUpdated: " + doc.metadata["updated_at"] + "\\n" + doc.text)', [(4, 22, "PL201")]),
+        ('context += "[" + str(i) + "] " + doc.title + "\\nScore: " + str(doc.score) + "\\n" + doc.page_content', [(4, 68, "PL102")]),
+        ('parts.append(doc.title + "\\nUpdated: " + doc.metadata["updated_at"] + "\\n" + doc.text)', [(4, 50, "PL201")]),
         ('parts.append(doc.title + "\\n" + doc.text)', []),  # nothing wrong in it
         ('total += doc.score + 1', []),  # a number, not text
         ('parts.append("Processed " + doc.id + " with score " + str(doc.score))', []),  # a log line: no content

@@ -275,16 +275,16 @@ SAFE, NONE = Applicability.SAFE, None
 # line of its own, "CHUNK 3." and "#3" after a title are no fields of assembled text.
 FOUND = {
     ("jinja", "chunk-of"): [("PL203", 4, 7, NONE)],
-    ("fstring", "chunk-of"): [("PL203", 4, 22, NONE)],
+    ("fstring", "chunk-of"): [("PL203", 4, 64, NONE)],
     ("text", "chunk-of"): [],
     ("jinja", "relevance"): [("PL102", 3, 49, SAFE)],
-    ("fstring", "relevance"): [("PL102", 4, 22, NONE)],
+    ("fstring", "relevance"): [("PL102", 4, 69, NONE)],
     ("text", "relevance"): [("PL102", 3, 31, SAFE), ("PL102", 6, 31, SAFE)],
     ("jinja", "CHUNK-id"): [("PL203", 3, 7, NONE)],
     ("fstring", "CHUNK-id"): [("PL203", 4, 30, NONE)],
     ("text", "CHUNK-id"): [],
     ("jinja", "hash"): [("PL203", 3, 39, SAFE)],
-    ("fstring", "hash"): [("PL203", 4, 22, NONE)],
+    ("fstring", "hash"): [("PL203", 4, 59, NONE)],
     ("text", "hash"): [],
 }
 
