@@ -376,6 +376,33 @@ def test_a_name_is_looked_up_as_concept_by_concept(monkeypatch):
     assert cut >= 800 and found >= 300, (cut, found)
 
 
+
+def _items_char_by_char(inner: str, base: int, separators: str) -> list[tuple[int, int]]:
+    """headers.split_items as it was: every character of the group looked at."""
+    from promptlint.readers.segment.headers import _ITEM_START
+
+    items, start, depth = [], 0, 0
+    for i, ch in enumerate(inner):
+        depth += (ch == "{") - (ch == "}")
+        if depth <= 0 and ch in separators and (ch == "|" or _ITEM_START.match(inner, i + 1)):
+            items.append((base + start, base + i))
+            start = i + 1
+    items.append((base + start, base + len(inner)))
+    return [(s, e) for s, e in items if inner[s - base : e - base].strip()]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.lists(st.sampled_from(["score: 0.9", "March 3", "2019", "{", "}", "{d.tags|join(', ')}", ",", ";", "|", " ", "a", "x=1", "@id 3", "—"]), max_size=16),
+    st.sampled_from([",;|", "|"]),
+    st.integers(min_value=0, max_value=50),
+)
+def test_a_header_group_is_split_where_looking_at_every_character_splits_it(pieces, separators, base):
+    from promptlint.readers.segment.headers import split_items
+
+    inner = "".join(pieces)
+    assert split_items(inner, base, separators) == _items_char_by_char(inner, base, separators)
+
 # What the tokenizer's pre-split treats apart: letters (of any script), digits and other numbers,
 # contractions, spaces, tabs, line ends of every kind, Unicode spaces, punctuation, emoji, special tokens.
 TOKEN_PIECES = ["a", "Bc", "é", "ß", "中文", "1", "12345", "½", "Ⅻ", "'", "'s", "'LL", "'re", "ve", " ", "  ", "\t", "\n", "\r",
