@@ -403,6 +403,37 @@ def test_a_header_group_is_split_where_looking_at_every_character_splits_it(piec
     inner = "".join(pieces)
     assert split_items(inner, base, separators) == _items_char_by_char(inner, base, separators)
 
+
+def _readings_splitting_the_name_again(name: str, generic: frozenset[str]) -> list[tuple[str, ...]]:
+    """lexicon._readings as it was: the whole name split again whenever it is not one of its keys."""
+    from promptlint.meaning.lexicon import keys, split
+
+    chain = keys(name)
+    split_keys = {k: split(k) for k in chain}
+    meaningful = [k for k in chain if " ".join(split_keys[k]) not in generic] or chain
+    candidates = []
+    for words in (split_keys[meaningful[-1]] if meaningful else (), split_keys.get(name) or split(name)):
+        for variant in (words, tuple(w for w in words if not w.isdigit())):
+            if variant and variant not in candidates:
+                candidates.append(variant)
+    return candidates
+
+
+def test_a_name_of_one_key_is_read_as_when_split_again_whole():
+    # _readings takes a one-key name's words from its key: "[1] Policy" is the one key "1] Policy".
+    from promptlint.meaning.lexicon import _readings, keys, shipped
+
+    generic = shipped()._generic
+    pieces = ["[1]", "[", "]", "'", '"', ".", ".get(", ")", " ", "\t", "Returns", "policyAt", "chunk_no", "2", "—", ">", "(score: 0.5)", "ABc", "ies", "id"]
+    r = random.Random(13)
+    one_key = 0
+    for _ in range(4000):
+        name = "".join(r.choices(pieces, k=r.randint(1, 8)))
+        chain = keys(name)
+        one_key += chain != [name] and len(chain) == 1
+        assert _readings(name, generic) == _readings_splitting_the_name_again(name, generic), name
+    assert one_key >= 500, one_key
+
 # What the tokenizer's pre-split treats apart: letters (of any script), digits and other numbers,
 # contractions, spaces, tabs, line ends of every kind, Unicode spaces, punctuation, emoji, special tokens.
 TOKEN_PIECES = ["a", "Bc", "é", "ß", "中文", "1", "12345", "½", "Ⅻ", "'", "'s", "'LL", "'re", "ve", " ", "  ", "\t", "\n", "\r",

@@ -193,12 +193,23 @@ def _readings(name: str, generic: frozenset[str]) -> list[tuple[str, ...]]:
     split_keys = {k: split(k) for k in chain}
     meaningful = [k for k in chain if " ".join(split_keys[k]) not in generic] or chain
     candidates = []
-    for words in (split_keys[meaningful[-1]] if meaningful else (), split_keys.get(name) or split(name)):
+    for words in (split_keys[meaningful[-1]] if meaningful else (), _whole(name, chain, split_keys)):
         # A numbered slot ("score_2", "doc1_title") means what its words without the number mean.
         for variant in (words, tuple(w for w in words if not w.isdigit())):
             if variant and variant not in candidates:
                 candidates.append(variant)
     return candidates
+
+
+def _whole(name: str, chain: list[str], split_keys: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """The words of the whole name. A name of one key is that key's words, but for what the key's
+    separators hold: brackets, quotes, dots and spaces hold none, ".get(" holds one. (A header line
+    asked about whole, "[1] Returns Policy — Refunds", is one key and would be split twice.)"""
+    if name in split_keys:
+        return split_keys[name]
+    if len(chain) == 1 and ".get(" not in name:
+        return split_keys[chain[0]]
+    return split(name)
 
 
 # The concepts whose fields the segmenter reads as a source's metadata.
