@@ -202,14 +202,13 @@ def _readings(name: str, generic: frozenset[str]) -> list[tuple[str, ...]]:
 
 
 def _whole(name: str, chain: list[str], split_keys: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
-    """The words of the whole name. A name of one key is that key's words, but for what the key's
-    separators hold: brackets, quotes, dots and spaces hold none, ".get(" holds one. (A header line
-    asked about whole, "[1] Returns Policy — Refunds", is one key and would be split twice.)"""
-    if name in split_keys:
-        return split_keys[name]
-    if len(chain) == 1 and ".get(" not in name:
-        return split_keys[chain[0]]
-    return split(name)
+    """The words of the whole name: its keys' words, one after the other, since what separates the
+    keys holds no word (brackets, quotes, dots and spaces), but for ".get(", which holds one. (A
+    header line asked about whole, "[1] Returns Policy (score: 0.61)", is the keys "1] Returns
+    Policy (score: 0" and "61", and would be split again.)"""
+    if ".get(" in name:
+        return split(name)
+    return tuple(word for key in chain for word in split_keys[key])
 
 
 # The concepts whose fields the segmenter reads as a source's metadata.
