@@ -376,6 +376,66 @@ def test_a_name_is_looked_up_as_concept_by_concept(monkeypatch):
     assert cut >= 800 and found >= 300, (cut, found)
 
 
+
+def _items_char_by_char(inner: str, base: int, separators: str) -> list[tuple[int, int]]:
+    """headers.split_items as it was: every character of the group looked at."""
+    from promptlint.readers.segment.headers import _ITEM_START
+
+    items, start, depth = [], 0, 0
+    for i, ch in enumerate(inner):
+        depth += (ch == "{") - (ch == "}")
+        if depth <= 0 and ch in separators and (ch == "|" or _ITEM_START.match(inner, i + 1)):
+            items.append((base + start, base + i))
+            start = i + 1
+    items.append((base + start, base + len(inner)))
+    return [(s, e) for s, e in items if inner[s - base : e - base].strip()]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.lists(st.sampled_from(["score: 0.9", "March 3", "2019", "{", "}", "{d.tags|join(', ')}", ",", ";", "|", " ", "a", "x=1", "@id 3", "—"]), max_size=16),
+    st.sampled_from([",;|", "|"]),
+    st.integers(min_value=0, max_value=50),
+)
+def test_a_header_group_is_split_where_looking_at_every_character_splits_it(pieces, separators, base):
+    from promptlint.readers.segment.headers import split_items
+
+    inner = "".join(pieces)
+    assert split_items(inner, base, separators) == _items_char_by_char(inner, base, separators)
+
+
+def _readings_splitting_the_name_again(name: str, generic: frozenset[str]) -> list[tuple[str, ...]]:
+    """lexicon._readings as it was: the whole name split again whenever it is not one of its keys."""
+    from promptlint.meaning.lexicon import keys, split
+
+    chain = keys(name)
+    split_keys = {k: split(k) for k in chain}
+    meaningful = [k for k in chain if " ".join(split_keys[k]) not in generic] or chain
+    candidates = []
+    for words in (split_keys[meaningful[-1]] if meaningful else (), split_keys.get(name) or split(name)):
+        for variant in (words, tuple(w for w in words if not w.isdigit())):
+            if variant and variant not in candidates:
+                candidates.append(variant)
+    return candidates
+
+
+def test_a_name_is_read_from_its_keys_as_when_split_again_whole():
+    # _readings takes the whole name's words from its keys: "[1] Policy (0.5)" is the keys "1] Policy (0" and "5".
+    from promptlint.meaning.lexicon import _readings, keys, shipped
+
+    generic = shipped()._generic
+    pieces = ["[1]", "[", "]", "'", '"', ".", ".get(", ")", " ", "\t", "Returns", "policyAt", "chunk_no", "2", "—", ">", "(score: 0.5)", "ABc",
+              "ies", "id", "don't", "AB'Cd", "x\"]", "中文", "_"]
+    r = random.Random(13)
+    one_key = several = 0
+    for _ in range(4000):
+        name = "".join(r.choices(pieces, k=r.randint(1, 8)))
+        chain = keys(name)
+        one_key += chain != [name] and len(chain) == 1
+        several += len(chain) > 1
+        assert _readings(name, generic) == _readings_splitting_the_name_again(name, generic), name
+    assert one_key >= 300 and several >= 1000, (one_key, several)
+
 # What the tokenizer's pre-split treats apart: letters (of any script), digits and other numbers,
 # contractions, spaces, tabs, line ends of every kind, Unicode spaces, punctuation, emoji, special tokens.
 TOKEN_PIECES = ["a", "Bc", "é", "ß", "中文", "1", "12345", "½", "Ⅻ", "'", "'s", "'LL", "'re", "ve", " ", "  ", "\t", "\n", "\r",

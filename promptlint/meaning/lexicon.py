@@ -193,12 +193,22 @@ def _readings(name: str, generic: frozenset[str]) -> list[tuple[str, ...]]:
     split_keys = {k: split(k) for k in chain}
     meaningful = [k for k in chain if " ".join(split_keys[k]) not in generic] or chain
     candidates = []
-    for words in (split_keys[meaningful[-1]] if meaningful else (), split_keys.get(name) or split(name)):
+    for words in (split_keys[meaningful[-1]] if meaningful else (), _whole(name, chain, split_keys)):
         # A numbered slot ("score_2", "doc1_title") means what its words without the number mean.
         for variant in (words, tuple(w for w in words if not w.isdigit())):
             if variant and variant not in candidates:
                 candidates.append(variant)
     return candidates
+
+
+def _whole(name: str, chain: list[str], split_keys: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """The words of the whole name: its keys' words, one after the other, since what separates the
+    keys holds no word (brackets, quotes, dots and spaces), but for ".get(", which holds one. (A
+    header line asked about whole, "[1] Returns Policy (score: 0.61)", is the keys "1] Returns
+    Policy (score: 0" and "61", and would be split again.)"""
+    if ".get(" in name:
+        return split(name)
+    return tuple(word for key in chain for word in split_keys[key])
 
 
 # The concepts whose fields the segmenter reads as a source's metadata.

@@ -124,11 +124,14 @@ def _sources(
     """
     sources = list(known) + [s for s in xml_sources(text, lower, vocab) if not any(s.span.overlaps(k.span) for k in known)]
     # Lines of one skeleton are read before the header lines the lexicon knows, which they may look like,
-    # unless those give a heading path: the canonical header (`[1] Title — A > B (...)`) is read as written.
-    skeleton = [] if sources else skeleton_sources(text, lines, vocab, messages)
-    if skeleton and not any(s.heading_path for s in text_sources(text, lines, vocab, messages, SpanSet([s.span for s in sources]))):
+    # unless those give a heading path: the canonical header (`[1] Title — A > B (...)`) is read as written,
+    # and no skeleton is looked for.
+    headed = text_sources(text, lines, vocab, messages, SpanSet([s.span for s in sources]))
+    skeleton = [] if sources or any(s.heading_path for s in headed) else skeleton_sources(text, lines, vocab, messages)
+    if skeleton:
         sources += skeleton
-    sources = by_position(sources + aligned_fields(text, text_sources(text, lines, vocab, messages, SpanSet([s.span for s in sources]))))
+        headed = text_sources(text, lines, vocab, messages, SpanSet([s.span for s in sources]))  # outside its units
+    sources = by_position(sources + aligned_fields(text, headed))
     if sources:
         return sources, None
     sources, json_block = json_sources(text, vocab.content_labels, vocab.title_labels, vocab.heading_labels)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from functools import cache
 
 from ...meaning.values import number, parse_date
 from ...meaning.vocabulary import normalise_label
@@ -177,11 +178,18 @@ _COUNTED = re.compile(r"\d+\s*(?:of|/)\s*\d+")
 _ITEM_START = re.compile(r"\s*(?:[^\W\d_]|@)[\w .@-]{0,30}?(?:\s*[:=：]|\s+\d)")
 
 
+@cache
+def _marks(separators: str) -> re.Pattern[str]:
+    return re.compile(f"[{{}}{re.escape(separators)}]")
+
+
 def split_items(inner: str, base: int, separators: str = ",;|") -> list[tuple[int, int]]:
     """Split a header group into items; a comma inside a value ("March 3, 2019") does not split, nor
     a separator inside a slot ("{{ '%.4f'|format(d.score) }}", "{d.tags|join(', ')}")."""
     items, start, depth = [], 0, 0
-    for i, ch in enumerate(inner):
+    # Only a brace or a separator does anything: the others are skipped by the pattern, not one by one.
+    for mark in _marks(separators).finditer(inner):
+        i, ch = mark.start(), mark[0]
         depth += (ch == "{") - (ch == "}")
         if depth <= 0 and ch in separators and (ch == "|" or _ITEM_START.match(inner, i + 1)):
             items.append((base + start, base + i))

@@ -32,7 +32,8 @@ _SLOT_LABEL_LINE = re.compile(r"\s*\{\{?\s*[a-z_][\w.]*\s*\}\}?\s*:")
 
 def by_position(sources: list[Source]) -> list[Source]:
     ordered = sorted(sources, key=lambda s: s.span.start)
-    return [dataclasses.replace(s, position=i) for i, s in enumerate(ordered)]
+    # A source already at its place is kept: its copy would be the same (and replace is slow).
+    return [s if s.position == i else dataclasses.replace(s, position=i) for i, s in enumerate(ordered)]
 
 
 def text_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Message], taken: SpanSet) -> list[Source]:
