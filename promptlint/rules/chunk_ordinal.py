@@ -6,7 +6,8 @@ Flags chunk numbers and ids in a source's wrapper: `chunk 14 of 52`,
 item named as a chunk (`{{ chunk.id }}`, `{node['id']}`). The number the model is asked
 to cite (`[1]`, `Document 1:`, `<document index="1">`) is a citation key, not an
 ordinal, and is never flagged; nor is a chunk's id that heads its source in brackets
-(`[{{ chunk.id }}]`) when the instructions ask the model to cite: that id is what it cites.
+(`[{{ chunk.id }}]`), or a number that is all a source shows beside its text
+(`<source>{{ r.rank }}</source>`), when the instructions ask the model to cite: that is what it cites.
 
 An ordinal has an ordinal's shape: `chunk 3`, `3 of 7`, `#3`, one id token, or a slot or
 key named as one. A heading item ("Part 2", "Section 4", "Chapter 1", "Article 7.2",
@@ -61,6 +62,11 @@ def _in_key_position(prompt: Prompt, field) -> bool:
     return prompt.text[line_start : field.value_span.start].strip() == "[" and prompt.text[field.value_span.end : field.value_span.end + 1] == "]"
 
 
+def _sole_identifier(source, field) -> bool:
+    """Whether the field is all a source shows besides its text: no title, no key, no other field."""
+    return source.title is None and source.key is None and list(source.fields) == [field]
+
+
 def _asks_to_cite(prompt: Prompt, ctx: RuleContext) -> bool:
     phrases = ctx.words("cite")
     pattern = vocabulary.patterns(phrases)
@@ -73,8 +79,9 @@ def check(prompt: Prompt, ctx: RuleContext):
     for source in prompt.sources:
         for field in source.fields:
             is_ordinal = ctx.lexicon.means(field.label, "ordinal") or (field.label in of_words and _OF.match(field.value))
-            if is_ordinal and citable.intersection(split(field.label)[-1:]) and _in_key_position(prompt, field):
-                # "[{{ chunk.id }}]" heading a source is what the model cites, when it is asked to cite.
+            if is_ordinal and (citable.intersection(split(field.label)[-1:]) and _in_key_position(prompt, field) or _sole_identifier(source, field)):
+                # "[{{ chunk.id }}]" heading a source, or the one thing that tells it from the others
+                # (`<source>{rank}</source>` beside the text alone), is what the model cites, when it is asked to cite.
                 citing = _asks_to_cite(prompt, ctx) if citing is None else citing
                 is_ordinal = not citing
             reading = read(prompt, source, field, "ordinal", ctx.lexicon)
