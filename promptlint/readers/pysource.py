@@ -129,9 +129,11 @@ def kept_as_sources(module: ast.Module, built: list[PyTemplate], lexicon: Lexico
     """The per-item strings of a module that are sources' wrappers: not a chat history's turns, not
     values put together bare outside a function that makes the context, and (see _for_context) each
     kept by a name, a shape or a call that says it makes the context. Whatever reader found them."""
-    # A loop over the chat history renders turns, not sources.
+    # A loop over the chat history renders turns, not sources: by the name of what it iterates, or of what
+    # that was made from (`recent = chats.filter(...).slice(-10)`).
     history = words(lexicon=lexicon)
-    built = [t for t in built if slot_kind(_named_text(t.loop.collection), history) != "history"]
+    made_from = _made_from(module)
+    built = [t for t in built if not any(slot_kind(n, history) == "history" for n in _named_text(t.loop.collection, made_from))]
     built = _bare_in_context(module, built, lexicon)
     return _for_context(module, built, lexicon, inner=not by_own_name or not alone)
 
@@ -224,12 +226,27 @@ def _shows(text: str, name: str) -> bool:
     return any(re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", expression) for _, _, expression in split_fields(text) or ())
 
 
-def _named_text(collection: str) -> str:
-    """The name a collection's expression ends in (`self.collected_info[:5]` is collected_info)."""
+def _named_text(collection: str, made_from: dict[str, str]) -> tuple[str, ...]:
+    """The name a collection's expression ends in (`self.collected_info[:5]` is collected_info), and the
+    name of what a local of that name was made from (``made_from``)."""
     try:
-        return _name_of(ast.parse(collection, mode="eval").body) or ""
+        name = _name_of(ast.parse(collection, mode="eval").body) or ""
     except SyntaxError:
-        return ""
+        return ("",)
+    return (name, made_from[name]) if name in made_from else (name,)
+
+
+def _made_from(module: ast.Module) -> dict[str, str]:
+    """For each local bound to an expression built on another name (`recent = chats.filter(f)[-10:]`), that name."""
+    made = {}
+    for node in ast.walk(module):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            root = node.value
+            while isinstance(root, (ast.Call, ast.Attribute, ast.Subscript)):
+                root = root.func if isinstance(root, ast.Call) else root.value
+            if isinstance(root, ast.Name) and root.id != node.targets[0].id:
+                made[node.targets[0].id] = root.id
+    return made
 
 
 def _named(node: ast.AST) -> str | None:

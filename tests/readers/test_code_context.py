@@ -247,3 +247,23 @@ def test_a_date_a_helper_adds_only_when_stale_is_the_recommended_note(test, code
     start, end = ('s = f"Title: {d.title}\\n"', "return s + d.text") if added.startswith("s") else ('parts = [f"Title: {d.title}"]', 'parts.append(d.text)\n    return "\\n".join(parts)')
     source = f"def render_one(d):\n    {start}\n    if {test}:\n        {added}\n    {end}\n\n\ndef build_context(docs):\n    return \"\\n\\n\".join(render_one(d) for d in docs)\n"
     assert [code for _, code in _findings(source)] == codes
+
+
+# ---------------------------------------------------------------- a loop over what the history was made into
+
+MADE_FROM = {
+    "build.py": ('def build_context(chats, n):\n    recent = SOURCE[-n:]\n    return "\\n".join(f"{c.sender}: {c.content} (score {c.score})" for c in recent)\n'),
+    "build.ts": ("export function buildContext(chats, n) {\n  const recent = SOURCE.filter((c) => c.content).slice(-n);\n"
+                 "  return recent.map((c) => `${c.sender}: ${c.content} (score ${c.score})`).join('\\n');\n}\n"),
+}
+
+
+@pytest.mark.parametrize("path", sorted(MADE_FROM))
+@pytest.mark.parametrize("history", ["chats", "messages", "conversation_history", "turns"])
+def test_a_loop_over_a_local_made_from_the_history_renders_turns(path, history):
+    """anything-llm's `recent = chats.filter(...).slice(-max)`, then `recent.map(c => ...)`: the local is the
+    conversation, so its items are turns, not sources. Its twin, made from the retrieved documents, is sources."""
+    code = MADE_FROM[path].replace("chats,", f"{history},").replace("SOURCE", history)
+    assert _findings(code, path) == []
+    twin = MADE_FROM[path].replace("chats,", "documents,").replace("SOURCE", "documents")
+    assert [c for _, c in _findings(twin, path)] == ["PL102"]
