@@ -10,7 +10,9 @@ reading what the field's expression reads (`doc.metadata["date"]`,
 
 A body that adds one source's text in pieces (a header, then the chunk added bare or
 by a nested loop) is read as those pieces in order (see _in_order), and a piece a
-function of the same file makes as the text it returns (see pycalls).
+function of the same file makes as the text it returns (see pycalls). A body that picks
+what to add by the item's kind (an if/elif chain of three branches or more) renders
+items of different kinds: each add is read alone.
 
 A dict made once per item is the JSON text the model reads when the module hands it to the
 model (serialized, returned by a tool, held by a chat message): its keys are the fields, each
@@ -115,11 +117,37 @@ def _loop_wrappers(node: ast.For | ast.AsyncFor, raw: str, starts: list[int], he
     found = [_with_helpers(strings, made, helpers, node) for strings in _accumulated(body, helpers)]
     pieces, more = _in_order(body, helpers)
     made_pieces = [w for strings, rebuilt in found if (w := _wrapper(node.target, node.iter, body, strings, raw, starts, rebuilt))]
-    if not more:
+    if not more or _dispatches(node.body):
         return made_pieces
     # First: it stands where the string it starts with does, and reads more than that string alone.
     whole = _wrapper(node.target, node.iter, body, _with_helpers(pieces, made, helpers, node)[0], raw, starts, True)
     return [w for w in [whole] if w] + [replace(w, loop=replace(w.loop, piece=True)) for w in made_pieces]
+
+
+# An if/elif chain of this many branches or more, two of them adding text, renders items of different kinds.
+DISPATCH_BRANCHES = 3
+
+
+def _dispatches(body: list[ast.stmt]) -> bool:
+    """Whether a loop body picks what to add by the item's kind (`if b.type == "text": ... elif b.type ==
+    "call": ...`): each branch renders another kind of item, so their adds are never one text."""
+    for statement in (s for s in body if isinstance(s, ast.If)):
+        branches = _branches(statement)
+        adding = sum(any(_added(s) is not None for s in _statements(branch)) for branch in branches)
+        if len(branches) >= DISPATCH_BRANCHES and adding >= 2:
+            return True
+    return False
+
+
+def _branches(statement: ast.If) -> list[list[ast.stmt]]:
+    """The branches of an if/elif/else chain, in order."""
+    branches = [statement.body]
+    while len(statement.orelse) == 1 and isinstance(statement.orelse[0], ast.If):
+        statement = statement.orelse[0]
+        branches.append(statement.body)
+    if statement.orelse:
+        branches.append(statement.orelse)
+    return branches
 
 
 def _bare_returned(node: ast.Return, raw: str, starts: list[int], helpers: Helpers, serialized: frozenset) -> list[PyTemplate]:

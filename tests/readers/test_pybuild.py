@@ -534,3 +534,20 @@ def test_a_local_text_shown_as_a_field_of_the_string_added_is_read_as_that_text(
     assert [(f.line, f.column, f.code, f.fix) for f in lint_text(source, path="build.py", config=CONFIG)] == [(line, 22, code, None)]
     # The clean twin: the same header without the field.
     assert _found(source.replace(f' | {field.replace("X", "doc")}', "")) == []
+
+
+def test_a_body_that_dispatches_on_the_items_kind_is_not_one_text():
+    """khoj's operator renders each block by its type (`if b.type == "text": ... elif ...: ... elif ...:`): the
+    branches are other kinds of item, never one text, so the summary one branch adds is not beside another's
+    content (PL104). Its twin, the same adds in sequence, is one text."""
+    branches = [
+        'if b.type == "text":\n            out.append(b.text)',
+        'elif b.type == "call":\n            out.append(f"Open URL: {b.url}")',
+        'elif b.type == "reasoning":\n            out.append(f"**Summary**: {b.summary}")',
+    ]
+    body = "\n        ".join(branches)
+    source = f"def render_context(blocks):\n    out = []\n    for b in blocks:\n        {body}\n    return \"\\n\".join(out)\n"
+    assert _found(source) == []
+    sequence = "\n        ".join(b.split(":\n            ", 1)[1] for b in branches)
+    twin = f"def render_context(blocks):\n    out = []\n    for b in blocks:\n        {sequence}\n    return \"\\n\".join(out)\n"
+    assert [code for *_, code in _found(twin)] == ["PL104"]
