@@ -215,9 +215,16 @@ def _renders_a_source(template: PyTemplate, lexicon: Lexicon) -> bool:
     the item's text (a content key) and something more of the item beside it (a title, a date),
     or its number in the list (`[{i}] {r.snippet}`)."""
     loop = template.loop
-    if loop is None or not any(lexicon.means(key, "content-key") for key in loop.keys):
+    if loop is None or not any(lexicon.means(key, "content-key") for key in loop.keys) or _parts_of_a_document(loop, lexicon):
         return False
     return len(loop.keys) > 1 or loop.index is not None and _shows(template.text, loop.index)
+
+
+def _parts_of_a_document(loop: Loop, lexicon: Lexicon) -> bool:
+    """A loop over what a document is made of (`for comment in issue["comments"]`): its text is the document's."""
+    named = re.findall(r"[A-Za-z_]\w*", loop.collection.split("|")[0])
+    ends = [split(name)[-1:] for name in (loop.target, *named[-1:])]
+    return any(end and end[0] in lexicon.phrases("document-part") for end in ends)
 
 
 def _shows(text: str, name: str) -> bool:
