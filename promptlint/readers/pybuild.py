@@ -131,7 +131,7 @@ DISPATCH_BRANCHES = 3
 def _dispatches(body: list[ast.stmt]) -> bool:
     """Whether a loop body picks what to add by the item's kind (`if b.type == "text": ... elif b.type ==
     "call": ...`): each branch renders another kind of item, so their adds are never one text."""
-    for statement in (s for s in body if isinstance(s, ast.If)):
+    for statement in (s for s in _statements(body) if isinstance(s, ast.If)):
         branches = _branches(statement)
         adding = sum(any(_added(s) is not None for s in _statements(branch)) for branch in branches)
         if len(branches) >= DISPATCH_BRANCHES and adding >= 2:

@@ -536,7 +536,8 @@ def test_a_local_text_shown_as_a_field_of_the_string_added_is_read_as_that_text(
     assert _found(source.replace(f' | {field.replace("X", "doc")}', "")) == []
 
 
-def test_a_body_that_dispatches_on_the_items_kind_is_not_one_text():
+@pytest.mark.parametrize("nested", [False, True])
+def test_a_body_that_dispatches_on_the_items_kind_is_not_one_text(nested):
     """khoj's operator renders each block by its type (`if b.type == "text": ... elif ...: ... elif ...:`): the
     branches are other kinds of item, never one text, so the summary one branch adds is not beside another's
     content (PL104). Its twin, the same adds in sequence, is one text."""
@@ -547,6 +548,8 @@ def test_a_body_that_dispatches_on_the_items_kind_is_not_one_text():
     ]
     body = "\n        ".join(branches)
     source = f"def render_context(blocks):\n    out = []\n    for b in blocks:\n        {body}\n    return \"\\n\".join(out)\n"
+    if nested:  # under a test of the item's shape (DocsGPT's `if isinstance(item, dict):`)
+        source = source.replace("\n        ", "\n            ").replace("    for b in blocks:\n            ", "    for b in blocks:\n        if isinstance(b, dict):\n            ")
     assert _found(source) == []
     sequence = "\n        ".join(b.split(":\n            ", 1)[1] for b in branches)
     twin = f"def render_context(blocks):\n    out = []\n    for b in blocks:\n        {sequence}\n    return \"\\n\".join(out)\n"
