@@ -43,7 +43,7 @@ import re
 
 from ..meaning import vocabulary
 from ..meaning.lexicon import split
-from ..model.prompt import PartKind, Prompt
+from ..model.prompt import PartKind, Prompt, Span
 from ._context import RuleContext
 from ._fields import read, remove_field, source_label, written
 
@@ -62,9 +62,16 @@ def _in_key_position(prompt: Prompt, field) -> bool:
     return prompt.text[line_start : field.value_span.start].strip() == "[" and prompt.text[field.value_span.end : field.value_span.end + 1] == "]"
 
 
-def _sole_identifier(source, field) -> bool:
-    """Whether the field is all a source shows besides its text: no title, no key, no other field."""
-    return source.title is None and source.key is None and list(source.fields) == [field]
+_SLOT = re.compile(r"\$?\{(?![%#])\{?[^{}%\n]+\}\}?")  # a printed value, not a tag ("{% for %}") or a comment
+
+
+def _sole_identifier(prompt: Prompt, source, field) -> bool:
+    """Whether the field is all a source shows besides its text: no title, no key, no other field, and no
+    other slot in its wrapper (`### {source}` names the document even where it is no title field)."""
+    if source.title is not None or source.key is not None or source.heading_path or list(source.fields) != [field]:
+        return False
+    own = (field.value_span, source.content)
+    return not any(not any(s.contains(Span(m.start(), m.end())) for s in own) for m in _SLOT.finditer(prompt.text, source.span.start, source.span.end))
 
 
 def _asks_to_cite(prompt: Prompt, ctx: RuleContext) -> bool:
@@ -79,7 +86,7 @@ def check(prompt: Prompt, ctx: RuleContext):
     for source in prompt.sources:
         for field in source.fields:
             is_ordinal = ctx.lexicon.means(field.label, "ordinal") or (field.label in of_words and _OF.match(field.value))
-            if is_ordinal and (citable.intersection(split(field.label)[-1:]) and _in_key_position(prompt, field) or _sole_identifier(source, field)):
+            if is_ordinal and (citable.intersection(split(field.label)[-1:]) and _in_key_position(prompt, field) or _sole_identifier(prompt, source, field)):
                 # "[{{ chunk.id }}]" heading a source, or the one thing that tells it from the others
                 # (`<source>{rank}</source>` beside the text alone), is what the model cites, when it is asked to cite.
                 citing = _asks_to_cite(prompt, ctx) if citing is None else citing
