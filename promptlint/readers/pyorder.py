@@ -20,24 +20,26 @@ from .pybuild import called_name, reference
 if TYPE_CHECKING:
     from .pysource import PyTemplate
 
-# Calls that order what they are called on or given, and the argument that names the key.
+# Calls that order what they are called on or given.
 SORTING = frozenset({"sorted", "sort", "sort_values", "order_by"})
 _ROOT = re.compile(r"[A-Za-z_]\w*")
 
 
 def with_order(module: ast.Module, built: list[PyTemplate]) -> list[PyTemplate]:
     """The per-item templates, each loop's collection with the sort the code gave it before the loop."""
-    scopes = [node for node in ast.walk(module) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module))]
-    orders = {id(scope): list(_orders(scope.body)) for scope in scopes}
-    return [_ordered(template, scopes, orders) for template in built]
+    functions = [node for node in ast.walk(module) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    orders = {id(scope): list(_orders(scope.body)) for scope in [module, *functions]}
+    return [_ordered(template, _scope(template.line, module, functions), orders) for template in built]
 
 
-def _ordered(template: PyTemplate, scopes: list[ast.AST], orders: dict[int, list[tuple[int, str, str | None]]]) -> PyTemplate:
+def _scope(line: int, module: ast.Module, functions: list[ast.AST]) -> ast.AST:
+    """The innermost function holding ``line``; the module where none does."""
+    holding = [f for f in functions if f.lineno <= line <= (f.end_lineno or f.lineno)]
+    return min(holding, key=lambda f: (f.end_lineno or f.lineno) - f.lineno) if holding else module
+
+
+def _ordered(template: PyTemplate, scope: ast.AST, orders: dict[int, list[tuple[int, str, str | None]]]) -> PyTemplate:
     root = _ROOT.match(template.loop.collection)
-    scope = min(
-        (s for s in scopes if getattr(s, "lineno", 0) <= template.line <= getattr(s, "end_lineno", template.line)),
-        key=lambda s: getattr(s, "end_lineno", 1 << 30) - getattr(s, "lineno", 0),
-    )
     key = None
     for line, name, sorted_by in orders[id(scope)]:
         if root and name == root[0] and line < template.line:
@@ -62,8 +64,8 @@ def _orders(body: list[ast.stmt]):
         elif isinstance(statement, ast.Expr) and isinstance(call := statement.value, ast.Call) and isinstance(call.func, ast.Attribute):
             if isinstance(call.func.value, ast.Name) and (key := sort_key(call)) is not None:
                 yield statement.lineno, call.func.value.id, key
-        for field in ("body", "orelse", "finalbody"):
-            if not isinstance(statement, (ast.For, ast.AsyncFor, ast.While)):
+        if not isinstance(statement, (ast.For, ast.AsyncFor, ast.While)):  # a sort inside a loop is that loop's
+            for field in ("body", "orelse", "finalbody"):
                 yield from _orders(getattr(statement, field, []))
 
 

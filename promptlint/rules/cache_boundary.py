@@ -74,7 +74,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from functools import cache
 
 from ..meaning import tokens, vocabulary
