@@ -59,6 +59,8 @@ class _Built:
         self.name = name
         self.parts: list[list[ast.expr]] | None = None
         self.strings: dict[str, list[ast.expr]] = {}
+        # The literals and f-strings each string local is made of, which a text written out takes in.
+        self.values: dict[str, list[ast.AST]] = {}
 
     def read(self, body: list[ast.stmt]) -> bool:
         """Read the statements in order; False when a loop fills the list (one piece per item: not read here)."""
@@ -68,12 +70,22 @@ class _Built:
             if isinstance(statement, _LOOPS):
                 if self.name and any(isinstance(n, ast.Name) and n.id == self.name for n in ast.walk(statement)):
                     return False
+                self._grown_per_item(statement)
                 continue
             if not self._statement(statement):
                 for field in ("body", "orelse", "finalbody"):
                     if not self.read(getattr(statement, field, [])):
                         return False
         return True
+
+    def _grown_per_item(self, loop: ast.stmt) -> None:
+        """A string a loop adds to holds one piece per item: no longer a text of literals, a slot by its name."""
+        for node in ast.walk(loop):
+            if isinstance(node, (ast.Assign, ast.AugAssign)):
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    if isinstance(target, ast.Name):
+                        self.strings.pop(target.id, None)
+                        self.values.pop(target.id, None)
 
     def _statement(self, statement: ast.stmt) -> bool:
         """Read one statement that builds something; False for one that holds statements (or nothing to read)."""
@@ -93,12 +105,14 @@ class _Built:
             self.parts = [self.pieces(e) for e in value.elts]
         else:
             self.strings[target] = self.pieces(value)
+            self.values[target] = [value]
 
     def _added(self, target: str, value: ast.AST) -> None:
         if target == self.name and self.parts is not None and isinstance(value, (ast.List, ast.Tuple)):
             self.parts += [self.pieces(e) for e in value.elts]
         elif target in self.strings:
             self.strings[target] = self.strings[target] + self.pieces(value)
+            self.values[target].append(value)
 
     def _called(self, call: ast.Call) -> None:
         """`parts.append(x)`, `parts.extend([...])`."""
@@ -115,7 +129,7 @@ class _Built:
         if isinstance(value, ast.Constant) and isinstance(value.value, str):
             return [value]
         if isinstance(value, ast.JoinedStr):
-            return list(value.values)
+            return [piece for part in value.values for piece in self._written(part)]
         if isinstance(value, ast.Name) and value.id in self.strings:
             return list(self.strings[value.id])
         if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
@@ -123,9 +137,64 @@ class _Built:
         return [ast.FormattedValue(value=_joined_over(value) or value, conversion=-1)]
 
 
+    def _written(self, part: ast.expr) -> list[ast.expr]:
+        """An f-string's field naming a local the function writes text into, as that text; any other part as it is."""
+        if isinstance(part, ast.FormattedValue) and part.conversion == -1 and part.format_spec is None and isinstance(part.value, ast.Name):
+            return self.strings.get(part.value.id, [part]) if self.own_text(part.value.id) else [part]
+        return [part]
+
+    def own_text(self, name: str) -> bool:
+        """The local holds words of the function's own, not only what it was handed (`context = "\\n".join(docs)`)."""
+        return any(isinstance(p, ast.Constant) and isinstance(p.value, str) and p.value.strip() for p in self.strings.get(name, ()))
+
+
+def returned_text(function: ast.FunctionDef | ast.AsyncFunctionDef, returned: ast.AST) -> ast.AST:
+    """What a function returns, a name it binds once to a string read as that string (`text = f"..."; return text`)."""
+    if isinstance(returned, ast.Name):
+        built = _Built(None)
+        built.read(function.body)
+        [value, *more] = built.values.get(returned.id, [None])
+        if not more and isinstance(value, (ast.Constant, ast.JoinedStr)):
+            return value
+    return returned
+
+
+def written_out(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, tuple[ast.Call, set[int]]]:
+    """The f-strings of a function that name string locals it writes text into, keyed by the f-string's
+    id: each as one text with those locals written in (`prompt = f"{sources_section}{instructions}"`),
+    and the ids of the literals so taken in, which are then no prompts of their own."""
+    built = _Built(None)
+    built.read(function.body)
+    texts: dict[int, tuple[ast.Call, set[int]]] = {}
+    for node in _own_nodes(function):
+        if not isinstance(node, ast.JoinedStr):
+            continue
+        names = [p.value.id for p in node.values if isinstance(p, ast.FormattedValue) and isinstance(p.value, ast.Name) and built.own_text(p.value.id)]
+        if not names:
+            continue
+        strings = ast.List(elts=[ast.JoinedStr(values=built.pieces(node))], ctx=ast.Load())
+        text = ast.copy_location(ast.Call(func=ast.Attribute(value=ast.Constant(""), attr="join", ctx=ast.Load()), args=[strings], keywords=[]), node)
+        texts[id(node)] = text, {id(n) for name in names for value in built.values[name] for n in ast.walk(value)}
+    return texts
+
+
+def _own_nodes(function: ast.AST):
+    """The nodes of a function body, not of the functions and classes nested in it."""
+    pending = list(ast.iter_child_nodes(function))
+    while pending:
+        node = pending.pop()
+        if not isinstance(node, _NESTED):
+            yield node
+            pending.extend(ast.iter_child_nodes(node))
+
+
 def _joined_over(value: ast.AST) -> ast.Name | None:
-    """The name a comprehension joined into one text iterates: `"\\n".join(f"..." for d in docs)` is docs."""
+    """The name a comprehension joined into one text iterates: `"\\n".join(f"..." for d in docs)` is docs,
+    and so is `enumerate(docs)`."""
     comprehension = joined(value)
-    if isinstance(comprehension, (ast.ListComp, ast.GeneratorExp)) and isinstance(comprehension.generators[0].iter, ast.Name):
-        return comprehension.generators[0].iter
-    return None
+    if not isinstance(comprehension, (ast.ListComp, ast.GeneratorExp)):
+        return None
+    iterated = comprehension.generators[0].iter
+    if isinstance(iterated, ast.Call) and isinstance(iterated.func, ast.Name) and iterated.func.id == "enumerate" and iterated.args:
+        iterated = iterated.args[0]
+    return iterated if isinstance(iterated, ast.Name) else None

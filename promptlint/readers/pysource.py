@@ -23,7 +23,7 @@ from ..meaning.lexicon import Lexicon, shipped, split
 from ..model.lines import line_starts
 from ..model.prompt import Syntax
 from .pybuild import BUILDING, Loop, called_name, jinja_by_content, literal_in_call, reaching_the_model, split_fields, wrappers
-from .pyassembly import assembled, joined
+from .pyassembly import assembled, joined, returned_text, written_out
 from .pybind import rewritten_bindings
 from .pycalls import helpers_of
 from .pyorder import with_order
@@ -93,24 +93,29 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
         module = parse_module(raw)
     except SyntaxError as exc:
         raise PythonSyntaxError(exc.msg, exc.lineno or 1, exc.offset or 1, isinstance(exc, NewerSyntax)) from None
+    named = [(literal, hint) for node in ast.walk(module) for literal, hint in _candidates(node, lexicon)]
+    handed = [(literal, hint) for node in ast.walk(module) for literal, hint in _sent(node, lexicon)]
+    # An f-string of locals its function writes text into is read with them written in (see pyassembly);
+    # the texts so taken in are then part of that prompt, not prompts of their own.
+    written = {k: v for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) for k, v in written_out(f).items()}
+    taken = {part for literal, _ in (*named, *handed) if id(literal) in written for part in written[id(literal)][1]}
     starts = line_starts(raw)
     found: dict[tuple[int, int], PyTemplate] = {}
-    sent: list[PyTemplate] = []
-    for node in ast.walk(module):
-        for literal, jinja_hint in _candidates(node, lexicon):
-            template = _template(raw, starts, literal, jinja_hint)
-            if template is not None:
-                found.setdefault((template.line, template.column), template)
-        for literal, jinja_hint in _sent(node, lexicon):
-            template = _template(raw, starts, literal, jinja_hint)
-            if template is not None:
-                sent.append(template)
+    for template in _read(raw, starts, named, written, taken):
+        found.setdefault((template.line, template.column), template)
+    sent = _read(raw, starts, handed, written, taken)
     built = built_in(module, raw, lexicon, alone=not found and not sent)
     # A string built per item is one source's wrapper before it is a prompt of its own.
     for template in (*built, *sent):
         found.setdefault((template.line, template.column), template)
     bindings = rewritten_bindings(module, lexicon)
     return [replace(found[k], bound=bindings.get(found[k].line, ())) for k in sorted(found)]
+
+
+def _read(raw: str, starts: list[int], literals: list, written: dict, taken: set[int]) -> list[PyTemplate]:
+    """The templates of string literals, each written out where its function writes locals into it."""
+    read = (_template(raw, starts, written[id(node)][0] if id(node) in written else node, hint) for node, hint in literals if id(node) not in taken)
+    return [template for template in read if template is not None]
 
 
 def built_in(module: ast.Module, raw: str, lexicon: Lexicon, alone: bool, by_own_name: bool = False) -> list[PyTemplate]:
@@ -324,7 +329,7 @@ def _sent(node: ast.AST, lexicon: Lexicon):
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and names_prompt_function(node.name, lexicon):
         for returned in _returns(node.body):
             # A text assembled from pieces is read as its pieces written out (see pyassembly).
-            yield from _strings(assembled(node, returned.value) or returned.value, False)
+            yield from _strings(assembled(node, returned.value) or returned_text(node, returned.value), False)
     if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
         yield from _with_context_slot(node.body)
     elif isinstance(node, ast.Dict):

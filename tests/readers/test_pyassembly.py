@@ -68,3 +68,41 @@ def test_the_twin_with_nothing_after_the_data_is_clean(fill):
 )
 def test_what_is_not_an_assembled_prompt_is_not_read_as_one(module):
     assert [t for t in templates_in(module) if "\n" in t.text and t.loop is None] == []
+
+
+# An f-string of sections the function writes first: the sources' section, then the instructions.
+SECTIONS = '''def make_prompt(passages, question):
+    sources_section = ""
+    if passages:
+        sources_section = "### Sources:\\n" + "\\n".join([f"{i}. {p}" for i, p in enumerate(passages)]) + "\\n\\n"
+    guidance = (
+        "You answer questions about the handbook. %(static)s "
+        "Say you do not know when the sources do not hold the answer.\\n"
+    )
+    shots = ""
+    for q, a in EXAMPLES:
+        shots += f"Q: {q}\\nA: {a}\\n"
+    %(target)s = f"{sources_section}{guidance}{shots}Q: {question}\\nA:"
+    return %(target)s
+'''
+
+
+@pytest.mark.parametrize("target", ["prompt", "text"])
+def test_an_fstring_of_sections_is_read_with_them_written_in(target):
+    module = SECTIONS % {"static": STATIC, "target": target}
+    [template] = [t for t in templates_in(module) if t.loop is None]
+    # The sections written in; the loop's text stays a slot by its name; the literal taken in is no prompt of its own.
+    assert template.text.startswith("### Sources:\n{passages}\n\nYou answer questions about the handbook.")
+    assert template.text.endswith("{shots}Q: {question}\nA:")
+    assert [(f.code, f.line) for f in lint_text(module, path="prompts.py") if f.code == "PL305"] == [("PL305", 12)]
+
+
+def test_the_twin_with_the_sources_after_the_instructions_is_clean():
+    module = (SECTIONS % {"static": STATIC, "target": "prompt"}).replace("{sources_section}{guidance}", "{guidance}{sources_section}")
+    assert [f.code for f in lint_text(module, path="prompts.py") if f.code == "PL305"] == []
+
+
+def test_a_local_holding_only_what_it_was_handed_keeps_its_name():
+    module = 'def make_prompt(docs, question):\n    context = "\\n".join(docs)\n    prompt = f"Answer from the context only.\\nContext: {context}\\nQuestion: {question}"\n    return prompt\n'
+    [template] = templates_in(module)
+    assert template.text == "Answer from the context only.\nContext: {context}\nQuestion: {question}"
