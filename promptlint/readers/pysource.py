@@ -228,8 +228,9 @@ def _renders_a_source(template: PyTemplate, lexicon: Lexicon) -> bool:
 def _parts_of_a_document(loop: Loop, lexicon: Lexicon) -> bool:
     """A loop over what a document is made of (`for comment in issue["comments"]`): its text is the document's."""
     named = re.findall(r"[A-Za-z_]\w*", loop.collection.split("|")[0])
-    ends = [split(name)[-1:] for name in (loop.target, *named[-1:])]
-    return any(end and end[0] in lexicon.phrases("document-part") for end in ends)
+    parts = lexicon.phrases("document-part")
+    # By the word the name ends in (`issue_comments`), or by the whole name (`rich_text`: a run of a page's text).
+    return any(words[-1:] and (words[-1] in parts or " ".join(words) in parts) for words in map(split, (loop.target, *named[-1:])))
 
 
 def _shows(text: str, name: str) -> bool:

@@ -269,7 +269,10 @@ def test_a_loop_over_a_local_made_from_the_history_renders_turns(path, history):
     assert [c for _, c in _findings(twin, path)] == ["PL102"]
 
 
-@pytest.mark.parametrize("collection, item", [("comments", "comment"), ("issue['comments']", "c"), ("thread.replies", "reply"), ("discussions", "d")])
+@pytest.mark.parametrize(
+    "collection, item",
+    [("comments", "comment"), ("issue['comments']", "c"), ("thread.replies", "reply"), ("discussions", "d"), ("block['rich_text']", "t"), ("runs", "rich_text")],
+)
 def test_the_parts_of_a_document_built_at_ingest_are_not_sources_by_their_shape(collection, item):
     """ragflow's Jira connector writes an issue's comments as '- {author} ({created}):\\n{body}': the issue's own text,
     built at ingest, in a module with no prompt and no name that says context. Its twin iterates search hits."""
