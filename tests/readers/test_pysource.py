@@ -214,8 +214,10 @@ def test_a_string_with_a_context_slot_is_a_prompt(layout, name):
         'def answer(context):\n    key = f"{{question}}:{{context}}"\n',
         'def answer(context):\n    note = f"{PROMPT} {{len(context)}} characters"\n',
         'def answer(context):\n    note = f"{PROMPT} {{user}}"\n',
+        'def answer(chunks, callback):\n    callback(msg=f"[WARN] {PROMPT} {{chunks}}")\n',
+        'def answer(chunks, report):\n    report(f"Error: {PROMPT} {{chunks}}")\n',
     ],
-    ids=["printed", "logged", "raised", "docstring", "no words of its own", "a call on the context", "no context slot"],
+    ids=["printed", "logged", "raised", "docstring", "no words of its own", "a call on the context", "no context slot", "a log level", "an error"],
 )
 def test_strings_sent_to_people_or_without_a_context_slot_are_not(source):
     assert _found(source.format(PROMPT=PROMPT_TEXT)) == []

@@ -52,6 +52,7 @@ class Vocab:
     example_answers: frozenset[str]  # and of its answering line ("A", "Assistant")
     answer_cues: frozenset[str]  # labels of the line a completion prompt ends on ("Helpful Answer:")
     sequence_starts: tuple[str, ...]  # the special tokens that open a sequence ("<|begin_of_text|>")
+    log_line: re.Pattern[str]  # a text that opens with a log level ("[WARN] ...", "Error: ..."): written for a person
     volatile: re.Pattern[str]
     lexicon: Lexicon
 
@@ -167,6 +168,7 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         instruction_opener=re.compile(r"\s*(?:" + alternation(seg["instruction-openers"]) + r")\b"),
         answer_cues=vocabulary.label_set(seg["answer-cues"]),
         sequence_starts=tuple(seg["sequence-starts"]),
+        log_line=re.compile(r"\s*(?:\[(?:" + alternation(seg["log-levels"]) + r")\]|(?:" + alternation(seg["log-levels"]) + r")\s*:)"),
         volatile=volatile,
         lexicon=lexicon,
     )
@@ -209,7 +211,7 @@ def is_prompt_text(text: str, vocab: Vocab, key: str | None = None) -> bool:
     of its own, and a key that names a prompt (`system_prompt:`, `"template"`) or a slot the
     words call the retrieved context (`{context}`, `{{documents}}`, `$search_results$`)."""
     lower = lowercase(text)
-    if len(_OWN_WORD.findall(SLOT.sub(" ", lower))) < PROMPT_WORDS:
+    if len(_OWN_WORD.findall(SLOT.sub(" ", lower))) < PROMPT_WORDS or vocab.log_line.match(lower):
         return False
     if key is not None and vocab.lexicon.means(key, "prompt"):
         return True
