@@ -42,7 +42,7 @@ from ..model.prompt import Prompt, Syntax
 from .jsscan import _ESCAPE, JsSyntaxError, Token, fields, tokens
 from .pybuild import ITEM, Loop, field_jinja, jinja_expression, reference, segment_fields, split_fields
 from .jslower import lowered
-from .pysource import MIN_LENGTH, OUTPUT_CALLS, TEMPLATE_CALLS, PyTemplate, built_in, kept_as_sources, names_prompt_function, rewrite_through
+from .pysource import MIN_LENGTH, OUTPUT_CALLS, TEMPLATE_CALLS, PyTemplate, built_in, kept_as_sources, names_prompt_function, requests_sent_twice, rewrite_through
 from .segment import SlotNames, is_prompt_text, words
 
 # The option by which model SDKs take the system prompt (`generateText({ system })`,
@@ -127,6 +127,8 @@ def templates_in(raw: str, lexicon: Lexicon | None = None, jsx: bool = False) ->
         found.setdefault((template.line, template.column), template)
     if module is not None:
         _add_evaluated(raw, module, code.lexicon, alone, found)
+        # A request that sends a template's field again as a message of its own: the template is read with its messages.
+        found |= {(t.line, t.column): t for t in requests_sent_twice(module, raw)}
     return [found[k] for k in sorted(found)]
 
 

@@ -166,7 +166,7 @@ def written_out(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, t
     built = _Built(None)
     built.read(function.body)
     texts: dict[int, tuple[ast.Call, set[int]]] = {}
-    for node in _own_nodes(function):
+    for node in own_nodes(function):
         if not isinstance(node, ast.JoinedStr):
             continue
         names = [p.value.id for p in node.values if isinstance(p, ast.FormattedValue) and isinstance(p.value, ast.Name) and built.own_text(p.value.id)]
@@ -178,7 +178,7 @@ def written_out(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, t
     return texts
 
 
-def _own_nodes(function: ast.AST):
+def own_nodes(function: ast.AST):
     """The nodes of a function body, not of the functions and classes nested in it."""
     pending = list(ast.iter_child_nodes(function))
     while pending:

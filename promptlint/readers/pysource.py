@@ -24,6 +24,7 @@ from ..model.lines import line_starts
 from ..model.prompt import Syntax
 from .pybuild import BUILDING, Loop, called_name, jinja_by_content, literal_in_call, reaching_the_model, split_fields, wrappers
 from .pyassembly import assembled, joined, returned_text, written_out
+from .pymessages import messages_written_out
 from .pybind import rewritten_bindings
 from .pycalls import helpers_of
 from .pyorder import with_order
@@ -97,7 +98,8 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
     handed = [(literal, hint) for node in ast.walk(module) for literal, hint in _sent(node, lexicon)]
     # An f-string of locals its function writes text into is read with them written in (see pyassembly);
     # the texts so taken in are then part of that prompt, not prompts of their own.
-    written = {k: v for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) for k, v in written_out(f).items()}
+    written = _written(module)
+    handed += [(template, False) for template, _ in messages_written_out(module)]
     taken = {part for literal, _ in (*named, *handed) if id(literal) in written for part in written[id(literal)][1]}
     starts = line_starts(raw)
     found: dict[tuple[int, int], PyTemplate] = {}
@@ -110,6 +112,21 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
         found.setdefault((template.line, template.column), template)
     bindings = rewritten_bindings(module, lexicon)
     return [replace(found[k], bound=bindings.get(found[k].line, ())) for k in sorted(found)]
+
+
+def _written(module: ast.Module) -> dict[int, tuple[ast.Call, set[int]]]:
+    """The f-strings of the module read as more than they write, by id: with the locals their function writes
+    into them (see pyassembly), or with the messages of a request that sends one of their fields again
+    (see pymessages); each with the ids of the literals it takes in."""
+    written = {k: v for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) for k, v in written_out(f).items()}
+    return written | {id(template): (text, set()) for template, text in messages_written_out(module)}
+
+
+def requests_sent_twice(module: ast.Module, raw: str) -> list[PyTemplate]:
+    """The templates whose field a later message of the request sends again, each read with all its
+    messages (see pymessages); ``module`` is Python's or JavaScript lowered to it."""
+    starts = line_starts(raw)
+    return [t for _, text in messages_written_out(module) if (t := _template(raw, starts, text, False)) is not None]
 
 
 def _read(raw: str, starts: list[int], literals: list, written: dict, taken: set[int]) -> list[PyTemplate]:

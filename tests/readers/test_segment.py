@@ -397,6 +397,15 @@ def test_a_question_label_filled_by_the_question_is_the_question():
     assert [text[s.start : s.end] for s in segment_text(text).questions] == ["{question}"]
 
 
+@pytest.mark.parametrize("slot", ["{q}", "{{ userInput }}", "{{ msg }}"])
+def test_a_slot_a_question_label_names_is_the_question_wherever_it_stands(slot):
+    text = f"Answer from the context.\n\nQUESTION:\n{slot}\n\n{{context}}\n\n{slot}\n"
+    assert [text[s.start : s.end] for s in segment_text(text).questions] == [slot, slot]
+    # Its twin, a name the lexicon knows for something else: the label's line is the question, the name elsewhere the history.
+    other = text.replace(slot, "{history}")
+    assert [other[s.start : s.end] for s in segment_text(other).questions] == ["{history}"]
+
+
 @pytest.mark.parametrize("slot", ['{{context or ""}}', "{{ context if context else '' }}", "{{ context and context }}", "{{context | default('')}}"])
 def test_a_slot_written_as_an_expression_is_a_slot(slot):
     text = f"CONTEXT:\n{slot}\n\nAnswer from the context. Cite the sources you use.\nKeep it short. Say so when you do not know.\nNever guess an answer.\n\nQUESTION:\n{{{{question}}}}\n"

@@ -16,7 +16,7 @@ def find_questions(
     and the questions of worked examples."""
     inside = SpanSet([s.span for s in sources])
     found = _labelled_questions(text, lines, vocab, inside) + _tagged_questions(text, lower, inside, vocab)
-    slotted, rewritten = _question_slots(text, lower, vocab, inside)
+    slotted, rewritten = _question_slots(text, lower, vocab, inside, found)
     found += slotted
     if not found and (asked_last := _last_user_question(text, lower, vocab, sources, messages)) is not None:
         found.append(asked_last)
@@ -63,13 +63,16 @@ def _tagged_questions(text: str, lower: str, inside: SpanSet, vocab: Vocab) -> l
     return found
 
 
-def _question_slots(text: str, lower: str, vocab: Vocab, inside: SpanSet) -> tuple[list[Span], list[Span]]:
-    """The slots of the question, and those of a rewritten form of it, outside the sources."""
+def _question_slots(text: str, lower: str, vocab: Vocab, inside: SpanSet, labelled: list[Span]) -> tuple[list[Span], list[Span]]:
+    """The slots of the question, and those of a rewritten form of it, outside the sources. A slot a
+    question label or tag names (``labelled``: "QUESTION:\n{q}") prints the question wherever else it
+    stands, whatever its name."""
     questions: list[Span] = []
     rewritten: list[Span] = []
     if not may_hold_slot(text):
         return questions, rewritten
-    for span, kind in named_slots(text, lower, 0, len(text), vocab):
+    named = {text[slot.start("name") : slot.end("name")]: "question" for s in labelled if (slot := SLOT.fullmatch(lower, s.start, s.end))}
+    for span, kind in named_slots(text, lower, 0, len(text), vocab, named):
         if span.start in inside:
             continue
         if kind == "question":

@@ -282,13 +282,15 @@ def slot_kind(name: str, vocab: Vocab) -> str | None:
     return kind
 
 
-def named_slots(text: str, lower: str, start: int, end: int, vocab: Vocab) -> list[tuple[Span, str]]:
+def named_slots(text: str, lower: str, start: int, end: int, vocab: Vocab, known: dict[str, str] | None = None) -> list[tuple[Span, str]]:
     """The slots between two offsets whose names say what they hold, with that kind; a slot
     that is only mentioned (see _mentioned) is not one. A name is read as written, where its
-    case splits its words (`sourceContext`); ``lower`` is ``text`` in lower case."""
+    case splits its words (`sourceContext`); ``lower`` is ``text`` in lower case. ``known``: the kind
+    the text itself gave a name the lexicon does not know (a label over the slot: "QUESTION:\n{q}")."""
     found = []
     for match in SLOT.finditer(lower, start, end):
-        kind = slot_kind(text[match.start("name") : match.end("name")], vocab)
+        name = text[match.start("name") : match.end("name")]
+        kind = slot_kind(name, vocab) or (known or {}).get(name)
         if kind is not None and not _mentioned(lower, match.start(), match.end()):
             found.append((Span(match.start(), match.end()), kind))
     return found

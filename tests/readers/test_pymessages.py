@@ -1,0 +1,57 @@
+"""A request whose messages send the user's text twice, once in a template's field and once as a
+message of its own, is read as one text, in Python and in JavaScript alike (see pymessages)."""
+
+from __future__ import annotations
+
+import pytest
+
+from promptlint.engine.lint import lint_text
+
+INSTRUCTIONS = "Answer only from the snippets below and cite each one you use. Say so when they do not hold the answer."
+
+PYTHON = '''def answer(client, question, history, docs):
+    context = "\\n\\n".join(d.text for d in docs)
+    system = f"""{instructions}
+
+QUESTION:
+{{question}}
+
+SNIPPETS:
+{{context}}
+"""
+    messages = [{{"role": "system", "content": system}}, *history, {{"role": "user", "content": {user}}}]
+    return client.chat.completions.create(model="m", messages=messages)
+'''
+
+TYPESCRIPT = '''export async function answer(client: any, question: string, history: any[], docs: any[]) {{
+  const q = question.trim();
+  const context = docs.map((d, i) => `[${{i + 1}}] ${{d.text}}`).join("\\n");
+  const systemPrompt = `{instructions}\\n\\nQUESTION:\\n${{q}}\\n\\nSNIPPETS:\\n${{context}}`;
+  const past = history.map((h) => ({{ role: h.role, content: h.text }}));
+  return client.chat.completions.create({{ model: "m", messages: [{{ role: "system", content: systemPrompt }}, ...past, {{ role: "user", content: {user} }}] }});
+}}
+'''
+
+CASES = {"python": (PYTHON, "question", "rag.py", 3), "typescript": (TYPESCRIPT, "q", "rag.ts", 4)}
+
+
+def _repeats(case: str, user: str) -> list[tuple[int, str]]:
+    code, _, path, _ = CASES[case]
+    return [(f.line, f.code) for f in lint_text(code.format(instructions=INSTRUCTIONS, user=user), path=path) if f.code == "PL101"]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_field_of_the_system_prompt_sent_again_as_the_users_message_is_a_repeated_question(case):
+    _, asked, _, line = CASES[case]
+    assert _repeats(case, asked) == [(line, "PL101")]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_twin_whose_user_message_sends_something_else_is_clean(case):
+    assert _repeats(case, "'Go on.'") == []
+
+
+def test_the_twin_whose_system_prompt_holds_no_question_is_clean():
+    code = PYTHON.replace("QUESTION:\n{{question}}\n\n", "")
+    findings = lint_text(code.format(instructions=INSTRUCTIONS, user="question"), path="rag.py")
+    assert [f.code for f in findings if f.code == "PL101"] == []
