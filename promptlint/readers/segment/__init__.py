@@ -23,6 +23,7 @@ from .sources import by_position, text_sources, unwrapped_context
 from .records import document_template, list_sources, record_sources, separated_sources
 from .xml import widen_to_container, xml_sources
 from .skeleton import aligned_fields, skeleton_sources
+from .paragraphs import paragraph_sources
 from .questions import find_questions
 from .parts import label_parts, merge_parts
 
@@ -86,6 +87,9 @@ def _read(
     if messages is None:
         messages = role_messages(text, lines, vocab)
     sources, json_block = _sources(text, lower, lines, vocab, messages, known)
+    unwrapped = None if sources else unwrapped_context(text, lower, lines, vocab, messages)
+    if unwrapped is not None:
+        sources = paragraph_sources(text, lines, unwrapped)
     if shown and json_block is None:
         sources = end_before(text, sources, shown)
     if may_hold_slot(text):
@@ -95,7 +99,7 @@ def _read(
         # Sources before a worked example's question are part of that example, not retrieved for this one.
         sources = by_position([s for s in sources if s.span.start > examples[-1].start])
     block = json_block or (widen_to_container(lower, Span(sources[0].span.start, sources[-1].span.end), vocab) if sources else None)
-    region = block or (None if sources else unwrapped_context(text, lower, lines, vocab, messages))
+    region = block or (None if sources else unwrapped)
     parts = label_parts(text, lower, lines, vocab, sources, region, questions + rewritten, messages, shown)
     return Prompt(
         text=text,
