@@ -465,3 +465,38 @@ def test_a_closing_line_after_the_question_is_a_reminder_after_any_per_request_d
     # The twin with no question: the data opens a system prompt, and the line after it still fires.
     twin = f"You are a support agent. About the user: {volatile}. Answer directly with the message to send.\n"
     assert [code for *_, code in _found(twin, config=DEFAULTS)] == ["PL305"]
+
+
+DOCUMENT = (
+    "PRICING INFORMATION\nPurchase APR 19.49%. This APR will vary with the market based on the Prime Rate.\n"
+    "Cash Advance APR 29.49%. This APR will vary with the market based on the Prime Rate.\n"
+    "Balance Transfer fee: either $5 or 5% of the amount of each transfer, whichever is greater."
+)
+SCHEMA_AND_RULES = (
+    "Given below is XML that describes the information to extract from this document.\n\n"
+    '<output>\n  <list name="fees">\n    <string name="name"/>\n    <float name="value"/>\n  </list>\n</output>\n\n'
+    "ONLY return a valid JSON object, where the key of each field is the `name` attribute of the XML. "
+    "The JSON MUST conform to the XML format, including any types and format requests. Be correct and concise."
+)
+
+
+@pytest.mark.parametrize(
+    "introduction, data",
+    [
+        ("Given the following document, answer the questions below.", DOCUMENT),
+        ("I was given the following JSON response, which had problems due to incorrect values.", '{\n  "zip_code": {\n    "incorrect_value": "90210"\n  }\n}'),
+        ("Here is the article:", DOCUMENT),
+    ],
+)
+def test_data_a_sentence_introduces_is_per_request_content(introduction, data):
+    """An assembled prompt with no context label: the block a sentence announces is the data, and a schema and rules after it break the cache."""
+    text = f"{introduction}\n\n{data}\n\n\n{SCHEMA_AND_RULES}\n"
+    assert [f.code for f in lint_text(text, path="p.txt", config=CONFIG)] == ["PL305"]
+    # Its twin, the data last, is clean.
+    twin = f"{SCHEMA_AND_RULES}\n\n{introduction}\n\n{data}\n"
+    assert [f.code for f in lint_text(twin, path="p.txt", config=CONFIG)] == []
+
+
+def test_a_format_the_instructions_announce_is_no_data():
+    text = f"Answer in the following JSON format:\n\n{{\"name\": \"...\", \"value\": 0}}\n\n{SCHEMA_AND_RULES}\n"
+    assert [f.code for f in lint_text(text, path="p.txt", config=CONFIG)] == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 import re
 from dataclasses import dataclass
 
@@ -12,7 +13,7 @@ from ...meaning.vocabulary import normalise_label
 from ...model.lines import with_newline
 from ...model.prompt import Field, FieldForm, Message, Source, Span, SpanSet
 from ..expressions import slot_reference
-from .vocab import INLINE_ITEM, LABEL_LINE, Line, QUESTION_LINE, SEPARATOR, Vocab, lowercase, may_hold_slot, named_slots, slot_kind, trim
+from .vocab import INLINE_ITEM, LABEL_LINE, Line, QUESTION_LINE, SEPARATOR, SLOT, Vocab, lowercase, may_hold_slot, named_slots, slot_kind, trim
 from .instructions import looks_like_instruction
 from .headers import inline_field, named_by_slot, parse_header, split_items
 
@@ -183,13 +184,34 @@ def unwrapped_context(text: str, lower: str, lines: list[Line], vocab: Vocab, me
     """
     if may_hold_slot(text) and any(kind == "context" for _, kind in named_slots(text, lower, 0, len(text), vocab)):
         return None
-    found = _labelled_context(text, lines, vocab, messages)
+    found = _labelled_context(text, lines, vocab, messages) or _introduced_data(text, lower, lines, vocab, messages)
     for match in _CONTEXT_ELEMENT.finditer(lower):
         if normalise_label(match[1]) in vocab.context_labels | vocab.container_tags:
             close = lower.find(f"</{match[1]}>", match.end())
             if close > match.end() and (found is None or match.start() > found.start):
                 found = trim(text, Span(match.end(), close))
     return found if found and found.end > found.start else None
+
+
+def _introduced_data(text: str, lower: str, lines: list[Line], vocab: Vocab, messages: list[Message]) -> Span | None:
+    """The data a sentence announces as pasted after it, in a prompt with no slot ("Given the following document,
+    answer ...", then the document): a JSON value as far as it goes; else the lines up to a gap of two blank lines
+    or more, or (with no such gap) to the next part of the prompt."""
+    if may_hold_slot(text) and SLOT.search(lower):
+        return None
+    at = next((i for i, line in enumerate(lines) if vocab.introduces_data.search(line.lower)), None)
+    body = strip_blank_edges(lines[at + 1 :]) if at is not None else []
+    if not body:
+        return None
+    if body[0].text.lstrip()[:1] in "{[":
+        try:
+            _, end = json.JSONDecoder().raw_decode(text, body[0].start + len(body[0].text) - len(body[0].text.lstrip()))
+        except json.JSONDecodeError:
+            return None
+        return Span(body[0].start, end)
+    gap = next((i for i in range(1, len(body) - 1) if body[i].blank and body[i + 1].blank), None)
+    block = strip_blank_edges(body[:gap] if gap is not None else cut_last_source(body, vocab, messages, body[0].start))
+    return trim(text, Span(block[0].start, block[-1].end)) if block else None
 
 
 def _labelled_context(text: str, lines: list[Line], vocab: Vocab, messages: list[Message]) -> Span | None:

@@ -53,6 +53,7 @@ class Vocab:
     answer_cues: frozenset[str]  # labels of the line a completion prompt ends on ("Helpful Answer:")
     sequence_starts: tuple[str, ...]  # the special tokens that open a sequence ("<|begin_of_text|>")
     log_line: re.Pattern[str]  # a text that opens with a log level ("[WARN] ...", "Error: ..."): written for a person
+    introduces_data: re.Pattern[str]  # words that announce data pasted after them ("the following document")
     volatile: re.Pattern[str]
     lexicon: Lexicon
 
@@ -168,6 +169,10 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         instruction_opener=re.compile(r"\s*(?:" + alternation(seg["instruction-openers"]) + r")\b"),
         answer_cues=vocabulary.label_set(seg["answer-cues"]),
         sequence_starts=tuple(seg["sequence-starts"]),
+        introduces_data=re.compile(
+            r"\b(?:the following|below is (?:the |a |an )?|here is (?:the |a |an )?)\s*(?:" + alternation(seg["pasted-data"]) + r")s?\b"
+            r"(?!\s+(?:format|schema|structure|template|examples?|rules|instructions|steps|guidelines)\b)"
+        ),
         log_line=re.compile(r"\s*(?:\[(?:" + alternation(seg["log-levels"]) + r")\]|(?:" + alternation(seg["log-levels"]) + r")\s*:)"),
         volatile=volatile,
         lexicon=lexicon,
