@@ -595,3 +595,24 @@ def test_the_headers_kept_are_bounded(monkeypatch):
     long = "Policy " * 100
     headers.parse_header(long, Span(0, len(long)), words())
     assert max(sizes) == 10 and min(sizes) == 1 and long not in headers._headers[1]
+
+
+HEADING_PIECES = ["Returns", "Window", " > ", " \u2014 ", " - ", "relevance", " 0.92", "score: ", "March", " 3, 2019", "2026-01-14", "Part 2", "v\u00b2",
+                  "\u2167", "\u0663", "{{ doc.updated }}", "(", ")", ":", "=", "%", "of", " ", "Mar", "\u4e2d\u6587"]
+
+
+def test_a_heading_part_without_digits_is_no_field_as_reading_it_says(monkeypatch):
+    # _dashed_fields keeps a last heading part with no digit without reading it: no number, no date.
+    from promptlint.readers.segment import headers, words
+
+    vocab, r = words(), random.Random(23)
+    read_whole = dashed = 0
+    for _ in range(4000):
+        raw = " Returns Policy \u2014 " + "".join(r.choices(HEADING_PIECES, k=r.randint(1, 7)))
+        monkeypatch.setattr(headers, "_DIGIT", re.compile(r"\d"))
+        shortcut = headers._header(raw, vocab)
+        monkeypatch.setattr(headers, "_DIGIT", re.compile(""))  # every part read
+        assert shortcut == headers._header(raw, vocab), raw
+        read_whole += not re.search(r"\d", raw.rsplit(">", 1)[-1])
+        dashed += any(f.span.start > raw.find("\u2014") for f in shortcut[2])
+    assert read_whole >= 1000 and dashed >= 50, (read_whole, dashed)  # many parts kept unread, some read as a field
