@@ -616,3 +616,17 @@ def test_a_heading_part_without_digits_is_no_field_as_reading_it_says(monkeypatc
         read_whole += not re.search(r"\d", raw.rsplit(">", 1)[-1])
         dashed += any(f.span.start > raw.find("\u2014") for f in shortcut[2])
     assert read_whole >= 1000 and dashed >= 50, (read_whole, dashed)  # many parts kept unread, some read as a field
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(["chunk", "text", "page", "content", "document", "chunkText", "PAGE", " ", "  ", "\t", "_", "-", "--", "Body", "x", ":", "\u00a0", "\u2003"]), max_size=8))
+def test_a_line_of_more_words_than_a_content_label_is_none_as_normalising_it_says(pieces):
+    # _is_content_label compares a line with the labels only when it has no more words than they do.
+    from promptlint.meaning.vocabulary import normalise_label
+    from promptlint.readers.segment import words
+    from promptlint.readers.segment.sources import _is_content_label
+    from promptlint.readers.segment.vocab import Line
+
+    text = "".join(pieces)
+    line = Line(0, len(text), text, lowercase(text))
+    assert _is_content_label(line, None, "", words()) == (normalise_label(line.lower.strip()) in words().content_labels)
