@@ -595,3 +595,38 @@ def test_the_headers_kept_are_bounded(monkeypatch):
     long = "Policy " * 100
     headers.parse_header(long, Span(0, len(long)), words())
     assert max(sizes) == 10 and min(sizes) == 1 and long not in headers._headers[1]
+
+
+HEADING_PIECES = ["Returns", "Window", " > ", " \u2014 ", " - ", "relevance", " 0.92", "score: ", "March", " 3, 2019", "2026-01-14", "Part 2", "v\u00b2",
+                  "\u2167", "\u0663", "{{ doc.updated }}", "(", ")", ":", "=", "%", "of", " ", "Mar", "\u4e2d\u6587"]
+
+
+def test_a_heading_part_without_digits_is_no_field_as_reading_it_says(monkeypatch):
+    # _dashed_fields keeps a last heading part with no digit without reading it: no number, no date.
+    from promptlint.readers.segment import headers, words
+
+    vocab, r = words(), random.Random(23)
+    read_whole = dashed = 0
+    for _ in range(4000):
+        raw = " Returns Policy \u2014 " + "".join(r.choices(HEADING_PIECES, k=r.randint(1, 7)))
+        monkeypatch.setattr(headers, "_DIGIT", re.compile(r"\d"))
+        shortcut = headers._header(raw, vocab)
+        monkeypatch.setattr(headers, "_DIGIT", re.compile(""))  # every part read
+        assert shortcut == headers._header(raw, vocab), raw
+        read_whole += not re.search(r"\d", raw.rsplit(">", 1)[-1])
+        dashed += any(f.span.start > raw.find("\u2014") for f in shortcut[2])
+    assert read_whole >= 1000 and dashed >= 50, (read_whole, dashed)  # many parts kept unread, some read as a field
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(["chunk", "text", "page", "content", "document", "chunkText", "PAGE", " ", "  ", "\t", "_", "-", "--", "Body", "x", ":", "\u00a0", "\u2003"]), max_size=8))
+def test_a_line_of_more_words_than_a_content_label_is_none_as_normalising_it_says(pieces):
+    # _is_content_label compares a line with the labels only when it has no more words than they do.
+    from promptlint.meaning.vocabulary import normalise_label
+    from promptlint.readers.segment import words
+    from promptlint.readers.segment.sources import _is_content_label
+    from promptlint.readers.segment.vocab import Line
+
+    text = "".join(pieces)
+    line = Line(0, len(text), text, lowercase(text))
+    assert _is_content_label(line, None, "", words()) == (normalise_label(line.lower.strip()) in words().content_labels)

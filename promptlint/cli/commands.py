@@ -327,6 +327,8 @@ def _check_targets(paths, baselines, respect_gitignore, config_path, select, ign
     targets, unreadable = _targets(paths, config_path, select, ignore, respect_gitignore)
     # A baseline is JSON, which a folder walk would otherwise lint as a chat file.
     skipped = {Path(p).resolve() for p in baselines if p}
+    if not skipped:
+        return targets, unreadable  # no baseline to leave out: resolving every path (a system call a folder of it) is for nothing
     return [(path, config) for path, config in targets if path.resolve() not in skipped], unreadable
 
 

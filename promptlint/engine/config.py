@@ -161,7 +161,7 @@ class Resolver:
     def __init__(self, path: Path | None = None, *, select: list[str] | None = None, ignore: list[str] | None = None):
         self._select = select or []
         self._ignore = ignore or []
-        self._by_folder: dict[Path, Config] = {}
+        self._by_folder: dict[str, Config] = {}
         self._explicit: Config | None = None
         if path is not None:
             data = read(path)
@@ -173,13 +173,15 @@ class Resolver:
         """The config for the files in ``folder``."""
         if self._explicit is not None:
             return self._explicit
-        folder = Path(os.path.abspath(folder))
-        if folder not in self._by_folder:
+        # Known by its absolute path as a string: a walk asks for the folder of every file twice.
+        key = os.path.abspath(folder)
+        if key not in self._by_folder:
+            folder = Path(key)
             found = self._found_in(folder)
             if found is None:
                 found = self.for_folder(folder.parent) if folder.parent != folder else self._build({}, None)
-            self._by_folder[folder] = found
-        return self._by_folder[folder]
+            self._by_folder[key] = found
+        return self._by_folder[key]
 
     def wants(self, path: Path, folder: bool) -> bool:
         """Whether a folder walk takes ``path``, judged by the config of the folder it is in."""

@@ -91,8 +91,10 @@ def check(prompt: Prompt, ctx: RuleContext):
                 # (`<source>{rank}</source>` beside the text alone), is what the model cites, when it is asked to cite.
                 citing = _asks_to_cite(prompt, ctx) if citing is None else citing
                 is_ordinal = not citing
+            if not (is_ordinal and field.value):
+                continue  # most fields are no ordinal: their reading is not needed
             reading = read(prompt, source, field, "ordinal", ctx.lexicon)
-            if is_ordinal and field.value and reading.shaped:
+            if reading.shaped:
                 yield ctx.finding(
                     prompt,
                     field.value_span,

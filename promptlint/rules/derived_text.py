@@ -75,8 +75,11 @@ def _precis(prompt: Prompt, ctx: RuleContext) -> Iterator[Reading]:
     engine's précis sent with the page it was taken from."""
     precis = ctx.labels("precis-labels")
     for source in prompt.sources:
-        if _content_labelled(prompt, source, precis, ctx):
-            yield from (read(prompt, source, f, "derived", ctx.lexicon) for f in source.fields if f.label in precis)
+        # Whether the text stands under a content label matters only beside a précis: most sources
+        # have none, and their header lines are not looked up in the lexicon.
+        fields = [f for f in source.fields if f.label in precis]
+        if fields and _content_labelled(prompt, source, precis, ctx):
+            yield from (read(prompt, source, f, "derived", ctx.lexicon) for f in fields)
 
 
 def _content_labelled(prompt: Prompt, source: Source, precis: frozenset[str], ctx: RuleContext) -> bool:

@@ -115,14 +115,18 @@ def _restricting(prompt: Prompt, ctx: RuleContext) -> list[Span]:
     found, announcing = [], []
     forbids_the_class = False
     for sentence in sentences:
-        says = [bool(w.search(prompt.lower, sentence.start(), sentence.end())) for w in (given, restricted, forbidding, holding)]
-        phrase = phrases.search(prompt.lower, sentence.start(), sentence.end())
+        start, end = sentence.start(), sentence.end()
+        # But for a phrase, a sentence counts only where it names a class of restricted content: most
+        # name none, and are not searched for the other words.
+        names = restricted.search(prompt.lower, start, end) is not None
+        says = [names and bool(w.search(prompt.lower, start, end)) for w in (given, forbidding, holding)]
+        phrase = phrases.search(prompt.lower, start, end)
         if phrase:
             found.append(Span(phrase.start(), phrase.end()))
-        elif all(says[:3]):
-            found.append(Span(sentence.start(), sentence.end()))
-        elif says[0] and says[1] and says[3]:
-            announcing.append(Span(sentence.start(), sentence.end()))
-        forbids_the_class = forbids_the_class or (says[1] and says[2])
+        elif says[0] and says[1]:
+            found.append(Span(start, end))
+        elif says[0] and says[2]:
+            announcing.append(Span(start, end))
+        forbids_the_class = forbids_the_class or says[1]
     # One cause: the announcement counts only where no sentence already said it all.
     return found or (announcing[:1] if forbids_the_class else [])

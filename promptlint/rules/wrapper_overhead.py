@@ -124,17 +124,22 @@ def _wrapper(prompt: Prompt, source: Source, lexicon: Lexicon) -> str:
     return _FENCE.sub("", _outside(prompt, source, skip + [source.content]))
 
 
+def _canonical_header(prompt: Prompt, source: Source, ctx: RuleContext) -> str:
+    return render_header(to_chunk(prompt, source), source.key or source.position + 1, today=ctx.today) + "\n"
+
+
 def check(prompt: Prompt, ctx: RuleContext):
     budget = ctx.options["wrapper-budget"]
     # A source template's wrapper holds slots, not the text the model gets: not measurable.
     # Cheap bound first: a wrapper this short needs no encoding, nor the sources read as a renderer's units.
     over = [(s, w) for s in prompt.sources if not s.repeated and tokens.at_most(w := _wrapper(prompt, s, ctx.lexicon)) > budget]
+    # A wrapper written as the canonical header costs exactly what it would: never more, so neither
+    # is counted (a clean prompt in the canonical layout then loads no tokenizer), nor are the
+    # sources read as a renderer's units.
+    over = [(s, w, header) for s, w in over if w != (header := _canonical_header(prompt, s, ctx))]
     read = {id(s) for s in _read_as_sources(prompt, ctx.lexicon)} if over else set()
-    for source, wrapper in ((s, w) for s, w in over if id(s) in read):
-        header = render_header(to_chunk(prompt, source), source.key or source.position + 1, today=ctx.today) + "\n"
-        # A wrapper written as the canonical header costs exactly what it would: never more, so
-        # neither is counted (a clean prompt in the canonical layout then loads no tokenizer).
-        if wrapper == header or (cost := tokens.count(wrapper)) <= budget:
+    for source, wrapper, header in ((s, w, h) for s, w, h in over if id(s) in read):
+        if (cost := tokens.count(wrapper)) <= budget:
             continue
         canonical = tokens.count(header)
         # Fewer tokens saved than one metadata field costs (3 to 9 in the chapter's table) is not worth a finding.

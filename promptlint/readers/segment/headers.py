@@ -156,6 +156,8 @@ def _dashed_fields(raw: str, offset: int, heading: tuple[str, ...], vocab: Vocab
     if not heading:
         return heading, []
     last = heading[-1]
+    if not _DIGIT.search(last):
+        return heading, []  # a field's number and a date are written with digits: a part without any is a heading
     at = raw.rfind(last)
     field = inline_field(raw, offset, at, at + len(last)) if at >= 0 else None
     labelled = field is not None and field.label and vocab.is_field(field.label) and number(field.value) is not None
@@ -170,6 +172,7 @@ def _dashed_fields(raw: str, offset: int, heading: tuple[str, ...], vocab: Vocab
     return heading[:-1], [field]
 
 
+_DIGIT = re.compile(r"\d")
 # "2 of 5": a count, not a number in the document's outline.
 _COUNTED = re.compile(r"\d+\s*(?:of|/)\s*\d+")
 

@@ -50,6 +50,8 @@ def _labelled_questions(text: str, lines: list[Line], vocab: Vocab, inside: Span
 def _tagged_questions(text: str, lower: str, inside: SpanSet, vocab: Vocab) -> list[Span]:
     """The questions inside a question tag ("<question>...</question>")."""
     found: list[Span] = []
+    if "<" not in lower:
+        return found  # one pass for the tags' first character, not one for each tag
     for tag in vocab.question_tags:
         pos = 0
         while (open_at := lower.find(f"<{tag}>", pos)) >= 0:

@@ -468,7 +468,10 @@ def _is_content_label(line: Line, labelled: re.Match[str] | None, label: str, vo
     """A line that introduces the content: "Content: ..." or "Text" alone on its line."""
     if labelled:
         return label in vocab.content_labels
-    return normalise_label(line.lower.strip()) in vocab.content_labels
+    # A line of more words than any label (a chunk's first line, most often), "_" and "-" read as
+    # spaces, has at least as many once normalised: it is not normalised to be compared.
+    spaced = line.lower.replace("_", " ").replace("-", " ")
+    return len(spaced.split(None, vocab.content_words)) <= vocab.content_words and normalise_label(line.lower.strip()) in vocab.content_labels
 
 
 def _value_on_line(line: Line, labelled: re.Match[str] | None) -> Span | None:

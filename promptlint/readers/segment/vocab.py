@@ -22,6 +22,7 @@ SECTION_LABEL = re.compile(r"\s*(?:\[\[ ## (?P<dspy>[\w ]+?) ## \]\]|#{1,6}\s*(?
 class Vocab:
     question_labels: frozenset[str]
     content_labels: frozenset[str]
+    content_words: int  # the most words a content label has
     title_labels: frozenset[str]
     metadata_labels: frozenset[str]  # a label alone on a line that opens a source's metadata
     fallback_title_labels: frozenset[str]  # a title only when no title label gives one
@@ -135,6 +136,7 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
     return Vocab(
         question_labels=labelled["question-labels"],
         content_labels=labelled["content-labels"],
+        content_words=max(len(label.split()) for label in labelled["content-labels"]),
         title_labels=labelled["title-labels"],
         metadata_labels=vocabulary.label_set(seg["metadata-labels"]),
         fallback_title_labels=vocabulary.label_set(seg["fallback-title-labels"]),
