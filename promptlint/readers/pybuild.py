@@ -249,6 +249,8 @@ def _adds(body: list[ast.stmt], helpers: Helpers, nested: bool = False, binding:
         if nested and isinstance(statement, (ast.For, ast.AsyncFor)) and isinstance(statement.target, ast.Name):
             yield from _nested_adds(statement, helpers)
             continue
+        if isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name) and statement.target.id in named.keys() - growing:
+            continue  # a text made afresh for each item and added to nothing: where it goes (`Render.box(header=...)`) says what it is
         added = _added(statement)
         strings, bare = _added_strings(added, named, helpers) if added is not None else ([], False)
         strings = [_with_locals(s, named) for s in strings]

@@ -8,6 +8,7 @@ import pytest
 from promptlint.engine.config import build
 from promptlint.engine.lint import fix_text, lint_text
 from promptlint.model.findings import Applicability
+from promptlint.readers.pysource import templates_in
 
 CONFIG = build({"today": "2026-12-02"}, "test")
 
@@ -281,3 +282,17 @@ def test_the_parts_of_a_document_built_at_ingest_are_not_sources_by_their_shape(
     assert _findings(code) == []
     twin = code.replace(f"in {collection}:", "in hits:")
     assert [c for _, c in _findings(twin)] == ["PL201"]
+
+
+def test_a_text_made_afresh_for_each_item_and_handed_to_a_call_is_no_source():
+    """kotaemon's file panel writes each chunk's header as '[1/7] [Page 3] ...' for a collapsible box of its UI:
+    the header is made afresh per item and handed to a call, never added to a text the loop builds. Its twin
+    adds the same header to the context, and is read as each source's wrapper."""
+    code = (
+        "def format_context(docs):\n    chunks = []\n    for idx, doc in enumerate(docs):\n"
+        '        header = f"[{idx+1}/{len(docs)}]"\n        header += f" [Page {doc.metadata[\'page_label\']}]"\n'
+        "        chunks.append(Render.collapsible(header=header, content=doc.text))\n    return ''.join(chunks)\n"
+    )
+    assert [t.text for t in templates_in(code)] == []
+    twin = code.replace("chunks.append(Render.collapsible(header=header, content=doc.text))", 'chunks.append(f"{header}\\n{doc.text}")')
+    assert [t.text for t in templates_in(twin)] == ["[{idx + 1}/{len(docs)}] [Page {doc.metadata['page_label']}]\n{doc.text}"]
