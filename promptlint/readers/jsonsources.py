@@ -1,7 +1,8 @@
 """Sources written as JSON: the list of result objects a search tool hands the model.
 
 `{"results": [{"title": "...", "updated_at": "...", "content": "..."}]}`, compact or
-pretty-printed. The reader is tolerant, as prompts are often shown with comments and
+pretty-printed, or serialised into a JSON string once more (an agent's tool result:
+`"[{\\"title\\": ...}]"`), which is read where it stands. The reader is tolerant, as prompts are often shown with comments and
 bare placeholders (`"document": <citation_id>,  // why`), and it never fails: what it
 cannot read is not a source. An object is a source when one of its keys names the
 chunk text (a content label: `content`, `text`, `page_content`, ...) with a string
@@ -24,6 +25,12 @@ from ..model.prompt import Field, FieldForm, Source, SourceStyle, Span
 
 # A string, a comment, a structural character, or a bare run (a number, `true`, `<placeholder>`).
 _TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|[{}\[\]:,]|[^\s{}\[\]:,"]+')
+# The quote that opens a JSON value serialised into a string: `"[{\"title\": ...`.
+_SERIALISED = re.compile(r'"(?=[\[{]+\s*\\")')
+# An escaped quote that opens a key or a value: after a bracket, a comma or a colon.
+_OPENING_QUOTE = re.compile(r'([{\[,:]\s*)\\"')
+# The rest of a JSON string, to its closing quote.
+_STRING_END = re.compile(r'(?:[^"\\]|\\.)*"?', re.DOTALL)
 # The cheap test that the text may hold such sources at all.
 _CONTENT_KEY = re.compile(r'"[\w -]{1,30}"\s*:\s*"')
 # Sources are shallow and have a few keys: deeper nesting and longer objects are only
@@ -47,7 +54,10 @@ def json_sources(
 
     One pass over the tokens, holding only the open brackets.
     """
-    if "{" not in text or not _CONTENT_KEY.search(text):
+    if "{" not in text:
+        return [], None
+    text = _unserialised(text)
+    if not _CONTENT_KEY.search(text):
         return [], None
     walk = _Walk(text, (content_labels, title_labels, heading_labels))
     for token in _TOKEN.finditer(text):
@@ -128,6 +138,23 @@ class _Walk:
 
 # A value written as "and so on": the object describes what a source looks like.
 _ELIDED = frozenset({"", "...", "\u2026", "[...]", "<text>", "<content>", "string"})
+
+
+def _unserialised(text: str) -> str:
+    """The text with each JSON value written inside a JSON string (a tool's result serialised twice:
+    `"[{\\"title\\": ...}]"`) read as JSON: the string's quotes as spaces, each escaped quote inside it as a
+    quote with a space on its outer side. The same length, so every span stands where it is."""
+    if '\\"' not in text:
+        return text
+    pieces, at = [], 0
+    for match in _SERIALISED.finditer(text):
+        if match.start() < at:
+            continue
+        end = _STRING_END.match(text, match.start() + 1).end()
+        inner = _OPENING_QUOTE.sub(r'\1 "', text[match.start() + 1 : end - 1]).replace('\\"', '" ')
+        pieces += [text[at : match.start()], " ", inner, " "]
+        at = end
+    return "".join(pieces) + text[at:]
 
 
 def _source(

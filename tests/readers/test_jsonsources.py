@@ -131,3 +131,16 @@ def test_an_object_that_describes_a_sources_shape_is_no_source(elided):
     assert segment_text(text).sources == []
     real = text.replace(f'"text": "{elided}"', '"text": "Press the green button to start."')
     assert [s.title or s.fields[0].value for s in segment_text(real).sources] == [f"{elided}"]
+
+
+def test_json_serialised_into_a_string_is_read_where_it_stands():
+    """A tool's result serialised twice (`"[{\\"title\\": ...}]"` in a user message): its objects are sources at
+    their own offsets, and removing a score leaves the string's JSON whole."""
+    serialised = json.dumps(json.dumps(RESULTS["results"], separators=(",", ":"), ensure_ascii=False), ensure_ascii=False)
+    text = f"You are a support assistant. Answer from the tool's results.\n\nYou got this result from the tool: {serialised}\n"
+    found = sources(text)
+    assert [s.title for s in found] == ["Returns Policy", "Shipping FAQ"]
+    assert [text[s.content.start : s.content.end] for s in found] == [r["content"] for r in RESULTS["results"]]
+    fixed = fix_text(text, path="t.txt", config=build({"today": "2026-12-02", "select": ["PL102"]}, "test"))
+    inner = fixed[fixed.index(": ", fixed.index("tool")) + 2 :].strip()
+    assert [r.get("score") for r in json.loads(json.loads(inner))] == [None, None]
