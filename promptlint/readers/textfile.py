@@ -26,7 +26,7 @@ def read_text(file: Input) -> Document:
     if pieces:
         prompts = [Prompt((raw[start:end],), Verbatim(start, end), syntax=Syntax.JINJA if "{%" in raw[start:end] else Syntax.TEXT) for start, end in pieces]
         return file.document(DocumentKind.TEXT, prompts)
-    header = _comment_header_end(raw) if syntax == Syntax.TEXT else None
+    header = (_comment_header_end(raw) or _record_header_end(file)) if syntax == Syntax.TEXT else None
     if header is not None:
         # "# Prompt template for ...\n#\n# Placeholders: ..." documents the template; the prompt follows it.
         return file.document(DocumentKind.TEXT, [Prompt((raw[header:],), Verbatim(header, len(raw)))])
@@ -47,6 +47,32 @@ def _comment_header_end(raw: str) -> int | None:
     if count < 3 or not bare or count >= len(lines) or lines[count].strip() or not raw[at:].strip():
         return None
     return at
+
+
+# A log record's field ("Timestamp: 2025-11-25T02:00", "Strategy: cot"), and a label alone on its line ("Prompt:").
+_RECORD_FIELD = re.compile(r"[ \t]*[^\W\d][\w .-]{0,30}:[ \t]+\S.*")
+_LABEL_ALONE = re.compile(r"[ \t]*(?P<label>[^\W\d][\w .-]{0,30}):[ \t]*")
+# A banner over a record ("PROMPT ENGINEERING LOG", "ENTRY 1:") has a few words at most.
+_BANNER_WORDS = 4
+# How far into a file a log record's header may run.
+_RECORD_LINES = 20
+
+
+def _record_header_end(file: Input) -> int | None:
+    """Where the prompt a log record holds starts: after the record's header, nothing but two or more field
+    lines ("Timestamp: ...", "Query: ...") under a banner of a few words or a rule, then a label alone that
+    names the prompt ("Prompt:"). What the header says was logged beside the prompt, not sent."""
+    at, fields = 0, 0
+    for line in file.raw.split("\n")[:_RECORD_LINES]:
+        at += len(line) + 1
+        alone = _LABEL_ALONE.fullmatch(line)
+        if alone and fields >= 2 and file.lexicon.means(alone["label"], "prompt"):
+            return at if file.raw[at:].strip() else None
+        if _RECORD_FIELD.fullmatch(line):
+            fields += 1
+        elif len(line.split()) > _BANNER_WORDS or line.rstrip().endswith((".", "!", "?")):
+            return None  # prose: a prompt of its own, not a record's header
+    return None
 
 
 _FENCE = re.compile(r"^(?P<fence>```|~~~)[^\n]*\n(?P<body>.*?)^(?P=fence)[ \t]*$", re.MULTILINE | re.DOTALL)

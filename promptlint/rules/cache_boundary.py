@@ -275,10 +275,10 @@ def _cheap(pieces: list[tuple[int, str]], ctx: RuleContext) -> bool:
 @cache
 def _opener(verbs: tuple[str, ...], adverbs: tuple[str, ...]) -> re.Pattern[str]:
     """A verb that opens a line, after a list marker or a bold label ("2. **Cite:** always ...") and an adverb
-    ("ONLY return ..."), then its object; not a label that starts with such a word ("Use case: search"), which a
+    ("ONLY return ...", "2. Then, extract ..."), then its object; not a label that starts with such a word ("Use case: search"), which a
     colon soon after shows, nor a noun ("Limit of cover", "List of exclusions")."""
     alternatives = "|".join(re.escape(v) for v in sorted(verbs, key=len, reverse=True))
-    adverb = "(?:(?:" + "|".join(re.escape(a) for a in adverbs) + r")\s+)?" if adverbs else ""
+    adverb = "(?:(?:" + "|".join(re.escape(a) for a in adverbs) + r"),?\s+)?" if adverbs else ""
     return re.compile(r"\W*(?:\d+[.)]\s*)?(?:\*\*[^*\n]{0,40}\*\*:?\s*)?" + adverb + "(?:" + alternatives + r")\s+(?!of\b|\w+(?:\s+\w+)?\s*:)(?:[\"'`(\[]\w|(?P<next>\w+))")
 
 

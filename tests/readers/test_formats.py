@@ -258,6 +258,20 @@ def test_a_templates_comment_header_is_no_part_of_its_prompt(marks):
     assert prompt.texts == ("\n" + body,) and prompt.source == Verbatim(len(header) - 1, len(header + body))
 
 
+@pytest.mark.parametrize("banner", ["", "PROMPT LOG\n==========\n\nENTRY 1:\n"])
+def test_a_log_records_header_is_no_part_of_the_prompt_it_logged(banner):
+    """A debug log writes the record's fields, then "Prompt:" and the prompt: the fields were logged, not sent."""
+    from promptlint.readers.document import parse_text
+
+    header = f"{banner}Timestamp: 2025-11-25T02:00:56\nQuery: What are the requirements?\nStrategy: cot\nPrompt:\n"
+    body = "Answer from the context.\n\nContext:\nThe handbook lists the requirements.\n\nQuestion: What are the requirements?\n"
+    (prompt,) = parse_text(header + body, "log.txt", ".txt").prompts
+    assert prompt.texts == (body,) and prompt.source == Verbatim(len(header), len(header + body))
+    # Its twin, a prompt whose first lines are prose, is read whole.
+    prose = "You answer questions about the handbook.\nTimestamp: {now}\nQuery: {query}\nPrompt:\n" + body
+    assert parse_text(prose, "p.txt", ".txt").prompts[0].texts == (prose,)
+
+
 @pytest.mark.parametrize("head", ["# Instructions\n# Answer\n# Notes\n\n", "# Role\n#\n\n", "# Role\n#\n# Task\nAnswer.\n\n"])
 def test_markdown_headings_are_part_of_the_prompt(head):
     from promptlint.readers.document import parse_text

@@ -500,3 +500,12 @@ def test_data_a_sentence_introduces_is_per_request_content(introduction, data):
 def test_a_format_the_instructions_announce_is_no_data():
     text = f"Answer in the following JSON format:\n\n{{\"name\": \"...\", \"value\": 0}}\n\n{SCHEMA_AND_RULES}\n"
     assert [f.code for f in lint_text(text, path="p.txt", config=CONFIG)] == []
+
+
+@pytest.mark.parametrize("line", ["1. First, analyze which parts of the sources are relevant.", "ONLY return a valid JSON object.", "Then, write the answer in two paragraphs."])
+def test_a_verb_after_an_adverb_speaks_to_the_model(line):
+    text = f"Context:\nThe handbook lists the requirements for the final project in chapter nine.\n\nQuestion: What are the requirements?\n\n{line}\n{line.replace('.', ' for every part of the question.')}\n"
+    assert [f.code for f in lint_text(text, path="p.txt", config=CONFIG)] == ["PL305"]
+    # Its twin, the same words as a noun phrase, instructs nothing.
+    twin = text.replace(line, "First-year projects: see the handbook.").replace(line.replace(".", " for every part of the question."), "")
+    assert [f.code for f in lint_text(twin, path="p.txt", config=CONFIG)] == []
