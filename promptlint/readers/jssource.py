@@ -56,6 +56,8 @@ _VALUE_KEYWORDS = frozenset({"return", "typeof", "case", "do", "else", "in", "of
 MAX_DEPTH = 8
 _CONTROL = frozenset({"if", "for", "while", "switch", "catch", "with"})
 _OPENERS = {"(": ")", "[": "]", "{": "}", "${": "}"}
+# The roles a message's pair opens with (`['system', prompt]`, `['human', '{question}']`).
+_ROLES = frozenset({"system", "user", "human", "assistant", "ai", "developer"})
 # Calls that add their argument to the text being built, and the ones that make one text per item.
 ADDING = frozenset({"push", "unshift"})
 PER_ITEM = frozenset({"map", "flatMap", "forEach"})
@@ -119,7 +121,8 @@ def templates_in(raw: str, lexicon: Lexicon | None = None, jsx: bool = False) ->
     sent = [t for i in _sent(code) if not _in_string_table(code, i) and (t := _template(code, starts, i))]
     alone = not found and not sent
     wrappers = list(_wrappers(code, starts))
-    module = lowered(raw, jsx) if wrappers or _iterates(code) else None  # a text is built per item only in a loop or a callback
+    # A text is built per item only in a loop or a callback; a request's messages need a list of them.
+    module = lowered(raw, jsx) if wrappers or _iterates(code) or _lists_messages(code) else None
     if module is not None:
         # The same judgement as the evaluator's: a callback's text is a source only where the module says so.
         wrappers = kept_as_sources(module, wrappers, code.lexicon, alone, by_own_name=True)
@@ -388,6 +391,11 @@ def _params_start(code: Code, arrow: int) -> int | None:
 def _iterates(code: Code) -> bool:
     """Whether the file has a `for` loop or a per-item call (`.map(...)`), where the evaluator finds its texts."""
     return any(t.kind == "name" and (t.text == "for" or t.text in PER_ITEM and code.punct(k - 1, ".", "?.")) for k, t in enumerate(code.toks))
+
+
+def _lists_messages(code: Code) -> bool:
+    """Whether the file may list a request's messages: a `role` key, or an array that opens with a role's pair (`['system', ...]`)."""
+    return any(t.kind == "name" and t.text == "role" or t.kind == "string" and t.text.strip("'\"`") in _ROLES and code.punct(k - 1, "[") for k, t in enumerate(code.toks))
 
 
 def _shown(template: PyTemplate) -> int:

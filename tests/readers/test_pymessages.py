@@ -55,3 +55,30 @@ def test_the_twin_whose_system_prompt_holds_no_question_is_clean():
     code = PYTHON.replace("QUESTION:\n{{question}}\n\n", "")
     findings = lint_text(code.format(instructions=INSTRUCTIONS, user="question"), path="rag.py")
     assert [f.code for f in findings if f.code == "PL101"] == []
+
+
+# LangChain's messages as pairs of a role and a template, the history as a placeholder.
+PAIRS = {
+    "python": (
+        'from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder\n\n'
+        'SYSTEM = """{instructions}\n\n<context>\n{{context}}\n</context>\n<question>\n{{question}}\n</question>\n"""\n\n\n'
+        "def make_prompt():\n"
+        '    return ChatPromptTemplate.from_messages([("system", SYSTEM), MessagesPlaceholder("history"), ("human", "{human}")])\n',
+        "rag.py",
+    ),
+    "javascript": (
+        "const SYSTEM = `{instructions}\n\n<context>\n{{context}}\n</context>\n<question>\n{{question}}\n</question>\n`;\n\n"
+        "export function makePrompt() {{\n"
+        "  return ChatPromptTemplate.fromMessages([['system', SYSTEM], new MessagesPlaceholder('history'), ['human', '{human}']]);\n}}\n",
+        "rag.js",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", PAIRS)
+def test_a_slot_of_the_system_template_sent_again_as_the_human_template_is_a_repeated_question(case):
+    code, path = PAIRS[case]
+    findings = lint_text(code.format(instructions=INSTRUCTIONS, human="{question}"), path=path)
+    assert [(f.line, f.code) for f in findings if f.code == "PL101"] == [(3 if case == "python" else 1, "PL101")]
+    twin = lint_text(code.format(instructions=INSTRUCTIONS, human="Go on."), path=path)
+    assert [f.code for f in twin if f.code == "PL101"] == []
