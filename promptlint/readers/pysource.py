@@ -98,8 +98,9 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
     handed = [(literal, hint) for node in ast.walk(module) for literal, hint in _sent(node, lexicon)]
     # An f-string of locals its function writes text into is read with them written in (see pyassembly);
     # the texts so taken in are then part of that prompt, not prompts of their own.
-    written = _written(module)
-    handed += [(template, False) for template, _ in messages_written_out(module)]
+    sent_twice = messages_written_out(module)
+    written = _written(module, sent_twice)
+    handed += [(template, False) for template, _ in sent_twice]
     taken = {part for literal, _ in (*named, *handed) if id(literal) in written for part in written[id(literal)][1]}
     starts = line_starts(raw)
     found: dict[tuple[int, int], PyTemplate] = {}
@@ -114,12 +115,12 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
     return [replace(found[k], bound=bindings.get(found[k].line, ())) for k in sorted(found)]
 
 
-def _written(module: ast.Module) -> dict[int, tuple[ast.Call, set[int]]]:
+def _written(module: ast.Module, sent_twice: list[tuple[ast.AST, ast.Call]]) -> dict[int, tuple[ast.Call, set[int]]]:
     """The f-strings of the module read as more than they write, by id: with the locals their function writes
     into them (see pyassembly), or with the messages of a request that sends one of their fields again
-    (see pymessages); each with the ids of the literals it takes in."""
+    (``sent_twice``, see pymessages); each with the ids of the literals it takes in."""
     written = {k: v for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) for k, v in written_out(f).items()}
-    return written | {id(template): (text, set()) for template, text in messages_written_out(module)}
+    return written | {id(template): (text, set()) for template, text in sent_twice}
 
 
 def requests_sent_twice(module: ast.Module, raw: str) -> list[PyTemplate]:
