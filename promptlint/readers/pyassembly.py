@@ -136,10 +136,9 @@ class _Built:
             return self.pieces(value.left) + self.pieces(value.right)
         return [ast.FormattedValue(value=_joined_over(value) or value, conversion=-1)]
 
-
     def _written(self, part: ast.expr) -> list[ast.expr]:
         """An f-string's field naming a local the function writes text into, as that text; any other part as it is."""
-        if isinstance(part, ast.FormattedValue) and part.conversion == -1 and part.format_spec is None and isinstance(part.value, ast.Name):
+        if plain_field(part) and isinstance(part.value, ast.Name):
             return self.strings.get(part.value.id, [part]) if self.own_text(part.value.id) else [part]
         return [part]
 
@@ -172,10 +171,20 @@ def written_out(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, t
         names = [p.value.id for p in node.values if isinstance(p, ast.FormattedValue) and isinstance(p.value, ast.Name) and built.own_text(p.value.id)]
         if not names:
             continue
-        strings = ast.List(elts=[ast.JoinedStr(values=built.pieces(node))], ctx=ast.Load())
-        text = ast.copy_location(ast.Call(func=ast.Attribute(value=ast.Constant(""), attr="join", ctx=ast.Load()), args=[strings], keywords=[]), node)
-        texts[id(node)] = text, {id(n) for name in names for value in built.values[name] for n in ast.walk(value)}
+        texts[id(node)] = one_text(built.pieces(node), node), {id(n) for name in names for value in built.values[name] for n in ast.walk(value)}
     return texts
+
+
+def one_text(pieces: list[ast.expr], at: ast.AST) -> ast.Call:
+    """Pieces of text as the one text they make, written as code writes lines joined (`"".join([f"..."])`),
+    which the Python reader reads as such, placed at ``at``."""
+    joined = ast.List(elts=[ast.JoinedStr(values=pieces)], ctx=ast.Load())
+    return ast.copy_location(ast.Call(func=ast.Attribute(value=ast.Constant(""), attr="join", ctx=ast.Load()), args=[joined], keywords=[]), at)
+
+
+def plain_field(part: ast.AST) -> bool:
+    """An f-string's field shown as it is, with no conversion or format (`{name}`, not `{score:.2f}`)."""
+    return isinstance(part, ast.FormattedValue) and part.conversion == -1 and part.format_spec is None
 
 
 def own_nodes(function: ast.AST):

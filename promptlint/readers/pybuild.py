@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 
 from ..meaning.lexicon import Lexicon
 from ..model.prompt import Prompt, Span, Syntax
-from .pyassembly import joined
+from .pyassembly import joined, plain_field
 from .pycalls import Helpers, bind, helper_called, inlined, returned_text
 from .segment import SlotNames, lowercase
 
@@ -283,7 +283,7 @@ def _growing(body: list[ast.stmt]) -> set[str]:
 def _plain_fields(string: ast.AST) -> list[ast.FormattedValue]:
     """The fields of an f-string shown as they are, with no conversion or format."""
     parts = string.values if isinstance(string, ast.JoinedStr) else ()
-    return [p for p in parts if isinstance(p, ast.FormattedValue) and p.conversion == -1 and p.format_spec is None]
+    return [p for p in parts if plain_field(p)]
 
 
 def _with_locals(string: ast.AST, named: dict[str, list[ast.AST]]) -> ast.AST:

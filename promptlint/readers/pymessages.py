@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .pyassembly import own_nodes
+from .pyassembly import one_text, own_nodes, plain_field
 
 # What stands between two messages read as one text.
 _BETWEEN = "\n\n"
@@ -72,9 +72,7 @@ def _repeating(messages: ast.List | ast.Tuple, bound: dict[str, ast.AST]) -> tup
     pieces: list[ast.expr] = []
     for i, value in enumerate(values):
         pieces += ([ast.Constant(_BETWEEN)] if pieces else []) + _pieces(value, sent[i])
-    joined = ast.List(elts=[ast.JoinedStr(values=pieces)], ctx=ast.Load())
-    text = ast.Call(func=ast.Attribute(value=ast.Constant(""), attr="join", ctx=ast.Load()), args=[joined], keywords=[])
-    return values[first], ast.copy_location(text, values[first])
+    return values[first], one_text(pieces, values[first])
 
 
 def _content(element: ast.AST) -> ast.AST | None:
@@ -105,7 +103,7 @@ def _resolved(value: ast.AST, bound: dict[str, ast.AST]) -> ast.AST:
 def _sent_as_is(value: ast.AST) -> str | None:
     """What a message sends as it is, by name: a name or an attribute chain (`question`, `req.query`), a string
     that is one slot (`"{question}"`), an f-string that is one field; None for a text of its own."""
-    if isinstance(value, ast.JoinedStr) and len(value.values) == 1 and _plain(value.values[0]):
+    if isinstance(value, ast.JoinedStr) and len(value.values) == 1 and plain_field(value.values[0]):
         value = value.values[0].value
     if (text := _string(value)) is not None:
         slot = _SLOT.fullmatch(text.strip())
@@ -119,7 +117,7 @@ def _sent_as_is(value: ast.AST) -> str | None:
 def _shown(value: ast.AST) -> set[str]:
     """The values a template shows: its plain fields and its `{slots}`."""
     parts = value.values if isinstance(value, ast.JoinedStr) else [value]
-    shown = {ast.unparse(p.value) for p in parts if _plain(p)}
+    shown = {ast.unparse(p.value) for p in parts if plain_field(p)}
     return shown | {name for p in parts if (text := _string(p)) is not None for name in _SLOT.findall(text)}
 
 
@@ -128,7 +126,3 @@ def _pieces(value: ast.AST, sent: str | None) -> list[ast.expr]:
     if sent is not None:
         return [ast.Constant("{" + sent + "}")]
     return list(value.values) if isinstance(value, ast.JoinedStr) else [value if _string(value) is not None else ast.FormattedValue(value, -1)]
-
-
-def _plain(part: ast.AST) -> bool:
-    return isinstance(part, ast.FormattedValue) and part.conversion == -1 and part.format_spec is None
