@@ -10,7 +10,9 @@ by its shape when it has no name: a fraction or a percentage on every source
 instruction that says they carry scores ("Passages (with similarity scores):",
 "the paragraphs and their corresponding scores") or tells the model to weigh them by
 it ("use the answers with the highest score", "sorted by relevance score") is flagged
-where it says so. Numbers inside the chunk text (a credit
+where it says so; a sentence that asks the model to give the scores ("Determine a
+relevance score for each document") is its task, not what the sources carry, and
+is left alone. Numbers inside the chunk text (a credit
 score in a lending policy) and parse warnings (`OCR confidence 0.86`) are not
 retrieval scores and are left alone.
 
@@ -80,16 +82,29 @@ def _shaped_scores(prompt: Prompt, ctx: RuleContext) -> list[Field]:
     return found
 
 
+# Where a sentence starts: after its end mark and the list marker that opens it ("3. ", "- ").
+_SENTENCE_OPENING = re.compile(r"\s*(?:(?:\d{1,2}[.)]|[-*•])\s+)?")
+
+
+def _sentence_start(lower: str, start: int, at: int) -> int:
+    mark = max(start, *(lower.rfind(end, start, at) + 1 for end in (". ", "! ", "? ", ":\n", "\n")))
+    opening = _SENTENCE_OPENING.match(lower, mark)
+    return opening.end() if opening else mark
+
+
 def _announced(prompt: Prompt, ctx: RuleContext):
     """With the sources pre-joined in one slot, an instruction that says each carries a score."""
     if prompt.sources or not any(p.kind is PartKind.SOURCES for p in prompt.parts):
         return
     phrases = ctx.words("announced")
     pattern = vocabulary.patterns(phrases)
+    asked = vocabulary.patterns(ctx.words("asked-to-score"))
     for part in (p for p in prompt.parts if p.kind is PartKind.INSTRUCTIONS):
         if not vocabulary.may_match(phrases, prompt.lower[part.span.start : part.span.end]):
             continue
         for match in pattern.finditer(prompt.lower, part.span.start, part.span.end):
+            if asked.match(prompt.lower, _sentence_start(prompt.lower, part.span.start, match.start())):
+                continue  # "3. Determine a relevance score for each document": the model's task, not the sources'
             yield ctx.finding(
                 prompt,
                 Span(match.start(), match.end()),

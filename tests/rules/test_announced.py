@@ -212,6 +212,21 @@ def test_scoring_the_answer_is_not_weighing_the_sources(sentence):
 
 
 @pytest.mark.parametrize("path", sorted(FORMS)[1:])
+@pytest.mark.parametrize("task", [
+    "3. Determine a relevance score for each document with respect to the queries (higher score means more relevant).",
+    "- Assign each passage a similarity score; the highest score wins.",
+    "Rate the documents with relevance scores from 0 to 1.",
+])
+def test_asking_the_model_to_score_the_sources_is_its_task(path, task):
+    """The model is asked to give the scores (a reranker's prompt): nothing says the sources carry one."""
+    text = FORMS[path].replace("\nQuestion:", f"\n{task}\n\nQuestion:").format(label="Context:")
+    assert _found(text, path, "PL102") == []
+    # The twin: the same words stated of the sources announce their scores.
+    twin = "The documents are sorted by relevance score, the highest score first."
+    assert len(_found(FORMS[path].replace("\nQuestion:", f"\n{twin}\n\nQuestion:").format(label="Context:"), path, "PL102")) == 2
+
+
+@pytest.mark.parametrize("path", sorted(FORMS)[1:])
 @pytest.mark.parametrize("listing, phrase", [
     ("Each source includes:\n- Document title\n- Content chunk\n- Similarity score (0.0-1.0, higher is more relevant)", "Each source includes"),
     ("Every result has a title, a URL and a relevance score.", "Every result has"),
