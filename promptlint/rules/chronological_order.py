@@ -6,7 +6,8 @@ Flags a template that orders the sources by a date: `|sort(attribute='updated_at
 sorts what its loop renders by a date before the loop (`docs.sort(key=lambda d: d.date)`,
 `df = df.sort_values(by="published")`, `for d in sorted(docs, key=itemgetter("date"))`); and a
 label or heading that introduces the sources and says they are in date order
-("Results, newest first:", "Memory content (in chronological order):"), or a sentence
+("Results, newest first:", "Memory content (in chronological order):"; a label right
+before the sources introduces them, whatever it calls them), or a sentence
 that says what is given is in date order ("meetings are ordered most recent first"),
 which announces the order even when the context comes pre-joined. An order asked of the
 answer ("List the events in chronological order") is not about the sources. In an
@@ -70,6 +71,9 @@ def _any_of(words: tuple[str, ...]) -> re.Pattern[str]:
 def _announced(prompt: Prompt, ctx: RuleContext):
     """The labels that introduce the sources and say they are in date order."""
     phrases, nouns = _compiled(tuple(ctx.words("announced")), tuple(ctx.words("sources-nouns")))
+    # A label that stands right before the first source introduces them, whatever it calls them
+    # ("SIMILAR PAST FAILURES (most recent first):").
+    first = prompt.sources[0].span.start if prompt.sources else None
     for part in prompt.parts:
         if part.kind is not PartKind.INSTRUCTIONS or not phrases.search(prompt.lower, part.span.start, part.span.end):
             continue
@@ -77,7 +81,9 @@ def _announced(prompt: Prompt, ctx: RuleContext):
         for line in prompt.lower[part.span.start : part.span.end].split("\n"):
             label = _LABEL.match(line)
             group = label and ("heading" if label["heading"] else "label")
-            if group and len(label[group].split()) <= LABEL_WORDS and nouns.search(label[group]):
+            if group and len(label[group].split()) <= LABEL_WORDS and (
+                nouns.search(label[group]) or (first is not None and not prompt.text[offset + len(line) : first].strip())
+            ):
                 match = phrases.search(label[group])
                 if match:
                     start = offset + label.start(group) + match.start()

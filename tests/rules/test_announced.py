@@ -45,6 +45,16 @@ def test_sources_announced_in_date_order(path, label, phrase):
     assert _found(text, path, "PL302") == [(line, column + label.lower().index(phrase))]
 
 
+@pytest.mark.parametrize("label", ["Past failures (most recent first):", "## Incidents, newest first", "Prior tickets (in chronological order):"])
+def test_a_label_right_before_the_sources_introduces_them_whatever_it_calls_them(label):
+    sources = "[1] Deploy rollback — Monitor\nThe latency regressed.\n\n[2] Sandbox timeout — Tests\nThe sandbox timed out.\n"
+    text = f"You review the agent's past runs.\n\n{label}\n{sources}\nQuestion: Why does the tool fail?\n"
+    assert len(_found(text, "a.txt", "PL302")) == 1
+    # The twin: a line between them, and the label introduces that line, not the sources.
+    apart = text.replace(f"{label}\n", f"{label}\nThey come from the monitor.\n\n")
+    assert _found(apart, "a.txt", "PL302") == []
+
+
 @pytest.mark.parametrize("path", sorted(FORMS))
 @pytest.mark.parametrize("sentence, phrase", [
     ("Each meeting is given in a tag and meetings are ordered most recent first.", "are ordered most recent first"),
