@@ -32,10 +32,11 @@ TAILS = {
 }
 
 
-def _prompt(header, count, gap, tail, inner=0):
+def _prompt(header, count, gap, tail, inner=0, ragged=False):
     blocks = []
     for n in range(1, count + 1):
         chunk = CHUNKS[n - 1] + ("\n" * (inner + 1) + "A second paragraph of the same document." if inner else "")
+        chunk += "\nA line more of the same document." if ragged and n == 1 else ""
         blocks.append(header.format(n=n, h=f"{n:040x}") + "\n" + chunk)
     return "You are a support assistant.\n\nQUESTION: How long do I have?\n\n" + ("\n" * (gap + 1)).join(blocks) + "\n" * (gap + 1) + tail + "\n"
 
@@ -63,7 +64,8 @@ UNMARKED = ["sections to produce", "tone"]
 @pytest.mark.parametrize("tail", UNMARKED)
 @pytest.mark.parametrize("twin", ["one blank line", "sources holding the gap"])
 def test_a_gap_of_one_blank_line_or_one_the_sources_hold_says_nothing(header, tail, twin):
-    text = _prompt(HEADERS[header], 3, 1, TAILS[tail]) if twin == "one blank line" else _prompt(HEADERS[header], 3, 2, TAILS[tail], inner=2)
+    """Sources of different lengths: one blank line is also how a chunk's paragraphs are set apart."""
+    text = _prompt(HEADERS[header], 3, 1, TAILS[tail], ragged=True) if twin == "one blank line" else _prompt(HEADERS[header], 3, 2, TAILS[tail], inner=2)
     last = segment_text(text).sources[-1]
     content = text[last.content.start : last.content.end]
     # Not cut by the gap: the last source's text runs on (its own second paragraph, then the tail).
@@ -97,3 +99,22 @@ def test_the_last_of_one_line_sources_ends_at_the_first_blank_line(header, count
     lines[0] += "\n" + CHUNKS[0]
     twin = "Answer from the documents.\n\n" + "\n".join(lines) + "\n\nSee the returns page for details.\n"
     assert segment_text(twin).sources[-1].span.end == len(twin.rstrip("\n"))
+
+
+@pytest.mark.parametrize("header", sorted(HEADERS))
+@pytest.mark.parametrize("lines", [1, 2])
+@pytest.mark.parametrize("count", [3, 4])
+@pytest.mark.parametrize("tail", UNMARKED)
+def test_the_last_of_records_of_one_shape_ends_at_its_first_blank_line(header, lines, count, tail):
+    """Every source before the last is its header and the same few lines (ARIA's retrieved failures: a
+    dated header and a quoted message): the last one is too, and what follows its blank line is the next part."""
+    extra = "\nSeen again after the rollback." if lines == 2 else ""
+    blocks = [HEADERS[header].format(n=n, h=f"{n:040x}") + "\n" + CHUNKS[n - 1] + extra for n in range(1, count + 1)]
+    text = "You are a support assistant.\n\n" + "\n".join(blocks) + "\n\n" + TAILS[tail] + "\n"
+    last = segment_text(text).sources[-1]
+    assert text[last.content.start : last.content.end].strip() == CHUNKS[count - 1] + extra
+    # The twin: the first record is a line longer, so the shape is no renderer's and the gap says nothing.
+    blocks[0] += "\nA line more of the same document."
+    twin = "You are a support assistant.\n\n" + "\n".join(blocks) + "\n\n" + TAILS[tail] + "\n"
+    last = segment_text(twin).sources[-1]
+    assert TAILS[tail].split("\n")[0] in twin[last.content.start : last.content.end]

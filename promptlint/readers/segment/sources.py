@@ -50,8 +50,11 @@ def text_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Mess
             passage = _carries_chunk(next(match[g] for g in _REST_GROUPS if match[g] is not None))
             body = cut_last_source(body, vocab, messages, lines[index].start, seen_content=passage)
             body = _cut_at_separating_gap(body, _separating_gap(lines, [i for i, _ in headers]))
-            if _one_line_sources(lines, [i for i, _ in headers]):
-                body = list(itertools.takewhile(lambda line: not line.blank, body))
+            shape = _record_shape(lines, [i for i, _ in headers])
+            if shape is not None:
+                # The record's text ends at its first blank line: on the header itself for a one-line record.
+                lead = list(itertools.takewhile(lambda line: line.blank, body)) if shape else []
+                body = lead + list(itertools.takewhile(lambda line: not line.blank, body[len(lead) :]))
         source = _text_source(text, n, lines[index], match, body, vocab)
         if text[source.content.start : source.content.end].strip() not in _ELISIONS or source.fields:
             sources.append(source)
@@ -287,10 +290,20 @@ def _separating_gap(lines: list[Line], headers: list[int]) -> int | None:
     return gap if gap >= 2 and gap > inner else None
 
 
-def _one_line_sources(lines: list[Line], headers: list[int]) -> bool:
-    """Whether every source before the last is its header line alone, the next header on the line
-    after it: the renderer writes one line a source, so the last one ends at the first blank line."""
-    return len(headers) >= 2 and all(stop == index + 1 for index, stop in zip(headers, headers[1:]))
+def _record_shape(lines: list[Line], headers: list[int]) -> int | None:
+    """How many lines stand under the header of every source before the last, when it is the same number
+    for each and no blank line is among them: the renderer writes a record of one shape, so the last one
+    ends at its first blank line. A shape of the header alone shows with two sources, a longer one with
+    three. None when the sources show no such shape."""
+    shapes = set()
+    for index, stop in zip(headers, headers[1:]):
+        body = strip_blank_edges(lines[index + 1 : stop])
+        if any(line.blank for line in body):
+            return None
+        shapes.add(len(body))
+    if len(shapes) != 1 or len(headers) < (2 if shapes == {0} else 3):
+        return None
+    return shapes.pop()
 
 
 def _cut_at_separating_gap(body: list[Line], gap: int | None) -> list[Line]:
