@@ -42,7 +42,7 @@ from ..model.prompt import Prompt, Syntax
 from .jsscan import _ESCAPE, JsSyntaxError, Token, fields, tokens
 from .pybuild import ITEM, Loop, field_jinja, jinja_expression, reference, segment_fields, split_fields
 from .jslower import lowered
-from .pysource import MIN_LENGTH, OUTPUT_CALLS, TEMPLATE_CALLS, PyTemplate, built_in, kept_as_sources, names_prompt_function, requests_sent_twice, rewrite_through
+from .pysource import MIN_LENGTH, OUTPUT_CALLS, TEMPLATE_CALLS, PyTemplate, built_in, kept_as_sources, names_prompt_function, requests_sent_twice, rewrite_through, written_texts
 from .segment import SlotNames, is_prompt_text, words
 
 # The option by which model SDKs take the system prompt (`generateText({ system })`,
@@ -122,7 +122,7 @@ def templates_in(raw: str, lexicon: Lexicon | None = None, jsx: bool = False) ->
     alone = not found and not sent
     wrappers = list(_wrappers(code, starts))
     # A text is built per item only in a loop or a callback; a request's messages need a list of them.
-    module = lowered(raw, jsx) if wrappers or _iterates(code) or _lists_messages(code) else None
+    module = lowered(raw, jsx) if wrappers or _iterates(code) or _lists_messages(code) or found and _grows_text(code) else None
     if module is not None:
         # The same judgement as the evaluator's: a callback's text is a source only where the module says so.
         wrappers = kept_as_sources(module, wrappers, code.lexicon, alone, by_own_name=True)
@@ -130,9 +130,19 @@ def templates_in(raw: str, lexicon: Lexicon | None = None, jsx: bool = False) ->
         found.setdefault((template.line, template.column), template)
     if module is not None:
         _add_evaluated(raw, module, code.lexicon, alone, found)
-        # A request that sends a template's field again as a message of its own: the template is read with its messages.
-        found |= {(t.line, t.column): t for t in requests_sent_twice(module, raw)}
+        found = _written_through(raw, module, found)
     return [found[k] for k in sorted(found)]
+
+
+def _written_through(raw: str, module: ast.Module, found: dict) -> dict:
+    """The templates found, each read as more than its literal where the evaluator says so."""
+    # A request that sends a template's field again as a message of its own: the template is read with its messages.
+    found = found | {(t.line, t.column): t for t in requests_sent_twice(module, raw)}
+    # A prompt a function grows (`let prompt = ...; prompt += ...`) is read as all it adds up to.
+    for at, (template, taken) in written_texts(module, raw).items():
+        if at in found:
+            found = {k: v for k, v in found.items() if k not in taken} | {at: template}
+    return found
 
 
 def _add_evaluated(raw: str, module: ast.Module, lexicon: Lexicon, alone: bool, found: dict) -> None:
@@ -391,6 +401,11 @@ def _params_start(code: Code, arrow: int) -> int | None:
 def _iterates(code: Code) -> bool:
     """Whether the file has a `for` loop or a per-item call (`.map(...)`), where the evaluator finds its texts."""
     return any(t.kind == "name" and (t.text == "for" or t.text in PER_ITEM and code.punct(k - 1, ".", "?.")) for k, t in enumerate(code.toks))
+
+
+def _grows_text(code: Code) -> bool:
+    """Whether the file adds to a value in place (`prompt += ...`), which the evaluator reads as one text."""
+    return any(t.kind == "punct" and t.text == "+=" for t in code.toks)
 
 
 def _lists_messages(code: Code) -> bool:

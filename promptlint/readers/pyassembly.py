@@ -159,12 +159,17 @@ def returned_text(function: ast.FunctionDef | ast.AsyncFunctionDef, returned: as
 
 
 def written_out(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, tuple[ast.Call, set[int]]]:
-    """The f-strings of a function that name string locals it writes text into, keyed by the f-string's
-    id: each as one text with those locals written in (`prompt = f"{sources_section}{instructions}"`),
-    and the ids of the literals so taken in, which are then no prompts of their own."""
+    """The texts of a function read as more than one literal writes, keyed by the id of the literal that
+    starts them: an f-string that names string locals the function writes text into, with those locals
+    written in (`prompt = f"{sources_section}{instructions}"`), and a string local the function grows
+    (`prompt = "..."`, then `prompt += f"..."`), as all it adds up to. Each comes with the ids of the
+    literals so taken in, which are then no prompts of their own."""
     built = _Built(None)
     built.read(function.body)
     texts: dict[int, tuple[ast.Call, set[int]]] = {}
+    for name, (first, *added) in built.values.items():
+        if added and isinstance(first, (ast.Constant, ast.JoinedStr)) and built.own_text(name):
+            texts[id(first)] = one_text(built.strings[name], first), {id(n) for value in added for n in ast.walk(value)}
     for node in own_nodes(function):
         if not isinstance(node, ast.JoinedStr):
             continue

@@ -123,6 +123,25 @@ def _written(module: ast.Module, sent_twice: list[tuple[ast.AST, ast.Call]]) -> 
     return written | {id(template): (text, set()) for template, text in sent_twice}
 
 
+def written_texts(module: ast.Module, raw: str) -> dict[tuple[int, int], tuple[PyTemplate, set[tuple[int, int]]]]:
+    """By the line and column of the literal that starts it, each text a function of ``module`` (Python's, or
+    JavaScript lowered to it) writes out in more than one literal (see pyassembly), with the places of the
+    literals it takes in."""
+    starts = line_starts(raw)
+    nodes = {id(n): n for n in ast.walk(module) if isinstance(n, (ast.Constant, ast.JoinedStr)) and hasattr(n, "lineno")}
+    texts = {}
+    for function in (f for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))):
+        for first, (text, taken) in written_out(function).items():
+            template = _template(raw, starts, text, False)
+            if template is not None and first in nodes:
+                texts[_place(raw, starts, nodes[first])] = template, {_place(raw, starts, nodes[n]) for n in taken if n in nodes}
+    return texts
+
+
+def _place(raw: str, starts: list[int], node: ast.AST) -> tuple[int, int]:
+    return node.lineno, _char_column(raw, starts[node.lineno - 1], node.col_offset) + 1
+
+
 def requests_sent_twice(module: ast.Module, raw: str) -> list[PyTemplate]:
     """The templates whose field a later message of the request sends again, each read with all its
     messages (see pymessages); ``module`` is Python's or JavaScript lowered to it."""

@@ -106,3 +106,41 @@ def test_a_local_holding_only_what_it_was_handed_keeps_its_name():
     module = 'def make_prompt(docs, question):\n    context = "\\n".join(docs)\n    prompt = f"Answer from the context only.\\nContext: {context}\\nQuestion: {question}"\n    return prompt\n'
     [template] = templates_in(module)
     assert template.text == "Answer from the context only.\nContext: {context}\nQuestion: {question}"
+
+
+# A prompt a function grows in place, with a piece added under a condition (synthos's RAG prompt, in TS).
+GROWN = {
+    "prompts.py": '''def get_rag_prompt(question, topics, current_date=None):
+    prompt = "You are an assistant. Answer from the retrieved topics."
+    if current_date:
+        prompt += f"\\n\\nCurrent date:\\n{current_date}"
+    prompt += f"\\n\\nContext:\\n{topics}"
+    prompt += f"""\\nQuestion:\\n{question}\\n\\nRequirements:
+%(rules)s
+Answer:"""
+    return prompt
+''',
+    "prompts.ts": '''export function getRagPrompt(question: string, topics: string, currentDate?: string): string {
+    let prompt = `You are an assistant. Answer from the retrieved topics.`;
+    if (currentDate) {
+        prompt += `\\n\\nCurrent date:\\n${currentDate}`;
+    }
+    prompt += `\\n\\nContext:\\n${topics}`;
+    prompt += `\\nQuestion:\\n${question}\\n\\nRequirements:
+%(rules)s
+Answer:`;
+    return prompt;
+}
+''',
+}
+RULES = "1. Follow the topics above and consider when each happened.\n2. Cite a topic you use at the end of the sentence, like [topic 7].\n3. If the topics cannot answer, say so.\n4. Be complete and clearly structured."
+
+
+@pytest.mark.parametrize("path", sorted(GROWN))
+def test_a_prompt_grown_in_place_is_read_as_all_it_adds_up_to(path):
+    module = GROWN[path] % {"rules": RULES}
+    found = [(f.code, f.line) for f in lint_text(module, path=path) if f.code == "PL305"]
+    assert found == [("PL305", 2)]
+    # The twin: the rules first, the data last; nothing static after it.
+    twin = module.replace("Answer from the retrieved topics.", "Answer from the retrieved topics.\\n" + RULES.replace("\n", "\\n")).replace(RULES, "")
+    assert [f.code for f in lint_text(twin, path=path) if f.code == "PL305"] == []
