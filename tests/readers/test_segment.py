@@ -284,7 +284,8 @@ def test_a_rule_after_a_context_slot_closes_the_context_and_starts_no_source(rul
     [("retrieved_docs", "context"), ("formatted_docs", "context"), ("kb_context", "context"), ("doc_summaries", "context"),
      ("question_text", "question"), ("formatted_user_question", "question"), ("history_str", "history"),
      ("system_message", None), ("sql_query", None), ("doc_text", None), ("published_date", None),
-     ("new_question", "rewritten"), ("better_query", "rewritten"), ("standalone_user_query", "rewritten"), ("original_question", "question")],
+     ("new_question", "rewritten"), ("better_query", "rewritten"), ("standalone_user_query", "rewritten"), ("original_question", "question"),
+     ("last_generated_query", None), ("previous_rewritten_question", None)],
 )
 def test_a_variable_is_read_by_its_words_once_the_ones_that_say_how_it_is_written_are_set_aside(name, kind):
     assert slot_kind(name, words()) == kind

@@ -38,6 +38,7 @@ class Vocab:
     setup_qualifiers: frozenset[str]  # words of a variable's name that make it the assistant's setup (see segment.yaml)
     count_words: frozenset[str]  # words of a variable's name that make it a number of things (see segment.yaml)
     rewrite_qualifiers: frozenset[str]  # words that make a question's name a rewritten question's
+    past_qualifiers: frozenset[str]  # words that make a rewrite's name an earlier attempt's output
     source_header: re.Pattern[str]
     role_marker: re.Pattern[str]
     role_word: re.Pattern[str]  # the role a marker names
@@ -156,6 +157,7 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         setup_qualifiers=frozenset(seg["setup-qualifiers"]),
         count_words=frozenset(seg["count-words"]),
         rewrite_qualifiers=frozenset(seg["rewrite-qualifiers"]),
+        past_qualifiers=frozenset(seg["past-qualifiers"]),
         source_header=source_header,
         role_marker=role_marker,
         role_word=re.compile(r"(?<![a-z])(?:" + token_roles + r")(?![a-z])"),
@@ -283,7 +285,8 @@ def slot_kind(name: str, vocab: Vocab) -> str | None:
         elif last in ("context", "history", "rewritten"):
             kind = last
         elif last == "question" and any(w in vocab.rewrite_qualifiers for w in named[:-1]):
-            kind = "rewritten"  # `new_question`, `better_query`: the question as rewritten
+            # `new_question`, `better_query`: the question as rewritten; `last_generated_query`: an earlier try's
+            kind = None if any(w in vocab.past_qualifiers for w in named[:-1]) else "rewritten"
     if kind is None and (label + " ").startswith(vocab.volatile_prefixes):
         kind = "volatile"
     return kind
