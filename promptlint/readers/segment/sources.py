@@ -39,7 +39,10 @@ def by_position(sources: list[Source]) -> list[Source]:
 
 def text_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Message], taken: SpanSet) -> list[Source]:
     """Sources written as text: a header line ("[1] Title", "Document 2:") and the lines under it."""
-    headers = _source_headers(lines, vocab, taken)
+    found = _source_headers(lines, vocab, taken)
+    headers = _within_the_first_style(found)
+    # The headers of another style stand in the chunks' own text, the last one's too.
+    inner = frozenset(lines[index].start for index, _ in found) - {lines[index].start for index, _ in headers}
     sources = []
     for n, (index, match) in enumerate(headers):
         last = n + 1 == len(headers)
@@ -48,7 +51,7 @@ def text_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Mess
         if last:
             # A header that carries the chunk itself ("[1] «...»") has its content already.
             passage = _carries_chunk(next(match[g] for g in _REST_GROUPS if match[g] is not None))
-            body = cut_last_source(body, vocab, messages, lines[index].start, seen_content=passage)
+            body = cut_last_source(body, vocab, messages, lines[index].start, seen_content=passage, inner=inner)
             body = _cut_at_separating_gap(body, _separating_gap(lines, [i for i, _ in headers]))
             shape = _record_shape(lines, [i for i, _ in headers])
             if shape is not None:
@@ -102,6 +105,24 @@ def _without_numbered_paragraphs(headers: list[tuple[int, re.Match[str]]]) -> li
     are paragraphs of the chunks they stand in."""
     others = [h for h in headers if not any(h[1][g] is not None for g in _PARAGRAPH_STYLES)]
     return others or headers
+
+
+def _style(match: re.Match[str]) -> tuple[str, str]:
+    """How a header is written: its pattern, and the words before its key ("document", "## article")."""
+    key = next((g for g in _KEY_GROUPS if match[g] is not None), None)
+    return next(g for g in _REST_GROUPS if match[g] is not None), match.string[: match.start(key)] if key else ""
+
+
+def _within_the_first_style(headers: list[tuple[int, re.Match[str]]]) -> list[tuple[int, re.Match[str]]]:
+    """Where the first header's style repeats, it is the renderer's: another style that stands between two
+    of its headers is written in a chunk's own text, wherever it stands ("DOCUMENT 1" over "Chunk: 617",
+    then a Markdown file whose "## Article 2" heads a section of that chunk)."""
+    if not headers:
+        return headers
+    styles = [_style(match) for _, match in headers]
+    outer = [n for n, style in enumerate(styles) if style == styles[0]]
+    inner = {styles[n] for n in range(outer[0], outer[-1]) if styles[n] != styles[0]} if len(outer) >= 2 else set()
+    return [h for h, style in zip(headers, styles) if style not in inner]
 
 
 def _carries_reported_field(rest: str, vocab: Vocab) -> bool:
@@ -240,25 +261,40 @@ def _labelled_context(text: str, lines: list[Line], vocab: Vocab, messages: list
 _CONTEXT_ELEMENT = re.compile(r"<([a-z_][\w-]*)(?:\s[^<>]*)?>")
 
 
-def cut_last_source(body: list[Line], vocab: Vocab, messages: list[Message], start: int, seen_content: bool = False) -> list[Line]:
-    """Where the last source ends: at the next part of the prompt, not at the end of the text."""
+def cut_last_source(
+    body: list[Line], vocab: Vocab, messages: list[Message], start: int, seen_content: bool = False, inner: frozenset[int] = frozenset()
+) -> list[Line]:
+    """Where the last source ends: at the next part of the prompt, not at the end of the text. The lines
+    starting at ``inner`` are known to stand in a chunk's text (its own headings): they end nothing."""
     message_end = next((m.span.end for m in messages if m.span.start <= start < m.span.end), None)
     for i, line in enumerate(body):
         if message_end is not None and line.start >= message_end:
             return body[:i]
         stripped = line.lower.strip()
         if not stripped or (seen_content and SEPARATOR.match(line.text)):
-            # A blank line or a rule ("======") then an instruction: the text has ended.
+            # A blank line or a rule ("======") then an instruction, or a banner's title between two rules: the text has ended.
             nxt = body[i + 1] if i + 1 < len(body) else None
-            if seen_content and nxt is not None and (
-                vocab.instruction_opener.match(nxt.lower) or _is_boundary(nxt, vocab)
+            if seen_content and nxt is not None and nxt.start not in inner and (
+                vocab.instruction_opener.match(nxt.lower) or _is_boundary(nxt, vocab) or _banner(body, i)
             ):
                 return body[:i]
             continue
-        if seen_content and _is_boundary(line, vocab):
+        if seen_content and line.start not in inner and _is_boundary(line, vocab):
             return body[:i]
         seen_content = True
     return body
+
+
+def _banner(body: list[Line], i: int) -> bool:
+    """Whether a rule at ``i`` opens a banner: a long rule, a short title that is no sentence, and a rule
+    again ("==========", "ANALYSIS INSTRUCTIONS", "=========="); a short rule ("---") sets records apart."""
+    if i + 2 >= len(body) or not all(_BANNER_RULE.match(body[j].text) for j in (i, i + 2)):
+        return False
+    title = body[i + 1].text.strip()
+    return 0 < len(title.split()) <= 4 and not title.endswith((".", "!", "?"))
+
+
+_BANNER_RULE = re.compile(r"\s*(?:[-=*_#~]{10,}|[─-╿]{10,})\s*$")
 
 
 def _blank_runs(body: list[Line]) -> list[tuple[int, int]]:
@@ -507,11 +543,17 @@ def _metadata_fields(text: str, line: Line, labelled: re.Match[str] | None, labe
         return None
     if mapping := _mapping_fields(text, line, labelled):
         return mapping
-    if vocab.is_field(label) or "_" in labelled["label"].strip():
+    if vocab.is_field(label) or "_" in labelled["label"].strip() or _aligned(line, labelled):
         return [_line_field(text, line, labelled, label)]
     # "High Relevancy: {chunk['score']:.2f}": a slot whose name the lexicon knows says what the line prints.
     named = named_by_slot(_line_field(text, line, labelled, label), vocab)
     return [named] if named.label != label else None
+
+
+def _aligned(line: Line, labelled: re.Match[str]) -> bool:
+    """A label padded to a column before its colon ("Chunk        : 617"): a renderer's `f"{name:<12}: "`, which no
+    document's own text writes, so the line is metadata whatever its label says."""
+    return line.lower.startswith("  ", labelled.end("label"))
 
 
 def _prints_the_chunk(labelled: re.Match[str], label: str, vocab: Vocab) -> bool:

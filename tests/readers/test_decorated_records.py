@@ -1,0 +1,66 @@
+"""Records a debug dump decorates: a banner over each section, the sources' own header style, metadata
+padded to a column, and chunks that are Markdown files with headings of their own (Market Intelligence
+Agent's report prompt: "DOCUMENT 1" between rules, "Chunk        : 617", then an article's "## Article 2").
+
+Each case has a twin that differs in the one sign it tests.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from promptlint.model.prompt import PartKind
+from promptlint.readers.segment import segment_text
+
+RULE = "=" * 60
+ARTICLES = [
+    "Acme opens a plant in Pune.\n\n## Article 2\n\nAcme signs a supply deal with Volta.",
+    "Acme hires 400 engineers.\n\n## Article 2\n\nAcme wins a defence order.",
+    "Acme buys a Canadian maker.\n\n## Article 3\n\nAcme reports record revenue.",
+]
+LABELS = {"padded": "{label:<13}: {value}", "snake": "{label}: {value}"}
+
+
+def _dump(style="padded", banner="ANALYSIS INSTRUCTIONS", outer="DOCUMENT {n}"):
+    blocks = []
+    for n, article in enumerate(ARTICLES, 1):
+        fields = [("Company", "Acme"), ("Source File", "acme.md"), ("Chunk", str(600 + n)), ("Keyword", "")]
+        meta = "\n".join(LABELS[style].format(label=label, value=value).rstrip() for label, value in fields)
+        blocks.append(f"{RULE}\n{outer.format(n=n)}\n{RULE}\n\n{meta}\n\nCONTENT\n-------\n\n{article}\n\n")
+    return (f"You are a market analyst. Use only the supplied knowledge.\n\n{RULE}\nRETRIEVED KNOWLEDGE\n{RULE}\n\n"
+            + "".join(blocks) + f"\n{RULE}\n{banner}\n{RULE}\n\nAnalyze the retrieved knowledge carefully.\nReturn only JSON.\n")
+
+
+def test_headings_of_another_style_between_the_sources_headers_are_the_chunks_own():
+    text = _dump()
+    prompt = segment_text(text)
+    assert [text[s.header.start : s.header.end].strip().split("\n")[0] for s in prompt.sources] == ["DOCUMENT 1", "DOCUMENT 2", "DOCUMENT 3"]
+    # The last chunk keeps its own article, up to the banner of the next section.
+    last = prompt.sources[-1]
+    assert text[last.content.start : last.content.end].endswith("Acme reports record revenue.")
+    instructions = [text[p.span.start : p.span.end] for p in prompt.parts if p.kind is PartKind.INSTRUCTIONS]
+    assert "Article 3" not in "".join(instructions) and "Analyze the retrieved knowledge" in instructions[-1]
+
+
+def test_the_twin_with_one_header_style_reads_each_header_as_a_source():
+    """Headers of one style, with no other between them: each is a source, as before."""
+    text = _dump().replace("## Article 2", "DOCUMENT 9").replace("## Article 3", "DOCUMENT 9")
+    assert len(segment_text(text).sources) == 6
+
+
+@pytest.mark.parametrize("banner, ends", [("ANALYSIS INSTRUCTIONS", True), ("Acme reports record revenue again.", False)])
+def test_a_banner_ends_the_last_source_and_a_sentence_between_rules_does_not(banner, ends):
+    text = _dump(banner=banner)
+    last = segment_text(text).sources[-1]
+    assert (banner not in text[last.span.start : last.span.end]) == ends
+
+
+@pytest.mark.parametrize("style", sorted(LABELS))
+def test_labels_padded_to_a_column_are_metadata_whatever_they_say(style):
+    """`f"{name:<13}: {value}"` is a renderer's; "Company: Acme" alone is any document's text."""
+    source = segment_text(_dump(style=style)).sources[0]
+    labels = [f.label for f in source.fields]
+    if style == "padded":
+        assert labels == ["company", "source file", "chunk", "keyword"]
+    else:
+        assert "company" not in labels
