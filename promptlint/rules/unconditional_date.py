@@ -70,6 +70,8 @@ STALE_LABEL = "last updated"
 
 def _date_field(source: Source, lexicon: Lexicon) -> tuple[Field, datetime.date | None] | None:
     for field in source.fields:
+        if not field.value.strip():
+            continue  # "Published    :" with nothing after it shows no date
         date = parse_date(field.value)
         # A label the lexicon does not know ("valid", or none) is a date by its value; one a domain
         # word qualifies ("due date", "date of birth") is the document's own date.

@@ -6,7 +6,8 @@ the chunk text) costs more than `wrapper-budget` tokens, 25 by default, and more
 than the canonical header for the same source would, by at least `min-saving` tokens (a long title, a heading
 path, a stale note and a parse warning are worth their tokens; the rest is not).
 Fields that another rule already reports (scores, dates, system names, ordinals,
-derived text) and instruction lines (PL103) are not counted again here, nor are fence lines (`-----`, a code
+derived text) and instruction lines (PL103) are not counted again here (an empty one,
+"Published    :", is reported by none and is counted), nor are fence lines (`-----`, a code
 fence) that only mark where the text begins and ends.
 
 Only a wrapper a renderer certainly repeats around retrieved text is measured: a request
@@ -120,7 +121,8 @@ def _unit_of_text(prompt: Prompt, source: Source, roles: frozenset[str]) -> bool
 
 def _wrapper(prompt: Prompt, source: Source, lexicon: Lexicon) -> str:
     """The source's text outside its content, less the fields and instruction lines other rules report."""
-    skip = [f.span for f in source.fields if lexicon.reported(f.label)] + source.wrapper_lines
+    # An empty field ("Published    :") is reported by no rule: its label is counted here.
+    skip = [f.span for f in source.fields if f.value.strip() and lexicon.reported(f.label)] + source.wrapper_lines
     return _FENCE.sub("", _outside(prompt, source, skip + [source.content]))
 
 
