@@ -23,7 +23,7 @@ from ..meaning.lexicon import Lexicon, shipped, split
 from ..model.lines import line_starts
 from ..model.prompt import Syntax
 from .pybuild import BUILDING, Loop, called_name, jinja_by_content, literal_in_call, reaching_the_model, split_fields, wrappers
-from .pyassembly import assembled, joined, returned_text, written_out
+from .pyassembly import assembled, joined, own_nodes, returned_text, written_out
 from .pymessages import messages_written_out
 from .pybind import rewritten_bindings
 from .pycalls import helpers_of
@@ -207,9 +207,31 @@ def _lines_of(module: ast.Module, lexicon: Lexicon, inner: bool) -> set[int]:
         names = [function.name]
         if inner:
             names += [_named(n) for n in ast.walk(function) if isinstance(n, (ast.For, ast.AsyncFor, ast.Assign, ast.AugAssign, ast.comprehension))]
-        if function.name in filling or any(name and says_context(name) for name in names):
+        if function.name in filling or any(name and says_context(name) for name in names) or _fills_a_prompt(function):
             kept_lines.update(range(function.lineno, (function.end_lineno or function.lineno) + 1))
     return kept_lines
+
+
+# Calls that fill a prompt's variables: a chain run on a dict of them (`(prompt | llm).invoke({...})`), or a
+# prompt object formatted with them (`PROMPT.format(answers=...)`; a literal's `.format` is any text's).
+CHAIN_RUNS = frozenset({"invoke", "ainvoke", "stream", "astream", "batch", "abatch"})
+PROMPT_FILLS = frozenset({"format", "format_messages", "format_prompt", "partial"})
+
+
+def _fills_a_prompt(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether the function hands a text it builds to a prompt as one of its variables (fullstack-gpt's
+    `condensed = "\n\n".join(f"..." for answer in answers)`, then `chain.invoke({"answers": condensed})`)."""
+    assigned = {n.targets[0].id for n in own_nodes(function) if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)}
+    for call in (n for n in own_nodes(function) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)):
+        if call.func.attr in CHAIN_RUNS and call.args and isinstance(call.args[0], ast.Dict):
+            values = call.args[0].values
+        elif call.func.attr in PROMPT_FILLS and not isinstance(call.func.value, (ast.Constant, ast.JoinedStr)):
+            values = [k.value for k in call.keywords]
+        else:
+            continue
+        if any(isinstance(v, ast.Name) and v.id in assigned for v in values):
+            return True
+    return False
 
 
 def _filling_the_context(module: ast.Module, says_context) -> set[str]:

@@ -259,13 +259,21 @@ class Reader:
     def _content_output(self, mine: list[Output], iter_kind: str | None) -> Output | None:
         """The output of a loop's item that prints the chunk, if one does."""
         content = next((o for o in mine if self._is_content(o.ref)), None)
-        if content is not None or iter_kind != "context":
+        if content is not None:
             return content
         # A loop over the context whose item prints one value no word list knows, or only
         # a summary (`r.highlight_text` beside its title, URL and date): that value is the chunk.
         # One under a label that names a field (`# file: {{ f.basename }}.md`) is that field.
         unknown = [o for o in mine if o.ref.path and self.vocab.lexicon.concepts(o.ref.key) <= {"derived"} and not self._under_field_label(o)]
-        return unknown[0] if len(unknown) == 1 else None
+        if len(unknown) != 1:
+            return None
+        if iter_kind == "context":
+            return unknown[0]
+        # Over anything else, by its shape: that one value printed bare, beside values under labels that
+        # name metadata (`{{ a.answer }}`, then `Source: {{ a.source }}`, `Date: {{ a.date }}`), is what the item holds.
+        labelled = any(self._under_field_label(o) for o in mine)
+        before = neighbour(unknown[0].origin, unknown[0].tag, -1)
+        return unknown[0] if labelled and not (before or "").strip() else None
 
     def _under_field_label(self, output: Output) -> bool:
         before = neighbour(output.origin, output.tag, -1)
