@@ -10,7 +10,10 @@ file name, a title); alone, it is the source's title. A document's header above 
 chunks (`Document Title: ...` then `Summary: ...`) counts as their wrapper. A page's
 précis (`Description:`, `Abstract:`, the `precis-labels` word list) is derived text
 only beside the page's own text under a content label (`Content:`, `Text:`); alone,
-it is the content the source has.
+it is the content the source has. A summary written as a label alone on its line and
+the lines under it (`SUMMARY:`, then its text) counts when the source has text after it;
+with none, that text is the source's own. A source with no text beside the derived text
+is never reported.
 
 ## Why is this bad?
 The model cannot tell which of the two is authoritative, and the derived copy is
@@ -60,6 +63,9 @@ def check(prompt: Prompt, ctx: RuleContext):
         source, field = reading.source, reading.field
         if not field.value or _names_the_source(source, field, ctx):
             continue
+        if not prompt.text[source.content.start : source.content.end].strip():
+            continue  # nothing beside it: the derived text is all the source has, and removing it would remove that
+
         yield ctx.finding(
             prompt,
             field.span,

@@ -64,3 +64,34 @@ def test_labels_padded_to_a_column_are_metadata_whatever_they_say(style):
         assert labels == ["company", "source file", "chunk", "keyword"]
     else:
         assert "company" not in labels
+
+
+SUMMARISED = "Answer from the sources.\n\n{blocks}\nQuestion: How long do I have to return damaged goods?\n"
+CHUNKS = [("The returns window is 30 days.", "Damaged goods may be returned within 30 days of delivery with proof of purchase."),
+          ("Delivery takes three to five days.", "Standard delivery takes 3-5 working days; express is next day.")]
+
+
+@pytest.mark.parametrize("label", ["SUMMARY", "Summary", "Key points"])
+def test_a_label_alone_over_its_lines_is_one_field_when_text_follows(label):
+    blocks = "".join(f"--- Chunk {n} ---\n{label}:\n{summary}\n\nTEXT:\n{text}\n\n" for n, (summary, text) in enumerate(CHUNKS, 1))
+    text = SUMMARISED.format(blocks=blocks)
+    prompt = segment_text(text)
+    assert [[f.value for f in s.fields] for s in prompt.sources] == [[summary] for summary, _ in CHUNKS]
+    assert [text[s.content.start : s.content.end] for s in prompt.sources] == [body for _, body in CHUNKS]
+
+
+def test_the_twin_with_nothing_after_the_labelled_lines_keeps_them_as_the_text():
+    """The summary is all the source has: it is its text, and nothing may remove it."""
+    blocks = "".join(f"[{n}] Returns\nSummary:\n{summary}\n\n" for n, (summary, _) in enumerate(CHUNKS, 1))
+    text = SUMMARISED.format(blocks=blocks)
+    prompt = segment_text(text)
+    assert [text[s.content.start : s.content.end] for s in prompt.sources] == [summary for summary, _ in CHUNKS]
+
+
+def test_the_summary_beside_the_text_is_removed_and_the_summary_alone_is_kept():
+    from promptlint.engine.lint import fix_text
+    beside = SUMMARISED.format(blocks="".join(f"--- Chunk {n} ---\nSUMMARY:\n{s}\n\nTEXT:\n{t}\n\n" for n, (s, t) in enumerate(CHUNKS, 1)))
+    fixed = fix_text(beside, path="p.txt")
+    assert "SUMMARY" not in fixed and all(t in fixed for _, t in CHUNKS)
+    alone = SUMMARISED.format(blocks="".join(f"[{n}] Returns\nSummary:\n{s}\n\n" for n, (s, _) in enumerate(CHUNKS, 1)))
+    assert fix_text(alone, path="p.txt") == alone

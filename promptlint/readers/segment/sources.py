@@ -487,8 +487,9 @@ def _read_head(text: str, body: list[Line], vocab: Vocab) -> _Head:
     """The metadata and wrapper lines that open a source's body, up to its content or a content label."""
     fields: list[Field] = []
     wrapper_lines: list[Span] = []
+    under = -1  # the lines up to this index are a labelled block's, read with its label
     for i, line in enumerate(body):
-        if _edge(line):
+        if i <= under or _edge(line):
             continue
         labelled = LABEL_LINE.match(line.lower)
         # The label as written, so that "sourceDocument" reads as "source document".
@@ -496,6 +497,10 @@ def _read_head(text: str, body: list[Line], vocab: Vocab) -> _Head:
         if _is_content_label(line, labelled, label, vocab):
             return _Head(fields, wrapper_lines, i + 1, labelled=True, inline=_value_on_line(line, labelled))
         if (metadata := _metadata_fields(text, line, labelled, label, vocab)) is not None:
+            if len(metadata) == 1 and not metadata[0].value and (block := _block_under(body, i)):
+                # "SUMMARY:" alone, then its text: the lines up to a blank line are the field's value.
+                metadata = [_block_field(text, line, block, label)]
+                under = i + len(block)
             fields.extend(metadata)
         elif looks_like_instruction(line, vocab.lexicon):
             wrapper_lines.append(with_newline(text, line))
@@ -506,6 +511,19 @@ def _read_head(text: str, body: list[Line], vocab: Vocab) -> _Head:
         else:
             return _Head(fields, wrapper_lines, i)
     return _Head(fields, wrapper_lines, len(body))
+
+
+def _block_under(body: list[Line], i: int) -> list[Line]:
+    """The lines under a label alone on line ``i``, up to a blank line or another label; none when no
+    text follows them in the source, for then they are the source's own text, whatever the label says."""
+    block = list(itertools.takewhile(lambda line: not line.blank and not LABEL_LINE.match(line.lower), body[i + 1 :]))
+    return block if any(not line.blank for line in body[i + 1 + len(block) :]) else []
+
+
+def _block_field(text: str, line: Line, block: list[Line], label: str) -> Field:
+    """A label alone on its line and the lines under it, as one field; removing it removes them all."""
+    value = Span(block[0].start, block[-1].end)
+    return Field(label, text[value.start : value.end].strip(), with_newline(text, Span(line.start, block[-1].end)), value, FieldForm.LINE)
 
 
 def _opens_metadata(labelled: re.Match[str] | None, label: str, vocab: Vocab) -> bool:
