@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from promptlint.engine.lint import lint_text
 from promptlint.model.prompt import PartKind
 from promptlint.readers.segment import segment_text
 
@@ -95,3 +96,26 @@ def test_the_summary_beside_the_text_is_removed_and_the_summary_alone_is_kept():
     assert "SUMMARY" not in fixed and all(t in fixed for _, t in CHUNKS)
     alone = SUMMARISED.format(blocks="".join(f"[{n}] Returns\nSummary:\n{s}\n\n" for n, (s, _) in enumerate(CHUNKS, 1)))
     assert fix_text(alone, path="p.txt") == alone
+
+
+# Chunks as a PDF extractor leaves them, on one line each: far longer than any title.
+TEXTS = [" ".join([sentence] * 16) for sentence in (
+    "Leydig cells make testosterone from cholesterol under LH (see Figure 48-1).", "FSH acts on Sertoli cells to support sperm maturation.",
+    "GnRH pulses set the rhythm of LH release.", "Inhibin from the gonads holds FSH back.")]
+
+
+@pytest.mark.parametrize("dash", ["\u2014", "\u2013"])
+def test_an_attribution_after_each_text_names_its_document(dash):
+    """"[n] text — Book (year), Chapter, Page": the renderer wrote the document after the text (Melchizedek's dump).
+    A short text before a dash is a title, as the canonical header writes it: only a chunk's length tells them apart."""
+    books = ["Costanzo Physiology (2021, Elsevier)", "Guyton and Hall Physiology (2021, Elsevier)"] * 2
+    lines = [f"[{n}] {t} {dash} {b}, 10 Reproductive Physiology, Page {400 + n}" for n, (t, b) in enumerate(zip(TEXTS, books), 1)]
+    text = "Answer with citations.\nQuestion: What does LH do?\nContext:\n" + "\n".join(lines) + "\nFinal answer:\n"
+    prompt = segment_text(text)
+    assert [s.title for s in prompt.sources] == books
+    assert [text[s.content.start : s.content.end] for s in prompt.sources] == TEXTS
+    assert [f.code for f in lint_text(text, path="p.txt") if f.code == "PL301"] == ["PL301"]  # one cause, one finding
+    # The twin: no document named twice, so nothing shows the dash heads an attribution; the text keeps it.
+    distinct = "\n".join(f"[{n}] {t} {dash} note {n}, page {n}" for n, t in enumerate(TEXTS, 1))
+    twin = segment_text("Answer with citations.\nContext:\n" + distinct + "\n")
+    assert [s.title for s in twin.sources] == [None] * 4

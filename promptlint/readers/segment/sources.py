@@ -55,13 +55,49 @@ def text_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Mess
             body = _cut_at_separating_gap(body, _separating_gap(lines, [i for i, _ in headers]))
             shape = _record_shape(lines, [i for i, _ in headers])
             if shape is not None:
-                # The record's text ends at its first blank line: on the header itself for a one-line record.
-                lead = list(itertools.takewhile(lambda line: line.blank, body)) if shape else []
-                body = lead + list(itertools.takewhile(lambda line: not line.blank, body[len(lead) :]))
+                # The record's text ends at its first blank line; a one-line record, on its header line.
+                lead = list(itertools.takewhile(lambda line: line.blank, body))
+                body = lead + list(itertools.takewhile(lambda line: not line.blank, body[len(lead) :])) if shape else []
         source = _text_source(text, n, lines[index], match, body, vocab)
         if text[source.content.start : source.content.end].strip() not in _ELISIONS or source.fields:
             sources.append(source)
-    return _with_document_header(text, lines, vocab, titled_by_field(sources, vocab), taken)
+    return _with_document_header(text, lines, vocab, titled_by_trailer(text, titled_by_field(sources, vocab)), taken)
+
+
+# An attribution after a source's text: a spaced dash, then the document's name and where in it.
+_TRAILER = re.compile(r"[ \t]+[\u2014\u2013][ \t]+(?P<trailer>[^\u2014\u2013\n]{3,400}?)[ \t]*$")
+TRAILER_WORDS = 60
+
+
+def titled_by_trailer(text: str, sources: list[Source]) -> list[Source]:
+    """Sources whose text each ends in an attribution ("... — Costanzo Physiology (2021), 10 Reproductive
+    Physiology, Halaman 471"): the renderer wrote it after the text instead of above it, as two of them
+    starting with the same name show, where no two titles read from their headers are the same (a header
+    that carries the chunk gives its first words). Its first part is the source's title, and the text
+    ends before it."""
+    named = [s.title for s in sources if s.title]
+    if len(sources) < 2 or len(set(named)) < len(named):
+        return sources
+    trailers = [_TRAILER.search(text, s.content.start, s.content.end) for s in sources]
+    if not all(t and len(t["trailer"].split()) <= TRAILER_WORDS for t in trailers):
+        return sources
+    titles = [_first_part(t["trailer"]) for t in trailers]
+    if len(set(titles)) == len(titles):
+        return sources  # no name comes back: nothing shows a renderer's attribution
+    return [
+        dataclasses.replace(s, title=title, content=trim(text, Span(s.content.start, t.start())))
+        for s, t, title in zip(sources, trailers, titles)
+    ]
+
+
+def _first_part(trailer: str) -> str:
+    """The attribution's first comma-separated part, a comma inside parentheses kept: the document's name."""
+    depth = 0
+    for i, char in enumerate(trailer):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            return trailer[:i].strip()
+    return trailer.strip()
 
 
 def titled_by_field(sources: list[Source], vocab: Vocab) -> list[Source]:
@@ -329,8 +365,8 @@ def _separating_gap(lines: list[Line], headers: list[int]) -> int | None:
 def _record_shape(lines: list[Line], headers: list[int]) -> int | None:
     """How many lines stand under the header of every source before the last, when it is the same number
     for each and no blank line is among them: the renderer writes a record of one shape, so the last one
-    ends at its first blank line. A shape of the header alone shows with two sources, a longer one with
-    three. None when the sources show no such shape."""
+    ends at its first blank line, or is its header line alone. A shape of the header alone shows with
+    two sources, a longer one with three. None when the sources show no such shape."""
     shapes = set()
     for index, stop in zip(headers, headers[1:]):
         body = strip_blank_edges(lines[index + 1 : stop])
@@ -415,7 +451,8 @@ def _chunk_on_header(
     raw = text[rest.start : rest.end]
     lead = _LEADING_GROUP.match(text, rest.start, rest.end)
     grouped = lead and _carries_chunk(raw) and not _is_passage(raw)
-    if not grouped and not _is_passage(raw):
+    # Far longer than any title, with no group to hold one: the chunk, whatever its punctuation.
+    if not grouped and not _is_passage(raw) and (lead or len(raw.split()) < PASSAGE_WORDS * 6):
         return None
     lines = strip_blank_edges(body)
     end = max(rest.end, lines[-1].end if lines else rest.end)
