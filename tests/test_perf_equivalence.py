@@ -451,7 +451,9 @@ def test_a_text_counted_in_parts_has_the_tokens_of_one_encoding():
         text = "".join(r.choices(TOKEN_PIECES, k=r.randint(0, 60)))
         if n % 2:
             tokens._counted.clear()  # half counted afresh, half with parts already counted for other texts
-        assert tokens.count(text) == len(plain.encode(text, disallowed_special=())), repr(text)
+        expected = len(plain.encode(text, disallowed_special=()))
+        # Counted as a request's text (in parts), and as any other (whole, unless its first part was counted).
+        assert tokens.count(text) == expected and tokens.count(text, shared=True) == expected, repr(text)
         cut += tokens._LINE_START.search(text) is not None and max(map(len, text.splitlines())) > tokens._TAIL
     assert cut >= 1000, cut  # texts of several lines, one of them long enough to be cut at its last word
 
@@ -459,27 +461,31 @@ def test_a_text_counted_in_parts_has_the_tokens_of_one_encoding():
 @settings(max_examples=500, deadline=None)
 @given(st.text(alphabet="aZé1½'s \t\n\r.\u00a0\u2028\x1c🙂—", max_size=80))
 def test_any_text_counted_in_parts_has_the_tokens_of_one_encoding(text):
-    assert tokens.count(text) == len(tokens._encoding().encode(text, disallowed_special=()))
+    expected = len(tokens._encoding().encode(text, disallowed_special=()))
+    assert tokens.count(text) == expected and tokens.count(text, shared=True) == expected
 
 
 def test_a_source_shares_the_parts_of_the_prompt_it_is_cut_from():
     # Why count cuts each line at its last word: the source's lines, but its last word, are counted once.
     prompt = "Sources:\n\n[1] Returns Policy\n" + "Damaged goods may be returned " * 10 + "within thirty days of delivery.\n\n[2] Shipping\nWe ship.\n"
     tokens._counted.clear()
-    tokens.count(prompt)
+    tokens.count(prompt, shared=True)
     parts = dict(tokens._counted)
     source = prompt[prompt.index("[1]") : prompt.index("delivery.") + len("delivery.")]
     tokens.count(source)
     assert set(tokens._counted) - set(parts) == {" delivery."}
+    # A text that shares no first part with what was counted is encoded whole, and nothing of it kept.
+    kept = dict(tokens._counted)
+    assert tokens.count("[3] Warranty\n" + source) == len(tokens._encoding().encode("[3] Warranty\n" + source)) and tokens._counted == kept
 
 
 def test_the_parts_kept_are_bounded(monkeypatch):
     monkeypatch.setattr(tokens, "_ALL_KEPT", 1000)
     tokens._counted.clear()
     texts = [f"line {n} of a long text\n" for n in range(500)]
-    assert sum(tokens.count(t) for t in texts) == sum(len(tokens._encoding().encode(t)) for t in texts)
+    assert sum(tokens.count(t, shared=True) for t in texts) == sum(len(tokens._encoding().encode(t)) for t in texts)
     assert 0 < sum(map(len, tokens._counted)) <= 1000 and tokens._kept == sum(map(len, tokens._counted))
-    assert tokens.count("x" * (tokens._PART_KEPT + 1)) > 0 and max(map(len, tokens._counted)) <= tokens._PART_KEPT
+    assert tokens.count("x" * (tokens._PART_KEPT + 1), shared=True) > 0 and max(map(len, tokens._counted)) <= tokens._PART_KEPT
 
 
 def _request_logs(tmp_path: Path) -> list[Path]:
