@@ -636,3 +636,27 @@ def test_a_line_of_more_words_than_a_content_label_is_none_as_normalising_it_say
     text = "".join(pieces)
     line = Line(0, len(text), text, lowercase(text))
     assert _is_content_label(line, None, "", words()) == (normalise_label(line.lower.strip()) in words().content_labels)
+
+
+def _comment_header_end_splitting_every_line(raw: str) -> int | None:
+    lines, at, bare = raw.split("\n"), 0, False
+    count = 0
+    for line in lines:
+        if not (line.startswith("#") and (line.rstrip() == "#" or line[1:2] in (" ", "\t"))):
+            break
+        bare = bare or line.rstrip() == "#"
+        at += len(line) + 1
+        count += 1
+    if count < 3 or not bare or count >= len(lines) or lines[count].strip() or not raw[at:].strip():
+        return None
+    return at
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(["#", "# ", "#\t", "## Title", "# Placeholders: {q}", "#x", "", " ", "\t", "prompt {q}", "text"]), max_size=10),
+       st.sampled_from(["\n", ""]))
+def test_a_comment_header_read_line_by_line_ends_where_splitting_every_line_says(lines, end):
+    from promptlint.readers.textfile import _comment_header_end
+
+    raw = "\n".join(lines) + end
+    assert _comment_header_end(raw) == _comment_header_end_splitting_every_line(raw)
