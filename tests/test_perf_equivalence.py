@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from promptlint.engine import files
 from promptlint.meaning import tokens, vocabulary
 from promptlint.model.prompt import Span
+from promptlint.readers import segment
 from promptlint.readers.segment import lowercase, segment_text, text_lines
 from promptlint.rules import repeated_question
 
@@ -660,3 +661,20 @@ def test_a_comment_header_read_line_by_line_ends_where_splitting_every_line_says
 
     raw = "\n".join(lines) + end
     assert _comment_header_end(raw) == _comment_header_end_splitting_every_line(raw)
+
+
+def test_an_example_marker_taken_word_by_word_reads_as_giving_characters_back_reads():
+    marker = segment.words().example_marker
+    plain = re.compile(marker.pattern.replace(r"]++\s*+|[^\W\d_]++\s++){0,3}?", r"]+\s*|[^\W\d_]+\s+){0,3}?"))
+    assert plain.pattern != marker.pattern
+    pieces = ["**", "__", "#", "## ", "- ", "• ", "✅", "❌ ", "->", "good ", "Bad ", "example", "examples", "e.g.", "for example", ":", "：",
+              " ", "  ", "output format", "x", "2", "!", ".", "(", ")", "here is an example", "пример", "例", "sample output", "\t", "use this ",
+              "format", "beispiel", "_", "---", "json"]
+    r = random.Random(17)
+    found = 0
+    for _ in range(20000):
+        line = "".join(r.choices(pieces, k=r.randint(1, 9))).lower()
+        mine, theirs = marker.match(line), plain.match(line)
+        assert (mine and (mine.span(), mine.groupdict())) == (theirs and (theirs.span(), theirs.groupdict())), repr(line)
+        found += mine is not None
+    assert found >= 3000, found
