@@ -678,3 +678,9 @@ def test_an_example_marker_taken_word_by_word_reads_as_giving_characters_back_re
         assert (mine and (mine.span(), mine.groupdict())) == (theirs and (theirs.span(), theirs.groupdict())), repr(line)
         found += mine is not None
     assert found >= 3000, found
+
+
+def test_counting_nothing_loads_no_tokenizer(monkeypatch):
+    # A finding whose cost is no text ("tokens_text=''") must not load the tokenizer for a prompt that needs none.
+    monkeypatch.setattr(tokens, "_encoding", lambda: pytest.fail("the tokenizer was loaded"))
+    assert tokens.count("") == 0 and tokens.count("", shared=True) == 0
