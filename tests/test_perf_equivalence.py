@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from promptlint.engine import files
 from promptlint.meaning import tokens, vocabulary
 from promptlint.model.prompt import Span
+from promptlint.readers import segment
 from promptlint.readers.segment import lowercase, segment_text, text_lines
 from promptlint.rules import repeated_question
 
@@ -451,7 +452,9 @@ def test_a_text_counted_in_parts_has_the_tokens_of_one_encoding():
         text = "".join(r.choices(TOKEN_PIECES, k=r.randint(0, 60)))
         if n % 2:
             tokens._counted.clear()  # half counted afresh, half with parts already counted for other texts
-        assert tokens.count(text) == len(plain.encode(text, disallowed_special=())), repr(text)
+        expected = len(plain.encode(text, disallowed_special=()))
+        # Counted as a request's text (in parts), and as any other (whole, unless its first part was counted).
+        assert tokens.count(text) == expected and tokens.count(text, shared=True) == expected, repr(text)
         cut += tokens._LINE_START.search(text) is not None and max(map(len, text.splitlines())) > tokens._TAIL
     assert cut >= 1000, cut  # texts of several lines, one of them long enough to be cut at its last word
 
@@ -459,27 +462,31 @@ def test_a_text_counted_in_parts_has_the_tokens_of_one_encoding():
 @settings(max_examples=500, deadline=None)
 @given(st.text(alphabet="aZé1½'s \t\n\r.\u00a0\u2028\x1c🙂—", max_size=80))
 def test_any_text_counted_in_parts_has_the_tokens_of_one_encoding(text):
-    assert tokens.count(text) == len(tokens._encoding().encode(text, disallowed_special=()))
+    expected = len(tokens._encoding().encode(text, disallowed_special=()))
+    assert tokens.count(text) == expected and tokens.count(text, shared=True) == expected
 
 
 def test_a_source_shares_the_parts_of_the_prompt_it_is_cut_from():
     # Why count cuts each line at its last word: the source's lines, but its last word, are counted once.
     prompt = "Sources:\n\n[1] Returns Policy\n" + "Damaged goods may be returned " * 10 + "within thirty days of delivery.\n\n[2] Shipping\nWe ship.\n"
     tokens._counted.clear()
-    tokens.count(prompt)
+    tokens.count(prompt, shared=True)
     parts = dict(tokens._counted)
     source = prompt[prompt.index("[1]") : prompt.index("delivery.") + len("delivery.")]
     tokens.count(source)
     assert set(tokens._counted) - set(parts) == {" delivery."}
+    # A text that shares no first part with what was counted is encoded whole, and nothing of it kept.
+    kept = dict(tokens._counted)
+    assert tokens.count("[3] Warranty\n" + source) == len(tokens._encoding().encode("[3] Warranty\n" + source)) and tokens._counted == kept
 
 
 def test_the_parts_kept_are_bounded(monkeypatch):
     monkeypatch.setattr(tokens, "_ALL_KEPT", 1000)
     tokens._counted.clear()
     texts = [f"line {n} of a long text\n" for n in range(500)]
-    assert sum(tokens.count(t) for t in texts) == sum(len(tokens._encoding().encode(t)) for t in texts)
+    assert sum(tokens.count(t, shared=True) for t in texts) == sum(len(tokens._encoding().encode(t)) for t in texts)
     assert 0 < sum(map(len, tokens._counted)) <= 1000 and tokens._kept == sum(map(len, tokens._counted))
-    assert tokens.count("x" * (tokens._PART_KEPT + 1)) > 0 and max(map(len, tokens._counted)) <= tokens._PART_KEPT
+    assert tokens.count("x" * (tokens._PART_KEPT + 1), shared=True) > 0 and max(map(len, tokens._counted)) <= tokens._PART_KEPT
 
 
 def _request_logs(tmp_path: Path) -> list[Path]:
@@ -630,3 +637,50 @@ def test_a_line_of_more_words_than_a_content_label_is_none_as_normalising_it_say
     text = "".join(pieces)
     line = Line(0, len(text), text, lowercase(text))
     assert _is_content_label(line, None, "", words()) == (normalise_label(line.lower.strip()) in words().content_labels)
+
+
+def _comment_header_end_splitting_every_line(raw: str) -> int | None:
+    lines, at, bare = raw.split("\n"), 0, False
+    count = 0
+    for line in lines:
+        if not (line.startswith("#") and (line.rstrip() == "#" or line[1:2] in (" ", "\t"))):
+            break
+        bare = bare or line.rstrip() == "#"
+        at += len(line) + 1
+        count += 1
+    if count < 3 or not bare or count >= len(lines) or lines[count].strip() or not raw[at:].strip():
+        return None
+    return at
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(["#", "# ", "#\t", "## Title", "# Placeholders: {q}", "#x", "", " ", "\t", "prompt {q}", "text"]), max_size=10),
+       st.sampled_from(["\n", ""]))
+def test_a_comment_header_read_line_by_line_ends_where_splitting_every_line_says(lines, end):
+    from promptlint.readers.textfile import _comment_header_end
+
+    raw = "\n".join(lines) + end
+    assert _comment_header_end(raw) == _comment_header_end_splitting_every_line(raw)
+
+
+def test_an_example_marker_taken_word_by_word_reads_as_giving_characters_back_reads():
+    marker = segment.words().example_marker
+    plain = re.compile(marker.pattern.replace(r"]++\s*+|[^\W\d_]++\s++){0,3}?", r"]+\s*|[^\W\d_]+\s+){0,3}?"))
+    assert plain.pattern != marker.pattern
+    pieces = ["**", "__", "#", "## ", "- ", "• ", "✅", "❌ ", "->", "good ", "Bad ", "example", "examples", "e.g.", "for example", ":", "：",
+              " ", "  ", "output format", "x", "2", "!", ".", "(", ")", "here is an example", "пример", "例", "sample output", "\t", "use this ",
+              "format", "beispiel", "_", "---", "json"]
+    r = random.Random(17)
+    found = 0
+    for _ in range(20000):
+        line = "".join(r.choices(pieces, k=r.randint(1, 9))).lower()
+        mine, theirs = marker.match(line), plain.match(line)
+        assert (mine and (mine.span(), mine.groupdict())) == (theirs and (theirs.span(), theirs.groupdict())), repr(line)
+        found += mine is not None
+    assert found >= 3000, found
+
+
+def test_counting_nothing_loads_no_tokenizer(monkeypatch):
+    # A finding whose cost is no text ("tokens_text=''") must not load the tokenizer for a prompt that needs none.
+    monkeypatch.setattr(tokens, "_encoding", lambda: pytest.fail("the tokenizer was loaded"))
+    assert tokens.count("") == 0 and tokens.count("", shared=True) == 0

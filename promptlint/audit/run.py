@@ -212,7 +212,8 @@ def _findings(line: bytes, value, name: str, work: Work) -> tuple[Summary, int] 
         return summary([documents.syntax_error(name, str(exc).removeprefix(f"{name}: "), 1, 1)]), 0
     if not (doc.prompts or doc.errors):
         return None
-    size = sum(count_tokens(text) for prompt in doc.prompts for text in prompt.texts)
+    # Kept in parts: the rules count the request's sources next, and later records repeat its system prompt.
+    size = sum(count_tokens(text, shared=True) for prompt in doc.prompts for text in prompt.texts)
     return summary(check_document(doc, work.config).findings), size
 
 

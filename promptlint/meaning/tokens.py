@@ -50,13 +50,21 @@ _PART_KEPT, _ALL_KEPT = 1 << 16, 1 << 20  # characters
 _kept = 0
 
 
-def count(text: str) -> int:
+def count(text: str, *, shared: bool = False) -> int:
     """The cl100k_base tokens of ``text``: the sum of those of its parts, cut where the tokenizer's
     pre-split ends a piece whatever comes after it and reads nothing after it to find the pieces
     before (tests/test_perf_equivalence.py compares with one encoding of the whole): before a line
     that starts with no space, and between a letter or digit and a space. A long line is cut at its
     last word, so that a source, which ends without the blank lines that follow it in the prompt,
-    shares all but its last word with the prompt's own lines."""
+    shares all but its last word with the prompt's own lines.
+
+    ``shared``: the text's lines will be counted again (a logged request's messages: the rules count
+    its sources next, and the next records repeat its system prompt), so its parts are kept. Any
+    other text whose first part was never counted shares nothing with what was, and is encoded
+    whole: one call costs less than one a part (the sources of the bench corpus: 2.09-2.28 against
+    2.44-2.65 CPU s)."""
+    if not shared and _first_part(text) not in _counted:
+        return len(_encoding().encode_ordinary(text)) if text else 0  # nothing to count loads no tokenizer
     total, start = 0, 0
     for end in [*(cut.end() for cut in _LINE_START.finditer(text)), len(text)]:
         if end - start > _TAIL:
@@ -68,6 +76,14 @@ def count(text: str) -> int:
         total += _part(part) if found is None else found
         start = end
     return total
+
+
+def _first_part(text: str) -> str:
+    """The part ``count`` cuts first from ``text``."""
+    cut = _LINE_START.search(text)
+    end = cut.end() if cut else len(text)
+    word = _last_word(text, 0, end) if end > _TAIL else 0
+    return text[: word or end]
 
 
 def _last_word(text: str, start: int, end: int) -> int:

@@ -36,15 +36,19 @@ def read_text(file: Input) -> Document:
 def _comment_header_end(raw: str) -> int | None:
     """Where a template's comment header ends: three or more leading "#" comment lines, one of
     them a bare "#" (no Markdown heading is empty), then a blank line and the prompt."""
-    lines, at, bare = raw.split("\n"), 0, False
-    count = 0
-    for line in lines:
+    # The lines are found one by one: only the first few are read, and most files have no header.
+    at, count, bare = 0, 0, False
+    while True:
+        end = raw.find("\n", at)
+        line = raw[at:] if end < 0 else raw[at:end]
         if not (line.startswith("#") and (line.rstrip() == "#" or line[1:2] in (" ", "\t"))):
             break
         bare = bare or line.rstrip() == "#"
-        at += len(line) + 1
         count += 1
-    if count < 3 or not bare or count >= len(lines) or lines[count].strip() or not raw[at:].strip():
+        if end < 0:
+            return None  # comments alone: no prompt follows
+        at = end + 1
+    if count < 3 or not bare or line.strip() or not raw[at:].strip():
         return None
     return at
 
@@ -63,7 +67,7 @@ def _record_header_end(file: Input) -> int | None:
     lines ("Timestamp: ...", "Query: ...") under a banner of a few words or a rule, then a label alone that
     names the prompt ("Prompt:"). What the header says was logged beside the prompt, not sent."""
     at, fields = 0, 0
-    for line in file.raw.split("\n")[:_RECORD_LINES]:
+    for line in file.raw.split("\n", _RECORD_LINES)[:_RECORD_LINES]:
         at += len(line) + 1
         alone = _LABEL_ALONE.fullmatch(line)
         if alone and fields >= 2 and file.lexicon.means(alone["label"], "prompt"):

@@ -64,8 +64,11 @@ def check(prompt: Prompt, ctx: RuleContext):
     markers = patterns(marker_words)
     for source in prompt.sources:
         scopes = [source.header, _first_line(prompt, source.content)] + [f.span for f in source.fields] + source.wrapper_lines
-        # Most scopes hold none of the markers' fixed strings: they are not searched. (The
+        # Most scopes hold none of the markers' fixed strings: they are not searched. Nor, most often, does
+        # the stretch that holds them all (the header, the fields, the first line), looked at once. (The
         # instructions below are searched without this test: they are a small part of a prompt.)
+        if not may_match(marker_words, prompt.lower, min(s.start for s in scopes), max(s.end for s in scopes)):
+            continue
         match = next((m for s in scopes if may_match(marker_words, prompt.lower, s.start, s.end) and (m := markers.search(prompt.lower, s.start, s.end))), None)
         if match:
             yield ctx.finding(

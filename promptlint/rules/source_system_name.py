@@ -34,6 +34,8 @@ none. A slot is reported only inside a sources loop, where a renderer repeats it
 
 from __future__ import annotations
 
+from functools import cache
+
 from ..meaning import vocabulary
 from ..meaning.lexicon import Lexicon
 from ..model.prompt import Field, Prompt, Source
@@ -59,8 +61,14 @@ def _names_system(source: Source, field: Field, ambiguous: frozenset[str], lexic
     return source.repeated and is_slot(field.value) and field.label not in ambiguous and lexicon.means(field.label, "system")
 
 
+@cache
+def _systems(words: tuple[str, ...]) -> frozenset[str]:
+    # The rule asks for its list on every prompt: each list is normalised once.
+    return frozenset(" ".join(w.lower().split()) for w in words)
+
+
 def check(prompt: Prompt, ctx: RuleContext):
-    systems = frozenset(" ".join(w.lower().split()) for w in ctx.words("systems"))
+    systems = _systems(tuple(ctx.words("systems")))
     ambiguous = vocabulary.label_set(ctx.lexicon.phrases("origin"))
     for source in prompt.sources:
         for field in source.fields:

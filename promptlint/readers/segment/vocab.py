@@ -192,8 +192,10 @@ def _example_marker(cues: list[str]) -> re.Pattern[str]:
     rule = r"[-=#*_ \t]*"
     named = r"(?P<name>[^.!?\n]{0,60}?)"
     # A few words or symbols may qualify the cue ("**✅ Good example:**", "Use this output format:"), not a
-    # group or a list ("Context (e.g. documents):").
-    qualified = r"(?:[^\w\s(),:;\[\]]+\s*|[^\W\d_]+\s+){0,3}?"
+    # group or a list ("Context (e.g. documents):"). Each is taken whole, with the spaces after it (possessive):
+    # no cue starts with a symbol or a space, nor goes on a word, so giving a character back finds no match that
+    # keeping it misses; and a line of a chunk's prose was given back character by character.
+    qualified = r"(?:[^\w\s(),:;\[\]]++\s*+|[^\W\d_]++\s++){0,3}?"
     return re.compile(
         r"\s*(?:[-*\u2022]\s+)?(?:(?P<heading>#{1,6})\s*)?(?P<bold>\*\*|__)?" + rule + qualified + cue + named
         + r"\s*(?P<colon>[:\uff1a])?\s*(?:\*\*|__)?(?:" + rule + r"|(?<=[:\uff1a])[ \t]*(?P<shown>\S.*))$"
