@@ -141,7 +141,7 @@ def _record_lines(text: str, lines: list[Line], vocab: Vocab, stop: frozenset[st
     for line in lines:
         field = _RECORD_FIELD.match(line.lower)
         label = normalise_label(field["label"]) if field else ""
-        if label in stop or (field and looks_like_instruction(line, vocab.lexicon)):
+        if _ends_the_record(line, field, label, bool(fields), vocab, stop):
             return None  # the question, the history or an instruction, not a source
         if field and label in vocab.content_labels and content is None:
             content, labelled = Span(line.start + field.start("value"), line.end), True
@@ -160,11 +160,33 @@ def _record_lines(text: str, lines: list[Line], vocab: Vocab, stop: frozenset[st
             # Prose after "Label: value" lines under a content label: those lines were the text's own.
             del fields[before_text:]
             content, trailing = Span(content.start, line.end), False
+        elif content is None and _opens_the_text(fields, line):
+            opened = fields.pop()
+            content, labelled = Span(opened.value_span.start, line.end), True
+            before_text = len(fields)
         else:
             content = Span(line.start, line.end) if content is None else Span(content.start, line.end)
     if content is None or not fields or _announces(text, content, fields):
         return None
     return fields, content, labelled
+
+
+def _ends_the_record(line: Line, field: re.Match[str] | None, label: str, after_fields: bool, vocab: Vocab, stop: frozenset[str]) -> bool:
+    """Whether a line says the lines are no record: an instruction, or a label of the question, the history or
+    the context; but a question under another field ("Section: ...", then "Question: ...") is an FAQ entry's own."""
+    if field and looks_like_instruction(line, vocab.lexicon):
+        return True
+    return label in stop and not (after_fields and label in vocab.question_labels)
+
+
+# A field's value this long is a sentence of text, not a value of metadata.
+PROSE_WORDS = 8
+
+
+def _opens_the_text(fields: list[Field], line: Line) -> bool:
+    """Whether the field on the line before an unlabelled line holds a sentence, not a value: its label
+    opened the text ("Answer: Yes, even if you don't register, ..." and the lines after it)."""
+    return bool(fields) and fields[-1].span.end == line.start and len(fields[-1].value.split()) >= PROSE_WORDS
 
 
 def _announces(text: str, content: Span, fields: list[Field]) -> bool:
