@@ -531,3 +531,16 @@ def test_config_words_reach_the_title_attributes_and_the_naming_slots(word):
     for text in (elements, headed):
         assert "PL205" in {f.code for f in lint_text(text, path="t.txt", config=build({}, "test"))}
         assert "PL205" not in {f.code for f in lint_text(text, path="t.txt", config=config)}
+
+
+@pytest.mark.parametrize("block", ["{\n    add(current);\n}", "{\n  return total;\n}", "{{\n  value\n}}"])
+def test_braces_around_lines_of_code_are_no_slot(block):
+    """A retrieved code chunk's blocks are code: the prompt is still assembled, and its fenced chunks are text, not examples."""
+    chunk = f"```\nvoid step()\n{block}\n```"
+    text = (f"Suggest a fix.\n\n--- [1] src/a.cpp:1-4\n{chunk}\n\n--- [2] src/b.cpp:9-12\n{chunk}\n\n"
+            "Rules:\n- Keep the interface.\n- Explain each change in one sentence.\n")
+    prompt = segment_text(text)
+    assert prompt.assembled and len(prompt.sources) == 2
+    assert all("void step()" in text[s.content.start : s.content.end] for s in prompt.sources)
+    # The twin: a slot on one line is a slot, and the text is a template.
+    assert not segment_text(text.replace("void step()", "void {name}()")).assembled

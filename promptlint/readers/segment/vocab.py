@@ -205,10 +205,11 @@ def _example_marker(cues: list[str]) -> re.Pattern[str]:
 # A template slot in text: {name}, {name:.2f}, {doc['x']}, {{ name }}, Dify's {{#name#}},
 # Semantic Kernel's {{$name}}, string.Template's $name and Bedrock's $name$. Words after
 # the name ("${the question to be answered}") describe a value in a written-out format: not a
-# slot; an operator after it ("{{ context or '' }}") is the template's expression.
+# slot; an operator after it ("{{ context or '' }}") is the template's expression. A slot is on
+# one line: braces around lines ("{\n    add(current);\n}") are code.
 SLOT = re.compile(
-    r"(?:(?P<brace>\{\{?[#\s]*\$?)|(?<![\w$])\$)(?P<name>[a-z_]\w*+(?:\.\w+)*+)"
-    r"(?(brace)(?!\s+(?!(?:or|and|if|else|is|not|in)\s)[a-z])(?:[^{}\n]{0,80}?)[#\s]*\}\}?|\$?)"
+    r"(?:(?P<brace>\{\{?[# \t]*\$?)|(?<![\w$])\$)(?P<name>[a-z_]\w*+(?:\.\w+)*+)"
+    r"(?(brace)(?![ \t]+(?!(?:or|and|if|else|is|not|in)\s)[a-z])(?:[^{}\n]{0,80}?)[# \t]*\}\}?|\$?)"
 )
 
 
