@@ -544,3 +544,12 @@ def test_braces_around_lines_of_code_are_no_slot(block):
     assert all("void step()" in text[s.content.start : s.content.end] for s in prompt.sources)
     # The twin: a slot on one line is a slot, and the text is a template.
     assert not segment_text(text.replace("void step()", "void {name}()")).assembled
+
+
+@pytest.mark.parametrize("label", ["**Question:**", "**Question**:", "__Question:__", "## **Question:**"])
+def test_a_label_in_bold_is_read_as_the_label(label):
+    text = f"You answer from the context.\n\n**Context:**\nThe lab is graded weekly.\n\n{label} Is the lab graded?\n"
+    prompt = segment_text(text)
+    assert [text[q.start : q.end] for q in prompt.questions] == ["Is the lab graded?"]
+    # The twin: a bold label that names no question introduces no question.
+    assert segment_text(text.replace("Question", "Note")).questions == []

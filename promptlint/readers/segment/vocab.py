@@ -352,7 +352,7 @@ def text_lines(text: str, lower: str, start: int = 0, end: int | None = None) ->
 LABEL_LINE = re.compile(r"\s*(?:[-*•]\s+)?(?:\*\*|__)?(?P<label>(?:[^\W\d]|@)[\w .@;/-]{0,40}?)(?:\*\*|__)?\s*[:=：](?!//)\s*(?:\*\*|__)?\s*(?P<value>.*)$")
 # "label: value", "label=value" or "label value" inside a header group.
 INLINE_ITEM = re.compile(r"\s*(?P<label>(?:[^\W\d_]|@)(?:[^\W\d]|[ .@;-]){0,30}?)\s*(?:[:=：]\s*|\s+(?=[\d({]))(?P<value>\S.*?)\s*$")
-QUESTION_LINE = re.compile(r"\s*(?:#{1,6}\s*)?(?P<label>[^\W\d_][\w' ]{0,20}?)\s*[:：]\s*(?P<value>.*)$")
+QUESTION_LINE = re.compile(r"\s*(?:#{1,6}\s*)?(?:\*\*|__)?(?P<label>[^\W\d_][\w' ]{0,20}?)\s*(?:\*\*|__)?[:：](?:\*\*|__)?\s*(?P<value>.*)$")
 SEPARATOR = re.compile(r"\s*(?:[-=*_]{3,}|```\w*)\s*$")
 
 
