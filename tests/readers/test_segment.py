@@ -553,3 +553,15 @@ def test_a_label_in_bold_is_read_as_the_label(label):
     assert [text[q.start : q.end] for q in prompt.questions] == ["Is the lab graded?"]
     # The twin: a bold label that names no question introduces no question.
     assert segment_text(text.replace("Question", "Note")).questions == []
+
+
+@pytest.mark.parametrize("word", ["Source", "Document", "Chunk"])
+def test_a_source_word_then_its_name_in_brackets_heads_a_source(word):
+    """"Source [report.pdf, Page 8]:" (enterprise_rag's dump): the bracket names the source, then its fields."""
+    text = (f"Answer from the context.\n\n{word} [report.pdf, Page 8]:\nBrakes fade after ten stops.\n\n"
+            f"{word} [manual.pdf, Page 2]:\nThe cooling fan starts at 95 C.\n\nQuestion: When does the fan start?\n")
+    prompt = segment_text(text)
+    assert [(s.title, [(f.label, f.value) for f in s.fields]) for s in prompt.sources] == [
+        ("report.pdf", [("page", "8")]), ("manual.pdf", [("page", "2")])]
+    # The twin: a word that names no source ("See") heads nothing.
+    assert segment_text(text.replace(f"{word} [", "See [")).sources == []

@@ -394,7 +394,7 @@ def _is_boundary(line: Line, vocab: Vocab) -> bool:
 
 
 _KEY_GROUPS = ("key1", "key2", "key3", "key4", "key5", "key6")
-_REST_GROUPS = ("rest1", "rest2", "rest3", "rest4", "rest5", "rest6", "rest7", "rest8", "rest9")
+_REST_GROUPS = ("rest1", "rest2", "rest3", "rest4", "rest5", "rest6", "rest7", "rest8", "rest9", "rest10")
 
 
 def _text_source(text: str, position: int, header: Line, match: re.Match[str], body: list[Line], vocab: Vocab) -> Source:
@@ -406,6 +406,9 @@ def _text_source(text: str, position: int, header: Line, match: re.Match[str], b
     if (on_header := _chunk_on_header(text, position, header, rest, body, key, key_span, vocab)) is not None:
         return on_header
     title, heading, fields = parse_header(text, rest, vocab)
+    if rest_group == "rest10" and not title and fields and not fields[0].label:
+        # "Source [report.pdf, Page 8]:": the bracket opens with what names the source.
+        title, fields = fields[0].value, fields[1:]
     fields = [ordinal, *fields] if ordinal else fields
     body_read = read_body(text, body, vocab, default_start=header.end)
     fields += body_read.fields

@@ -119,6 +119,8 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         # heading, a source's header only when it carries metadata and text follows (sources.LISTED).
         r"|(?P<key6>\d{1,3})[.)]\s+(?P<rest8>\S.*)"
         r"|#{1,6}\s+(?P<rest9>[^#\s].*)"
+        # "Source [report.pdf, Page 8]:": the word, then what names the source in brackets, and a colon.
+        r"|(?:" + words + r")\s*(?P<rest10>\[[^\[\]\n]{2,200}\])\s*:"
         r")$"
     )
     roles = alternation(seg["role-markers"])
