@@ -243,6 +243,8 @@ def _adds(body: list[ast.stmt], helpers: Helpers, nested: bool = False, binding:
     growing = _growing(body)
     for statement in body:
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+            if _rewrites(statement, named):
+                continue  # `formatted = formatted[:keep] + "..."`: the same text cut or cleaned, read as it was made
             named[statement.targets[0].id] = _strings(statement.value, helpers)
             if binding:
                 binding[statement.targets[0].id] = bind(statement.value, binding)
@@ -278,6 +280,12 @@ def _growing(body: list[ast.stmt]) -> set[str]:
     adds = [added for added in map(_added, body) if added is not None]
     shown = {part.value.id for added in adds for part in _plain_fields(added) if isinstance(part.value, ast.Name)}
     return {added.id for added in adds if isinstance(added, ast.Name)} | shown
+
+
+def _rewrites(statement: ast.Assign, named: dict[str, list[ast.AST]]) -> bool:
+    """Whether an assignment makes a text the body holds from that text itself (`text = text.strip()`)."""
+    target = statement.targets[0].id
+    return bool(named.get(target)) and any(isinstance(n, ast.Name) and n.id == target for n in ast.walk(statement.value))
 
 
 def _plain_fields(string: ast.AST) -> list[ast.FormattedValue]:

@@ -554,3 +554,34 @@ def test_a_body_that_dispatches_on_the_items_kind_is_not_one_text(nested):
     sequence = "\n        ".join(b.split(":\n            ", 1)[1] for b in branches)
     twin = f"def render_context(blocks):\n    out = []\n    for b in blocks:\n        {sequence}\n    return \"\\n\".join(out)\n"
     assert [code for *_, code in _found(twin)] == ["PL104"]
+
+
+REWRITTEN = '''def _format_chunk(result, index):
+    return (
+        f"--- [{index}] {result.path}\\n"
+        f"relevance={result.score:.3f}\\n"
+        f"{result.text}\\n"
+    )
+
+
+def assemble_context(results, budget):
+    chunk_texts = []
+    for index, result in enumerate(results, start=1):
+        formatted = _format_chunk(result, index)
+        if len(formatted) > budget:
+            formatted = REWRITE
+        chunk_texts.append(formatted)
+    context = "\\n".join(chunk_texts)
+    return context
+'''
+
+
+@pytest.mark.parametrize("rewrite", ['formatted[:budget] + "\\n... [chunk truncated]\\n"', "formatted.strip()", 'formatted.replace("\\t", " ")'])
+def test_a_text_cut_or_cleaned_in_place_is_read_as_it_was_made(rewrite):
+    """`formatted = formatted[:keep] + "..."` under an `if`: the chunk's text as the helper makes it (RAAG's context)."""
+    module = REWRITTEN.replace("REWRITE", rewrite)
+    [template] = [t for t in templates_in(module) if t.loop is not None]
+    assert template.text == "--- [{index}] {result.path}\nrelevance={result.score:.3f}\n{result.text}\n"
+    # The twin: a text made afresh from something else is that text.
+    fresh = REWRITTEN.replace("REWRITE", 'f"[{index}] {result.path} (cut)"')
+    assert "(cut)" in "".join(t.text for t in templates_in(fresh) if t.loop is not None)
