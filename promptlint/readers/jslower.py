@@ -98,7 +98,11 @@ class _Lowering:
 
     def expression_statement(self, node) -> list[ast.stmt]:
         if node.type == "assignment_expression":
-            return [self.at(ast.Assign([self.target(node.child_by_field_name("left"))], self.expr(node.child_by_field_name("right"))), node)]
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if right is not None and right.type in ("arrow_function", "function_expression", "function"):
+                # `module.exports = function formatPrompt(...) {...}`: a function, named as it says or as what it is bound to.
+                return [self.function(right, right.child_by_field_name("name") or _last_name(left), right.child_by_field_name("body"))]
+            return [self.at(ast.Assign([self.target(left)], self.expr(right)), node)]
         if node.type == "augmented_assignment_expression":
             operator = node.child_by_field_name("operator")
             op = _ARITHMETIC.get(self.text(operator)[:-1], ast.Add) if operator is not None else ast.Add
@@ -411,3 +415,8 @@ def _number(text: str) -> float | int:
 def _unescaped(text: str) -> str:
     """A template's literal text as its value: the escapes it keeps as written (`\\$`, `\\{`, `\\\\`) read."""
     return text.replace("\\$", "$").replace("\\{", "{").replace("\\\\", "\\")
+
+
+def _last_name(target):
+    """The node that names what a value is bound to: `exports.formatPrompt`'s property, or the name itself."""
+    return target.child_by_field_name("property") if target is not None and target.type == "member_expression" else target

@@ -133,6 +133,11 @@ Answer:`;
 }
 ''',
 }
+# A function bound to what a CommonJS module exports, by its own name or by the export's.
+GROWN["exported.js"] = GROWN["prompts.ts"].replace("export function getRagPrompt(question: string, topics: string, currentDate?: string): string {",
+                                                   "module.exports = function (question, topics, currentDate) {")
+GROWN["named-export.js"] = GROWN["prompts.ts"].replace("export function getRagPrompt(question: string, topics: string, currentDate?: string): string {",
+                                                       "exports.getRagPrompt = (question, topics, currentDate) => {")
 RULES = "1. Follow the topics above and consider when each happened.\n2. Cite a topic you use at the end of the sentence, like [topic 7].\n3. If the topics cannot answer, say so.\n4. Be complete and clearly structured."
 
 
