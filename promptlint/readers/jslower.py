@@ -29,6 +29,8 @@ _CONSTANTS = {"true": True, "false": False, "null": None, "undefined": None}
 # Wrappers that only say a value's type or await it: the value is what they hold.
 _THROUGH = frozenset({"parenthesized_expression", "await_expression", "as_expression", "non_null_expression", "satisfies_expression", "type_assertion"})
 _FUNCTIONS = frozenset({"function_declaration", "generator_function_declaration", "method_definition"})
+# The item of a callback whose parameter is an object pattern.
+_ITEM = "item"
 # Deeper than this a tree is not lowered (each level is a call deeper here).
 MAX_DEPTH = 200
 
@@ -177,6 +179,8 @@ class _Lowering:
         """An object pattern's (local, key) pairs: `{ title, url: link }` is (title, title), (link, url)."""
         pairs = []
         for child in node.named_children:
+            if child.type == "object_assignment_pattern":  # `{ metadata = {} }`: the key, with a default
+                child = child.child_by_field_name("left") or child
             if child.type == "shorthand_property_identifier_pattern":
                 pairs.append((self.text(child), self.text(child)))
             elif child.type == "pair_pattern" and (value := child.child_by_field_name("value")) is not None and value.type == "identifier":
@@ -321,6 +325,13 @@ class _Lowering:
             returned = self.returned(body) if params is not None else None
             if returned is None:
                 return None
+            if keys := self.destructured(argument):
+                # `({ text, file_name }) => ...`: each name is the item's key (`item.text`), as `x => x.text` reads it.
+                from .pycalls import bind
+
+                item = self.at(ast.Name(_ITEM, ast.Load()), node)
+                returned = bind(returned, {local: self.at(ast.Attribute(item, key, ast.Load()), node) for local, key in keys})
+                params = [_ITEM, *params[1:]]
             target, iterated = self.iteration(params, self.expr(receiver), node)
             return ast.ListComp(returned, [ast.comprehension(target, iterated, [], 0)])
         if name == "join":
@@ -352,6 +363,16 @@ class _Lowering:
             return None, None
         params = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
         return self.parameters(params), node.child_by_field_name("body")
+
+    def destructured(self, node) -> list[tuple[str, str]]:
+        """A callback's first parameter written as an object pattern, as its (local, key) pairs; none otherwise."""
+        while node is not None and node.type == "parenthesized_expression" and node.named_child_count:
+            node = node.named_children[0]
+        params = node.child_by_field_name("parameters") if node is not None else None
+        first = params.named_children[0] if params is not None and params.named_child_count else None
+        if first is not None and first.type in ("required_parameter", "optional_parameter"):
+            first = first.child_by_field_name("pattern")
+        return self.pattern(first) if first is not None and first.type == "object_pattern" else []
 
     def iteration(self, params: list[str], iterated: ast.expr, node):
         """The target and iterable of a loop over ``iterated`` with the callback's (item, index) parameters."""

@@ -387,3 +387,30 @@ def test_a_local_text_shown_as_a_field_of_the_text_pushed_is_read_as_that_text(f
     found = [(f.line, f.code, f.fix) for f in lint_text(source, path="build.ts", config=CONFIG)]
     assert found == [(8 if grown else 5, code, None)]
     assert lint_text(source.replace(f" | {field.replace('X', 'r')}", ""), path="build.ts", config=CONFIG) == []
+
+
+DESTRUCTURED = '''module.exports = function formatPrompt({ contextChunks = [], question }) {
+  const context = contextChunks
+    .map((PARAM) => {
+      const parts = [
+        `- File: ${FILE}`,
+        `- Chunk: ${CHUNK}`,
+        `- Content: ${TEXT}`,
+      ].filter(Boolean);
+      return parts.join("\\n");
+    })
+    .join("\\n\\n---\\n\\n");
+  return [{ role: "user", content: `Context:\\n\\n${context}\\n\\nQuestion: ${question}` }];
+};
+'''
+
+
+@pytest.mark.parametrize("param, file, chunk, text", [
+    ("{ text, file_name, metadata = {} }", "file_name", "metadata.chunk_index", "text"),
+    ("{ text: body, file_name: name, metadata }", "name", "metadata.chunk_index", "body"),
+    ("c", "c.file_name", "c.metadata.chunk_index", "c.text"),
+])
+def test_a_callback_s_destructured_item_reads_as_the_item(param, file, chunk, text):
+    """`.map(({ text, file_name }) => ...)` renders each item as `.map(c => ... c.text ...)` does (Cognidesk)."""
+    module = DESTRUCTURED.replace("PARAM", param).replace("FILE", file).replace("CHUNK", chunk).replace("TEXT", text)
+    assert [f.code for f in lint_text(module, path="prompt.js") if f.code == "PL203"] == ["PL203"]
