@@ -245,7 +245,7 @@ BAD_YAML = [
     ("rules: {PL999: {}}\n", "rules: unknown rule 'PL999'"),
     ("rules: {retrieval-score: 3}\n", "rules.retrieval-score must be a mapping of options"),
     ("rules:\n  retrieval-score:\n    bogus: 1\n", "rules.retrieval-score: unknown option 'bogus' (options: none)"),
-    ("rules: {retrieval-score: {extend-labls: [x]}}\n", "rules.retrieval-score.extend-labls: unknown word list (expected extend-labels, extend-announced)"),
+    ("rules: {retrieval-score: {extend-labls: [x]}}\n", "rules.retrieval-score.extend-labls: unknown word list (expected extend-labels, extend-announced, extend-asked-to-score)"),
     ("rules: {retrieval-score: {extend-labels: x}}\n", "rules.retrieval-score.extend-labels must be a list of strings"),
     ("rules: {context-budget: {budget: lots}}\n", "rules.context-budget.budget must be a number, got 'lots'"),
     ("rules: {context-budget: {budget: -1}}\n", "rules.context-budget.budget must not be negative"),

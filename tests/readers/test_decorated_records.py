@@ -119,3 +119,9 @@ def test_an_attribution_after_each_text_names_its_document(dash):
     distinct = "\n".join(f"[{n}] {t} {dash} note {n}, page {n}" for n, t in enumerate(TEXTS, 1))
     twin = segment_text("Answer with citations.\nContext:\n" + distinct + "\n")
     assert [s.title for s in twin.sources] == [None] * 4
+
+
+def test_the_twin_with_another_style_inside_one_chunk_only_reads_it_as_a_source():
+    """A header of another style inside one chunk alone may be a source written another way ("[2]" then "Document 3:")."""
+    text = _dump().replace("## Article 2\n\nAcme wins a defence order.", "Acme wins a defence order.").replace("## Article 3", "Acme adds:")
+    assert sum("## Article 2" in text[s.header.start : s.header.end] for s in segment_text(text).sources) == 1

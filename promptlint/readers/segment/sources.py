@@ -150,14 +150,24 @@ def _style(match: re.Match[str]) -> tuple[str, str]:
 
 
 def _within_the_first_style(headers: list[tuple[int, re.Match[str]]]) -> list[tuple[int, re.Match[str]]]:
-    """Where the first header's style repeats, it is the renderer's: another style that stands between two
-    of its headers is written in a chunk's own text, wherever it stands ("DOCUMENT 1" over "Chunk: 617",
-    then a Markdown file whose "## Article 2" heads a section of that chunk)."""
+    """Where the first header's style repeats, it is the renderer's: another style that stands inside two of
+    its chunks or more (between a header of the first style and the next) is written in the chunks' own text,
+    wherever it stands ("DOCUMENT 1" over "Chunk: 617", then a Markdown file whose "## Article 2" heads a
+    section of that chunk)."""
     if not headers:
         return headers
     styles = [_style(match) for _, match in headers]
-    outer = [n for n, style in enumerate(styles) if style == styles[0]]
-    inner = {styles[n] for n in range(outer[0], outer[-1]) if styles[n] != styles[0]} if len(outer) >= 2 else set()
+    # Each header of another style, by the first-style header it follows, where another first-style one comes after.
+    last = max(n for n, style in enumerate(styles) if style == styles[0])
+    under: dict[tuple[str, str], set[int]] = {}
+    opened = 0
+    for n, style in enumerate(styles[:last]):
+        if style == styles[0]:
+            opened = n
+        else:
+            under.setdefault(style, set()).add(opened)
+    # Written inside two chunks or more, it is the chunks' own; inside one, it may be a source of another style.
+    inner = {style for style, chunks in under.items() if len(chunks) >= 2}
     return [h for h, style in zip(headers, styles) if style not in inner]
 
 
