@@ -26,11 +26,29 @@ def read_text(file: Input) -> Document:
     if pieces:
         prompts = [Prompt((raw[start:end],), Verbatim(start, end), syntax=Syntax.JINJA if "{%" in raw[start:end] else Syntax.TEXT) for start, end in pieces]
         return file.document(DocumentKind.TEXT, prompts)
-    header = (_comment_header_end(raw) or _record_header_end(file)) if syntax == Syntax.TEXT else None
+    header = (_front_matter_end(raw) or _comment_header_end(raw) or _record_header_end(file)) if syntax == Syntax.TEXT else None
     if header is not None:
-        # "# Prompt template for ...\n#\n# Placeholders: ..." documents the template; the prompt follows it.
+        # "# Prompt template for ...\n#\n# Placeholders: ..." documents the template; the prompt follows it,
+        # as it follows YAML front matter ("---\nname: synthesis\ndate: 2026-05-03\n---").
         return file.document(DocumentKind.TEXT, [Prompt((raw[header:],), Verbatim(header, len(raw)))])
     return _template(file, syntax)
+
+
+# YAML front matter: a mapping between two "---" lines at the top of the file.
+_FRONT_MATTER = re.compile(r"---[ \t]*\n(?P<yaml>.*?)\n---[ \t]*(?:\n|$)", re.DOTALL)
+
+
+def _front_matter_end(raw: str) -> int | None:
+    """Where a prompt file's YAML front matter ends: its name, version and notes describe the file, and
+    the model gets what follows them."""
+    matter = _FRONT_MATTER.match(raw) if raw.startswith("---") else None
+    if matter is None or not raw[matter.end() :].strip():
+        return None
+    try:
+        data = yaml.safe_load(matter["yaml"])
+    except yaml.YAMLError:
+        return None
+    return matter.end() if isinstance(data, dict) and data else None
 
 
 def _comment_header_end(raw: str) -> int | None:

@@ -355,3 +355,15 @@ def test_quotes_inside_a_fenced_block_belong_to_that_block():
     page = 'Notes on the prompt.\n\n```python\nPROMPT = """\nAnswer from {context}.\nQuestion: {question}\n"""\n```\n\nMore notes follow here.\n'
     [prompt] = parse_text(page, "README.md", ".md").prompts
     assert prompt.text == 'PROMPT = """\nAnswer from {context}.\nQuestion: {question}\n"""\n'
+
+
+FRONT_MATTER = "---\nname: synthesis\nversion: v3\ndate: 2026-05-03\nnotes: |\n  Replaces v2.\n---\n"
+BODY = "You summarise notes.\n\nRULES:\n- Cite every note you use.\n- Say when two notes disagree.\n- Never invent a name or a date.\n- Answer in the user's language.\n\nCONTEXT:\n{context}\n\nQUESTION: {question}\n"
+
+
+@pytest.mark.parametrize("suffix", [".txt", ".md"])
+def test_a_prompt_file_s_front_matter_is_no_part_of_the_prompt(suffix):
+    """`date: 2026-05-03` in the front matter dates the file, not the request (rag-obsidian's prompt files)."""
+    assert [f.code for f in lint.lint_text(FRONT_MATTER + BODY, path="synthesis" + suffix) if f.code == "PL305"] == []
+    # The twin: the same date line in the prompt's own text is a timestamp before the rules.
+    assert [f.code for f in lint.lint_text("Today is 2026-05-03.\n" + BODY, path="synthesis" + suffix) if f.code == "PL305"] == ["PL305"]
