@@ -29,6 +29,8 @@ instruction verb, perhaps after an adverb ("Answer only from...", "2. **Cite:** 
 task ("If your sources disagree, you say so"). The words are in `rules/cache-boundary.yaml`, in
 English and a few other languages (French, German, Spanish, Italian; "you" and the task's words
 in Chinese, Japanese and Korean); a line in a language they do not hold does not count there.
+A "Context:" section in a prompt that puts no question to the model (no question label, no line
+ending in "?") is a static prompt's setting ("The user is a small business owner ..."), not data.
 With no context label, the data is what a sentence announces as pasted after it ("Given the following
 document, ...", "I was given the following JSON response"): a JSON value, or the lines up to a gap of
 two blank lines (or to the next part of the prompt).

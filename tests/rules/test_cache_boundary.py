@@ -509,3 +509,17 @@ def test_a_verb_after_an_adverb_speaks_to_the_model(line):
     # Its twin, the same words as a noun phrase, instructs nothing.
     twin = text.replace(line, "First-year projects: see the handbook.").replace(line.replace(".", " for every part of the question."), "")
     assert [f.code for f in lint_text(twin, path="p.txt", config=CONFIG)] == []
+
+
+# A static prompt file whose "Context" section sets the scene: no question is put to the model anywhere.
+SETTING = ("# Role\nYou are a support assistant.\n\n{label}\nThe user is a small business owner who runs an online shop and wants "
+           "clear answers about shipping rules and returns.\n\n## Rules\n1. Answer in two sentences.\n2. Cite the policy section you use.\n"
+           "3. Say when the policy does not cover the case.\n4. Never promise refunds.\n")
+
+
+@pytest.mark.parametrize("label", ["Context:", "**Context:**", "CONTEXT:"])
+def test_a_context_section_of_a_prompt_that_asks_nothing_is_its_setting(label):
+    assert _found(SETTING.format(label=label), "p.md") == []
+    # The twin: the same prompt as a run sent it, with the user's question, reads the section as data.
+    asked = SETTING.format(label=label) + "\nQuestion: Can I return an opened parcel?\n"
+    assert [code for _, _, code in _found(asked, "p.md")] == ["PL305"]

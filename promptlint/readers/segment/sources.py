@@ -297,11 +297,22 @@ def _labelled_context(text: str, lines: list[Line], vocab: Vocab, messages: list
         if labelled and labelled["value"].strip() and (label in vocab.context_labels or passage):
             rest = cut_last_source(lines[index + 1 :], vocab, messages, line.start, seen_content=True)
             found = trim(text, Span(line.start + labelled.start("value"), rest[-1].end if rest else line.end))
-        elif labelled and label in vocab.context_labels and found is None:
+        elif labelled and label in vocab.context_labels and found is None and _asks(lines, vocab):
             rest = strip_blank_edges(cut_last_source(lines[index + 1 :], vocab, messages, line.end))
             if rest and sum(len(ln.text.split()) for ln in rest) >= PASSAGE_WORDS:
                 found = trim(text, Span(rest[0].start, rest[-1].end))
     return found
+
+
+def _asks(lines: list[Line], vocab: Vocab) -> bool:
+    """Whether the text puts a question to the model (a question label, or a line that ends in "?"): a prompt
+    as a run sent it. With none, a "Context:" section alone is a static prompt's setting ("The user is a small
+    business owner ..."), not data retrieved for a request."""
+    for line in lines:
+        labelled = QUESTION_LINE.match(line.lower)
+        if line.text.rstrip().endswith(("?", "\uff1f")) or (labelled and normalise_label(labelled["label"]) in vocab.question_labels):
+            return True
+    return False
 
 
 _CONTEXT_ELEMENT = re.compile(r"<([a-z_][\w-]*)(?:\s[^<>]*)?>")
