@@ -418,13 +418,21 @@ def _joined_items(node: ast.AST | None) -> list[ast.AST] | None:
     if items is None or not isinstance(node.func.value, ast.Constant) or not isinstance(node.func.value.value, str):
         return None
     if isinstance(items, (ast.List, ast.Tuple)):
-        return list(items.elts)
+        return [piece for item in items.elts for piece in (_spread(item.value) if isinstance(item, ast.Starred) else [item])]
     if isinstance(items, (ast.ListComp, ast.GeneratorExp)):
         generator = items.generators[0]
         if not isinstance(generator.target, ast.Name):
             return None
         return [bind(items.elt, {generator.target.id: _first(generator.iter)})]
     return [_first(items)]
+
+
+def _spread(value: ast.AST) -> list[ast.AST]:
+    """The lines a spread adds among the others (`*lines`, `...(stale ? ["(stale)"] : [])`): a list written
+    out, its items; under a condition, the items it adds when the test holds; any other value, its first."""
+    if isinstance(value, ast.IfExp):
+        value = value.body
+    return list(value.elts) if isinstance(value, (ast.List, ast.Tuple)) else [_first(value)]
 
 
 def _first(iterated: ast.AST) -> ast.AST:

@@ -585,3 +585,29 @@ def test_a_text_cut_or_cleaned_in_place_is_read_as_it_was_made(rewrite):
     # The twin: a text made afresh from something else is that text.
     fresh = REWRITTEN.replace("REWRITE", 'f"[{index}] {result.path} (cut)"')
     assert "(cut)" in "".join(t.text for t in templates_in(fresh) if t.loop is not None)
+
+
+SPREAD = '''def format_source(source):
+    caption_line = [f"Caption: {source.caption}"] if source.caption else []
+    return "\\n".join(
+        [
+            f"[{source.source_id}]",
+            f"File name: {source.file_name}",
+            SPREAD
+            f"Score: {source.score:.4f}",
+            "Content:",
+            source.content,
+        ]
+    )
+
+
+def format_context(sources):
+    return "\\n\\n".join(format_source(source) for source in sources)
+'''
+
+
+@pytest.mark.parametrize("spread", ["*caption_line,", ""])
+def test_lines_spread_into_a_joined_list_are_read_among_the_others(spread):
+    """`*caption_line` among the lines a helper joins (rfc-rag-agent's source formatter): the other lines are still read."""
+    module = SPREAD.replace("SPREAD", spread)
+    assert [f.code for f in lint_text(module, path="context.py") if f.code == "PL102"] == ["PL102"]
