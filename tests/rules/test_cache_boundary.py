@@ -523,3 +523,12 @@ def test_a_context_section_of_a_prompt_that_asks_nothing_is_its_setting(label):
     # The twin: the same prompt as a run sent it, with the user's question, reads the section as data.
     asked = SETTING.format(label=label) + "\nQuestion: Can I return an opened parcel?\n"
     assert [code for _, _, code in _found(asked, "p.md")] == ["PL305"]
+
+
+@pytest.mark.parametrize("label", ["Date:", "Time:", "Timestamp:"])
+def test_a_date_label_left_blank_shows_no_datum(label):
+    # A form's blank inside a document ("Date:" with nothing after it) is no per-request date.
+    form = f"Extract the sender of this fax.\n\nTELEFAX TRANSMITTAL\n{label}\n\n{BLOCK}\n"
+    assert _found(form) == []
+    # The twin fills it in: the date is per-request data before the block.
+    assert _found(form.replace(f"{label}\n", f"{label} 2026-12-02\n")) == [(_line_of(form, label), 1, "PL305")]
