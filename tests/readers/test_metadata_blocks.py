@@ -55,3 +55,21 @@ def test_interleaved_documents_are_reported_and_grouped_ones_are_not(opener, bul
 def test_numbered_paragraphs_alone_still_head_sources():
     text = "Context:\n\n(1) Returns are accepted within 30 days.\n\n(2) We ship within 2 days.\n\nQuestion: Can I return it?\n"
     assert [s.key for s in segment_text(text).sources] == ["1", "2"]
+
+
+
+# A scanned document's own clauses, its pages twice over: a renderer numbers its sources in order.
+CLAUSES = ["Debt — updated 2026-03-01\nThe undersigned owes no federal debt.", "Lobbying — updated 2026-03-02\nNo funds were paid to influence an award.",
+           "Subawards — updated 2026-03-03\nThis certification binds all subawards."]
+
+
+@pytest.mark.parametrize("marker", ["({n})", "{n}."])
+def test_numbered_paragraphs_whose_numbers_go_back_head_no_sources(marker):
+    numbers = [1, 2, 3, 1, 2]
+    text = "Extract the title and the sender of this document.\n\n" + "\n\n".join(
+        f"{marker.format(n=n)} {CLAUSES[n - 1]}" for n in numbers) + "\n"
+    assert segment_text(text).sources == []
+    # The twin, numbered in order, heads one source a paragraph.
+    ordered = "Extract the title and the sender of this document.\n\n" + "\n\n".join(
+        f"{marker.format(n=at)} {CLAUSES[n - 1]}" for at, n in enumerate(numbers, start=1)) + "\n"
+    assert [s.key for s in segment_text(ordered).sources] == ["1", "2", "3", "4", "5"]

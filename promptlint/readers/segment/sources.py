@@ -122,7 +122,7 @@ def _source_headers(lines: list[Line], vocab: Vocab, taken: SpanSet) -> list[tup
         match = vocab.source_header.match(line.lower.strip())
         if match and _heads_a_source(line, match, vocab):
             headers.append((index, match))
-    return _without_numbered_paragraphs(_with_listed_headers(headers, lines))
+    return _without_numbered_paragraphs(_numbered_in_order(_with_listed_headers(headers, lines)))
 
 
 # A numbered item or a heading that carries metadata heads a source only as one of a run: two
@@ -141,6 +141,18 @@ def _without_numbered_paragraphs(headers: list[tuple[int, re.Match[str]]]) -> li
     are paragraphs of the chunks they stand in."""
     others = [h for h in headers if not any(h[1][g] is not None for g in _PARAGRAPH_STYLES)]
     return others or headers
+
+
+def _numbered_in_order(headers: list[tuple[int, re.Match[str]]]) -> list[tuple[int, re.Match[str]]]:
+    """A renderer numbers its sources in order; numbered paragraphs whose numbers go back ("(6)" then "(2)")
+    number something else: a document's own clauses, pages scanned twice."""
+    numbers = [int(match[key]) for _, match in headers for key in _PARAGRAPH_KEYS if match[key] is not None]
+    if all(a < b for a, b in zip(numbers, numbers[1:])):
+        return headers
+    return [h for h in headers if not any(h[1][key] is not None for key in _PARAGRAPH_KEYS)]
+
+
+_PARAGRAPH_KEYS = ("key4", "key6")
 
 
 def _style(match: re.Match[str]) -> tuple[str, str]:
