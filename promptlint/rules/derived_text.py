@@ -6,7 +6,7 @@ facts or points, highlights, a generated title (`document_title`), extracted
 keywords, or an explanation of why the chunk was retrieved. Only the source's
 wrapper counts: a "Summary" section inside the document's own text is content.
 A `document_title` is a generated title only beside another name of the source (a
-file name, a title); alone, it is the source's title. A document's header above its
+file name, a title); alone, or beside a section's title, it is the source's title. A document's header above its
 chunks (`Document Title: ...` then `Summary: ...`) counts as their wrapper. A page's
 précis (`Description:`, `Abstract:`, the `precis-labels` word list) is derived text
 only beside the page's own text under a content label (`Content:`, `Text:`); alone,
@@ -100,7 +100,10 @@ def _content_labelled(prompt: Prompt, source: Source, precis: frozenset[str], ct
 
 def _names_the_source(source: Source, field: Field, ctx: RuleContext) -> bool:
     """A title under a derived-sounding label ("document_title") is generated, and competes, only
-    beside another name of the source (a file name, a title); alone, it is the source's title."""
+    beside another name of the source (a file name, a title); alone, it is the source's title. A section's
+    title beside it names a part of the document, not the document."""
     return ctx.lexicon.means(field.label.split()[-1], "title") and not any(
-        ctx.lexicon.means(other.label, "title") for other in source.fields if other is not field
+        ctx.lexicon.means(other.label, "title") and not ctx.lexicon.means(other.label, "heading")
+        for other in source.fields
+        if other is not field
     )

@@ -1,0 +1,46 @@
+"""A `document_title` competes with the source as a generated title only beside another name of the
+document (its file name); beside a section's title it is the document's own title, and no fix may
+remove it."""
+
+from __future__ import annotations
+
+import pytest
+
+from promptlint.engine.config import build
+from promptlint.engine.lint import lint_text
+
+CONFIG = build({"today": "2026-12-02"}, "test")
+CHUNKS = [("Returns Policy", "returns.md", "Damaged goods", "Damaged goods may be returned within 30 days."),
+          ("Shipping FAQ", "shipping.md", "Express", "Express orders ship the next day before noon.")]
+# How each form writes the title of the section beside the document's title.
+SECTION_LABELS = ["Section title", "section_title", "Section name", "Chapter title", "Subsection"]
+
+
+def _prompt(label: str) -> str:
+    blocks = [f"[{n}]\nDocument title: {title}\n{label}: {section}\n{text}" for n, (title, _, section, text) in enumerate(CHUNKS, start=1)]
+    return "Answer from the sources and cite them as [n].\n\n" + "\n\n".join(blocks) + "\n\nQuestion: Can I return a damaged parcel?\n"
+
+
+def _derived(text: str, path: str = "p.txt") -> list[str]:
+    return [f.code for f in lint_text(text, path=path, config=CONFIG) if f.code == "PL104"]
+
+
+@pytest.mark.parametrize("label", SECTION_LABELS)
+def test_a_document_title_beside_a_section_title_is_the_documents_title(label):
+    assert _derived(_prompt(label)) == []
+
+
+def test_a_document_title_beside_the_file_name_is_a_generated_title():
+    text = _prompt("File name")
+    for _, file, section, _ in CHUNKS:
+        text = text.replace(f"File name: {section}", f"File name: {file}")
+    assert _derived(text) == ["PL104", "PL104"]
+
+
+def test_a_code_built_title_beside_a_section_title_is_the_documents_title():
+    code = ("export function renderSources(sources: Source[]): string {\n"
+            "  return sources\n"
+            "    .map((s, i) => `[${i + 1}] ${s.documentTitle} — ${s.sectionTitle}\\n${s.content}`)\n"
+            "    .join('\\n\\n');\n}\n")
+    assert _derived(code, "sources.ts") == []
+    assert _derived(code.replace("s.sectionTitle", "s.fileName"), "sources.ts") == ["PL104"]
