@@ -5,7 +5,7 @@ Flags dates rendered on every source (two or more sources, all dated, at least o
 of them not stale). A date is worth showing only when it is a warning: the source
 is older than `stale-after` days, rendered `(last updated YYYY-MM-DD)`. A single
 stale note on one source is the recommended form and is not flagged. A field is a
-date by its name (`published_at`, `crawled_on`, `as_of`, `dateModified`), by its
+date by its name (`published_at`, `crawled_on`, `as_of`, `dateModified`, a `Year`), by its
 value when its name says nothing else, or in a template by the word after its slot
 when that prints it as a time before now (`({age} ago)`: the `relative-suffixes` list).
 

@@ -264,21 +264,29 @@ class Reader:
         # A loop over the context whose item prints one value no word list knows, or only
         # a summary (`r.highlight_text` beside its title, URL and date): that value is the chunk.
         # One under a label that names a field (`# file: {{ f.basename }}.md`) is that field.
-        unknown = [o for o in mine if o.ref.path and self.vocab.lexicon.concepts(o.ref.key) <= {"derived"} and not self._under_field_label(o)]
-        if len(unknown) != 1:
-            return None
+        unknown = [o for o in mine if o.ref.path and self.vocab.lexicon.concepts(o.ref.key) <= {"derived"} and not self.vocab.is_field(self._label_before(o))]
         if iter_kind == "context":
-            return unknown[0]
-        # Over anything else, by its shape: that one value printed bare, beside values under labels that
-        # name metadata (`{{ a.answer }}`, then `Source: {{ a.source }}`, `Date: {{ a.date }}`), is what the item holds.
-        labelled = any(self._under_field_label(o) for o in mine)
-        before = neighbour(unknown[0].origin, unknown[0].tag, -1)
-        return unknown[0] if labelled and not (before or "").strip() else None
+            return unknown[0] if len(unknown) == 1 else None
+        # Over anything else, by its shape: the one value printed bare (or under a label that opens the text),
+        # beside values under labels that name metadata (`{{ a.answer }}`, then `Source: {{ a.source }}`,
+        # `Date: {{ a.date }}`), is what the item holds. Under any other label ("PMID:"), a value is a field.
+        texts = [o for o in unknown if self._opens_the_text(self._label_before(o))]
+        labelled = any(self.vocab.is_field(self._label_before(o)) for o in mine)
+        if len(texts) != 1 or not labelled:
+            return None
+        before = neighbour(texts[0].origin, texts[0].tag, -1) or ""
+        return texts[0] if not before.strip() or self._label_before(texts[0]) else None
 
-    def _under_field_label(self, output: Output) -> bool:
+    def _label_before(self, output: Output) -> str:
+        """The literal label right before an output ("PMID: {{ a.pmid }}"), normalised; empty when there is none."""
         before = neighbour(output.origin, output.tag, -1)
         literal = _LITERAL_LABEL.search(before) if before is not None else None
-        return bool(literal) and self.vocab.is_field(normalise_label(literal[1]))
+        return normalise_label(literal[1]) if literal else ""
+
+    def _opens_the_text(self, label: str) -> bool:
+        """Whether an output under ``label`` may print the chunk: under none, or under a label that opens the
+        text ("Text:", or "Abstract:" where nothing else prints the page's text)."""
+        return not label or label in self.vocab.content_labels or label in self.vocab.lexicon.phrases("precis")
 
     def _loop_source(self, block: Block, outputs: list[Output], target: str | None, content: Output | None, instructions: list[Span]) -> Source:
         """The source a sources loop renders once per item: its fields, key and chunk, the loop body its wrapper."""

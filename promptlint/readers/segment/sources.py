@@ -634,11 +634,28 @@ def _metadata_fields(text: str, line: Line, labelled: re.Match[str] | None, labe
         return None
     if mapping := _mapping_fields(text, line, labelled):
         return mapping
+    if row := _row_of_fields(line):
+        return row
     if vocab.is_field(label) or "_" in labelled["label"].strip() or _aligned(line, labelled):
         return [_line_field(text, line, labelled, label)]
     # "High Relevancy: {chunk['score']:.2f}": a slot whose name the lexicon knows says what the line prints.
     named = named_by_slot(_line_field(text, line, labelled, label), vocab)
     return [named] if named.label != label else None
+
+
+# One item of a row: a short label, a colon, a value.
+_ROW_ITEM = re.compile(r"\s*(?:[^\W\d_]|@)[\w .@-]{0,30}?\s*[:\uff1a]\s*\S")
+
+
+def _row_of_fields(line: Line) -> list[Field]:
+    """A row of labelled items between bars ("PMID: 123 | Year: 2019 | Journal: BMJ"): a renderer's fields,
+    whatever their labels say, each removable on its own. No document's sentence is written so."""
+    if " | " not in line.text:
+        return []
+    items = split_items(line.text, 0, "|")
+    if len(items) < 2 or not all(_ROW_ITEM.match(line.text, start) for start, _ in items):
+        return []
+    return [inline_field(line.text, line.start, start, end, "|") for start, end in items]
 
 
 def _aligned(line: Line, labelled: re.Match[str]) -> bool:
