@@ -295,7 +295,9 @@ def _property_is_prompt(code: Code, colon: int) -> bool:
         return False
     if _named(code, key):
         return True
-    return key == "content" and _has_key(code, code.parent[colon], "role")
+    role = _value_of(code, code.parent[colon], "role")
+    # A tool's message (`role: "tool"`) carries what the tool gave back: the request's data, no prompt anyone wrote.
+    return key == "content" and role is not None and not code.lexicon.mentions(role, "tool-role")
 
 
 def _key(code: Code, colon: int) -> str | None:
@@ -308,13 +310,15 @@ def _key(code: Code, colon: int) -> str | None:
     return code.name(colon - 1)
 
 
-def _has_key(code: Code, opener: int, key: str) -> bool:
-    """Whether an object literal has the property ``key``, written `key: value` or shorthand `{ key }`."""
+def _value_of(code: Code, opener: int, key: str) -> str | None:
+    """The value of an object literal's property ``key``: its string, "" when it is no string; None without it."""
     for k in _items(code, opener):
         written = code.toks[k].value if code.kind(k) == "string" else code.name(k)
-        if written == key and code.punct(k + 1, ":", ",", "}"):
-            return True
-    return False
+        if written == key and code.punct(k + 1, ":"):
+            return code.toks[k + 2].value if code.kind(k + 2) == "string" else ""
+        if written == key and code.punct(k + 1, ",", "}"):
+            return ""
+    return None
 
 
 def _template_call(code: Code, paren: int) -> bool:

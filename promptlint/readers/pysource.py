@@ -382,7 +382,7 @@ def _sent(node: ast.AST, lexicon: Lexicon):
     """Strings code sends as a prompt although no name says so.
 
     What a function named for prompts returns; the `content` of a chat message
-    (`{"role": ..., "content": ...}`); and a string whose slot is the retrieved context
+    (`{"role": ..., "content": ...}`), but a tool's; and a string whose slot is the retrieved context
     (`{context}`, `{docs_text}`) beside words of its own. Strings printed, logged,
     raised or asserted are messages to people, and a docstring describes.
     """
@@ -394,8 +394,14 @@ def _sent(node: ast.AST, lexicon: Lexicon):
         yield from _with_context_slot(node.body)
     elif isinstance(node, ast.Dict):
         keys = {key.value: value for key, value in zip(node.keys, node.values) if isinstance(key, ast.Constant)}
-        if "role" in keys and "content" in keys:
+        if "role" in keys and "content" in keys and not _tool_output(keys["role"], lexicon):
             yield from _strings(keys["content"], False)
+
+
+def _tool_output(role: ast.AST, lexicon: Lexicon) -> bool:
+    """A message of a tool's role (`"tool"`, `"tool_result"`) carries what the tool gave back: the request's data,
+    no prompt anyone wrote. (One that holds the retrieved context is still read, by its slot.)"""
+    return isinstance(role, ast.Constant) and isinstance(role.value, str) and lexicon.mentions(role.value, "tool-role")
 
 
 def _returns(body: list[ast.stmt]):

@@ -82,3 +82,21 @@ def test_a_slot_of_the_system_template_sent_again_as_the_human_template_is_a_rep
     assert [(f.line, f.code) for f in findings if f.code == "PL101"] == [(3 if case == "python" else 1, "PL101")]
     twin = lint_text(code.format(instructions=INSTRUCTIONS, human="Go on."), path=path)
     assert [f.code for f in twin if f.code == "PL101"] == []
+
+
+TOOL_TURN = {
+    "agent.py": 'def refine(messages, refined_query, reasoning):\n    messages.append({{"role": "{role}", "content": f"Refined query: {{refined_query}}\\nReason: {{reasoning}}"}})\n    return messages\n',
+    "agent.js": 'function refine(messages, refinedQuery, reasoning) {{\n  messages.push({{ role: "{role}", content: `Refined query: ${{refinedQuery}}\\nReason: ${{reasoning}}` }});\n  return messages;\n}}\n',
+}
+
+
+@pytest.mark.parametrize("path", sorted(TOOL_TURN))
+@pytest.mark.parametrize("role", ["tool", "tool_result", "function"])
+def test_a_tools_message_is_its_output_not_a_prompt(path, role):
+    # What a tool gave back (the query it refined) is the request's data, not a question slot someone wrote.
+    assert [f.code for f in lint_text(TOOL_TURN[path].format(role=role), path=path)] == []
+
+
+@pytest.mark.parametrize("path", sorted(TOOL_TURN))
+def test_the_twin_sent_as_the_users_message_is_a_prompt(path):
+    assert [f.code for f in lint_text(TOOL_TURN[path].format(role="user"), path=path)] == ["PL304"]
