@@ -223,3 +223,23 @@ def test_a_list_of_scored_items_reports_the_score(score):
 def test_a_list_with_asides_is_not_a_list_of_sources(items):
     text = "Rules:\n" + "\n".join(items) + "\n\n{context}\n\nQuestion: {question}\n"
     assert segment_text(text).sources == []
+
+
+POSTS = [("1j0b", "Bought calls on SPY", "Worst case: they expire worthless.", "Best case: they expire worthless too.\nGood luck!"),
+         ("1j0c", "Double down", "Keep coming at me.", ""),
+         ("1j0d", "Gain on puts", "Sold these too early.", "Will look to re-enter next week.\nCongrats anyway.")]
+
+
+def test_the_last_record_keeps_its_paragraphs_when_the_records_before_it_do():
+    # Scraped posts: each record's comments run on past a blank line, so the last one's do too, to the end.
+    records = [f"Post ID: {pid}\nTitle: {title}\nText: \nTop Comments: {first}" + (f"\n\n{rest}" if rest else "") for pid, title, first, rest in POSTS]
+    text = "Extract the ticker and the sentiment of each post. Return JSON only.\nHere are the posts:\n\n" + "\n---\n".join(records) + "\n"
+    sources = segment_text(text).sources
+    assert [s.title for s in sources] == [title for _, title, _, _ in POSTS]
+    assert text[sources[-1].span.start : sources[-1].span.end].endswith("Congrats anyway.")
+    assert [f.code for f in lint_text(text, path="p.txt") if f.code == "PL305"] == []
+    # The twin: records of one paragraph each end at their blank line, and the rules after them are static text.
+    single = [f"Post ID: {pid}\nTitle: {title}\nText: \nTop Comments: {first}" for pid, title, first, _ in POSTS]
+    rules = "Use UNKNOWN when a post names no ticker.\nReturn one ticker a post: the one it discusses most.\nAnswer in JSON only, with no prose around it.\n"
+    twin = "Extract the ticker and the sentiment of each post.\nHere are the posts:\n\n" + "\n---\n".join(single) + "\n\n" + rules
+    assert [f.code for f in lint_text(twin, path="p.txt", config=build({"rules": {"cache-boundary": {"min-static-tokens": 0}}}, "test")) if f.code == "PL305"] == ["PL305"]

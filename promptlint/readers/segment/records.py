@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import re
 
@@ -78,26 +79,40 @@ def _opens_a_part(body: list[Line], index: int, vocab: Vocab) -> bool:
 
 
 def _with_following_paragraphs(text: str, lines: list[Line], vocab: Vocab, messages: list[Message], kept: list[tuple[Source, str, bool]]) -> list[Source]:
-    """A record whose text is labelled ("Content:") holds the paragraphs after it, up to the next
-    record, or for the last one up to the next part of the prompt: a page's text has blank lines."""
+    """A record holds the paragraphs after it, up to the next record, or for the last one up to the next part of
+    the prompt, where its text is labelled ("Content:"), or where the records before it hold paragraphs of their
+    own between them (a post's comments, a page's text): their text has blank lines."""
+    # Two gaps at least to judge from: one record and the next may be two parts of a prompt.
+    starts = [line.start for line in lines] if len(kept) >= 3 else []
+    continued = len(kept) >= 3 and any(_has_text(lines, starts, a.span.end, b.span.start) for (a, _, _), (b, _, _) in zip(kept, kept[1:]))
     sources = []
     for n, (source, _, labelled) in enumerate(kept):
-        if not labelled or source.content.end < source.span.end:
-            sources.append(source)  # fields after the text ("Match score: 0.8") end the record
+        last = n + 1 == len(kept)
+        # Fields after the text ("Match score: 0.8") end a record, unless the records hold paragraphs past them.
+        text_goes_on = labelled and source.content.end >= source.span.end
+        if not (text_goes_on or (continued and last)):
+            sources.append(source)
             continue
         limit = kept[n + 1][0].span.start if n + 1 < len(kept) else len(text)
         body = [line for line in lines if line.start >= source.span.end and line.end <= limit]
         # The text goes on only through lines of its own: up to a line that closes or opens the context.
         body = body[: next((i for i, line in enumerate(body) if _opens_the_context(line, vocab) or _opens_a_part(body, i, vocab)), len(body))]
-        if n + 1 == len(kept):
+        if last:
             body = cut_last_source(body, vocab, messages, source.span.end, seen_content=True)
         body = strip_blank_edges(body)
         if not body:
             sources.append(source)
             continue
         end = body[-1].end
-        sources.append(dataclasses.replace(source, span=Span(source.span.start, end), content=Span(source.content.start, end)))
+        content = Span(source.content.start, end) if text_goes_on else source.content
+        sources.append(dataclasses.replace(source, span=Span(source.span.start, end), content=content))
     return sources
+
+
+def _has_text(lines: list[Line], starts: list[int], start: int, end: int) -> bool:
+    """Whether lines of text (no blank line, no rule) stand between two offsets (``starts``: the lines' starts)."""
+    first = bisect.bisect_left(starts, start)
+    return any(line.end <= end and not line.blank and not SEPARATOR.match(line.text) for line in lines[first : bisect.bisect_left(starts, end)])
 
 
 def _repeats(paragraph: list[Line]) -> list[list[Line]]:
