@@ -94,6 +94,7 @@ OPTIONS = {"reminder-lines": 1, "reminder-chars": 300, "min-static-tokens": 25}
 
 # Lines that carry no instruction: a label alone ("Context:") or a separator ("---").
 _LABEL_ONLY = re.compile(r"\s*[#\[\]\w' ]{0,30}[:\uff1a]?\s*$|\s*[-=*_~]{3,}\s*$")
+_LIST_ITEM = re.compile(r"\s*(?:[-*\u2022]|\d+[.)])\s+\S")
 _SENTENCE_END = re.compile(r"[.!?\u3002]+(?=\s|$)")
 # What carries no words for the model to follow: special tokens, tags, template tags and
 # slots (the data they print, whatever they are named), list markers.
@@ -117,7 +118,11 @@ CUE_WORDS = 8
 def _is_label(line: str, delimiters: tuple[str, ...]) -> bool:
     """A line that labels or marks the data around it rather than instructing the model."""
     words = _MARKUP.sub(" ", line).strip()
-    if not re.search(r"\w", words) or _LABEL_ONLY.fullmatch(words) or _HEADING.fullmatch(words):
+    if not re.search(r"\w", words):
+        return True
+    if _LIST_ITEM.match(line):
+        return False  # "2. Growth trends": an item of what the model is told to give, however short
+    if _LABEL_ONLY.fullmatch(words) or _HEADING.fullmatch(words):
         return True
     count = len(words.split())
     if count <= CUE_WORDS and _CUE.fullmatch(words.lstrip(".,;)\"' ")):

@@ -532,3 +532,12 @@ def test_a_date_label_left_blank_shows_no_datum(label):
     assert _found(form) == []
     # The twin fills it in: the date is per-request data before the block.
     assert _found(form.replace(f"{label}\n", f"{label} 2026-12-02\n")) == [(_line_of(form, label), 1, "PL305")]
+
+
+def test_the_items_of_a_list_the_model_is_told_to_give_are_instructions():
+    # "2. Growth trends" is short, yet no label: an item of what the model must provide.
+    text = "Analyze the following financial data for {symbol}:\n\n{context}\n\nProvide:\n1. Financial health assessment\n2. Growth trends\n3. Key risks\n4. Investment recommendation\n\nBe concise and data-driven.\n"
+    assert _found(text) == [(3, 1, "PL305")]
+    # The twin with the list before the data.
+    assert _found("Provide:\n1. Financial health assessment\n2. Growth trends\n3. Key risks\n\nBe concise.\n\n{context}\n") == []
+
