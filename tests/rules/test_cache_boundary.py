@@ -541,3 +541,10 @@ def test_the_items_of_a_list_the_model_is_told_to_give_are_instructions():
     # The twin with the list before the data.
     assert _found("Provide:\n1. Financial health assessment\n2. Growth trends\n3. Key risks\n\nBe concise.\n\n{context}\n") == []
 
+
+@pytest.mark.parametrize("slot", ["{{$now.format('yyyy-MM-dd')}}", "{{ today.strftime('%Y-%m-%d') }}", "{current_date.isoformat()}"])
+def test_a_date_slot_formatted_by_a_method_call_is_the_date(slot):
+    # The method a template calls on the value says how it is written, not what it is.
+    text = f"Hôm nay là ngày: {slot}.\n{BLOCK}\n"
+    assert _found(text) == [(1, text.index(slot) + 1, "PL305")]
+    assert _found(f"{BLOCK}\nHôm nay là ngày: {slot}.\n") == []

@@ -305,6 +305,9 @@ def named_slots(text: str, lower: str, start: int, end: int, vocab: Vocab, known
     found = []
     for match in SLOT.finditer(lower, start, end):
         name = text[match.start("name") : match.end("name")]
+        if lower.startswith("(", match.end("name")):
+            # A method called on the value (`$now.format('yyyy-MM-dd')`) names what it does, not what the value is.
+            name = name.rpartition(".")[0] or name
         kind = slot_kind(name, vocab) or (known or {}).get(name)
         if kind is not None and not _mentioned(lower, match.start(), match.end()):
             found.append((Span(match.start(), match.end()), kind))
