@@ -19,6 +19,7 @@ question.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import itertools
 import re
@@ -30,7 +31,7 @@ from ...model.prompt import Field, FieldForm, Message, Source, Span
 from .vocab import LABEL_LINE, QUESTION_LINE, SECTION_LABEL, SLOT, Line, Vocab, alternation, slot_kind, trim
 from .instructions import looks_like_instruction, opens_with_imperative
 from .headers import with_space
-from .sources import by_position, cut_last_source, first_value, strip_blank_edges
+from .sources import LISTED, by_position, cut_last_source, first_value, strip_blank_edges
 
 # What opens a unit's line: a Markdown heading's marks or a list marker, then a citation key ("[3]") or a number ("3.").
 _LEAD = re.compile(r"[ \t]*(?P<marks>#{1,6}[ \t]+|[-*\u2022][ \t]+)?(?:\[(?P<key>[\w.-]{1,8})\][ \t]*|(?P<number>\d{1,3})[.)][ \t]+)?")
@@ -77,6 +78,9 @@ class _Head:
 def skeleton_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Message]) -> list[Source]:
     """The sources written as lines of one skeleton, one a unit (see the module's docstring)."""
     heads = [head for i, line in enumerate(lines) if (head := _head(text, line, i)) is not None]
+    # A skeleton written once is no unit repeated: such a line stands in a unit's text ("### Context (2025)").
+    written = collections.Counter(head.skeleton for head in heads)
+    heads = [head for head in heads if written[head.skeleton] >= 2]
     # Runs of consecutive heads of one skeleton: a unit written another way among them ends the run,
     # so the runs' bodies never overlap and each line is read once.
     runs: list[list[_Head]] = []
@@ -174,19 +178,23 @@ def _grouped(text: str, span: Span, cut_from: int) -> list[_Cell]:
     return cells
 
 
+# Where a group's items part: a comma or a semicolon, or a spaced dash before a labelled item ("[Memory - Score: 0.87]").
+_ITEM_BREAK = re.compile(r"[,;][ \t]*|[ \t]+[-\u2013\u2014][ \t]+(?=[^\W\d_][\w .-]{0,30}?[ \t]*[:=][ \t]*\S)")
+
+
 def _items(text: str, inner: Span, whole: Span) -> list[_Cell]:
-    """The items of a group, split at commas and semicolons ("0.93, 2026-11-20"), a date's own
-    comma ("March 3, 2019") kept. A group of one item is removed whole, its brackets with it."""
+    """The items of a group, split at commas and semicolons ("0.93, 2026-11-20") or at a dash before a
+    labelled item, a date's own comma ("March 3, 2019") kept. A group of one item is removed whole, its brackets with it."""
     pieces: list[Span] = []
     at = inner.start
-    for comma in [*re.finditer(r"[,;][ \t]*", text[inner.start : inner.end]), None]:
-        piece = Span(at, inner.start + comma.start() if comma else inner.end)
+    for comma in [*_ITEM_BREAK.finditer(text, inner.start, inner.end), None]:
+        piece = Span(at, comma.start() if comma else inner.end)
         joined = Span(pieces[-1].start, piece.end) if pieces else None
         if joined and _date_only_together(text, pieces[-1], piece):
             pieces[-1] = joined
         else:
             pieces.append(piece)
-        at = inner.start + comma.end() if comma else inner.end
+        at = comma.end() if comma else inner.end
     if len(pieces) == 1:
         return [_cell(text, pieces[0], whole)]
     # Each item with the comma before it (after it, for the first).
@@ -219,7 +227,7 @@ def _units(text: str, lines: list[Line], run: list[_Head], vocab: Vocab, message
             body = strip_blank_edges(lines[head.line + 1 : run[n + 1].line])
         else:
             body = strip_blank_edges(cut_last_source(lines[head.line + 1 :], vocab, messages, line.start, seen_content=head.content is not None))
-        if any(vocab.source_header.match(b.lower.strip()) for b in body):
+        if any(_heads_another_unit(b, vocab) for b in body):
             return []  # a unit written another way among them: the header lines read them all
         if head.content is not None:
             if body and n + 1 < len(run):
@@ -233,6 +241,13 @@ def _units(text: str, lines: list[Line], run: list[_Head], vocab: Vocab, message
         return []
     wrapper = {i for i, column in enumerate(_columns(units)) if len({text[c.value.start : c.value.end] for c in column}) == 1}
     return [_source(text, lines[head.line], head, content, wrapper, vocab) for head, content in units]
+
+
+def _heads_another_unit(line: Line, vocab: Vocab) -> bool:
+    """A source's header line; a Markdown heading or a numbered item ("## Contexte") heads one only as one of a
+    run that carries metadata, so inside a unit's text it is the text's own."""
+    match = vocab.source_header.match(line.lower.strip())
+    return match is not None and not any(match[style] is not None for style in LISTED)
 
 
 def _retrieved(text: str, lines: list[Line], vocab: Vocab, units: list[tuple[_Head, Span]]) -> bool:
@@ -266,13 +281,15 @@ def _is_field(text: str, column: list[_Cell]) -> bool:
 
 
 def _where_sources_stand(lines: list[Line], vocab: Vocab, first: int, end: int) -> bool:
-    """Under a context label ("## Sources", "Search results:"), or under a line that speaks of the
-    context and before the question ("Answer from the sources below." ... "Question: ...")."""
+    """Under a context label ("## Sources", "Search results:") or a heading that speaks of the context, or
+    under a line that speaks of the context and before the question ("Answer from the sources below." ... "Question: ...")."""
     above = next((line for line in reversed(lines[:first]) if not line.blank), None)
     if above is None or not _speaks_of_context(above, vocab):
         return False
     section = SECTION_LABEL.match(above.lower)
-    if (section and normalise_label(section["dspy"] or section["md"] or section["plain"]) in vocab.context_labels) or above.lower.rstrip().endswith(":"):
+    if section and (section["md"] or normalise_label(section["dspy"] or section["plain"]) in vocab.context_labels):
+        return True  # a heading that speaks of the context ("# Relevant Context from Memory") titles what follows
+    if above.lower.rstrip().endswith(":"):
         return True
     return any(_asks(line, vocab) for line in lines if line.start >= end)
 
