@@ -44,3 +44,13 @@ def test_a_code_built_title_beside_a_section_title_is_the_documents_title():
             "    .join('\\n\\n');\n}\n")
     assert _derived(code, "sources.ts") == []
     assert _derived(code.replace("s.sectionTitle", "s.fileName"), "sources.ts") == ["PL104"]
+
+
+@pytest.mark.parametrize("label", ["file_path", "File path", "filepath"])
+def test_a_document_title_beside_the_file_path_is_a_generated_title(label):
+    # LlamaIndex's title extractor: the node names its file by path, and a generated title sits beside it.
+    blocks = [f"[Excerpt from document]\n{label}: /data/{file}\ndocument_title: A comprehensive overview of {title}\nExcerpt:\n-----\n{text}\n-----"
+              for title, file, _, text in CHUNKS]
+    text = "Context information is below.\n" + "\n\n".join(blocks) + "\n\nQuery: Can I return a damaged parcel?\nAnswer:\n"
+    assert _derived(text) == ["PL104", "PL104"]
+    assert _derived(text.replace("document_title: A comprehensive overview of Returns Policy\n", "").replace("document_title: A comprehensive overview of Shipping FAQ\n", "")) == []
