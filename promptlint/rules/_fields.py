@@ -155,7 +155,9 @@ def rendered_by_a_renderer(prompt: Prompt, source: Source, field: Field, concept
         return True
     labels = _labels(prompt)
     if labels.peers[source.style] < 2:
-        return True
+        # One source written so shows no renderer: a labelled line of its may be the document's own;
+        # markup and a header's group are not prose.
+        return source.style is SourceStyle.XML or field.form is not FieldForm.LINE
     if source.style is SourceStyle.XML and field.form in (FieldForm.INLINE, FieldForm.TAG):
         # Markup, not prose: an attribute or a child element that two sibling sources or more carry
         # is the renderer's, whatever other names the concept has beside it (<doc rank> over <passage match>).
