@@ -548,3 +548,10 @@ def test_a_date_slot_formatted_by_a_method_call_is_the_date(slot):
     text = f"Hôm nay là ngày: {slot}.\n{BLOCK}\n"
     assert _found(text) == [(1, text.index(slot) + 1, "PL305")]
     assert _found(f"{BLOCK}\nHôm nay là ngày: {slot}.\n") == []
+
+
+@pytest.mark.parametrize("line", ["Date d'aujourd'hui : 30/08/2025", "Fecha de hoy: 2025-08-30", "Heute ist 30.08.2025", "今天是 2025年8月30日", "Hoy es {fecha}"])
+def test_todays_date_in_other_languages_is_per_request_data(line):
+    assert _found(f"{line}\n\n{BLOCK}\n") == [(1, 1, "PL305")]
+    # Static prose that opens with the word is no date.
+    assert _found(f"Aujourd'hui, nous répondons en français.\n\n{BLOCK}\n") == []
