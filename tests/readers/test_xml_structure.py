@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import pytest
 
 from promptlint.engine.lint import fix_text, lint_text, segment_document
+from promptlint.readers.segment import segment_text
 from promptlint.model.findings import Applicability
 from promptlint.model.prompt import Prompt
 from promptlint.readers import document
@@ -240,3 +241,11 @@ def test_a_repeated_element_is_a_source_only_when_it_shows_it_carries_retrieved_
     text = _wrap("\n".join(units) + "\n")
     [prompt] = _models(Case(text, "p.txt", sources, [], [], None))
     assert len(prompt.sources) == sources
+
+
+def test_a_repeated_element_that_prints_a_chunks_text_is_a_source_whatever_its_name():
+    # MaxKB's `<data>{p.title}:{p.content}</data>`: no source word names the element, the slot in it does.
+    text = "已知信息：\n<data>{p.title}:{p.content}</data>\n<data>{p.title}:{p.content}</data>\n回答要求：\n- 请使用markdown 语法优化答案的格式。\n问题：\n{question}\n"
+    assert [text[s.span.start : s.span.end] for s in segment_text(text).sources] == ["<data>{p.title}:{p.content}</data>"] * 2
+    # The twin prints no chunk: a repeated element of settings is no source.
+    assert segment_text(text.replace("{p.content}", "{p.tone}")).sources == []

@@ -118,7 +118,13 @@ def _is_unit(element: _Element, parent: _Element, counts: Counter[str], text: st
         return False
     if not _words(_text_of(text, element)):
         return False
-    return parent.name in vocab.container_tags or _carries_reported(element, text, lower, vocab)
+    # Or by what it prints: a repeated element whose text prints a chunk's text (`<data>{p.title}:{p.content}</data>`).
+    return parent.name in vocab.container_tags or _carries_reported(element, text, lower, vocab) or _prints_a_chunk(_text_of(text, element), vocab)
+
+
+def _prints_a_chunk(value: str, vocab: Vocab) -> bool:
+    """Whether a text holds a slot whose name is the chunk text's (`{p.content}`, `{{ d.page_content }}`)."""
+    return any(vocab.lexicon.means(slot["name"].rsplit(".", 1)[-1], "content-key") for slot in SLOT.finditer(value.lower()))
 
 
 def _carries_reported(element: _Element, text: str, lower: str, vocab: Vocab) -> bool:
