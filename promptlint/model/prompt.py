@@ -149,9 +149,10 @@ class PartKind(str, Enum):
     SOURCES = "sources"  # the retrieved content block
     QUESTION = "question"  # the user's question
     VOLATILE = "volatile"  # per-request data: the current date or time, user data
+    INPUT = "input"  # the request's own input under a label of its own ("RESUME:" then `{resume}`)
 
 
-DYNAMIC_KINDS = frozenset({PartKind.HISTORY, PartKind.SOURCES, PartKind.QUESTION, PartKind.VOLATILE})
+DYNAMIC_KINDS = frozenset({PartKind.HISTORY, PartKind.SOURCES, PartKind.QUESTION, PartKind.VOLATILE, PartKind.INPUT})
 
 
 @dataclass(frozen=True)

@@ -555,3 +555,24 @@ def test_todays_date_in_other_languages_is_per_request_data(line):
     assert _found(f"{line}\n\n{BLOCK}\n") == [(1, 1, "PL305")]
     # Static prose that opens with the word is no date.
     assert _found(f"Aujourd'hui, nous répondons en français.\n\n{BLOCK}\n") == []
+
+
+@pytest.mark.parametrize("label", ["Evaluation:", "JOB DESCRIPTION:", "### Resume", "<report>"])
+@pytest.mark.parametrize("name", ["evaluation", "jd_text", "resumeBullets"])
+def test_a_slot_alone_under_a_label_of_its_own_is_the_requests_input(label, name):
+    # Whatever its name, a slot under its own label is what the request hands the model.
+    text = f"You grade answers.\n\n{label}\n{{{name}}}\n\nTasks:\n- Give a score out of 10.\n- Justify the score from the text above.\n- Be fair and do not deduct for grammar.\n"
+    assert _found(text) == [(4, 1, "PL305")]
+    # The twin: the same slot inside a sentence says nothing of its role.
+    assert _found(text.replace(f"{label}\n{{{name}}}", f"Grade with care, {{{name}}} in mind.")) == []
+
+
+@pytest.mark.parametrize("name", ["format_instructions", "criteria", "json_schema", "persona_block", "tools", "tool_list"])
+def test_a_slot_named_for_the_setup_is_no_input(name):
+    # `{format_instructions}` under "Output format:" is the deployment's, the same on every request.
+    assert _found(f"You grade answers.\n\nOutput format:\n{{{name}}}\n\nTasks:\n- Give a score out of 10.\n- Justify the score.\n") == []
+
+
+def test_a_one_sentence_reminder_after_an_input_is_no_block():
+    assert _found("Given this chunk from a document:\n\n{chunk_body}\n\nWrite a short summary that situates it within the whole document, in under fifty words.\n",
+                  config=build({"today": "2026-12-02"}, "test")) == []

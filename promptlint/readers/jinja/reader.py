@@ -13,7 +13,7 @@ from ...model.prompt import Field, FieldForm, Part, PartKind, Source, SourceStyl
 from ..expressions import Reference
 from ..expressions import jinja_expression as _expression
 from ..expressions import jinja_reference as reference
-from ..segment import Vocab, slot_kind, text_lines
+from ..segment import Vocab, is_input, slot_kind, text_lines
 from .origin import Macro, Origin, Output, attribute_of, instruction_spans, macros, neighbour, quoted, removal_span, renders_messages, written_pieces
 from .tags import Block, Tag, statement, tag_statement
 
@@ -28,13 +28,14 @@ _RULE_LINE = re.compile(r"[-=*_~]{3,}")  # a separator line between a label and 
 _LITERAL_LABEL = re.compile(r"(?:\*\*|__)?([A-Za-z][\w .'/-]{0,30}?)(?:\*\*|__)?\s*[:=](?:\*\*|__)?\s*$")
 
 # What a piece of an included file counts as where it is included, most telling first.
-_INCLUDED_KINDS = (PartKind.SOURCES, PartKind.QUESTION, PartKind.HISTORY, PartKind.VOLATILE)
+_INCLUDED_KINDS = (PartKind.SOURCES, PartKind.QUESTION, PartKind.HISTORY, PartKind.VOLATILE, PartKind.INPUT)
 
 _LABELS = {
     PartKind.QUESTION: "the question",
     PartKind.SOURCES: "the retrieved context",
     PartKind.HISTORY: "chat history",
     PartKind.VOLATILE: "per-request data",
+    PartKind.INPUT: "the request's input",
 }
 
 
@@ -226,6 +227,8 @@ class Reader:
             part = {"question": PartKind.QUESTION, "rewritten": PartKind.QUESTION, "context": PartKind.SOURCES,
                     "history": PartKind.HISTORY, "volatile": PartKind.VOLATILE}[kind]
             self.parts.append(Part(part, span, _LABELS[part]))
+        elif name and is_input(self.source, span, name, self.vocab):
+            self.parts.append(Part(PartKind.INPUT, span, _LABELS[PartKind.INPUT]))
 
     # -- the sources loop
 

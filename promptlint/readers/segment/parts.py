@@ -7,7 +7,7 @@ import re
 
 from ...meaning.vocabulary import normalise_label
 from ...model.prompt import Message, Part, PartKind, Source, Span, SpanSet
-from .vocab import Line, QUESTION_LINE, Vocab, lowercase, may_hold_slot, named_slots
+from .vocab import SLOT, Line, QUESTION_LINE, Vocab, lowercase, may_hold_slot, named_slots
 
 
 # "{context} := ...": a written-out prompt shape saying what a slot expands to.
@@ -115,6 +115,8 @@ def _line_parts(text: str, lower: str, line: Line, vocab: Vocab, questions: list
         slots = [(span, kind) for span, kind in slots if kind != "question" or any(span.overlaps(q) for q in questions)]
     if slots:
         return _slot_parts(text, line, slots)
+    if (given := _labelled_input(text, line, vocab)) is not None:
+        return [Part(PartKind.INPUT, given, _SLOT_LABELS[PartKind.INPUT])]
     volatile = vocab.volatile.search(line.lower)
     if volatile:
         # The datum runs to the end of its sentence; the sentences after it are static again.
@@ -128,6 +130,35 @@ def _line_parts(text: str, lower: str, line: Line, vocab: Vocab, questions: list
 
 
 _SENTENCE_STOP = re.compile(r"[.!?](?=\s)")
+# What titles the block under it: a short label ending in a colon, a Markdown heading, an opening tag.
+_BLOCK_TITLE = re.compile(r"\s*(?:#{1,6}\s+\S.*|[^\n]{1,60}[:\uff1a]|<[a-z_][\w-]*>)\s*$")
+
+
+def _labelled_input(text: str, line: Line, vocab: Vocab) -> Span | None:
+    """A slot alone on its line under a label of its own: see ``is_input``."""
+    lone = SLOT.fullmatch(line.lower.strip())
+    if lone is None or "{" not in lone[0]:
+        return None
+    start = line.start + len(line.text) - len(line.text.lstrip())
+    span = Span(start, start + len(line.text.strip()))
+    return span if is_input(text, span, lone["name"], vocab) else None
+
+
+def is_input(text: str, slot: Span, name: str, vocab: Vocab) -> bool:
+    """Whether a slot alone on its line under a label of its own ("JOB DESCRIPTION:" then `{jd}`) is the
+    request's input: whatever its name says, unless the name says it holds the deployment's setup
+    (`{format_instructions}`, `{tool_list}`)."""
+    line_start, line_end = text.rfind("\n", 0, slot.start) + 1, text.find("\n", slot.end)
+    if text[line_start : slot.start].strip() or text[slot.end : line_end if line_end >= 0 else len(text)].strip():
+        return False
+    # Read without the words that say how the value is written (`tool_list` is tools).
+    words = [w for w in normalise_label(name.rsplit(".", 1)[-1]).split() if w not in vocab.slot_fillers]
+    if not words or " ".join(words) in vocab.setup_vars or words[-1] in vocab.setup_vars or any(w in vocab.setup_qualifiers for w in words):
+        return False
+    end = line_start
+    while end > 0 and text[end - 1] in " \t\r\n":
+        end -= 1
+    return _BLOCK_TITLE.fullmatch(text[text.rfind("\n", 0, end) + 1 : end].lower()) is not None
 
 
 def _slot_parts(text: str, line: Line, slots: list[tuple[Span, str]]) -> list[Part]:
@@ -150,6 +181,7 @@ _SLOT_LABELS = {
     PartKind.SOURCES: "the retrieved context",
     PartKind.HISTORY: "chat history",
     PartKind.VOLATILE: "per-request data",
+    PartKind.INPUT: "the request's input",
 }
 
 

@@ -36,6 +36,7 @@ class Vocab:
     volatile_prefixes: tuple[str, ...]
     slot_fillers: frozenset[str]  # words of a variable's name that say how it is written (see segment.yaml)
     setup_qualifiers: frozenset[str]  # words of a variable's name that make it the assistant's setup (see segment.yaml)
+    setup_vars: frozenset[str]  # names of variables that hold the deployment's setup, not a request's input
     count_words: frozenset[str]  # words of a variable's name that make it a number of things (see segment.yaml)
     rewrite_qualifiers: frozenset[str]  # words that make a question's name a rewritten question's
     past_qualifiers: frozenset[str]  # words that make a rewrite's name an earlier attempt's output
@@ -157,6 +158,7 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         volatile_prefixes=tuple(normalise_label(w) + " " for w in seg["volatile-prefixes"]),
         slot_fillers=frozenset(seg["slot-fillers"]),
         setup_qualifiers=frozenset(seg["setup-qualifiers"]),
+        setup_vars=frozenset(normalise_label(w) for w in seg["setup-vars"]),
         count_words=frozenset(seg["count-words"]),
         rewrite_qualifiers=frozenset(seg["rewrite-qualifiers"]),
         past_qualifiers=frozenset(seg["past-qualifiers"]),
