@@ -405,6 +405,26 @@ def test_a_header_group_is_split_where_looking_at_every_character_splits_it(piec
     assert split_items(inner, base, separators) == _items_char_by_char(inner, base, separators)
 
 
+# What an attribution after a chunk's text is written with: words, spaced dashes, line breaks, spaces and tabs.
+TRAILER_PIECES = ["Costanzo Physiology", " \u2014 ", " \u2013 ", "\u2014", "\n", "\n\n", " ", "\t", "(2021), 10", ", Halaman 471", "x" * 120, "."]
+
+
+def test_an_attribution_found_on_the_last_line_is_the_one_a_search_of_the_whole_text_finds():
+    from promptlint.readers.segment.sources import _TRAILER, _trailer
+
+    r = random.Random(17)
+    found = 0
+    for _ in range(6000):
+        text = "".join(r.choices(TRAILER_PIECES, k=r.randint(0, 24)))
+        start = r.randint(0, len(text))
+        content = Span(start, r.randint(start, len(text)))
+        whole = _TRAILER.search(text, content.start, content.end)
+        last = _trailer(text, content)
+        assert (whole and whole.span()) == (last and last.span()), (text, content)
+        found += whole is not None
+    assert found >= 400, found  # texts that do end in an attribution
+
+
 def _readings_splitting_the_name_again(name: str, generic: frozenset[str]) -> list[tuple[str, ...]]:
     """lexicon._readings as it was: the whole name split again whenever it is not one of its keys."""
     from promptlint.meaning.lexicon import keys, split
