@@ -59,10 +59,12 @@ FILLER = ["can", "i", "return", "it", "what", "is", "__init__", "for", "a", "__"
 SEPARATORS = [" ", "  ", "\n", "_", "__", ", ", " - ", "", "?"]
 
 
-def _check_copies(before: str, question: str) -> list[Span]:
-    text = f"{before}\nQuestion: {question}?\n{before}"
+def _check_copies(before: str, question: str, sources: bool = False) -> list[Span]:
+    # With sources, copies in them are dropped: most prompts are then told apart without reading them.
+    head = f"Sources:\n\n[1] Returns\n{before}\n\n[2] Shipping\n{before} {question}\n\n" if sources else ""
+    text = f"{head}{before}\nQuestion: {question}?\n{before}"
     prompt = segment_text(text)
-    start = len(before) + len("\nQuestion: ")
+    start = len(head) + len(before) + len("\nQuestion: ")
     span = Span(start, start + len(question))
     copies = repeated_question._copies(prompt, span)
     assert copies == _copies_by_finditer(prompt.lower, span, [s.span for s in prompt.sources])
@@ -73,6 +75,7 @@ def _check_copies(before: str, question: str) -> list[Span]:
 @given(st.sampled_from(QUESTIONS), st.lists(st.tuples(st.sampled_from(FILLER), st.sampled_from(SEPARATORS)), max_size=30))
 def test_copies_are_the_matches_of_the_question_pattern(question, pieces):
     _check_copies("".join(w + s for w, s in pieces), question)
+    _check_copies("".join(w + s for w, s in pieces), question, sources=True)
 
 
 @pytest.mark.parametrize(
@@ -87,6 +90,26 @@ def test_copies_are_the_matches_of_the_question_pattern(question, pieces):
 )
 def test_copies_of_the_question(before, question, found):
     assert len(_check_copies(before, question)) == found
+
+
+COPY_WORDS = ["can", "i", "return", "it", "café", "x²", "12", "ß", "中文"]
+COPY_GAPS = [" ", "  ", "\n", "_", "__", ", ", " - ", "", "?", "é", "a", "²", "_x"]
+
+
+def test_a_copy_read_word_by_word_ends_where_the_copy_pattern_ends():
+    r = random.Random(23)
+    found = 0
+    for _ in range(3000):
+        words = r.choices(COPY_WORDS, k=r.randint(1, 4))
+        lower = "".join(w + r.choice(COPY_GAPS) for w in r.choices(COPY_WORDS + words * 3, k=r.randint(0, 30)))
+        by_pattern = repeated_question._pattern_end(words)
+        at = lower.find(words[0])
+        while at >= 0:
+            end = by_pattern(lower, at, words)
+            assert repeated_question._copy_end(lower, at, words) == end, (lower, words, at)
+            found += end is not None
+            at = lower.find(words[0], at + 1)
+    assert found >= 800, found  # offsets where a copy does start
 
 
 PHRASE_FILES = [("per-source-instruction", "phrases"), ("restricted-content", "markers"), ("restricted-content", "instructions"), ("cache-boundary", "volatile")]
@@ -403,6 +426,26 @@ def test_a_header_group_is_split_where_looking_at_every_character_splits_it(piec
 
     inner = "".join(pieces)
     assert split_items(inner, base, separators) == _items_char_by_char(inner, base, separators)
+
+
+# What an attribution after a chunk's text is written with: words, spaced dashes, line breaks, spaces and tabs.
+TRAILER_PIECES = ["Costanzo Physiology", " \u2014 ", " \u2013 ", "\u2014", "\n", "\n\n", " ", "\t", "(2021), 10", ", Halaman 471", "x" * 120, "."]
+
+
+def test_an_attribution_found_on_the_last_line_is_the_one_a_search_of_the_whole_text_finds():
+    from promptlint.readers.segment.sources import _TRAILER, _trailer
+
+    r = random.Random(17)
+    found = 0
+    for _ in range(6000):
+        text = "".join(r.choices(TRAILER_PIECES, k=r.randint(0, 24)))
+        start = r.randint(0, len(text))
+        content = Span(start, r.randint(start, len(text)))
+        whole = _TRAILER.search(text, content.start, content.end)
+        last = _trailer(text, content)
+        assert (whole and whole.span()) == (last and last.span()), (text, content)
+        found += whole is not None
+    assert found >= 400, found  # texts that do end in an attribution
 
 
 def _readings_splitting_the_name_again(name: str, generic: frozenset[str]) -> list[tuple[str, ...]]:

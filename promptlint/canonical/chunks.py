@@ -8,9 +8,24 @@ from ..model.prompt import Prompt, Source
 from .render import Chunk
 
 
+# The chunks of the prompt asked about last, by source: two rules read every source of a prompt as
+# its chunk (wrapper-overhead, to render its header; ungrouped-sources, to order them). The prompt
+# and the sources are held, so that no other is taken for them.
+_last: tuple[Prompt, Lexicon | None, dict[int, tuple[Source, Chunk]]] | None = None
+
+
 def to_chunk(prompt: Prompt, source: Source, lexicon: Lexicon | None = None) -> Chunk:
     """The chunk as the canonical renderer sees it; no score, since sources already stand in rank order."""
-    lexicon = lexicon or shipped()
+    global _last
+    if _last is None or _last[0] is not prompt or _last[1] is not lexicon:
+        _last = (prompt, lexicon, {})
+    known = _last[2].get(id(source))
+    if known is None or known[0] is not source:
+        known = _last[2][id(source)] = (source, _chunk(prompt, source, lexicon or shipped()))
+    return known[1]
+
+
+def _chunk(prompt: Prompt, source: Source, lexicon: Lexicon) -> Chunk:
     dates = [d for f in source.fields if (f.label == "" or lexicon.means(f.label, "date")) and (d := parse_date(f.value))]
     ordinals = [int(n) for f in source.fields if lexicon.means(f.label, "position") and (n := number(f.value)) is not None]
     return Chunk(

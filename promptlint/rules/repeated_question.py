@@ -82,33 +82,72 @@ def _may_start_copy(lower: str, at: int, words: list[str]) -> bool:
     return True
 
 
+def _pattern_end(words: list[str]):
+    """Where a copy of ``words`` that starts at an offset ends, by the copy pattern; None when none starts there."""
+    pattern = re.compile(r"\b" + r"[\W_]+".join(re.escape(w) for w in words) + r"\b")
+
+    def end(lower: str, at: int, words: list[str]) -> int | None:
+        match = pattern.match(lower, at)
+        return match.end() if match else None
+
+    return end
+
+
+def _copy_end(lower: str, at: int, words: list[str]) -> int | None:
+    """What _pattern_end finds, for words with no underscore, where the first one stands: each gap
+    is then the longest one (the next word starts with a character no gap takes), so the copy is the
+    words read one after the other from a word boundary to a word boundary. Compiling the pattern
+    took longer than the other rules take over most prompts."""
+    if at and (lower[at - 1].isalnum() or lower[at - 1] == "_"):
+        return None
+    pos = at + len(words[0])
+    for word in words[1:]:
+        gap = _GAP.match(lower, pos)
+        if gap is None or not lower.startswith(word, gap.end()):
+            return None
+        pos = gap.end() + len(word)
+    return None if pos < len(lower) and (lower[pos].isalnum() or lower[pos] == "_") else pos
+
+
+def _candidates(lower: str, words: list[str], stretches) -> list[int]:
+    """Where a copy of ``words`` may start (see _may_start_copy) in each stretch (start, end) of ``lower``."""
+    first = words[0]
+    found = []
+    for start, end in stretches:
+        stop = end + len(first) - 1  # the first word may start before the end and go on past it
+        at = lower.find(first, start, stop)
+        while at >= 0:
+            if _may_start_copy(lower, at, words):
+                found.append(at)
+            at = lower.find(first, at + 1, stop)
+    return found
+
+
 def _copies(prompt: Prompt, question: Span) -> list[Span]:
     words = re.findall(r"\w+", prompt.lower[question.start : question.end])
     if len(words) < MIN_WORDS:
         return []
-    lower, first = prompt.lower, words[0]
-    candidates = []
-    at = lower.find(first)
-    while at >= 0:
-        if _may_start_copy(lower, at, words):
-            candidates.append(at)
-        at = lower.find(first, at + 1)
-    # A copy that starts inside the question overlaps it and is dropped: without a candidate
-    # elsewhere there is nothing to look for, and most prompts stop here.
-    if all(question.start <= at < question.end for at in candidates):
-        return []
-    pattern = re.compile(r"\b" + r"[\W_]+".join(re.escape(w) for w in words) + r"\b")
+    lower = prompt.lower
     outside = sorted(s.span for s in prompt.sources)
+    # A copy that starts inside the question or a source overlaps it and is dropped: without a
+    # candidate elsewhere there is nothing to look for, and most prompts stop here, their sources,
+    # most of the text, not read.
+    between = zip([0] + [s.end for s in outside], [s.start for s in outside] + [len(lower)])
+    if all(question.start <= at < question.end for at in _candidates(lower, words, between)):
+        return []
+    # A match that starts in a source may overlap a candidate after it, which finditer would then skip.
+    candidates = _candidates(lower, words, [(0, len(lower))])
+    copy_end = _copy_end if not any("_" in w for w in words) else _pattern_end(words)
     starts = [s.start for s in outside]
     copies = []
     end = 0
     # The matches pattern.finditer(lower) would give, tried only where one can start.
     for at in candidates:
-        match = pattern.match(lower, at) if at >= end else None
-        if match is None:
+        found = copy_end(lower, at, words) if at >= end else None
+        if found is None:
             continue
-        end = match.end()
-        span = Span(match.start(), match.end())
+        end = found
+        span = Span(at, end)
         # Sources do not overlap: only the last one starting before the copy's end can hold it.
         i = bisect.bisect_left(starts, span.end) - 1
         if not span.overlaps(question) and not (i >= 0 and outside[i].overlaps(span)):

@@ -539,6 +539,14 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(work, fmt):
     assert check_with(*args, color=True, env={"NO_COLOR": "1"}).stdout == plain
 
 
+def test_an_escape_sequence_in_a_flagged_line_is_stripped_off_a_terminal(work):
+    # A part of the report with no escape character is written as it is; one with one is still stripped.
+    text = (PL102 / "bad.txt").read_text(encoding="utf-8")
+    (work / "bad.txt").write_text(text.replace("Returns and Credits", "Returns \x1b[1mand Credits", 1), encoding="utf-8")
+    shown = check_with("--select", "PL102", "--output-format", "full", "bad.txt").stdout
+    assert " 3 | [1] Returns and Credits Policy" in shown and "\x1b" not in shown and "[1mand" not in shown
+
+
 # ---- --stdin-filename ----
 
 

@@ -336,8 +336,9 @@ def aligned_fields(text: str, sources: list[Source]) -> list[Source]:
     lexicon says of the label; the text starts after them. A value that ends like a sentence
     ("Q: How do refunds work?") is the text's own."""
     while len(sources) >= 2:
-        opening = [_opening_field(text, s.content) for s in sources]
-        if any(o is None for o in opening) or len({f.label for f in opening}) > 1 or len({f.value for f in opening}) == 1:
+        # Read as far as the first text that opens with no such line (most often the first): the others are not read.
+        opening = list(itertools.takewhile(lambda f: f is not None, (_opening_field(text, s.content) for s in sources)))
+        if len(opening) < len(sources) or len({f.label for f in opening}) > 1 or len({f.value for f in opening}) == 1:
             break
         sources = [dataclasses.replace(s, fields=[*s.fields, f], content=trim(text, Span(f.span.end, s.content.end)))
                    for s, f in zip(sources, opening)]

@@ -78,7 +78,7 @@ def titled_by_trailer(text: str, sources: list[Source]) -> list[Source]:
     named = [s.title for s in sources if s.title]
     if len(sources) < 2 or len(set(named)) < len(named):
         return sources
-    trailers = [_TRAILER.search(text, s.content.start, s.content.end) for s in sources]
+    trailers = [_trailer(text, s.content) for s in sources]
     if not all(t and len(t["trailer"].split()) <= TRAILER_WORDS for t in trailers):
         return sources
     titles = [_first_part(t["trailer"]) for t in trailers]
@@ -88,6 +88,17 @@ def titled_by_trailer(text: str, sources: list[Source]) -> list[Source]:
         dataclasses.replace(s, title=title, content=trim(text, Span(s.content.start, t.start())))
         for s, t, title in zip(sources, trailers, titles)
     ]
+
+
+def _trailer(text: str, content: Span) -> re.Match[str] | None:
+    """The attribution that ends ``content``, if any. No line break and no dash follows its dash, so
+    it can only start at the spaces before the last dash of the last line (a line break that ends the
+    text, which `$` matches before, left out): a search from the start of a chunk tried every space of it."""
+    line = max(content.start, text.rfind("\n", content.start, content.end - 1) + 1)
+    dash = max(text.rfind("\u2014", line, content.end), text.rfind("\u2013", line, content.end))
+    if dash < 0:
+        return None
+    return _TRAILER.search(text, line + len(text[line:dash].rstrip(" \t")), content.end)
 
 
 def _first_part(trailer: str) -> str:
