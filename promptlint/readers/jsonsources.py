@@ -162,8 +162,8 @@ def _source(
 ) -> Source | None:
     labelled = [(normalise_label(text[k.start + 1 : k.end - 1]), value, pair) for k, value, pair in obj.pairs]
     content = next(((value, pair) for label, value, pair in labelled if label in content_labels and text[value.start - 1 : value.start] == '"'), None)
-    if content is None or len(labelled) < 2:
-        return None
+    if content is None or len(labelled) < 2 or any(label == "role" for label, _, _ in labelled):
+        return None  # `{"role": "system", "content": ...}`: a chat message, written out as JSON text, is no source
     content_value, content_pair = content
     if text[content_value.start : content_value.end].strip() in _ELIDED:
         return None  # `{"source": "...", "text": "..."}`: the shape of a source described, not one

@@ -144,3 +144,12 @@ def test_json_serialised_into_a_string_is_read_where_it_stands():
     fixed = fix_text(text, path="t.txt", config=build({"today": "2026-12-02", "select": ["PL102"]}, "test"))
     inner = fixed[fixed.index(": ", fixed.index("tool")) + 2 :].strip()
     assert [r.get("score") for r in json.loads(json.loads(inner))] == [None, None]
+
+
+def test_chat_messages_written_out_as_json_are_no_sources():
+    # A query that holds a request's messages as JSON text: role and content make a message, not a source.
+    text = ('Answer the query from the context.\nQuery: [\n  {\n    "role": "system",\n    "content": "You extract the user\'s request and answer in JSON."\n  },\n'
+            '  {\n    "role": "human",\n    "content": "How much does the car cost?"\n  }\n]\nAnswer: ')
+    assert segment_text(text).sources == []
+    # The twin: the same objects with a title instead of a role are sources.
+    assert len(segment_text(text.replace('"role": "system"', '"title": "Pricing"').replace('"role": "human"', '"title": "FAQ"')).sources) == 2

@@ -243,3 +243,27 @@ def test_the_last_record_keeps_its_paragraphs_when_the_records_before_it_do():
     rules = "Use UNKNOWN when a post names no ticker.\nReturn one ticker a post: the one it discusses most.\nAnswer in JSON only, with no prose around it.\n"
     twin = "Extract the ticker and the sentiment of each post.\nHere are the posts:\n\n" + "\n---\n".join(single) + "\n\n" + rules
     assert [f.code for f in lint_text(twin, path="p.txt", config=build({"rules": {"cache-boundary": {"min-static-tokens": 0}}}, "test")) if f.code == "PL305"] == ["PL305"]
+
+
+NODES = [("manual.pdf", "416", "387", "Press and hold the display switch to reset the trip meter."),
+         ("manual.pdf", "416", "80", "The multi-information display shows fuel economy and driving assist status."),
+         ("warranty.pdf", "12", "3", "The warranty covers manufacturing defects for three years or 100,000 km.")]
+
+
+def _nodes(nodes=NODES) -> str:
+    blocks = [f"file_path: /data/{path}\ntotal_pages: {pages}\nsource: {page}\n\n{text}" for path, pages, page, text in nodes]
+    return "Context information is below.\n---------------------\n" + "\n\n".join(blocks) + "\n---------------------\nGiven the context information and not prior knowledge, answer the query.\nQuery: How do I reset the trip meter?\nAnswer: "
+
+
+def test_fields_alone_over_a_text_are_a_nodes_metadata():
+    # LlamaIndex prints a node as its metadata lines, a blank line, then its text.
+    text = _nodes()
+    sources = segment_text(text).sources
+    assert [[f.label for f in s.fields] for s in sources] == [["file path", "total pages", "source"]] * 3
+    assert [text[s.content.start : s.content.end] for s in sources] == [t for *_, t in NODES]
+
+
+@pytest.mark.parametrize("settings", ["Tone: formal\nLength: short\n\nAnswer the question in two sentences.",
+                                      "## Incident [04598313a59d]\nSeverity: high\nConfidence: 1.0\n\n### Primary Correlations\n- event log cleared"])
+def test_fields_alone_that_do_not_repeat_or_sit_under_a_heading_are_no_records(settings):
+    assert segment_text(f"You write reports.\n\n{settings}\n").sources == []

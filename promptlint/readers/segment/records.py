@@ -43,7 +43,8 @@ def record_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Me
             if record is not None:
                 records.append(record)
     firsts = [r[1] for r in records]
-    kept = [r for r in records if firsts.count(r[1]) >= 2 or (r[2] and len(r[0].fields) >= 2)]
+    # A record of fields alone is one only among others of its kind.
+    kept = [r for r in records if firsts.count(r[1]) >= 2 or (r[2] and len(r[0].fields) >= 2 and r[0].content.end > r[0].content.start)]
     sources = titled_by_field(_with_following_paragraphs(text, lines, vocab, messages, kept), vocab)
     return [dataclasses.replace(source, position=n) for n, source in enumerate(sources)]
 
@@ -93,20 +94,27 @@ def _with_following_paragraphs(text: str, lines: list[Line], vocab: Vocab, messa
         if not (text_goes_on or (continued and last)):
             sources.append(source)
             continue
-        limit = kept[n + 1][0].span.start if n + 1 < len(kept) else len(text)
-        body = [line for line in lines if line.start >= source.span.end and line.end <= limit]
-        # The text goes on only through lines of its own: up to a line that closes or opens the context.
-        body = body[: next((i for i, line in enumerate(body) if _opens_the_context(line, vocab) or _opens_a_part(body, i, vocab)), len(body))]
-        if last:
-            body = cut_last_source(body, vocab, messages, source.span.end, seen_content=True)
-        body = strip_blank_edges(body)
-        if not body:
-            sources.append(source)
-            continue
-        end = body[-1].end
-        content = Span(source.content.start, end) if text_goes_on else source.content
-        sources.append(dataclasses.replace(source, span=Span(source.span.start, end), content=content))
+        limit = kept[n + 1][0].span.start if not last else len(text)
+        body = _paragraphs_after(source, [line for line in lines if line.start >= source.span.end and line.end <= limit], vocab, messages, last)
+        sources.append(_extended(source, body, text_goes_on) if body else source)
     return sources
+
+
+def _paragraphs_after(source: Source, body: list[Line], vocab: Vocab, messages: list[Message], last: bool) -> list[Line]:
+    """The lines after a record that are its own: up to a line that closes or opens the context, and for the
+    last record up to the next part of the prompt."""
+    body = body[: next((i for i, line in enumerate(body) if _opens_the_context(line, vocab) or _opens_a_part(body, i, vocab)), len(body))]
+    if last:
+        body = cut_last_source(body, vocab, messages, source.span.end, seen_content=True)
+    return strip_blank_edges(body)
+
+
+def _extended(source: Source, body: list[Line], text_goes_on: bool) -> Source:
+    """The record with the paragraphs after it; they are its text when its text runs on (a record of fields
+    alone takes them as its text)."""
+    end = body[-1].end
+    start = source.content.start if source.content.end > source.content.start else body[0].start
+    return dataclasses.replace(source, span=Span(source.span.start, end), content=Span(start, end) if text_goes_on else source.content)
 
 
 def _has_text(lines: list[Line], starts: list[int], start: int, end: int) -> bool:
@@ -137,6 +145,8 @@ def _record(text: str, paragraph: list[Line], vocab: Vocab, stop: frozenset[str]
     if read is None:
         return None
     fields, content, labelled = read
+    if heading and content.end == content.start:
+        return None  # a section of settings under its heading ("## Incident", then "Severity: high"), no node's metadata
     if title is None:
         title = first_value(fields, vocab.title_labels)
     first = paragraph[0]
@@ -181,6 +191,15 @@ def _record_lines(text: str, lines: list[Line], vocab: Vocab, stop: frozenset[st
             before_text = len(fields)
         else:
             content = Span(line.start, line.end) if content is None else Span(content.start, line.end)
+    return _read_record(text, lines, fields, content, labelled)
+
+
+def _read_record(text: str, lines: list[Line], fields: list[Field], content: Span | None, labelled: bool) -> tuple[list[Field], Span, bool] | None:
+    """A record's fields and text, once its lines are read; None when they are no record."""
+    if content is None and len(fields) >= 2:
+        # Fields alone ("file_path: ...", "total_pages: 416"): the text is the paragraphs under them, as a
+        # LlamaIndex node prints its metadata, a blank line, then its text. Only records of one kind say so.
+        return fields, Span(lines[-1].end, lines[-1].end), True
     if content is None or not fields or _announces(text, content, fields):
         return None
     return fields, content, labelled
