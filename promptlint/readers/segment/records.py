@@ -196,9 +196,10 @@ def _record_lines(text: str, lines: list[Line], vocab: Vocab, stop: frozenset[st
 
 def _read_record(text: str, lines: list[Line], fields: list[Field], content: Span | None, labelled: bool) -> tuple[list[Field], Span, bool] | None:
     """A record's fields and text, once its lines are read; None when they are no record."""
-    if content is None and len(fields) >= 2:
+    if content is None and len(fields) >= 2 and all(len(f.value.split()) < PROSE_WORDS for f in fields):
         # Fields alone ("file_path: ...", "total_pages: 416"): the text is the paragraphs under them, as a
-        # LlamaIndex node prints its metadata, a blank line, then its text. Only records of one kind say so.
+        # LlamaIndex node prints its metadata, a blank line, then its text. Only records of one kind say so,
+        # and only values: a list of sentences under labels ("- SUMMARY: An executive summary of ...") is prose.
         return fields, Span(lines[-1].end, lines[-1].end), True
     if content is None or not fields or _announces(text, content, fields):
         return None
