@@ -367,3 +367,13 @@ def test_sources_sorted_by_a_date_however_named(form, key):
     assert [f"{f.line}:{f.column} {f.code}" for f in found] == [f"{line}:13 PL302"]
     by_title = text.replace("{% for d in docs %}", "{% for d in docs|sort(attribute='title') %}")
     assert lint_text(by_title, path=path, config=build({"select": ["PL302"]}, "matrix")) == []
+
+
+@pytest.mark.parametrize(("path", "template"), [
+    ("p.j2", "{% for c in chunks %}[{{ loop.index }}] ({{ c.title }}, part {{ c.index + 1 }})\n{{ c.content }}\n{% endfor %}"),
+    ("p.ts", "export const ctx = (chunks) => chunks\n  .map((c, i) => `[${i + 1}] (${c.title}, part ${c.index + 1})\\n${c.content}`)\n  .join('\\n\\n');\n"),
+])
+def test_a_key_the_template_calls_a_part_is_a_chunk_ordinal(path, template):
+    # `c.index` alone says no more than a key; "part" before it says which: the chunk's place in its document.
+    assert [f.code for f in lint_text(template, path=path) if f.code == "PL203"] == ["PL203"]
+    assert [f.code for f in lint_text(template.replace("part ", "cited as "), path=path) if f.code == "PL203"] == []

@@ -25,6 +25,8 @@ OUTSIDE_ROOT = "outside the project root"
 
 _RULE_LINE = re.compile(r"[-=*_~]{3,}")  # a separator line between a label and its block
 # A literal label before an output: "Score: ", "- **Updated:** ".
+# The word a template writes right before a value, one space apart: "part {{ c.index }}".
+_WORD_BEFORE = re.compile(r"(?<![\w-])([A-Za-z]+) $")
 _LITERAL_LABEL = re.compile(r"(?:\*\*|__)?([A-Za-z][\w .'/-]{0,30}?)(?:\*\*|__)?\s*[:=](?:\*\*|__)?\s*$")
 
 # What a piece of an included file counts as where it is included, most telling first.
@@ -436,6 +438,7 @@ class Reader:
         # distance); the literal label counts only when the name says nothing.
         if (not ref.path or self.vocab.lexicon.is_generic(label)) and literal and self.vocab.is_field(normalise_label(literal[1])):
             label = normalise_label(literal[1])
+        label = self._qualified(label, before)
         # An element's attribute is named by the markup the model reads (`hit_score="{{ d.s }}"`).
         attribute = attribute_of(output.origin, output.tag)
         if attribute is not None and self.vocab.is_field(normalise_label(attribute[0])):
@@ -451,6 +454,15 @@ class Reader:
             conditional=any(vocabulary.patterns(self.vocab.lexicon.words("unconditional-date", "staleness-tests")).search(t.lower()) for t in output.tests),
             elsewhere=output.origin.source[removal.start : removal.end] if output.site else None,
         )
+
+    def _qualified(self, label: str, before: str | None) -> str:
+        """A name that says no more than a key (`c.index`) after the word the template writes before it
+        ("part ${c.index + 1}") reads as the two: "part index", a chunk's place in its document."""
+        word = _WORD_BEFORE.search(before or "")
+        if word is None or not self.vocab.lexicon.concepts(label) <= {"key"}:
+            return label
+        qualified = normalise_label(word[1]) + " " + label
+        return qualified if self.vocab.lexicon.concepts(qualified) - {"key"} else label
 
     def _instruction_lines(self, block: Block) -> list[Span]:
         # The block's own tags only: a slice of the flat list, from its opening tag to its closing one.
