@@ -408,8 +408,10 @@ def _iterates(code: Code) -> bool:
 
 
 def _grows_text(code: Code) -> bool:
-    """Whether the file adds to a value in place (`prompt += ...`), which the evaluator reads as one text."""
-    return any(t.kind == "punct" and t.text == "+=" for t in code.toks)
+    """Whether the file adds to a value in place (`prompt += ...`) or joins a list of lines (`[...].join("\\n")`),
+    which the evaluator reads as one text."""
+    return any(t.kind == "punct" and t.text == "+=" or code.punct(k, "]") and code.punct(k + 1, ".") and code.name(k + 2) == "join"
+               for k, t in enumerate(code.toks))
 
 
 def _lists_messages(code: Code) -> bool:

@@ -163,7 +163,7 @@ def written_out(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, t
     starts them: an f-string that names string locals the function writes text into, with those locals
     written in (`prompt = f"{sources_section}{instructions}"`), and a string local the function grows
     (`prompt = "..."`, then `prompt += f"..."`), as all it adds up to. Each comes with the ids of the
-    literals so taken in, which are then no prompts of their own."""
+    literals so taken in, which are then no prompts of their own. A returned list of lines joined is one too."""
     built = _Built(None)
     built.read(function.body)
     texts: dict[int, tuple[ast.Call, set[int]]] = {}
@@ -171,6 +171,8 @@ def written_out(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, t
         if added and isinstance(first, (ast.Constant, ast.JoinedStr)) and built.own_text(name):
             texts[id(first)] = one_text(built.strings[name], first), {id(n) for value in added for n in ast.walk(value)}
     for node in own_nodes(function):
+        if isinstance(node, ast.Return) and (lines := _returned_lines(function, node)) is not None:
+            texts.setdefault(*lines)
         if not isinstance(node, ast.JoinedStr):
             continue
         names = [p.value.id for p in node.values if isinstance(p, ast.FormattedValue) and isinstance(p.value, ast.Name) and built.own_text(p.value.id)]
@@ -178,6 +180,19 @@ def written_out(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, t
             continue
         texts[id(node)] = one_text(built.pieces(node), node), {id(n) for name in names for value in built.values[name] for n in ast.walk(value)}
     return texts
+
+
+def _returned_lines(function: ast.FunctionDef | ast.AsyncFunctionDef, returned: ast.Return) -> tuple[int, tuple[ast.Call, set[int]]] | None:
+    """A returned list of lines joined (`[`Question: ${q}`, "Context:", context, "Answer briefly."].join("\\n")`),
+    as the one text it makes, keyed by its first literal, with the other literals it takes in."""
+    items = joined(returned.value) if returned.value is not None else None
+    if not isinstance(items, (ast.List, ast.Tuple)):
+        return None
+    literals = [item for item in items.elts if isinstance(item, (ast.Constant, ast.JoinedStr))]
+    text = assembled(function, returned.value) if len(literals) >= 2 else None
+    if text is None:
+        return None
+    return id(literals[0]), (text, {id(n) for literal in literals[1:] for n in ast.walk(literal)})
 
 
 def one_text(pieces: list[ast.expr], at: ast.AST) -> ast.Call:

@@ -149,3 +149,22 @@ def test_a_prompt_grown_in_place_is_read_as_all_it_adds_up_to(path):
     # The twin: the rules first, the data last; nothing static after it.
     twin = module.replace("Answer from the retrieved topics.", "Answer from the retrieved topics.\\n" + RULES.replace("\n", "\\n")).replace(RULES, "")
     assert [f.code for f in lint_text(twin, path=path) if f.code == "PL305"] == []
+
+
+LINES = ['`Question: ${question}`', '""', '"Retrieved context:"', "context", '""',
+         '"Return a short, useful and well structured answer."', '"Remember: your value is in the practical steps, not in explaining each benefit."',
+         '"For first applications, prioritise documents, the official channel and the next safe step."']
+
+
+@pytest.mark.parametrize("path", ["prompt.ts", "prompt.py"])
+def test_a_returned_list_of_lines_joined_is_one_text(path):
+    # `[...].join("\n")` in TS, `"\n".join([...])` in Python: the lines make one prompt, read in order.
+    def code(lines):
+        if path.endswith(".ts"):
+            return "export function buildUserPrompt(question: string, context: string): string {\n  return [\n    " + ",\n    ".join(lines) + ',\n  ].join("\\n");\n}\n'
+        items = [line.replace("`", 'f"').replace("${", "{").replace('}"', '}"') if line.startswith("`") else line for line in lines]
+        items = [i[:-1] + '"' if i.startswith('f"') else i for i in items]
+        return "def build_user_prompt(question, context):\n    return \"\\n\".join([\n        " + ",\n        ".join(items) + ",\n    ])\n"
+    assert [f.code for f in lint_text(code(LINES), path=path)] == ["PL305"]
+    # The twin with the rules first is clean.
+    assert [f.code for f in lint_text(code(LINES[5:] + LINES[:5]), path=path)] == []
