@@ -40,13 +40,15 @@ The heading path orients the model in 8 tokens and cannot disagree with the text
 Safe: the derived line or element is removed; the chunk text is untouched. Safe only
 when a renderer wrote it: a template's field, or in assembled text the same label on two
 or more of the sources written the same way and no other such label beside it. A
-`Summary:` on one source only may be the document's own, and its fix is unsafe.
+`Summary:` on one source only may be the document's own, and its fix is unsafe. A generated title
+(`document_title`) may be the document's real title: its fix is always unsafe.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..model.findings import Applicability
 from ..model.prompt import Field, Prompt, Source
 from ._context import RuleContext
 from ._fields import Reading, label_written, read, remove_field, source_label
@@ -71,9 +73,17 @@ def check(prompt: Prompt, ctx: RuleContext):
             field.span,
             f"{source_label(source)} carries derived text ('{label_written(prompt, field)}') beside its content; "
             "the shorter, lossy copy competes with the source",
-            fix=remove_field(prompt, field, f"Remove the {field.label}", reading.applicability),
+            fix=remove_field(prompt, field, f"Remove the {field.label}", _applicability(reading, ctx)),
             tokens_text=field.elsewhere,
         )
+
+
+def _applicability(reading: Reading, ctx: RuleContext) -> Applicability:
+    """A title under a derived-sounding label may be the document's own title, a fact no fix may take
+    unasked: removing it is unsafe, however the renderer wrote it."""
+    if ctx.lexicon.means(reading.field.label.split()[-1], "title"):
+        return min(reading.applicability, Applicability.UNSAFE)
+    return reading.applicability
 
 
 def _precis(prompt: Prompt, ctx: RuleContext) -> Iterator[Reading]:

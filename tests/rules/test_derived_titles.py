@@ -54,3 +54,12 @@ def test_a_document_title_beside_the_file_path_is_a_generated_title(label):
     text = "Context information is below.\n" + "\n\n".join(blocks) + "\n\nQuery: Can I return a damaged parcel?\nAnswer:\n"
     assert _derived(text) == ["PL104", "PL104"]
     assert _derived(text.replace("document_title: A comprehensive overview of Returns Policy\n", "").replace("document_title: A comprehensive overview of Shipping FAQ\n", "")) == []
+
+
+def test_removing_a_generated_title_is_never_a_safe_fix():
+    # The title may be the document's real one: a fact no --fix takes unasked.
+    text = _prompt("File name")
+    for _, file, section, _ in CHUNKS:
+        text = text.replace(f"File name: {section}", f"File name: {file}")
+    fixes = [f.fix for f in lint_text(text, path="p.txt", config=CONFIG) if f.code == "PL104"]
+    assert [fix.applicability.name for fix in fixes] == ["UNSAFE", "UNSAFE"]
