@@ -68,3 +68,18 @@ def test_a_jinja_row_over_an_abstract_is_read_by_role():
                 "Abstract: {{ a.abstract }}\n{% endfor %}\nQuestion: {{ question }}\n")
     assert _codes(template, "p.j2") == ["PL201"]
     assert _codes(template.replace(" | Year: {{ a.year }}", ""), "p.j2") == []
+
+
+@pytest.mark.parametrize("path", ["p.j2", "p.py"])
+def test_of_two_unknown_values_the_one_under_a_text_label_is_the_chunk(path):
+    # "Time : {start} → {end}" and "Excerpt: {snippet}": the end time stands beside another value, the excerpt opens the text.
+    if path.endswith(".j2"):
+        text = ("{% for hit in hits %}[Source {{ loop.index }}]\nVideo : {{ hit.title }}\nTime  : {{ hit.start_sec }} → {{ hit.end_sec }}\n"
+                "Score : {{ hit.score }}\nExcerpt: {{ hit.snippet_html }}\n{% endfor %}")
+    else:
+        text = ("def context(hits):\n    blocks = []\n    for i, hit in enumerate(hits, start=1):\n"
+                "        blocks.append(f\"[Source {i}]\\nVideo : {hit['title']}\\nTime  : {hit['start_sec']} → {hit['end_sec']}\\n\"\n"
+                "                      f\"Score : {hit['score']:.3f}\\nExcerpt: {hit['snippet_html']}\")\n    return '\\n\\n'.join(blocks)\n")
+    assert [f.code for f in lint_text(text, path=path, config=CONFIG) if f.code == "PL102"] == ["PL102"]
+    twin = text.replace("Score : {{ hit.score }}\n", "").replace("f\"Score : {hit['score']:.3f}\\nExcerpt", "f\"Excerpt")
+    assert [f.code for f in lint_text(twin, path=path, config=CONFIG) if f.code == "PL102"] == []

@@ -271,16 +271,21 @@ class Reader:
         # One under a label that names a field (`# file: {{ f.basename }}.md`) is that field.
         unknown = [o for o in mine if o.ref.path and self.vocab.lexicon.concepts(o.ref.key) <= {"derived"} and not self.vocab.is_field(self._label_before(o))]
         if iter_kind == "context":
-            return unknown[0] if len(unknown) == 1 else None
+            # Of two such values or more, the one alone on its line or under a text label ("Excerpt:"); the others
+            # stand beside other values ("{{ h.start }} → {{ h.end }}").
+            chunks = unknown if len(unknown) == 1 else [o for o in unknown if self._opens_the_text(o)]
+            return chunks[0] if len(chunks) == 1 else None
         # Over anything else, by its shape: the one value printed bare (or under a label that opens the text),
         # beside values under labels that name metadata (`{{ a.answer }}`, then `Source: {{ a.source }}`,
         # `Date: {{ a.date }}`), is what the item holds. Under any other label ("PMID:"), a value is a field.
-        texts = [o for o in unknown if self._opens_the_text(self._label_before(o))]
+        texts = [o for o in unknown if self._opens_the_text(o)]
         labelled = any(self.vocab.is_field(self._label_before(o)) for o in mine)
-        if len(texts) != 1 or not labelled:
-            return None
-        before = neighbour(texts[0].origin, texts[0].tag, -1) or ""
-        return texts[0] if not before.strip() or self._label_before(texts[0]) else None
+        return texts[0] if len(texts) == 1 and labelled else None
+
+    def _alone_on_its_line(self, output: Output) -> bool:
+        """Whether nothing stands before an output on its line: "{{ a.answer }}", not "... → {{ a.end }}"."""
+        before = neighbour(output.origin, output.tag, -1) or ""
+        return not before[before.rfind("\n") + 1 :].strip()
 
     def _label_before(self, output: Output) -> str:
         """The literal label right before an output ("PMID: {{ a.pmid }}"), normalised; empty when there is none."""
@@ -288,10 +293,13 @@ class Reader:
         literal = _LITERAL_LABEL.search(before) if before is not None else None
         return normalise_label(literal[1]) if literal else ""
 
-    def _opens_the_text(self, label: str) -> bool:
-        """Whether an output under ``label`` may print the chunk: under none, or under a label that opens the
-        text ("Text:", or "Abstract:" where nothing else prints the page's text)."""
-        return not label or label in self.vocab.content_labels or label in self.vocab.lexicon.phrases("precis")
+    def _opens_the_text(self, output: Output) -> bool:
+        """Whether an output may print the chunk: alone on its line, or under a label that opens the text
+        ("Text:", or "Abstract:" where nothing else prints the page's text)."""
+        label = self._label_before(output)
+        if not label:
+            return self._alone_on_its_line(output)
+        return label in self.vocab.content_labels or label in self.vocab.lexicon.phrases("precis")
 
     def _loop_source(self, block: Block, outputs: list[Output], target: str | None, content: Output | None, instructions: list[Span]) -> Source:
         """The source a sources loop renders once per item: its fields, key and chunk, the loop body its wrapper."""
