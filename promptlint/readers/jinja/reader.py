@@ -13,7 +13,7 @@ from ...model.prompt import Field, FieldForm, Part, PartKind, Source, SourceStyl
 from ..expressions import Reference
 from ..expressions import jinja_expression as _expression
 from ..expressions import jinja_reference as reference
-from ..segment import Vocab, is_input, slot_kind, text_lines
+from ..segment import PART_LABELS, Vocab, is_input, slot_kind, text_lines
 from .origin import Macro, Origin, Output, attribute_of, instruction_spans, macros, neighbour, quoted, removal_span, renders_messages, written_pieces
 from .tags import Block, Tag, statement, tag_statement
 
@@ -31,14 +31,6 @@ _LITERAL_LABEL = re.compile(r"(?:\*\*|__)?([A-Za-z][\w .'/-]{0,30}?)(?:\*\*|__)?
 
 # What a piece of an included file counts as where it is included, most telling first.
 _INCLUDED_KINDS = (PartKind.SOURCES, PartKind.QUESTION, PartKind.HISTORY, PartKind.VOLATILE, PartKind.INPUT)
-
-_LABELS = {
-    PartKind.QUESTION: "the question",
-    PartKind.SOURCES: "the retrieved context",
-    PartKind.HISTORY: "chat history",
-    PartKind.VOLATILE: "per-request data",
-    PartKind.INPUT: "the request's input",
-}
 
 
 class Reader:
@@ -180,7 +172,7 @@ class Reader:
         kinds = {part.kind for part in child.parts}
         kind = next((k for k in _INCLUDED_KINDS if k in kinds), PartKind.INSTRUCTIONS if kinds else None)
         if kind is not None:
-            self.parts.append(Part(kind, tag.span, _LABELS.get(kind, "")))
+            self.parts.append(Part(kind, tag.span, PART_LABELS.get(kind, "")))
 
     def literal(self, tag: Tag) -> None:
         for line in text_lines(self.source, self.lower, tag.span.start, tag.span.end):
@@ -228,9 +220,9 @@ class Reader:
         if kind is not None:
             part = {"question": PartKind.QUESTION, "rewritten": PartKind.QUESTION, "context": PartKind.SOURCES,
                     "history": PartKind.HISTORY, "volatile": PartKind.VOLATILE}[kind]
-            self.parts.append(Part(part, span, _LABELS[part]))
+            self.parts.append(Part(part, span, PART_LABELS[part]))
         elif name and is_input(self.source, span, name, self.vocab):
-            self.parts.append(Part(PartKind.INPUT, span, _LABELS[PartKind.INPUT]))
+            self.parts.append(Part(PartKind.INPUT, span, PART_LABELS[PartKind.INPUT]))
 
     # -- the sources loop
 

@@ -25,11 +25,11 @@ from .xml import widen_to_container, xml_sources
 from .skeleton import aligned_fields, skeleton_sources
 from .paragraphs import paragraph_sources
 from .questions import find_questions
-from .parts import is_input, label_parts, merge_parts
+from .parts import PART_LABELS, is_input, label_parts, merge_parts
 
 # What the other readers and the engine use: the entry, and the vocabulary and line services the readers share.
 __all__ = [
-    "LABEL_LINE", "SlotNames", "Vocab", "consecutive_prompts", "imperative_aside", "is_input", "is_prompt_text", "looks_like_instruction", "lowercase",
+    "LABEL_LINE", "PART_LABELS", "SlotNames", "Vocab", "consecutive_prompts", "imperative_aside", "is_input", "is_prompt_text", "looks_like_instruction", "lowercase",
     "merge_parts", "opens_with_imperative", "role_messages", "segment_text", "slot_kind", "text_lines", "words",
 ]
 

@@ -7,7 +7,7 @@ import re
 
 from ...meaning.vocabulary import normalise_label
 from ...model.prompt import Message, Part, PartKind, Source, Span, SpanSet
-from .vocab import SLOT, Line, QUESTION_LINE, Vocab, lowercase, may_hold_slot, named_slots
+from .vocab import SLOT, Line, QUESTION_LINE, Vocab, holds_setup, lowercase, may_hold_slot, named_slots
 
 
 # "{context} := ...": a written-out prompt shape saying what a slot expands to.
@@ -116,7 +116,7 @@ def _line_parts(text: str, lower: str, line: Line, vocab: Vocab, questions: list
     if slots:
         return _slot_parts(text, line, slots)
     if (given := _labelled_input(text, line, vocab)) is not None:
-        return [Part(PartKind.INPUT, given, _SLOT_LABELS[PartKind.INPUT])]
+        return [Part(PartKind.INPUT, given, PART_LABELS[PartKind.INPUT])]
     volatile = vocab.volatile.search(line.lower)
     if volatile:
         # The datum runs to the end of its sentence; the sentences after it are static again.
@@ -151,9 +151,7 @@ def is_input(text: str, slot: Span, name: str, vocab: Vocab) -> bool:
     line_start, line_end = text.rfind("\n", 0, slot.start) + 1, text.find("\n", slot.end)
     if text[line_start : slot.start].strip() or text[slot.end : line_end if line_end >= 0 else len(text)].strip():
         return False
-    # Read without the words that say how the value is written (`tool_list` is tools).
-    words = [w for w in normalise_label(name.rsplit(".", 1)[-1]).split() if w not in vocab.slot_fillers]
-    if not words or " ".join(words) in vocab.setup_vars or words[-1] in vocab.setup_vars or any(w in vocab.setup_qualifiers for w in words):
+    if holds_setup(name, vocab):
         return False
     end = line_start
     while end > 0 and text[end - 1] in " \t\r\n":
@@ -168,7 +166,7 @@ def _slot_parts(text: str, line: Line, slots: list[tuple[Span, str]]) -> list[Pa
         if text[pos : span.start].strip():
             parts.append(Part(PartKind.INSTRUCTIONS, Span(pos, span.start)))
         part = PartKind(_PART_OF_SLOT[kind])
-        parts.append(Part(part, span, _SLOT_LABELS[part]))
+        parts.append(Part(part, span, PART_LABELS[part]))
         pos = span.end
     if text[pos : line.end].strip():
         parts.append(Part(PartKind.INSTRUCTIONS, Span(pos, line.end)))
@@ -176,7 +174,8 @@ def _slot_parts(text: str, line: Line, slots: list[tuple[Span, str]]) -> list[Pa
 
 
 _PART_OF_SLOT = {"question": "question", "rewritten": "question", "context": "sources", "history": "history", "volatile": "volatile"}
-_SLOT_LABELS = {
+# How a finding names each per-request part, in every reader.
+PART_LABELS = {
     PartKind.QUESTION: "the question",
     PartKind.SOURCES: "the retrieved context",
     PartKind.HISTORY: "chat history",

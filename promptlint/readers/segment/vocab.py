@@ -299,6 +299,14 @@ def slot_kind(name: str, vocab: Vocab) -> str | None:
     return kind
 
 
+def holds_setup(name: str, vocab: Vocab) -> bool:
+    """Whether a variable's name says it holds the deployment's setup, the same on every request
+    (`format_instructions`, `tool_list`, `persona_block`), read without the words that say how the value
+    is written (`tool_list` is tools)."""
+    words = [w for w in normalise_label(name.rsplit(".", 1)[-1]).split() if w not in vocab.slot_fillers]
+    return not words or " ".join(words) in vocab.setup_vars or words[-1] in vocab.setup_vars or any(w in vocab.setup_qualifiers for w in words)
+
+
 def named_slots(text: str, lower: str, start: int, end: int, vocab: Vocab, known: dict[str, str] | None = None) -> list[tuple[Span, str]]:
     """The slots between two offsets whose names say what they hold, with that kind; a slot
     that is only mentioned (see _mentioned) is not one. A name is read as written, where its

@@ -124,7 +124,11 @@ def _is_unit(element: _Element, parent: _Element, counts: Counter[str], text: st
 
 def _prints_a_chunk(value: str, vocab: Vocab) -> bool:
     """Whether a text holds a slot whose name is the chunk text's (`{p.content}`, `{{ d.page_content }}`)."""
-    return any(vocab.lexicon.means(slot["name"].rsplit(".", 1)[-1], "content-key") for slot in SLOT.finditer(value.lower()))
+    return any(_names_the_chunk(slot, vocab) for slot in SLOT.finditer(value.lower()))
+
+
+def _names_the_chunk(slot: re.Match[str], vocab: Vocab) -> bool:
+    return vocab.lexicon.means(slot["name"].rsplit(".", 1)[-1], "content-key")
 
 
 def _carries_reported(element: _Element, text: str, lower: str, vocab: Vocab) -> bool:
@@ -161,7 +165,7 @@ def _holds_chunk(text: str, element: _Element, vocab: Vocab) -> bool:
 def _prints_content(value: str, vocab: Vocab) -> bool:
     """A slot alone whose name is the chunk text's ({{ d.page_content }}, {passage})."""
     slot = SLOT.fullmatch(value.strip().lower())
-    return slot is not None and vocab.lexicon.means(slot["name"].rsplit(".", 1)[-1], "content-key")
+    return slot is not None and _names_the_chunk(slot, vocab)
 
 
 def _xml_source(text: str, lower: str, position: int, element: _Element, group: _Element | None, first: bool, vocab: Vocab) -> Source:
