@@ -669,7 +669,7 @@ def _wrapper(code: Code, starts: list[int], texts: list[tuple[int, str]], params
         target = ITEM
         aliases = {local: (ITEM, (key,)) for local, key in item} if kind == "object" else {name: (ITEM, (name,)) for name in item}
     index = params[1][1] if len(params) > 1 and params[1][0] == "name" else None
-    _local_aliases(code, body, target, aliases)
+    _local_aliases(code, body, target, index, aliases)
     loop = Loop(target, collection, index, tuple((alias, *ref) for alias, ref in aliases.items()), language="javascript")
     found = []
     for k, text in dict(texts).items():
@@ -696,15 +696,16 @@ def _reference(expression: str, aliases) -> tuple[str, tuple[str, ...]] | None:
     return reference(node, aliases) if node is not None else None
 
 
-def _local_aliases(code: Code, body: int, target: str, aliases: dict) -> None:
-    """Names a loop body binds from the item: `const date = c.metadata.date`, `const { title } = c`."""
+def _local_aliases(code: Code, body: int, target: str, index: str | None, aliases: dict) -> None:
+    """Names a loop body binds from the item: `const date = c.metadata.date`, `const { title } = c`,
+    or from a list read at the loop's counter (`const score = scores[i]`), which holds one value per item."""
     for bound, (first, last) in _declarations(code, body):
         value = code.raw[code.toks[first].start : code.toks[last].end] if last >= first else ""
         ref = _reference(value, aliases)
         if bound[0] == "name":
             if ref is not None and ref[0] == target and ref[1]:
                 aliases[bound[1]] = ref
-            elif _reads_the_item(code, first, last + 1, target, aliases):
+            elif _reads_the_item(code, first, last + 1, target, aliases) or _at_the_counter(code, first, last + 1, index):
                 # Computed from the item (`const summary = c.highlights.map(...).join(" ")`): a field of it, named by its variable.
                 aliases[bound[1]] = (target, (bound[1],))
         elif bound[0] == "object" and ref is not None and ref[0] == target:
@@ -729,6 +730,11 @@ def _reads_the_item(code: Code, start: int, end: int, target: str, aliases: dict
     """Whether the tokens from ``start`` to ``end`` use the loop's item, or a name bound from it, as a value (not as a property's name)."""
     names = (target, *[a for a, r in aliases.items() if r[0] == target])
     return any(code.name(m) in names and not code.punct(m - 1, ".", "?.") for m in range(start, end))
+
+
+def _at_the_counter(code: Code, start: int, end: int, index: str | None) -> bool:
+    """Whether the tokens from ``start`` to ``end`` read a list at the loop's counter (`context.scores[i]`)."""
+    return index is not None and any(code.name(m) == index and code.punct(m - 1, "[") and code.punct(m + 1, "]") for m in range(start, end))
 
 
 # ---------------------------------------------------------------- a text built from pieces

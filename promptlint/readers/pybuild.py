@@ -472,7 +472,7 @@ def _wrapper(target: ast.AST, iterated: ast.AST, body: list[ast.stmt], strings: 
     index, target, iterated = _enumerated(target, iterated)
     target, aliases = _unpacked(target)
     name = getattr(target, "id", None)
-    _alias_locals(aliases, body, name)
+    _alias_locals(aliases, body, name, index)
     _alias_keywords(aliases, strings)
     refs = [ref for s in strings for ref in _field_refs(_body(s), aliases)]
     if name is None or name not in (root for root, _ in refs):
@@ -517,8 +517,9 @@ def _unpacked(target: ast.AST) -> tuple[ast.AST, dict[str, tuple[str, tuple[str,
     return target, {}
 
 
-def _alias_locals(aliases: dict[str, tuple[str, tuple[str, ...]]], body: list[ast.stmt], name: str | None) -> None:
-    """Add the variables the loop body sets from the item ``name``: each stands for a field of it."""
+def _alias_locals(aliases: dict[str, tuple[str, tuple[str, ...]]], body: list[ast.stmt], name: str | None, index: str | None) -> None:
+    """Add the variables the loop body sets from the item ``name``, or from a list read at the loop's counter
+    ``index`` (`score = scores[i]`, one value per item): each stands for a field of it."""
     for statement in body:
         # `source = filename = doc.metadata["file_name"]`: each name of a chained assignment holds the value.
         if not isinstance(statement, ast.Assign) or not all(isinstance(t, ast.Name) for t in statement.targets):
@@ -527,7 +528,7 @@ def _alias_locals(aliases: dict[str, tuple[str, tuple[str, ...]]], body: list[as
         for local in (t.id for t in statement.targets):
             if ref is not None and ref[0] == name and ref[1]:
                 aliases[local] = ref
-            elif _reads_item(statement.value, name, aliases):
+            elif _reads_item(statement.value, name, aliases) or _at_counter(statement.value, index):
                 # `summary = "\n".join(h["text"] for h in doc["highlights"])`: computed from the item,
                 # so a field of it, and its variable's name says what it holds.
                 aliases[local] = (name, (local,))
@@ -580,6 +581,11 @@ def _pieces(strings: list[ast.AST], raw: str, starts: list[int]) -> tuple[int, .
 def _reads_item(value: ast.AST, name: str | None, aliases: dict[str, tuple[str, tuple[str, ...]]]) -> bool:
     """Whether an expression reads the loop variable, directly or through a name bound from it."""
     return any(isinstance(node, ast.Name) and (node.id == name or aliases.get(node.id, ("",))[0] == name) for node in ast.walk(value))
+
+
+def _at_counter(value: ast.AST, index: str | None) -> bool:
+    """Whether an expression reads a list at the loop's counter (`scores[i]`)."""
+    return index is not None and any(isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name) and node.slice.id == index for node in ast.walk(value))
 
 
 def _verbatim(literal: str, body: str) -> tuple[int, int, str] | None:

@@ -304,6 +304,19 @@ def test_a_local_holding_a_value_with_a_default_is_that_value(operator, wrapper)
     assert _found(source.replace(f"doc.name {operator} ", "")) == [(5, 14, "PL205")]
 
 
+@pytest.mark.parametrize("read", ["scores[i]", "(context.relevanceScores[i] * 100).toFixed(1)"])
+def test_a_local_read_from_a_list_at_the_loop_counter_is_a_field_of_the_item(read):
+    """`const score = scores[i]` in `docs.map((doc, i) => ...)`: one value per item, named by its variable."""
+    source = (
+        "const augment = (query, docs) => docs\n    .map((doc, i) => {\n"
+        f"      const score = {read};\n"
+        "      return `[${doc.title}] (Relevance: ${score}%)\\n${doc.content}`;\n    })\n    .join('\\n');\n"
+    )
+    assert _found(source) == [(4, 42, "PL102")]
+    # The twin: a value read at another index is no field of the item.
+    assert _found(source.replace("[i]", "[0]")) == []
+
+
 # The same judgement as the shared evaluator's decides which per-item texts of a JS file are sources.
 PROMPT_BESIDE = 'const SYSTEM_PROMPT = `Answer from the context below.\\n\\n{context}`;\n\n'
 

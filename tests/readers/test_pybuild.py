@@ -360,6 +360,15 @@ def test_a_local_computed_from_the_loop_variable_is_a_field_named_by_its_variabl
     assert [code for _, _, code in _found(source)] == ["PL201"]
 
 
+@pytest.mark.parametrize("read", ["scores[i]", "round(scores[i] * 100, 1)", "results.scores[i]"])
+def test_a_local_read_from_a_list_at_the_loop_counter_is_a_field_of_the_item(read):
+    """`score = scores[i]` in `for i, doc in enumerate(docs)`: one value per item, named by its variable."""
+    source = f'def build(docs, scores):\n    parts = []\n    for i, doc in enumerate(docs):\n        score = {read}\n        parts.append(f"[{{i + 1}}] {{doc.title}} (Relevance: {{score}}%)\\n{{doc.page_content}}")\n    return "".join(parts)\n'
+    assert [code for _, _, code in _found(source)] == ["PL102"]
+    # The twin: a value read at another index is no field of the item.
+    assert _found(source.replace("[i]", "[0]")) == []
+
+
 @pytest.mark.parametrize("item", ["chunk", "node", "passage", "piece"])
 @pytest.mark.parametrize("key", ["{X['id']}", "{X.id}", "{X.get('idx')}"])
 def test_the_id_of_a_chunk_is_a_chunk_ordinal(item, key):
