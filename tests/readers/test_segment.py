@@ -565,3 +565,19 @@ def test_a_source_word_then_its_name_in_brackets_heads_a_source(word):
         ("report.pdf", [("page", "8")]), ("manual.pdf", [("page", "2")])]
     # The twin: a word that names no source ("See") heads nothing.
     assert segment_text(text.replace(f"{word} [", "See [")).sources == []
+
+
+@pytest.mark.parametrize("title", ["[Context]", "[CONTEXT]", "[Evidence]"])
+@pytest.mark.parametrize("slot", ["{context}", "{{ context }}"])
+def test_a_bracketed_title_over_the_context_slot_titles_the_block(title, slot):
+    """"[Context]" over "{context}": the slot holds all the sources, so its title is no source's header,
+    and the history after it is the history, not that source's text."""
+    text = f"{title}\n{slot}\n\n[Chat History]\n{{chat_history}}\n\nQuestion: {{question}}\nAnswer:"
+    prompt = segment_text(text)
+    assert prompt.sources == []
+    assert [(p.kind, text[p.span.start : p.span.end]) for p in prompt.parts if p.kind in (PartKind.SOURCES, PartKind.HISTORY)] == [
+        (PartKind.SOURCES, slot),
+        (PartKind.HISTORY, "[Chat History]\n{chat_history}"),
+    ]
+    # The twin: over one source's text, the same title heads that source.
+    assert len(segment_text(f"{title}\nRefunds are issued within 30 days.\n\nQuestion: {{question}}").sources) == 1

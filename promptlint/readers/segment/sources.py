@@ -131,7 +131,7 @@ def _source_headers(lines: list[Line], vocab: Vocab, taken: SpanSet) -> list[tup
         if line.start in taken:
             continue
         match = vocab.source_header.match(line.lower.strip())
-        if match and _heads_a_source(line, match, vocab):
+        if match and _heads_a_source(line, match, vocab) and not _titles_the_context_slot(lines, index, match, vocab):
             headers.append((index, match))
     return _without_numbered_paragraphs(_numbered_in_order(_with_listed_headers(headers, lines)))
 
@@ -222,6 +222,16 @@ def _heads_a_source(line: Line, match: re.Match[str], vocab: Vocab) -> bool:
         return False  # "Source: {doc.source}": a field, not a header
     # "[{conversation[0].type}]": a turn's role written as a slot, not a citation key.
     return not _prints_the_conversation(next((match[g] for g in _KEY_GROUPS if match[g] is not None), None), vocab)
+
+
+def _titles_the_context_slot(lines: list[Line], index: int, match: re.Match[str], vocab: Vocab) -> bool:
+    """"[Context]" over "{context}": a title with no key over the slot that holds all the sources joined
+    titles the block, where one source's header would stand over one source's text."""
+    if match["rest5"] is None or match["rest5"].strip():
+        return False
+    below = next((line for line in lines[index + 1 :] if not line.blank), None)
+    reference = slot_reference(below.text) if below is not None else None
+    return reference is not None and slot_kind(reference.root, vocab) == "context"
 
 
 def _with_document_header(text: str, lines: list[Line], vocab: Vocab, sources: list[Source], taken: SpanSet) -> list[Source]:
