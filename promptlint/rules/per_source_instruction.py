@@ -40,7 +40,8 @@ Damaged goods may be returned within 30 days...
 
 ## Fix safety
 Safe when the instruction is a line of the wrapper (between the header and the
-text): the line is removed. An instruction inside the chunk text is reported
+text): the line is removed. Unsafe when the line ends in a colon ("When citing it,
+use this format:"): what it introduces stays behind, and may need removing too. An instruction inside the chunk text is reported
 without a fix, because a fix never edits chunk content.
 """
 
@@ -87,11 +88,13 @@ def check(prompt: Prompt, ctx: RuleContext):
         for line in source.wrapper_lines:
             if restricted(line.start, line.end):
                 continue  # one cause, one finding: the source is restricted content
+            # A line that ends in a colon introduces what follows it ("use this format:"), which would stay behind.
+            introduces = prompt.text[line.start : line.end].rstrip().endswith((":", "\uff1a"))
             yield ctx.finding(
                 prompt,
                 Span(line.start, line.end - (prompt.text[line.end - 1 : line.end] == "\n")),
                 f"{name} carries an instruction to the model; it competes with the system prompt's rules",
-                fix=Fix(Applicability.SAFE, (Edit(remove_line(prompt.text, line)),), "Remove the instruction line"),
+                fix=Fix(Applicability.UNSAFE if introduces else Applicability.SAFE, (Edit(remove_line(prompt.text, line)),), "Remove the instruction line"),
             )
         # Each scope is scanned only where a phrase can match in it: a source's text is long.
         for scope in (s for s in (source.header, source.content) if scan and may_match(words, prompt.lower[s.start : s.end])):

@@ -282,7 +282,14 @@ def test_a_loop_under_another_label_is_no_sources_loop(label):
 
 @pytest.mark.parametrize(
     "line",
-    ["Treat the following as background only.", "Consider this excerpt with caution.", "- Use it only when it answers the question.", "Please check the date before citing it."],
+    [
+        "Treat the following as background only.",
+        "Consider this excerpt with caution.",
+        "- Use it only when it answers the question.",
+        "Please check the date before citing it.",
+        "When citing this document, use its title.",
+        "If the excerpt is cut short, mention it.",
+    ],
 )
 @pytest.mark.parametrize("wrapper", ['<doc title="{{ d.title }}">\nLINE\n{{ d.content }}\n</doc>', "[{{ loop.index }}] {{ d.title }}\nLINE\n{{ d.content }}"])
 def test_a_template_line_that_opens_with_an_imperative_is_a_per_source_instruction(line, wrapper):
@@ -291,7 +298,20 @@ def test_a_template_line_that_opens_with_an_imperative_is_a_per_source_instructi
     assert [(f.code, f.line) for f in lint_text(template, path="qa.j2", config=DEFAULT)] == [("PL103", 4)]
 
 
-@pytest.mark.parametrize("line", ["Use case: {{ d.use_case }}", "Check-in date: {{ d.checkin }}", "Source: {{ d.url }}", "Answer: {{ d.answer }}"])
+@pytest.mark.parametrize(
+    "line", ["Use case: {{ d.use_case }}", "Use case:", "Use case description: {{ d.desc }}", "Check-in date: {{ d.checkin }}", "Source: {{ d.url }}", "Answer: {{ d.answer }}"]
+)
 def test_a_template_label_that_starts_with_such_a_word_is_no_instruction(line):
     template = "Answer from the documents.\n{% for d in docs %}\n[{{ loop.index }}] {{ d.title }}\n" + line + "\n{{ d.content }}\n{% endfor %}\nQuestion: {{ question }}\n"
     assert [f.code for f in lint_text(template, path="qa.j2", config=DEFAULT) if f.code == "PL103"] == []
+
+
+def test_an_instruction_that_introduces_lines_after_it_is_removed_only_when_asked():
+    """"When referencing it, use this format:" in every document's wrapper is an instruction; removing it
+    alone leaves the format it introduces behind, so its fix is unsafe."""
+    template = (
+        "Answer from the documents.\n{% for d in docs %}\n<document>\n{{ d.content }}\n</document>\n"
+        "When referencing information, use this format:\n- [{{ loop.index }}: {{ d.title }}]\n{% endfor %}\nQuestion: {{ question }}\n"
+    )
+    found = [(f.code, f.line, f.fix.applicability.name) for f in lint_text(template, path="qa.j2", config=DEFAULT)]
+    assert found == [("PL103", 6, "UNSAFE")]

@@ -46,12 +46,18 @@ def _addressed(lexicon: Lexicon) -> re.Pattern[str]:
 
 @cache
 def _imperative_line(lexicon: Lexicon) -> re.Pattern[str]:
-    # Not a label that starts with such a word ("Use case: {{ d.use_case }}"): no colon right after.
-    return re.compile(r"\s*(?:[-*\u2022]\s+)?(?:" + _imperatives(lexicon) + r")\s+[a-z](?![^:\n]{0,20}:)")
+    # A condition may come first ("When referencing it, use ..."). Not a label that starts with such a
+    # word ("Use case: {{ d.use_case }}"): no colon soon after, unless the verb takes an object with a
+    # determiner ("use this format:", which introduces what it asks for).
+    condition = r"(?:(?:" + alternation(lexicon.words("per-source-instruction", "conditions")) + r")\s[^,:\n]{1,60},\s*)?"
+    determiner = alternation(lexicon.words("per-source-instruction", "determiners"))
+    obj = r"(?:(?:" + determiner + r")\s|[a-z](?![^:\n]{0,20}:))"
+    return re.compile(r"\s*(?:[-*\u2022]\s+)?" + condition + "(?:" + _imperatives(lexicon) + r")\s+" + obj)
 
 
 def opens_with_imperative(line: Line, lexicon: Lexicon) -> bool:
-    """A line that opens with an imperative verb ("Treat the following as background only.").
+    """A line that opens with an imperative verb ("Treat the following as background only."), after a
+    condition or not ("When referencing information, use this format:").
     Talk to the model only where the text cannot be a chunk's own: a template's literal text."""
     return _imperative_line(lexicon).match(line.lower) is not None
 
