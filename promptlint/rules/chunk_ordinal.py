@@ -9,6 +9,11 @@ ordinal, and is never flagged; nor is a chunk's id that heads its source in brac
 (`[{{ chunk.id }}]`), or a number that is all a source shows beside its text
 (`<source>{{ r.rank }}</source>`), when the instructions ask the model to cite: that is what it cites.
 
+A header that numbers each source under a word meaning a chunk, with numbers no renderer
+counts (`[Chunk 30]`, `[Chunk 20]`, `[Chunk 32]`, not 1, 2, 3 in order), shows each chunk's
+place in the index; it is reported, without a fix (the key heads the source), unless the
+instructions ask the model to cite.
+
 An ordinal has an ordinal's shape: `chunk 3`, `3 of 7`, `#3`, one id token, or a slot or
 key named as one. A heading item ("Part 2", "Section 4", "Chapter 1", "Article 7.2",
 "Version 4.2") is part of the heading path, and an element's text (`<chunk>Refunds are
@@ -43,7 +48,7 @@ import re
 
 from ..meaning import vocabulary
 from ..meaning.lexicon import split
-from ..model.prompt import PartKind, Prompt, Span
+from ..model.prompt import PartKind, Prompt, Source, Span
 from ._context import RuleContext
 from ._fields import read, remove_field, source_label, written
 
@@ -80,7 +85,40 @@ def _asks_to_cite(prompt: Prompt, ctx: RuleContext) -> bool:
     return any(pattern.search(prompt.lower, p.span.start, p.span.end) for p in prompt.parts if p.kind is PartKind.INSTRUCTIONS)
 
 
+# The word a header writes before its key: "[Chunk 30]" gives "chunk", "### Chunk #4:" gives "chunk".
+_KEY_WORD = re.compile(r"([a-z][a-z ]*?)\s*(?:no\.?|#)?\s*$")
+
+
+def _keyed_by_the_index(prompt: Prompt, ctx: RuleContext) -> list[Source]:
+    """Sources whose header keys them under a word that means an ordinal ("[Chunk 30]", "[Chunk 20]",
+    "[Chunk 32]") with numbers a renderer does not count (1, 2, 3 in order): each is the chunk's place in
+    the index, not a citation number."""
+    if len(prompt.sources) < 2 or not all(s.key and s.key.isdigit() and s.key_span for s in prompt.sources):
+        return []
+    numbers = [int(s.key) for s in prompt.sources]
+    if numbers[0] in (0, 1) and numbers == list(range(numbers[0], numbers[0] + len(numbers))):
+        return []
+    words = {_word_before_key(prompt, s) for s in prompt.sources}
+    word = next(iter(words)) if len(words) == 1 else None
+    if not (word and ctx.lexicon.means(word, "ordinal")) or _asks_to_cite(prompt, ctx):
+        return []  # asked to cite, the model cites what the header shows, whatever numbers it
+    return list(prompt.sources)
+
+
+def _word_before_key(prompt: Prompt, source: Source) -> str | None:
+    before = _KEY_WORD.search(prompt.lower[source.header.start : source.key_span.start].lstrip("[(#-=* "))
+    return before[1] if before else None
+
+
 def check(prompt: Prompt, ctx: RuleContext):
+    for source in _keyed_by_the_index(prompt, ctx):
+        # The key heads the source: removing it leaves a header to rewrite, so no fix is offered.
+        yield ctx.finding(
+            prompt,
+            source.key_span,
+            f"{source_label(source)} is numbered by its place in the index ('{prompt.text[source.header.start : source.key_span.end].strip('[(#-=* ')}'), "
+            "which costs tokens and says nothing about the answer",
+        )
     of_words, citable = ctx.labels("of-words"), ctx.labels("citable")
     citing = None  # asked only when an id is found
     for source in prompt.sources:

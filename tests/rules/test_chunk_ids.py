@@ -1,0 +1,40 @@
+"""PL203: a header that numbers each source by its chunk's place in the index ("[Chunk 30]") is an
+ordinal; the renderer's own count (1, 2, 3) is a citation key, and so is any number the model is
+asked to cite."""
+
+from __future__ import annotations
+
+import pytest
+
+from promptlint.engine.config import build
+from promptlint.engine.lint import lint_text
+
+CONFIG = build({"today": "2026-12-02", "select": ["PL203"]}, "test")
+
+
+def _prompt(keys, word="Chunk", instructions="Answer the question using only the context."):
+    sources = "\n\n".join(f"[{word} {key}]\nRefunds for item {key} are issued within {key} days of delivery." for key in keys)
+    return f"{instructions}\n\nContext:\n{sources}\n\nQuestion: How long do refunds take?\nAnswer:"
+
+
+def _found(text):
+    return [(f.code, f.line, f.column, f.fix) for f in lint_text(text, path="p.txt", config=CONFIG)]
+
+
+@pytest.mark.parametrize("keys", [(30, 20, 32), (4, 5, 6), (2, 1)])
+def test_chunk_numbers_no_renderer_counts_are_chunk_ids(keys):
+    lines = [4 + 3 * n for n in range(len(keys))]
+    assert _found(_prompt(keys)) == [("PL203", line, 8, None) for line in lines]
+
+
+@pytest.mark.parametrize("keys", [(1, 2, 3), (0, 1, 2), (30,)])
+def test_the_renderers_own_count_is_a_citation_key(keys):
+    assert _found(_prompt(keys)) == []
+
+
+def test_a_number_under_another_word_is_a_citation_key():
+    assert _found(_prompt((30, 20, 32), word="Source")) == []
+
+
+def test_numbers_the_model_is_asked_to_cite_are_citation_keys():
+    assert _found(_prompt((30, 20, 32), instructions="Answer from the context and cite each chunk as [Chunk n].")) == []
