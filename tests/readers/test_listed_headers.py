@@ -83,3 +83,23 @@ def test_after_a_last_spaced_hyphen_only_a_known_field_or_a_date_is_metadata(res
     [source] = segment_text(f"[1] {rest}\nDamaged goods may be returned within 30 days.\n").sources
     assert source.title == title
     assert [(f.label, f.value) for f in source.fields] == ([field] if field else [])
+
+
+FILES = [("docs/Returns.txt", "Damaged goods may be returned within 30 days of delivery."), ("docs\\shipping.txt", "We ship every order within 2 working days."),
+         ("docs/Returns.txt", "Refunds reach the card used within 5 working days of the return.")]
+
+
+def test_a_run_of_file_names_alone_heads_the_files_text():
+    """"docs/returns.txt:" over the file's text, twice or more: each names its source, so chunks of one file
+    apart are ungrouped (PL301)."""
+    blocks = "\n\n".join(f"{name}:\n{text}" for name, text in FILES)
+    text = f"Answer from the extracted parts below.\n=========\n{blocks}\n=========\nQuestion: Can I return it?\n"
+    prompt = segment_text(text)
+    assert [(s.title, text[s.content.start : s.content.end]) for s in prompt.sources] == FILES
+    assert [f.code for f in lint_text(text, path="p.txt", config=CONFIG)] == ["PL301"]
+
+
+@pytest.mark.parametrize("after", ["settings.yaml:\n  retries: 3\n  timeout: 30 seconds for every call", "main.py:\nprint('the program says hello to everyone')"])
+def test_one_file_name_alone_heads_nothing(after):
+    text = f"Fix the bug in the file below.\n\n{after}\n\nQuestion: Why does it fail?\n"
+    assert segment_text(text).sources == []

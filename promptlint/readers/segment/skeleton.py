@@ -31,7 +31,7 @@ from ...model.prompt import Field, FieldForm, Message, Source, Span
 from .vocab import LABEL_LINE, QUESTION_LINE, SECTION_LABEL, SLOT, Line, Vocab, alternation, slot_kind, trim
 from .instructions import looks_like_instruction, opens_with_imperative
 from .headers import with_space
-from .sources import LISTED, by_position, cut_last_source, first_value, strip_blank_edges
+from .sources import RUN_ONLY, by_position, cut_last_source, first_value, strip_blank_edges
 
 # What opens a unit's line: a Markdown heading's marks or a list marker, then a citation key ("[3]") or a number ("3.").
 _LEAD = re.compile(r"[ \t]*(?P<marks>#{1,6}[ \t]+|[-*\u2022][ \t]+)?(?:\[(?P<key>[\w.-]{1,8})\][ \t]*|(?P<number>\d{1,3})[.)][ \t]+)?")
@@ -247,7 +247,7 @@ def _heads_another_unit(line: Line, vocab: Vocab) -> bool:
     """A source's header line; a Markdown heading or a numbered item ("## Contexte") heads one only as one of a
     run that carries metadata, so inside a unit's text it is the text's own."""
     match = vocab.source_header.match(line.lower.strip())
-    return match is not None and not any(match[style] is not None for style in LISTED)
+    return match is not None and not any(match[style] is not None for style in RUN_ONLY)
 
 
 def _retrieved(text: str, lines: list[Line], vocab: Vocab, units: list[tuple[_Head, Span]]) -> bool:

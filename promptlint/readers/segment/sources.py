@@ -140,6 +140,8 @@ def _source_headers(lines: list[Line], vocab: Vocab, taken: SpanSet) -> list[tup
 # or more, each with text under it. A list of instructions has none under its items, and one
 # dated section heading ("## Context (updated 2026-01-01)") is not a source of its own.
 LISTED = ("rest8", "rest9")
+# So is a file's name alone ("docs/club-foot.txt:"), which as often introduces a file's code or settings.
+RUN_ONLY = (*LISTED, "rest11")
 
 
 # Header styles that number a chunk's own paragraphs as often as they head sources ("(71) Member
@@ -203,7 +205,7 @@ def _carries_reported_field(rest: str, vocab: Vocab) -> bool:
 
 def _with_listed_headers(headers: list[tuple[int, re.Match[str]]], lines: list[Line]) -> list[tuple[int, re.Match[str]]]:
     ends = [index for index, _ in headers[1:]] + [len(lines)]
-    listed = [n for n, (_, match) in enumerate(headers) if any(match[g] is not None for g in LISTED)]
+    listed = [n for n, (_, match) in enumerate(headers) if any(match[g] is not None for g in RUN_ONLY)]
     texted = [n for n in listed if any(not line.blank for line in lines[headers[n][0] + 1 : ends[n]])]
     if len(texted) >= 2 and len(texted) == len(listed):
         return headers
@@ -448,7 +450,7 @@ def _is_boundary(line: Line, vocab: Vocab) -> bool:
 
 
 _KEY_GROUPS = ("key1", "key2", "key3", "key4", "key5", "key6")
-_REST_GROUPS = ("rest1", "rest2", "rest3", "rest4", "rest5", "rest6", "rest7", "rest8", "rest9", "rest10")
+_REST_GROUPS = ("rest1", "rest2", "rest3", "rest4", "rest5", "rest6", "rest7", "rest8", "rest9", "rest10", "rest11")
 
 
 def _text_source(text: str, position: int, header: Line, match: re.Match[str], body: list[Line], vocab: Vocab) -> Source:

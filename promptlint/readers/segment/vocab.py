@@ -122,6 +122,9 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         r"|#{1,6}\s+(?P<rest9>[^#\s].*)"
         # "Source [report.pdf, Page 8]:": the word, then what names the source in brackets, and a colon.
         r"|(?:" + words + r")\s*(?P<rest10>\[[^\[\]\n]{2,200}\])\s*:"
+        # "docs/club-foot.txt:": a file's name alone and a colon, the file's text under it; a source's
+        # header only as one of a run (sources.RUN_ONLY).
+        r"|(?P<rest11>(?:[\w.~-]+[/\\])*[\w~-][\w.~ -]{0,80}\.[a-z][a-z0-9]{1,4})\s*:"
         r")$"
     )
     roles = alternation(seg["role-markers"])
