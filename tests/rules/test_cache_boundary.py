@@ -567,7 +567,9 @@ def test_a_slot_alone_under_a_label_of_its_own_is_the_requests_input(label, name
     assert _found(text.replace(f"{label}\n{{{name}}}", f"Grade with care, {{{name}}} in mind.")) == []
 
 
-@pytest.mark.parametrize("name", ["format_instructions", "criteria", "json_schema", "persona_block", "tools", "tool_list", "template_example"])
+@pytest.mark.parametrize(
+    "name", ["format_instructions", "criteria", "json_schema", "persona_block", "tools", "tool_list", "template_example", "self.settings.get('policy')", "config['rules']"]
+)
 def test_a_slot_named_for_the_setup_is_no_input(name):
     # `{format_instructions}` under "Output format:" is the deployment's, the same on every request.
     assert _found(f"You grade answers.\n\nOutput format:\n{{{name}}}\n\nTasks:\n- Give a score out of 10.\n- Justify the score.\n") == []

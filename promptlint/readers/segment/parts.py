@@ -7,6 +7,7 @@ import re
 
 from ...meaning.vocabulary import normalise_label
 from ...model.prompt import Message, Part, PartKind, Source, Span, SpanSet
+from ..expressions import slot_reference
 from .vocab import SLOT, Line, QUESTION_LINE, Vocab, holds_setup, lowercase, may_hold_slot, named_slots
 
 
@@ -141,7 +142,10 @@ def _labelled_input(text: str, line: Line, vocab: Vocab) -> Span | None:
         return None
     start = line.start + len(line.text) - len(line.text.lstrip())
     span = Span(start, start + len(line.text.strip()))
-    return span if is_input(text, span, lone["name"], vocab) else None
+    # Named by the key it reads, where it reads one (`{self.settings.get('policy')}` holds the policy).
+    reference = slot_reference(line.text.strip())
+    name = (reference.path[-1] if reference.path else reference.root) if reference else lone["name"]
+    return span if is_input(text, span, name, vocab) else None
 
 
 def is_input(text: str, slot: Span, name: str, vocab: Vocab) -> bool:
