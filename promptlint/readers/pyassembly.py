@@ -20,6 +20,7 @@ joined over a name reads as that name: `{docs}`, the items it renders.
 from __future__ import annotations
 
 import ast
+import collections
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -158,13 +159,26 @@ def returned_text(function: ast.FunctionDef | ast.AsyncFunctionDef, returned: as
     return returned
 
 
-def written_out(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, tuple[ast.Call, set[int]]]:
+def module_texts(module: ast.Module) -> dict[str, ast.Constant]:
+    """The module's texts: each name its top level binds to a string literal (`ANSWER_FORMAT = "..."`) and
+    nothing in the module binds again, not even a function's local of the same name."""
+    bound = collections.Counter(n.id for n in ast.walk(module) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    texts = {
+        s.targets[0].id: s.value
+        for s in module.body
+        if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str)
+    }
+    return {name: text for name, text in texts.items() if bound[name] == 1}
+
+
+def written_out(function: ast.FunctionDef | ast.AsyncFunctionDef, module_text: dict[str, ast.Constant]) -> dict[int, tuple[ast.Call, set[int]]]:
     """The texts of a function read as more than one literal writes, keyed by the id of the literal that
-    starts them: an f-string that names string locals the function writes text into, with those locals
-    written in (`prompt = f"{sources_section}{instructions}"`), and a string local the function grows
-    (`prompt = "..."`, then `prompt += f"..."`), as all it adds up to. Each comes with the ids of the
-    literals so taken in, which are then no prompts of their own. A returned list of lines joined is one too."""
-    built = _Built(None)
+    starts them: an f-string that names string locals the function writes text into, or the module's
+    texts (``module_text``, see module_texts), with those written in (`prompt = f"{sources_section}{ANSWER_FORMAT}"`),
+    and a string local the function grows (`prompt = "..."`, then `prompt += f"..."`), as all it adds up to.
+    Each comes with the ids of the literals so taken in, which are then no prompts of their own. A returned
+    list of lines joined is one too."""
+    built = _with_module_text(function, module_text)
     built.read(function.body)
     texts: dict[int, tuple[ast.Call, set[int]]] = {}
     for name, (first, *added) in built.values.items():
@@ -180,6 +194,17 @@ def written_out(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, t
             continue
         texts[id(node)] = one_text(built.pieces(node), node), {id(n) for name in names for value in built.values[name] for n in ast.walk(value)}
     return texts
+
+
+def _with_module_text(function: ast.FunctionDef | ast.AsyncFunctionDef, module_text: dict[str, ast.Constant]) -> _Built:
+    """What a function builds, before it reads its body: the module's texts, less those a parameter of the same name hides."""
+    built = _Built(None)
+    arguments = function.args
+    own = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg) if a is not None}
+    for name, text in module_text.items():
+        if name not in own:
+            built.strings[name], built.values[name] = [text], [text]
+    return built
 
 
 def _returned_lines(function: ast.FunctionDef | ast.AsyncFunctionDef, returned: ast.Return) -> tuple[int, tuple[ast.Call, set[int]]] | None:

@@ -23,7 +23,7 @@ from ..meaning.lexicon import Lexicon, shipped, split
 from ..model.lines import line_starts
 from ..model.prompt import Syntax
 from .pybuild import BUILDING, Loop, called_name, jinja_by_content, literal_in_call, reaching_the_model, split_fields, wrappers
-from .pyassembly import assembled, joined, own_nodes, returned_text, written_out
+from .pyassembly import assembled, joined, module_texts, own_nodes, returned_text, written_out
 from .pymessages import messages_written_out
 from .pybind import rewritten_bindings
 from .pycalls import helpers_of
@@ -119,7 +119,8 @@ def _written(module: ast.Module, sent_twice: list[tuple[ast.AST, ast.Call]]) -> 
     """The f-strings of the module read as more than they write, by id: with the locals their function writes
     into them (see pyassembly), or with the messages of a request that sends one of their fields again
     (``sent_twice``, see pymessages); each with the ids of the literals it takes in."""
-    written = {k: v for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) for k, v in written_out(f).items()}
+    texts = module_texts(module)
+    written = {k: v for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) for k, v in written_out(f, texts).items()}
     return written | {id(template): (text, set()) for template, text in sent_twice}
 
 
@@ -129,9 +130,9 @@ def written_texts(module: ast.Module, raw: str) -> dict[tuple[int, int], tuple[P
     literals it takes in."""
     starts = line_starts(raw)
     nodes = {id(n): n for n in ast.walk(module) if isinstance(n, (ast.Constant, ast.JoinedStr)) and hasattr(n, "lineno")}
-    texts = {}
+    texts, module_text = {}, module_texts(module)
     for function in (f for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))):
-        for first, (text, taken) in written_out(function).items():
+        for first, (text, taken) in written_out(function, module_text).items():
             template = _template(raw, starts, text, False)
             if template is not None and first in nodes:
                 texts[_place(raw, starts, nodes[first])] = template, {_place(raw, starts, nodes[n]) for n in taken if n in nodes}

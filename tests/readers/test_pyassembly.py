@@ -108,6 +108,49 @@ def test_a_local_holding_only_what_it_was_handed_keeps_its_name():
     assert template.text == "Answer from the context only.\nContext: {context}\nQuestion: {question}"
 
 
+# A module's text named in a function's f-string (sa_locals's transcript prompt builder).
+MODULE_TEXT = '''ANSWER_FORMAT = """\\
+Answer using this exact format:
+
+**Answer:**
+- [bullet points, each citing [Source N]]
+
+**Gaps:**
+- [what the excerpts leave unclear; say "None." when nothing is]
+"""
+
+
+def build_messages(question, context_text):
+    user_content = (
+        f"**Question:** {question}\\n\\n"
+        f"**Retrieved sources:**\\n\\n"
+        f"{context_text}\\n\\n"
+        f"{ANSWER_FORMAT}"
+    )
+    return [{"role": "user", "content": user_content}]
+'''
+
+
+def test_a_module_text_named_in_an_fstring_is_read_written_in():
+    [template] = templates_in(MODULE_TEXT)
+    assert template.text.endswith("{context_text}\n\nAnswer using this exact format:\n\n**Answer:**\n- [bullet points, each citing [Source N]]\n\n**Gaps:**\n- [what the excerpts leave unclear; say \"None.\" when nothing is]\n")
+    assert [(f.code, f.line) for f in lint_text(MODULE_TEXT, path="prompts.py")] == [("PL305", 14)]
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    [
+        ("def build_messages(question, context_text):", "def build_messages(question, context_text, ANSWER_FORMAT):"),
+        ("    user_content = (", "    ANSWER_FORMAT = load_format()\n    user_content = ("),
+        ("\n\n\ndef build_messages", "\nANSWER_FORMAT = ANSWER_FORMAT.strip()\n\n\ndef build_messages"),
+    ],
+    ids=["a parameter", "a local", "bound again"],
+)
+def test_a_name_bound_elsewhere_is_no_module_text(hidden):
+    module = MODULE_TEXT.replace(*hidden)
+    assert [t.text for t in templates_in(module) if "{question}" in t.text][0].endswith("{context_text}\n\n{ANSWER_FORMAT}")
+
+
 # A prompt a function grows in place, with a piece added under a condition (synthos's RAG prompt, in TS).
 GROWN = {
     "prompts.py": '''def get_rag_prompt(question, topics, current_date=None):
