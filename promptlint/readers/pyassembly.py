@@ -159,19 +159,26 @@ def returned_text(function: ast.FunctionDef | ast.AsyncFunctionDef, returned: as
     return returned
 
 
-def module_texts(module: ast.Module) -> dict[str, ast.Constant]:
-    """The module's texts: each name its top level binds to a string literal (`ANSWER_FORMAT = "..."`) and
-    nothing in the module binds again, not even a function's local of the same name."""
+def module_texts(module: ast.Module) -> dict[str, ast.expr]:
+    """The module's texts: each name its top level binds to a string literal (`ANSWER_FORMAT = "..."`, a
+    JavaScript template literal with no field) and nothing in the module binds again, not even a function's
+    local of the same name."""
     bound = collections.Counter(n.id for n in ast.walk(module) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
     texts = {
         s.targets[0].id: s.value
         for s in module.body
-        if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str)
+        if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and _literal(s.value)
     }
     return {name: text for name, text in texts.items() if bound[name] == 1}
 
 
-def written_out(function: ast.FunctionDef | ast.AsyncFunctionDef, module_text: dict[str, ast.Constant]) -> dict[int, tuple[ast.Call, set[int]]]:
+def _literal(value: ast.AST) -> bool:
+    """A string written out whole: a literal, or an f-string with no field."""
+    parts = value.values if isinstance(value, ast.JoinedStr) else [value]
+    return all(isinstance(p, ast.Constant) and isinstance(p.value, str) for p in parts)
+
+
+def written_out(function: ast.FunctionDef | ast.AsyncFunctionDef, module_text: dict[str, ast.expr]) -> dict[int, tuple[ast.Call, set[int]]]:
     """The texts of a function read as more than one literal writes, keyed by the id of the literal that
     starts them: an f-string that names string locals the function writes text into, or the module's
     texts (``module_text``, see module_texts), with those written in (`prompt = f"{sources_section}{ANSWER_FORMAT}"`),
@@ -196,14 +203,14 @@ def written_out(function: ast.FunctionDef | ast.AsyncFunctionDef, module_text: d
     return texts
 
 
-def _with_module_text(function: ast.FunctionDef | ast.AsyncFunctionDef, module_text: dict[str, ast.Constant]) -> _Built:
+def _with_module_text(function: ast.FunctionDef | ast.AsyncFunctionDef, module_text: dict[str, ast.expr]) -> _Built:
     """What a function builds, before it reads its body: the module's texts, less those a parameter of the same name hides."""
     built = _Built(None)
     arguments = function.args
     own = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg) if a is not None}
     for name, text in module_text.items():
         if name not in own:
-            built.strings[name], built.values[name] = [text], [text]
+            built.strings[name], built.values[name] = built.pieces(text), [text]
     return built
 
 

@@ -427,3 +427,21 @@ def test_a_callback_s_destructured_item_reads_as_the_item(param, file, chunk, te
     """`.map(({ text, file_name }) => ...)` renders each item as `.map(c => ... c.text ...)` does (Cognidesk)."""
     module = DESTRUCTURED.replace("PARAM", param).replace("FILE", file).replace("CHUNK", chunk).replace("TEXT", text)
     assert [f.code for f in lint_text(module, path="prompt.js") if f.code == "PL203"] == ["PL203"]
+
+
+MODULE_TEXT = """const ANSWER_FORMAT = `Answer using this exact format, and keep to it on every answer you give:
+Start with a summary of two sentences that answers the question directly.
+Then give the evidence as a list, each point citing its source as [Source N].
+End with what the sources leave unclear, or say that nothing is unclear.`;
+
+export function buildMessages(question: string, contextText: string) {
+  const userContent = `**Question:** ${question}\\n\\n**Retrieved sources:**\\n\\n${contextText}\\n\\n${ANSWER_FORMAT}`;
+  return [{ role: "user", content: userContent }];
+}
+"""
+
+
+def test_a_module_text_named_in_a_template_literal_is_read_written_in():
+    assert _found(MODULE_TEXT) == [(7, 23, "PL305")]
+    # The twin: a parameter of the same name is the caller's value, no text of the module's.
+    assert _found(MODULE_TEXT.replace("contextText: string)", "contextText: string, ANSWER_FORMAT: string)")) == []
