@@ -113,7 +113,8 @@ _TEMPLATE_TAG = re.compile(r"\{%.*?%\}|\{\{.*?\}\}")
 # A heading: "## Sources", "---Response Guidelines---", "**Context**", "[call 2]".
 _HEADING = re.compile(r"\s*(?:#{1,6}\s.*|[-=~]{2,}[^-=~]+[-=~]{2,}|\*\*[^*]+\*\*[:\uff1a]?|\[[^\[\]]*\])\s*$")
 # A cue ends with a colon, in any script ("Helpful Answer:", "R\u00e9ponse :", "\u7b54\u6848\uff1a").
-_CUE = re.compile(r"[^.!?\u3002]*[:\uff1a]\W*$")
+# Not a line of a JSON format the model is to fill ('"answer": "<the answer>",'), whose key is quoted.
+_CUE = re.compile(r"[^.!?\u3002]*(?<![\"'])[:\uff1a]\W*$")
 # A cue or a delimiter has at most this many words.
 CUE_WORDS = 8
 

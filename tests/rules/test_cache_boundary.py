@@ -578,3 +578,17 @@ def test_a_slot_named_for_the_setup_is_no_input(name):
 def test_a_one_sentence_reminder_after_an_input_is_no_block():
     assert _found("Given this chunk from a document:\n\n{chunk_body}\n\nWrite a short summary that situates it within the whole document, in under fifty words.\n",
                   config=build({"today": "2026-12-02"}, "test")) == []
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_lines_of_a_json_format_after_the_question_are_static(language):
+    """'"answer": "<the answer>",' is a line of the format the model fills, not a label over data."""
+    cue = {"en": "Return a JSON object in this format:", "es": "Devuelve un JSON con este formato:"}[language]
+    text = (
+        "Answer only from the context. Do not add outside knowledge.\n\n### Context:\n{context}\n\n### Question:\n{question}\n\n"
+        f'{cue}\n\n{{{{\n  "answer": "<your answer>",\n  "sources": ["excerpt 1", "excerpt 2", ...]\n}}}}\n'
+    )
+    assert _found(text, path="t.txt") == [(4, 1, "PL305")]
+    # The twin: the format before the context is in the cached prefix.
+    moved = text.replace("### Context:\n{context}\n\n### Question:\n{question}\n\n", "") + "\n### Context:\n{context}\n\n### Question:\n{question}\n"
+    assert _found(moved, path="t.txt") == []
