@@ -192,7 +192,20 @@ def check_document(doc: documents.Document, config: Config, fix: Applicability |
     if fixed is None:
         fixed_findings = 0
     depends = dict(includes.digests) if includes else {}
-    return FileResult(doc.path, sorted(findings, key=lambda f: (f.line, f.column, f.code)), fixed, error, fixed_findings, depends)
+    return FileResult(doc.path, sorted(_distinct(findings), key=lambda f: (f.line, f.column, f.code)), fixed, error, fixed_findings, depends)
+
+
+def _distinct(findings: list[Finding]) -> list[Finding]:
+    """The findings less those that say the same of the same place: two prompts read over one piece of code
+    (a loop's text, and the text it adds to) find its field once each, and a user reads one cause."""
+    seen: set[tuple] = set()
+    kept = []
+    for f in findings:
+        key = (f.code, f.message, f.context, f.line, f.column, f.end_line, f.end_column)
+        if key not in seen:
+            seen.add(key)
+            kept.append(f)
+    return kept
 
 
 def prompt_findings(doc: documents.Document, index: int, text: str, config: Config) -> list[Finding]:

@@ -279,7 +279,16 @@ def _growing(body: list[ast.stmt]) -> set[str]:
     `parts.append(f"{header}\\n{text}")`): a text one of them starts grows until it is added."""
     adds = [added for added in map(_added, body) if added is not None]
     shown = {part.value.id for added in adds for part in _plain_fields(added) if isinstance(part.value, ast.Name)}
-    return {added.id for added in adds if isinstance(added, ast.Name)} | shown
+    growing = {added.id for added in adds if isinstance(added, ast.Name)} | shown
+    # A text shown in a growing one grows too: `header += ...`, then `full = f"{header}\n{text}"` is added.
+    made = {s.targets[0].id: s.value for s in body if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)}
+    pending = list(growing)
+    while pending:
+        for part in _plain_fields(made.get(pending.pop())):
+            if isinstance(part.value, ast.Name) and part.value.id not in growing:
+                growing.add(part.value.id)
+                pending.append(part.value.id)
+    return growing
 
 
 def _rewrites(statement: ast.Assign, named: dict[str, list[ast.AST]]) -> bool:

@@ -620,3 +620,32 @@ def test_lines_spread_into_a_joined_list_are_read_among_the_others(spread):
     """`*caption_line` among the lines a helper joins (rfc-rag-agent's source formatter): the other lines are still read."""
     module = SPREAD.replace("SPREAD", spread)
     assert [f.code for f in lint_text(module, path="context.py") if f.code == "PL102"] == ["PL102"]
+
+
+GROWN_HEADER = '''def build(results):
+    contexts = []
+    for r in results:
+        text = r.get("text", "").strip()
+        header = f"[Source: {r['doc_id']}"
+        if r.get("section"):
+            header += f", section: {r['section']}"
+        if r.get("chunk_id") is not None:
+            header += f", chunk: {r['chunk_id']}"
+        header += "]"
+        full_chunk = f"{header}\\n{text}"
+        if len(contexts) > 8:
+            truncated_text = tokenizer.decode(tokenizer.encode(full_chunk)[:500])
+            contexts.append(truncated_text)
+            break
+        contexts.append(full_chunk)
+    return "\\n\\n---\\n\\n".join(contexts)
+'''
+
+
+def test_a_header_grown_in_place_is_read_whole_where_a_text_shows_it():
+    """`header += f", chunk: {...}"` under a condition, then `full_chunk = f"{header}\\n{text}"` added: the
+    header is all it grew to (reported where the text shows it), and its chunk id, read by two prompts over the same
+    code, is reported once."""
+    assert [(line, code) for line, _, code in _found(GROWN_HEADER)] == [(11, "PL203")]
+    # The twin: with no chunk id added, nothing to report.
+    assert _found(GROWN_HEADER.replace("""        if r.get("chunk_id") is not None:\n            header += f", chunk: {r['chunk_id']}"\n""", "")) == []
