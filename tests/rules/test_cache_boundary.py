@@ -557,7 +557,7 @@ def test_todays_date_in_other_languages_is_per_request_data(line):
     assert _found(f"Aujourd'hui, nous répondons en français.\n\n{BLOCK}\n") == []
 
 
-@pytest.mark.parametrize("label", ["Evaluation:", "JOB DESCRIPTION:", "### Resume", "<report>"])
+@pytest.mark.parametrize("label", ["Evaluation:", "JOB DESCRIPTION:", "### Resume", "<report>", "--- FINDINGS ---", "=== Report ==="])
 @pytest.mark.parametrize("name", ["evaluation", "jd_text", "resumeBullets"])
 def test_a_slot_alone_under_a_label_of_its_own_is_the_requests_input(label, name):
     # Whatever its name, a slot under its own label is what the request hands the model.
@@ -568,7 +568,7 @@ def test_a_slot_alone_under_a_label_of_its_own_is_the_requests_input(label, name
 
 
 @pytest.mark.parametrize(
-    "name", ["format_instructions", "criteria", "json_schema", "persona_block", "tools", "tool_list", "template_example", "self.settings.get('policy')", "config['rules']"]
+    "name", ["format_instructions", "criteria", "json_schema", "persona_block", "tools", "tool_list", "template_example", "response_type", "self.settings.get('policy')", "config['rules']"]
 )
 def test_a_slot_named_for_the_setup_is_no_input(name):
     # `{format_instructions}` under "Output format:" is the deployment's, the same on every request.
