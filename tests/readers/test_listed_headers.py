@@ -99,6 +99,22 @@ def test_a_run_of_file_names_alone_heads_the_files_text():
     assert [f.code for f in lint_text(text, path="p.txt", config=CONFIG)] == ["PL301"]
 
 
+def test_one_file_name_under_a_line_that_speaks_of_the_context_heads_its_text():
+    """"With this context", then "docs/seizure.txt:" over the file's text: the file retrieved. The instructions
+    after it ("create a final answer ...") end it, and stand after the source (PL305)."""
+    text = (
+        "Instruction: With this context\n\ndocs/what-to-do-if-someone-has-a-seizure.txt:\nturn them on to their side after the convulsions stop\n"
+        "stay with them and talk to them calmly until they recover\n\ncreate a final answer with references (\"SOURCES\"). If you don't know the answer, "
+        "just say that you don't know. Don't try to make up an answer. Always return the file name from the context used to answer.\n\n"
+        "Question: What can I do if someone has a seizure?\nOutput:\n"
+    )
+    prompt = segment_text(text)
+    assert [(s.title, text[s.content.start : s.content.end]) for s in prompt.sources] == [
+        ("docs/what-to-do-if-someone-has-a-seizure.txt", "turn them on to their side after the convulsions stop\nstay with them and talk to them calmly until they recover")
+    ]
+    assert [f.code for f in lint_text(text, path="p.txt", config=CONFIG)] == ["PL305"]
+
+
 @pytest.mark.parametrize("after", ["settings.yaml:\n  retries: 3\n  timeout: 30 seconds for every call", "main.py:\nprint('the program says hello to everyone')"])
 def test_one_file_name_alone_heads_nothing(after):
     text = f"Fix the bug in the file below.\n\n{after}\n\nQuestion: Why does it fail?\n"

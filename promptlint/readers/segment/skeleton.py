@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from ...meaning.values import number, parse_date
 from ...meaning.vocabulary import normalise_label
 from ...model.prompt import Field, FieldForm, Message, Source, Span
-from .vocab import LABEL_LINE, QUESTION_LINE, SECTION_LABEL, SLOT, Line, Vocab, alternation, slot_kind, trim
+from .vocab import LABEL_LINE, QUESTION_LINE, SECTION_LABEL, SLOT, Line, Vocab, alternation, slot_kind, speaks_of_context, trim
 from .instructions import looks_like_instruction, opens_with_imperative
 from .headers import with_space
 from .sources import RUN_ONLY, by_position, cut_last_source, first_value, strip_blank_edges
@@ -284,7 +284,7 @@ def _where_sources_stand(lines: list[Line], vocab: Vocab, first: int, end: int) 
     """Under a context label ("## Sources", "Search results:") or a heading that speaks of the context, or
     under a line that speaks of the context and before the question ("Answer from the sources below." ... "Question: ...")."""
     above = next((line for line in reversed(lines[:first]) if not line.blank), None)
-    if above is None or not _speaks_of_context(above, vocab):
+    if above is None or not speaks_of_context(above, vocab):
         return False
     section = SECTION_LABEL.match(above.lower)
     if section and (section["md"] or normalise_label(section["dspy"] or section["plain"]) in vocab.context_labels):
@@ -292,10 +292,6 @@ def _where_sources_stand(lines: list[Line], vocab: Vocab, first: int, end: int) 
     if above.lower.rstrip().endswith(":"):
         return True
     return any(_asks(line, vocab) for line in lines if line.start >= end)
-
-
-def _speaks_of_context(line: Line, vocab: Vocab) -> bool:
-    return re.search(r"\b(?:" + alternation(sorted(vocab.context_labels)) + r")\b", line.lower) is not None
 
 
 def _asks(line: Line, vocab: Vocab) -> bool:

@@ -13,7 +13,7 @@ from ...meaning.vocabulary import normalise_label
 from ...model.lines import with_newline
 from ...model.prompt import Field, FieldForm, Message, Source, Span, SpanSet
 from ..expressions import slot_reference
-from .vocab import INLINE_ITEM, LABEL_LINE, Line, QUESTION_LINE, SEPARATOR, SLOT, Vocab, lowercase, may_hold_slot, named_slots, slot_kind, trim
+from .vocab import INLINE_ITEM, LABEL_LINE, Line, QUESTION_LINE, SEPARATOR, SLOT, Vocab, lowercase, may_hold_slot, named_slots, slot_kind, speaks_of_context, trim
 from .instructions import looks_like_instruction
 from .headers import inline_field, named_by_slot, parse_header, split_items
 
@@ -133,7 +133,7 @@ def _source_headers(lines: list[Line], vocab: Vocab, taken: SpanSet) -> list[tup
         match = vocab.source_header.match(line.lower.strip())
         if match and _heads_a_source(line, match, vocab) and not _titles_the_context_slot(lines, index, match, vocab):
             headers.append((index, match))
-    return _without_numbered_paragraphs(_numbered_in_order(_with_listed_headers(headers, lines)))
+    return _without_numbered_paragraphs(_numbered_in_order(_with_listed_headers(headers, lines, vocab)))
 
 
 # A numbered item or a heading that carries metadata heads a source only as one of a run: two
@@ -203,13 +203,21 @@ def _carries_reported_field(rest: str, vocab: Vocab) -> bool:
     return any(vocab.lexicon.reported(f.label) or (not f.label and parse_date(f.value) is not None) for f in fields)
 
 
-def _with_listed_headers(headers: list[tuple[int, re.Match[str]]], lines: list[Line]) -> list[tuple[int, re.Match[str]]]:
+def _with_listed_headers(headers: list[tuple[int, re.Match[str]]], lines: list[Line], vocab: Vocab) -> list[tuple[int, re.Match[str]]]:
     ends = [index for index, _ in headers[1:]] + [len(lines)]
     listed = [n for n, (_, match) in enumerate(headers) if any(match[g] is not None for g in RUN_ONLY)]
     texted = [n for n in listed if any(not line.blank for line in lines[headers[n][0] + 1 : ends[n]])]
-    if len(texted) >= 2 and len(texted) == len(listed):
+    if len(texted) >= 2 and len(texted) == len(listed) or len(listed) == 1 and texted == listed and _one_file_in_context(headers[listed[0]], lines, vocab):
         return headers
     return [h for n, h in enumerate(headers) if n not in listed]
+
+
+def _one_file_in_context(header: tuple[int, re.Match[str]], lines: list[Line], vocab: Vocab) -> bool:
+    """One file's name alone ("docs/seizure.txt:") right under a line that speaks of the context ("With this
+    context"): the file retrieved, its text under it."""
+    index, match = header
+    above = next((line for line in reversed(lines[:index]) if not line.blank), None)
+    return match["rest11"] is not None and above is not None and speaks_of_context(above, vocab)
 
 
 def _heads_a_source(line: Line, match: re.Match[str], vocab: Vocab) -> bool:

@@ -302,6 +302,11 @@ def slot_kind(name: str, vocab: Vocab) -> str | None:
     return kind
 
 
+def speaks_of_context(line: Line, vocab: Vocab) -> bool:
+    """Whether a line names the context ("Use the context below.", "# Relevant Context", "Instruction: With this context")."""
+    return re.search(r"\b(?:" + alternation(sorted(vocab.context_labels)) + r")\b", line.lower) is not None
+
+
 def holds_setup(name: str, vocab: Vocab) -> bool:
     """Whether a variable's name says it holds the deployment's setup, the same on every request
     (`format_instructions`, `tool_list`, `persona_block`), read without the words that say how the value
