@@ -6,7 +6,8 @@ facts or points, highlights, a generated title (`document_title`), extracted
 keywords, or an explanation of why the chunk was retrieved. Only the source's
 wrapper counts: a "Summary" section inside the document's own text is content.
 A `document_title` is a generated title only beside another name of the source (a
-file name, a title); alone, or beside a section's title, it is the source's title. A document's header above its
+file name, a title); alone, or beside a section's title, it is the source's title, and so
+it is where the renderer labels it as the title (`Title: {source.document_title}`). A document's header above its
 chunks (`Document Title: ...` then `Summary: ...`) counts as their wrapper. A page's
 précis (`Description:`, `Abstract:`, the `precis-labels` word list) is derived text
 only beside the page's own text under a content label (`Content:`, `Text:`); alone,
@@ -48,6 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..meaning.vocabulary import normalise_label
 from ..model.findings import Applicability
 from ..model.prompt import Field, Prompt, Source
 from ._context import RuleContext
@@ -63,7 +65,7 @@ EFFECT = "0.91 → 0.86 correctness with a summary line per source"
 def check(prompt: Prompt, ctx: RuleContext):
     for reading in [*ctx.readings(prompt, "derived"), *_precis(prompt, ctx)]:
         source, field = reading.source, reading.field
-        if not field.value or _names_the_source(source, field, ctx):
+        if not field.value or _names_the_source(source, field, ctx) or _titled_as_such(prompt, field, ctx):
             continue
         if not prompt.text[source.content.start : source.content.end].strip():
             continue  # nothing beside it: the derived text is all the source has, and removing it would remove that
@@ -106,6 +108,13 @@ def _content_labelled(prompt: Prompt, source: Source, precis: frozenset[str], ct
     before = prompt.text[source.header.start : source.content.start].rstrip(" \t\n")
     label = before[before.rfind("\n") + 1 :].strip(" \t*#").rstrip(":\uff1a").strip()
     return bool(label) and label.lower() not in precis and ctx.lexicon.means(label, "content")
+
+
+def _titled_as_such(prompt: Prompt, field: Field, ctx: RuleContext) -> bool:
+    """A value the file labels as the title ("Title: {source.document_title}") is the title the renderer
+    names, whatever its key; a generated title is printed under its key ("document_title: ...")."""
+    label = normalise_label(label_written(prompt, field))
+    return label != field.label and ctx.lexicon.means(label, "title") and not ctx.lexicon.means(label, "derived")
 
 
 def _names_the_source(source: Source, field: Field, ctx: RuleContext) -> bool:

@@ -63,3 +63,21 @@ def test_removing_a_generated_title_is_never_a_safe_fix():
         text = text.replace(f"File name: {section}", f"File name: {file}")
     fixes = [f.fix for f in lint_text(text, path="p.txt", config=CONFIG) if f.code == "PL104"]
     assert [fix.applicability.name for fix in fixes] == ["UNSAFE", "UNSAFE"]
+
+
+@pytest.mark.parametrize("label, derived", [("Title", False), ("Document title", True), ("document_title", True)])
+def test_a_document_title_the_renderer_labels_as_the_title_is_the_title(label, derived):
+    """`Title: {source.document_title}` beside a file name: the renderer calls it the title, whatever its key."""
+    code = (
+        "def format_source(source):\n"
+        '    return "\\n".join([\n'
+        '        f"[{source.source_id}]",\n'
+        f'        f"{label}: {{source.document_title}}",\n'
+        '        f"File name: {source.file_name}",\n'
+        '        "Content:",\n'
+        "        source.content,\n"
+        "    ])\n\n\n"
+        "def format_context(sources):\n"
+        '    return "\\n\\n".join(format_source(s) for s in sources)\n'
+    )
+    assert _derived(code, path="prompt.py") == (["PL104"] if derived else [])
