@@ -11,7 +11,9 @@ its name, unless the name says it holds the deployment's setup (`{format_instruc
 sentences that closes the request after the question ("Write only SQL. Include the ids."); a timestamp rendered at the top of the
 system prompt is, and so is any sentence of the instructions after it.
 
-Only lines that instruct count. Not counted: labels and cues in any language
+Only lines that instruct count, from the end of the sentence the per-request part stands in
+("{context}, create a summary of each section." frames the context, and cannot move before it).
+Not counted: labels and cues in any language
 ("Helpful Answer:", "Réponse :", "答案："), headings, tags, special tokens and
 template slots, lines that mark where the data starts or ends ("END of search
 results."), a line ending in a colon that introduces the data or slot under it ("Here is
@@ -145,7 +147,7 @@ def _static_after(prompt: Prompt, start: int, ctx: RuleContext, framing: Span | 
     end = _answered_at(prompt, start, ctx)
     data = [p.span.start for p in prompt.parts if p.kind in DYNAMIC_KINDS]
     for part in prompt.parts:
-        if part.kind is not PartKind.INSTRUCTIONS or part.span.start < start or part.span.start >= end:
+        if part.kind is not PartKind.INSTRUCTIONS or part.span.end <= start or part.span.start >= end:
             continue
         if framing is not None and framing.contains(part.span):
             continue
@@ -153,14 +155,39 @@ def _static_after(prompt: Prompt, start: int, ctx: RuleContext, framing: Span | 
             continue  # a tool's result is per-request output, fixed words and all
         line_no += prompt.text.count("\n", counted, part.span.start)
         counted = part.span.start
-        at = part.span.start
-        for i, line in enumerate(prompt.text[part.span.start : part.span.end].split("\n")):
+        for i, at, line in _lines_from(prompt, part, start):
             if at >= end:
                 break
             if line.strip() and not _is_label(line, delimiters) and not _captions_a_value(prompt.text, at) and not _introduces_data(prompt, at + len(line), data):
                 pieces.append((line_no + i, line))
-            at += len(line) + 1
     return pieces
+
+
+def _lines_from(prompt: Prompt, part: Part, start: int):
+    """Each line of a part from ``start`` on, with its place in the part and where it starts: a line that
+    ``start`` cuts keeps what follows the cut (the rest of the sentence a per-request value stands in
+    goes where the value goes)."""
+    at = part.span.start
+    for i, line in enumerate(prompt.text[part.span.start : part.span.end].split("\n")):
+        if at + len(line) >= start:
+            cut = max(start - at, 0)
+            yield i, at + cut, line[cut:]
+        at += len(line) + 1
+
+
+# What carries a sentence on after a value inside it: a comma or a semicolon, or a word on the same line.
+_SENTENCE_GOES_ON = re.compile(r"[,;]|[ \t]+[a-z]")
+
+
+def _sentence_end(prompt: Prompt, at: int) -> int:
+    """Where the sentence that a per-request value at ``at`` stands inside ends ("{context}, create a summary
+    of each section, ... content."): ``at`` itself when the value ends its sentence or its line."""
+    if not _SENTENCE_GOES_ON.match(prompt.text, at):
+        return at
+    stop = _SENTENCE_END.search(prompt.text, at)
+    blank = prompt.text.find("\n\n", at)
+    ends = [e for e in (stop.end() if stop else -1, blank) if e >= 0]
+    return min(ends) if ends else len(prompt.text)
 
 
 # A line that only opens or marks a block: an opening tag, a fence, a rule.
@@ -323,7 +350,7 @@ def check(prompt: Prompt, ctx: RuleContext):
     dynamic = next((p for p in prompt.parts if p.kind in DYNAMIC_KINDS), None)
     if dynamic is None:
         return
-    static = _static_after(prompt, dynamic.span.end, ctx, _framing(prompt, dynamic))
+    static = _static_after(prompt, _sentence_end(prompt, dynamic.span.end), ctx, _framing(prompt, dynamic))
     data = _records(static) | _copies(prompt, static)
     static = [(line, piece) for line, piece in static if line not in data]
     if prompt.assembled:

@@ -592,3 +592,15 @@ def test_the_lines_of_a_json_format_after_the_question_are_static(language):
     # The twin: the format before the context is in the cached prefix.
     moved = text.replace("### Context:\n{context}\n\n### Question:\n{question}\n\n", "") + "\n### Context:\n{context}\n\n### Question:\n{question}\n"
     assert _found(moved, path="t.txt") == []
+
+
+def test_the_rest_of_the_sentence_a_value_stands_in_goes_with_it():
+    """"{context}, create a summary of ... content." is one sentence: the words after the slot frame it, and
+    cannot move before it; the static sentences after that sentence count."""
+    text = (
+        "For each of the following sections:\n{context}, create a summary of the introduction of the page and each section,\n"
+        "establishing at the beginning the name of the section and then a brief summary of the content.\n"
+    )
+    assert _found(text) == []
+    # The twin: the same words as sentences of their own after the context are static instructions.
+    assert _found(text.replace("{context}, create", "{context}\n\nCreate")) == [(2, 1, "PL305")]
