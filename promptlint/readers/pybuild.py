@@ -410,13 +410,27 @@ def text_pieces(node: ast.AST | None) -> list[ast.AST] | None:
         separator = node.func.value
         pieces = [[_field(item)] if not _literal(item) else [item] for item in items]
         return [piece for i, part in enumerate(pieces) for piece in ([separator] if i else []) + part]
+    if (shown := _shown_or_nothing(node)) is not None:
+        return text_pieces(shown)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        terms = _terms(node)
-        if not any(_literal(term) for term in terms):
-            return None  # `a + b`: nothing says it is text
-        # `"Score: " + str(doc.score) + "\n"`: each value is a field, as in an f-string.
-        return [_field(term) if not _literal(term) else term for term in terms]
+        return _summed(node)
     return None
+
+
+def _summed(node: ast.BinOp) -> list[ast.AST] | None:
+    """`"Score: " + str(doc.score) + "\n"`: each value a field, as in an f-string; None for `a + b`, which nothing says is text."""
+    terms = _terms(node)
+    if not any(_literal(term) for term in terms):
+        return None
+    return [_field(term) if not _literal(term) else term for term in terms]
+
+
+def _shown_or_nothing(node: ast.AST | None) -> ast.AST | None:
+    """`f" (Score: {s:.2f})" if s is not None else ""`: the text it shows, when it shows one; None for any other value."""
+    if not isinstance(node, ast.IfExp):
+        return None
+    empty = [isinstance(b, ast.Constant) and isinstance(b.value, str) and not b.value.strip() for b in (node.body, node.orelse)]
+    return node.orelse if empty[0] else node.body if empty[1] else None
 
 
 def _joined_items(node: ast.AST | None) -> list[ast.AST] | None:

@@ -649,3 +649,15 @@ def test_a_header_grown_in_place_is_read_whole_where_a_text_shows_it():
     assert [(line, code) for line, _, code in _found(GROWN_HEADER)] == [(11, "PL203")]
     # The twin: with no chunk id added, nothing to report.
     assert _found(GROWN_HEADER.replace("""        if r.get("chunk_id") is not None:\n            header += f", chunk: {r['chunk_id']}"\n""", "")) == []
+
+
+@pytest.mark.parametrize("shown", ['f" (Score: {ctx[\'score\']:.4f})" if ctx.get("score") is not None else ""', '"" if ctx.get("score") is None else f" (Score: {ctx[\'score\']:.4f})"'])
+def test_a_text_shown_under_a_condition_is_that_text(shown):
+    """`score_str = f" (Score: ...)" if ... else ""`, then `{score_str}` in the source's header: the score is shown when there is one."""
+    source = (
+        "def build(context_list, question):\n    context_section = ''\n    for i, ctx in enumerate(context_list):\n"
+        f"        score_str = {shown}\n"
+        "        context_section += f\"Context {i+1}{score_str}:\\n{ctx['content'].strip()}\\n\\n\"\n"
+        "    return f\"Here are some relevant context pieces:\\n{context_section}\\nQuestion: {question}\"\n"
+    )
+    assert sorted(code for _, _, code in _found(source)) == ["PL102", "PL205"]  # and no title: only the content under the header
