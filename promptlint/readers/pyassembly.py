@@ -167,12 +167,12 @@ def module_texts(module: ast.Module) -> dict[str, ast.expr]:
     texts = {
         s.targets[0].id: s.value
         for s in module.body
-        if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and _literal(s.value)
+        if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name) and _written_whole(s.value)
     }
     return {name: text for name, text in texts.items() if bound[name] == 1}
 
 
-def _literal(value: ast.AST) -> bool:
+def _written_whole(value: ast.AST) -> bool:
     """A string written out whole: a literal, or an f-string with no field."""
     parts = value.values if isinstance(value, ast.JoinedStr) else [value]
     return all(isinstance(p, ast.Constant) and isinstance(p.value, str) for p in parts)
