@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 from ..meaning.lexicon import Lexicon
 from ..model.prompt import Prompt, Span, Syntax
 from .pyassembly import joined, plain_field
-from .pycalls import Helpers, bind, helper_called, inlined, returned_text
+from .pycalls import Helpers, bind, helper_called, inlined, returned_dict, returned_text
 from .segment import SlotNames, lowercase
 
 if TYPE_CHECKING:
@@ -100,8 +100,9 @@ def wrappers(node: ast.AST, raw: str, starts: list[int], helpers: Helpers, seria
     for comprehension in _held(node):
         element = comprehension.elt
         named = node.targets[0] if isinstance(node, ast.Assign) else getattr(node, "target", None)
-        if isinstance(element, ast.Dict) and (id(comprehension) in serialized or getattr(named, "id", None) in serialized):
-            element = json_text(element)
+        if id(comprehension) in serialized or getattr(named, "id", None) in serialized:
+            made = element if isinstance(element, ast.Dict) else returned_dict(element, helpers)
+            element = json_text(made) if made is not None else element
         if strings := _strings(element, helpers):
             generator = comprehension.generators[-1]
             strings, rebuilt = _with_helpers(strings, {}, helpers, node)

@@ -143,14 +143,14 @@ def _returns(body: list[ast.stmt], binding: dict[str, ast.AST], tests: tuple[str
     staleness = vocabulary.patterns(shipped().words("unconditional-date", "staleness-tests"))
     stale = any(staleness.search(test.lower()) for test in tests)
     for statement in body:
-        if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
+        if (grown := _grown(statement, binding)) is not None:
+            if not stale:  # a note added only when the source is stale is the recommended one
+                binding[grown[0]] = grown[1]
+        elif isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
             targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
             if len(targets) == 1 and isinstance(targets[0], ast.Name):
                 if not (branch and isinstance(statement.value, ast.Constant) and targets[0].id in binding):
                     binding[targets[0].id] = bind(statement.value, binding)
-        elif (grown := _grown(statement, binding)) is not None:
-            if not stale:  # a note added only when the source is stale is the recommended one
-                binding[grown[0]] = grown[1]
         elif isinstance(statement, ast.Return) and statement.value is not None:
             if not stale:
                 yield bind(statement.value, binding)
@@ -163,7 +163,10 @@ def _returns(body: list[ast.stmt], binding: dict[str, ast.AST], tests: tuple[str
 
 def _grown(statement: ast.stmt, binding: dict[str, ast.AST]) -> tuple[str, ast.AST] | None:
     """What a statement makes of a local it adds to: a text with `text += piece`, a list with
-    `parts.append(piece)`, `parts.extend([...])` or `parts += [...]`; None for any other statement."""
+    `parts.append(piece)`, `parts.extend([...])` or `parts += [...]`, a dict with `payload["score"] = s`;
+    None for any other statement."""
+    if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Subscript):
+        return _keyed_into(statement.targets[0], statement.value, binding)
     if isinstance(statement, ast.AugAssign) and isinstance(statement.op, ast.Add) and isinstance(statement.target, ast.Name):
         name, added = statement.target.id, bind(statement.value, binding)
         held = binding.get(name)
@@ -183,6 +186,27 @@ def _grown(statement: ast.stmt, binding: dict[str, ast.AST]) -> tuple[str, ast.A
     if call.func.attr == "extend" and isinstance(added, (ast.List, ast.Tuple)):
         return name, ast.List([*held.elts, *added.elts], ast.Load())
     return None
+
+
+def _keyed_into(target: ast.Subscript, value: ast.AST, binding: dict[str, ast.AST]) -> tuple[str, ast.Dict] | None:
+    """A dict local with one more key: `payload["score"] = round(s.score, 4)`."""
+    held = binding.get(target.value.id) if isinstance(target.value, ast.Name) else None
+    key = target.slice
+    if not (isinstance(held, ast.Dict) and isinstance(key, ast.Constant) and isinstance(key.value, str)):
+        return None
+    grown = ast.Dict([*held.keys, key], [*held.values, bind(value, binding)])
+    return target.value.id, ast.copy_location(grown, held)
+
+
+def returned_dict(call: ast.AST, helpers: Helpers) -> ast.Dict | None:
+    """The dict a call of a helper returns, its values reading the call's arguments: the richest of its
+    returns (the one with the most keys, a key set under a condition included); None when it is no such call."""
+    helper = helper_called(call, helpers)
+    binding = helper and _arguments(helper, call, isinstance(call.func, ast.Attribute))
+    if binding is None:
+        return None
+    made = [value for value in _returns(helper.body, binding, ()) if isinstance(value, ast.Dict)]
+    return max(made, key=lambda d: len(d.keys), default=None)
 
 
 def _as_text(value: ast.AST, strings_only: bool = False) -> ast.JoinedStr | None:

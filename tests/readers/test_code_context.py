@@ -91,6 +91,7 @@ TOOL_FORMS = {
     "appended then dumped": "import json\n\n\ndef lookup(query, docs):\n    results = []\n    for X in docs:\n        results.append(DICT)\n    return json.dumps(results)\n",
     "returned by a tool": "@tool\ndef lookup(query):\n    return [DICT for X in index.search(query)]\n",
     "in a tool message": 'def answer(query, docs):\n    results = [DICT for X in docs]\n    return [{"role": "tool", "content": results}]\n',
+    "made by a helper": "import json\n\n\ndef _entry(X):\n    return DICT\n\n\ndef lookup(query, docs):\n    return json.dumps([_entry(X) for X in docs])\n",
 }
 KEYS = [("vector_similarity", "PL102"), ("last_synced_at", "PL201"), ("ingest_platform", "PL202"), ("datasource", "PL202")]
 
@@ -125,6 +126,18 @@ def test_a_dict_that_does_not_reach_the_model_is_not_read(key):
     source = _tool("dumped comprehension", key).replace("json.dumps(", "list(")
     assert _findings(source) == []
     assert _findings("def rows(docs):\n    return [{'text': d.chunk, 'KEY': d.value} for d in docs]\n".replace("KEY", key)) == []
+
+
+@pytest.mark.parametrize("key, code", KEYS)
+def test_a_key_a_helper_sets_under_a_condition_is_a_field_of_the_dict_it_returns(key, code):
+    """`payload["score"] = ...` under `if r.score is not None`: the dict shows the key whenever there is a value."""
+    source = (
+        "import json\n\n\ndef _payload(r):\n    payload = {\"title\": r.name, \"text\": r.chunk}\n"
+        "    if r.extra is not None:\n        payload[\"KEY\"] = round(r.extra, 4)\n    return payload\n\n\n"
+        "def prompt(query, docs):\n    blocks = json.dumps([_payload(d) for d in docs], indent=2)\n    return f\"Question: {query}\\n\\nSources:\\n{blocks}\"\n"
+    )
+    assert _findings(source.replace("KEY", key)) == [(5, code)]
+    assert _findings(source.replace("KEY", "department")) == []
 
 
 def test_a_chat_message_dict_is_no_source():
