@@ -143,6 +143,7 @@ def test_header_items_are_fields_when_one_of_them_is_known(first):
     [
         ("relevancia", "score"), ("puntuación de relevancia", "score"), ("Ähnlichkeit", "score"), ("pertinence", "score"),
         ("相关性分数", "score"), ("相似度", "score"), ("関連度スコア", "score"), ("관련도 점수", "score"),
+        ("tương đồng", "score"), ("độ liên quan", "score"), ("relevansi", "score"),
         ("fecha de publicación", "date"), ("Datum", "date"), ("发布日期", "date"), ("更新时间", "date"), ("作成日", "date"), ("작성일", "date"),
         ("片段序号", "ordinal"), ("文件片段序号", "ordinal"), ("チャンク番号", "ordinal"), ("청크 번호", "ordinal"),
         ("摘要", "derived"), ("resumen", "derived"), ("標題", "title"), ("título", "title"),
