@@ -8,7 +8,8 @@ its words, that must change nothing.
   (`personality_context`);
 - a rewrite of the question: a noun for the question read again, alone or last
   (`interpretation`, `query_reformulation`), or a question a rewriting word qualifies;
-- per-request data: the user's own (`user_...`) and the moment's (`current_...`).
+- per-request data: the user's own (`user_...`) and the moment's (`current_...`), and a value of an
+  object the request brings (`user.name`, `requestHints.city`).
 """
 
 from __future__ import annotations
@@ -95,6 +96,23 @@ def test_the_users_and_the_moments_data_is_per_request(path, name):
 @pytest.mark.parametrize(("path", "name"), _cases(NOT_VOLATILE))
 def test_a_request_parameter_named_for_no_user_or_moment_is_no_volatile_data(path, name):
     assert slot_kind(name.lower(), words()) is None
+    assert _findings(BEFORE_STATIC.replace("{context}", FORMS[path] % "context"), path, name) == []
+
+
+# A value read from an object the request brings: the object's name says whose it is.
+OWNED = ["user.name", "requestHints.city", "request.country", "session.locale", "req.body.region", "currentUser.plan"]
+NOT_OWNED = ["store.location", "config.city", "settings.region", "request_return"]
+
+
+@pytest.mark.parametrize(("path", "name"), _cases(OWNED))
+def test_a_value_of_the_users_or_the_requests_object_is_per_request(path, name):
+    assert slot_kind(name, words()) == "volatile"
+    assert _findings(BEFORE_STATIC.replace("{context}", FORMS[path] % "context"), path, name) == ["1:11 PL305"]
+
+
+@pytest.mark.parametrize(("path", "name"), _cases(NOT_OWNED))
+def test_a_value_of_another_object_is_no_volatile_data(path, name):
+    assert slot_kind(name, words()) is None
     assert _findings(BEFORE_STATIC.replace("{context}", FORMS[path] % "context"), path, name) == []
 
 

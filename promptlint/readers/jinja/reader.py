@@ -184,7 +184,8 @@ class Reader:
         written = written_pieces(self.main, tag)
         if not any(kind == "text" for kind, _ in written):
             ref = reference(_expression(tag.inner))
-            self.slot(tag.span, (ref.root if not ref.path else ref.key) if ref else None)
+            # Named by its key, and by the object it is read from (`user.name`), which may say whose it is.
+            self.slot(tag.span, (ref.root if not ref.path else f"{ref.root}.{ref.key}") if ref else None)
             return
         # A chat template joins its text and its variables in one expression
         # (`{{ '<|system|>Today: ' + date_string + '. You are ...' }}`): each is read where it stands.

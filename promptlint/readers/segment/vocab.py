@@ -34,6 +34,7 @@ class Vocab:
     context_labels: frozenset[str]
     slot_kinds: dict[str, str]  # template variable name -> "question", "rewritten", "context", "history", "volatile"
     volatile_prefixes: tuple[str, ...]
+    volatile_owners: tuple[str, ...]
     slot_fillers: frozenset[str]  # words of a variable's name that say how it is written (see segment.yaml)
     setup_qualifiers: frozenset[str]  # words of a variable's name that make it the assistant's setup (see segment.yaml)
     setup_vars: frozenset[str]  # names of variables that hold the deployment's setup, not a request's input
@@ -159,6 +160,7 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
             for word in seg[f"{kind}-vars"]
         },
         volatile_prefixes=tuple(normalise_label(w) + " " for w in seg["volatile-prefixes"]),
+        volatile_owners=tuple(normalise_label(w) + " " for w in seg["volatile-owners"]),
         slot_fillers=frozenset(seg["slot-fillers"]),
         setup_qualifiers=frozenset(seg["setup-qualifiers"]),
         setup_vars=frozenset(normalise_label(w) for w in seg["setup-vars"]),
@@ -297,9 +299,16 @@ def slot_kind(name: str, vocab: Vocab) -> str | None:
         elif last == "question" and any(w in vocab.rewrite_qualifiers for w in named[:-1]):
             # `new_question`, `better_query`: the question as rewritten; `last_generated_query`: an earlier try's
             kind = None if any(w in vocab.past_qualifiers for w in named[:-1]) else "rewritten"
-    if kind is None and (label + " ").startswith(vocab.volatile_prefixes):
+    if kind is None and _per_request(name, label, vocab):
         kind = "volatile"
     return kind
+
+
+def _per_request(name: str, label: str, vocab: Vocab) -> bool:
+    """Whether a name says it holds the user's or the moment's data (`user_city`, `current_time`), or a value
+    read from an object the request brings, by the object's name (`user.name`, `requestHints.city`)."""
+    owner = normalise_label(name.split(".", 1)[0]) if "." in name else None
+    return (label + " ").startswith(vocab.volatile_prefixes) or owner is not None and (owner + " ").startswith(vocab.volatile_owners)
 
 
 def speaks_of_context(line: Line, vocab: Vocab) -> bool:
