@@ -22,6 +22,8 @@ from __future__ import annotations
 import ast
 import collections
 
+from .pycalls import Helpers, returned_text as helper_text
+
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 
@@ -56,8 +58,10 @@ def assembled(function: ast.FunctionDef | ast.AsyncFunctionDef, returned: ast.AS
 class _Built:
     """What a function body builds: the list ``name`` it fills, and its string locals, as f-string parts."""
 
-    def __init__(self, name: str | None):
+    def __init__(self, name: str | None, helpers: Helpers | None = None):
         self.name = name
+        # The module's functions, whose text a call of one is read as (see pycalls).
+        self.helpers = helpers or {}
         self.parts: list[list[ast.expr]] | None = None
         self.strings: dict[str, list[ast.expr]] = {}
         # The literals and f-strings each string local is made of, which a text written out takes in.
@@ -135,6 +139,8 @@ class _Built:
             return list(self.strings[value.id])
         if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
             return self.pieces(value.left) + self.pieces(value.right)
+        if (made := helper_text(value, self.helpers)) is not None:
+            return list(made.values)  # `hints = request_hints(req)`: the text the module's function makes of it
         return [ast.FormattedValue(value=_joined_over(value) or value, conversion=-1)]
 
     def _written(self, part: ast.expr) -> list[ast.expr]:
@@ -178,14 +184,15 @@ def _written_whole(value: ast.AST) -> bool:
     return all(isinstance(p, ast.Constant) and isinstance(p.value, str) for p in parts)
 
 
-def written_out(function: ast.FunctionDef | ast.AsyncFunctionDef, module_text: dict[str, ast.expr]) -> dict[int, tuple[ast.Call, set[int]]]:
+def written_out(function: ast.FunctionDef | ast.AsyncFunctionDef, module_text: dict[str, ast.expr], helpers: Helpers | None = None) -> dict[int, tuple[ast.Call, set[int]]]:
     """The texts of a function read as more than one literal writes, keyed by the id of the literal that
     starts them: an f-string that names string locals the function writes text into, or the module's
     texts (``module_text``, see module_texts), with those written in (`prompt = f"{sources_section}{ANSWER_FORMAT}"`),
+    a local bound to the text a function of the module (``helpers``) returns read as that text,
     and a string local the function grows (`prompt = "..."`, then `prompt += f"..."`), as all it adds up to.
     Each comes with the ids of the literals so taken in, which are then no prompts of their own. A returned
     list of lines joined is one too."""
-    built = _with_module_text(function, module_text)
+    built = _with_module_text(function, module_text, helpers)
     built.read(function.body)
     texts: dict[int, tuple[ast.Call, set[int]]] = {}
     for name, (first, *added) in built.values.items():
@@ -203,9 +210,9 @@ def written_out(function: ast.FunctionDef | ast.AsyncFunctionDef, module_text: d
     return texts
 
 
-def _with_module_text(function: ast.FunctionDef | ast.AsyncFunctionDef, module_text: dict[str, ast.expr]) -> _Built:
+def _with_module_text(function: ast.FunctionDef | ast.AsyncFunctionDef, module_text: dict[str, ast.expr], helpers: Helpers | None) -> _Built:
     """What a function builds, before it reads its body: the module's texts, less those a parameter of the same name hides."""
-    built = _Built(None)
+    built = _Built(None, helpers)
     arguments = function.args
     own = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg) if a is not None}
     for name, text in module_text.items():

@@ -119,8 +119,8 @@ def _written(module: ast.Module, sent_twice: list[tuple[ast.AST, ast.Call]]) -> 
     """The f-strings of the module read as more than they write, by id: with the locals their function writes
     into them (see pyassembly), or with the messages of a request that sends one of their fields again
     (``sent_twice``, see pymessages); each with the ids of the literals it takes in."""
-    texts = module_texts(module)
-    written = {k: v for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) for k, v in written_out(f, texts).items()}
+    texts, helpers = module_texts(module), helpers_of(module)
+    written = {k: v for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) for k, v in written_out(f, texts, helpers).items()}
     return written | {id(template): (text, set()) for template, text in sent_twice}
 
 
@@ -130,9 +130,9 @@ def written_texts(module: ast.Module, raw: str) -> dict[tuple[int, int], tuple[P
     literals it takes in."""
     starts = line_starts(raw)
     nodes = {id(n): n for n in ast.walk(module) if isinstance(n, (ast.Constant, ast.JoinedStr)) and hasattr(n, "lineno")}
-    texts, module_text = {}, module_texts(module)
+    texts, module_text, helpers = {}, module_texts(module), helpers_of(module)
     for function in (f for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))):
-        for first, (text, taken) in written_out(function, module_text).items():
+        for first, (text, taken) in written_out(function, module_text, helpers).items():
             template = _template(raw, starts, text, False)
             if template is not None and first in nodes:
                 texts[_place(raw, starts, nodes[first])] = template, {_place(raw, starts, nodes[n]) for n in taken if n in nodes}

@@ -445,3 +445,27 @@ def test_a_module_text_named_in_a_template_literal_is_read_written_in():
     assert _found(MODULE_TEXT) == [(7, 23, "PL305")]
     # The twin: a parameter of the same name is the caller's value, no text of the module's.
     assert _found(MODULE_TEXT.replace("contextText: string)", "contextText: string, ANSWER_FORMAT: string)")) == []
+
+
+# A local bound to the text a function of the module makes (the Vercel chatbot's request hints), written into
+# the system prompt before a module text of static instructions.
+HELPER_TEXT = """const TOOLS_GUIDE = `Use the createDocument tool for substantial content of more than ten lines, and for code.
+Never update a document right after creating it; wait for the user's feedback before you change it.
+Keep answers in chat for explanations, conversation, and when the user asks to keep it in chat.`;
+
+export const getHintsPrompt = (hints: Hints) => `About the origin of the user's request:
+- city: ${hints.city}
+- country: ${hints.country}
+`;
+
+export const systemPrompt = ({ requestHints }: { requestHints: Hints }) => {
+  const requestPrompt = getHintsPrompt(requestHints);
+  return `You are a friendly assistant.\n\n${requestPrompt}\n\n${TOOLS_GUIDE}`;
+};
+"""
+
+
+def test_a_local_bound_to_a_helpers_text_is_read_as_that_text():
+    assert _found(HELPER_TEXT) == [(12, 10, "PL305")]
+    # The twin: what the helper makes is the deployment's own (no value of the user's or the request's object).
+    assert _found(HELPER_TEXT.replace("${hints.city}", "Paris").replace("${hints.country}", "France")) == []

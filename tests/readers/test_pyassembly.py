@@ -211,3 +211,25 @@ def test_a_returned_list_of_lines_joined_is_one_text(path):
     assert [f.code for f in lint_text(code(LINES), path=path)] == ["PL305"]
     # The twin with the rules first is clean.
     assert [f.code for f in lint_text(code(LINES[5:] + LINES[:5]), path=path)] == []
+
+
+# A local bound to the text a function of the module makes, written into the prompt the function returns.
+HELPER_TEXT = '''TOOLS_GUIDE = """Use the create_document tool for substantial content of more than ten lines, and for code.
+Never update a document right after creating it; wait for the user's feedback before you change it.
+Keep answers in chat for explanations, conversation, and when the user asks to keep it in chat."""
+
+
+def hints_prompt(hints):
+    return f"About the origin of the user's request:\\n- city: {hints.city}\\n- country: {hints.country}\\n"
+
+
+def system_prompt(request):
+    request_prompt = hints_prompt(request)
+    return f"You are a friendly assistant.\\n\\n{request_prompt}\\n\\n{TOOLS_GUIDE}"
+'''
+
+
+def test_a_local_bound_to_a_helpers_text_is_read_as_that_text():
+    [template] = [t for t in templates_in(HELPER_TEXT) if t.text.startswith("You are")]
+    assert "- city: {request.city}\n- country: {request.country}\n\n\nUse the create_document tool" in template.text
+    assert [(f.code, f.line) for f in lint_text(HELPER_TEXT, path="prompts.py")] == [("PL305", 12)]
