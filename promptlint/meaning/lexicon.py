@@ -174,8 +174,9 @@ class Lexicon:
 
     def item_label(self, item: str | None, key: str) -> str:
         """An item's key as a label, read with the item's name when the key alone is an identifier:
-        `chunk.id` is a chunk id (an ordinal), while `doc.id` stays an id (a citation key)."""
-        if item and self.means(key, "key"):
+        `chunk.id` is a chunk id (an ordinal), while `doc.id` stays an id (a citation key). A key that
+        names its own owner (`chunk.doc_id`, the id of the chunk's document) is read alone."""
+        if item and len(split(key)) == 1 and self.means(key, "key"):
             qualified = f"{item}_{key}"
             if self.means(qualified, "ordinal"):
                 return qualified

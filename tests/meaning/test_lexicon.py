@@ -202,3 +202,9 @@ def test_a_prompt_named_in_config_is_fixed_through_its_escapes():
     config = build({"templates": {"prompts": ["agent_persona"]}}, "test")
     fixed = fix_text(source, path="agent.py", config=config)
     assert fixed == source.replace(" (score 0.12)", "").replace(" (score 0.81)", "")
+
+
+@pytest.mark.parametrize(("item", "key", "label"), [("chunk", "id", "chunk_id"), ("doc", "id", "id"), ("chunk", "doc_id", "doc_id"), ("chunk", "title", "title")])
+def test_an_items_bare_identifier_is_read_with_the_items_name(item, key, label):
+    """`chunk.id` is the chunk's ordinal; `chunk.doc_id` names its own owner, the chunk's document."""
+    assert lexicon.build().item_label(item, key) == label

@@ -309,3 +309,37 @@ def test_a_text_made_afresh_for_each_item_and_handed_to_a_call_is_no_source():
     assert [t.text for t in templates_in(code)] == []
     twin = code.replace("chunks.append(Render.collapsible(header=header, content=doc.text))", 'chunks.append(f"{header}\\n{doc.text}")')
     assert [t.text for t in templates_in(twin)] == ["[{idx + 1}/{len(docs)}] [Page {doc.metadata['page_label']}]\n{doc.text}"]
+
+
+# A helper that returns one source's lines for the loop to add (`lines.extend(_block(marker, chunk))`).
+LINES_HELPER = """def _block(marker, chunk):
+    lines = [marker, f"FIELD: {chunk.KEY}"]
+    if chunk.section:
+        lines.append(f"section: {chunk.section}")
+    lines.extend(["text:", chunk.text])
+    return lines
+
+
+def format_context(chunks):
+    lines = ["BEGIN CONTEXT"]
+    for index, chunk in enumerate(chunks, start=1):
+        marker = f"[{index}]"
+        lines.extend(_block(marker, chunk))
+    lines.append("END CONTEXT")
+    return "\\n".join(lines)
+"""
+
+
+@pytest.mark.parametrize("field, key, code", [("chunk_id", "chunk_id", "PL203"), ("score", "score", "PL102"), ("updated", "updated_at", "PL201")])
+def test_the_lines_a_helper_returns_per_item_are_one_sources_text(field, key, code):
+    from promptlint.readers.pysource import templates_in
+
+    source = LINES_HELPER.replace("FIELD", field).replace("KEY", key)
+    [template] = [t for t in templates_in(source) if t.loop is not None]
+    assert template.text == f"[{{index}}]\n{field}: {{chunk.{key}}}\nsection: {{chunk.section}}\ntext:\n{{chunk.text}}\n"
+    assert _findings(source) == [(2, code)]
+
+
+def test_the_clean_twin_of_a_lines_helper_is_clean():
+    """The document's id beside the chunk is the document's, no chunk ordinal."""
+    assert _findings(LINES_HELPER.replace("FIELD", "doc_id").replace("KEY", "doc_id")) == []
