@@ -567,6 +567,25 @@ def test_a_source_word_then_its_name_in_brackets_heads_a_source(word):
     assert segment_text(text.replace(f"{word} [", "See [")).sources == []
 
 
+@pytest.mark.parametrize("word", ["Source", "Document", "Chunk"])
+@pytest.mark.parametrize("separator", [" - ", " | ", ", ", " — "])
+def test_a_source_word_its_key_and_what_the_bracket_names_head_a_source(word, separator):
+    """"[Chunk 1 - Page 5]", "[Source 2 | manual.pdf, score: 0.71]": the key, then the bracket's items, each a field."""
+    text = (f"Answer from the context.\n\n[{word} 1{separator}report.pdf, page: 8]\nBrakes fade after ten stops.\n\n"
+            f"[{word} 2{separator}manual.pdf, page: 2]\nThe cooling fan starts at 95 C.\n\nQuestion: When does the fan start?\n")
+    prompt = segment_text(text)
+    assert [(s.key, s.title, [(f.label, f.value) for f in s.fields]) for s in prompt.sources] == [
+        ("1", "report.pdf", [("page", "8")]), ("2", "manual.pdf", [("page", "2")])]
+    # The twin: a word that names no source ("Step") heads nothing.
+    assert segment_text(text.replace(f"[{word} ", "[Step ")).sources == []
+
+
+def test_a_score_the_bracket_names_after_the_key_is_removed_from_it():
+    text = ("Answer from the context.\n\n[Chunk 1 - report.pdf, score: 0.82]\nBrakes fade after ten stops.\n\n"
+            "[Chunk 2 - manual.pdf, score: 0.71]\nThe cooling fan starts at 95 C.\n\nQuestion: When does the fan start?\n")
+    assert fix_text(text, path="p.txt", config=build({"select": ["PL102"]}, "test")) == text.replace(", score: 0.82", "").replace(", score: 0.71", "")
+
+
 @pytest.mark.parametrize("title", ["[Context]", "[CONTEXT]", "[Evidence]"])
 @pytest.mark.parametrize("slot", ["{context}", "{{ context }}"])
 def test_a_bracketed_title_over_the_context_slot_titles_the_block(title, slot):

@@ -457,8 +457,8 @@ def _is_boundary(line: Line, vocab: Vocab) -> bool:
     return bool(label) and normalise_label(label["label"]) in vocab.question_labels | vocab.history_labels
 
 
-_KEY_GROUPS = ("key1", "key2", "key3", "key4", "key5", "key6")
-_REST_GROUPS = ("rest1", "rest2", "rest3", "rest4", "rest5", "rest6", "rest7", "rest8", "rest9", "rest10", "rest11")
+_KEY_GROUPS = ("key1", "key2", "key3", "key4", "key5", "key6", "key7")
+_REST_GROUPS = ("rest1", "rest2", "rest3", "rest4", "rest5", "rest6", "rest7", "rest8", "rest9", "rest10", "rest11", "rest12")
 
 
 def _text_source(text: str, position: int, header: Line, match: re.Match[str], body: list[Line], vocab: Vocab) -> Source:
@@ -469,8 +469,8 @@ def _text_source(text: str, position: int, header: Line, match: re.Match[str], b
     rest = Span(offset + match.start(rest_group), offset + match.end(rest_group))
     if (on_header := _chunk_on_header(text, position, header, rest, body, key, key_span, vocab)) is not None:
         return on_header
-    title, heading, fields = parse_header(text, rest, vocab)
-    if rest_group == "rest10" and not title and fields and not fields[0].label:
+    title, heading, fields = _bracket_items(text, rest) if rest_group == "rest12" else parse_header(text, rest, vocab)
+    if rest_group in ("rest10", "rest12") and not title and fields and not fields[0].label:
         # "Source [report.pdf, Page 8]:": the bracket opens with what names the source.
         title, fields = fields[0].value, fields[1:]
     fields = [ordinal, *fields] if ordinal else fields
@@ -496,6 +496,12 @@ def _text_source(text: str, position: int, header: Line, match: re.Match[str], b
         fields=fields,
         wrapper_lines=wrapper_lines,
     )
+
+
+def _bracket_items(text: str, rest: Span) -> tuple[None, tuple[()], list[Field]]:
+    """What a bracket names after the source's key ("[Chunk 1 - returns.pdf, page 3]"), item by item."""
+    items = split_items(lowercase(text[rest.start : rest.end]), rest.start)
+    return None, (), [inline_field(text, 0, start, end, ",;|-\u2013\u2014") for start, end in items]
 
 
 def _header_key(text: str, header: Line, match: re.Match[str], offset: int, vocab: Vocab) -> tuple[str | None, Span | None, Field | None]:

@@ -126,6 +126,8 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         # "docs/club-foot.txt:": a file's name alone and a colon, the file's text under it; a source's
         # header only as one of a run (sources.RUN_ONLY).
         r"|(?P<rest11>(?:[\w.~-]+[/\\])*[\w~-][\w.~ -]{0,80}\.[a-z][a-z0-9]{1,4})\s*:"
+        # "[Chunk 1 - Page 5]", "[Source 2 | returns.pdf, score: 0.8]": the word, its key, and what the bracket names after it.
+        r"|\[(?:" + words + r")\s*#?(?P<key7>" + key + r")\s*[-\u2013\u2014|,;]\s*(?P<rest12>[^\[\]\n]{1,160}?)\s*\]\s*:?"
         r")$"
     )
     roles = alternation(seg["role-markers"])
