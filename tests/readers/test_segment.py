@@ -600,3 +600,22 @@ def test_a_bracketed_title_over_the_context_slot_titles_the_block(title, slot):
     ]
     # The twin: over one source's text, the same title heads that source.
     assert len(segment_text(f"{title}\nRefunds are issued within 30 days.\n\nQuestion: {{question}}").sources) == 1
+
+
+@pytest.mark.parametrize("header", ["[菜谱证据 {n}]", "[参考文档{n}]", "[資料 {n}]", "[문서 {n}]"])
+def test_a_source_word_of_chinese_japanese_or_korean_heads_a_source(header):
+    """"[菜谱证据 1]" (a word qualified with no space between), then the question under a label of the same
+    language, and a heading of requirements that ends the last source's text."""
+    text = ("请只根据下面的检索证据回答问题。\n检索证据：\n" + header.format(n=1) + "\n鲫鱼豆腐汤口味清淡，豆腐吸收汤味，适合想吃得温和一点的场景。\n\n"
+            + header.format(n=2) + "\n家常豆腐可以少油处理，豆腐是主料，整体风味比重口菜更克制。\n\n用户问题：推荐两道清淡的家常菜。\n\n回答要求：\n- 先给出直接答案。\n")
+    prompt = segment_text(text)
+    assert [s.key for s in prompt.sources] == ["1", "2"]
+    assert [text[q.start : q.end] for q in prompt.questions] == ["推荐两道清淡的家常菜。"]
+    # The twin: a word that names no source ("步骤", a step) heads nothing.
+    assert segment_text(text.replace(header.format(n=1), "[步骤 1]").replace(header.format(n=2), "[步骤 2]")).sources == []
+
+
+def test_a_heading_of_requirements_ends_the_last_sources_text():
+    text = "检索证据：\n[证据 1]\n豆腐吸收汤味，适合想吃得温和一点的场景。\n\n回答要求：\n- 先给出直接答案，再补充必要解释。\n"
+    [source] = segment_text(text).sources
+    assert text[source.content.start : source.content.end] == "豆腐吸收汤味，适合想吃得温和一点的场景。"

@@ -98,7 +98,8 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         for key in ("question-labels", "content-labels", "title-labels", "heading-labels", "warning-labels", "history-labels", "context-labels")
     }
     # "Chunk ID {id}:", "Source No. 3": the word may be followed by what kind of key comes next.
-    words = "(?:" + alternation(seg["source-words"]) + ")(?:\\s+(?:" + alternation(seg["source-key-words"]) + "))?"
+    # A Chinese, Japanese or Korean word may qualify it with no space between ("菜谱证据", "参考文档").
+    words = "[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]{0,6}(?:" + alternation(seg["source-words"]) + ")(?:\\s+(?:" + alternation(seg["source-key-words"]) + "))?"
     # Headers are matched on the lower-cased line. The number after the word must
     # be followed by punctuation or the end of the line, so that a sentence such
     # as "Source 1 says ..." inside a chunk is not taken for a header.
