@@ -619,3 +619,17 @@ def test_a_heading_of_requirements_ends_the_last_sources_text():
     text = "检索证据：\n[证据 1]\n豆腐吸收汤味，适合想吃得温和一点的场景。\n\n回答要求：\n- 先给出直接答案，再补充必要解释。\n"
     [source] = segment_text(text).sources
     assert text[source.content.start : source.content.end] == "豆腐吸收汤味，适合想吃得温和一点的场景。"
+
+
+@pytest.mark.parametrize("label", ["CURRENT USER QUESTION", "Business Question", "Customer's question", "Research query"])
+@pytest.mark.parametrize("layout", ["{label}: {q}", "{label}:\n{q}"])
+def test_a_question_label_qualified_as_the_live_one_labels_the_question(label, layout):
+    question = "Which plan includes priority support?"
+    text = "Answer from the context.\n\nContext:\nThe Pro plan includes priority support by phone.\n\n" + layout.format(label=label, q=question) + "\n"
+    assert [text[q.start : q.end] for q in segment_text(text).questions] == [question]
+
+
+@pytest.mark.parametrize("label", ["Example question", "Previous question", "Search query", "Sub question"])
+def test_a_question_label_qualified_as_another_question_labels_none(label):
+    text = f"Answer from the context.\n\n{label}: Which plan includes priority support\n"
+    assert segment_text(text).questions == []

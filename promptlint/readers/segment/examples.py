@@ -15,7 +15,7 @@ import re
 
 from ...meaning.vocabulary import normalise_label
 from ...model.prompt import Message, Source, Span, SpanSet
-from .vocab import QUESTION_LINE, SLOT, Line, Vocab, may_hold_slot, named_slots, trim
+from .vocab import QUESTION_LINE, SLOT, Line, Vocab, may_hold_slot, named_slots, names_the_question, trim
 
 
 def example_spans(text: str, lower: str, lines: list[Line], vocab: Vocab, messages: list[Message]) -> list[Span]:
@@ -188,7 +188,7 @@ def _section_end(lines: list[Line], marker: int, level: int, message_end: int | 
         if message_end is not None and line.start >= message_end or SLOT.search(line.lower):
             return index
         heading = _HEADING.match(line.lower)
-        if heading and (len(heading[1]) <= level or normalise_label(heading[2]) in vocab.context_labels | vocab.question_labels):
+        if heading and (len(heading[1]) <= level or (normalise_label(heading[2]) in vocab.context_labels or names_the_question(normalise_label(heading[2]), vocab))):
             return index
     return len(lines)
 

@@ -6,7 +6,7 @@ import re
 
 from ...meaning.vocabulary import normalise_label
 from ...model.prompt import Message, Source, Span, SpanSet
-from .vocab import Line, QUESTION_LINE, SECTION_LABEL, SLOT, Vocab, may_hold_slot, named_slots, text_lines, trim
+from .vocab import Line, QUESTION_LINE, SECTION_LABEL, SLOT, Vocab, may_hold_slot, names_the_question, named_slots, text_lines, trim
 
 
 def find_questions(
@@ -35,12 +35,12 @@ def _labelled_questions(text: str, lines: list[Line], vocab: Vocab, inside: Span
         if line.start in inside:
             continue
         match = QUESTION_LINE.match(line.lower)
-        if match and normalise_label(match["label"]) in vocab.question_labels and match["value"].strip():
+        if match and names_the_question(normalise_label(match["label"]), vocab) and match["value"].strip():
             start = line.start + match.start("value")
             found.append(trim(text, Span(start, line.end)))
             continue
         section = SECTION_LABEL.match(line.lower)
-        if section and normalise_label(section["dspy"] or section["md"] or section["plain"]) in vocab.question_labels:
+        if section and names_the_question(normalise_label(section["dspy"] or section["md"] or section["plain"]), vocab):
             nxt = next((ln for ln in lines[index + 1 :] if not ln.blank), None)
             if nxt is not None and not SECTION_LABEL.match(nxt.lower) and nxt.start not in inside:
                 found.append(trim(text, Span(nxt.start, nxt.end)))

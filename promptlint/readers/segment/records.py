@@ -10,7 +10,7 @@ from ...meaning.vocabulary import normalise_label
 from ...model.lines import with_newline
 from ...model.prompt import Field, FieldForm, Message, Source, Span
 from ..expressions import slot_reference
-from .vocab import INLINE_ITEM, LABEL_LINE, Line, SECTION_LABEL, SEPARATOR, SLOT, Vocab, slot_kind, trim
+from .vocab import INLINE_ITEM, LABEL_LINE, Line, SECTION_LABEL, SEPARATOR, SLOT, Vocab, names_the_question, slot_kind, trim
 from .instructions import looks_like_instruction
 from .headers import inline_field, split_items, with_space
 from .sources import LONE_TAG, by_position, cut_last_source, first_value, strip_blank_edges, titled_by_field
@@ -211,7 +211,8 @@ def _ends_the_record(line: Line, field: re.Match[str] | None, label: str, after_
     the context; but a question under another field ("Section: ...", then "Question: ...") is an FAQ entry's own."""
     if field and looks_like_instruction(line, vocab.lexicon):
         return True
-    return label in stop and not (after_fields and label in vocab.question_labels)
+    question = names_the_question(label, vocab)
+    return (label in stop or question) and not (after_fields and question)
 
 
 # A field's value this long is a sentence of text, not a value of metadata.

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from ...meaning.values import number, parse_date
 from ...meaning.vocabulary import normalise_label
 from ...model.prompt import Field, FieldForm, Message, Source, Span
-from .vocab import LABEL_LINE, QUESTION_LINE, SECTION_LABEL, SLOT, Line, Vocab, alternation, slot_kind, speaks_of_context, trim
+from .vocab import LABEL_LINE, QUESTION_LINE, SECTION_LABEL, SLOT, Line, Vocab, alternation, names_the_question, slot_kind, speaks_of_context, trim
 from .instructions import looks_like_instruction, opens_with_imperative
 from .headers import with_space
 from .sources import RUN_ONLY, by_position, cut_last_source, first_value, strip_blank_edges
@@ -297,7 +297,7 @@ def _where_sources_stand(lines: list[Line], vocab: Vocab, first: int, end: int) 
 def _asks(line: Line, vocab: Vocab) -> bool:
     """A line that asks the question: after a question label, or the question's slot."""
     labelled = QUESTION_LINE.match(line.lower)
-    if labelled and normalise_label(labelled["label"]) in vocab.question_labels:
+    if labelled and names_the_question(normalise_label(labelled["label"]), vocab):
         return True
     return any(slot_kind(slot["name"], vocab) == "question" for slot in SLOT.finditer(line.lower))
 

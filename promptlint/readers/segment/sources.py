@@ -13,7 +13,7 @@ from ...meaning.vocabulary import normalise_label
 from ...model.lines import with_newline
 from ...model.prompt import Field, FieldForm, Message, Source, Span, SpanSet
 from ..expressions import slot_reference
-from .vocab import INLINE_ITEM, LABEL_LINE, Line, QUESTION_LINE, SEPARATOR, SLOT, Vocab, lowercase, may_hold_slot, named_slots, slot_kind, speaks_of_context, trim
+from .vocab import INLINE_ITEM, LABEL_LINE, Line, QUESTION_LINE, SEPARATOR, SLOT, Vocab, lowercase, may_hold_slot, named_slots, names_the_question, slot_kind, speaks_of_context, trim
 from .instructions import looks_like_instruction
 from .headers import inline_field, named_by_slot, parse_header, split_items
 
@@ -353,7 +353,7 @@ def _asks(lines: list[Line], vocab: Vocab) -> bool:
     business owner ..."), not data retrieved for a request."""
     for line in lines:
         labelled = QUESTION_LINE.match(line.lower)
-        if line.text.rstrip().endswith(("?", "\uff1f")) or (labelled and normalise_label(labelled["label"]) in vocab.question_labels):
+        if line.text.rstrip().endswith(("?", "\uff1f")) or (labelled and names_the_question(normalise_label(labelled["label"]), vocab)):
             return True
     return False
 
@@ -454,7 +454,7 @@ def _is_boundary(line: Line, vocab: Vocab) -> bool:
     if vocab.role_marker.match(line.lower) or stripped.startswith(("</", "#", "[[ ##", "[end ")):
         return True
     label = QUESTION_LINE.match(line.lower)
-    return bool(label) and normalise_label(label["label"]) in vocab.question_labels | vocab.history_labels
+    return bool(label) and (names_the_question(normalise_label(label["label"]), vocab) or normalise_label(label["label"]) in vocab.history_labels)
 
 
 _KEY_GROUPS = ("key1", "key2", "key3", "key4", "key5", "key6", "key7")

@@ -21,6 +21,7 @@ SECTION_LABEL = re.compile(r"\s*(?:\[\[ ## (?P<dspy>[\w ]+?) ## \]\]|#{1,6}\s*(?
 @dataclass(frozen=True)
 class Vocab:
     question_labels: frozenset[str]
+    question_qualifiers: frozenset[str]
     content_labels: frozenset[str]
     content_words: int  # the most words a content label has
     title_labels: frozenset[str]
@@ -146,6 +147,7 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
     volatile = vocabulary.patterns(lexicon.words("cache-boundary", "volatile"))
     return Vocab(
         question_labels=labelled["question-labels"],
+        question_qualifiers=frozenset(seg["question-qualifiers"]),
         content_labels=labelled["content-labels"],
         content_words=max(len(label.split()) for label in labelled["content-labels"]),
         title_labels=labelled["title-labels"],
@@ -312,6 +314,15 @@ def _per_request(name: str, label: str, vocab: Vocab) -> bool:
     read from an object the request brings, by the object's name (`user.name`, `requestHints.city`)."""
     owner = normalise_label(name.split(".", 1)[0]) if "." in name else None
     return (label + " ").startswith(vocab.volatile_prefixes) or owner is not None and (owner + " ").startswith(vocab.volatile_owners)
+
+
+def names_the_question(label: str, vocab: Vocab) -> bool:
+    """Whether a label (normalised) names the user's question: "Question", or a question one or two words
+    qualify as the live one ("current user question", "business question"), not an example's or an earlier one."""
+    if label in vocab.question_labels:
+        return True
+    *qualifiers, head = label.split() or [""]
+    return head in ("question", "query") and 0 < len(qualifiers) <= 2 and all(w in vocab.question_qualifiers for w in qualifiers)
 
 
 def speaks_of_context(line: Line, vocab: Vocab) -> bool:
