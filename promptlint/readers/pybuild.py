@@ -334,10 +334,19 @@ def _wraps(adds: list, target: str) -> bool:
 
 def _added_strings(added: ast.AST, named: dict[str, list[ast.AST]], helpers: Helpers) -> tuple[list[ast.AST], bool]:
     """The strings a value added is made of (a local's, or its own), or the field it shows added bare; and whether bare."""
-    strings = (named.get(added.id) if isinstance(added, ast.Name) else None) or _strings(added, helpers)
+    strings = (named.get(added.id) if isinstance(added, ast.Name) else None) or _strings(added, helpers) or _summed_locals(added, named)
     if strings:
         return strings, False
     return ([_field(added)], True) if _shown_bare(added, named) else ([], False)
+
+
+def _summed_locals(added: ast.AST, named: dict[str, list[ast.AST]]) -> list[ast.AST]:
+    """`header + body`, each a text the body made (`header = f"--- Source [{d.id}] ---"`): their strings in
+    order; nothing when a term is any other value."""
+    terms = _terms(added) if isinstance(added, ast.BinOp) else []
+    if len(terms) < 2 or not all(_literal(t) or isinstance(t, ast.Name) and named.get(t.id) for t in terms):
+        return []
+    return [piece for t in terms for piece in (named[t.id] if isinstance(t, ast.Name) else [t])]
 
 
 def _grows(statement: ast.stmt, growing: set[str], strings: list[ast.AST], named: dict[str, list[ast.AST]]) -> bool:

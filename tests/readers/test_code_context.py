@@ -343,3 +343,27 @@ def test_the_lines_a_helper_returns_per_item_are_one_sources_text(field, key, co
 def test_the_clean_twin_of_a_lines_helper_is_clean():
     """The document's id beside the chunk is the document's, no chunk ordinal."""
     assert _findings(LINES_HELPER.replace("FIELD", "doc_id").replace("KEY", "doc_id")) == []
+
+
+# A loop body that adds two texts it made, summed (`output.append(header + body)`), the body picked by the item's kind.
+SUMMED_LOCALS = """def format_results(results):
+    output = []
+    for result in results:
+        doc = result["doc"]
+        header = f"--- Source [{doc['id']}] (FIELD: {result['KEY']}) ---\\\\n"
+        if doc.get("kind") == "statute":
+            body = f"Citation: {doc['citation']}\\\\nText: {doc['text']}\\\\n"
+        else:
+            body = f"Title: {doc['title']}\\\\nText: {doc['text']}\\\\n"
+        output.append(header + body)
+    return "\\\\n".join(output)
+"""
+
+
+@pytest.mark.parametrize("field, key, code", [("similarity", "score", "PL102"), ("updated", "updated_at", "PL201")])
+def test_two_texts_a_loop_body_made_and_adds_summed_are_one_sources_text(field, key, code):
+    assert _findings(SUMMED_LOCALS.replace("FIELD", field).replace("KEY", key)) == [(5, code)]
+
+
+def test_the_clean_twin_of_summed_texts_is_clean():
+    assert _findings(SUMMED_LOCALS.replace(" (FIELD: {result['KEY']})", "")) == []
