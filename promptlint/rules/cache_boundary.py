@@ -30,8 +30,8 @@ the question, after a label of one or two words (the run's output echoed after t
 In an assembled prompt (no slot anywhere: a prompt as a run recorded it, a logged request), no
 template says which text is static, and a chunk's own text can run on after the data as easily as
 instructions can. There a line counts only when it speaks to the model: it opens with an
-instruction verb, perhaps after an adverb ("Answer only from...", "2. **Cite:** always...", "ONLY return JSON") or it says "you" and names the
-task ("If your sources disagree, you say so"). The words are in `rules/cache-boundary.yaml`, in
+instruction verb, perhaps after a condition or an adverb ("Answer only from...", "2. **Cite:** always...", "ONLY return JSON",
+"For BUG_FIX, identify the root cause") or it says "you" and names the task ("If your sources disagree, you say so"). The words are in `rules/cache-boundary.yaml`, in
 English and a few other languages (French, German, Spanish, Italian; "you" and the task's words
 in Chinese, Japanese and Korean); a line in a language they do not hold does not count there.
 A "Context:" section in a prompt that puts no question to the model (no question label, no line
@@ -311,20 +311,22 @@ def _cheap(pieces: list[tuple[int, str]], ctx: RuleContext) -> bool:
 
 
 @cache
-def _opener(verbs: tuple[str, ...], adverbs: tuple[str, ...]) -> re.Pattern[str]:
-    """A verb that opens a line, after a list marker or a bold label ("2. **Cite:** always ...") and an adverb
-    ("ONLY return ...", "2. Then, extract ..."), then its object; not a label that starts with such a word ("Use case: search"), which a
+def _opener(verbs: tuple[str, ...], adverbs: tuple[str, ...], conditions: tuple[str, ...]) -> re.Pattern[str]:
+    """A verb that opens a line, after a list marker or a bold label ("2. **Cite:** always ..."), a condition
+    ("For BUG_FIX, identify ...", "If the field is empty, analyze ...") and an adverb ("ONLY return ...", "2. Then,
+    extract ..."), then its object; not a label that starts with such a word ("Use case: search"), which a
     colon soon after shows, nor a noun ("Limit of cover", "List of exclusions")."""
     alternatives = "|".join(re.escape(v) for v in sorted(verbs, key=len, reverse=True))
+    condition = "(?:(?:" + "|".join(re.escape(c) for c in conditions) + r")\s[^,.;:\n]{1,80},\s*)?" if conditions else ""
     adverb = "(?:(?:" + "|".join(re.escape(a) for a in adverbs) + r"),?\s+)?" if adverbs else ""
-    return re.compile(r"\W*(?:\d+[.)]\s*)?(?:\*\*[^*\n]{0,40}\*\*:?\s*)?" + adverb + "(?:" + alternatives + r")\s+(?!of\b|\w+(?:\s+\w+)?\s*:)(?:[\"'`(\[]\w|(?P<next>\w+))")
+    return re.compile(r"\W*(?:\d+[.)]\s*)?(?:\*\*[^*\n]{0,40}\*\*:?\s*)?" + condition + adverb + "(?:" + alternatives + r")\s+(?!of\b|\w+(?:\s+\w+)?\s*:)(?:[\"'`(\[]\w|(?P<next>\w+))")
 
 
 def _speaks_to_model(piece: str, ctx: RuleContext) -> bool:
     """A line that instructs the model: it opens with an instruction verb, or says "you" and names the task."""
     words = _MARKUP.sub(" ", piece)
     lower = words.lower()
-    opens = _opener(tuple(ctx.words("instruction-verbs")), tuple(ctx.words("instruction-adverbs"))).match(lower)
+    opens = _opener(tuple(ctx.words("instruction-verbs")), tuple(ctx.words("instruction-adverbs")), tuple(ctx.words("instruction-conditions"))).match(lower)
     # The word after the verb is no name ("State Bank of India"), in lower case or an acronym ("Write SQL only").
     after = words[opens.start("next") : opens.end("next")] if opens and opens["next"] else ""
     if opens and not (after[:1].isupper() and not after.isupper()):
