@@ -568,7 +568,7 @@ def test_a_source_word_then_its_name_in_brackets_heads_a_source(word):
 
 
 @pytest.mark.parametrize("word", ["Source", "Document", "Chunk"])
-@pytest.mark.parametrize("separator", [" - ", " | ", ", ", " — "])
+@pytest.mark.parametrize("separator", [" - ", " | ", ", ", " — ", ": "])
 def test_a_source_word_its_key_and_what_the_bracket_names_head_a_source(word, separator):
     """"[Chunk 1 - Page 5]", "[Source 2 | manual.pdf, score: 0.71]": the key, then the bracket's items, each a field."""
     text = (f"Answer from the context.\n\n[{word} 1{separator}report.pdf, page: 8]\nBrakes fade after ten stops.\n\n"
@@ -633,3 +633,19 @@ def test_a_question_label_qualified_as_the_live_one_labels_the_question(label, l
 def test_a_question_label_qualified_as_another_question_labels_none(label):
     text = f"Answer from the context.\n\n{label}: Which plan includes priority support\n"
     assert segment_text(text).questions == []
+
+
+@pytest.mark.parametrize(("word", "question", "context"), [
+    ("Источник", "Вопрос", "Контекст"), ("Fuente", "Pregunta", "Contexto"), ("Quelle", "Frage", "Kontext"),
+    ("Fonte", "Domanda", "Contesto"), ("Kaynak", "Soru", "Bağlam"), ("Nguồn", "Câu hỏi", "Ngữ cảnh"),
+])
+def test_source_words_and_labels_in_other_languages(word, question, context):
+    """"[Источник 1: Оплата труда]" under "Контекст:", the question under its own label: chunks of one document
+    apart are reported as such (PL301)."""
+    text = (f"{context}:\n[{word} 1: Handbook]\nPay is settled twice a month, on the 5th and the 20th.\n\n"
+            f"[{word} 2: Bonus rules]\nThe annual bonus is paid in March.\n\n[{word} 3: Handbook]\nOvertime is paid at double rate.\n\n"
+            f"{question}: When is pay settled?\n")
+    prompt = segment_text(text)
+    assert [(s.key, s.title) for s in prompt.sources] == [("1", "Handbook"), ("2", "Bonus rules"), ("3", "Handbook")]
+    assert [text[q.start : q.end] for q in prompt.questions] == ["When is pay settled?"]
+    assert [f.code for f in lint_text(text, path="p.txt", config=build({"select": ["PL301"]}, "test"))] == ["PL301"]

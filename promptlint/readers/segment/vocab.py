@@ -118,6 +118,8 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         # "Chunk: {chunk_id}", "Source: {i}": the word, a colon and a slot alone on the line.
         r"|(?:" + words + r")\s*:\s*(?P<key5>" + key + r")(?P<rest7>\s*)"
         # "==== [File: x; Relevance: 0.83]:": a bracket of two or more labelled items and nothing else.
+        # "[Chunk 1 - Page 5]", "[Source 2: returns.pdf, score: 0.8]": the word, its key, and what the bracket names after it.
+        r"|\[(?:" + words + r")\s*#?(?P<key7>" + key + r")\s*[-\u2013\u2014|,;:]\s*(?P<rest12>[^\[\]\n]{1,160}?)\s*\]\s*:?"
         r"|(?P<rest6>\[" + _ITEM + r"(?:[,;|]\s*" + _ITEM + r")+\])\s*:?"
         # "1. Returns Policy — match score 0.92", "### Returns Policy (2026-03-01)": a numbered item or a
         # heading, a source's header only when it carries metadata and text follows (sources.LISTED).
@@ -128,8 +130,6 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         # "docs/club-foot.txt:": a file's name alone and a colon, the file's text under it; a source's
         # header only as one of a run (sources.RUN_ONLY).
         r"|(?P<rest11>(?:[\w.~-]+[/\\])*[\w~-][\w.~ -]{0,80}\.[a-z][a-z0-9]{1,4})\s*:"
-        # "[Chunk 1 - Page 5]", "[Source 2 | returns.pdf, score: 0.8]": the word, its key, and what the bracket names after it.
-        r"|\[(?:" + words + r")\s*#?(?P<key7>" + key + r")\s*[-\u2013\u2014|,;]\s*(?P<rest12>[^\[\]\n]{1,160}?)\s*\]\s*:?"
         r")$"
     )
     roles = alternation(seg["role-markers"])
