@@ -649,3 +649,22 @@ def test_source_words_and_labels_in_other_languages(word, question, context):
     assert [(s.key, s.title) for s in prompt.sources] == [("1", "Handbook"), ("2", "Bonus rules"), ("3", "Handbook")]
     assert [text[q.start : q.end] for q in prompt.questions] == ["When is pay settled?"]
     assert [f.code for f in lint_text(text, path="p.txt", config=build({"select": ["PL301"]}, "test"))] == ["PL301"]
+
+
+MAPPING_HEAD = ('Answer from the sources.\n\n[Source 1]\n{"title": "Returns", "confidence": 0.82}\nItems can be returned within 30 days.\n\n'
+                '[Source 2]\n{"title": "Shipping", "confidence": 0.71}\nStandard shipping takes five business days.\n\nQuestion: Can I return it?\n')
+
+
+def test_a_mapping_alone_over_the_text_is_the_sources_metadata():
+    """`{"title": ..., "confidence": 0.82}` on the line under the header, the chunk's text under it: each key a field."""
+    prompt = segment_text(MAPPING_HEAD)
+    assert [(s.title, [(f.label, f.value) for f in s.fields]) for s in prompt.sources] == [
+        ("Returns", [("title", "Returns"), ("confidence", "0.82")]), ("Shipping", [("title", "Shipping"), ("confidence", "0.71")])]
+    assert fix_text(MAPPING_HEAD, path="p.txt", config=build({"select": ["PL102"]}, "test")) == MAPPING_HEAD.replace(', "confidence": 0.82', "").replace(', "confidence": 0.71', "")
+
+
+def test_a_mapping_that_is_the_whole_chunk_is_its_text():
+    """A record that is all the chunk holds is its content, and no fix takes a value out of it."""
+    text = MAPPING_HEAD.replace("\nItems can be returned within 30 days.", "").replace("\nStandard shipping takes five business days.", "")
+    assert [s.fields for s in segment_text(text).sources] == [[], []]
+    assert fix_text(text, path="p.txt", config=build({"select": ["PL102"]}, "test")) == text

@@ -606,7 +606,9 @@ def _read_head(text: str, body: list[Line], vocab: Vocab) -> _Head:
         label = normalise_label(line.text[labelled.start("label") : labelled.end("label")]) if labelled else ""
         if _is_content_label(line, labelled, label, vocab):
             return _Head(fields, wrapper_lines, i + 1, labelled=True, inline=_value_on_line(line, labelled))
-        if (metadata := _metadata_fields(text, line, labelled, label, vocab)) is not None:
+        if not labelled and any(not b.blank for b in body[i + 1 :]) and (mapping := _mapping_fields(text, line, line.start + len(line.text) - len(line.text.lstrip()))):
+            fields.extend(mapping)  # the metadata as one mapping on its line, the text under it: `{"title": "Returns", "score": 0.8}`
+        elif (metadata := _metadata_fields(text, line, labelled, label, vocab)) is not None:
             if len(metadata) == 1 and not metadata[0].value and (block := _block_under(body, i)):
                 # "SUMMARY:" alone, then its text: the lines up to a blank line are the field's value.
                 metadata = [_block_field(text, line, block, label)]
@@ -669,7 +671,7 @@ def _metadata_fields(text: str, line: Line, labelled: re.Match[str] | None, labe
             # "{key}: {value}": a template line that prints any metadata field.
             return [Field("metadata", line.text.strip(), with_newline(text, line), Span(line.start, line.end), FieldForm.LINE)]
         return None
-    if mapping := _mapping_fields(text, line, labelled):
+    if mapping := _mapping_fields(text, line, line.start + labelled.start("value")):
         return mapping
     if row := _row_of_fields(line):
         return row
@@ -717,7 +719,7 @@ def _fields_after_slot(text: str, lines: list[Line], vocab: Vocab) -> tuple[list
         if not labelled:
             break
         label = normalise_label(line.text[labelled.start("label") : labelled.end("label")])
-        if mapping := _mapping_fields(text, line, labelled):
+        if mapping := _mapping_fields(text, line, line.start + labelled.start("value")):
             fields.extend(mapping)
         elif vocab.is_field(label := named_by_slot(_line_field(text, line, labelled, label), vocab).label):
             fields.append(_line_field(text, line, labelled, label))
@@ -734,7 +736,7 @@ def _closing_fields(text: str, lines: list[Line], vocab: Vocab) -> tuple[list[Li
     fields = [_line_field(text, line, labelled, normalise_label(labelled["label"])) for line, labelled in trailing]
     content_lines = strip_blank_edges(content_lines)
     last = LABEL_LINE.match(content_lines[-1].lower) if content_lines else None
-    if last and (mapping := _mapping_fields(text, content_lines[-1], last)):
+    if last and (mapping := _mapping_fields(text, content_lines[-1], content_lines[-1].start + last.start("value"))):
         fields.extend(mapping)
         content_lines = strip_blank_edges(content_lines[:-1])
     return content_lines, fields
@@ -765,10 +767,10 @@ def _top_level_items(raw: str, start: int, end: int) -> list[tuple[int, int]]:
     return items
 
 
-def _mapping_fields(text: str, line: Line, labelled: re.Match[str]) -> list[Field]:
-    """The fields of a line whose value is a mapping ("Metadata: {'chunk_id': 'c1', 'source': 'wiki'}"):
-    one per key, each removable on its own. Items that are not "'key': value" (a slot, "...") are left."""
-    value_start = line.start + labelled.start("value")
+def _mapping_fields(text: str, line: Line, value_start: int) -> list[Field]:
+    """The fields of a line whose value (from ``value_start``) is a mapping ("Metadata: {'chunk_id': 'c1', 'source': 'wiki'}",
+    or the mapping alone, as JSON: `{"title": "Returns", "confidence": 0.82}`): one per key, each removable on its own.
+    Items that are not "'key': value" (a slot, "...") are left."""
     raw = text[value_start : line.end].rstrip()
     if len(raw) < 2 or raw[0] != "{" or raw[-1] != "}" or not _MAPPING_ITEM.match(raw, 1):
         return []
