@@ -315,3 +315,15 @@ def test_an_instruction_that_introduces_lines_after_it_is_removed_only_when_aske
     )
     found = [(f.code, f.line, f.fix.applicability.name) for f in lint_text(template, path="qa.j2", config=DEFAULT)]
     assert found == [("PL103", 6, "UNSAFE")]
+
+
+POSITIONS = "Answer from the sources.\n{% for i in order %}{% set d = docs[i] %}\nTitle: {{ d.title }}\nScore: {{ d.score }}\n{{ d.text }}\n{% endfor %}\nQuestion: {{ question }}\n"
+
+
+def test_a_loop_over_positions_renders_the_item_its_body_sets():
+    """`{% for i in order %}{% set d = docs[i] %}`: `d` is the source, its fields read as any loop item's."""
+    assert [(f.line, f.code) for f in lint_text(POSITIONS, path="t.j2", config=build({"select": ["PL102"]}, "test"))] == [(4, "PL102")]
+    assert fix_text(POSITIONS, path="t.j2", config=build({"select": ["PL102"]}, "test")) == POSITIONS.replace("Score: {{ d.score }}\n", "")
+    # The twin: a name set to something else (`{% set d = default_doc %}`) is no item.
+    other = POSITIONS.replace("{% set d = docs[i] %}", "{% set d = default_doc %}")
+    assert lint_text(other, path="t.j2", config=build({"select": ["PL102"]}, "test")) == []

@@ -11,6 +11,7 @@ from ...meaning import vocabulary
 from ...meaning.vocabulary import normalise_label
 from ...model.prompt import Field, FieldForm, Part, PartKind, Source, SourceStyle, Span
 from ..expressions import Reference
+from ..expressions import jinja_assignment
 from ..expressions import jinja_expression as _expression
 from ..expressions import jinja_reference as reference
 from ..segment import PART_LABELS, Vocab, is_input, slot_kind, text_lines
@@ -229,7 +230,7 @@ class Reader:
 
     def loop(self, block: Block, loop: nodes.For) -> bool:
         """Read a loop as the sources loop if it is one; say whether it was."""
-        target = loop.target.name if isinstance(loop.target, nodes.Name) else None
+        target = _item_named(block, loop.target.name) if isinstance(loop.target, nodes.Name) else None
         iter_kind = self._iterated_kind(block, loop)
         if iter_kind == "history":
             self.parts.append(Part(PartKind.HISTORY, block.span, "chat history"))
@@ -469,3 +470,13 @@ class Reader:
         # The block's own tags only: a slice of the flat list, from its opening tag to its closing one.
         first, last = self.main.index[id(block.tags[0])], self.main.index[id(block.tags[-1])]
         return [span for tag in self.main.flat[first : last + 1] if tag.kind == "data" for span in instruction_spans(self.main, tag, self.vocab.lexicon)]
+
+
+def _item_named(block: Block, target: str) -> str:
+    """The name a loop's item goes by: its variable, or, in a loop over positions, the name the body
+    sets to the item at that position (`{% for i in batch %}{% set elt = doc.elements[i] %}`)."""
+    for child in block.children:
+        assigned = jinja_assignment(child.inner) if isinstance(child, Tag) and child.keyword == "set" else None
+        if assigned is not None and isinstance(assigned[1], nodes.Getitem) and isinstance(assigned[1].arg, nodes.Name) and assigned[1].arg.name == target:
+            return assigned[0]
+    return target
