@@ -668,3 +668,15 @@ def test_a_mapping_that_is_the_whole_chunk_is_its_text():
     text = MAPPING_HEAD.replace("\nItems can be returned within 30 days.", "").replace("\nStandard shipping takes five business days.", "")
     assert [s.fields for s in segment_text(text).sources] == [[], []]
     assert fix_text(text, path="p.txt", config=build({"select": ["PL102"]}, "test")) == text
+
+
+TURNS = ("[0] SYSTEM:\nYou are a study coach.\n\n[1] USER:\nI will try.\n\n[2] ASSISTANT:\nCurrent time 07:20, forty minutes of the window left.\n\n"
+         "[3] USER:\nhello\n\n[4] ASSISTANT:\nCurrent time 14:05, the first slot after the nap.\n\n[5] USER:\ntest\n")
+
+
+def test_numbered_turns_of_a_conversation_are_no_sources():
+    """"[1] USER:" heads a turn, and "Current time 14:05" tells the hour, not a field "Current time 14"."""
+    assert segment_text(TURNS).sources == []
+    # The twin: the same numbers over titles head sources.
+    titled = TURNS.replace("] USER:", "] Handbook").replace("] ASSISTANT:", "] Timetable").replace("] SYSTEM:", "] Setup")
+    assert [s.title for s in segment_text(titled).sources][:3] == ["Setup", "Handbook", "Timetable"]

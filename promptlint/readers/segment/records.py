@@ -16,8 +16,9 @@ from .headers import inline_field, split_items, with_space
 from .sources import LONE_TAG, by_position, cut_last_source, first_value, strip_blank_edges, titled_by_field
 
 
-# A field of a record: "Doc ID: 7", "**Updated:** 2026-10-01", "- Origin: wiki". A short label only.
-_RECORD_FIELD = re.compile(r"\s*(?:[-*\u2022]\s+)?(?:\*\*|__)?(?P<label>(?:[^\W\d_]|@)[\w.@/-]*(?: [\w.@/-]+){0,3}?)(?:\*\*|__)?\s*[:=：](?!//)(?:\*\*|__)?\s*(?P<value>.*)$")
+# A field of a record: "Doc ID: 7", "**Updated:** 2026-10-01", "- Origin: wiki". A short label only, and
+# not the hour of a time ("当前时间 14:05").
+_RECORD_FIELD = re.compile(r"\s*(?:[-*\u2022]\s+)?(?:\*\*|__)?(?P<label>(?:[^\W\d_]|@)[\w.@/-]*(?: [\w.@/-]+){0,3}?)(?:\*\*|__)?\s*(?!(?<=\d)[:：]\d)[:=：](?!//)(?:\*\*|__)?\s*(?P<value>.*)$")
 _MD_HEADING = re.compile(r"\s*#{1,6}\s+(?P<title>\S.*?)\s*$")
 # A banner heading: "----Analyst 2----", "=== Report {n} ===", "~~ Notes ~~"; its words name the record.
 # Not "**...**": that is bold text, which opens an instruction as often as a record.

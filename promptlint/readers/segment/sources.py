@@ -224,6 +224,8 @@ def _heads_a_source(line: Line, match: re.Match[str], vocab: Vocab) -> bool:
     """A line written as a source's header that is one: not a labelled instruction, a field or a turn's role."""
     if match["rest6"] is not None and not _names_a_field(match["rest6"], vocab):
         return False  # "[Tone: formal; Length: short]": labelled, but nothing a source carries
+    if vocab.role_marker.match(next((match[g] for g in _REST_GROUPS if match[g] is not None), "")):
+        return False  # "[1] USER:": a numbered turn of a conversation, not a source
     listed = next((g for g in LISTED if match[g] is not None), None)
     if listed is not None and not _carries_reported_field(line.text.strip()[match.start(listed) : match.end(listed)], vocab):
         return False  # "1. Answer briefly.", "## Instructions": a list item or a heading, no source's header
