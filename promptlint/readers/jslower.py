@@ -384,16 +384,15 @@ class _Lowering:
         return self.at(ast.Tuple([index, item], ast.Store()), node), enumerated
 
     def returned(self, body) -> ast.expr | None:
-        """What a callback's body gives: its expression, or its block's last return (with the block's locals bound by pycalls)."""
+        """What a callback's body gives: its expression, or the return of its block that shows the most, with
+        the block's locals bound as they are when it returns (see pycalls.richest_return)."""
         if body is None:
             return None
         if body.type != "statement_block":
             return self.expr(body)
-        function = self.function(body.parent, None, body)
-        for statement in reversed(function.body):
-            if isinstance(statement, ast.Return) and statement.value is not None:
-                return _bound(statement.value, function.body)
-        return None
+        from .pycalls import richest_return
+
+        return richest_return(self.function(body.parent, None, body).body)
 
     def arguments(self, node) -> list[ast.expr]:
         return [self.expr(c) for c in node.named_children if c.type != "comment"] if node is not None else []
@@ -410,17 +409,6 @@ class _Lowering:
             return ""
         start, end = self.source.span(node)
         return self.source.raw[start:end]
-
-
-def _bound(value: ast.expr, body: list[ast.stmt]) -> ast.expr:
-    """A callback's returned value with the locals its block assigned before put in their place."""
-    from .pycalls import bind
-
-    binding: dict[str, ast.AST] = {}
-    for statement in body:
-        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
-            binding[statement.targets[0].id] = bind(statement.value, binding)
-    return bind(value, binding) if binding else value
 
 
 def _number(text: str) -> float | int:

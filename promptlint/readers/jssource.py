@@ -151,6 +151,8 @@ def _add_evaluated(raw: str, module: ast.Module, lexicon: Lexicon, alone: bool, 
     method makes, a text built in pieces by a loop. Its text is the evaluator's (Python fields), so it is
     placed at its first literal and never fixed: it is not written anywhere as one text."""
     taken = {line for line, _ in found}
+    # What this reader read of each collection's items: the evaluator reading the same keys elsewhere reads the same wrapper.
+    read = {(t.loop.collection, t.loop.keys) for t in found.values() if t.loop is not None}
     # A user interface's code names its chat messages everywhere (`useSendMessage`, `jsonMessage`):
     # in a file with no other prompt, only a function's own name that says context keeps what it builds.
     for template in built_in(module, raw, lexicon, alone, by_own_name=True):
@@ -158,7 +160,7 @@ def _add_evaluated(raw: str, module: ast.Module, lexicon: Lexicon, alone: bool, 
         same = found.get(at)
         # Where this reader found the same wrapper, the evaluator's stands when it reads more of the
         # item (the pieces a loop adds after it, in order).
-        if same is None and template.line in taken or same is not None and (same.loop is None or _shown(same) >= _shown(template)):
+        if same is None and (template.line in taken or _read_already(template, read)) or same is not None and (same.loop is None or _shown(same) >= _shown(template)):
             continue
         found[at] = replace(template, origin=None, offsets=None, loop=replace(template.loop, opening=None))
 
@@ -400,6 +402,11 @@ def _params_start(code: Code, arrow: int) -> int | None:
     if code.punct(j, ")") and j in code.match:
         return code.match[j]
     return j if code.name(j) is not None else None
+
+
+def _read_already(template: PyTemplate, read: set[tuple[str, tuple[str, ...]]]) -> bool:
+    """Whether this reader read, on another line, a wrapper of the same items showing all the keys the evaluator's shows."""
+    return any(collection == template.loop.collection and set(template.loop.keys) <= set(keys) for collection, keys in read)
 
 
 def _iterates(code: Code) -> bool:

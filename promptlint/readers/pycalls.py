@@ -80,13 +80,20 @@ def inlined(string: ast.JoinedStr, binding: dict[str, ast.AST], helpers: Helpers
         value = bind(part.value, binding)
         text = None
         if part.format_spec is None and part.conversion == -1:
-            held = _as_text(value, strings_only=True)  # a local that holds text
+            held = _as_text(value, strings_only=True) or _listed_text(value)  # a local that holds text, or a list of texts joined
             text = returned_text(value, helpers, calling) or (held and inlined(held, {}, helpers, calling))
         if text is not None:
             values.extend(text.values)
         else:
             values.append(ast.FormattedValue(value, part.conversion, part.format_spec))
     return ast.copy_location(ast.JoinedStr(values), string)
+
+
+def _listed_text(value: ast.AST) -> ast.JoinedStr | None:
+    """`" | ".join([f"DOC {i}", f"Source: {m.file}"])`, a list written out and joined, as the text it makes."""
+    from .pyassembly import joined  # pyassembly reads calls with this module
+
+    return _as_text(value) if isinstance(joined(value), (ast.List, ast.Tuple)) else None
 
 
 def returned_text(call: ast.AST, helpers: Helpers, calling: tuple[str, ...] = ()) -> ast.JoinedStr | None:
@@ -109,6 +116,13 @@ def returned_text(call: ast.AST, helpers: Helpers, calling: tuple[str, ...] = ()
         if best is None or shown > best[0]:
             best = shown, text
     return best[1] if best is not None and best[0] else None
+
+
+def richest_return(body: list[ast.stmt]) -> ast.AST | None:
+    """What a function body returns, its locals bound as they are when it returns (a list it grows, under
+    conditions too): of several returns, the one that shows the most values."""
+    returned = list(_returns(body, {}, ()))
+    return max(returned, key=lambda value: sum(isinstance(n, ast.FormattedValue) for n in ast.walk(value)), default=None)
 
 
 def _arguments(helper: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, method: bool) -> dict[str, ast.AST] | None:

@@ -367,3 +367,25 @@ def test_two_texts_a_loop_body_made_and_adds_summed_are_one_sources_text(field, 
 
 def test_the_clean_twin_of_summed_texts_is_clean():
     assert _findings(SUMMED_LOCALS.replace(" (FIELD: {result['KEY']})", "")) == []
+
+
+# A header joined from a list the helper grows under conditions (`parts.append(...)`, then `" | ".join(parts)`).
+JOINED_HEADER = """def render(doc, idx):
+    parts = [f"DOCUMENT {idx + 1}", f"Source: {doc.metadata.filename}"]
+    if doc.metadata.section:
+        parts.append(f"Section: {doc.metadata.section}")
+    if doc.extra is not None:
+        parts.append(f"FIELD: {doc.KEY}")
+    header = f"[{' | '.join(parts)}]"
+    return f"{header}\\\\n{doc.page_content}"
+
+
+def build_context(docs):
+    return "\\\\n\\\\n---\\\\n\\\\n".join(render(d, i) for i, d in enumerate(docs))
+"""
+
+
+@pytest.mark.parametrize("field, key, code", [("Relevance", "rerank_score", "PL102"), ("Updated", "updated_at", "PL201")])
+def test_a_header_joined_from_a_list_the_helper_grows_shows_each_item(field, key, code):
+    assert [c for _, c in _findings(JOINED_HEADER.replace("FIELD", field).replace("KEY", key))] == [code]
+    assert _findings(JOINED_HEADER.replace("FIELD", "Framework").replace("KEY", "framework")) == []

@@ -469,3 +469,26 @@ def test_a_local_bound_to_a_helpers_text_is_read_as_that_text():
     assert _found(HELPER_TEXT) == [(12, 10, "PL305")]
     # The twin: what the helper makes is the deployment's own (no value of the user's or the request's object).
     assert _found(HELPER_TEXT.replace("${hints.city}", "Paris").replace("${hints.country}", "France")) == []
+
+
+# A callback's block that grows a list of header parts under conditions, then returns the header joined and the text.
+PUSHED_HEADER = """export function buildContext(docs: Doc[]): string {
+  return docs
+    .map((doc: Doc, idx: number) => {
+      const headerParts = [`DOCUMENT ${idx + 1}`, `Source: ${doc.metadata.filename}`];
+      if (doc.metadata.section) headerParts.push(`Section: ${doc.metadata.section}`);
+      if (doc.extra !== undefined) {
+        headerParts.push(`FIELD: ${doc.KEY}`);
+      }
+      const header = `[${headerParts.join(' | ')}]`;
+      return `${header}\\n${doc.pageContent}`;
+    })
+    .join('\\n\\n---\\n\\n');
+}
+"""
+
+
+@pytest.mark.parametrize("field, key, code", [("Relevancia", "rerankScore", "PL102"), ("Updated", "updatedAt", "PL201")])
+def test_a_header_a_callback_pushes_under_conditions_shows_each_part(field, key, code):
+    assert [c for _, _, c in _found(PUSHED_HEADER.replace("FIELD", field).replace("KEY", key))] == [code]
+    assert _found(PUSHED_HEADER.replace("FIELD", "Framework").replace("KEY", "framework")) == []
