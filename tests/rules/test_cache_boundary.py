@@ -610,3 +610,15 @@ def test_the_rest_of_the_sentence_a_value_stands_in_goes_with_it():
     assert _found(text) == []
     # The twin: the same words as sentences of their own after the context are static instructions.
     assert _found(text.replace("{context}, create", "{context}\n\nCreate")) == [(2, 1, "PL305")]
+
+
+@pytest.mark.parametrize("line", ["Today is 2026-12-04.", "Today is Monday, 4 December.", "Today is December 4, 2026.", "The current date is 4 Dec 2026."])
+def test_todays_date_above_the_instructions_is_per_request(line):
+    text = f"You help the user.\n{line}\nAnswer the user using the documents. Be brief and cite every claim with its source number.\nNever invent a fact. If the documents do not answer, say so in one line.\n"
+    assert [f.code for f in lint_text(text, path="p.txt", config=CONFIG)] == ["PL305"]
+
+
+@pytest.mark.parametrize("line", ['- Never say "today is an interesting day" or "now is the time".', "Remember that today is what the reader lives in."])
+def test_today_in_a_sentence_is_no_date(line):
+    text = f"You help the user.\n{line}\nAnswer the user using the documents. Be brief and cite every claim with its source number.\nNever invent a fact. If the documents do not answer, say so in one line.\n"
+    assert lint_text(text, path="p.txt", config=CONFIG) == []
