@@ -6,8 +6,11 @@ Flags chunk numbers and ids in a source's wrapper: `chunk 14 of 52`,
 item named as a chunk (`{{ chunk.id }}`, `{node['id']}`). The number the model is asked
 to cite (`[1]`, `Document 1:`, `<document index="1">`) is a citation key, not an
 ordinal, and is never flagged; nor is a chunk's id that heads its source in brackets
-(`[{{ chunk.id }}]`), or a number that is all a source shows beside its text
-(`<source>{{ r.rank }}</source>`), when the instructions ask the model to cite: that is what it cites.
+(`[{{ chunk.id }}]`, `[S${chunk.rank}]`, a letter or two before the number as the key is cited: "[S1]"),
+or a number that is all a source shows beside its text (`<source>{{ r.rank }}</source>`), when the
+instructions ask the model to cite: that is what it cites. A source's template read alone, with no
+instructions beside it (a function that renders the sources), leaves its bracketed key to the prompt
+that holds it, and it is not reported.
 
 A header that numbers each source under a word meaning a chunk, with numbers no renderer
 counts (`[Chunk 30]`, `[Chunk 20]`, `[Chunk 32]`, not 1, 2, 3 in order), shows each chunk's
@@ -61,10 +64,16 @@ EFFECT = "0.00 gain for 3 tokens a source"
 _OF = re.compile(r"\d+\s*(?:of|/)\s*\d+")
 
 
+# What may open a citation key in brackets before its number: "[", "[S", "[doc-", "[#".
+_KEY_OPENING = re.compile(r"\[(?:[A-Za-z]{1,3}[-_#]?|#)?")
+
+
 def _in_key_position(prompt: Prompt, field) -> bool:
-    """Whether the field's value is a citation key by its place: in brackets, first on its line."""
+    """Whether the field's value is a citation key by its place: in brackets, first on its line, perhaps after a
+    letter or two that the key is written with (`[S${chunk.rank}]`, cited as "[S1]")."""
     line_start = prompt.text.rfind("\n", 0, field.value_span.start) + 1
-    return prompt.text[line_start : field.value_span.start].strip() == "[" and prompt.text[field.value_span.end : field.value_span.end + 1] == "]"
+    opening = prompt.text[line_start : field.value_span.start].strip()
+    return _KEY_OPENING.fullmatch(opening) is not None and prompt.text[field.value_span.end : field.value_span.end + 1] == "]"
 
 
 _SLOT = re.compile(r"\$?\{(?![%#])\{?[^{}%\n]+\}\}?")  # a printed value, not a tag ("{% for %}") or a comment
@@ -124,11 +133,13 @@ def check(prompt: Prompt, ctx: RuleContext):
     for source in prompt.sources:
         for field in source.fields:
             is_ordinal = ctx.lexicon.means(field.label, "ordinal") or (field.label in of_words and _OF.match(field.value))
-            if is_ordinal and (citable.intersection(split(field.label)[-1:]) and _in_key_position(prompt, field) or _sole_identifier(prompt, source, field)):
+            keyed = is_ordinal and citable.intersection(split(field.label)[-1:]) and _in_key_position(prompt, field)
+            if keyed or is_ordinal and _sole_identifier(prompt, source, field):
                 # "[{{ chunk.id }}]" heading a source, or the one thing that tells it from the others
                 # (`<source>{rank}</source>` beside the text alone), is what the model cites, when it is asked to cite.
                 citing = _asks_to_cite(prompt, ctx) if citing is None else citing
-                is_ordinal = not citing
+                # A key heading a source's template read alone (no instructions beside it) is left to the prompt that holds it.
+                is_ordinal = not (citing or keyed and not any(p.kind is PartKind.INSTRUCTIONS for p in prompt.parts))
             if not (is_ordinal and field.value):
                 continue  # most fields are no ordinal: their reading is not needed
             reading = read(prompt, source, field, "ordinal", ctx.lexicon)

@@ -38,3 +38,18 @@ def test_a_number_under_another_word_is_a_citation_key():
 
 def test_numbers_the_model_is_asked_to_cite_are_citation_keys():
     assert _found(_prompt((30, 20, 32), instructions="Answer from the context and cite each chunk as [Chunk n].")) == []
+
+
+@pytest.mark.parametrize("key", ["[S{{ c.rank }}]", "[#{{ c.position }}]", "[doc-{{ c.rank }}]"])
+def test_a_rank_heading_a_source_is_the_key_the_model_cites(key):
+    """`[S${chunk.rank}]` first on a source's line, where the prompt asks for citations like "[S1]": the citation key."""
+    text = f"Answer from the sources. Cite every claim as [S1].\n\n{{% for c in chunks %}}\n{key}\nTitle: {{{{ c.title }}}}\n{{{{ c.text }}}}\n{{% endfor %}}\n\nQuestion: {{{{ question }}}}\n"
+    assert lint_text(text, path="answer.j2", config=CONFIG) == []
+    # The twin: a prompt that never asks for citations shows the rank for nothing.
+    twin = text.replace(" Cite every claim as [S1].", " Be brief.")
+    assert [f.code for f in lint_text(twin, path="answer.j2", config=CONFIG)] == ["PL203"]
+
+
+def test_a_sources_template_read_alone_leaves_its_key_to_the_prompt_that_holds_it():
+    source = 'export const render = (chunks) => chunks.map((chunk) => `[S${chunk.rank}]\\nTitle: ${chunk.title}\\n${chunk.content}`).join("\\n\\n");\n'
+    assert lint_text(source, path="render.ts", config=CONFIG) == []
