@@ -415,6 +415,8 @@ def text_pieces(node: ast.AST | None) -> list[ast.AST] | None:
     if isinstance(node, (ast.List, ast.Tuple)):
         parts = [text_pieces(item) for item in node.elts]
         return None if None in parts else [item for part in parts for item in part]
+    if _trimmed(node):
+        return text_pieces(node.func.value)  # `"\n".join(lines).strip()`: the same text, its edges trimmed
     if (items := _joined_items(node)) is not None:
         # `"\n".join([header, d.text])`: the items with the separator between them, each value a field.
         separator = node.func.value
@@ -474,6 +476,11 @@ def _first(iterated: ast.AST) -> ast.AST:
 
 def _literal(node: ast.AST | None) -> bool:
     return isinstance(node, ast.JoinedStr) or isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def _trimmed(node: ast.AST) -> bool:
+    """A text with its edges trimmed: `text.strip()`, `.lstrip()`, `.rstrip()` with no argument."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("strip", "lstrip", "rstrip") and not node.args and not node.keywords
 
 
 def _terms(node: ast.AST) -> list[ast.AST]:

@@ -389,3 +389,15 @@ def build_context(docs):
 def test_a_header_joined_from_a_list_the_helper_grows_shows_each_item(field, key, code):
     assert [c for _, c in _findings(JOINED_HEADER.replace("FIELD", field).replace("KEY", key))] == [code]
     assert _findings(JOINED_HEADER.replace("FIELD", "Framework").replace("KEY", "framework")) == []
+
+
+def test_a_helpers_lines_joined_and_trimmed_are_its_text():
+    """`return "\\n".join(lines).strip()`: the lines the method grew, its edges trimmed."""
+    source = (
+        "class Formatter:\n    def block(self, *, index, result):\n        lines = [f\"[Source {index}]\", f\"Title: {result.title}\"]\n"
+        "        lines.append(f\"Score: {result.score:.3f}\")\n        lines.append(\"Content:\")\n        lines.append(result.text.strip())\n"
+        "        return \"\\\\n\".join(lines).strip()\n\n    def render(self, results):\n"
+        "        return \"\\\\n\\\\n\".join(self.block(index=i, result=r) for i, r in enumerate(results, start=1))\n"
+    )
+    assert [code for _, code in _findings(source)] == ["PL102"]
+    assert _findings(source.replace('        lines.append(f"Score: {result.score:.3f}")\n', "")) == []
