@@ -90,21 +90,6 @@ def jinja_expression(inner: str) -> nodes.Node | None:
     return output.nodes[0] if isinstance(output, nodes.Output) and output.nodes else None
 
 
-def jinja_assignment(inner: str) -> tuple[str, nodes.Node] | None:
-    """The name a `{% set %}` tag's inner text (`set elt = doc.elements[i]`) binds and the expression it binds
-    it to; None for any other tag, or one that sets a block or several names."""
-    import jinja2
-    from jinja2 import nodes
-
-    try:
-        statement = environment().parse("{% " + inner + " %}").body[0]
-    except (jinja2.TemplateSyntaxError, IndexError):
-        return None
-    if isinstance(statement, nodes.Assign) and isinstance(statement.target, nodes.Name):
-        return statement.target.name, statement.node
-    return None
-
-
 def _constant_text(node: nodes.Node) -> bool:
     from jinja2 import nodes
     return isinstance(node, nodes.Const) and isinstance(node.value, str)

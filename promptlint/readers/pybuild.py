@@ -429,6 +429,18 @@ def text_pieces(node: ast.AST | None) -> list[ast.AST] | None:
     return None
 
 
+def listed_lines(node: ast.List) -> list[ast.AST] | None:
+    """A list of lines a helper returns for its caller to add (`lines.extend(render(chunk))`), as the text
+    they make one per line: a literal as itself, any other value as the field it shows. None with no words
+    of its own."""
+    if not any(_literal(item) for item in node.elts):
+        return None
+    # A value's field has no place of its own: the text stands where the helper's first literal does, not
+    # where the caller's argument it reads is written.
+    shown = [item if _literal(item) else ast.JoinedStr([ast.FormattedValue(item, -1, None)]) for item in node.elts]
+    return [piece for item in shown for piece in (item, ast.Constant("\n"))]
+
+
 def _summed(node: ast.BinOp) -> list[ast.AST] | None:
     """`"Score: " + str(doc.score) + "\n"`: each value a field, as in an f-string; None for `a + b`, which nothing says is text."""
     terms = _terms(node)

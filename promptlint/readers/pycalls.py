@@ -226,32 +226,19 @@ def returned_dict(call: ast.AST, helpers: Helpers) -> ast.Dict | None:
 def _as_text(value: ast.AST, strings_only: bool = False) -> ast.JoinedStr | None:
     """A value as the f-string it is: an f-string, a string, or a sum of strings and values; ``strings_only``: an
     f-string alone, or the one a conditional shows."""
-    from .pybuild import text_pieces  # pybuild follows calls with this module
+    from .pybuild import listed_lines, text_pieces  # pybuild follows calls with this module
 
     if strings_only and isinstance(value, ast.IfExp):
         value = value.body  # `f" | {date}" if date else ""`: the branch that shows something
     if strings_only and not isinstance(value, ast.JoinedStr):
         return None
-    pieces = text_pieces(value) if not isinstance(value, ast.List) else _lines(value)
+    pieces = text_pieces(value) if not isinstance(value, ast.List) else listed_lines(value)
     if not pieces or any(not isinstance(piece, (ast.JoinedStr, ast.Constant)) for piece in pieces):
         return None
     values = [v for piece in pieces for v in (piece.values if isinstance(piece, ast.JoinedStr) else [piece])]
     # Placed where its first literal is written: a text built in pieces is reported where it starts.
     first = next((p for p in pieces if getattr(p, "lineno", None) is not None and (not isinstance(p, ast.JoinedStr) or p.values)), value)
     return ast.copy_location(ast.JoinedStr(values), first)
-
-
-def _lines(value: ast.List) -> list[ast.AST] | None:
-    """A list of lines a helper returns for its caller to add (`lines.extend(render(chunk))`), as the text
-    they make one per line: a literal as itself, any other value as the field it shows. None with no words
-    of its own."""
-    if not any(isinstance(item, (ast.Constant, ast.JoinedStr)) for item in value.elts):
-        return None
-    pieces: list[ast.AST] = []
-    for item in value.elts:
-        shown = item if isinstance(item, (ast.Constant, ast.JoinedStr)) else ast.JoinedStr([ast.FormattedValue(item, -1, None)])
-        pieces += [shown, ast.Constant("\n")]
-    return pieces
 
 
 class _Bind(ast.NodeTransformer):

@@ -11,7 +11,6 @@ from ...meaning import vocabulary
 from ...meaning.vocabulary import normalise_label
 from ...model.prompt import Field, FieldForm, Part, PartKind, Source, SourceStyle, Span
 from ..expressions import Reference
-from ..expressions import jinja_assignment
 from ..expressions import jinja_expression as _expression
 from ..expressions import jinja_reference as reference
 from ..segment import PART_LABELS, Vocab, is_input, slot_kind, text_lines
@@ -476,7 +475,8 @@ def _item_named(block: Block, target: str) -> str:
     """The name a loop's item goes by: its variable, or, in a loop over positions, the name the body
     sets to the item at that position (`{% for i in batch %}{% set elt = doc.elements[i] %}`)."""
     for child in block.children:
-        assigned = jinja_assignment(child.inner) if isinstance(child, Tag) and child.keyword == "set" else None
-        if assigned is not None and isinstance(assigned[1], nodes.Getitem) and isinstance(assigned[1].arg, nodes.Name) and assigned[1].arg.name == target:
-            return assigned[0]
+        node = tag_statement(child.inner) if isinstance(child, Tag) and child.keyword == "set" else None
+        if isinstance(node, nodes.Assign) and isinstance(node.target, nodes.Name) and isinstance(node.node, nodes.Getitem):
+            if isinstance(node.node.arg, nodes.Name) and node.node.arg.name == target:
+                return node.target.name
     return target
