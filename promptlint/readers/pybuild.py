@@ -34,6 +34,7 @@ import ast
 import json
 import re
 from dataclasses import dataclass, replace
+from string import Formatter
 from typing import TYPE_CHECKING
 
 from ..meaning.lexicon import Lexicon
@@ -508,16 +509,43 @@ def _field(value: ast.AST) -> ast.JoinedStr:
 
 
 def _filled(node: ast.AST | None) -> bool:
-    """`"[{n}] {title}".format(n=i, title=doc.title)`: a format string literal filled by keywords."""
+    """`"[{n}] {title}".format(n=i, title=doc.title)` or `"[chunk {0}]\n{1}".format(cid, text)`: a format string
+    literal filled by keywords or by position."""
     return (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
         and node.func.attr == "format"
         and isinstance(node.func.value, ast.Constant)
         and isinstance(node.func.value.value, str)
-        and not node.args
+        and not any(isinstance(arg, ast.Starred) for arg in node.args)
         and all(keyword.arg for keyword in node.keywords)
     )
+
+
+def _by_position(call: ast.Call) -> str:
+    """A format string whose fields are filled by position, with each such field written as the argument
+    it takes, as an f-string would show it: `"[chunk {0}]".format(cid)` reads as `[chunk {cid}]`. A string
+    no formatter reads stands as written."""
+    text = call.func.value.value
+    if not call.args:
+        return text
+    out, automatic = [], 0
+    try:
+        for literal, field, spec, conversion in Formatter().parse(text):
+            out.append(literal.replace("{", "{{").replace("}", "}}"))
+            if field is None:
+                continue
+            head = re.match(r"[^.\[]*", field)[0]
+            if head.isdigit() or not head:
+                position = int(head) if head else automatic
+                automatic += not head
+                if position >= len(call.args):
+                    return text
+                field = _written(call.args[position]) + field[len(head) :]
+            out.append("{" + field + ("!" + conversion if conversion else "") + (":" + spec if spec else "") + "}")
+    except ValueError:
+        return text
+    return "".join(out)
 
 
 def _wrapper(target: ast.AST, iterated: ast.AST, body: list[ast.stmt], strings: list[ast.AST], raw: str, starts: list[int], rebuilt: bool = False) -> PyTemplate | None:
@@ -675,7 +703,7 @@ def _body(node: ast.AST) -> str:
     """A string's body as text: a format string as written; an f-string's literal parts with
     their braces doubled, and its fields as `{expr!c:spec}`."""
     if isinstance(node, ast.Call):
-        return node.func.value.value
+        return _by_position(node)
     if isinstance(node, ast.Constant):
         return node.value.replace("{", "{{").replace("}", "}}")
     text = []

@@ -269,10 +269,31 @@ def test_a_format_string_filled_from_the_loop_variable(form, keyword, code):
     [
         '"SELECT text FROM {table} WHERE score > {cutoff}".format(table=name, cutoff=doc.score)',  # no content
         '"Score: {s}\\n{c}".format(s=total, c=body)',  # nothing from the loop variable
-        '"Score: {}\\n{}".format(doc.score, doc.text)',  # positional: what fills which slot is not read
     ],
 )
 def test_format_strings_that_are_not_sources(call):
+    assert _found(f"def build(docs):\n    parts = []\n    for doc in docs:\n        parts.append({call})\n    return parts\n") == []
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        '"Score: {}\\n{}".format(doc.score, doc.text)',
+        '"Score: {0}\\n{1}".format(doc.score, doc.text)',
+        '"Score: {1:.2f}\\n{0}".format(doc.text, doc.score)',
+        '"Score: {s}\\n{0}".format(doc.text, s=doc.score)',
+    ],
+)
+def test_a_format_string_filled_by_position_reads_each_field_as_its_argument(call):
+    # The text is rebuilt from the call, not the file's own: the score is reported without a fix.
+    source = f"def build(docs):\n    parts = []\n    for doc in docs:\n        parts.append({call})\n    return parts\n"
+    assert _found(source) == [(4, 22, "PL102"), (4, 22, "PL205")]
+    assert fix_text(source, path="build.py", config=CONFIG) == source
+
+
+@pytest.mark.parametrize("call", ['"[{0}] {2}".format(doc.title, doc.text)', '"[{0}] {1".format(doc.title, doc.text)'])
+def test_a_format_string_no_formatter_fills_is_read_as_written(call):
+    # An index past the arguments, or an unclosed field: Python would raise, so nothing is read into it.
     assert _found(f"def build(docs):\n    parts = []\n    for doc in docs:\n        parts.append({call})\n    return parts\n") == []
 
 
