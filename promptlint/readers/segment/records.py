@@ -11,7 +11,7 @@ from ...model.lines import with_newline
 from ...model.prompt import Field, FieldForm, Message, Source, Span
 from ..expressions import slot_reference
 from .vocab import INLINE_ITEM, LABEL_LINE, Line, SECTION_LABEL, SEPARATOR, SLOT, Vocab, names_the_question, slot_kind, trim
-from .instructions import looks_like_instruction
+from .instructions import looks_like_instruction, opens_with_imperative
 from .headers import inline_field, split_items, with_space
 from .sources import LONE_TAG, by_position, cut_last_source, first_value, strip_blank_edges, titled_by_field
 
@@ -55,6 +55,7 @@ def _paragraphs(lines: list[Line], vocab: Vocab) -> list[list[Line]]:
     (a lone tag, `<search_results>`; a context label alone, `Context:`)."""
     paragraphs: list[list[Line]] = [[]]
     for line in lines:
+        line = _after_the_context_label(line, vocab)
         if line.blank or SEPARATOR.match(line.text) or _opens_the_context(line, vocab):
             if paragraphs[-1]:
                 paragraphs.append([])
@@ -63,6 +64,16 @@ def _paragraphs(lines: list[Line], vocab: Vocab) -> list[list[Line]]:
         else:
             paragraphs[-1].append(line)
     return [p for p in paragraphs if p]
+
+
+def _after_the_context_label(line: Line, vocab: Vocab) -> Line:
+    """A line that opens the context with the first record's first field on it ("CONTEXT: section: General"),
+    from that field on: the record starts there; any other line as it is."""
+    labelled = _RECORD_FIELD.match(line.lower)
+    if not labelled or normalise_label(labelled["label"]) not in vocab.context_labels or not _RECORD_FIELD.match(labelled["value"]):
+        return line
+    at = labelled.start("value")
+    return Line(line.start + at, line.end, line.text[at:], line.lower[at:])
 
 
 def _opens_the_context(line: Line, vocab: Vocab) -> bool:
@@ -141,25 +152,43 @@ def _repeats(paragraph: list[Line]) -> list[list[Line]]:
 def _record(text: str, paragraph: list[Line], vocab: Vocab, stop: frozenset[str]) -> tuple[Source, str, bool] | None:
     """The source a paragraph holds as a record, with its first field's label and whether its text is labelled."""
     heading = _MD_HEADING.match(paragraph[0].text) or _BANNER.match(paragraph[0].text)
+    # A plain line above the fields names the section the entry stands in, not its document: a heading.
+    section = None if heading else _section_line(paragraph, vocab)
     title = heading["title"].strip("*_ ") if heading else None
-    read = _record_lines(text, paragraph[1:] if heading else paragraph, vocab, stop)
+    read = _record_lines(text, paragraph[1:] if heading or section else paragraph, vocab, stop, headed=bool(heading or section))
     if read is None:
         return None
     fields, content, labelled = read
-    if heading and content.end == content.start:
+    if (heading or section) and content.end == content.start:
         return None  # a section of settings under its heading ("## Incident", then "Severity: high"), no node's metadata
     if title is None:
         title = first_value(fields, vocab.title_labels)
     first = paragraph[0]
-    source = Source(0, Span(first.start, paragraph[-1].end), Span(first.start, first.end if heading else first.start),
-                    trim(text, content), title=title, fields=fields)
+    source = Source(0, Span(first.start, paragraph[-1].end), Span(first.start, first.end if heading or section else first.start),
+                    trim(text, content), title=title, fields=fields, heading_path=(section["title"],) if section else ())
     # Records are of one kind when they start alike: the same first label, or headings written alike ("###", "---").
-    return source, (fields[0].label if not heading else "#" + paragraph[0].text[: heading.start("title")].strip()), labelled
+    return source, (fields[0].label if not heading else "#" + paragraph[0].text[: heading.start("title")].strip()) if not section else "section", labelled
 
 
-def _record_lines(text: str, lines: list[Line], vocab: Vocab, stop: frozenset[str]) -> tuple[list[Field], Span, bool] | None:
-    """The fields and the text of a record's lines, and whether a label introduced the text;
-    None when the lines are no record (no fields or no text, a label in ``stop``, prose after the fields)."""
+# A section's name on a line of its own: a few words, no sentence, no label ("Capstone Project").
+_SECTION_LINE = re.compile(r"\s*(?P<title>[^\W\d_][\w '’&/-]{0,60}?)\s*$")
+SECTION_WORDS = 6
+
+
+def _section_line(paragraph: list[Line], vocab: Vocab) -> re.Match[str] | None:
+    """A paragraph's first line as the section its record stands in, when it is a few words with no label and
+    the next line is a field ("Capstone Project", then "Q: Is it a group project?"), as an FAQ export prints it."""
+    if len(paragraph) < 3 or not _RECORD_FIELD.match(paragraph[1].lower):
+        return None
+    section = _SECTION_LINE.match(paragraph[0].text)
+    if not section or len(section["title"].split()) > SECTION_WORDS or looks_like_instruction(paragraph[0], vocab.lexicon) or opens_with_imperative(paragraph[0], vocab.lexicon):
+        return None
+    return section
+
+
+def _record_lines(text: str, lines: list[Line], vocab: Vocab, stop: frozenset[str], headed: bool = False) -> tuple[list[Field], Span, bool] | None:
+    """The fields and the text of a record's lines (``headed``: under its heading), and whether a label introduced
+    the text; None when the lines are no record (no fields or no text, a label in ``stop``, prose after the fields)."""
     fields: list[Field] = []
     content: Span | None = None
     labelled = trailing = False
@@ -167,7 +196,7 @@ def _record_lines(text: str, lines: list[Line], vocab: Vocab, stop: frozenset[st
     for line in lines:
         field = _RECORD_FIELD.match(line.lower)
         label = normalise_label(field["label"]) if field else ""
-        if _ends_the_record(line, field, label, bool(fields), vocab, stop):
+        if _ends_the_record(line, field, label, bool(fields) or headed, vocab, stop):
             return None  # the question, the history or an instruction, not a source
         if field and label in vocab.content_labels and content is None:
             content, labelled = Span(line.start + field.start("value"), line.end), True
@@ -192,12 +221,22 @@ def _record_lines(text: str, lines: list[Line], vocab: Vocab, stop: frozenset[st
             before_text = len(fields)
         else:
             content = Span(line.start, line.end) if content is None else Span(content.start, line.end)
-    return _read_record(text, lines, fields, content, labelled)
+    return _read_record(text, lines, fields, content, labelled, vocab)
 
 
-def _read_record(text: str, lines: list[Line], fields: list[Field], content: Span | None, labelled: bool) -> tuple[list[Field], Span, bool] | None:
+def _read_record(text: str, lines: list[Line], fields: list[Field], content: Span | None, labelled: bool, vocab: Vocab) -> tuple[list[Field], Span, bool] | None:
     """A record's fields and text, once its lines are read; None when they are no record."""
-    if content is None and len(fields) >= 2 and all(len(f.value.split()) < PROSE_WORDS for f in fields):
+    values = all(len(f.value.split()) < PROSE_WORDS for f in fields[:-1])
+    # An FAQ entry ("section: ...", "question: ...", "answer: No, it is a solo project."): its question is a
+    # sentence and a value of the entry all the same, and the field after it is the entry's text.
+    entry = any(names_the_question(f.label, vocab) for f in fields[:-1]) and all(
+        len(f.value.split()) < PROSE_WORDS or names_the_question(f.label, vocab) for f in fields[:-1]
+    )
+    if content is None and len(fields) >= 2 and (entry or values and len(fields[-1].value.split()) >= PROSE_WORDS):
+        # "...", then "text: Run the installer, then ...": the last field holds a sentence, as `_opens_the_text`
+        # reads one that runs on over lines: its label opened the text.
+        return fields[:-1], fields[-1].value_span, True
+    if content is None and len(fields) >= 2 and values and len(fields[-1].value.split()) < PROSE_WORDS:
         # Fields alone ("file_path: ...", "total_pages: 416"): the text is the paragraphs under them, as a
         # LlamaIndex node prints its metadata, a blank line, then its text. Only records of one kind say so,
         # and only values: a list of sentences under labels ("- SUMMARY: An executive summary of ...") is prose.
