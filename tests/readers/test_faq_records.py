@@ -37,3 +37,39 @@ def test_the_twin_with_the_question_first_in_its_paragraph_is_the_user_s():
     text = "Answer from the context.\n\nQuestion: Can I still join?\nAnswer: Yes, even if you do not register, you can still submit the homeworks.\nMind the deadlines.\n"
     prompt = segment_text(text)
     assert prompt.sources == [] and len(prompt.questions) == 1
+
+
+FAQ = [
+    ("General questions", "Can I still join after the start date?", "Yes, you can still submit the homeworks, but the final project has a deadline."),
+    ("Module 1", "How do I install Docker?", "Run the installer from the website, then check it works with docker run hello-world."),
+    ("Module 1", "Is it a group project?", "No, it is a solo project."),
+]
+
+
+@pytest.mark.parametrize("labels", [("section", "question", "answer"), ("Section", "Q", "A")])
+@pytest.mark.parametrize("opening", ["CONTEXT:\n", "CONTEXT: "])
+def test_faq_entries_under_the_context_are_sources_and_the_question_is_the_prompts(labels, opening):
+    # An entry's answer is its text, one sentence or several, and may open with a verb ("Run ..."); the first
+    # entry may stand on the context label's line; the entry's own question is no question to the model.
+    entries = "\n\n".join(f"{labels[0]}: {s}\n{labels[1]}: {q}\n{labels[2]}: {a}" for s, q, a in FAQ)
+    text = f"Answer the QUESTION from the CONTEXT only.\n\nQUESTION: how do I run docker?\n\n{opening}{entries}\n"
+    prompt = segment_text(text)
+    assert [(text[s.content.start : s.content.end], [f.label for f in s.fields]) for s in prompt.sources] == [
+        (a, [labels[0].lower(), labels[1].lower()]) for _, _, a in FAQ
+    ]
+    assert [text[q.start : q.end] for q in prompt.questions] == ["how do I run docker?"]
+
+
+def test_faq_entries_under_a_section_line_are_sources_with_that_heading():
+    entries = "\n\n".join(f"{s}\nQ: {q}\nA: {a}" for s, q, a in FAQ)
+    text = f"Question:\nhow do I run docker?\n\nContext:\n{entries}\n"
+    prompt = segment_text(text)
+    assert [(s.heading_path, s.title, text[s.content.start : s.content.end]) for s in prompt.sources] == [((s,), None, a) for s, _, a in FAQ]
+    assert [text[q.start : q.end] for q in prompt.questions] == ["how do I run docker?"]
+    assert lint_text(text, path="faq.txt") == []  # one section twice is one heading, not one document split
+
+
+@pytest.mark.parametrize("first", ["search_docs(", "print(result)", "Step 1. Read the question.", "Always answer in English"])
+def test_a_line_of_code_or_a_sentence_above_fields_is_no_section(first):
+    text = f"You call tools.\n\n{first}\n    query: streaming docs for the agent\n    limit: 10 results at most please\n\n{first}\n    query: checking all the links in the page\n    limit: 20 results at most please\n"
+    assert all(not s.heading_path for s in segment_text(text).sources)
