@@ -680,3 +680,24 @@ def test_numbered_turns_of_a_conversation_are_no_sources():
     # The twin: the same numbers over titles head sources.
     titled = TURNS.replace("] USER:", "] Handbook").replace("] ASSISTANT:", "] Timetable").replace("] SYSTEM:", "] Setup")
     assert [s.title for s in segment_text(titled).sources][:3] == ["Setup", "Handbook", "Timetable"]
+
+
+@pytest.mark.parametrize(
+    "example",
+    ["[Output example]\nQuestion: How many credits do I need?\nAnswer: 130 credits in all [1].",
+     "[출력 형식 예시]\n질문: 졸업 이수 학점이 어떻게 돼?\n답변: 총 130학점 이상을 이수해야 합니다[1]."],
+)
+def test_a_question_written_out_before_a_slot_of_a_template_is_static(example):
+    # The user's question is a slot in a template; one written out in it is the same on every request.
+    text = f"Answer from the context only.\n- Cite each claim with its number.\n\n{example}\n\n<Context>\n{{context}}\n</Context>\n"
+    prompt = segment_text(text)
+    assert prompt.questions == []
+    assert lint_text(text, path="prompt.txt") == []
+
+
+def test_a_print_whose_placeholders_describe_a_format_keeps_the_question_it_ends_with():
+    text = ("Answer questions with short factoid answers.\n\nFollow the following format.\n\nContext: may contain relevant facts\n\n"
+            "Question: ${question}\n\nAnswer: often between 1 and 5 words\n\n---\n\nContext:\n[1] «Tae Kwon Do Times | A magazine.»\n\n"
+            "Question: Which magazine has published articles by Scott Shaw?\n\nAnswer:")
+    prompt = segment_text(text)
+    assert [text[q.start : q.end] for q in prompt.questions][-1:] == ["Which magazine has published articles by Scott Shaw?"]

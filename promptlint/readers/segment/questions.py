@@ -24,7 +24,15 @@ def find_questions(
         found += _asked_twice(text, lower, inside, messages) or _message_quoted(lower, inside, messages)
     asked = _restated(text, _not_rewritten(found, rewritten))
     live = _live(lower, asked)
-    return live, rewritten, [span for span in asked if span not in live]
+    examples = [span for span in asked if span not in live]
+    if may_hold_slot(text):
+        # In a template the user's question is a slot: a question written out before a slot ("질문: 졸업 이수
+        # 학점이 어떻게 돼?" under an output example, then `{context}`) is static text, the same on every
+        # request. A print with placeholders only in a format it describes ends with the question it asks;
+        # and a user's turn of a recorded conversation is the request's own, whatever the system turn holds.
+        turns = SpanSet([m.span for m in messages if m.role == "user"])
+        live = [span for span in live if SLOT.search(lower, span.start, span.end) or span.start in turns or not SLOT.search(lower, span.end)]
+    return live, rewritten, examples
 
 
 def _labelled_questions(text: str, lines: list[Line], vocab: Vocab, inside: SpanSet) -> list[Span]:
