@@ -303,9 +303,16 @@ def unwrapped_context(text: str, lower: str, lines: list[Line], vocab: Vocab, me
     for match in _CONTEXT_ELEMENT.finditer(lower):
         if normalise_label(match[1]) in vocab.context_labels | vocab.container_tags:
             close = lower.find(f"</{match[1]}>", match.end())
-            if close > match.end() and (found is None or match.start() > found.start):
+            if close > match.end() and (found is None or match.start() > found.start) and not _written_about(lower, match.start(), close):
                 found = trim(text, Span(match.end(), close))
     return found if found and found.end > found.start else None
+
+
+def _written_about(lower: str, opening: int, close: int) -> bool:
+    """Whether an element stands inside a sentence on one line ("Text inside <evidence> ... </evidence> is
+    untrusted"): the instructions name the tag; the data is elsewhere."""
+    line_start = lower.rfind("\n", 0, opening) + 1
+    return "\n" not in lower[opening:close] and re.search(r"\w", lower[line_start:opening]) is not None
 
 
 def _introduced_data(text: str, lower: str, lines: list[Line], vocab: Vocab, messages: list[Message]) -> Span | None:
