@@ -7,9 +7,9 @@ restricted items (`{% for c in forbidden %}`), and an instruction
 that tells the model not to use restricted or confidential sources, or says the
 context may include confidential or personal data that it must never disclose:
 either means such content is being sent. Such a sentence names what is given (a
-document, the context), a class of restricted content and forbids it ("If a document
-is marked confidential, ignore it"); "do not use your internal knowledge" names no
-restricted content. Written apart, a sentence that says what is given may hold such
+document, the context), a class of restricted content and forbids using it ("If a document
+is marked confidential, ignore it", "Never quote confidential documents"); "do not use your internal knowledge" names no
+restricted content, and "Do not store retrieved content or sensitive inferences in memory" forbids no use of it. Written apart, a sentence that says what is given may hold such
 content ("Some of these documents may contain PII.") and another that forbids it
 ("Never reveal sensitive details.") are one finding, at the first. Markers and words are in `rules/restricted-content.yaml`.
 
@@ -102,9 +102,22 @@ def check(prompt: Prompt, ctx: RuleContext):
 _SENTENCE = re.compile(r"[^\s.!?](?:[^.!?\n]*[^\s.!?])?[.!?]?")
 
 
+def _alternation(words: tuple[str, ...]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
 @cache
 def _words(words: tuple[str, ...]) -> re.Pattern[str]:
-    return re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")(?![\w-])")
+    return re.compile(r"(?<![\w-])(?:" + _alternation(words) + r")(?![\w-])")
+
+
+@cache
+def _forbidding(forbidding: tuple[str, ...], negations: tuple[str, ...], acts: tuple[str, ...]) -> re.Pattern[str]:
+    """A word that forbids by itself ("ignore", "omit"), or a negation with an act of using after it, at most
+    two words apart ("never quote", "do not directly use")."""
+    return re.compile(
+        r"(?<![\w-])(?:(?:" + _alternation(forbidding) + r")|(?:" + _alternation(negations) + r")\s+(?:\w+\s+){0,2}?(?:" + _alternation(acts) + r"))(?![\w-])"
+    )
 
 
 def _restricting(prompt: Prompt, ctx: RuleContext) -> list[Span]:
@@ -113,7 +126,8 @@ def _restricting(prompt: Prompt, ctx: RuleContext) -> list[Span]:
     restricted content, and forbids it; or, when none does, the first sentence that says what is
     given may hold such content while another forbids it. One finding a sentence."""
     phrases = patterns(ctx.words("instructions"))
-    given, restricted, forbidding, holding = (_words(tuple(ctx.words(key))) for key in ("given", "restricted", "forbidding", "holding"))
+    given, restricted, holding = (_words(tuple(ctx.words(key))) for key in ("given", "restricted", "holding"))
+    forbidding = _forbidding(tuple(ctx.words("forbidding")), tuple(ctx.words("negations")), tuple(ctx.words("acts")))
     sentences = [s for part in prompt.parts if part.kind is PartKind.INSTRUCTIONS for s in _SENTENCE.finditer(prompt.lower, part.span.start, part.span.end)]
     found, announcing = [], []
     forbids_the_class = False

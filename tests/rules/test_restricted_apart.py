@@ -46,3 +46,18 @@ def test_a_general_rule_with_no_holding_sentence_is_quiet(forbids):
 def test_a_sentence_that_says_it_all_is_the_one_finding():
     text = _prompt(HOLDS[0], "If a document is marked confidential, ignore it.")
     assert [(f.line, f.code) for f in lint_text(text, path="p.txt")] == [(7, "PL105")]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "found"),
+    [
+        ("Never quote confidential documents.", True),
+        ("Do not directly use restricted sources.", True),
+        ("If a document is marked confidential, ignore it.", True),
+        ("Do not store retrieved source content or sensitive inferences in memory.", False),
+        ("Never log sensitive data from the search results.", False),
+    ],
+)
+def test_a_negation_forbids_the_class_only_with_an_act_of_using_it(sentence, found):
+    text = _prompt("Answer in English.", sentence)
+    assert [(f.line, f.code) for f in lint_text(text, path="p.txt")] == ([(7, "PL105")] if found else [])
