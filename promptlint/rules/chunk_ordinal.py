@@ -15,7 +15,11 @@ that holds it, and it is not reported.
 A header that numbers each source under a word meaning a chunk, with numbers no renderer
 counts (`[Chunk 30]`, `[Chunk 20]`, `[Chunk 32]`, not 1, 2, 3 in order), shows each chunk's
 place in the index; it is reported, without a fix (the key heads the source), unless the
-instructions ask the model to cite.
+instructions ask the model to cite. So is a count under a word that names the source as a chunk
+(`--- Chunk {i + 1} ---`, `[Auszug {chunk_idx}]`, "Chunk 1", "Chunk 2": `counted-units` in
+`rules/chunk-ordinal.yaml`) when the model is not asked to cite: the number only says where the
+chunk came in the list. Under a word that names it otherwise (`[Source 1]`, `Document 2:`) the
+number is the source's key, as the canonical `[n]` is, and is not reported.
 
 An ordinal has an ordinal's shape: `chunk 3`, `3 of 7`, `#3`, one id token, or a slot or
 key named as one. A heading item ("Part 2", "Section 4", "Chapter 1", "Article 7.2",
@@ -114,18 +118,33 @@ def _keyed_by_the_index(prompt: Prompt, ctx: RuleContext) -> list[Source]:
     return list(prompt.sources)
 
 
+def _numbered_as_chunks(prompt: Prompt, ctx: RuleContext) -> list[Source]:
+    """Sources numbered under a word that names them as chunks of the index ("--- Chunk {i + 1} ---",
+    "[Auszug {chunk_idx}]", "Chunk 1", "Chunk 2"), when the model is not asked to cite: the number says
+    only where the chunk came in the list."""
+    units = ctx.labels("counted-units")
+    numbered = [s for s in prompt.sources if s.key and s.key_span and _word_before_key(prompt, s) in units]
+    if not numbered or _asks_to_cite(prompt, ctx):
+        return []
+    return numbered
+
+
 def _word_before_key(prompt: Prompt, source: Source) -> str | None:
     before = _KEY_WORD.search(prompt.lower[source.header.start : source.key_span.start].lstrip("[(#-=* "))
     return before[1] if before else None
 
 
 def check(prompt: Prompt, ctx: RuleContext):
-    for source in _keyed_by_the_index(prompt, ctx):
+    numbered, place = _keyed_by_the_index(prompt, ctx), "by its place in the index"
+    if not numbered:
+        numbered, place = _numbered_as_chunks(prompt, ctx), "as a chunk, with a number the model is not asked to cite"
+    for source in numbered:
+        header = prompt.text[source.header.start : source.key_span.end].strip("[(#-=* \n")
         # The key heads the source: removing it leaves a header to rewrite, so no fix is offered.
         yield ctx.finding(
             prompt,
             source.key_span,
-            f"{source_label(source)} is numbered by its place in the index ('{prompt.text[source.header.start : source.key_span.end].strip('[(#-=* ')}'), "
+            f"{source_label(source)} is numbered {place} ('{header}'), "
             "which costs tokens and says nothing about the answer",
         )
     of_words, citable = ctx.labels("of-words"), ctx.labels("citable")

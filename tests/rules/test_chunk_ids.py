@@ -1,6 +1,7 @@
 """PL203: a header that numbers each source by its chunk's place in the index ("[Chunk 30]") is an
-ordinal; the renderer's own count (1, 2, 3) is a citation key, and so is any number the model is
-asked to cite."""
+ordinal; so is the renderer's own count (1, 2, 3) under a word that names the source as a chunk, when
+the model is not asked to cite it. Under another word the count is the source's key, and any number
+the model is asked to cite is a citation key."""
 
 from __future__ import annotations
 
@@ -28,8 +29,17 @@ def test_chunk_numbers_no_renderer_counts_are_chunk_ids(keys):
 
 
 @pytest.mark.parametrize("keys", [(1, 2, 3), (0, 1, 2), (30,)])
-def test_the_renderers_own_count_is_a_citation_key(keys):
-    assert _found(_prompt(keys)) == []
+@pytest.mark.parametrize("word", ["Chunk", "Excerpt", "Auszug"])
+def test_a_count_under_a_chunk_word_is_an_ordinal_unless_the_model_cites_it(keys, word):
+    lines = [4 + 3 * n for n in range(len(keys))]
+    assert _found(_prompt(keys, word=word)) == [("PL203", line, 3 + len(word), None) for line in lines]
+    assert _found(_prompt(keys, word=word, instructions=f"Answer from the context and cite each claim as [{word} n].")) == []
+
+
+@pytest.mark.parametrize("keys", [(1, 2, 3), (0, 1, 2), (30,)])
+@pytest.mark.parametrize("word", ["Source", "Document", "Result"])
+def test_the_renderers_own_count_under_another_word_is_the_sources_key(keys, word):
+    assert _found(_prompt(keys, word=word)) == []
 
 
 def test_a_number_under_another_word_is_a_citation_key():
