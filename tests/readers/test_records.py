@@ -266,7 +266,9 @@ def test_fields_alone_over_a_text_are_a_nodes_metadata():
 @pytest.mark.parametrize("settings", ["Tone: formal\nLength: short\n\nAnswer the question in two sentences.",
                                       "- TITLE: the community's name, short but specific, with its key entities named\n- SUMMARY: an executive summary of how the entities relate to each other\n\n"
                                       "Return the report as JSON.\n\n- TITLE: the report's title, short and specific, naming the main entities\n- SUMMARY: a summary of the whole community and its structure in a few lines\n\nBe concise.",
-                                      "## Incident [04598313a59d]\nSeverity: high\nConfidence: 1.0\n\n### Primary Correlations\n- event log cleared"])
+                                      "## Incident [04598313a59d]\nSeverity: high\nConfidence: 1.0\n\n### Primary Correlations\n- event log cleared",
+                                      "• **Data Collection**: Gathering information from multiple sources simultaneously\n• **Validation**: Cross-checking facts using different tools\n"
+                                      "• **Efficiency**: Reducing total execution time when steps don't depend on each other"])
 def test_fields_alone_that_do_not_repeat_or_sit_under_a_heading_are_no_records(settings):
     assert segment_text(f"You write reports.\n\n{settings}\n").sources == []
 

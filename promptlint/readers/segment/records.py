@@ -232,9 +232,7 @@ def _read_record(text: str, lines: list[Line], fields: list[Field], content: Spa
     entry = any(names_the_question(f.label, vocab) for f in fields[:-1]) and all(
         len(f.value.split()) < PROSE_WORDS or names_the_question(f.label, vocab) for f in fields[:-1]
     )
-    if content is None and len(fields) >= 2 and (entry or values and len(fields[-1].value.split()) >= PROSE_WORDS):
-        # "...", then "text: Run the installer, then ...": the last field holds a sentence, as `_opens_the_text`
-        # reads one that runs on over lines: its label opened the text.
+    if content is None and len(fields) >= 2 and entry:
         return fields[:-1], fields[-1].value_span, True
     if content is None and len(fields) >= 2 and values and len(fields[-1].value.split()) < PROSE_WORDS:
         # Fields alone ("file_path: ...", "total_pages: 416"): the text is the paragraphs under them, as a
