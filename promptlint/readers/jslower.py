@@ -70,6 +70,8 @@ class _Lowering:
             return self.simple(node)
         if kind == "if_statement":
             return [self.if_statement(node)]
+        if kind == "switch_statement":
+            return self.switch_statement(node)
         if kind == "for_in_statement":
             return [self.for_of(node)]
         if kind in ("statement_block", "try_statement", "finally_clause", "catch_clause", "else_clause"):
@@ -116,6 +118,23 @@ class _Lowering:
         alternative = node.child_by_field_name("alternative")
         consequence = node.child_by_field_name("consequence")
         return self.at(ast.If(self.expr(node.child_by_field_name("condition")), self.statement(consequence) or [self.at(ast.Pass(), node)], self.statement(alternative) if alternative is not None else []), node)
+
+    def switch_statement(self, node) -> list[ast.stmt]:
+        """`switch (mode) { case 'a': ...; default: ... }` as the chain of `if`s it chooses between (a case
+        that falls through to the next is read as its own branch)."""
+        subject, body = node.child_by_field_name("value"), node.child_by_field_name("body")
+        if subject is None or body is None:
+            return []
+        chain: list[ast.stmt] = []
+        for case in reversed([c for c in body.named_children if c.type in ("switch_case", "switch_default")]):
+            value = case.child_by_field_name("value")
+            statements = [s for child in case.named_children if value is None or child.start_byte != value.start_byte for s in self.statement(child)]
+            if value is None:
+                chain = statements
+            else:
+                test = self.at(ast.Compare(self.expr(subject), [ast.Eq()], [self.expr(value)]), case)
+                chain = [self.at(ast.If(test, statements or [self.at(ast.Pass(), case)], chain), case)]
+        return chain
 
     def for_of(self, node) -> ast.For:
         left, right, body = (node.child_by_field_name(f) for f in ("left", "right", "body"))

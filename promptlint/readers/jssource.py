@@ -122,7 +122,7 @@ def templates_in(raw: str, lexicon: Lexicon | None = None, jsx: bool = False) ->
     alone = not found and not sent
     wrappers = list(_wrappers(code, starts))
     # A text is built per item only in a loop or a callback; a request's messages need a list of them.
-    module = lowered(raw, jsx) if wrappers or _iterates(code) or _lists_messages(code) or found and (_grows_text(code) or _writes_in_module_text(code)) else None
+    module = lowered(raw, jsx) if wrappers or _iterates(code) or _lists_messages(code) or found and (_grows_text(code) or _writes_in_declared_text(code)) else None
     if module is not None:
         # The same judgement as the evaluator's: a callback's text is a source only where the module says so.
         wrappers = kept_as_sources(module, wrappers, code.lexicon, alone, by_own_name=True)
@@ -421,13 +421,13 @@ def _grows_text(code: Code) -> bool:
                for k, t in enumerate(code.toks))
 
 
-def _writes_in_module_text(code: Code) -> bool:
-    """Whether a template literal prints a text the module declares at its top (`const FORMAT = "..."`, then
-    `${FORMAT}`), which the evaluator reads written in."""
+def _writes_in_declared_text(code: Code) -> bool:
+    """Whether a template literal prints a text the file declares, at its top or in a function (`const FORMAT =
+    "..."`, then `${FORMAT}`), which the evaluator reads written in."""
     names = {
         code.name(k + 1)
         for k, t in enumerate(code.toks)
-        if code.parent[k] == -1 and code.name(k) in ("const", "let", "var") and code.punct(k + 2, "=") and k + 3 < len(code.toks) and code.toks[k + 3].kind in ("string", "template")
+        if code.name(k) in ("const", "let", "var") and code.punct(k + 2, "=") and k + 3 < len(code.toks) and code.toks[k + 3].kind in ("string", "template")
     }
     return any(t.kind == "template" and any("${" + name + "}" in t.text for name in names) for t in code.toks)
 

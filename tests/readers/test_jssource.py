@@ -492,3 +492,27 @@ PUSHED_HEADER = """export function buildContext(docs: Doc[]): string {
 def test_a_header_a_callback_pushes_under_conditions_shows_each_part(field, key, code):
     assert [c for _, _, c in _found(PUSHED_HEADER.replace("FIELD", field).replace("KEY", key))] == [code]
     assert _found(PUSHED_HEADER.replace("FIELD", "Framework").replace("KEY", "framework")) == []
+
+
+LOCAL_TEXT = """export function systemPrompt(mode: string, context: string): string {
+  const baseContext = "You are a helpful language assistant. You have some dictionary entries that may be relevant to the user's question.";
+  BODY
+}
+"""
+RULES = "Your task is to translate accurately. Use the dictionary context when available, but supplement it with your broader knowledge of the language when it is insufficient. Give cultural nuances and alternatives."
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "return `${baseContext} " + RULES + "`;",
+        "if (mode === 'translation') {\n    return `${baseContext} " + RULES + "`;\n  }\n  return baseContext;",
+        "switch (mode) {\n    case 'translation':\n      return `${baseContext} " + RULES + "`;\n    default:\n      return baseContext;\n  }",
+    ],
+)
+def test_a_local_bound_to_a_literal_is_static_text_where_a_template_prints_it(body):
+    # The function's own text is read written in, in whatever branch prints it; a parameter stays the request's.
+    source = LOCAL_TEXT.replace("BODY", body)
+    assert lint_text(source, path="prompt.ts") == []
+    live = source.replace("${baseContext}", "${context}")
+    assert [f.code for f in lint_text(live, path="prompt.ts")] == ["PL305"]
