@@ -14,7 +14,8 @@ system prompt is, and so is any sentence of the instructions after it.
 Only lines that instruct count, from the end of the sentence the per-request part stands in
 ("{context}, create a summary of each section." frames the context, and cannot move before it).
 Not counted: labels and cues in any language
-("Helpful Answer:", "Réponse :", "答案："), headings, tags, special tokens and
+("Helpful Answer:", "Réponse :", "答案："), headings, tags (an element's opening tag whatever it says
+inside, `<USER_RAG - RELEVANT CHUNKS, USE AS FACTS>`, when the element is closed after it), special tokens and
 template slots, lines that mark where the data starts or ends ("END of search
 results."), a line ending in a colon that introduces the data or slot under it ("Here is
 information about the user that can help you to answer:", then `<user_metadata>`), a line that prints a value with a few words around it ("Found {{ n }}
@@ -158,9 +159,22 @@ def _static_after(prompt: Prompt, start: int, ctx: RuleContext, framing: Span | 
         for i, at, line in _lines_from(prompt, part, start):
             if at >= end:
                 break
-            if line.strip() and not _is_label(line, delimiters) and not _captions_a_value(prompt.text, at) and not _introduces_data(prompt, at + len(line), data):
+            if (line.strip() and not _is_label(line, delimiters) and not _opens_an_element(prompt, at, line)
+                    and not _captions_a_value(prompt.text, at) and not _introduces_data(prompt, at + len(line), data)):
                 pieces.append((line_no + i, line))
     return pieces
+
+
+# A line that is one opening tag, whatever it says inside: `<USER_RAG - RELEVANT CHUNKS, USE AS FACTS>`.
+_OPENING_TAG = re.compile(r"\s*<([A-Za-z_][\w-]*)(?=[\s>])[^<>\n]*>\s*$")
+
+
+def _opens_an_element(prompt: Prompt, at: int, line: str) -> bool:
+    """Whether a line is the opening tag of an element the prompt closes later: the markup around the data
+    it names (`<USER_RAG - ... USE AS FACTS>` then `{{user_documents}}` then `</USER_RAG>`), which goes where
+    that data goes, however many words the tag holds."""
+    tag = _OPENING_TAG.match(line)
+    return tag is not None and prompt.lower.find(f"</{tag[1].lower()}>", at + len(line)) >= 0
 
 
 def _lines_from(prompt: Prompt, part: Part, start: int):
