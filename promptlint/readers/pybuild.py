@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 from ..meaning.lexicon import Lexicon
 from ..model.prompt import Prompt, Span, Syntax
 from .pyassembly import joined, plain_field
-from .pycalls import Helpers, bind, helper_called, inlined, returned_dict, returned_text
+from .pycalls import Helpers, bind, helper_called, inlined, returned_dict, returned_text, richest_return
 from .segment import SlotNames, lowercase
 
 if TYPE_CHECKING:
@@ -109,6 +109,22 @@ def wrappers(node: ast.AST, raw: str, starts: list[int], helpers: Helpers, seria
             strings, rebuilt = _with_helpers(strings, {}, helpers, node)
             found.append(_wrapper(generator.target, generator.iter, [], strings, raw, starts, rebuilt))
     return [w for w in found if w is not None]
+
+
+def formatters(module: ast.Module, raw: str, starts: list[int], helpers: Helpers, names_a_source) -> list[PyTemplate]:
+    """The text a function of one item returns (`def format_chunk(doc): return f"Paper: {doc.title}\n{doc.text}"`),
+    each a template of one source over the items it is given, when the file never calls it and its name says it
+    renders a source (``names_a_source``): a call in the file reads it in place (see pycalls), and a function called
+    from another file is all this file shows of its sources."""
+    called = {n.func.id if isinstance(n.func, ast.Name) else n.func.attr for n in ast.walk(module) if isinstance(n, ast.Call) and isinstance(n.func, (ast.Name, ast.Attribute))}
+    found = []
+    for function in (f for f in helpers.values() if f.name not in called and names_a_source(f.name)):
+        parameters = [a.arg for a in function.args.args if a.arg not in ("self", "cls")]
+        returned = richest_return(function.body) if len(parameters) == 1 else None
+        if returned is not None and (strings := _strings(returned, helpers)):
+            found.append(_wrapper(ast.Name(parameters[0]), ast.Name("items"), function.body, strings, raw, starts))
+    # Two fields of the item at least: a text that prints its parameter whole (`{context}`) is a prompt, not an item's.
+    return [w for w in found if w is not None and len(w.loop.keys) >= 2]
 
 
 def _loop_wrappers(node: ast.For | ast.AsyncFor, raw: str, starts: list[int], helpers: Helpers, serialized: frozenset) -> list[PyTemplate]:

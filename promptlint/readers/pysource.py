@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from ..meaning.lexicon import Lexicon, shipped, split
 from ..model.lines import line_starts
 from ..model.prompt import Syntax
-from .pybuild import BUILDING, Loop, called_name, jinja_by_content, literal_in_call, reaching_the_model, split_fields, wrappers
+from .pybuild import BUILDING, Loop, called_name, jinja_by_content, literal_in_call, reaching_the_model, formatters, split_fields, wrappers
 from .pyassembly import assembled, joined, module_texts, own_nodes, returned_text, written_out
 from .pymessages import messages_written_out
 from .pybind import rewritten_bindings
@@ -165,6 +165,8 @@ def built_in(module: ast.Module, raw: str, lexicon: Lexicon, alone: bool, by_own
     helpers = helpers_of(module)
     serialized = reaching_the_model(module, lexicon)
     built = [w for node in ast.walk(module) if type(node) in BUILDING for w in wrappers(node, raw, starts, helpers, serialized)]
+    source_words = frozenset(lexicon.words("segment", "source-words"))
+    built += formatters(module, raw, starts, helpers, lambda name: bool(source_words.intersection(split(name))))
     return with_order(module, kept_as_sources(module, built, lexicon, alone, by_own_name))
 
 

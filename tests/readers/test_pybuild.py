@@ -682,3 +682,27 @@ def test_a_text_shown_under_a_condition_is_that_text(shown):
         "    return f\"Here are some relevant context pieces:\\n{context_section}\\nQuestion: {question}\"\n"
     )
     assert sorted(code for _, _, code in _found(source)) == ["PL102", "PL205"]  # and no title: only the content under the header
+
+
+FORMATTER = 'def format_chunk(doc):\n    return (\n        f"Paper: {doc.title}"\n        f"\\n\\nScore: {doc.score:.2f}"\n        f"\\n\\nBody: {doc.page_content}"\n    )\n'
+
+
+def test_a_function_of_one_item_named_for_a_source_is_its_template():
+    # No call in the file: the function is all the file shows of its sources.
+    assert [(line, code) for line, _, code in _found(FORMATTER)] == [(4, "PL102")]
+
+
+def test_a_function_of_one_item_called_in_the_file_is_read_where_it_is_called():
+    caller = 'def build_context(docs):\n    return "\\n\\n".join(format_chunk(d) for d in docs)\n'
+    assert [code for _, _, code in _found(FORMATTER + "\n\n" + caller)] == ["PL102"]
+
+
+@pytest.mark.parametrize(
+    "function",
+    [
+        FORMATTER.replace("format_chunk", "show"),  # a name that names no source: a page, a log line
+        'def format_chunk(context):\n    return f"Answer from the context.\\n\\nScore: high\\n\\n{context}"\n',  # the parameter printed whole
+    ],
+)
+def test_a_function_of_one_item_that_is_no_sources_template(function):
+    assert [code for _, _, code in _found(function) if code == "PL102"] == []
