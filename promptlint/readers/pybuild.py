@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 from ..meaning.lexicon import Lexicon
 from ..model.prompt import Prompt, Span, Syntax
 from .pyassembly import joined, plain_field
-from .pycalls import Helpers, bind, helper_called, inlined, returned_dict, returned_text, richest_return
+from .pycalls import Helpers, bind, helper_called, helpers_of, inlined, returned_dict, returned_text, richest_return
 from .segment import SlotNames, lowercase
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 # Calls that add their argument to the text being built.
 ADDING = frozenset({"append", "extend", "insert"})
 # Calls that write a value as the text the model reads (`json.dumps(results)`, `yaml.safe_dump(refs)`).
-SERIALIZERS = frozenset({"dumps", "dump", "safe_dump", "yaml_dump", "to_json"})
+SERIALIZERS = frozenset({"dumps", "dump", "safe_dump", "yaml_dump", "to_json", "stringify"})
 # Calls on a string literal that still give the literal as a template.
 LITERAL_METHODS = frozenset({"replace", "format", "strip", "lstrip", "rstrip"})
 LITERAL_FUNCTIONS = frozenset({"dedent", "cleandoc"})
@@ -745,19 +745,30 @@ def reaching_the_model(module: ast.Module, lexicon: Lexicon) -> frozenset:
     returned or written into a message or an f-string (`return json.dumps(results)`). A serialized
     value passed on to another call (`Response(content=json.dumps(rows))`) goes to a page or a
     file as much as to a model, and is not counted."""
-    held: list[ast.AST] = []
-    for node in ast.walk(module):
-        if isinstance(node, (ast.Return, ast.Assign, ast.FormattedValue)) and _serialized(node.value):
-            held.append(node.value)
-        elif isinstance(node, ast.Dict):
-            keys = {key.value: value for key, value in zip(node.keys, node.values) if isinstance(key, ast.Constant)}
-            if "role" in keys and "content" in keys:
-                held.append(keys["content"])
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_tool(node, lexicon):
-            held.extend(r.value for r in ast.walk(node) if isinstance(r, ast.Return) and r.value is not None)
+    held = [h for node in ast.walk(module) for h in _handed_over(node, lexicon)]
     # What a serializer writes, where its text is kept: the text is the JSON of its argument.
     held = [node.args[0] if _serialized(node) else node for node in held]
+    # What a function of the module returns for it (`json.dumps(transform_chunks(chunks))`): the list it makes.
+    helpers = helpers_of(module)
+    held += [value for node in held if (helper := helper_called(node, helpers)) for value in _returned_values(helper)]
     return frozenset(h.id if isinstance(h, ast.Name) else id(h) for h in held if isinstance(h, (ast.Name, ast.ListComp, ast.GeneratorExp)))
+
+
+def _handed_over(node: ast.AST, lexicon: Lexicon) -> list[ast.AST]:
+    """What one node of a module hands the model: a serializer's call kept, returned or written into an
+    f-string; a chat message's content; what a tool returns."""
+    if isinstance(node, (ast.Return, ast.Assign, ast.FormattedValue)) and _serialized(node.value):
+        return [node.value]
+    if isinstance(node, ast.Dict):
+        keys = {key.value: value for key, value in zip(node.keys, node.values) if isinstance(key, ast.Constant)}
+        return [keys["content"]] if "role" in keys and "content" in keys else []
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_tool(node, lexicon):
+        return _returned_values(node)
+    return []
+
+
+def _returned_values(function: ast.AST) -> list[ast.AST]:
+    return [r.value for r in ast.walk(function) if isinstance(r, ast.Return) and r.value is not None]
 
 
 def _serialized(node: ast.AST | None) -> bool:

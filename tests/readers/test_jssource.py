@@ -516,3 +516,15 @@ def test_a_local_bound_to_a_literal_is_static_text_where_a_template_prints_it(bo
     assert lint_text(source, path="prompt.ts") == []
     live = source.replace("${baseContext}", "${context}")
     assert [f.code for f in lint_text(live, path="prompt.ts")] == ["PL305"]
+
+
+def test_json_stringify_of_the_list_a_helper_maps_is_the_json_the_model_reads():
+    source = (
+        "function formatContext(chunks: Chunk[]): string {\n"
+        "  return `Here are the relevant documents:\\n<context>\\n${JSON.stringify(toItems(chunks))}\\n</context>`;\n"
+        "}\n\n"
+        "export function toItems(chunks: Chunk[]) {\n"
+        "  return chunks.map((c) => ({ title: c.title, similarity: c.similarity, content: c.content }));\n"
+        "}\n"
+    )
+    assert [code for _, _, code in _found(source)] == ["PL102"]

@@ -706,3 +706,18 @@ def test_a_function_of_one_item_called_in_the_file_is_read_where_it_is_called():
 )
 def test_a_function_of_one_item_that_is_no_sources_template(function):
     assert [code for _, _, code in _found(function) if code == "PL102"] == []
+
+
+SERIALIZED_HELPER = (
+    "import json\n\n\ndef transform_chunks(chunks):\n"
+    '    return [{"title": c.title, "similarity": c.similarity, "content": c.content} for c in chunks]\n\n\n'
+    "def format_context(chunks):\n"
+    '    return f"Here are the relevant documents:\\n<context>\\n{json.dumps(transform_chunks(chunks))}\\n</context>"\n'
+)
+
+
+def test_a_list_of_dicts_a_helper_returns_to_a_serializer_is_the_json_the_model_reads():
+    assert [(line, code) for line, _, code in _found(SERIALIZED_HELPER)] == [(5, "PL102")]
+    # The same list handed to a page, not written into the prompt's text, is not read.
+    page = SERIALIZED_HELPER.replace('return f"Here are the relevant documents:\\n<context>\\n{json.dumps(transform_chunks(chunks))}\\n</context>"', "return render_page(transform_chunks(chunks))")
+    assert _found(page) == []
