@@ -378,3 +378,14 @@ def test_an_element_named_in_words_for_a_format_or_example_is_static(name):
     # The twin: the same words without a format or example word are data, and the derived summary is read.
     twin = text.replace(name, "Reference documents")
     assert "PL104" in [code for code, _, _ in _findings(twin, "prompt.txt")]
+
+
+@pytest.mark.parametrize(
+    ("heading", "asked", "answered"),
+    [("## 예시", "질문", "답변"), ("## 示例", "问题", "答案"), ("## Beispiele", "Frage", "Antwort")],
+)
+def test_worked_exchanges_under_an_example_heading_in_any_language_are_static(heading, asked, answered):
+    # Each exchange is a paragraph of its own; the heading's section holds them all.
+    exchanges = "\n\n".join(f"{asked}: Example question number {n}?\n{answered}: Example answer number {n}." for n in range(1, 4))
+    text = f"You answer staff questions from the reference documents.\n\n{heading}\n\n{exchanges}\n"
+    assert segment_text(text).questions == []
