@@ -272,3 +272,21 @@ def test_fields_alone_over_a_text_are_a_nodes_metadata():
 def test_fields_alone_that_do_not_repeat_or_sit_under_a_heading_are_no_records(settings):
     assert segment_text(f"You write reports.\n\n{settings}\n").sources == []
 
+
+
+TOOL_RECORDS = (
+    'TOOL: Product_Alerts - "Activa si el usuario solicita alertas, reportes o retiros de productos de la FDA."\n'
+    "Keywords: FDA, recall, alert, warning, banned product, contaminated product, health advisory.\n"
+    "🚫 No confundir con: consultas sobre recetas o información nutricional.\n\n"
+    'TOOL: Recommend_Recipe - "Activa si el usuario solicita ideas de comidas sin ingredientes concretos."\n'
+    "Keywords: recipe, meal, lunch, dinner, breakfast, healthy, suggestion, menu, diet, quick ideas.\n"
+    "🚫 No confundir con: solicitudes con ingredientes concretos o restricciones alimentarias.\n"
+)
+
+
+@pytest.mark.parametrize("heading", ["=== TOOLS ===", "## Available tools"])
+def test_records_under_a_heading_that_names_tools_are_setup_not_sources(heading):
+    text = f"You pick one tool for the user's message.\n\n{heading}\n\n{TOOL_RECORDS}\n=== Final Instructions ===\n- Respond only with JSON.\n"
+    assert segment_text(text).sources == []
+    # The twin: the same records under a heading that names no tools are read as records.
+    assert len(segment_text(text.replace(heading, "=== RESULTS ===")).sources) == 2

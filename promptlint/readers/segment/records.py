@@ -46,8 +46,24 @@ def record_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Me
     firsts = [r[1] for r in records]
     # A record of fields alone is one only among others of its kind.
     kept = [r for r in records if firsts.count(r[1]) >= 2 or (r[2] and len(r[0].fields) >= 2 and r[0].content.end > r[0].content.start)]
+    if kept:
+        under_tools = _under_tools(lines, vocab)
+        kept = [r for r in kept if not under_tools(r[0].span.start)]
     sources = titled_by_field(_with_following_paragraphs(text, lines, vocab, messages, kept), vocab)
     return [dataclasses.replace(source, position=n) for n, source in enumerate(sources)]
+
+
+def _under_tools(lines: list[Line], vocab: Vocab):
+    """Whether the last heading before an offset names the model's tools ("=== TOOLS ===", "## Available tools"):
+    a tool's description there is the deployment's setup, written once, not a retrieved source."""
+    headings = [(line.end, vocab.lexicon.mentions(h["title"], "tool")) for line in lines if (h := _MD_HEADING.match(line.text) or _BANNER.match(line.text))]
+    ends = [end for end, _ in headings]
+
+    def under(start: int) -> bool:
+        last = bisect.bisect_right(ends, start) - 1
+        return last >= 0 and headings[last][1]
+
+    return under
 
 
 def _paragraphs(lines: list[Line], vocab: Vocab) -> list[list[Line]]:
