@@ -56,6 +56,11 @@ def _label_set(words: tuple[str, ...]) -> frozenset[str]:
     return frozenset(normalise_label(w) for w in words)
 
 
+def alternation(words) -> str:
+    """Literal words as one regular-expression alternation, the longest first so that none is cut short."""
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
 def patterns(phrases: list[str]) -> re.Pattern[str]:
     """One alternation over lower-cased text, compiled case-sensitively for speed."""
     return _patterns(tuple(phrases))

@@ -116,9 +116,12 @@ def formatters(module: ast.Module, raw: str, starts: list[int], helpers: Helpers
     each a template of one source over the items it is given, when the file never calls it and its name says it
     renders a source (``names_a_source``): a call in the file reads it in place (see pycalls), and a function called
     from another file is all this file shows of its sources."""
+    named = [f for f in helpers.values() if names_a_source(f.name)]
+    if not named:
+        return []  # most modules have no such function: the module is not walked for its calls
     called = {n.func.id if isinstance(n.func, ast.Name) else n.func.attr for n in ast.walk(module) if isinstance(n, ast.Call) and isinstance(n.func, (ast.Name, ast.Attribute))}
     found = []
-    for function in (f for f in helpers.values() if f.name not in called and names_a_source(f.name)):
+    for function in (f for f in named if f.name not in called):
         parameters = [a.arg for a in function.args.args if a.arg not in ("self", "cls")]
         returned = richest_return(function.body) if len(parameters) == 1 else None
         if returned is not None and (strings := _strings(returned, helpers)):

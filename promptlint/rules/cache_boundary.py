@@ -330,7 +330,7 @@ def _opener(verbs: tuple[str, ...], adverbs: tuple[str, ...], conditions: tuple[
     ("For BUG_FIX, identify ...", "If the field is empty, analyze ...") and an adverb ("ONLY return ...", "2. Then,
     extract ..."), then its object; not a label that starts with such a word ("Use case: search"), which a
     colon soon after shows, nor a noun ("Limit of cover", "List of exclusions")."""
-    alternatives = "|".join(re.escape(v) for v in sorted(verbs, key=len, reverse=True))
+    alternatives = vocabulary.alternation(verbs)
     condition = "(?:(?:" + "|".join(re.escape(c) for c in conditions) + r")\s[^,.;:\n]{1,80},\s*)?" if conditions else ""
     adverb = "(?:(?:" + "|".join(re.escape(a) for a in adverbs) + r"),?\s+)?" if adverbs else ""
     return re.compile(r"\W*(?:\d+[.)]\s*)?(?:\*\*[^*\n]{0,40}\*\*:?\s*)?" + condition + adverb + "(?:" + alternatives + r")\s+(?!of\b|\w+(?:\s+\w+)?\s*:)(?:[\"'`(\[]\w|(?P<next>\w+))")

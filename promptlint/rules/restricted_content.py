@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from ..meaning.vocabulary import may_match, patterns
+from ..meaning.vocabulary import alternation, may_match, patterns
 from ..model.findings import Severity
 from ..model.prompt import PartKind, Prompt, Span
 from ._context import RuleContext
@@ -102,13 +102,9 @@ def check(prompt: Prompt, ctx: RuleContext):
 _SENTENCE = re.compile(r"[^\s.!?](?:[^.!?\n]*[^\s.!?])?[.!?]?")
 
 
-def _alternation(words: tuple[str, ...]) -> str:
-    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-
-
 @cache
 def _words(words: tuple[str, ...]) -> re.Pattern[str]:
-    return re.compile(r"(?<![\w-])(?:" + _alternation(words) + r")(?![\w-])")
+    return re.compile(r"(?<![\w-])(?:" + alternation(words) + r")(?![\w-])")
 
 
 @cache
@@ -116,7 +112,7 @@ def _forbidding(forbidding: tuple[str, ...], negations: tuple[str, ...], acts: t
     """A word that forbids by itself ("ignore", "omit"), or a negation with an act of using after it, at most
     two words apart ("never quote", "do not directly use")."""
     return re.compile(
-        r"(?<![\w-])(?:(?:" + _alternation(forbidding) + r")|(?:" + _alternation(negations) + r")\s+(?:\w+\s+){0,2}?(?:" + _alternation(acts) + r"))(?![\w-])"
+        r"(?<![\w-])(?:(?:" + alternation(forbidding) + r")|(?:" + alternation(negations) + r")\s+(?:\w+\s+){0,2}?(?:" + alternation(acts) + r"))(?![\w-])"
     )
 
 

@@ -7,7 +7,8 @@ from functools import cache
 
 from ...meaning import vocabulary
 from ...meaning.lexicon import Lexicon
-from .vocab import Line, alternation
+from ...meaning.vocabulary import alternation
+from .vocab import Line
 
 
 @cache

@@ -170,20 +170,23 @@ def _record(text: str, paragraph: list[Line], vocab: Vocab, stop: frozenset[str]
     heading = _MD_HEADING.match(paragraph[0].text) or _BANNER.match(paragraph[0].text)
     # A plain line above the fields names the section the entry stands in, not its document: a heading.
     section = None if heading else _section_line(paragraph, vocab)
-    title = heading["title"].strip("*_ ") if heading else None
-    read = _record_lines(text, paragraph[1:] if heading or section else paragraph, vocab, stop, headed=bool(heading or section))
+    headed = heading or section
+    read = _record_lines(text, paragraph[1:] if headed else paragraph, vocab, stop, headed=bool(headed))
     if read is None:
         return None
     fields, content, labelled = read
-    if (heading or section) and content.end == content.start:
+    if headed and content.end == content.start:
         return None  # a section of settings under its heading ("## Incident", then "Severity: high"), no node's metadata
-    if title is None:
-        title = first_value(fields, vocab.title_labels)
+    title = heading["title"].strip("*_ ") if heading else first_value(fields, vocab.title_labels)
     first = paragraph[0]
-    source = Source(0, Span(first.start, paragraph[-1].end), Span(first.start, first.end if heading or section else first.start),
+    source = Source(0, Span(first.start, paragraph[-1].end), Span(first.start, first.end if headed else first.start),
                     trim(text, content), title=title, fields=fields, heading_path=(section["title"],) if section else ())
     # Records are of one kind when they start alike: the same first label, or headings written alike ("###", "---").
-    return source, (fields[0].label if not heading else "#" + paragraph[0].text[: heading.start("title")].strip()) if not section else "section", labelled
+    if section:
+        kind = "section"
+    else:
+        kind = "#" + first.text[: heading.start("title")].strip() if heading else fields[0].label
+    return source, kind, labelled
 
 
 # A section's name on a line of its own: a few words, no sentence, no label ("Capstone Project").
@@ -242,15 +245,12 @@ def _record_lines(text: str, lines: list[Line], vocab: Vocab, stop: frozenset[st
 
 def _read_record(text: str, lines: list[Line], fields: list[Field], content: Span | None, labelled: bool, vocab: Vocab) -> tuple[list[Field], Span, bool] | None:
     """A record's fields and text, once its lines are read; None when they are no record."""
-    values = all(len(f.value.split()) < PROSE_WORDS for f in fields[:-1])
     # An FAQ entry ("section: ...", "question: ...", "answer: No, it is a solo project."): its question is a
     # sentence and a value of the entry all the same, and the field after it is the entry's text.
-    entry = any(names_the_question(f.label, vocab) for f in fields[:-1]) and all(
-        len(f.value.split()) < PROSE_WORDS or names_the_question(f.label, vocab) for f in fields[:-1]
-    )
-    if content is None and len(fields) >= 2 and entry:
+    asks = [names_the_question(f.label, vocab) for f in fields[:-1]]
+    if content is None and any(asks) and all(a or len(f.value.split()) < PROSE_WORDS for f, a in zip(fields, asks)):
         return fields[:-1], fields[-1].value_span, True
-    if content is None and len(fields) >= 2 and values and len(fields[-1].value.split()) < PROSE_WORDS:
+    if content is None and len(fields) >= 2 and all(len(f.value.split()) < PROSE_WORDS for f in fields):
         # Fields alone ("file_path: ...", "total_pages: 416"): the text is the paragraphs under them, as a
         # LlamaIndex node prints its metadata, a blank line, then its text. Only records of one kind say so,
         # and only values: a list of sentences under labels ("- SUMMARY: An executive summary of ...") is prose.

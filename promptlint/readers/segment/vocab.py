@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from ...meaning import vocabulary
 from ...meaning.lexicon import Lexicon, is_field, shipped
-from ...meaning.vocabulary import normalise_label
+from ...meaning.vocabulary import alternation, normalise_label
 from ...model.prompt import Span
 
 
@@ -69,10 +69,6 @@ class Vocab:
 
 # A labelled item of a bracketed header: "relevance: {{$relevance}}", "source=wiki".
 _ITEM = r"\s*[^\W\d_][\w .-]{0,30}?\s*[:=：][^\[\]\n,;|]*"
-
-
-def alternation(words: list[str]) -> str:
-    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
 # Template variables the user names in config, as (name, kind) pairs: what the
