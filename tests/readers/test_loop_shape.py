@@ -52,3 +52,43 @@ CODE = '''def choose(chain, answers, question):
 def test_code_that_hands_the_text_to_a_prompt_variable_builds_sources(call, fills):
     codes = _codes(CODE.replace("CALL", call), "app.py")
     assert ("PL201" in codes) == fills
+
+
+# A loop over the retrieved documents (also through `zip` or `enumerate`) whose item prints a header line of
+# values, one of them metadata the lexicon knows, then a value alone on the last line: that value is the text,
+# whatever its name (`doc` is also a document's name elsewhere). Seen in a FastAPI service (blind44d vadtop).
+HEADER_CODE = '''def answer(results, query):
+    documents = results["documents"][0]
+    metadatas = results["metadatas"][0]
+    parts = []
+    for i, (doc, meta) in ITERATED:
+        parts.append(f"[{meta['source']}, HEADER/{meta['total_chunks']}]\\n{doc}")
+    context = "\\n\\n---\\n\\n".join(parts)
+    return f"Answer the question from this context.\\n\\nContext:\\n{context}\\n\\nQuestion: {query}"
+'''
+HEADER_TS = """export function answer(documents: Doc[], query: string): string {
+  const context = documents.map((d) => `[${d.source}, HEADER/${d.total_chunks}]\\n${d.doc}`).join("\\n\\n");
+  return `Answer the question from this context.\\n\\nContext:\\n${context}\\n\\nQuestion: ${query}`;
+}
+"""
+
+
+@pytest.mark.parametrize("iterated", ["enumerate(zip(documents, metadatas))", "enumerate(documents_and_meta)"])
+@pytest.mark.parametrize("header, code", [("chunk {meta['chunk_id']}", "PL203"), ("score {meta['score']:.2f}", "PL102")])
+def test_the_value_below_a_header_of_metadata_is_the_text(iterated, header, code):
+    source = HEADER_CODE.replace("ITERATED", iterated).replace("HEADER", header).replace("documents_and_meta", "zip(documents, metadatas)" if "zip" not in iterated else "x")
+    assert _codes(source, "api.py") == [code]
+
+
+@pytest.mark.parametrize("header, code", [("chunk ${d.chunk_id}", "PL203"), ("score ${d.score}", "PL102")])
+def test_the_value_below_a_header_of_metadata_is_the_text_in_typescript(header, code):
+    assert _codes(HEADER_TS.replace("HEADER", header), "api.ts") == [code]
+
+
+def test_below_the_header_twins():
+    # No metadata in the header (`total_chunks` alone is known to nothing): nothing says what the item is.
+    plain = HEADER_CODE.replace("ITERATED", "enumerate(zip(documents, metadatas))").replace("HEADER", "part")
+    assert _codes(plain, "api.py") == []
+    # A loop over what no word names as the retrieved context (`users`): its item's shape alone is no source.
+    users = HEADER_CODE.replace("ITERATED", "enumerate(zip(users, metadatas))").replace("HEADER", "chunk {meta['chunk_id']}")
+    assert _codes(users, "api.py") == []

@@ -263,17 +263,35 @@ class Reader:
         # a summary (`r.highlight_text` beside its title, URL and date): that value is the chunk.
         # One under a label that names a field (`# file: {{ f.basename }}.md`) is that field.
         unknown = [o for o in mine if o.ref.path and self.vocab.lexicon.concepts(o.ref.key) <= {"derived"} and not self.vocab.is_field(self._label_before(o))]
+        texts = [o for o in unknown if self._opens_the_text(o)]
+        below = self._below_its_header(mine)
         if iter_kind == "context":
             # Of two such values or more, the one alone on its line or under a text label ("Excerpt:"); the others
-            # stand beside other values ("{{ h.start }} → {{ h.end }}").
-            chunks = unknown if len(unknown) == 1 else [o for o in unknown if self._opens_the_text(o)]
-            return chunks[0] if len(chunks) == 1 else None
+            # stand beside other values ("{{ h.start }} → {{ h.end }}"). When none is so, the value printed
+            # below the item's header is the chunk (`_below_its_header`); when two are, none is known to be.
+            if len(unknown) == 1 and below is None:
+                return unknown[0]
+            if len(texts) == 1:
+                return texts[0]
+            return below if not texts else None
         # Over anything else, by its shape: the one value printed bare (or under a label that opens the text),
         # beside values under labels that name metadata (`{{ a.answer }}`, then `Source: {{ a.source }}`,
         # `Date: {{ a.date }}`), is what the item holds. Under any other label ("PMID:"), a value is a field.
-        texts = [o for o in unknown if self._opens_the_text(o)]
         labelled = any(self.vocab.is_field(self._label_before(o)) for o in mine)
         return texts[0] if len(texts) == 1 and labelled else None
+
+    def _below_its_header(self, mine: list[Output]) -> Output | None:
+        """The item's last value, by its role: alone on the body's last line, under a header whose values
+        include one the lexicon knows as metadata (`[{{ d.source }}, chunk {{ d.chunk_id }}/{{ d.total }}]`
+        then `{{ d.doc }}`). A header's values stand on the lines above; the text is printed last, bare.
+        A value whose name says it is reported metadata (a summary, a date) is not the text, wherever it stands."""
+        *header, last = mine or [None]
+        if last is None or not header or not last.ref.path or self.vocab.lexicon.reported(last.ref.key):
+            return None
+        after = neighbour(last.origin, last.tag, 1) or ""
+        if not self._alone_on_its_line(last) or after.split("\n", 1)[0].strip():
+            return None
+        return last if any(o.ref.path and self.vocab.lexicon.concepts(o.ref.key) for o in header) else None
 
     def _alone_on_its_line(self, output: Output) -> bool:
         """Whether nothing stands before an output on its line: "{{ a.answer }}", not "... → {{ a.end }}"."""
@@ -386,7 +404,7 @@ class Reader:
 
     def _iterated_kind(self, block: Block, loop: nodes.For) -> str | None:
         """What the loop iterates, by the name of what it iterates or by the label above it."""
-        iterated = reference(loop.iter)
+        iterated = reference(_items_of(loop.iter))
         kind = slot_kind(iterated.key, self.vocab) if iterated else None
         return kind or ("context" if self._announced_as_context(block) else None)
 
@@ -469,6 +487,16 @@ class Reader:
         # The block's own tags only: a slice of the flat list, from its opening tag to its closing one.
         first, last = self.main.index[id(block.tags[0])], self.main.index[id(block.tags[-1])]
         return [span for tag in self.main.flat[first : last + 1] if tag.kind == "data" for span in instruction_spans(self.main, tag, self.vocab.lexicon)]
+
+
+# Calls that iterate their first argument's items: a loop over `zip(documents, metadatas)` is over the documents.
+_ITERATING = frozenset({"zip", "enumerate", "sorted", "reversed", "list"})
+
+
+def _items_of(iterated: nodes.Node) -> nodes.Node:
+    while isinstance(iterated, nodes.Call) and isinstance(iterated.node, nodes.Name) and iterated.node.name in _ITERATING and iterated.args:
+        iterated = iterated.args[0]
+    return iterated
 
 
 def _item_named(block: Block, target: str) -> str:
