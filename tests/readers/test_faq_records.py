@@ -73,3 +73,29 @@ def test_faq_entries_under_a_section_line_are_sources_with_that_heading():
 def test_a_line_of_code_or_a_sentence_above_fields_is_no_section(first):
     text = f"You call tools.\n\n{first}\n    query: streaming docs for the agent\n    limit: 10 results at most please\n\n{first}\n    query: checking all the links in the page\n    limit: 20 results at most please\n"
     assert all(not s.heading_path for s in segment_text(text).sources)
+
+
+# An answer whose first line ends before its text does: a command or a list follows on the lines below, and the
+# first line may read as fields of its own ("In the project directory, run:"). Seen in blind45a eldangs.
+RUN_ON = [
+    ("Module 6", "How do I run the producer?", "In the project directory, run:", "java -cp build/libs/app.jar JsonProducer.java"),
+    ("Module 6", "Permission denied on build.sh", "Run this in the same directory (/docker/spark):", "chmod +x build.sh"),
+    ("Project", "kafka.vendor.six.moves not found", "According to the kafka-python issue tracker:", "Use pip install kafka-python-ng instead"),
+]
+
+
+def test_an_answer_s_first_line_opens_its_text():
+    entries = "\n\n".join(f"section: {s}\nquestion: {q}\nanswer: {a}\n{more}" for s, q, a, more in RUN_ON)
+    text = f"Answer the QUESTION from the CONTEXT only.\n\nQUESTION: how do I run kafka\n\nCONTEXT: {entries}\n"
+    prompt = segment_text(text)
+    assert [(text[s.content.start : s.content.end], [f.label for f in s.fields]) for s in prompt.sources] == [
+        (f"{a}\n{more}", ["section", "question"]) for _, _, a, more in RUN_ON
+    ]
+    assert [f.code for f in lint_text(text, path="p.txt") if f.code != "PL205"] == []
+
+
+def test_the_twin_one_question_and_its_answer_cue_are_the_prompt_s():
+    """One paragraph of a question and an answer cue (`Answer:<end_of_turn>`) ending a prompt is no FAQ entry."""
+    text = ("Use the passages to answer.\n\n- Digestion starts in the mouth.\n\nRelevant passages: <extract them here>\n"
+            "User query: How are nutrients absorbed?\nAnswer:<end_of_turn>\n<start_of_turn>model\n")
+    assert segment_text(text).sources == []

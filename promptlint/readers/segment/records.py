@@ -250,6 +250,14 @@ def _read_record(text: str, lines: list[Line], fields: list[Field], content: Spa
     asks = [names_the_question(f.label, vocab) for f in fields[:-1]]
     if content is None and any(asks) and all(a or len(f.value.split()) < PROSE_WORDS for f, a in zip(fields, asks)):
         return fields[:-1], fields[-1].value_span, True
+    if content is not None and any(asks):
+        # The answer's first line read as fields ("answer: In the project directory, run:"), its text on the lines
+        # below. Not labelled: only entries of one kind, two or more, say they are an FAQ's, not a prompt's own
+        # question and answer cue.
+        at = len(asks) - asks[::-1].index(True)  # the field after the last question
+        answer_line = Span(fields[at].value_span.start, fields[-1].value_span.start)
+        if answer_line.end < content.start and "\n" not in text[answer_line.start : answer_line.end]:
+            return fields[:at], Span(answer_line.start, content.end), False
     if content is None and len(fields) >= 2 and all(len(f.value.split()) < PROSE_WORDS for f in fields):
         # Fields alone ("file_path: ...", "total_pages: 416"): the text is the paragraphs under them, as a
         # LlamaIndex node prints its metadata, a blank line, then its text. Only records of one kind say so,
