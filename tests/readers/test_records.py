@@ -84,6 +84,23 @@ def test_square_bracket_placeholders_are_slots(label, header):
     assert found == [(3, "PL102"), (6, "PL102")]
 
 
+@pytest.mark.parametrize("quoted", ['"[GENERAL_KNOWLEDGE]"', "`[GENERAL_KNOWLEDGE]`", "\u201c[OWN_KNOWLEDGE]\u201d"])
+def test_a_quoted_bracketed_word_is_a_literal_the_model_writes(quoted):
+    # A sentinel the instructions tell the model to print (blind45a developerjefremov) is static text: read as
+    # a placeholder of knowledge, it was retrieved context inside the instructions (a false PL305 followed).
+    rules = f"Rules:\n1. If the context lacks the answer, print the sentinel {quoted} on its own line first.\n2. Be brief.\n\n"
+    text = "You are a helpful assistant.\n\n" + rules + "Context:\n{context}\n\nQuestion: {question}\n"
+
+    def dynamic(text):
+        prompt = segment_text(text)
+        return [text[p.span.start : p.span.end] for p in prompt.parts if p.kind.value != "instructions"]
+
+    assert dynamic(text) == ["{context}", "Question: {question}"]
+    # The twin: the same word unquoted stands where a value goes, a placeholder filled per request.
+    unquoted = text.replace(quoted, quoted[1:-1])
+    assert dynamic(unquoted) == [quoted[1:-1], "{context}", "Question: {question}"]
+
+
 def test_a_bracketed_marker_is_not_a_placeholder():
     text = "Answer from the sources.\n\n[1] Pricing [INTERNAL_ONLY]\n[RESTRICTED] Margins are 40%.\n\nQuestion: [USER_QUESTION]\n"
     assert [f.code for f in lint_text(text, path="t.txt", config=build({}, "test")) if f.code == "PL105"] == ["PL105"]

@@ -146,8 +146,9 @@ def _sources(
     return sources, json_block
 
 
-# A placeholder as prompt libraries write one: "[DOC_2_SCORE]", "[USER_QUESTION]" (capitals and an underscore).
-_BRACKET_SLOT = re.compile(r"\[([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\]")
+# A placeholder as prompt libraries write one: [DOC_2_SCORE], [USER_QUESTION] (capitals and an underscore);
+# in quotes it is a literal the model is told to write (print the sentinel "[GENERAL_KNOWLEDGE]"), no placeholder.
+_BRACKET_SLOT = re.compile(r"(?<![\"'`\u201c])\[([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\](?![\"'`\u201d])")
 
 
 def _with_bracket_slots(text: str, messages: list[Message] | None, names: SlotNames) -> Prompt:
