@@ -16,7 +16,9 @@ items of different kinds: each add is read alone.
 
 A dict made once per item is the JSON text the model reads when the module hands it to the
 model (serialized, returned by a tool, held by a chat message): its keys are the fields, each
-named by its key (see json_text). `map(f, docs)` is read as the comprehension it is.
+named by its key (see json_text). A tuple made per item and printed whole into a prompt's
+variable (a LangChain pipeline ending in a function of the module) is its repr: `(doc, score)`.
+`map(f, docs)` is read as the comprehension it is.
 
 Whether such a string is a prompt's source at all is judged by the module (pysource): in a
 module with no other prompt, only with a name that says it makes the context, or the
@@ -33,8 +35,10 @@ from __future__ import annotations
 import ast
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from string import Formatter
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from ..meaning.lexicon import Lexicon
@@ -84,14 +88,15 @@ class Loop:
 # ---------------------------------------------------------------- finding the wrappers
 
 
-def wrappers(node: ast.AST, raw: str, starts: list[int], helpers: Helpers, serialized: frozenset = frozenset()) -> list[PyTemplate]:
+def wrappers(node: ast.AST, raw: str, starts: list[int], helpers: Helpers, serialized: Mapping[int | str, str] = MappingProxyType({})) -> list[PyTemplate]:
     """The per-item strings a node builds, each a template of one source (``starts``: where ``raw``'s lines start).
 
     Asked of every node of a module in turn: a `for` loop, or what holds a comprehension
     whose items become text (a `join`, `extend` or serializer call, an assignment, a return).
     A part of the text that a function of the module (``helpers``) makes is read in place of
     the call (see pycalls). A dict made per item is read as the JSON the model sees, when the
-    module hands what holds it to the model as text (``serialized``: see reaching_the_model).
+    module hands what holds it to the model as text (``serialized``: see reaching_the_model), and
+    a tuple as its repr when a prompt's variable is filled with it; its items then iterate that variable.
     """
     if isinstance(node, (ast.For, ast.AsyncFor)):
         return _loop_wrappers(node, raw, starts, helpers, serialized)
@@ -101,13 +106,15 @@ def wrappers(node: ast.AST, raw: str, starts: list[int], helpers: Helpers, seria
     for comprehension in _held(node):
         element = comprehension.elt
         named = node.targets[0] if isinstance(node, ast.Assign) else getattr(node, "target", None)
-        if id(comprehension) in serialized or getattr(named, "id", None) in serialized:
+        filled = serialized.get(id(comprehension), serialized.get(getattr(named, "id", None)))
+        if filled is not None:
             made = element if isinstance(element, ast.Dict) else returned_dict(element, helpers)
-            element = json_text(made) if made is not None else element
+            element = json_text(made) if made is not None else _repr_text(element) if filled and isinstance(element, ast.Tuple) else element
         if strings := _strings(element, helpers):
             generator = comprehension.generators[-1]
             strings, rebuilt = _with_helpers(strings, {}, helpers, node)
-            found.append(_wrapper(generator.target, generator.iter, [], strings, raw, starts, rebuilt))
+            made_text = _wrapper(generator.target, generator.iter, [], strings, raw, starts, rebuilt)
+            found.append(replace(made_text, loop=replace(made_text.loop, collection=filled)) if made_text and filled else made_text)
     return [w for w in found if w is not None]
 
 
@@ -130,7 +137,7 @@ def formatters(module: ast.Module, raw: str, starts: list[int], helpers: Helpers
     return [w for w in found if w is not None and len(w.loop.keys) >= 2]
 
 
-def _loop_wrappers(node: ast.For | ast.AsyncFor, raw: str, starts: list[int], helpers: Helpers, serialized: frozenset) -> list[PyTemplate]:
+def _loop_wrappers(node: ast.For | ast.AsyncFor, raw: str, starts: list[int], helpers: Helpers, serialized: Mapping[int | str, str]) -> list[PyTemplate]:
     body = list(_statements(node.body))
     if serialized:
         body = [_as_json(statement, serialized) for statement in body]
@@ -171,7 +178,7 @@ def _branches(statement: ast.If) -> list[list[ast.stmt]]:
     return branches
 
 
-def _bare_returned(node: ast.Return, raw: str, starts: list[int], helpers: Helpers, serialized: frozenset) -> list[PyTemplate]:
+def _bare_returned(node: ast.Return, raw: str, starts: list[int], helpers: Helpers, serialized: Mapping[int | str, str]) -> list[PyTemplate]:
     """`return "\n\n".join(d.page_content for d in docs)`: the text returned is the items' values, bare.
     A join of strings is read where the join is called."""
     comprehension = joined(node.value)
@@ -740,21 +747,66 @@ def _body(node: ast.AST) -> str:
 # ---------------------------------------------------------------- dicts the model reads as JSON
 
 
-def reaching_the_model(module: ast.Module, lexicon: Lexicon) -> frozenset:
+def reaching_the_model(module: ast.Module, lexicon: Lexicon, piped: Mapping[str, str] = MappingProxyType({})) -> dict[int | str, str]:
     """What a module hands the model as text, so that a dict made per item in it is JSON the model
     reads: the names and comprehensions (by id) that a chat message holds (`{"role": "tool",
     "content": results}`), that a tool returns (a function whose name or decorator the lexicon's
     `tool` words name: `@tool`, `def search_tool`), or that a serializer writes into a text kept,
     returned or written into a message or an f-string (`return json.dumps(results)`). A serialized
     value passed on to another call (`Response(content=json.dumps(rows))`) goes to a page or a
-    file as much as to a model, and is not counted."""
+    file as much as to a model, and is not counted.
+
+    Each is mapped to the prompt variable it fills, where that is known: what a function of the
+    module returns when a pipeline ends in it (``piped``: function -> variable, see chain_end) is
+    printed whole into that variable. Elsewhere the variable is "" (not known)."""
     held = [h for node in ast.walk(module) for h in _handed_over(node, lexicon)]
     # What a serializer writes, where its text is kept: the text is the JSON of its argument.
     held = [node.args[0] if _serialized(node) else node for node in held]
     # What a function of the module returns for it (`json.dumps(transform_chunks(chunks))`): the list it makes.
     helpers = helpers_of(module)
     held += [value for node in held if (helper := helper_called(node, helpers)) for value in _returned_values(helper)]
-    return frozenset(h.id if isinstance(h, ast.Name) else id(h) for h in held if isinstance(h, (ast.Name, ast.ListComp, ast.GeneratorExp)))
+    reaching = {_held_key(h): "" for h in held if isinstance(h, (ast.Name, ast.ListComp, ast.GeneratorExp))}
+    for function, variable in piped.items():
+        if function in helpers:
+            returned = map(_sliced, _returned_values(helpers[function]))
+            reaching.update((_held_key(h), variable) for h in returned if isinstance(h, (ast.Name, ast.ListComp, ast.GeneratorExp)))
+    return reaching
+
+
+def _sliced(node: ast.AST) -> ast.AST:
+    """The list a slice is of: `results[:top_n]` holds items of `results`."""
+    while isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+        node = node.value
+    return node
+
+
+def _held_key(node: ast.Name | ast.ListComp | ast.GeneratorExp) -> int | str:
+    return node.id if isinstance(node, ast.Name) else id(node)
+
+
+def chain_end(node: ast.AST, bound: Mapping[str, ast.AST]) -> str | None:
+    """The function whose result a LangChain pipeline gives (`retriever | format_docs` gives format_docs's, and a
+    function alone is a pipeline of one step); a name bound to a pipeline (``bound``: the module's assignments,
+    `fusion = queries | retriever.map() | fuse`) is read through. None when the value is anything else."""
+    seen: set[str] = set()
+    while True:
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            node = node.right
+        elif isinstance(node, ast.Name) and node.id in bound and node.id not in seen:
+            seen.add(node.id)
+            node = bound[node.id]
+        else:
+            return node.id if isinstance(node, ast.Name) else None
+
+
+def _repr_text(node: ast.Tuple) -> ast.JoinedStr:
+    """A tuple printed whole, as its repr reads: `(doc, score)` is `({doc!r}, {score!r})`."""
+    values: list[ast.AST] = [ast.Constant("(")]
+    for i, part in enumerate(node.elts):
+        values.append(ast.Constant(", " if i else ""))
+        values.append(ast.Constant(repr(part.value)) if isinstance(part, ast.Constant) else ast.FormattedValue(part, ord("r"), None))
+    values.append(ast.Constant(")"))
+    return ast.copy_location(ast.JoinedStr(values), node)
 
 
 def _handed_over(node: ast.AST, lexicon: Lexicon) -> list[ast.AST]:
@@ -784,7 +836,7 @@ def _is_tool(function: ast.FunctionDef | ast.AsyncFunctionDef, lexicon: Lexicon)
     return any(name and lexicon.mentions(name, "tool") for name in names)
 
 
-def _as_json(statement: ast.stmt, serialized: frozenset) -> ast.stmt:
+def _as_json(statement: ast.stmt, serialized: Mapping[int | str, str]) -> ast.stmt:
     """A loop body's statement that adds a dict to a list the model reads (``serialized``), the dict read as its JSON text."""
     if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call) and isinstance(statement.value.func, ast.Attribute):
         call = statement.value

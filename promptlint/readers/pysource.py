@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from ..meaning.lexicon import Lexicon, shipped, split
 from ..model.lines import line_starts
 from ..model.prompt import Syntax
-from .pybuild import BUILDING, Loop, called_name, jinja_by_content, literal_in_call, reaching_the_model, formatters, split_fields, wrappers
+from .pybuild import BUILDING, Loop, called_name, chain_end, jinja_by_content, literal_in_call, reaching_the_model, formatters, split_fields, wrappers
 from .pyassembly import assembled, joined, module_texts, own_nodes, returned_text, written_out
 from .pymessages import messages_written_out
 from .pybind import rewritten_bindings
@@ -163,7 +163,8 @@ def built_in(module: ast.Module, raw: str, lexicon: Lexicon, alone: bool, by_own
     both, ``raw`` being the file it was read from."""
     starts = line_starts(raw)
     helpers = helpers_of(module)
-    serialized = reaching_the_model(module, lexicon)
+    vocab = words(lexicon=lexicon)
+    serialized = reaching_the_model(module, lexicon, _piped(module, lambda name: _names_the_context(name, vocab)))
     built = [w for node in ast.walk(module) if type(node) in BUILDING for w in wrappers(node, raw, starts, helpers, serialized)]
     source_words = frozenset(lexicon.words("segment", "source-words"))
     built += formatters(module, raw, starts, helpers, lambda name: bool(source_words.intersection(split(name))))
@@ -200,9 +201,7 @@ def _lines_of(module: ast.Module, lexicon: Lexicon, inner: bool) -> set[int]:
     vocab = words(lexicon=lexicon)
 
     def says_context(name: str) -> bool:
-        # The name, or the name less a last word that says how the text is held (`context_parts`).
-        named = [name, "_".join(split(name)[:-1])]
-        return any(slot_kind(n, vocab) == "context" for n in named if n) or inner and names_prompt_function(name, lexicon)
+        return _names_the_context(name, vocab) or inner and names_prompt_function(name, lexicon)
 
     filling = _filling_the_context(module, says_context)
     kept_lines: set[int] = set()
@@ -237,11 +236,31 @@ def _fills_a_prompt(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return False
 
 
+def _names_the_context(name: str, vocab) -> bool:
+    # The name, or the name less a last word that says how the text is held (`context_parts`).
+    named = [name, "_".join(split(name)[:-1])]
+    return any(slot_kind(n, vocab) == "context" for n in named if n)
+
+
 def _filling_the_context(module: ast.Module, says_context) -> set[str]:
     """The functions of the module whose result is handed over as the context: a call bound to a
     name, a keyword or a key that says context (`context = build(rows)`, `PROMPT.format(context=
-    build(rows))`, `{"context": build(rows)}`), whatever the function is called."""
-    filling: set[str] = set()
+    build(rows))`, `{"context": build(rows)}`), whatever the function is called; or a pipeline
+    that ends in one (see _piped)."""
+    called = {called_name(value) for name, value in _named_values(module) if isinstance(value, ast.Call) and says_context(name)}
+    return called | set(_piped(module, says_context))
+
+
+def _piped(module: ast.Module, says_context) -> dict[str, str]:
+    """The functions a LangChain pipeline ends in, whose result fills a prompt's context variable, each with
+    that variable: `{"context": retriever | format_docs, ...} | prompt`, or through a name bound to the
+    pipeline (`{"context": fusion_chain}`, `fusion_chain = queries | retriever.map() | fuse`)."""
+    bound = {n.targets[0].id: n.value for n in ast.walk(module) if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)}
+    return {end: name for name, value in _named_values(module) if not isinstance(value, ast.Call) and says_context(name) and (end := chain_end(value, bound))}
+
+
+def _named_values(module: ast.Module):
+    """Each value the module binds to a name, a keyword or a dict's key, with that name."""
     for node in ast.walk(module):
         if isinstance(node, ast.keyword):
             pairs = [(node.arg, node.value)]
@@ -251,10 +270,7 @@ def _filling_the_context(module: ast.Module, says_context) -> set[str]:
             pairs = [(key.value if isinstance(key, ast.Constant) else None, value) for key, value in zip(node.keys, node.values)]
         else:
             continue
-        for name, value in pairs:
-            if isinstance(value, ast.Call) and isinstance(name, str) and name and says_context(name):
-                filling.add(called_name(value))
-    return filling
+        yield from ((name, value) for name, value in pairs if isinstance(name, str) and name)
 
 
 def _bare_in_context(module: ast.Module, built: list[PyTemplate], lexicon: Lexicon) -> list[PyTemplate]:

@@ -273,12 +273,21 @@ class Reader:
                 return unknown[0]
             if len(texts) == 1:
                 return texts[0]
-            return below if not texts else None
+            return None if texts else below or self._beside_metadata(mine)
         # Over anything else, by its shape: the one value printed bare (or under a label that opens the text),
         # beside values under labels that name metadata (`{{ a.answer }}`, then `Source: {{ a.source }}`,
         # `Date: {{ a.date }}`), is what the item holds. Under any other label ("PMID:"), a value is a field.
         labelled = any(self.vocab.is_field(self._label_before(o)) for o in mine)
         return texts[0] if len(texts) == 1 and labelled else None
+
+    def _beside_metadata(self, mine: list[Output]) -> Output | None:
+        """The one value of an item of the context that the rules do not count as metadata, when every other
+        value is and nothing labels them (`(doc, score)` printed whole, as a repr prints a tuple): by elimination,
+        the item's text. Words around the values ("Processed {id}: score {score}") make a line of another kind."""
+        if any(char.isalpha() for o in mine for side in (-1, 1) for char in neighbour(o.origin, o.tag, side) or ""):
+            return None
+        rest = [o for o in mine if not (o.ref.path and self.vocab.lexicon.reported(o.ref.key))]
+        return rest[0] if len(rest) == 1 and len(mine) > 1 and rest[0].ref.path else None
 
     def _below_its_header(self, mine: list[Output]) -> Output | None:
         """The item's last value, by its role: alone on the body's last line, under a header whose values
