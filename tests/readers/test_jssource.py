@@ -365,6 +365,20 @@ def test_a_collection_rendered_in_place_is_the_context_slot(form, name):
     assert [f.code for f in lint_text(twin, path="build.ts", config=CONFIG) if f.code == "PL305"] == []
 
 
+@pytest.mark.parametrize("field", ["${parts}", '${parts.join("\\n\\n")}'])
+def test_a_value_under_a_context_label_is_the_context_whatever_its_name(field):
+    # A function no name marks maps the documents into `parts`, then returns a prompt that prints them under
+    # "Context:": the string is a prompt by that label, and its static rules after the parts cost the cache.
+    source = ("export function answer(documents: Doc[], query: string): string {\n"
+              "  const parts = documents.map((d) => `[${d.source}, chunk ${d.chunkId}]\\n${d.text}`);\n"
+              f"  return `Answer the question from this context.\n\nContext:\n{field}\n\n{RULES_AFTER}\nQuestion: ${{query}}`;\n}}\n")
+    found = [(f.line, f.code) for f in lint_text(source, path="answer.ts", config=CONFIG) if f.code in ("PL203", "PL305")]
+    assert found == [(2, "PL203"), (6, "PL305")]
+    # The twin: under a label that names no context ("Notes:"), nothing says the string is a prompt (the map over
+    # the documents is still their wrapper).
+    assert [f.code for f in lint_text(source.replace("Context:", "Notes:"), path="answer.ts", config=CONFIG)] == ["PL203"]
+
+
 @pytest.mark.parametrize("name, kind", [("chatHistory", "history"), ("retrievedContext", "context"), ("userQuestion", "question")])
 def test_a_camel_case_field_is_read_by_its_words(name, kind):
     from promptlint.readers.segment import SLOT, slot_kind, words

@@ -204,6 +204,17 @@ def test_a_string_with_a_context_slot_is_a_prompt(layout, name):
     assert "{" + name + "}" in text and PROMPT_TEXT in text
 
 
+@pytest.mark.parametrize("label", ["Context:\\n", "Documents: ", "## Sources\\n"])
+@pytest.mark.parametrize("name", ["parts", "joined", "text"])
+def test_a_slot_under_a_context_label_is_the_context_whatever_its_name(label, name):
+    # `return f"...Context:\n{parts}..."` from a function no name marks (blind dev sets, code in both languages).
+    source = f'def answer(q, {name}):\n    return f"{PROMPT_TEXT}\\n\\n{label}{{{name}}}\\n\\nQuestion: {{q}}"\n'
+    (text,) = _found(source)
+    assert "{" + name + "}" in text and PROMPT_TEXT in text
+    # The twin: a label that names no context ("Notes:") leaves the string to other evidence.
+    assert _found(source.replace(label.split(":")[0].split("\\n")[0], "Notes" if ":" in label else "## Notes")) == []
+
+
 @pytest.mark.parametrize(
     "source",
     [

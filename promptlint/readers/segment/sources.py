@@ -351,7 +351,11 @@ def _labelled_context(text: str, lines: list[Line], vocab: Vocab, messages: list
             found = trim(text, Span(line.start + labelled.start("value"), rest[-1].end if rest else line.end))
         elif labelled and label in vocab.context_labels and found is None and _asks(lines, vocab):
             rest = strip_blank_edges(cut_last_source(lines[index + 1 :], vocab, messages, line.end))
-            if rest and sum(len(ln.text.split()) for ln in rest) >= PASSAGE_WORDS:
+            if rest and SLOT.fullmatch(rest[0].lower.strip().removeprefix("$")):
+                # A template's slot under the label ("Context:\n{parts}"): the slot is the data; what is written
+                # after it is the template's own text.
+                found = trim(text, Span(rest[0].start, rest[0].end))
+            elif rest and sum(len(ln.text.split()) for ln in rest) >= PASSAGE_WORDS:
                 found = trim(text, Span(rest[0].start, rest[-1].end))
     return found
 

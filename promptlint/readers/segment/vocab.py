@@ -237,7 +237,21 @@ def is_prompt_text(text: str, vocab: Vocab, key: str | None = None) -> bool:
         return False
     if key is not None and vocab.lexicon.means(key, "prompt"):
         return True
-    return may_hold_slot(lower) and any(slot_kind(text[m.start("name") : m.end("name")], vocab) == "context" for m in SLOT.finditer(lower))
+    return may_hold_slot(lower) and any(
+        slot_kind(text[m.start("name") : m.end("name")], vocab) == "context" or _announced_as_context(lower, m.start(), vocab) for m in SLOT.finditer(lower)
+    )
+
+
+def _announced_as_context(lower: str, at: int, vocab: Vocab) -> bool:
+    """Whether a label that names the retrieved context stands right before a slot, on its line or alone on
+    the line above ("Context:\n{parts}", "Documents: {joined}"): the slot is the context, whatever its name."""
+    line_start = lower.rfind("\n", 0, at) + 1
+    before = lower[line_start:at].strip(" \t$")
+    if not before:
+        above = lower[: max(line_start - 1, 0)].rstrip()
+        before = above[above.rfind("\n") + 1 :].strip()
+    label = SECTION_LABEL.match(before)
+    return bool(label) and normalise_label(label["dspy"] or label["md"] or label["plain"]) in vocab.context_labels
 
 
 def consecutive_prompts(text: str) -> list[tuple[int, int]]:
