@@ -8,8 +8,10 @@ of static instructions or examples. A template slot alone on its line under a la
 its name, unless the name says it holds the deployment's setup (`{format_instructions}`,
 `{tool_list}`, `{criteria}`: `setup-vars` in `rules/segment.yaml`). A one-line, one-sentence reminder after the context
 ("Answer:", "Cite your sources.") is not a violation, nor is one short line of a few
-sentences that closes the request after the question ("Write only SQL. Include the ids."); a timestamp rendered at the top of the
-system prompt is, and so is any sentence of the instructions after it.
+sentences that closes the request after the question ("Write only SQL. Include the ids."), when the prompt
+says something before its data; when only a label stands there ("Context: {context}"), that line is the
+prompt's instructions, not a reminder of them. A timestamp rendered at the top of the
+system prompt is a violation, and so is any sentence of the instructions after it.
 
 Only lines that instruct count, from the end of the sentence the per-request part stands in
 ("{context}, create a summary of each section." frames the context, and cannot move before it).
@@ -78,7 +80,8 @@ No automatic fix: moving instructions can change their meaning.
   per-request content is not reported.
 - `reminder-lines` (default 1) and `reminder-chars` (default 300): a tail of at most
   this many lines and characters, in one sentence (or in several, after the question
-  when nothing of the request follows it), is a reminder.
+  when nothing of the request follows it), is a reminder when words more than a label's
+  stand before the first per-request part.
 """
 
 from __future__ import annotations
@@ -308,6 +311,22 @@ def _is_reminder(prompt: Prompt, pieces: list[tuple[int, str]], ctx: RuleContext
     return sentences <= 1 or min(lines) > _closing_line(prompt)
 
 
+# Words before the data that say something a tail could remind of (more than a label's).
+REMINDED_WORDS = 3
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _not_worth_moving(prompt: Prompt, dynamic: Part, static: list[tuple[int, str]], ctx: RuleContext) -> bool:
+    """A reminder of instructions said before the data, or static text too cheap to move."""
+    return _is_reminder(prompt, static, ctx) and _instructed_before(prompt, dynamic) or _cheap(static, ctx)
+
+
+def _instructed_before(prompt: Prompt, dynamic: Part) -> bool:
+    """Whether words stand before the first per-request part, more than a label's ("Context:"): a short tail then
+    reminds of what was said. With none, the tail is the prompt's instructions, whatever their length."""
+    return len(_WORD.findall(prompt.text, 0, dynamic.span.start)) >= REMINDED_WORDS
+
+
 def _closing_line(prompt: Prompt) -> float:
     """The line the question ends on when nothing dynamic follows it; infinite otherwise."""
     dynamic = [p for p in prompt.parts if p.kind in DYNAMIC_KINDS]
@@ -375,7 +394,7 @@ def check(prompt: Prompt, ctx: RuleContext):
     # and what it costs is not only the text after it: it ends the cached prefix before the history too.
     # Not in the turn that asks the question, after the question: no history follows that.
     split = dynamic.kind is PartKind.VOLATILE and min(line for line, _ in static or [(0, "")]) <= _closing_line(prompt)
-    if not static or (not split and (_is_reminder(prompt, static, ctx) or _cheap(static, ctx))):
+    if not static or (not split and _not_worth_moving(prompt, dynamic, static, ctx)):
         return
     lines = len({line for line, _ in static})
     yield ctx.finding(

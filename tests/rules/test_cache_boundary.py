@@ -350,6 +350,20 @@ def test_lines_under_a_context_label_alone_are_the_context(label):
     assert _found(twin, "a.txt") == [(4, 1, "PL305")]
 
 
+@pytest.mark.parametrize("path", sorted(CLOSED))
+def test_a_closing_line_is_the_instructions_when_nothing_instructs_before_the_data(path):
+    # "Context: {context}\nQuestion: {q}\n\nAnswer the question based on ... If ..., say you don't know." (blind46d
+    # waseem771): only a label stands before the data, so the line after the question is all the prompt's
+    # instructions, not a reminder of them, and it costs the cache on every request.
+    line = ("Answer the question based on the provided context. If the information is not found in the context, use your "
+            "general knowledge to answer. If you cannot answer from either, state that you do not know.")
+    text = CLOSED[path].format(line=line).replace("You answer from the handbook.\n\n", "")
+    first = 1 if path == "a.txt" else 2
+    assert _found(text, path) == [(first, 1, "PL305")]
+    # The twin: with the instructions said before the data, the same line reminds of them.
+    assert _found(CLOSED[path].format(line=line), path) == []
+
+
 @pytest.mark.parametrize("delimiter", [">>> END OF CONVERSATION", "=== END CONTEXT ===", "<<< End of the documents", "--- end of history ---", "END OF CONVERSATION"])
 @pytest.mark.parametrize("slot", ["{conversation}", "{chat_history}", "{context}"])
 def test_a_marked_end_of_the_data_then_one_reminder_is_no_boundary(delimiter, slot):
