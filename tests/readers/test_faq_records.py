@@ -99,3 +99,38 @@ def test_the_twin_one_question_and_its_answer_cue_are_the_prompt_s():
     text = ("Use the passages to answer.\n\n- Digestion starts in the mouth.\n\nRelevant passages: <extract them here>\n"
             "User query: How are nutrients absorbed?\nAnswer:<end_of_turn>\n<start_of_turn>model\n")
     assert segment_text(text).sources == []
+
+
+# Entries that open with their question, no section line above it ("Q: ...", then "A: ..." and the answer's lines),
+# as the LLM Zoomcamp course prints its FAQ (blind46b jaguar838).
+ASKED_FIRST = [
+    ("How do I debug a docker container?", "Launch the image in interactive mode, overriding the entrypoint:", "docker run -it --entrypoint bash <image>"),
+    ("PGCLI - running in a Docker container", "If pgcli causes issues locally, run it in a container instead:", "docker run -it --rm --network pg-network pgcli"),
+    ("How do I copy files into a container?", "Use the docker cp command from your machine:", "docker cp ./file.txt container_id:/app/"),
+]
+
+
+def _asked_first(label):
+    entries = "\n\n".join(f"Q: {q}\nA: {a}\n{more}" for q, a, more in ASKED_FIRST)
+    return (f"You're a course teaching assistant. Answer the QUESTION based on the CONTEXT.\n\n"
+            f"QUESTION: How do I execute a command in a running container?\n\n{label}\n{entries}\n")
+
+
+def test_entries_that_ask_first_under_the_context_are_sources():
+    text = _asked_first("CONTEXT:")
+    prompt = segment_text(text)
+    assert [(text[s.content.start : s.content.end], [f.value for f in s.fields]) for s in prompt.sources] == [
+        (f"{a}\n{more}", [q]) for q, a, more in ASKED_FIRST
+    ]
+    assert [text[q.start : q.end] for q in prompt.questions] == ["How do I execute a command in a running container?"]
+    assert [f.code for f in lint_text(text, path="p.txt") if f.code != "PL205"] == []
+
+
+@pytest.mark.parametrize("label", ["Examples:", "Here is how to answer:"])
+def test_the_twins_entries_that_ask_first_elsewhere_are_worked_examples(label):
+    assert segment_text(_asked_first(label)).sources == []
+
+
+def test_the_twin_one_entry_that_asks_first_is_no_faq():
+    text = "Answer from the context.\n\nCONTEXT:\nQ: How do I debug a container?\nA: Launch it interactively.\ndocker run -it app\n"
+    assert [s for s in segment_text(text).sources if s.fields and s.fields[0].label == "q"] == []

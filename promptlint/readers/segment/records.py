@@ -46,6 +46,7 @@ def record_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Me
     firsts = [r[1] for r in records]
     # A record of fields alone is one only among others of its kind.
     kept = [r for r in records if firsts.count(r[1]) >= 2 or (r[2] and len(r[0].fields) >= 2 and r[0].content.end > r[0].content.start)]
+    kept = _faq_under_the_context(kept, lines, vocab)
     if kept:
         under_tools = _under_tools(lines, vocab)
         kept = [r for r in kept if not under_tools(r[0].span.start)]
@@ -165,8 +166,37 @@ def _repeats(paragraph: list[Line]) -> list[list[Line]]:
     return groups
 
 
+# The kind of a record that asks and answers (see _faq_entry).
+_FAQ = "faq entry"
+
+
+def _faq_entry(text: str, paragraph: list[Line], vocab: Vocab) -> tuple[Source, str, bool] | None:
+    """A paragraph that asks, then answers ("Q: How do I debug a container?", "A: Launch the image ..." and lines
+    more): an FAQ entry, its question a field and its answer the text. Not labelled: only entries of one kind, two
+    or more, under the context's label, are kept (see record_sources)."""
+    asked, answered = (_RECORD_FIELD.match(line.lower) for line in paragraph[:2]) if len(paragraph) >= 2 else (None, None)
+    if not (asked and answered and asked["value"].strip() and answered["value"].strip()):
+        return None
+    if not names_the_question(normalise_label(asked["label"]), vocab) or normalise_label(answered["label"]) not in vocab.example_answers:
+        return None
+    first, value = paragraph[0], Span(paragraph[0].start + asked.start("value"), paragraph[0].end)
+    question = Field(normalise_label(asked["label"]), text[value.start : value.end].strip(), with_newline(text, first), value, FieldForm.LINE)
+    content = trim(text, Span(paragraph[1].start + answered.start("value"), paragraph[-1].end))
+    return Source(0, Span(first.start, paragraph[-1].end), Span(first.start, first.start), content, fields=[question]), _FAQ, False
+
+
+def _faq_under_the_context(kept: list[tuple[Source, str, bool]], lines: list[Line], vocab: Vocab) -> list[tuple[Source, str, bool]]:
+    """The records, less entries that ask and answer outside the context: under no context label, they are worked examples."""
+    if not any(kind == _FAQ for _, kind, _ in kept):
+        return kept
+    opened = next((line.start for line in lines if _opens_the_context(line, vocab) or _after_the_context_label(line, vocab) is not line), None)
+    return [r for r in kept if r[1] != _FAQ or opened is not None and r[0].span.start > opened]
+
+
 def _record(text: str, paragraph: list[Line], vocab: Vocab, stop: frozenset[str]) -> tuple[Source, str, bool] | None:
     """The source a paragraph holds as a record, with its first field's label and whether its text is labelled."""
+    if entry := _faq_entry(text, paragraph, vocab):
+        return entry
     heading = _MD_HEADING.match(paragraph[0].text) or _BANNER.match(paragraph[0].text)
     # A plain line above the fields names the section the entry stands in, not its document: a heading.
     section = None if heading else _section_line(paragraph, vocab)
