@@ -5,15 +5,17 @@ returns (`def build_prompt(context, question): return f"..."`). The module fills
 it calls them: `QA_PROMPT.format(question=standalone_question)`, `chain.invoke({"question": q})`
 on a prompt made from it, or `build_prompt(docs, rewritten_question)`, whose arguments bind the
 parameters the f-string prints. A slot that holds the question, filled with a value whose name
-says it is the question rewritten (`standalone_question`, `enhanced["condensed_query"]`), is
-bound to the rewritten question: the template alone cannot say so.
+says it is the question rewritten (`standalone_question`, `enhanced["condensed_query"]`), or with a
+local a function named for rewriting the question fills (`standalone = rewrite_question(q, history)`,
+`q2 = condense_question(q, h) if h else q`), is bound to the rewritten question: the template alone
+cannot say so.
 """
 
 from __future__ import annotations
 
 import ast
 
-from ..meaning.lexicon import Lexicon
+from ..meaning.lexicon import Lexicon, split
 from .pybuild import called_name
 from .segment import slot_kind, words
 
@@ -26,14 +28,35 @@ def rewritten_bindings(module: ast.Module, lexicon: Lexicon) -> dict[int, tuple[
     module fills with a rewritten question, each as (slot, "rewritten")."""
     vocab = words(lexicon=lexicon)
     owners = _owners(module)
+    rewriting = _rewriting_calls(module, vocab, frozenset(lexicon.words("segment", "rewrite-verbs")))
     bound: dict[str, set[str]] = {}
     for call in (n for n in ast.walk(module) if isinstance(n, ast.Call)):
         owner, filled = _filled(call, owners)
         for slot, value in filled:
             name = _name(value)
-            if name and slot_kind(slot, vocab) == "question" and slot_kind(name, vocab) == "rewritten":
+            rewritten = name and slot_kind(name, vocab) == "rewritten" or isinstance(value, ast.Name) and value.id in rewriting
+            if rewritten and slot_kind(slot, vocab) == "question":
                 bound.setdefault(owner, set()).add(slot)
     return {line: tuple((slot, "rewritten") for slot in sorted(bound[owner])) for owner, (_, lines) in owners.items() if owner in bound for line in lines}
+
+
+def _rewriting_calls(module: ast.Module, vocab, verbs: frozenset[str]) -> set[str]:
+    """The locals a call of a function named for rewriting the question fills, alone or in either branch of a
+    choice: `standalone = rewrite_question(q, history)`, `q2 = await condense_query(q, h) if h else q`."""
+    filled = set()
+    for node in ast.walk(module):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+            continue
+        branches = [node.value.body, node.value.orelse] if isinstance(node.value, ast.IfExp) else [node.value]
+        calls = [b.value if isinstance(b, ast.Await) else b for b in branches]
+        if any(isinstance(c, ast.Call) and _names_a_rewrite(called_name(c), vocab, verbs) for c in calls):
+            filled.add(node.targets[0].id)
+    return filled
+
+
+def _names_a_rewrite(function: str, vocab, verbs: frozenset[str]) -> bool:
+    named = split(function)
+    return any(w in verbs for w in named) and any(slot_kind(w, vocab) == "question" for w in named)
 
 
 def _owners(module: ast.Module) -> dict[str, tuple[list[str], set[int]]]:

@@ -46,3 +46,21 @@ def test_a_question_slot_filled_with_a_rewrite_is_the_rewritten_question(form, v
 @pytest.mark.parametrize("value", ORIGINAL)
 def test_a_question_slot_filled_with_the_question_is_clean(form, value):
     assert _found(_module(form, value)) == []
+
+
+# A local that a function named for rewriting the question fills, whatever the local is called (blind33a daxrsa:
+# `standalone = rewrite_question(question, history)`, then the prompt is filled with `standalone`).
+REWRITING = ["rewrite_question(q, history)", "condense_query(q, history) if history else q", "await rephrase_question(q)",
+             "self.make_standalone_question(q, history)"]
+
+
+@pytest.mark.parametrize("form", FILLED)
+@pytest.mark.parametrize("call", REWRITING)
+def test_a_local_a_rewriting_function_fills_is_the_rewritten_question(form, call):
+    text = _module(form, "asked").replace("def answer(", "async def answer(q, history, ").replace("    return", f"    asked = {call}\n    return", 1)
+    line = next(n for n, row in enumerate(text.split("\n"), 1) if "Question: {question}" in row)
+    assert _found(text) == [(line, "PL304")]
+    # The twins: a function that only reads the question (`normalise_question`), or one named for a rewrite
+    # of something else (`rewrite_summary`), fills the slot with the question as asked.
+    for other in ("normalise_question(q)", "rewrite_summary(q)"):
+        assert _found(text.replace(call, other)) == []
