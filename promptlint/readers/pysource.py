@@ -409,12 +409,25 @@ def _sent(node: ast.AST, lexicon: Lexicon):
         for returned in _returns(node.body):
             # A text assembled from pieces is read as its pieces written out (see pyassembly).
             yield from _strings(assembled(node, returned.value) or returned_text(node, returned.value), False)
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        yield from _sent_by_name(node, lexicon)
     if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
         yield from _with_context_slot(node.body)
     elif isinstance(node, ast.Dict):
         keys = {key.value: value for key, value in zip(node.keys, node.values) if isinstance(key, ast.Constant)}
         if "role" in keys and "content" in keys and not _tool_output(keys["role"], lexicon):
             yield from _strings(keys["content"], False)
+
+
+def _sent_by_name(function: ast.FunctionDef | ast.AsyncFunctionDef, lexicon: Lexicon):
+    """The string a local of the function holds when a chat message of the function sends that local
+    (`user = f"QUESTION: {query} ..."`, then `{"role": "user", "content": user}`), whatever it is called."""
+    texts = {n.targets[0].id: n.value for n in own_nodes(function) if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)}
+    for message in (n for n in own_nodes(function) if isinstance(n, ast.Dict)):
+        keys = {key.value: value for key, value in zip(message.keys, message.values) if isinstance(key, ast.Constant)}
+        content = keys.get("content")
+        if "role" in keys and isinstance(content, ast.Name) and content.id in texts and not _tool_output(keys["role"], lexicon):
+            yield from _strings(texts[content.id], False)
 
 
 def _tool_output(role: ast.AST, lexicon: Lexicon) -> bool:

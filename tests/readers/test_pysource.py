@@ -234,6 +234,18 @@ def test_strings_sent_to_people_or_without_a_context_slot_are_not(source):
     assert _found(source.format(PROMPT=PROMPT_TEXT)) == []
 
 
+@pytest.mark.parametrize("local", ["user", "msg", "content"])
+def test_a_local_a_chat_message_sends_is_a_prompt_whatever_its_name(local):
+    # `user = f"""QUESTION: ..."""`, then `{"role": "user", "content": user}` (blind47c peralese): the message says it.
+    source = (f'def build_messages(query, packed):\n    {local} = f"""QUESTION:\n{{query}}\n\nITEMS:\n{{packed}}\n\n'
+              f'Return JSON only, with the answer and the ids of the chunks you cited."""\n'
+              f'    return [{{"role": "user", "content": {local}}}]\n')
+    assert _found(source) == ["QUESTION:\n{query}\n\nITEMS:\n{packed}\n\nReturn JSON only, with the answer and the ids of the chunks you cited."]
+    # The twins: a tool's message carries what the tool gave back; a local no message sends is no prompt.
+    assert _found(source.replace('"role": "user"', '"role": "tool"')) == []
+    assert _found(source.replace(f'"content": {local}', '"content": query')) == []
+
+
 @pytest.mark.parametrize("name", ["build_prompt", "get_system_prompt", "format_messages", "make_template", "_prompt"])
 def test_what_a_function_named_for_prompts_returns_is_a_prompt(name):
     source = f'def {name}(topic):\n    if topic:\n        return f"{PROMPT_TEXT} Stay on {{topic}}."\n    return "{PROMPT_TEXT}"\n'
