@@ -273,7 +273,8 @@ def _adds(body: list[ast.stmt], helpers: Helpers, nested: bool = False, binding:
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
             if _rewrites(statement, named):
                 continue  # `formatted = formatted[:keep] + "..."`: the same text cut or cleaned, read as it was made
-            named[statement.targets[0].id] = _strings(statement.value, helpers)
+            # A local's text shows the locals set before it as their text (`cite = f"[S{i}] ({chunk_ref})"`).
+            named[statement.targets[0].id] = [_with_locals(s, named) for s in _strings(statement.value, helpers)]
             if binding:
                 binding[statement.targets[0].id] = bind(statement.value, binding)
         if nested and isinstance(statement, (ast.For, ast.AsyncFor)) and isinstance(statement.target, ast.Name):

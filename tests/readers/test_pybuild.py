@@ -721,3 +721,14 @@ def test_a_list_of_dicts_a_helper_returns_to_a_serializer_is_the_json_the_model_
     # The same list handed to a page, not written into the prompt's text, is not read.
     page = SERIALIZED_HELPER.replace('return f"Here are the relevant documents:\\n<context>\\n{json.dumps(transform_chunks(chunks))}\\n</context>"', "return render_page(transform_chunks(chunks))")
     assert _found(page) == []
+
+
+def test_a_local_shows_the_locals_set_before_it():
+    # `chunk_ref` is read into `cite`, and `cite` into the text added (blind48b garretbeebe): "chunk 3/12".
+    source = ('def build(question, chunks):\n    blocks = []\n    for i, chunk in enumerate(chunks, start=1):\n        p = chunk.payload\n'
+              '        chunk_ref = f"{p.get(\'chunk_index\')}/{p.get(\'chunk_total\')}"\n        cite = f"[S{i}] {p.get(\'source\')} (chunk {chunk_ref})"\n'
+              '        blocks.append(f"{cite}\\n{p.get(\'text\', \'\')}")\n    context = "\\n\\n".join(blocks)\n    return context\n')
+    assert [code for _, _, code in _found(source)] == ["PL203"]
+    # The twin: a reference with no chunk position in it.
+    assert _found(source.replace(" (chunk {chunk_ref})", "")) == []
+
