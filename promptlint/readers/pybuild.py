@@ -579,6 +579,7 @@ def _wrapper(target: ast.AST, iterated: ast.AST, body: list[ast.stmt], strings: 
     index, target, iterated = _enumerated(target, iterated)
     target, aliases = _unpacked(target)
     name = getattr(target, "id", None)
+    _alias_parallel(aliases, [*body, *strings], name)
     _alias_locals(aliases, body, name, index)
     _alias_keywords(aliases, strings)
     refs = [ref for s in strings for ref in _field_refs(_body(s), aliases)]
@@ -622,6 +623,14 @@ def _unpacked(target: ast.AST) -> tuple[ast.AST, dict[str, tuple[str, tuple[str,
     if isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
         return ast.Name(ITEM), {e.id: (ITEM, (e.id,)) for e in target.elts}
     return target, {}
+
+
+def _alias_parallel(aliases: dict[str, tuple[str, tuple[str, ...]]], nodes: list[ast.AST], name: str | None) -> None:
+    """Lists the loop variable indexes (`for idx in top_k:` then `chunks[idx]["source"]`, `scores[idx]`): each is
+    the item's value of that name, as a key of the item is (`chunks`, `scores`)."""
+    for node in (n for top in nodes for n in ast.walk(top)) if name else ():
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name) and node.slice.id == name and isinstance(node.value, ast.Name):
+            aliases.setdefault(node.value.id, (name, (node.value.id,)))
 
 
 def _alias_locals(aliases: dict[str, tuple[str, tuple[str, ...]]], body: list[ast.stmt], name: str | None, index: str | None) -> None:

@@ -732,3 +732,12 @@ def test_a_local_shows_the_locals_set_before_it():
     # The twin: a reference with no chunk position in it.
     assert _found(source.replace(" (chunk {chunk_ref})", "")) == []
 
+
+def test_lists_the_loop_variable_indexes_are_the_item_s_values():
+    # `for rank, idx in enumerate(top_k)` then `chunks[idx]["chunk_id"]` (blind48a csl): the idx-th chunk's id.
+    source = ('def build_context(chunks, scores, top_k):\n    context = ""\n    for rank, idx in enumerate(top_k):\n'
+              '        context += f"Evidence {rank + 1}\\n"\n        context += f"Source: {chunks[idx][\'source\']}\\n"\n'
+              '        context += f"Chunk ID: {chunks[idx][\'chunk_id\']}\\n"\n        context += chunks[idx]["text"] + "\\n\\n"\n    return context\n')
+    assert [(line, code) for line, _, code in _found(source)] == [(6, "PL203")]
+    # The twin: indexed by the counter, the list is not the item's (the counter numbers the results).
+    assert _found(source.replace("[idx]", "[rank]")) == []
