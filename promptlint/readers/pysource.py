@@ -422,12 +422,11 @@ def _sent(node: ast.AST, lexicon: Lexicon):
 def _sent_by_name(function: ast.FunctionDef | ast.AsyncFunctionDef, lexicon: Lexicon):
     """The string a local of the function holds when a chat message of the function sends that local
     (`user = f"QUESTION: {query} ..."`, then `{"role": "user", "content": user}`), whatever it is called."""
-    texts = {n.targets[0].id: n.value for n in own_nodes(function) if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)}
     for message in (n for n in own_nodes(function) if isinstance(n, ast.Dict)):
         keys = {key.value: value for key, value in zip(message.keys, message.values) if isinstance(key, ast.Constant)}
         content = keys.get("content")
-        if "role" in keys and isinstance(content, ast.Name) and content.id in texts and not _tool_output(keys["role"], lexicon):
-            yield from _strings(texts[content.id], False)
+        if "role" in keys and isinstance(content, ast.Name) and not _tool_output(keys["role"], lexicon):
+            yield from _strings(returned_text(function, content), False)
 
 
 def _tool_output(role: ast.AST, lexicon: Lexicon) -> bool:

@@ -6,7 +6,7 @@ import re
 
 from ...meaning.vocabulary import normalise_label
 from ...model.prompt import Message, Source, Span, SpanSet
-from .vocab import Line, QUESTION_LINE, SECTION_LABEL, SLOT, Vocab, may_hold_slot, names_the_question, named_slots, text_lines, trim
+from .vocab import Line, QUESTION_LINE, SECTION_LABEL, SLOT, Vocab, may_hold_slot, names_the_question, named_slots, section_label, text_lines, trim
 
 
 def find_questions(
@@ -47,8 +47,8 @@ def _labelled_questions(text: str, lines: list[Line], vocab: Vocab, inside: Span
             start = line.start + match.start("value")
             found.append(trim(text, Span(start, line.end)))
             continue
-        section = SECTION_LABEL.match(line.lower)
-        if section and names_the_question(normalise_label(section["dspy"] or section["md"] or section["plain"]), vocab):
+        label = section_label(line.lower)
+        if label and names_the_question(label, vocab):
             nxt = next((ln for ln in lines[index + 1 :] if not ln.blank), None)
             if nxt is not None and not SECTION_LABEL.match(nxt.lower) and nxt.start not in inside:
                 found.append(trim(text, Span(nxt.start, nxt.end)))

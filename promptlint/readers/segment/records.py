@@ -10,7 +10,7 @@ from ...meaning.vocabulary import normalise_label
 from ...model.lines import with_newline
 from ...model.prompt import Field, FieldForm, Message, Source, Span
 from ..expressions import slot_reference
-from .vocab import INLINE_ITEM, LABEL_LINE, Line, SECTION_LABEL, SEPARATOR, SLOT, Vocab, names_the_question, slot_kind, trim
+from .vocab import INLINE_ITEM, LABEL_LINE, Line, SECTION_LABEL, SEPARATOR, SLOT, Vocab, names_the_question, section_label, slot_kind, trim
 from .instructions import looks_like_instruction, opens_with_imperative
 from .headers import inline_field, split_items, with_space
 from .sources import LONE_TAG, by_position, cut_last_source, first_value, strip_blank_edges, titled_by_field
@@ -96,8 +96,7 @@ def _after_the_context_label(line: Line, vocab: Vocab) -> Line:
 def _opens_the_context(line: Line, vocab: Vocab) -> bool:
     if LONE_TAG.match(line.lower):
         return True
-    section = SECTION_LABEL.match(line.lower)
-    return bool(section) and normalise_label(section["dspy"] or section["md"] or section["plain"]) in vocab.context_labels
+    return section_label(line.lower) in vocab.context_labels
 
 
 def _opens_a_part(body: list[Line], index: int, vocab: Vocab) -> bool:
@@ -348,8 +347,7 @@ def document_template(text: str, lines: list[Line], vocab: Vocab) -> list[Source
 def separated_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Message]) -> list[Source]:
     """Sources with no headers, only "---" lines between them, under a "Context:" label."""
     for index, line in enumerate(lines):
-        section = SECTION_LABEL.match(line.lower)
-        if not section or normalise_label(section["dspy"] or section["md"] or section["plain"]) not in vocab.context_labels:
+        if section_label(line.lower) not in vocab.context_labels:
             continue
         block = cut_last_source(lines[index + 1 :], vocab, messages, line.start)
         chunks: list[list[Line]] = [[]]

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 
 from ...meaning.values import number, parse_date
-from ...meaning.vocabulary import alternation, normalise_label
+from ...meaning.vocabulary import normalise_label
 from ...model.prompt import Field, FieldForm, Message, Source, Span
 from .vocab import LABEL_LINE, QUESTION_LINE, SECTION_LABEL, SLOT, Line, Vocab, names_the_question, slot_kind, speaks_of_context, trim
 from .instructions import looks_like_instruction, opens_with_imperative

@@ -250,8 +250,14 @@ def _announced_as_context(lower: str, at: int, vocab: Vocab) -> bool:
     if not before:
         above = lower[: max(line_start - 1, 0)].rstrip()
         before = above[above.rfind("\n") + 1 :].strip()
-    label = SECTION_LABEL.match(before)
-    return bool(label) and normalise_label(label["dspy"] or label["md"] or label["plain"]) in vocab.context_labels
+    return section_label(before) in vocab.context_labels
+
+
+def section_label(text: str) -> str | None:
+    """The name a line gives as a section's label ("Context:", "## Sources", "[[ ## context ## ]]"), normalised;
+    None for any other line."""
+    section = SECTION_LABEL.match(text)
+    return normalise_label(section["dspy"] or section["md"] or section["plain"]) if section else None
 
 
 def consecutive_prompts(text: str) -> list[tuple[int, int]]:
