@@ -16,6 +16,8 @@ CONCEPTS = {
         "score", "_score", "scores", "rerank_score", "rerankerScore", "@search.rerankerScore", "@search.score",
         "vector_distance", "cosineSimilarity", "similarity", "relevance", "relevancy_score", "bm25", "hybrid score",
         "Match score", "confidence", "doc.meta.get('similarity')", "hit['_score']", "meta['relevance_score']",
+        # Scores merged or rescaled by the pipeline.
+        "combined_score", "composite_score", "fusedScore", "rrf_score", "final_score", "weighted_score", "normalized_score",
     ],
     "date": [
         "date", "published_at", "publishedAt", "crawled_on", "as_of", "dateModified", "date_published", "last_updated",
@@ -39,7 +41,7 @@ def test_a_name_reads_as_its_concept(name, concept):
 
 
 # Names that look close but mean something else, or nothing a rule reports.
-NOT_REPORTED = ["valid", "is_valid", "invalid_reason", "distance_m", "ocr confidence", "applicants need a credit score", "title", "url", "author", "language", "category", "value", "meta.value"]
+NOT_REPORTED = ["valid", "is_valid", "invalid_reason", "distance_m", "ocr confidence", "applicants need a credit score", "combined risk score", "final credit score", "title", "url", "author", "language", "category", "value", "meta.value"]
 
 
 @pytest.mark.parametrize("name", NOT_REPORTED)
