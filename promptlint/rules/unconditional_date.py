@@ -1,10 +1,11 @@
 """A date on every source.
 
 ## What it does
-Flags dates rendered on every source (two or more sources, all dated, at least one
-of them not stale). A date is worth showing only when it is a warning: the source
-is older than `stale-after` days, rendered `(last updated YYYY-MM-DD)`. A single
-stale note on one source is the recommended form and is not flagged. A field is a
+Flags dates rendered on every source (two or more sources, all dated). A date is
+worth showing only when it is a warning: the source is older than `stale-after` days,
+rendered `(last updated YYYY-MM-DD)`. Stale notes in that form are the recommended
+form and are not flagged, on one source or on all; a plain `Date:` on every source is
+flagged even when every date has gone stale since (a logged prompt linted a year on). A field is a
 date by its name (`published_at`, `crawled_on`, `as_of`, `dateModified`, a `Year`), by its
 value when its name says nothing else, or in a template by the word after its slot
 when that prints it as a time before now (`({age} ago)`: the `relative-suffixes` list).
@@ -160,9 +161,11 @@ def check(prompt: Prompt, ctx: RuleContext):
     dated = [(source, _date_field(source, ctx.lexicon)) for source in prompt.sources]
     if any(found is None for _, found in dated):
         return
-    if all(is_stale(date, ctx) for _, (_, date) in dated):
-        return
+    # Stale dates already written as notes are the recommended form; any other date on every source is not,
+    # even when all of them have gone stale since (a logged prompt read a year later).
     dated = [(source, found) for source, found in dated if not (is_stale(found[1], ctx) and _canonical(*found))]
+    if not dated:
+        return
     fix = _fix(prompt, dated, ctx)
     for source, (field, date) in dated:
         yield ctx.finding(

@@ -1,0 +1,41 @@
+"""PL201 when every date on the sources has gone stale: a renderer that prints a date on every
+source still does, whatever the clock says when the prompt is read (a logged prompt a year on);
+only dates written as stale notes, the recommended form, are left alone. Generated over label
+forms and ages, each with a twin in the recommended form."""
+
+from __future__ import annotations
+
+import pytest
+
+from promptlint.engine.config import build
+from promptlint.engine.lint import fix_text, lint_text
+
+CONFIG = build({"today": "2026-12-02"}, "test")
+HEADERS = {
+    "line": "[{n}] {title}\nDate: {date}\n",
+    "inline": "[{n}] {title} (updated {date})\n",
+    "published": "[{n}] {title} (published: {date})\n",
+}
+DATES = {"a year and a half old": ["2025-06-22", "2025-05-02", "2025-04-30"], "ten years old": ["2016-01-04", "2015-11-30", "2015-03-08"]}
+TITLES = ["Returns Policy", "Shipping FAQ", "Warranty Terms"]
+
+
+def _prompt(header: str, dates: list[str]) -> str:
+    blocks = "\n".join(header.format(n=n, title=title, date=date) + f"Text of {title.lower()}.\n" for n, (title, date) in enumerate(zip(TITLES, dates), 1))
+    return f"Answer from the sources and cite them as [n].\n\n{blocks}\nQuestion: How long do I have?\n"
+
+
+@pytest.mark.parametrize("header", sorted(HEADERS))
+@pytest.mark.parametrize("age", sorted(DATES))
+def test_a_date_on_every_source_is_reported_when_all_have_gone_stale(header, age):
+    text = _prompt(HEADERS[header], DATES[age])
+    assert [f.code for f in lint_text(text, path="p.txt", config=CONFIG) if f.code == "PL201"] == ["PL201"] * 3
+    # The fix keeps each date, as the stale note it now is.
+    fixed = fix_text(text, path="p.txt", config=CONFIG)
+    assert [f"(last updated {date})" in fixed for date in DATES[age]] == [True] * 3
+
+
+@pytest.mark.parametrize("age", sorted(DATES))
+def test_stale_notes_on_every_source_are_the_recommended_form(age):
+    text = _prompt("[{n}] {title} (last updated {date})\n", DATES[age])
+    assert [f.code for f in lint_text(text, path="p.txt", config=CONFIG) if f.code == "PL201"] == []
