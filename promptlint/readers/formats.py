@@ -73,8 +73,10 @@ def for_suffix(suffix: str) -> Format:
 
 def for_text(suffix: str, text: str) -> Format:
     """The format a text reads as: by its suffix; a text with none (standard input given no
-    name) by what it is: a JSON document or JSON Lines of objects when it parses as one, else text."""
-    if suffix:
+    name) by what it is: a JSON document or JSON Lines of objects when it parses as one, else text.
+    A `.txt` file that is one JSON document whole (a request body or a set of prompts saved as
+    text) is read as JSON too: its keys say which string is which prompt."""
+    if suffix and suffix != ".txt":
         return for_suffix(suffix)
     if text.lstrip().startswith(("{", "[")):
         try:
@@ -82,6 +84,8 @@ def for_text(suffix: str, text: str) -> Format:
             return _BY_SUFFIX[".json"]
         except ValueError:
             pass
+        if suffix:
+            return for_suffix(suffix)
         lines = [line for line in text.splitlines() if line.strip()]
         if all(line.lstrip().startswith("{") and _parses(line) for line in lines):
             return _BY_SUFFIX[".jsonl"]

@@ -1067,10 +1067,22 @@ def test_check_reads_json_lines_on_standard_input_by_their_content(work):
 def test_standard_input_that_is_not_json_is_read_as_text(work, text):
     from promptlint.readers.formats import for_text
 
-    assert for_text("", text).name == "text"
-    assert for_text(".txt", '{"messages": []}').name == "text"
+    assert for_text("", text).name == for_text(".txt", text).name == "text"
     assert for_text("", '{"messages": []}').name == "json"
     assert for_text("", '{"messages": []}\n\n{"messages": []}\n').name == "jsonl"
+    # A named file's suffix decides, but for a .txt that is one JSON document whole.
+    assert for_text(".txt", '{"messages": []}').name == "json"
+    assert for_text(".txt", '{"messages": []}\n\n{"messages": []}\n').name == "text"
+    assert for_text(".md", '{"messages": []}').name == "text"
+
+
+def test_prompts_saved_as_json_in_a_txt_file_are_read_apart(work):
+    # Read as one text, the second prompt stood after the first one's question as static instructions.
+    prompts = {"system": "Answer from the context only.", "human": "Context:\n{context}\n\nQuestion: {input}\nAnswer:",
+               "classification": "You are the scope filter. Answer YES if the question is about the course, else NO. " * 6}
+    (work / "prompts.txt").write_text(json.dumps(prompts, indent=2), encoding="utf-8")
+    result = check("--output-format", "concise", "--select", "PL305", "prompts.txt")
+    assert (result.exit_code, result.stdout) == (0, "")
 
 
 # ---- check, --diff and --fix count the same fixes ----
