@@ -17,7 +17,7 @@ from promptlint.engine.config import build
 from promptlint.engine.lint import lint_text
 from promptlint.model.prompt import PartKind, Span
 from promptlint.readers.segment import segment_text, text_lines, words
-from promptlint.readers.segment.examples import example_spans
+from promptlint.readers.segment.examples import code_spans, example_spans
 
 CONFIG = build({"today": "2026-12-02"}, "test")
 
@@ -389,3 +389,34 @@ def test_worked_exchanges_under_an_example_heading_in_any_language_are_static(he
     exchanges = "\n\n".join(f"{asked}: Example question number {n}?\n{answered}: Example answer number {n}." for n in range(1, 4))
     text = f"You answer staff questions from the reference documents.\n\n{heading}\n\n{exchanges}\n"
     assert segment_text(text).questions == []
+
+
+# A page that documents code: prose, then program code in fenced blocks whose slots are the code's own.
+CODE_LINES = ['print(f"Prompt: {input}")', 'msg = "Question: {question}".format(question=q)', "const text = `Context: ${context}`;", 'echo "{query}"']
+CODE_FENCES = ["python", "py", "js", "ts", "bash"]
+
+
+def _documented(fence: str, code: str) -> str:
+    return f"# Guard your RAG chain\n\nWe log the prompt at each step of the chain.\n\n```{fence}\n{code}\n```\n\n{TAIL}\n"
+
+
+@pytest.mark.parametrize("code", CODE_LINES)
+@pytest.mark.parametrize("fence", CODE_FENCES)
+def test_a_slot_inside_program_code_is_the_codes_own(fence, code):
+    text = _documented(fence, code)
+    assert segment_text(text).assembled
+    assert [f.code for f in lint_text(text, path="guide.md", config=CONFIG)] == []
+
+
+@pytest.mark.parametrize("code", CODE_LINES)
+@pytest.mark.parametrize("fence", ["", "json", "text"])
+def test_a_slot_in_a_fence_that_names_no_program_language_stays_live(fence, code):
+    assert not segment_text(_documented(fence, code)).assembled
+
+
+@pytest.mark.parametrize("fence", CODE_FENCES)
+def test_a_slot_alone_in_a_code_block_fills_it_with_this_requests_code(fence):
+    text = f"Review the code below.\n\n```{fence}\n{{code}}\n```\n\n{TAIL}\n"
+    lower = text.lower()
+    assert not segment_text(text).assembled
+    assert code_spans(text_lines(text, lower), words()) == []

@@ -18,7 +18,7 @@ from ..jsonsources import json_sources
 from .vocab import LABEL_LINE, SLOT, Line, SlotNames, Vocab, consecutive_prompts, is_prompt_text, lowercase, may_hold_slot, slot_kind, text_lines, words
 from .instructions import imperative_aside, looks_like_instruction, opens_with_imperative
 from .messages import role_messages
-from .examples import blank_out, end_before, example_spans, is_template
+from .examples import blank_out, code_spans, end_before, example_spans, is_template
 from .sources import by_position, text_sources, unwrapped_context
 from .records import document_template, list_sources, record_sources, separated_sources
 from .xml import widen_to_container, xml_sources
@@ -55,11 +55,16 @@ def segment_text(
     vocab = words(names, lexicon)
     lines = text_lines(text, lower)
     shown = _examples(text, lower, lines, vocab, messages, known)
+    # Program code in fenced blocks is shown like an example, and its slots are the code's: a text whose
+    # only slots are there (a page that documents code) is as it was sent.
+    code = code_spans(lines, vocab) if "```" in text or "~~~" in text else []
+    assembled = _assembled(blank_out(text, code), blank_out(lower, code)) if code else _assembled(text, lower)
+    shown = SpanSet(shown + code).spans if code else shown
     if not shown:
-        return _read(text, lower, lines, vocab, messages, known, shown, _assembled(text, lower))
+        return _read(text, lower, lines, vocab, messages, known, shown, assembled)
     # What an example shows is read as nothing: every reading sees blanks there, at the same offsets.
     seen, seen_lower = blank_out(text, shown), blank_out(lower, shown)
-    prompt = _read(seen, seen_lower, text_lines(seen, seen_lower), vocab, messages, known, shown, _assembled(text, lower))
+    prompt = _read(seen, seen_lower, text_lines(seen, seen_lower), vocab, messages, known, shown, assembled)
     return dataclasses.replace(prompt, text=text, lower=lower)
 
 

@@ -222,6 +222,26 @@ def _fenced(lines: list[Line]) -> list[Span]:
     return [Span(opening.start, closing.end) for opening, closing in zip(fences[::2], fences[1::2])]
 
 
+# A fence's opening line and the language its info string names ("```python", "~~~ ts").
+_CODE_FENCE = re.compile(r"\s*(?:```|~~~)\s*([\w+#-]+)")
+
+
+def code_spans(lines: list[Line], vocab: Vocab) -> list[Span]:
+    """Fenced blocks of program code (the fence names the language: "```python"). A slot written inside the
+    code (`print(f"Prompt: {input}")`, a dict's braces) is the code's own, and the block is shown text like an
+    example; one alone on its line fills the block with this request's code ("```python\n{code}\n```")."""
+    fences = [line for line in lines if _FENCE.match(line.lower)]
+    found = []
+    for opening, closing in zip(fences[::2], fences[1::2]):
+        language = _CODE_FENCE.match(opening.lower)
+        if language is None or language[1] not in vocab.code_languages:
+            continue
+        inside = [line for line in lines if opening.end < line.start and line.end < closing.start]
+        if not any(SLOT.fullmatch(line.lower.strip()) for line in inside):
+            found.append(Span(opening.start, closing.end))
+    return found
+
+
 def _exchanges(lines: list[Line], vocab: Vocab) -> list[Span]:
     """Paragraphs that write out a few-shot exchange: a line asking ("Q: ...", "User: ...") and after
     it a line answering with its answer written ("A: Paris."). The live exchange leaves the answer

@@ -55,6 +55,7 @@ class Vocab:
     example_word: re.Pattern[str]  # a cue as whole words of a label or an element's name ("few shot examples")
     example_asking: frozenset[str]  # labels of a written-out exchange's asking line ("Q", "User")
     example_answers: frozenset[str]  # and of its answering line ("A", "Assistant")
+    code_languages: frozenset[str]  # what a code fence's info string says its block is in ("python")
     answer_cues: frozenset[str]  # labels of the line a completion prompt ends on ("Helpful Answer:")
     sequence_starts: tuple[str, ...]  # the special tokens that open a sequence ("<|begin_of_text|>")
     log_line: re.Pattern[str]  # a text that opens with a log level ("[WARN] ...", "Error: ..."): written for a person
@@ -180,6 +181,7 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         example_word=re.compile(r"(?<!\w)(?:" + alternation(seg["example-cues"]) + r")(?!\w)"),
         example_asking=vocabulary.label_set(seg["example-asking-labels"]),
         example_answers=vocabulary.label_set(seg["example-answer-labels"]),
+        code_languages=frozenset(seg["code-fence-languages"]),
         instruction_opener=re.compile(r"\s*(?:" + alternation(seg["instruction-openers"]) + r")\b"),
         answer_cues=vocabulary.label_set(seg["answer-cues"]),
         sequence_starts=tuple(seg["sequence-starts"]),
