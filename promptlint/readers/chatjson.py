@@ -682,6 +682,33 @@ def _member_strings(record: _Node, positions: _Positions) -> list[tuple[str, Cha
     return list(zip(keys, reader.texts))
 
 
+@dataclass(frozen=True)
+class NotebookCell:
+    """A Jupyter notebook cell: its kind and its source's strings (one string, or a string a line)."""
+
+    kind: str  # code, markdown or raw
+    source: tuple[ChatText, ...]
+
+
+def notebook_cells(raw: str) -> list[NotebookCell] | None:
+    """The cells of a .ipynb file, each string placed in the file; None when it holds no cell list."""
+    positions = _Positions(raw)
+    cells = _Parser(raw, positions).parse(0, len(raw)).get("cells", "array")
+    if cells is None:
+        return None
+    reader = _Record(0, positions)
+    found = []
+    for number, cell in enumerate(cells.value):
+        kind, source = cell.get("cell_type", "string"), cell.get("source")
+        lines = [source] if source is not None and source.kind == "string" else source.value if source is not None and source.kind == "array" else []
+        first = len(reader.texts)
+        for index, line in enumerate(lines):
+            if line.kind == "string":
+                reader.add(f"cells[{number}].source[{index}]", "", line)
+        found.append(NotebookCell(kind.value if kind else "", tuple(reader.texts[first:])))
+    return found
+
+
 def parse_chat_jsonl(raw: str) -> list[list[ChatText] | JsonSyntaxError]:
     """The texts of each non-blank line, or its error, so one bad line spoils no other."""
     positions = _Positions(raw)

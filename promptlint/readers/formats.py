@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from .codefile import read_javascript, read_python
 from .document import Document, Input
 from .jsonfile import read_json, read_jsonl
+from .notebook import read_notebook
 from .textfile import read_jinja, read_prompty, read_text
 from .yamlfile import read_yaml
 
@@ -54,6 +55,8 @@ FORMATS = (
     Format("python", (".py",), read_python, ("*.py",), code=True),
     Format("javascript", JAVASCRIPT, read_javascript, tuple(f"*{suffix}" for suffix in JAVASCRIPT), code=True),
     Format("yaml", (".yaml", ".yml"), read_yaml, ("*.prompt.yml", "*.prompt.yaml")),
+    # A Jupyter notebook: its code cells, read as Python (see notebook). Taken when named, or in a prompt folder.
+    Format("notebook", (".ipynb",), read_notebook, code=True),
 )
 _BY_SUFFIX = {suffix: f for f in FORMATS for suffix in f.suffixes}
 # What `file-types` can say a file is, and the suffix that reads a file as that.

@@ -938,7 +938,7 @@ def test_a_document_the_request_does_not_hold_the_text_of_is_named_in_one_notice
 # ---- a run that checks nothing says so ----
 
 NOTHING_UNDER_RAG = (
-    "warning: No prompt files found under rag/ (a folder walk takes .txt, .md, .json, .jsonl, .ndjson, .yaml and .yml "
+    "warning: No prompt files found under rag/ (a folder walk takes .txt, .md, .json, .jsonl, .ndjson, .yaml, .yml and .ipynb "
     "only under prompts/, prompt/ or templates/; name the files or set include)\n"
 )
 

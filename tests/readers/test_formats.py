@@ -29,7 +29,7 @@ def test_other_suffixes_read_as_text(suffix):
 
 
 def test_file_types_are_the_formats():
-    assert FILE_TYPES == {"text": ".txt", "jinja": ".j2", "json": ".json", "jsonl": ".jsonl", "prompty": ".prompty", "python": ".py", "javascript": ".ts", "yaml": ".yaml"}
+    assert FILE_TYPES == {"text": ".txt", "jinja": ".j2", "json": ".json", "jsonl": ".jsonl", "prompty": ".prompty", "python": ".py", "javascript": ".ts", "yaml": ".yaml", "notebook": ".ipynb"}
 
 
 # One prompt file per format, with what its reader makes of it: (kind, syntax of each prompt).
@@ -42,6 +42,7 @@ READ = {
     "python": ('PROMPT = "Context: {context}\\nQuestion: {question}"\n', "python", ["text"]),
     "javascript": ("const QA_PROMPT = `Context: ${context}\\nQuestion: ${question}`;\n", "javascript", ["text"]),
     "yaml": ("template: 'Answer: {question}'\n", "yaml", ["text"]),
+    "notebook": ('{"cells": [{"cell_type": "code", "source": ["PROMPT = \\"Context: {context}\\\\nQuestion: {question}\\"\\n"]}]}', "json", ["text"]),
 }
 
 

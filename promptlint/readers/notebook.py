@@ -1,0 +1,111 @@
+"""Jupyter notebooks: the code cells read as one Python module, in cell order, as the kernel runs them.
+
+A notebook is JSON, each line of a cell one string: the module is those strings joined, and each of
+its characters is placed where the file writes it, so that a finding points at its own line. Nothing
+in a notebook is edited: a fix would have to be written back through the JSON of every line it
+touches. IPython's own syntax (`%pip install`, `!ls`, a `%%bash` cell) is no Python: its lines are
+read as comments. A cell that still does not parse alone is left out, and said so.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import replace
+
+from ..model.lines import line_column, line_starts
+from . import chatjson
+from .document import Document, DocumentKind, Input, Prompt, syntax_error
+from .sourcemap import Anchored, CharOffsets, Pieces, Verbatim
+
+# A line of IPython's own syntax: a magic, a shell escape, or help (`?obj`).
+_IPYTHON_LINE = re.compile(r"[ \t]*[%!?]")
+
+
+def read_notebook(file: Input) -> Document:
+    try:
+        cells = chatjson.notebook_cells(file.raw)
+    except chatjson.JsonSyntaxError as error:
+        return file.document(DocumentKind.JSON, errors=[syntax_error(file.display, f"invalid notebook JSON: {error.message}", error.line, error.column)])
+    code = [cell.source for cell in cells or [] if cell.kind == "code" and cell.source]
+    if not code:
+        return file.document(DocumentKind.JSON)
+    module, offsets, cell_spans = _module(file.raw, code)
+    unread = []
+    for number, (start, end) in enumerate(cell_spans):
+        if not _parses(module[start:end]):
+            module = module[:start] + _blank(module[start:end]) + module[end:]
+            unread.append(f"not read: notebook code cell {number + 1} is not Python this reader parses")
+    from .codefile import read_python
+
+    document = read_python(Input(file.display, module, ".py", file.lexicon))
+    if document.errors:
+        return file.document(DocumentKind.JSON, unread=[*unread, "not read: its code cells do not parse as one module"])
+    starts = line_starts(module)
+    prompts = [replace(prompt, source=_placed(prompt.source, offsets, starts, file.raw)) for prompt in document.prompts]
+    return file.document(DocumentKind.JSON, prompts, unread=(*unread, *document.unread))
+
+
+def _module(raw: str, cells: list[tuple[chatjson.ChatText, ...]]) -> tuple[str, list[int], list[tuple[int, int]]]:
+    """The code cells joined into one module, the file offset of each of its characters (and of its end),
+    and each cell's span in it. IPython lines are made comments, character for character."""
+    parts: list[str] = []
+    offsets: list[int] = []
+    spans = []
+    at = 0
+    for strings in cells:
+        start = at
+        for string in strings:
+            text = string.text
+            offsets.extend(chatjson.raw_offset(string, raw, i) for i in range(len(text)))
+            parts.append(text)
+            at += len(text)
+        if not parts[-1].endswith("\n"):
+            # The line break between two cells stands at the end of the last string.
+            offsets.append(chatjson.raw_offset(strings[-1], raw, len(strings[-1].text)))
+            parts.append("\n")
+            at += 1
+        spans.append((start, at))
+    offsets.append(offsets[-1] if offsets else 0)
+    module = "".join(parts)
+    if module.lstrip().startswith("%%") or "%" in module or "!" in module or "?" in module:
+        module = _commented(module, spans)
+    return module, offsets, spans
+
+
+def _commented(module: str, spans: list[tuple[int, int]]) -> str:
+    """The module with each IPython line written as a comment of the same length; a cell magic
+    (`%%bash`) makes its whole cell one."""
+    lines = []
+    for start, end in spans:
+        cell = module[start:end]
+        if cell.lstrip().startswith("%%"):
+            lines.append(_blank(cell))
+            continue
+        lines.append("".join("#" + line[1:] if _IPYTHON_LINE.match(line) else line for line in cell.splitlines(keepends=True)))
+    return "".join(lines)
+
+
+def _blank(cell: str) -> str:
+    """A cell written as comments of the same length, line for line."""
+    return "".join(("#" + line[1:]) if line.strip() else line for line in cell.splitlines(keepends=True))
+
+
+def _parses(cell: str) -> bool:
+    try:
+        ast.parse(cell)
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+def _placed(source, offsets: list[int], starts: list[int], raw: str):
+    """A source map of the module made one of the notebook file; never editable (see the module's doc)."""
+    if isinstance(source, Verbatim):
+        return Pieces(tuple(offsets[source.begin : source.end + 1]))
+    if isinstance(source, CharOffsets):
+        return Pieces(tuple(offsets[offset] for offset in source.offsets))
+    if isinstance(source, Anchored):
+        at = offsets[min(starts[source.line - 1] + source.column - 1, len(offsets) - 1)]
+        return Anchored(*line_column(line_starts(raw), at))
+    return Anchored(1, 1)
