@@ -4,7 +4,10 @@
 Flags chunks that come from the same document (same document id or title) but are
 separated by chunks of other documents. Two sources of one title that each carry an
 identifier of another value (`ID: 91778`, `ID: 91770`) are two items that share a name,
-not two chunks of one document, unless a field names their document.
+not two chunks of one document, unless a field names their document. When the citation
+keys repeat (`[Source 1]` on three chunks, `[Source 2]` on two), each key names a document,
+whatever the titles say. An entry with no text under it (`[1] Engineering — https://...`
+in a source index after the sources) names a document; it is no chunk of it.
 
 ## Why is this bad?
 Grouped by document, sources tie with rank order overall and win on questions that
@@ -31,7 +34,9 @@ by their position in the document.
 ## Fix safety
 Unsafe: the sources are regrouped (groups in order of their best-ranked chunk,
 chunks by their ordinal when known, else in rank order) and the citation keys are
-renumbered to match. Chunk text moves intact but is never edited.
+renumbered to match. Chunk text moves intact but is never edited. When only the
+repeated keys tell the documents apart, there is no fix: the keys are what a
+renumbering would change.
 """
 
 from __future__ import annotations
@@ -78,19 +83,45 @@ def _told_apart(a: Source, b: Source, ctx: RuleContext) -> bool:
     return any(label in keys[1] and keys[1][label] != value for label, value in keys[0].items())
 
 
+def _chunks(prompt: Prompt) -> list[Source]:
+    """The sources that hold text: an entry with none (`[1] Engineering — https://...` in a source index after
+    the sources) names a document, it is no chunk of it."""
+    return [s for s in prompt.sources if s.repeated or prompt.text[s.content.start : s.content.end].strip()]
+
+
+def _document_of(source: Source, keyed: bool, ctx: RuleContext) -> str | None:
+    """Which document a chunk is from: by its key when keys repeat (`[Source 1]` on three chunks of one page,
+    whose titles name only a section), else by what names it (see Lexicon.document_of)."""
+    return f"[{source.key}]" if keyed else ctx.lexicon.document_of(source)
+
+
+def _keyed(sources: list[Source], ctx: RuleContext) -> bool:
+    """Whether the chunks' keys name their documents: every chunk has one, some key is on two chunks or
+    more, and chunks of one key never differ in what else names their document."""
+    if any(s.key is None or s.repeated for s in sources) or len({s.key for s in sources}) == len(sources):
+        return False
+    named: dict[str, str | None] = {}
+    return all(named.setdefault(s.key, ctx.lexicon.document_of(s)) == ctx.lexicon.document_of(s) for s in sources)
+
+
+def _named(source: Source, doc: str, keyed: bool) -> str:
+    return f"the document cited as [{source.key}]" if keyed else f"'{source.title or doc}'"
+
+
 def check(prompt: Prompt, ctx: RuleContext):
-    sources = prompt.sources
+    sources = _chunks(prompt)
+    keyed = _keyed(sources, ctx)
     seen: dict[str, Source] = {}
     previous = None
     for source in sources:
-        doc = ctx.lexicon.document_of(source)
+        doc = _document_of(source, keyed, ctx)
         if doc is not None and doc in seen and doc != previous and not _told_apart(seen[doc], source, ctx):
             yield ctx.finding(
                 prompt,
                 source.header,
-                f"{source_label(source)} is from '{source.title or doc}', like an earlier source, "
+                f"{source_label(source)} is from {_named(source, doc, keyed)}, like an earlier source, "
                 "but not next to it; group chunks of one document together",
-                fix=_regroup(prompt),
+                fix=None if keyed else _regroup(prompt),
                 tokens_text="",
             )
             return
