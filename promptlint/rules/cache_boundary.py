@@ -39,7 +39,9 @@ English and a few other languages (French, German, Spanish, Italian, Portuguese,
 task's words in Chinese, Japanese and Korean); a line in a language they do not hold does not count there.
 A "Context:" section in a prompt that puts no question to the model (no question label, no line
 ending in "?") is a static prompt's setting ("The user is a small business owner ..."), not data.
-With no context label, the data is what a sentence announces as pasted after it ("Given the following
+A JSON value of several lines that is the whole of a block under a title of its own ("--- FINDINGS ---",
+"Scan results:") is data the request filled in, as a slot alone under its label is, unless the title
+names the deployment's setup ("Tools:", "Output schema:"). With no context label, the data is what a sentence announces as pasted after it ("Given the following
 document, ...", "I was given the following JSON response"): a JSON value, or the lines up to a gap of
 two blank lines (or to the next part of the prompt).
 

@@ -105,7 +105,7 @@ def _read(
         sources = by_position([s for s in sources if s.span.start > examples[-1].start])
     block = json_block or (widen_to_container(lower, Span(sources[0].span.start, sources[-1].span.end), vocab) if sources else None)
     region = block or (None if sources else unwrapped)
-    parts = label_parts(text, lower, lines, vocab, sources, region, questions + rewritten, messages, shown)
+    parts = label_parts(text, lower, lines, vocab, sources, region, questions + rewritten, messages, shown, assembled)
     return Prompt(
         text=text,
         lower=lower,

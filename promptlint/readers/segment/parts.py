@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import json
 import re
 
 from ...meaning.vocabulary import normalise_label
@@ -25,11 +26,14 @@ def label_parts(
     questions: list[Span],
     messages: list[Message],
     examples: list[Span] = (),
+    assembled: bool = False,
 ) -> list[Part]:
-    """Label every non-blank stretch of the prompt as static or per-request; ``examples`` are static."""
+    """Label every non-blank stretch of the prompt as static or per-request; ``examples`` are static.
+    In an assembled prompt, a JSON value under a title of its own is the request's input (see _titled_json)."""
     parts: list[Part] = []
     if block is not None:
         parts.append(Part(PartKind.SOURCES, block, "the sources"))
+    parts += _titled_inputs(text, lines, vocab, [p.span for p in parts] + list(examples), assembled)
     for question in questions:
         if block is None or not block.contains(question):
             parts.append(Part(PartKind.QUESTION, Span(_label_start(lower, question), _label_end(lower, question)), "the question"))
@@ -162,6 +166,37 @@ def is_input(text: str, slot: Span, name: str, vocab: Vocab) -> bool:
     while end > 0 and text[end - 1] in " \t\r\n":
         end -= 1
     return _BLOCK_TITLE.fullmatch(text[text.rfind("\n", 0, end) + 1 : end].lower()) is not None
+
+
+def _titled_inputs(text: str, lines: list[Line], vocab: Vocab, taken: list[Span], assembled: bool) -> list[Part]:
+    """In an assembled prompt, the JSON values under titles of their own (see _titled_json) that no part
+    found before holds; in a template, literal JSON is the template's own text."""
+    if not assembled or ("[" not in text and "{" not in text):
+        return []
+    return [Part(PartKind.INPUT, span, PART_LABELS[PartKind.INPUT]) for span in _titled_json(text, lines, vocab) if not any(span.overlaps(t) for t in taken)]
+
+
+def _titled_json(text: str, lines: list[Line], vocab: Vocab) -> list[Span]:
+    """JSON values of several lines, each the whole of a block under a title of its own ("--- FINDINGS ---",
+    "Search results:"): in a prompt as it was sent, data the request filled in where a template had its slot
+    (see is_input), unless the title names the deployment's setup ("Tools:", "Output schema:")."""
+    found, decoder = [], json.JSONDecoder()
+    title: Line | None = None
+    for line in lines:
+        if line.blank:
+            continue
+        opening = line.text.lstrip()
+        if title is not None and opening[:1] in "[{" and (found == [] or found[-1].end <= line.start):
+            start = line.start + len(line.text) - len(opening)
+            try:
+                _, end = decoder.raw_decode(text, start)
+            except ValueError:
+                end = -1
+            label = normalise_label(title.lower.strip(" \t-=~#:*_<>"))
+            if end > line.end and not text[end : text.find("\n", end) if "\n" in text[end:] else len(text)].strip() and not holds_setup(label, vocab):
+                found.append(Span(start, end))
+        title = line if _BLOCK_TITLE.fullmatch(line.lower) else None
+    return found
 
 
 def _slot_parts(text: str, line: Line, slots: list[tuple[Span, str]]) -> list[Part]:
