@@ -5,8 +5,8 @@ Flags chunks that come from the same document (same document id or title) but ar
 separated by chunks of other documents. Two sources of one title that each carry an
 identifier of another value (`ID: 91778`, `ID: 91770`) are two items that share a name,
 not two chunks of one document, unless a field names their document. When the citation
-keys repeat (`[Source 1]` on three chunks, `[Source 2]` on two), each key names a document,
-whatever the titles say. An entry with no text under it (`[1] Engineering — https://...`
+keys number documents and are reused (`[Source 1]` on three chunks, `[Source 2]` on two: keys 1
+to n, at most one for two chunks), each key names a document, whatever the titles say. An entry with no text under it (`[1] Engineering — https://...`
 in a source index after the sources) names a document; it is no chunk of it.
 
 ## Why is this bad?
@@ -96,9 +96,11 @@ def _document_of(source: Source, keyed: bool, ctx: RuleContext) -> str | None:
 
 
 def _keyed(sources: list[Source], ctx: RuleContext) -> bool:
-    """Whether the chunks' keys name their documents: every chunk has one, some key is on two chunks or
-    more, and chunks of one key never differ in what else names their document."""
-    if any(s.key is None or s.repeated for s in sources) or len({s.key for s in sources}) == len(sources):
+    """Whether the chunks' keys name their documents: every chunk has one, the keys number the documents
+    1 to n and are reused (at most one key for two chunks), and chunks of one key never differ in what else
+    names their document."""
+    keys = {s.key for s in sources}
+    if any(s.key is None or s.repeated for s in sources) or 2 * len(keys) > len(sources) or keys != {str(n) for n in range(1, len(keys) + 1)}:
         return False
     named: dict[str, str | None] = {}
     return all(named.setdefault(s.key, ctx.lexicon.document_of(s)) == ctx.lexicon.document_of(s) for s in sources)

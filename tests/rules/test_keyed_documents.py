@@ -54,3 +54,9 @@ def test_a_source_index_after_the_sources_is_no_chunk(index):
         f"[{key}] {title}\n{body}" for key, title, body in zip([1, 2, 3], ["Engineering", "Fees", "Hostel"], TEXTS)
     ) + "\n\n" + INDEXES[index] + "Question: what is the fee?\n"
     assert _pl301(text) == []
+
+
+@pytest.mark.parametrize("header", sorted(HEADERS))
+def test_repeated_identifiers_that_number_no_documents_are_no_document_keys(header):
+    # A reference list's ids ([25430763](https://...) cited twice) repeat, but no renderer numbered documents 1 to n.
+    assert _pl301(_prompt([25430763, 206561241, 25430763, 206561241, 25430763], header, "")) == []
