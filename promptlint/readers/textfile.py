@@ -3,12 +3,14 @@ stands in the file verbatim."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import yaml
 
 from ..model.prompt import Syntax
 from .document import Document, DocumentKind, Input, Prompt, syntax_error
+from .segment.vocab import SLOT, may_hold_slot
 from .sourcemap import Verbatim
 
 
@@ -18,7 +20,7 @@ def read_text(file: Input) -> Document:
     that documents a prompt in fenced blocks holds those blocks."""
     raw = file.raw
     syntax = Syntax.JINJA if file.suffix == ".prompt" and ("{%" in raw or "{{" in raw) else Syntax.TEXT
-    pieces = _fenced_prompts(file) if file.suffix == ".md" else []
+    pieces = (_fenced_prompts(file) if file.suffix == ".md" else []) or _sectioned_prompts(file)
     if not pieces and syntax == Syntax.TEXT:
         from .segment import consecutive_prompts
 
@@ -95,6 +97,74 @@ def _record_header_end(file: Input) -> int | None:
         elif len(line.split()) > _BANNER_WORDS or line.rstrip().endswith((".", "!", "?")):
             return None  # prose: a prompt of its own, not a record's header
     return None
+
+
+# A section's title over a rule of "=" or "-" ("1. SYSTEM PROMPT TEMPLATE" then "====="): a heading of a few words.
+_RULE = re.compile(r"[ \t]*(?P<mark>=|-)(?P=mark){2,}[ \t]*")
+_HEADING_WORDS = 12
+_BANNER_RULE = 10
+# What a title says beside its name: its number ("1."), a note in parentheses, a subtitle after a colon.
+_TITLE_EXTRAS = re.compile(r"^\s*\d+[.)]\s*|\s*\([^)]*\)|:.*$")
+
+
+def _sectioned_prompts(file: Input) -> list[tuple[int, int]]:
+    """Where the prompts of a text that documents them stand: when two or more sections are titled by a
+    heading over a rule ("1. SYSTEM PROMPT (LLM)" then "=====", "3. CONFIGURATION PARAMETERS" ...), the
+    sections whose titles name a prompt are the prompts, and the rest (settings, notes on a run, the log's
+    own header) is none. When the sections that name no prompt hold slots and a prompt's section holds none
+    ("System prompt", then "Context" over `{context}`), the headings are one prompt's own parts."""
+    raw = file.raw
+    sections = _titled_sections(raw, file.lexicon) if "==" in raw or "--" in raw else []
+    named = [_ruled_prompt(file, start, end) for prompt, start, end in sections if prompt and raw[start:end].strip()]
+    others = [(start, end) for prompt, start, end in sections if not prompt]
+    if not named or not others or (any(_has_slot(raw, *span) for span in others) and not any(_has_slot(raw, *span) for span in named)):
+        return []
+    return named
+
+
+def _titled_sections(raw: str, lexicon) -> list[tuple[bool, int, int]]:
+    """Each section under a heading (see _is_heading), when there are two or more: whether its title
+    names a prompt, and its span, up to the rule over the next title."""
+    lines = raw.split("\n")
+    starts = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
+    headings = [i for i in range(len(lines) - 1) if _is_heading(lines, i)]
+    if len(headings) < 2:
+        return []
+    sections = []
+    for index, end_line in zip(headings, [*headings[1:], len(lines)]):
+        if _RULE.fullmatch(lines[end_line - 1]) and end_line - 1 > index + 1:
+            end_line -= 1  # the rule over the next title
+        # Named by its last word: "User prompt template" is a prompt, a "PROMPT LOG" or "Prompt design rationale" is none.
+        words = re.findall(r"[^\W\d_]+", _TITLE_EXTRAS.sub("", lines[index]))
+        sections.append((bool(words) and lexicon.means(words[-1], "prompt"), starts[index + 2], min(starts[end_line], len(raw))))
+    return sections
+
+
+# A label alone that announces the prompt under it ("Full Prompt Sent to LLM:"), then a rule that opens it.
+_ANNOUNCED = re.compile(r"^[ \t]*(?P<label>[^\W\d][\w .-]{0,40}):[ \t]*\n[ \t]*-{3,}[ \t]*\n", re.MULTILINE)
+_CLOSING_RULE = re.compile(r"^[ \t]*-{3,}[ \t]*$", re.MULTILINE)
+
+
+def _ruled_prompt(file: Input, start: int, end: int) -> tuple[int, int]:
+    """A section's prompt: the block between two rules under a label that announces it (a worked example's
+    "Question: ...", then "Full Prompt Sent to LLM:" and the prompt between "---" lines), else the section."""
+    for label in _ANNOUNCED.finditer(file.raw, start, end):
+        if any(file.lexicon.means(word, "prompt") for word in label["label"].split()):
+            closing = _CLOSING_RULE.search(file.raw, label.end(), end)
+            return label.end(), closing.start() if closing else end
+    return start, end
+
+
+def _has_slot(raw: str, start: int, end: int) -> bool:
+    return may_hold_slot(raw[start:end]) and SLOT.search(raw[start:end].lower()) is not None
+
+
+def _is_heading(lines: list[str], index: int) -> bool:
+    """A title over a rule as long as a banner ("=====" under it, ten marks or more, or as long as the title):
+    a short "---" is a separator, as prompts write between their parts."""
+    title, rule = lines[index].strip(), lines[index + 1].strip()
+    return (bool(title) and _RULE.fullmatch(rule) is not None and len(rule) >= min(_BANNER_RULE, len(title)) and _RULE.fullmatch(title) is None
+            and len(title.split()) <= _HEADING_WORDS and not title.endswith((".", ",", ";", ":")))
 
 
 _FENCE = re.compile(r"^(?P<fence>```|~~~)[^\n]*\n(?P<body>.*?)^(?P=fence)[ \t]*$", re.MULTILINE | re.DOTALL)
