@@ -10,6 +10,10 @@ derived text) and instruction lines (PL103) are not counted again here (an empty
 "Published    :", is reported by none and is counted), nor are fence lines (`-----`, a code
 fence) that only mark where the text begins and ends.
 
+A header line alone that names the source and carries no labelled field of its own (`[1] Civil
+Code – Article 466 (Repayment of loans), Clause 5 (similarity: 0.67)`, its score left to PL102) is
+its title and outline as written, which the canonical header keeps: not measured, however long.
+
 Only a wrapper a renderer certainly repeats around retrieved text is measured: a request
 body's document blocks (whose own structure, the provider's, is not counted), or a source
 whose skeleton (the wrapper with its values and digits masked) at least one other source
@@ -54,7 +58,7 @@ from ..canonical.chunks import to_chunk
 from ..canonical.render import render_header
 from ..meaning import tokens
 from ..meaning.lexicon import Lexicon
-from ..model.prompt import Prompt, Source, Span
+from ..model.prompt import Prompt, Source, SourceStyle, Span
 from ._context import RuleContext
 from ._fields import source_label
 
@@ -126,6 +130,16 @@ def _wrapper(prompt: Prompt, source: Source, lexicon: Lexicon) -> str:
     return _FENCE.sub("", _outside(prompt, source, skip + [source.content]))
 
 
+def _named_only(prompt: Prompt, source: Source, lexicon: Lexicon) -> bool:
+    """Whether a source's wrapper is one header line that names it and nothing else: no line of its own
+    beside it, and no labelled field that no other rule reports ("[1] Civil Code – Article 466 (Repayment),
+    Clause 5"). Its words are the document's title and outline as written, which the canonical header keeps."""
+    before, after = prompt.text[source.span.start : source.content.start].strip(), prompt.text[source.content.end : source.span.end].strip()
+    if source.style != SourceStyle.TEXT or source.wrapper_lines or "\n" in before or after:
+        return False
+    return all(not f.label or lexicon.reported(f.label) for f in source.fields)
+
+
 def _canonical_header(prompt: Prompt, source: Source, ctx: RuleContext) -> str:
     return render_header(to_chunk(prompt, source), source.key or source.position + 1, today=ctx.today) + "\n"
 
@@ -134,7 +148,7 @@ def check(prompt: Prompt, ctx: RuleContext):
     budget = ctx.options["wrapper-budget"]
     # A source template's wrapper holds slots, not the text the model gets: not measurable.
     # Cheap bound first: a wrapper this short needs no encoding, nor the sources read as a renderer's units.
-    over = [(s, w) for s in prompt.sources if not s.repeated and tokens.at_most(w := _wrapper(prompt, s, ctx.lexicon)) > budget]
+    over = [(s, w) for s in prompt.sources if not s.repeated and tokens.at_most(w := _wrapper(prompt, s, ctx.lexicon)) > budget and not _named_only(prompt, s, ctx.lexicon)]
     # A wrapper written as the canonical header costs exactly what it would: never more, so neither
     # is counted (a clean prompt in the canonical layout then loads no tokenizer), nor are the
     # sources read as a renderer's units.

@@ -204,3 +204,31 @@ def test_the_saving_threshold_is_reached_both_ways():
     zero = build({"today": "2026-12-02", "rules": {"wrapper-overhead": {"min-saving": 0}}}, "test")
     savings = {f.tokens for extra in EXTRA_LINES for f in lint_text(_groundmd(extra), path="t.txt", config=zero) if f.code == "PL402"}
     assert min(savings) < 10 <= max(savings)
+
+
+# A header line alone that names its source: the document's title and outline as written, in any
+# language, with at most a field another rule reports. The twin puts labelled fields no rule reports
+# on lines of their own, a renderer's wrapper, which is measured as before.
+NAMED = {
+    "vietnamese": ("Bộ Luật Dân Sự – Điều 466 (Nghĩa vụ trả nợ của bên vay), Khoản {n}", "Chương XVI Điều 466 quy định nghĩa vụ trả nợ của bên vay."),
+    "english": ("Consolidated Consumer Credit Regulations – Part IV (Obligations of borrowers and lenders), Section {n}, Subsection (b)",
+                "A borrower who fails to repay on the due date owes interest on the overdue amount."),
+}
+LABELLED = "Author: Legal Department\nDepartment: Compliance and Risk\nCategory: Consumer lending regulation\nLanguage: English\nAudience: Internal staff only\n"
+
+
+def _legal(header: str, text: str, lines: str = "") -> str:
+    blocks = "\n\n".join(f"[{n}] {header.format(n=n)} (similarity: 0.6{n})\n{lines}{text}" for n in (1, 2, 3))
+    return f"Answer only from the context.\n\nCONTEXT:\n{blocks}\n\nQuestion: what interest is owed?\n"
+
+
+@pytest.mark.parametrize("language", sorted(NAMED))
+def test_a_header_line_that_only_names_its_source_is_no_wrapper_overhead(language):
+    codes = [f.code for f in lint_text(_legal(*NAMED[language]), path="p.txt", config=CONFIG)]
+    assert "PL402" not in codes and codes.count("PL102") == 3
+
+
+@pytest.mark.parametrize("language", sorted(NAMED))
+def test_labelled_fields_no_rule_reports_are_measured_beside_it(language):
+    codes = [f.code for f in lint_text(_legal(*NAMED[language], lines=LABELLED), path="p.txt", config=CONFIG)]
+    assert codes.count("PL402") == 3
