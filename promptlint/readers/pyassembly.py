@@ -84,13 +84,40 @@ class _Built:
         return True
 
     def _grown_per_item(self, loop: ast.stmt) -> None:
-        """A string a loop adds to holds one piece per item: no longer a text of literals, a slot by its name."""
+        """A string a loop adds to holds one piece per item. A text of the function's own that a `for` loop
+        only adds to (`prompt += "\\n\\n" + doc`) goes on with the items as one slot, named by what the loop
+        iterates (`{docs}`), as a comprehension joined over it reads; any other string the loop writes is no
+        longer a text of literals."""
+        grown = self._grown_text(loop)
         for node in ast.walk(loop):
             if isinstance(node, (ast.Assign, ast.AugAssign)):
                 for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                    if isinstance(target, ast.Name):
+                    if isinstance(target, ast.Name) and target.id != grown:
                         self.strings.pop(target.id, None)
                         self.values.pop(target.id, None)
+        if grown is not None:
+            self.strings[grown] = self.strings[grown] + [ast.FormattedValue(value=loop.iter, conversion=-1)]
+            self.values[grown].append(loop)
+
+    def _grown_text(self, loop: ast.stmt) -> str | None:
+        """The one text of the function's own a `for` loop over a name only adds to, at the top of its body."""
+        if not isinstance(loop, ast.For) or not isinstance(loop.iter, ast.Name) or loop.orelse:
+            return None
+        targets = {name for statement in loop.body if (name := self._added_to(statement)) is not None}
+        if len(targets) != 1 or len(loop.body) != sum(self._added_to(s) is not None for s in loop.body):
+            return None
+        [name] = targets
+        return name if self.own_text(name) else None
+
+    @staticmethod
+    def _added_to(statement: ast.stmt) -> str | None:
+        """The name a statement adds text to: `x += ...`, or `x = x + ...`."""
+        if isinstance(statement, ast.AugAssign) and isinstance(statement.op, ast.Add) and isinstance(statement.target, ast.Name):
+            return statement.target.id
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
+            name = statement.targets[0].id
+            return name if _after(name, statement.value) is not None else None
+        return None
 
     def _statement(self, statement: ast.stmt) -> bool:
         """Read one statement that builds something; False for one that holds statements (or nothing to read)."""
@@ -106,7 +133,9 @@ class _Built:
         return False
 
     def _assigned(self, target: str, value: ast.AST) -> None:
-        if target == self.name and isinstance(value, (ast.List, ast.Tuple)):
+        if target in self.strings and (rest := _after(target, value)) is not None:
+            self._added(target, rest)  # `prompt = prompt + "..."`: an addition written out
+        elif target == self.name and isinstance(value, (ast.List, ast.Tuple)):
             self.parts = [self.pieces(e) for e in value.elts]
         else:
             self.strings[target] = self.pieces(value)
@@ -152,6 +181,20 @@ class _Built:
     def own_text(self, name: str) -> bool:
         """The local holds words of the function's own, not only what it was handed (`context = "\\n".join(docs)`)."""
         return any(isinstance(p, ast.Constant) and isinstance(p.value, str) and p.value.strip() for p in self.strings.get(name, ()))
+
+
+def _after(name: str, value: ast.AST) -> ast.expr | None:
+    """What `name + a + b` adds to ``name`` (`a + b`); None when the sum does not start with it."""
+    added = []
+    while isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+        added.append(value.right)
+        value = value.left
+    if not (isinstance(value, ast.Name) and value.id == name and added):
+        return None
+    rest = added.pop()
+    while added:
+        rest = ast.BinOp(left=rest, op=ast.Add(), right=added.pop())
+    return rest
 
 
 def returned_text(function: ast.FunctionDef | ast.AsyncFunctionDef, returned: ast.AST) -> ast.AST:

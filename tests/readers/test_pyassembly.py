@@ -233,3 +233,39 @@ def test_a_local_bound_to_a_helpers_text_is_read_as_that_text():
     [template] = [t for t in templates_in(HELPER_TEXT) if t.text.startswith("You are")]
     assert "- city: {request.city}\n- country: {request.country}\n\n\nUse the create_document tool" in template.text
     assert [(f.code, f.line) for f in lint_text(HELPER_TEXT, path="prompts.py")] == [("PL305", 12)]
+
+
+# A prompt a function grows in a loop over the retrieved items, then closes with its rules: the loop's
+# additions are one slot named by what it iterates, as a comprehension joined over it reads.
+GROWN_RULES = ("Remember: do not repeat the context word for word. Answer in plain language.\\n"
+               "Keep every answer under 300 words and never invent facts the contexts do not hold.\\n")
+GROWTHS = {"+=": "prompt += {piece}", "= prompt +": "prompt = prompt + {piece}"}
+PIECES = ['"\\n\\n" + doc["content"]', 'f"\\n[{{doc.id}}] {{doc.text}}"', '"\\n---\\n" + str(doc)']
+
+
+def _grown(growth: str, piece: str, iterated: str = "docs", after: str = GROWN_RULES) -> str:
+    add = GROWTHS[growth].format(piece=piece)
+    return (f"def build_prompt(question, {iterated}):\n"
+            f'    prompt = "You answer from the search results below. Use only them.\\nHere are the results:"\n'
+            f"    for doc in {iterated}:\n        {add}\n"
+            f'    prompt = prompt + "\\n{after}Question: " + question\n'
+            f"    return prompt\n")
+
+
+@pytest.mark.parametrize("piece", PIECES)
+@pytest.mark.parametrize("growth", sorted(GROWTHS))
+def test_a_prompt_grown_over_the_retrieved_items_is_read_whole(growth, piece):
+    # (A loop body's own per-item string may be read beside it, as the sources' template.)
+    [template] = [t for t in templates_in(_grown(growth, piece)) if t.text.startswith("You answer from the search results below.")]
+    assert "{docs}" in template.text and template.text.endswith("Question: {question}")
+    assert [f.code for f in lint_text(_grown(growth, piece), path="p.py") if f.code == "PL305"] == ["PL305"]
+
+
+@pytest.mark.parametrize("growth", sorted(GROWTHS))
+def test_the_twin_with_no_rules_after_the_items_is_clean(growth):
+    assert [f.code for f in lint_text(_grown(growth, PIECES[0], after=""), path="p.py") if f.code == "PL305"] == []
+
+
+def test_a_loop_that_does_more_than_add_leaves_the_text_unread_as_before():
+    code = _grown("+=", PIECES[0]).replace("    for doc in docs:\n", "    for doc in docs:\n        log(doc)\n")
+    assert all("{docs}" not in t.text for t in templates_in(code))
