@@ -41,8 +41,8 @@ def read_notebook(file: Input) -> Document:
     document = read_python(Input(file.display, module, ".py", file.lexicon))
     if document.errors:
         return file.document(DocumentKind.JSON, unread=[*unread, "not read: its code cells do not parse as one module"])
-    starts = line_starts(module)
-    prompts = [replace(prompt, source=_placed(prompt.source, offsets, starts, file.raw)) for prompt in document.prompts]
+    starts, file_starts = line_starts(module), line_starts(file.raw)
+    prompts = [replace(prompt, source=_placed(prompt.source, offsets, starts, file_starts)) for prompt in document.prompts]
     return file.document(DocumentKind.JSON, prompts, unread=(*unread, *document.unread))
 
 
@@ -68,7 +68,7 @@ def _module(raw: str, cells: list[tuple[chatjson.ChatText, ...]]) -> tuple[str, 
         spans.append((start, at))
     offsets.append(offsets[-1] if offsets else 0)
     module = "".join(parts)
-    if module.lstrip().startswith("%%") or "%" in module or "!" in module or "?" in module:
+    if any(mark in module for mark in "%!?"):
         module = _commented(module, spans)
     return module, offsets, spans
 
@@ -99,13 +99,12 @@ def _parses(cell: str) -> bool:
     return True
 
 
-def _placed(source, offsets: list[int], starts: list[int], raw: str):
-    """A source map of the module made one of the notebook file; never editable (see the module's doc)."""
+def _placed(source: Verbatim | CharOffsets | Anchored, offsets: list[int], starts: list[int], file_starts: list[int]) -> Pieces | Anchored:
+    """A source map of the module (one the Python reader gives, see codefile._code_source) made one of the
+    notebook file; never editable (see the module's doc)."""
     if isinstance(source, Verbatim):
         return Pieces(tuple(offsets[source.begin : source.end + 1]))
     if isinstance(source, CharOffsets):
         return Pieces(tuple(offsets[offset] for offset in source.offsets))
-    if isinstance(source, Anchored):
-        at = offsets[min(starts[source.line - 1] + source.column - 1, len(offsets) - 1)]
-        return Anchored(*line_column(line_starts(raw), at))
-    return Anchored(1, 1)
+    at = offsets[min(starts[source.line - 1] + source.column - 1, len(offsets) - 1)]
+    return Anchored(*line_column(file_starts, at))

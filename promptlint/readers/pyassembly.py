@@ -103,8 +103,8 @@ class _Built:
         """The one text of the function's own a `for` loop over a name only adds to, at the top of its body."""
         if not isinstance(loop, ast.For) or not isinstance(loop.iter, ast.Name) or loop.orelse:
             return None
-        targets = {name for statement in loop.body if (name := self._added_to(statement)) is not None}
-        if len(targets) != 1 or len(loop.body) != sum(self._added_to(s) is not None for s in loop.body):
+        targets = {self._added_to(statement) for statement in loop.body}
+        if len(targets) != 1 or None in targets:
             return None
         [name] = targets
         return name if self.own_text(name) else None

@@ -8,9 +8,9 @@ import re
 
 import yaml
 
+from ..meaning.lexicon import Lexicon
 from ..model.prompt import Syntax
 from .document import Document, DocumentKind, Input, Prompt, syntax_error
-from .segment.vocab import SLOT, may_hold_slot
 from .sourcemap import Verbatim
 
 
@@ -117,12 +117,16 @@ def _sectioned_prompts(file: Input) -> list[tuple[int, int]]:
     sections = _titled_sections(raw, file.lexicon) if "==" in raw or "--" in raw else []
     named = [_ruled_prompt(file, start, end) for prompt, start, end in sections if prompt and raw[start:end].strip()]
     others = [(start, end) for prompt, start, end in sections if not prompt]
-    if not named or not others or (any(_has_slot(raw, *span) for span in others) and not any(_has_slot(raw, *span) for span in named)):
+    if not named or not others:
+        return []
+    from .segment.vocab import holds_slot
+
+    if any(holds_slot(raw[start:end]) for start, end in others) and not any(holds_slot(raw[start:end]) for start, end in named):
         return []
     return named
 
 
-def _titled_sections(raw: str, lexicon) -> list[tuple[bool, int, int]]:
+def _titled_sections(raw: str, lexicon: Lexicon) -> list[tuple[bool, int, int]]:
     """Each section under a heading (see _is_heading), when there are two or more: whether its title
     names a prompt, and its span, up to the rule over the next title."""
     lines = raw.split("\n")
@@ -153,10 +157,6 @@ def _ruled_prompt(file: Input, start: int, end: int) -> tuple[int, int]:
             closing = _CLOSING_RULE.search(file.raw, label.end(), end)
             return label.end(), closing.start() if closing else end
     return start, end
-
-
-def _has_slot(raw: str, start: int, end: int) -> bool:
-    return may_hold_slot(raw[start:end]) and SLOT.search(raw[start:end].lower()) is not None
 
 
 def _is_heading(lines: list[str], index: int) -> bool:

@@ -103,7 +103,7 @@ def _keyed(sources: list[Source], ctx: RuleContext) -> bool:
     if any(s.key is None or s.repeated for s in sources) or 2 * len(keys) > len(sources) or keys != {str(n) for n in range(1, len(keys) + 1)}:
         return False
     named: dict[str, str | None] = {}
-    return all(named.setdefault(s.key, ctx.lexicon.document_of(s)) == ctx.lexicon.document_of(s) for s in sources)
+    return all(named.setdefault(s.key, doc) == doc for s in sources for doc in [ctx.lexicon.document_of(s)])
 
 
 def _named(source: Source, doc: str, keyed: bool) -> str:

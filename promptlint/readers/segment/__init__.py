@@ -15,7 +15,7 @@ import re
 from ...meaning.lexicon import Lexicon
 from ...model.prompt import Message, Prompt, Source, Span, SpanSet
 from ..jsonsources import json_sources
-from .vocab import LABEL_LINE, SLOT, Line, SlotNames, Vocab, consecutive_prompts, is_prompt_text, lowercase, may_hold_slot, slot_kind, text_lines, words
+from .vocab import LABEL_LINE, SLOT, Line, SlotNames, Vocab, consecutive_prompts, holds_slot, is_prompt_text, lowercase, may_hold_slot, slot_kind, text_lines, words
 from .instructions import imperative_aside, looks_like_instruction, opens_with_imperative
 from .messages import role_messages
 from .examples import blank_out, code_spans, end_before, example_spans, is_template
@@ -70,7 +70,7 @@ def segment_text(
 
 def _assembled(text: str, lower: str) -> bool:
     """A text with no slot: a prompt as it was sent (a recorded prompt, a logged request), not a template."""
-    return not (may_hold_slot(text) and SLOT.search(lower))
+    return not holds_slot(text, lower)
 
 
 def _examples(text: str, lower: str, lines: list[Line], vocab: Vocab, messages: list[Message] | None, known: list[Source]) -> list[Span]:

@@ -230,15 +230,14 @@ def code_spans(lines: list[Line], vocab: Vocab) -> list[Span]:
     """Fenced blocks of program code (the fence names the language: "```python"). A slot written inside the
     code (`print(f"Prompt: {input}")`, a dict's braces) is the code's own, and the block is shown text like an
     example; one alone on its line fills the block with this request's code ("```python\n{code}\n```")."""
-    fences = [line for line in lines if _FENCE.match(line.lower)]
+    fences = [index for index, line in enumerate(lines) if _FENCE.match(line.lower)]
     found = []
     for opening, closing in zip(fences[::2], fences[1::2]):
-        language = _CODE_FENCE.match(opening.lower)
+        language = _CODE_FENCE.match(lines[opening].lower)
         if language is None or language[1] not in vocab.code_languages:
             continue
-        inside = [line for line in lines if opening.end < line.start and line.end < closing.start]
-        if not any(SLOT.fullmatch(line.lower.strip()) for line in inside):
-            found.append(Span(opening.start, closing.end))
+        if not any(SLOT.fullmatch(line.lower.strip()) for line in lines[opening + 1 : closing]):
+            found.append(Span(lines[opening].start, lines[closing].end))
     return found
 
 

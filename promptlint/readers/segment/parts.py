@@ -193,7 +193,8 @@ def _titled_json(text: str, lines: list[Line], vocab: Vocab) -> list[Span]:
             except ValueError:
                 end = -1
             label = normalise_label(title.lower.strip(" \t-=~#:*_<>"))
-            if end > line.end and not text[end : text.find("\n", end) if "\n" in text[end:] else len(text)].strip() and not holds_setup(label, vocab):
+            line_end = text.find("\n", end) if end >= 0 else -1
+            if end > line.end and not text[end : line_end if line_end >= 0 else len(text)].strip() and not holds_setup(label, vocab):
                 found.append(Span(start, end))
         title = line if _BLOCK_TITLE.fullmatch(line.lower) else None
     return found

@@ -300,6 +300,11 @@ def may_hold_slot(text: str) -> bool:
     return "{" in text or "$" in text
 
 
+def holds_slot(text: str, lower: str | None = None) -> bool:
+    """Whether a text holds a template slot; ``lower``, when given, is ``text`` in lower case."""
+    return may_hold_slot(text) and SLOT.search(lowercase(text) if lower is None else lower) is not None
+
+
 def slot_kind(name: str, vocab: Vocab) -> str | None:
     """What a template variable holds, judged by its name; None when the name says nothing."""
     label = normalise_label(name.rsplit(".", 1)[-1])
