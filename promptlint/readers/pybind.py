@@ -37,6 +37,8 @@ def rewritten_bindings(module: ast.Module, lexicon: Lexicon) -> dict[int, tuple[
             rewritten = name and slot_kind(name, vocab) == "rewritten" or isinstance(value, ast.Name) and value.id in rewriting
             if rewritten and slot_kind(slot, vocab) == "question":
                 bound.setdefault(owner, set()).add(slot)
+        for owner, slot in _answered_with_a_rewrite(call, owners, vocab):
+            bound.setdefault(owner, set()).add(slot)
     return {line: tuple((slot, "rewritten") for slot in sorted(bound[owner])) for owner, (_, lines) in owners.items() if owner in bound for line in lines}
 
 
@@ -49,14 +51,60 @@ def _rewriting_calls(module: ast.Module, vocab, verbs: frozenset[str]) -> set[st
             continue
         branches = [node.value.body, node.value.orelse] if isinstance(node.value, ast.IfExp) else [node.value]
         calls = [b.value if isinstance(b, ast.Await) else b for b in branches]
-        if any(isinstance(c, ast.Call) and _names_a_rewrite(called_name(c), vocab, verbs) for c in calls):
+        if any(isinstance(c, ast.Call) and _names_a_rewrite(c, vocab, verbs) for c in calls):
             filled.add(node.targets[0].id)
     return filled
 
 
-def _names_a_rewrite(function: str, vocab, verbs: frozenset[str]) -> bool:
-    named = split(function)
+def _names_a_rewrite(call: ast.Call, vocab, verbs: frozenset[str]) -> bool:
+    """Whether the function, or the object whose method is called, is named for rewriting the question:
+    `condense_question(q, h)`, `question_rewriter.invoke({"question": q})`."""
+    named = [w for name in _called(call) for w in split(name)]
     return any(w in verbs for w in named) and any(slot_kind(w, vocab) == "question" for w in named)
+
+
+def _called(call: ast.Call) -> list[str]:
+    """The names a call is known by: the function's, and the object's whose method it is (`question_rewriter.invoke`)."""
+    method = call.func.value.id if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) else None
+    return [method, called_name(call)] if method else [called_name(call)]
+
+
+def _answered_with_a_rewrite(call: ast.Call, owners: dict[str, tuple[list[str], set[int]]], vocab) -> list[tuple[str, str]]:
+    """The template a framework chain answers with, and its slot the chain fills with the question it rewrote
+    from the conversation: `ConversationalRetrievalChain.from_llm(..., combine_docs_chain_kwargs={"prompt": QA})`
+    fills QA's {question} with a standalone rewrite of the follow-up (see `condensing-chains`)."""
+    called = _called(call)
+    keywords = {k.arg: k.value for k in call.keywords if k.arg}
+    found = []
+    for chain in vocab.condensing_chains:
+        if chain["call"] not in called or not _keyword_says(keywords, chain.get("when"), True) or _keyword_says(keywords, chain.get("unless"), False):
+            continue
+        keyword, _, key = chain["prompt"].partition(".")
+        prompt = _item(keywords.get(keyword), key) if key else keywords.get(keyword)
+        if isinstance(prompt, ast.Name) and prompt.id in owners:
+            found.append((prompt.id, chain["slot"]))
+    return found
+
+
+def _keyword_says(keywords: dict[str, ast.AST], condition: str | None, default: bool) -> bool:
+    """Whether a call gives a keyword the value a condition (`chat_mode=condense_question`) names, as a literal or
+    as a member of an enumeration (`ChatMode.CONDENSE_QUESTION`); ``default`` when there is no condition."""
+    if condition is None:
+        return default
+    keyword, _, wanted = condition.partition("=")
+    value = keywords.get(keyword)
+    if isinstance(value, ast.Constant):
+        return str(value.value).lower() == wanted.lower()
+    return isinstance(value, ast.Attribute) and value.attr.lower() == wanted.lower()
+
+
+def _item(mapping: ast.AST | None, key: str) -> ast.AST | None:
+    """A key's value in a dict written out in the call: `{"prompt": QA}` or `dict(prompt=QA)`."""
+    if isinstance(mapping, ast.Dict):
+        return next((v for k, v in zip(mapping.keys, mapping.values) if isinstance(k, ast.Constant) and k.value == key), None)
+    if isinstance(mapping, ast.Call) and called_name(mapping) == "dict":
+        return next((k.value for k in mapping.keywords if k.arg == key), None)
+    return None
 
 
 def _owners(module: ast.Module) -> dict[str, tuple[list[str], set[int]]]:
@@ -69,15 +117,24 @@ def _owners(module: ast.Module) -> dict[str, tuple[list[str], set[int]]]:
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             returned = {line for r in ast.walk(node) if isinstance(r, ast.Return) and r.value is not None for line in _string_lines(r.value)}
             owners[node.name] = ([a.arg for a in node.args.posonlyargs + node.args.args if a.arg not in ("self", "cls")], returned)
-    owners = {name: owner for name, owner in owners.items() if owner[1]}
-    # `chain = QA_PROMPT | llm`: what a prompt is piped into is filled as the prompt is.
-    for node in ast.walk(module):
-        if _named_assignment(node) and isinstance(node.value, ast.BinOp):
-            left = node.value
-            while isinstance(left, ast.BinOp):
-                left = left.left
-            if isinstance(left, ast.Name) and left.id in owners:
-                owners[node.targets[0].id] = owners[left.id]
+    return _made_of(module, {name: owner for name, owner in owners.items() if owner[1]})
+
+
+def _made_of(module: ast.Module, owners: dict[str, tuple[list[str], set[int]]]) -> dict[str, tuple[list[str], set[int]]]:
+    """The owners with what is made of them: filled as the template is. `chain = QA_PROMPT | llm`, `QA = PromptTemplate(
+    template=qa_template, ...)`, `messages = [HumanMessagePromptTemplate.from_template(user_template)]`, then
+    `ChatPromptTemplate.from_messages(messages)`; in whatever order the module writes them."""
+    made = [(node.targets[0].id, {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)} - {node.targets[0].id})
+            for node in ast.walk(module) if _named_assignment(node)]
+    changed = True
+    while changed:
+        changed = False
+        for name, used in made:
+            lines = set().union(*(owners[u][1] for u in used if u in owners))
+            if lines - owners.get(name, ([], set()))[1]:
+                params, own = owners.get(name, ([], set()))
+                owners[name] = (params, own | lines)
+                changed = True
     return owners
 
 

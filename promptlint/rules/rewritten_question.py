@@ -8,7 +8,11 @@ is not: it holds what the user typed into a search box as often as a generated q
 original, the rewrite is a repeated question: PL101.) In Python code, a slot named for
 the question counts too when the module fills it with a rewrite where it calls the
 template: `QA_PROMPT.format(question=standalone_question)`, `chain.invoke({"question":
-condensed_question})`, `build_prompt(docs, rewritten_query)`; the fix is then the call's,
+condensed_question})`, `build_prompt(docs, rewritten_query)`; so does a slot of the prompt handed to
+a framework chain that makes a follow-up standalone and answers with that rewrite
+(`ConversationalRetrievalChain.from_llm(..., combine_docs_chain_kwargs={"prompt": QA_PROMPT})`
+unless `rephrase_question=False`; LlamaIndex's `as_chat_engine(chat_mode="condense_question",
+text_qa_template=...)`: `condensing-chains` in `rules/segment.yaml`). The fix is then the call's,
 and none is offered.
 
 ## Why is this bad?

@@ -4,6 +4,8 @@ fills a template and the names a rewrite goes by, each with its clean twin that 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from promptlint.engine.config import build
@@ -64,3 +66,51 @@ def test_a_local_a_rewriting_function_fills_is_the_rewritten_question(form, call
     # of something else (`rewrite_summary`), fills the slot with the question as asked.
     for other in ("normalise_question(q)", "rewrite_summary(q)"):
         assert _found(text.replace(call, other)) == []
+
+
+# A framework chain that makes a follow-up standalone from the conversation, and answers with the rewrite, fills
+# the question slot of the prompt it is handed (blind52c PatrickCmd: `ConversationalRetrievalChain.from_llm(...,
+# combine_docs_chain_kwargs={"prompt": qa_prompt})`); the prompt may be made of the template in several steps.
+MADE = {
+    "PromptTemplate": "QA_PROMPT = PromptTemplate(template=qa_template, input_variables=['context', 'SLOT'])\n",
+    "from_template": "QA_PROMPT = PromptTemplate.from_template(qa_template)\n",
+    "from messages": "messages = [HumanMessagePromptTemplate.from_template(qa_template)]\nQA_PROMPT = ChatPromptTemplate.from_messages(messages)\n",
+}
+# Each chain: the slot it fills with its rewrite, the call, and its twin that sends the original question.
+CONDENSING = {
+    "ConversationalRetrievalChain": ("question", "chain = ConversationalRetrievalChain.from_llm(llm, retriever, memory=memory, combine_docs_chain_kwargs={'prompt': QA_PROMPT})", "rephrase_question=False"),
+    "dict() of the prompt": ("question", "chain = ConversationalRetrievalChain(retriever=r, combine_docs_chain_kwargs=dict(prompt=QA_PROMPT))", "rephrase_question=False"),
+    "condense_question chat engine": ("query_str", "engine = index.as_chat_engine(chat_mode='condense_question', text_qa_template=QA_PROMPT)", "chat_mode='context'"),
+    "ChatMode member": ("query_str", "engine = index.as_chat_engine(chat_mode=ChatMode.CONDENSE_QUESTION, text_qa_template=QA_PROMPT)", "chat_mode=ChatMode.CONTEXT"),
+}
+
+
+def _chained(made: str, chain: str, original: bool) -> str:
+    slot, call, twin = CONDENSING[chain]
+    if original:
+        keyword = twin.partition("=")[0]
+        call = re.sub(rf"{keyword}=[^,)]+", twin, call) if f"{keyword}=" in call else call[:-1] + f", {twin})"
+    template = f'qa_template = """Answer from the context.\n\nContext: {{context}}\n\nQuestion: {{{slot}}}\nAnswer:"""\n'
+    return template + MADE[made].replace("SLOT", slot) + call + "\n"
+
+
+@pytest.mark.parametrize("made", MADE)
+@pytest.mark.parametrize("chain", CONDENSING)
+def test_a_chain_that_answers_with_its_standalone_rewrite_fills_the_question_slot(made, chain):
+    assert _found(_chained(made, chain, original=False)) == [(5, "PL304")]
+    # The twin: told to send the original question (or in another mode), the chain fills the slot with it.
+    assert _found(_chained(made, chain, original=True)) == []
+
+
+def test_a_prompt_handed_to_a_chain_that_keeps_the_question_is_clean():
+    text = _chained("PromptTemplate", "ConversationalRetrievalChain", original=False)
+    assert _found(text.replace("ConversationalRetrievalChain.from_llm(llm, retriever, memory=memory, combine_docs_chain_kwargs", "RetrievalQA.from_chain_type(llm, retriever=retriever, chain_type_kwargs")) == []
+
+
+# The object a method is called on may be what names the rewrite (the LangGraph tutorials' `question_rewriter =
+# rewrite_prompt | llm | StrOutputParser()`, then `better = question_rewriter.invoke({"question": q})`).
+def test_a_local_a_rewriter_object_fills_is_the_rewritten_question():
+    text = _module("format by keyword", "asked").replace("def answer(", "def answer(q, ").replace("    return", "    asked = question_rewriter.invoke({'question': q})\n    return", 1)
+    line = next(n for n, row in enumerate(text.split("\n"), 1) if "Question: {question}" in row)
+    assert _found(text) == [(line, "PL304")]
+    assert _found(text.replace("question_rewriter", "answer_grader")) == []

@@ -42,6 +42,7 @@ class Vocab:
     count_words: frozenset[str]  # words of a variable's name that make it a number of things (see segment.yaml)
     rewrite_qualifiers: frozenset[str]  # words that make a question's name a rewritten question's
     past_qualifiers: frozenset[str]  # words that make a rewrite's name an earlier attempt's output
+    condensing_chains: tuple[dict[str, str], ...]  # chains that answer with the question they rewrote (see segment.yaml)
     source_header: re.Pattern[str]
     role_marker: re.Pattern[str]
     role_word: re.Pattern[str]  # the role a marker names
@@ -169,6 +170,7 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         count_words=frozenset(seg["count-words"]),
         rewrite_qualifiers=frozenset(seg["rewrite-qualifiers"]),
         past_qualifiers=frozenset(seg["past-qualifiers"]),
+        condensing_chains=tuple(seg["condensing-chains"]),
         source_header=source_header,
         role_marker=role_marker,
         role_word=re.compile(r"(?<![a-z])(?:" + token_roles + r")(?![a-z])"),
