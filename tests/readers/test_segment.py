@@ -301,7 +301,7 @@ def test_the_tag_that_closes_a_question_is_part_of_it(tag, quote):
 
 @pytest.mark.parametrize(
     "mention",
-    ["**Variables:** `{history}`, `{question}`, `{context}`", "#   {{question}}    - Will be replaced with the user's query", "// {question}: the user's question", "# {question} := what the user typed"],
+    ["**Variables:** `{history}`, `{question}`, `{context}`", "Fill ``{question}`` and ``{context}``.", "#   {{question}}    - Will be replaced with the user's query", "// {question}: the user's question", "# {question} := what the user typed"],
 )
 def test_a_slot_written_about_is_no_slot(mention):
     text = f"{mention}\n\nAnswer from the context below.\n\n{{context}}\n\nQuestion: {{question}}\n"
@@ -310,10 +310,15 @@ def test_a_slot_written_about_is_no_slot(mention):
     assert prompt.questions[0].start > len(mention)
 
 
-@pytest.mark.parametrize("line", ["Question: {question}", "{question}", "- {question} - answer it briefly"])
-def test_a_slot_in_use_is_a_slot(line):
+@pytest.mark.parametrize(
+    ("line", "asked"),
+    [("Question: {question}", "{question}"), ("{question}", "{question}"), ("- {question} - answer it briefly", "{question}"),
+     # Three backticks or more fence the value off as a block (blind52c PatrickCmd): it is filled, not quoted as code.
+     ("Question: ```{question}```", "```{question}```"), ("````{question}````", "{question}")],
+)
+def test_a_slot_in_use_is_a_slot(line, asked):
     text = f"Answer from the context below.\n\n{{context}}\n\n{line}\n"
-    assert [text[q.start : q.end] for q in segment_text(text).questions] == ["{question}"]
+    assert [text[q.start : q.end] for q in segment_text(text).questions] == [asked]
 
 
 @pytest.mark.parametrize(("opening", "closing"), [("{{#if documents}}", "{{/if}}"), ("{{~#if documents~}}", "{{~/if~}}"), ("{{#unless empty}}", "{{/unless}}")])

@@ -388,8 +388,12 @@ _COMMENTED = re.compile(r"[ \t]*(?:#+|//|--|/?\*+)[ \t]*$")
 
 def _mentioned(lower: str, start: int, end: int) -> bool:
     """Whether a slot is written about rather than filled: quoted as code (`{question}`), or
-    described on a comment line ("#   {{QUERY}}  - Will be replaced with the user's query")."""
-    if start > 0 and lower[start - 1] == "`" and lower[end : end + 1] == "`":
+    described on a comment line ("#   {{QUERY}}  - Will be replaced with the user's query"). Between
+    three backticks or more ("Question: ```{question}```") the value is fenced off as a block: filled."""
+    ticks = 0
+    while ticks < 3 and ticks < start and lower[start - ticks - 1] == "`":
+        ticks += 1
+    if 0 < ticks < 3 and lower.startswith("`" * ticks, end) and not lower.startswith("`" * (ticks + 1), end):
         return True
     line_start = lower.rfind("\n", 0, start) + 1
     return bool(_COMMENTED.fullmatch(lower, line_start, start) and _DESCRIBED.match(lower, end))
