@@ -26,6 +26,8 @@ from . import vocabulary
 _IDEOGRAPHIC = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 # A word: a run of letters (any script: "puntuación" is one word) or of digits; camelCase starts a word at each capital.
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[^\W\d_A-Z]+|[A-Z]+|\d+|[^\W\d_]+")
+# The lines a chunk covers, after a file's name (its extension just before): ":10-42", "#L10-L20", " (lines 10-42)".
+_LINE_LOCATOR = re.compile(r"(?P<file>.*\.[A-Za-z][A-Za-z0-9]{0,7})(?:[:#]L?\d+(?:\s*[-\u2013]\s*L?\d+)?|,?\s+\(?lines?\s+\d+(?:\s*[-\u2013]\s*\d+)?\)?)\s*", re.I)
 # How a key chain separates its keys: `a.b`, `a['b']`, `a.get("b")`, `a[0]`.
 _KEY_SEPARATOR = re.compile(r"""\.get\(\s*|\[\s*|['"]\s*\]|\s*\)|['"]|\.""")
 
@@ -157,10 +159,15 @@ class Lexicon:
         return self.means(name, concept) or " ".join(words) in found.phrases or any(word in found.heads for word in words)
 
     def document_of(self, source: Source) -> str | None:
-        """Which document a chunk came from: a field that names it, else its title."""
+        """Which document a chunk came from: a field that names it, else its title. A file's name followed by
+        the lines the chunk covers (`src/io.hpp:3093-3130`, `guide.md#L10-L20`, `app.py (lines 10-42)`) names
+        the file: each chunk of it gives other lines."""
         named = next((f.value for f in source.fields if self.means(f.label, "document")), None)
         found = named if named is not None else source.title
-        return found.strip().lower() if found else None
+        if not found:
+            return None
+        located = _LINE_LOCATOR.fullmatch(found)
+        return (located["file"] if located else found).strip().lower()
 
     def reported(self, name: str) -> bool:
         """Whether a metadata rule reports a field of this name (a score, a date, a system, an ordinal, derived text)."""

@@ -1,0 +1,49 @@
+"""PL301 with chunks titled by their file and the lines they cover (`src/io.hpp:3093-3130`): the file is the
+document, so two chunks of one file with other lines between them are ungrouped. Generated over header forms
+and line locators, each with twins: the same chunks grouped, and titles whose numbers are no lines of a file."""
+
+from __future__ import annotations
+
+import pytest
+
+from promptlint.engine.config import build
+from promptlint.engine.lint import fix_text, lint_text
+
+CONFIG = build({"today": "2026-12-02", "select": ["PL301"]}, "test")
+HEADERS = {"rule": "--- [{key}] {title}", "bracket": "[{key}] {title}", "source": "Source {key}: {title}"}
+LOCATORS = {"colon range": "{file}:{start}-{end}", "colon line": "{file}:{start}", "anchor": "{file}#L{start}-L{end}", "lines": "{file} (lines {start}-{end})"}
+FILES = ["src/input/reader.hpp", "tests/bench.cpp", "src/input/reader.hpp"]
+TEXTS = ["bool get_bytes(std::size_t len) { return fill(len); }", "static void ParseString(State& s) { run(s); }",
+         "std::size_t get_elements(char* dest) { return copy(dest); }"]
+
+
+def _prompt(header: str, locator: str, files: list[str]) -> str:
+    blocks = "\n\n".join(
+        HEADERS[header].format(key=n, title=LOCATORS[locator].format(file=file, start=10 * n, end=10 * n + 7)) + "\n" + text
+        for n, (file, text) in enumerate(zip(files, TEXTS), 1)
+    )
+    return f"Suggest how to reduce the file's dependencies.\n\n# Retrieved code\n\n{blocks}\n\n# Request\nWhat should change first?\n"
+
+
+@pytest.mark.parametrize("locator", sorted(LOCATORS))
+@pytest.mark.parametrize("header", sorted(HEADERS))
+def test_chunks_of_one_file_apart_are_ungrouped(header, locator):
+    text = _prompt(header, locator, FILES)
+    assert [(f.line, f.code) for f in lint_text(text, path="p.txt", config=CONFIG)] == [(11, "PL301")]
+    # The twin: the same chunks with the file's two together.
+    assert lint_text(_prompt(header, locator, [FILES[0], FILES[2], FILES[1]]), path="p.txt", config=CONFIG) == []
+
+
+def test_regrouping_moves_the_file_s_chunks_together_and_keeps_their_lines():
+    fixed = fix_text(_prompt("bracket", "colon range", FILES), path="p.txt", config=CONFIG, unsafe=True)
+    assert fixed == (
+        "Suggest how to reduce the file's dependencies.\n\n# Retrieved code\n\n"
+        f"[1] src/input/reader.hpp:10-17\n{TEXTS[0]}\n\n[2] src/input/reader.hpp:30-37\n{TEXTS[2]}\n\n[3] tests/bench.cpp:20-27\n{TEXTS[1]}"
+        "\n\n# Request\nWhat should change first?\n"
+    )
+
+
+@pytest.mark.parametrize("titles", [["Chapter 3: 10-20", "Shipping", "Chapter 3: 30-40"], ["Release v1.2:10", "Shipping", "Release v1.2:30"]])
+def test_titles_whose_numbers_are_no_lines_of_a_file_stay_apart(titles):
+    text = "Answer from the sources.\n\n" + "\n\n".join(f"[{n}] {t}\n{x}" for n, (t, x) in enumerate(zip(titles, TEXTS), 1)) + "\n\nQuestion: what changed?\n"
+    assert lint_text(text, path="p.txt", config=CONFIG) == []
