@@ -31,7 +31,7 @@ from ...model.prompt import Field, FieldForm, Message, Source, Span
 from .vocab import LABEL_LINE, QUESTION_LINE, SECTION_LABEL, SLOT, Line, Vocab, names_the_question, slot_kind, speaks_of_context, trim
 from .instructions import looks_like_instruction, opens_with_imperative
 from .headers import with_space
-from .sources import RUN_ONLY, by_position, cut_last_source, first_value, strip_blank_edges
+from .sources import RUN_ONLY, assigned_items, by_position, cut_last_source, first_value, strip_blank_edges
 
 # What opens a unit's line: a Markdown heading's marks or a list marker, then a citation key ("[3]") or a number ("3.").
 _LEAD = re.compile(r"[ \t]*(?P<marks>#{1,6}[ \t]+|[-*\u2022][ \t]+)?(?:\[(?P<key>[\w.-]{1,8})\][ \t]*|(?P<number>\d{1,3})[.)][ \t]+)?")
@@ -330,15 +330,29 @@ def aligned_fields(text: str, sources: list[Source]) -> list[Source]:
     """The labelled lines that open the text of every source under one label, each with a short
     value that varies ("Colour: blue" / "Colour: red"), are fields a renderer wrote, whatever the
     lexicon says of the label; the text starts after them. A value that ends like a sentence
-    ("Q: How do refunds work?") is the text's own."""
+    ("Q: How do refunds work?") is the text's own. So is a line of `name=value` items that opens every
+    source's text with the same names, some values varying ("get_bytes (Ca=2 I=0.82) relevance=0.721"):
+    each item is a field."""
     while len(sources) >= 2:
         # Read as far as the first text that opens with no such line (most often the first): the others are not read.
-        opening = list(itertools.takewhile(lambda f: f is not None, (_opening_field(text, s.content) for s in sources)))
-        if len(opening) < len(sources) or len({f.label for f in opening}) > 1 or len({f.value for f in opening}) == 1:
+        opening = list(itertools.takewhile(lambda o: o is not None, (_opening_fields(text, s.content) for s in sources)))
+        labels = {tuple(f.label for f in fields) for fields, _ in opening}
+        if len(opening) < len(sources) or len(labels) > 1 or len({tuple(f.value for f in fields) for fields, _ in opening}) == 1:
             break
-        sources = [dataclasses.replace(s, fields=[*s.fields, f], content=trim(text, Span(f.span.end, s.content.end)))
-                   for s, f in zip(sources, opening)]
+        sources = [dataclasses.replace(s, fields=[*s.fields, *fields], content=trim(text, Span(end, s.content.end)))
+                   for s, (fields, end) in zip(sources, opening)]
     return sources
+
+
+def _opening_fields(text: str, content: Span) -> tuple[list[Field], int] | None:
+    """The fields of the first line of a source's text, and where the text after it starts."""
+    if (field := _opening_field(text, content)) is not None:
+        return [field], field.span.end
+    end = text.find("\n", content.start, content.end)
+    if end < 0 or len(text[end : content.end].split()) < CONTENT_WORDS:
+        return None
+    items = assigned_items(text, content.start, end)
+    return (items, min(end + 1, content.end)) if items else None
 
 
 def _opening_field(text: str, content: Span) -> Field | None:

@@ -686,7 +686,7 @@ def _metadata_fields(text: str, line: Line, labelled: re.Match[str] | None, labe
         return None
     if mapping := _mapping_fields(text, line, line.start + labelled.start("value")):
         return mapping
-    if row := _row_of_fields(line):
+    if row := _row_of_fields(line) or _assigned_row(text, line):
         return row
     if vocab.is_field(label) or "_" in labelled["label"].strip() or _aligned(line, labelled):
         return [_line_field(text, line, labelled, label)]
@@ -708,6 +708,24 @@ def _row_of_fields(line: Line) -> list[Field]:
     if len(items) < 2 or not all(_ROW_ITEM.match(line.text, start) for start, _ in items):
         return []
     return [inline_field(line.text, line.start, start, end, "|") for start, end in items]
+
+
+# An item a renderer writes as name=value, with no space around the sign ("relevance=0.721"), as a word of its line.
+_ASSIGNED = re.compile(r"(?P<lead>[ \t]+)?(?<!\S)(?P<name>[A-Za-z_][\w.-]{0,30})=(?P<value>[^\s=,;()\[\]]+)(?P<trail>[ \t]+)?")
+
+
+def assigned_items(text: str, start: int, end: int) -> list[Field]:
+    """The `name=value` items between two offsets, each a field; removing one removes the space before
+    it, or after it when it opens the line."""
+    return [Field(normalise_label(m["name"]), m["value"], Span(m.start(), m.end("value") if m["lead"] else m.end()), Span(m.start("value"), m.end("value")), FieldForm.INLINE)
+            for m in _ASSIGNED.finditer(text, start, end)]
+
+
+def _assigned_row(text: str, line: Line) -> list[Field]:
+    """A line of `name=value` items and nothing else ("relevance=0.72 lang=cpp"), two or more: a renderer's
+    fields, each removable on its own."""
+    items = assigned_items(text, line.start, line.end)
+    return items if len(items) > 1 and sum(len(f.span) for f in items) >= len(line.text.rstrip()) else []
 
 
 def _aligned(line: Line, labelled: re.Match[str]) -> bool:
