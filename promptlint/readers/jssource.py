@@ -113,8 +113,8 @@ def templates_in(raw: str, lexicon: Lexicon | None = None, jsx: bool = False) ->
     code = Code(raw, jsx, lexicon or shipped())
     starts = line_starts(raw)
     found: dict[tuple[int, int], PyTemplate] = {}
-    for i in _candidates(code):
-        template = None if _in_string_table(code, i) else _template(code, starts, i)
+    for i, built in _candidates(code):
+        template = None if _in_string_table(code, i) else _template(code, starts, i, built=built)
         if template is not None:
             found.setdefault((template.line, template.column), template)
     # A string built per item is one source's wrapper before it is a prompt of its own.
@@ -229,19 +229,38 @@ def _named(code: Code, name: str | None) -> bool:
 
 
 def _candidates(code: Code):
-    """Literals a name, a property, a prompt class or a prompt function says are prompts."""
+    """Literals a name, a property, a prompt class or a prompt function says are prompts, each with the
+    text it starts when it is a piece of a sum (None when the literal is the text)."""
     for i, token in enumerate(code.toks):
         if token.kind == "punct" and token.text == "=" and _named(code, _assigned_name(code, i)):
-            yield from _value(code, i + 1)
+            yield from _text_value(code, i + 1)
         elif token.kind == "punct" and token.text == ":" and _property_is_prompt(code, i):
-            yield from _value(code, i + 1)
+            yield from _text_value(code, i + 1)
         elif token.kind == "punct" and token.text == "(" and _template_call(code, i):
             for arg in _items(code, i):
-                yield from _value(code, arg)
+                yield from _text_value(code, arg)
         elif token.kind == "name" and token.text == "return" and _prompt_function(code, _function_name(code, i)):
-            yield from _value(code, i + 1)
+            yield from _text_value(code, i + 1)
         elif token.kind == "punct" and token.text == "=>" and not code.punct(i + 1, "{") and _prompt_function(code, _arrow_name(code, i)):
-            yield from _value(code, i + 1)
+            yield from _text_value(code, i + 1)
+
+
+def _text_value(code: Code, j: int) -> list[tuple[int, str | None]]:
+    """The literals of the value starting at token ``j`` (see _value), or, when the value is a sum of pieces
+    (`"You are a tutor. " + \\`Context: ${context}\\` + "Answer briefly."`), the one text it adds up to, at its
+    first literal: JavaScript has no implicit concatenation, so a long prompt is written as such a sum."""
+    a, b = j, _expression_end(code, j)
+    while code.punct(a, "(") and code.match.get(a) == b:
+        a, b = a + 1, b - 1
+    if any(code.punct(k, "+") for k in _top_level(code, a, b)) and (built := _pieces(code, a, b, {}, 0)) is not None:
+        return [built]
+    return [(k, None) for k in _value(code, j)]
+
+
+def _expression_end(code: Code, j: int) -> int:
+    """The last token of the expression starting at ``j``: the statement's, or before a `,` that ends an item."""
+    end = _statement_end(code, j)
+    return next((k - 1 for k in range(j + 1, end + 1) if code.punct(k, ",") and code.parent[k] == code.parent[j]), end)
 
 
 def _prompt_function(code: Code, name: str | None) -> bool:

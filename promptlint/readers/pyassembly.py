@@ -277,6 +277,17 @@ def _returned_lines(function: ast.FunctionDef | ast.AsyncFunctionDef, returned: 
     return id(literals[0]), (text, {id(n) for literal in literals[1:] for n in ast.walk(literal)})
 
 
+def summed_text(value: ast.AST) -> ast.Call | None:
+    """A sum with a string of words among its terms (`"You are a tutor. " + f"Context: {context}" + "Answer
+    briefly."`) as the one text it adds up to, its other terms slots; None for any other value."""
+    if not (isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add)):
+        return None
+    pieces = _Built(None).pieces(value)
+    if not any(isinstance(p, ast.Constant) and isinstance(p.value, str) and p.value.strip() for p in pieces):
+        return None
+    return one_text(pieces, value)
+
+
 def one_text(pieces: list[ast.expr], at: ast.AST) -> ast.Call:
     """Pieces of text as the one text they make, written as code writes lines joined (`"".join([f"..."])`),
     which the Python reader reads as such, placed at ``at``."""

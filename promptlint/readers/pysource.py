@@ -4,7 +4,8 @@ The file is parsed with `ast`, never imported. A template is a string constant
 that is assigned to a name like ``*_PROMPT`` or ``*_TEMPLATE``, or passed as the
 template of a prompt class (LangChain's PromptTemplate and ChatPromptTemplate,
 Haystack's PromptBuilder and ChatMessage.from_*, LlamaIndex's PromptTemplate), or
-that is a Jinja template by its content; and the per-source strings code builds in a
+that is a Jinja template by its content (a value written as a sum of literals and other terms is the
+one text it adds up to); and the per-source strings code builds in a
 loop, through the module's own helpers and methods, and the per-item dicts it hands the
 model as JSON (see pybuild and pycalls).
 """
@@ -23,7 +24,7 @@ from ..meaning.lexicon import Lexicon, shipped, split
 from ..model.lines import line_starts
 from ..model.prompt import Syntax
 from .pybuild import BUILDING, Loop, called_name, chain_end, jinja_by_content, literal_in_call, reaching_the_model, formatters, split_fields, wrappers
-from .pyassembly import assembled, joined, module_texts, own_nodes, returned_text, written_out
+from .pyassembly import assembled, joined, module_texts, own_nodes, returned_text, summed_text, written_out
 from .pymessages import messages_written_out
 from .pybind import rewritten_bindings
 from .pycalls import helpers_of
@@ -483,6 +484,8 @@ def _strings(node: ast.AST, jinja: bool):
         yield node, jinja  # `"""... %s ...""" % malformed_json`
     elif _lines_joined(node) is not None:
         yield node, jinja  # `"\n".join(["You answer ...", "{context}", ...])`
+    elif (summed := summed_text(node)) is not None:
+        yield summed, jinja  # `"You answer ... " + f"Context: {context}" + "Answer briefly."`
 
 
 def _template(raw: str, starts: list[int], node: ast.AST, jinja_hint: bool) -> PyTemplate | None:
