@@ -66,6 +66,8 @@ class _Built:
         self.strings: dict[str, list[ast.expr]] = {}
         # The literals and f-strings each string local is made of, which a text written out takes in.
         self.values: dict[str, list[ast.AST]] = {}
+        # What each string local takes one piece of per item, in a loop: the names the loops iterate.
+        self.items: dict[str, list[str]] = {}
 
     def read(self, body: list[ast.stmt]) -> bool:
         """Read the statements in order; False when a loop fills the list (one piece per item: not read here)."""
@@ -77,10 +79,30 @@ class _Built:
                     return False
                 self._grown_per_item(statement)
                 continue
-            if not self._statement(statement):
+            if isinstance(statement, ast.If) and statement.orelse:
+                if not self._branches(statement):
+                    return False
+            elif not self._statement(statement):
                 for field in ("body", "orelse", "finalbody"):
                     if not self.read(getattr(statement, field, [])):
                         return False
+        return True
+
+    def _branches(self, choice: ast.If) -> bool:
+        """An `if` and its `else`, each read from the state before them; where both write a string, the `if`'s
+        stands (`if docs: prompt = "..." + ...` / `else: prompt = question`: the branch that writes the prompt)."""
+        before = (dict(self.strings), dict(self.values), self.parts)
+        if not self.read(choice.orelse):
+            return False
+        otherwise = (self.strings, self.values, self.parts)
+        self.strings, self.values, self.parts = dict(before[0]), dict(before[1]), before[2]
+        if not self.read(choice.body):
+            return False
+        for name, pieces in otherwise[0].items():
+            if name not in self.strings or self.strings[name] is before[0].get(name):
+                self.strings[name], self.values[name] = pieces, otherwise[1][name]
+        if self.parts is before[2]:
+            self.parts = otherwise[2]
         return True
 
     def _grown_per_item(self, loop: ast.stmt) -> None:
@@ -98,12 +120,14 @@ class _Built:
         if grown is not None:
             self.strings[grown] = self.strings[grown] + [ast.FormattedValue(value=loop.iter, conversion=-1)]
             self.values[grown].append(loop)
+            self.items.setdefault(grown, []).append(loop.iter.id)
 
     def _grown_text(self, loop: ast.stmt) -> str | None:
         """The one text of the function's own a `for` loop over a name only adds to, at the top of its body."""
         if not isinstance(loop, ast.For) or not isinstance(loop.iter, ast.Name) or loop.orelse:
             return None
-        targets = {self._added_to(statement) for statement in loop.body}
+        # A counter the loop steps (`n += 1`) writes no text.
+        targets = {self._added_to(statement) for statement in loop.body if not _counted(statement)}
         if len(targets) != 1 or None in targets:
             return None
         [name] = targets
@@ -133,8 +157,12 @@ class _Built:
         return False
 
     def _assigned(self, target: str, value: ast.AST) -> None:
+        if target in self.strings and _trimmed(target, value):
+            return  # `prompt = prompt[:limit]`, `prompt = prompt.strip()`: the text as written, cut to fit
         if target in self.strings and (rest := _after(target, value)) is not None:
             self._added(target, rest)  # `prompt = prompt + "..."`: an addition written out
+            if self.values.get(target):
+                self.values[target][-1] = value  # the sum as written, so that it is no prompt of its own
         elif target == self.name and isinstance(value, (ast.List, ast.Tuple)):
             self.parts = [self.pieces(e) for e in value.elts]
         else:
@@ -183,6 +211,19 @@ class _Built:
         return any(isinstance(p, ast.Constant) and isinstance(p.value, str) and p.value.strip() for p in self.strings.get(name, ()))
 
 
+def _trimmed(name: str, value: ast.AST) -> bool:
+    """`name[:n]`, `name[a:b]` or `name.strip()`: the text a name holds, cut."""
+    if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Slice):
+        return isinstance(value.value, ast.Name) and value.value.id == name
+    trims = isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in ("strip", "rstrip", "lstrip")
+    return trims and isinstance(value.func.value, ast.Name) and value.func.value.id == name
+
+
+def _counted(statement: ast.stmt) -> bool:
+    """`n += 1`: a number added to a name."""
+    return isinstance(statement, ast.AugAssign) and isinstance(statement.value, ast.Constant) and type(statement.value.value) in (int, float)
+
+
 def _after(name: str, value: ast.AST) -> ast.expr | None:
     """What `name + a + b` adds to ``name`` (`a + b`); None when the sum does not start with it."""
     added = []
@@ -227,29 +268,37 @@ def _written_whole(value: ast.AST) -> bool:
     return all(isinstance(p, ast.Constant) and isinstance(p.value, str) for p in parts)
 
 
-def written_out(function: ast.FunctionDef | ast.AsyncFunctionDef, module_text: dict[str, ast.expr], helpers: Helpers | None = None) -> dict[int, tuple[ast.Call, set[int]]]:
+def written_out(function: ast.FunctionDef | ast.AsyncFunctionDef, module_text: dict[str, ast.expr], helpers: Helpers | None = None) -> dict[int, tuple[ast.Call, set[int], tuple[str, ...]]]:
     """The texts of a function read as more than one literal writes, keyed by the id of the literal that
     starts them: an f-string that names string locals the function writes text into, or the module's
     texts (``module_text``, see module_texts), with those written in (`prompt = f"{sources_section}{ANSWER_FORMAT}"`),
     a local bound to the text a function of the module (``helpers``) returns read as that text,
     and a string local the function grows (`prompt = "..."`, then `prompt += f"..."`), as all it adds up to.
-    Each comes with the ids of the literals so taken in, which are then no prompts of their own. A returned
-    list of lines joined is one too."""
+    Each comes with the ids of the literals so taken in, which are then no prompts of their own, and the
+    names of what a loop added one piece of per item (see _grown_per_item). A returned list of lines
+    joined is one too."""
     built = _with_module_text(function, module_text, helpers)
     built.read(function.body)
-    texts: dict[int, tuple[ast.Call, set[int]]] = {}
-    for name, (first, *added) in built.values.items():
-        if added and isinstance(first, (ast.Constant, ast.JoinedStr)) and built.own_text(name):
-            texts[id(first)] = one_text(built.strings[name], first), {id(n) for value in added for n in ast.walk(value)}
+    texts = _grown_texts(built)
     for node in own_nodes(function):
         if isinstance(node, ast.Return) and (lines := _returned_lines(function, node)) is not None:
-            texts.setdefault(*lines)
+            texts.setdefault(lines[0], (*lines[1], ()))
         if not isinstance(node, ast.JoinedStr):
             continue
         names = [p.value.id for p in node.values if isinstance(p, ast.FormattedValue) and isinstance(p.value, ast.Name) and built.own_text(p.value.id)]
         if not names:
             continue
-        texts[id(node)] = one_text(built.pieces(node), node), {id(n) for name in names for value in built.values[name] for n in ast.walk(value)}
+        taken = {id(n) for name in names for value in built.values[name] for n in ast.walk(value)}
+        texts[id(node)] = one_text(built.pieces(node), node), taken, tuple(item for name in names for item in built.items.get(name, ()))
+    return texts
+
+
+def _grown_texts(built: _Built) -> dict[int, tuple[ast.Call, set[int], tuple[str, ...]]]:
+    """Each string local of its own that a function adds to after its first value, as written_out gives it."""
+    texts = {}
+    for name, (first, *added) in built.values.items():
+        if added and isinstance(first, (ast.Constant, ast.JoinedStr, ast.BinOp)) and built.own_text(name):
+            texts[id(first)] = one_text(built.strings[name], first), {id(n) for value in added for n in ast.walk(value)}, tuple(built.items.get(name, ()))
     return texts
 
 

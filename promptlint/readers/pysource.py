@@ -113,16 +113,26 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
     for template in (*built, *sent):
         found.setdefault((template.line, template.column), template)
     bindings = rewritten_bindings(module, lexicon)
+    for line, items in _items_bound(written, (*named, *handed), lexicon).items():
+        bindings[line] = bindings.get(line, ()) + items
     return [replace(found[k], bound=bindings.get(found[k].line, ())) for k in sorted(found)]
 
 
-def _written(module: ast.Module, sent_twice: list[tuple[ast.AST, ast.Call]]) -> dict[int, tuple[ast.Call, set[int]]]:
+def _items_bound(written: dict, literals: tuple, lexicon: Lexicon) -> dict[int, tuple[tuple[str, str], ...]]:
+    """By the line of the text it is in, each slot of what a loop adds one piece of per item (see pyassembly)
+    as the retrieved context, when its name says nothing else (`{ref_content}`, not `{history}`)."""
+    vocab = words(lexicon=lexicon)
+    return {literal.lineno: tuple((name, "context") for name in written[id(literal)][2] if slot_kind(name, vocab) is None)
+            for literal, _ in literals if id(literal) in written and written[id(literal)][2]}
+
+
+def _written(module: ast.Module, sent_twice: list[tuple[ast.AST, ast.Call]]) -> dict[int, tuple[ast.Call, set[int], tuple[str, ...]]]:
     """The f-strings of the module read as more than they write, by id: with the locals their function writes
     into them (see pyassembly), or with the messages of a request that sends one of their fields again
     (``sent_twice``, see pymessages); each with the ids of the literals it takes in."""
     texts, helpers = module_texts(module), helpers_of(module)
     written = {k: v for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) for k, v in written_out(f, texts, helpers).items()}
-    return written | {id(template): (text, set()) for template, text in sent_twice}
+    return written | {id(template): (text, set(), ()) for template, text in sent_twice}
 
 
 def written_texts(module: ast.Module, raw: str) -> dict[tuple[int, int], tuple[PyTemplate, set[tuple[int, int]]]]:
@@ -133,7 +143,7 @@ def written_texts(module: ast.Module, raw: str) -> dict[tuple[int, int], tuple[P
     nodes = {id(n): n for n in ast.walk(module) if isinstance(n, (ast.Constant, ast.JoinedStr)) and hasattr(n, "lineno")}
     texts, module_text, helpers = {}, module_texts(module), helpers_of(module)
     for function in (f for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))):
-        for first, (text, taken) in written_out(function, module_text, helpers).items():
+        for first, (text, taken, _) in written_out(function, module_text, helpers).items():
             template = _template(raw, starts, text, False)
             if template is not None and first in nodes:
                 texts[_place(raw, starts, nodes[first])] = template, {_place(raw, starts, nodes[n]) for n in taken if n in nodes}
@@ -484,11 +494,13 @@ def _strings(node: ast.AST, jinja: bool):
         yield node, jinja  # `"""... %s ...""" % malformed_json`
     elif _lines_joined(node) is not None:
         yield node, jinja  # `"\n".join(["You answer ...", "{context}", ...])`
-    elif (summed := summed_text(node)) is not None:
-        yield summed, jinja  # `"You answer ... " + f"Context: {context}" + "Answer briefly."`
+    elif summed_text(node) is not None:
+        yield node, jinja  # `"You answer ... " + f"Context: {context}" + "Answer briefly."`
 
 
 def _template(raw: str, starts: list[int], node: ast.AST, jinja_hint: bool) -> PyTemplate | None:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _template(raw, starts, summed_text(node), jinja_hint)
     if isinstance(node, ast.BinOp):
         return _percent_template(raw, starts, node)
     if isinstance(node, ast.Call):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from promptlint.engine.lint import lint_text
+from promptlint.model.prompt import PartKind
 from promptlint.readers.pysource import templates_in
 
 STATIC = "Answer from the excerpts only. Cite the excerpt you use."
@@ -269,3 +270,45 @@ def test_the_twin_with_no_rules_after_the_items_is_clean(growth):
 def test_a_loop_that_does_more_than_add_leaves_the_text_unread_as_before():
     code = _grown("+=", PIECES[0]).replace("    for doc in docs:\n", "    for doc in docs:\n        log(doc)\n")
     assert all("{docs}" not in t.text for t in templates_in(code))
+
+
+# The ways code grows a prompt around such a loop (blind51c nashsu): a counter stepped beside the addition,
+# the text cut to a limit or stripped after it, the loop under an `if` whose `else` sends the question alone,
+# and a first value that is itself a sum of literals. Each is read as the same one text.
+SHAPES = {
+    "counter": lambda code: code.replace("    for doc in", "    n = 1\n    for doc in").replace("        prompt", "        n += 1\n        prompt", 1),
+    "cut to a limit": lambda code: code.replace("\n    prompt = prompt + ", "\n    if len(prompt) > 9000:\n        prompt = prompt[:9000]\n    prompt = prompt + ", 1),
+    "stripped": lambda code: code.replace("\n    prompt = prompt + ", "\n    prompt = prompt.strip()\n    prompt = prompt + ", 1),
+    "if and else": lambda code: code.replace("\n    ", "\n        ").replace("        return prompt", "    else:\n        prompt = question\n    return prompt")
+                                      .replace("        prompt = \"You answer", "    if docs:\n        prompt = \"You answer", 1),
+    "opening sum": lambda code: code.replace('Here are the results:"\n', 'Here are the results:" + "\\n" + "```"\n', 1),
+}
+
+
+def _segmented(code: str):
+    from promptlint.engine.config import default_config
+    from promptlint.engine.lint import segment_document
+    from promptlint.readers import document as documents
+
+    config = default_config()
+    doc = documents.parse_text(code, "p.py", config.suffix_for("p.py"), config.lexicon)
+    return segment_document(doc, config)
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_a_prompt_grown_in_each_shape_is_read_whole(shape):
+    code = SHAPES[shape](_grown("= prompt +", PIECES[0]))
+    [template] = [t for t in templates_in(code) if t.text.startswith("You answer from the search results below.")]
+    assert "{docs}" in template.text and template.text.endswith("Question: {question}")
+    assert [f.code for f in lint_text(code, path="p.py") if f.code == "PL305"] == ["PL305"]
+    assert [f.code for f in lint_text(SHAPES[shape](_grown("= prompt +", PIECES[0], after="")), path="p.py") if f.code == "PL305"] == []
+
+
+# What the loop adds per item is the retrieved context when its name says nothing else (`ref_content`,
+# `pages`): the structure says so. A name that says what it holds keeps its kind (`history`).
+@pytest.mark.parametrize(("iterated", "kind"), [("ref_content", PartKind.SOURCES), ("pages", PartKind.SOURCES), ("rows", PartKind.SOURCES),
+                                                 ("docs", PartKind.SOURCES), ("history", PartKind.HISTORY)])
+def test_what_a_loop_adds_per_item_is_read_by_its_name_else_as_the_context(iterated, kind):
+    code = _grown("+=", PIECES[0], iterated=iterated)
+    [prompt] = [p for p in _segmented(code) if p.text.startswith("You answer from the search results below.")]
+    assert [part.kind for part in prompt.parts if prompt.text[part.span.start : part.span.end] == "{" + iterated + "}"] == [kind]
