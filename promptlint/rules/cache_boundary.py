@@ -20,7 +20,8 @@ Not counted: labels and cues in any language
 inside, `<USER_RAG - RELEVANT CHUNKS, USE AS FACTS>`, when the element is closed after it), special tokens and
 template slots, lines that mark where the data starts or ends ("END of search
 results."), a line ending in a colon that introduces the data or slot under it ("Here is
-information about the user that can help you to answer:", then `<user_metadata>`), a line that prints a value with a few words around it ("Found {{ n }}
+information about the user that can help you to answer:", then `<user_metadata>`; of "Do not repeat the
+context. Here is the question:", only the last sentence), a line that prints a value with a few words around it ("Found {{ n }}
 results", "Search took {{ ms }} ms"), worked examples in the instructions, the words of a tool's result,
 after earlier chat turns, the instructions that open the last user turn
 before its data (a chat API has no other place for them but the system prompt), and
@@ -164,10 +165,24 @@ def _static_after(prompt: Prompt, start: int, ctx: RuleContext, framing: Span | 
         for i, at, line in _lines_from(prompt, part, start):
             if at >= end:
                 break
-            if (line.strip() and not _is_label(line, delimiters) and not _opens_an_element(prompt, at, line)
-                    and not _captions_a_value(prompt.text, at) and not _introduces_data(prompt, at + len(line), data)):
-                pieces.append((line_no + i, line))
+            if (instructing := _counted_text(prompt, at, line, delimiters, data)).strip():
+                pieces.append((line_no + i, instructing))
     return pieces
+
+
+def _counted_text(prompt: Prompt, at: int, line: str, delimiters: tuple[str, ...], data: list[int]) -> str:
+    """What of a static line counts as instructions: none of a label, an opening tag or a caption; of a line
+    that introduces the data under it, the sentences before the one that does ("Do not repeat the context.
+    Here is the question:")."""
+    if not line.strip() or _is_label(line, delimiters) or _opens_an_element(prompt, at, line) or _captions_a_value(prompt.text, at):
+        return ""
+    return _before_last_sentence(line) if _introduces_data(prompt, at + len(line), data) else line
+
+
+def _before_last_sentence(line: str) -> str:
+    """A line less its last sentence; empty when it holds one."""
+    ends = [m.end() for m in _SENTENCE_END.finditer(line.rstrip()) if re.search(r"\w", line[m.end():])]
+    return line[: ends[-1]] if ends else ""
 
 
 # A line that is one opening tag, whatever it says inside: `<USER_RAG - RELEVANT CHUNKS, USE AS FACTS>`.

@@ -476,6 +476,22 @@ def test_a_line_that_introduces_the_data_under_it_is_no_instruction(intro, block
     assert _found(twin) == [(_line_of(twin, "{context}"), 1, "PL305")]
 
 
+# Instructions before the sentence that introduces the data, on the same line (blind51c nashsu: "Remember, do not
+# repeat the context word for word. Answer in simplified Chinese. Here is the user question:"): only the last
+# sentence goes where the data goes; the others are instructions after the context.
+INSTRUCTED = ["Remember, do not repeat the context word for word. Answer in plain language, in short paragraphs, and never invent facts the pages do not hold.",
+              "记住，不要一字不差的重复上下文内容. 回答必须使用简体中文，如果回答很长，请尽量结构化、分段落总结。"]
+
+
+@pytest.mark.parametrize("intro", ["Here is the user question:", "下面是用户问题："])
+@pytest.mark.parametrize("instructions", INSTRUCTED)
+def test_instructions_on_the_line_that_introduces_the_question_are_static(intro, instructions):
+    text = f"You answer from the web pages below.\n```\n{{context}}\n```\n{instructions} {intro}\n{{question}}\n"
+    assert _found(text, config=DEFAULTS) == [(_line_of(text, "{context}"), 1, "PL305")]
+    # The twin: the introducing sentence alone.
+    assert _found(text.replace(instructions + " ", ""), config=DEFAULTS) == []
+
+
 @pytest.mark.parametrize("volatile", ["{user_metadata}", "{current_date}", "{user_name}"])
 def test_a_closing_line_after_the_question_is_a_reminder_after_any_per_request_data(volatile):
     """The text that asks the question is the last turn: no history follows it, so per-request data before it
