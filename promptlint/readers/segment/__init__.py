@@ -19,7 +19,7 @@ from .vocab import LABEL_LINE, SLOT, Line, SlotNames, Vocab, consecutive_prompts
 from .instructions import imperative_aside, looks_like_instruction, opens_with_imperative
 from .messages import role_messages
 from .examples import blank_out, code_spans, end_before, example_spans, is_template
-from .sources import by_position, text_sources, unwrapped_context
+from .sources import by_position, context_slots, text_sources, unwrapped_context
 from .records import document_template, list_sources, record_sources, separated_sources
 from .xml import widen_to_container, xml_sources
 from .skeleton import aligned_fields, skeleton_sources
@@ -54,6 +54,8 @@ def segment_text(
     lower = lowercase(text)
     vocab = words(names, lexicon)
     lines = text_lines(text, lower)
+    if may_hold_slot(text) and (labelled := context_slots(text, lines, vocab)):
+        vocab = words((*names, *labelled), lexicon)  # "OJK Context: {context_ojk}": the label says what the slot holds
     shown = _examples(text, lower, lines, vocab, messages, known)
     # Program code in fenced blocks is shown like an example, and its slots are the code's: a text whose
     # only slots are there (a page that documents code) is as it was sent.
