@@ -157,6 +157,24 @@ class Translated(SourceMap):
 
 
 @dataclass(frozen=True)
+class Embedded(SourceMap):
+    """A document inside a string of the file (a recorded request's JSON body in a YAML cassette): its text
+    read as that document's reader gives it (``inner``, whose JSON strings stay the text's structure), its
+    findings placed at the string (``at``); never edited."""
+
+    inner: SourceMap
+    at: Anchored
+    editable = False
+
+    @property
+    def chats(self) -> tuple[chatjson.ChatText, ...] | None:
+        return self.inner.chats
+
+    def locate(self, prompt, offset, raw, starts):
+        return self.at.line, self.at.column
+
+
+@dataclass(frozen=True)
 class YamlBlock(SourceMap):
     """A YAML literal block scalar: the file line and the indentation of each line of the text
     (the indentation is not part of the text). A changed text is written line by line."""

@@ -4,12 +4,13 @@ GitHub Models `.prompt.yml`, a promptfoo list), or prompt strings under keys of 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import yaml
 
 from ..model.prompt import Syntax
 from .document import Document, DocumentKind, Input, Prompt, syntax_error
-from .sourcemap import Anchored, SourceMap, Verbatim, YamlBlock
+from .sourcemap import Anchored, Embedded, SourceMap, Verbatim, YamlBlock
 
 
 def read_yaml(file: Input) -> Document:
@@ -28,6 +29,8 @@ def read_yaml(file: Input) -> Document:
         error = syntax_error(file.display, f"invalid YAML: {getattr(exc, 'problem', None) or exc}", line, column)
         return file.document(DocumentKind.YAML, errors=[error])
     fields = _yaml_fields(node)
+    if isinstance(fields.get("interactions"), yaml.SequenceNode):
+        return file.document(DocumentKind.YAML, _recorded_requests(file, fields["interactions"]))
     messages = fields.get("messages", node)
     if isinstance(messages, yaml.SequenceNode):
         # Each message's content is a prompt of its own, placed as a template string is.
@@ -45,6 +48,24 @@ def read_yaml(file: Input) -> Document:
 # A Go template action, which Jinja never writes: a field of the data (`{{ .Values.image }}`,
 # `{{- $name := .Release.Name }}`), or a call of a named template (`{{ include "chart.name" . }}`).
 _GO_ACTION = re.compile(r'\{\{-?\s*(?:\$\w*\s*:?=\s*)?(?:\.[A-Za-z]|(?:if|with|range|toYaml|include|template|define)\s+(?:\.|\$|"|not\s+\.|and\s+\.|or\s+\.))')
+
+
+def _recorded_requests(file: Input, interactions: yaml.SequenceNode) -> list[Prompt]:
+    """The prompts of the requests an HTTP recording holds (a VCR cassette: `interactions`, each with a
+    `request` whose `body` is the JSON the app sent, as a string or under `string`), each read as a JSON
+    request body and placed at its body. A body that is no JSON, or holds no prompt, is passed over."""
+    from .jsonfile import read_json
+
+    prompts = []
+    for interaction in interactions.value:
+        body = _yaml_fields(_yaml_fields(interaction).get("request")).get("body")
+        body = _yaml_fields(body).get("string", body)
+        if not _yaml_string(body) or not body.value.lstrip().startswith("{"):
+            continue
+        sent = read_json(Input(file.display, body.value, ".json", file.lexicon))
+        at = Anchored(body.start_mark.line + 1, body.start_mark.column + 1)
+        prompts += [] if sent.errors else [replace(p, source=Embedded(p.source, at)) for p in sent.prompts]
+    return prompts
 
 
 def _yaml_prompts(file: Input, root: yaml.Node | None) -> list[Prompt]:
