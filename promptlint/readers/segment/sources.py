@@ -487,7 +487,10 @@ def _cut_at_separating_gap(body: list[Line], gap: int | None) -> list[Line]:
 
 def _is_boundary(line: Line, vocab: Vocab) -> bool:
     stripped = line.lower.strip()
-    if vocab.role_marker.match(line.lower) or stripped.startswith(("</", "#", "[[ ##", "[end ")):
+    # A heading stands within three spaces of the margin; an indented "# ..." is a comment in a chunk's code.
+    margin = line.lower[: len(line.lower) - len(line.lower.lstrip())].expandtabs(4)
+    heading = stripped.startswith("#") and len(margin) < 4
+    if vocab.role_marker.match(line.lower) or heading or stripped.startswith(("</", "[[ ##", "[end ")):
         return True
     label = QUESTION_LINE.match(line.lower)
     return bool(label) and (names_the_question(normalise_label(label["label"]), vocab) or normalise_label(label["label"]) in vocab.history_labels)
