@@ -28,18 +28,93 @@ def rewritten_bindings(module: ast.Module, lexicon: Lexicon) -> dict[int, tuple[
     module fills with a rewritten question, each as (slot, "rewritten")."""
     vocab = words(lexicon=lexicon)
     owners = _owners(module)
-    rewriting = _rewriting_calls(module, vocab, frozenset(lexicon.words("segment", "rewrite-verbs")))
+    verbs = frozenset(lexicon.words("segment", "rewrite-verbs"))
+    rewriting = _rewriting_calls(module, vocab, verbs)
     bound: dict[str, set[str]] = {}
     for call in (n for n in ast.walk(module) if isinstance(n, ast.Call)):
         owner, filled = _filled(call, owners)
         for slot, value in filled:
-            name = _name(value)
-            rewritten = name and slot_kind(name, vocab) == "rewritten" or isinstance(value, ast.Name) and value.id in rewriting
-            if rewritten and slot_kind(slot, vocab) == "question":
+            if _is_rewrite(value, vocab, rewriting) and slot_kind(slot, vocab) == "question":
                 bound.setdefault(owner, set()).add(slot)
         for owner, slot in _answered_with_a_rewrite(call, owners, vocab):
             bound.setdefault(owner, set()).add(slot)
+    for owner, slot in _answered_from_state(module, owners, vocab, (rewriting, verbs), frozenset(lexicon.words("segment", "answer-keys"))):
+        bound.setdefault(owner, set()).add(slot)
     return {line: tuple((slot, "rewritten") for slot in sorted(bound[owner])) for owner, (_, lines) in owners.items() if owner in bound for line in lines}
+
+
+def _is_rewrite(value: ast.AST, vocab, rewriting: set[str], verbs: frozenset[str] = frozenset()) -> bool:
+    """A value named for the question rewritten (`standalone_question`, `enhanced["condensed_query"]`), a
+    local a rewriting call fills, or (given the ``verbs`` that name one) such a call itself."""
+    name = _name(value)
+    if isinstance(value, ast.Await):
+        value = value.value
+    called = isinstance(value, ast.Call) and bool(verbs) and _names_a_rewrite(value, vocab, verbs)
+    return called or bool(name and slot_kind(name, vocab) == "rewritten") or isinstance(value, ast.Name) and value.id in rewriting
+
+
+def _answered_from_state(module: ast.Module, owners: dict, vocab, rewriting: tuple[set[str], frozenset[str]], answers: frozenset[str]) -> list[tuple[str, str]]:
+    """The question slots an answer is generated with from a state a step wrote a rewrite into (a LangGraph
+    graph: `transform_query` returns `{"question": better_question}`; `generate` reads `state["question"]` and
+    returns `{"generation": rag_chain.invoke({"question": question, ...})}`). Only a fill whose result the
+    function returns as the answer (`answer-keys`) counts: a grader filled from the same state judges, it answers nothing."""
+    keys = _keys_rewritten(module, vocab, rewriting)
+    if not keys:
+        return []
+    found = []
+    for function in (f for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))):
+        read = {n.targets[0].id for n in ast.walk(function) if _named_assignment(n) and _reads_keys(n.value, keys)}
+        answering = _answering_calls(function, answers)
+        for call in answering:
+            owner, filled = _filled(call, owners)
+            for slot, value in filled:
+                reads = _reads_keys(value, keys) or isinstance(value, ast.Name) and value.id in read
+                if reads and slot_kind(slot, vocab) == "question":
+                    found.append((owner, slot))
+    return found
+
+
+def _keys_rewritten(module: ast.Module, vocab, rewriting: tuple[set[str], frozenset[str]]) -> set[str]:
+    """The question keys of a state that a function writes a rewrite into: `return {"question": better_question}`,
+    `state["question"] = rewritten`."""
+    keys = set()
+    for node in ast.walk(module):
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Dict):
+            pairs = [(k.value, v) for k, v in zip(node.value.keys, node.value.values) if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and (key := _key(node.targets[0])) is not None:
+            pairs = [(key, node.value)]
+        else:
+            continue
+        keys |= {key for key, value in pairs if slot_kind(key, vocab) == "question" and _is_rewrite(value, vocab, *rewriting)}
+    return keys
+
+
+def _key(node: ast.AST) -> str | None:
+    """The key of `x["key"]`."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        return node.slice.value
+    return None
+
+
+def _reads_keys(value: ast.AST, keys: set[str]) -> bool:
+    """Whether a value is read from one of the keys, however it is then taken apart (`state["question"][-1].content`)."""
+    while isinstance(value, (ast.Attribute, ast.Subscript)):
+        if isinstance(value, ast.Subscript) and _key(value) in keys and isinstance(value.value, ast.Name):
+            return True
+        value = value.value
+    return False
+
+
+def _answering_calls(function: ast.AST, answers: frozenset[str]) -> list[ast.Call]:
+    """The calls whose result a function returns as the answer: under an answer key of the dict it returns
+    (`{"generation": generation}`, `{"answer": chain.invoke(...)}`), directly or through a local."""
+    returned = [v for r in ast.walk(function) if isinstance(r, ast.Return) and isinstance(r.value, ast.Dict)
+                for k, v in zip(r.value.keys, r.value.values) if isinstance(k, ast.Constant) and k.value in answers]
+    names = {v.id for v in returned if isinstance(v, ast.Name)}
+    values = [v for v in returned if not isinstance(v, ast.Name)]
+    values += [n.value for n in ast.walk(function) if _named_assignment(n) and n.targets[0].id in names]
+    values = [v.value if isinstance(v, ast.Await) else v for v in values]
+    return [v for v in values if isinstance(v, ast.Call)]
 
 
 def _rewriting_calls(module: ast.Module, vocab, verbs: frozenset[str]) -> set[str]:

@@ -114,3 +114,64 @@ def test_a_local_a_rewriter_object_fills_is_the_rewritten_question():
     line = next(n for n, row in enumerate(text.split("\n"), 1) if "Question: {question}" in row)
     assert _found(text) == [(line, "PL304")]
     assert _found(text.replace("question_rewriter", "answer_grader")) == []
+
+
+# A graph whose step writes a rewrite of the question into the state, then generates the answer from that state
+# (the LangGraph retrieval tutorials: `transform_query` returns `{"question": better_question}`, `generate` fills
+# the answer prompt with `state["question"]`; blind52d teddylee777). Only the call that makes the answer counts.
+GRAPH = '''RAG_PROMPT = PromptTemplate.from_template("""Answer from the context.
+
+Context: {context}
+
+Question: {question}
+Answer:""")
+rag_chain = RAG_PROMPT | llm | StrOutputParser()
+GRADE_PROMPT = PromptTemplate.from_template("""Grade the document for the user question.
+
+Document: {document}
+
+User question: {question}
+Reply yes or no.""")
+grader = GRADE_PROMPT | llm
+
+
+def generate(state):
+    READ
+    ANSWER
+
+
+def grade(state):
+    question = state["question"]
+    score = grader.invoke({"question": question, "document": state["documents"][0]})
+    return {"relevant": score}
+
+
+def transform_query(state):
+    question = state["question"]
+    WRITE
+'''
+WRITES = {"returned, named": 'better_question = question_rewriter.invoke({"question": question})\n    return {"question": better_question}',
+          "returned, rewriter's local": 'q2 = question_rewriter.invoke({"question": question})\n    return {"documents": [], "question": q2}',
+          "set in the state": 'state["question"] = rewrite_question(question)\n    return state'}
+READS = {"local": ('question = state["question"]', "question"), "read in place": ("", 'state["question"]'),
+         "last of a list": ('question = state["question"][-1].content', "question")}
+ANSWERS = {"generation local": 'generation = rag_chain.invoke({"context": state["documents"], "question": QUESTION})\n    return {"generation": generation}',
+           "answer in place": 'return {"answer": rag_chain.invoke({"context": state["documents"], "question": QUESTION})}',
+           "awaited": 'response = await rag_chain.ainvoke({"context": state["documents"], "question": QUESTION})\n    return {"response": response}'}
+
+
+def _graph(write: str, read: str, answer: str) -> str:
+    statement, value = READS[read]
+    code = GRAPH.replace("WRITE", WRITES[write]).replace("READ", statement or "pass").replace("ANSWER", ANSWERS[answer].replace("QUESTION", value))
+    return code.replace("def generate(", "async def generate(") if answer == "awaited" else code
+
+
+@pytest.mark.parametrize("answer", ANSWERS)
+@pytest.mark.parametrize("read", READS)
+@pytest.mark.parametrize("write", WRITES)
+def test_an_answer_generated_from_a_state_holding_the_rewrite_is_filled_with_it(write, read, answer):
+    text = _graph(write, read, answer)
+    # The answer prompt's question, not the grader's (it judges, it answers nothing), nor the rewriter's own.
+    assert _found(text) == [(5, "PL304")]
+    # The twin: a step that writes the question back as it was asked.
+    assert _found(text.replace(WRITES[write], 'return {"question": question.strip()}')) == []
