@@ -9,6 +9,7 @@ import re
 import yaml
 
 from ..meaning.lexicon import Lexicon
+from ..meaning.vocabulary import normalise_label
 from ..model.prompt import Syntax
 from .document import Document, DocumentKind, Input, Prompt, syntax_error
 from .sourcemap import Verbatim
@@ -31,8 +32,10 @@ def read_text(file: Input) -> Document:
     header = (_front_matter_end(raw) or _comment_header_end(raw) or _record_header_end(file)) if syntax == Syntax.TEXT else None
     if header is not None:
         # "# Prompt template for ...\n#\n# Placeholders: ..." documents the template; the prompt follows it,
-        # as it follows YAML front matter ("---\nname: synthesis\ndate: 2026-05-03\n---").
-        return file.document(DocumentKind.TEXT, [Prompt((raw[header:],), Verbatim(header, len(raw)))])
+        # as it follows YAML front matter ("---\nname: synthesis\ndate: 2026-05-03\n---"). A logged record
+        # ends where the model's response is logged after it.
+        end = _response_start(file, header) or len(raw)
+        return file.document(DocumentKind.TEXT, [Prompt((raw[header:end],), Verbatim(header, end))])
     return _template(file, syntax)
 
 
@@ -76,6 +79,7 @@ def _comment_header_end(raw: str) -> int | None:
 # A log record's field ("Timestamp: 2025-11-25T02:00", "Strategy: cot"), and a label alone on its line ("Prompt:").
 _RECORD_FIELD = re.compile(r"[ \t]*[^\W\d][\w .-]{0,30}:[ \t]+\S.*")
 _LABEL_ALONE = re.compile(r"[ \t]*(?P<label>[^\W\d][\w .-]{0,30}):[ \t]*")
+_LABEL_ALONE_LINE = re.compile(r"^[ \t]*(?P<label>[^\W\d][\w .-]{0,30}):[ \t]*$", re.MULTILINE)
 # A banner over a record ("PROMPT ENGINEERING LOG", "ENTRY 1:") has a few words at most.
 _BANNER_WORDS = 4
 # How far into a file a log record's header may run.
@@ -86,16 +90,28 @@ def _record_header_end(file: Input) -> int | None:
     """Where the prompt a log record holds starts: after the record's header, nothing but two or more field
     lines ("Timestamp: ...", "Query: ...") under a banner of a few words or a rule, then a label alone that
     names the prompt ("Prompt:"). What the header says was logged beside the prompt, not sent."""
-    at, fields = 0, 0
+    at, fields, banners = 0, 0, 0
     for line in file.raw.split("\n", _RECORD_LINES)[:_RECORD_LINES]:
         at += len(line) + 1
         alone = _LABEL_ALONE.fullmatch(line)
-        if alone and fields >= 2 and file.lexicon.means(alone["label"], "prompt"):
+        if alone and (fields >= 2 or banners and _RULE.fullmatch(line) is None) and file.lexicon.means(alone["label"], "prompt"):
             return at if file.raw[at:].strip() else None
         if _RECORD_FIELD.fullmatch(line):
             fields += 1
         elif len(line.split()) > _BANNER_WORDS or line.rstrip().endswith((".", "!", "?")):
             return None  # prose: a prompt of its own, not a record's header
+        elif _RULE.fullmatch(line):
+            banners += 1  # "=====" over and under a record's title ("[2026-03-11T14:29:42] GENERATE")
+    return None
+
+
+def _response_start(file: Input, start: int) -> int | None:
+    """Where a logged record's response starts after its prompt: a label alone on its line that names the
+    model's output ("RESPONSE:", "Model output:"), with text under it."""
+    labels = {normalise_label(label) for label in file.lexicon.words("segment", "response-labels")}
+    for line in _LABEL_ALONE_LINE.finditer(file.raw, start):
+        if normalise_label(line["label"]) in labels and file.raw[line.end() :].strip():
+            return line.start()
     return None
 
 

@@ -273,6 +273,29 @@ def test_a_log_records_header_is_no_part_of_the_prompt_it_logged(banner):
     assert parse_text(prose, "p.txt", ".txt").prompts[0].texts == (prose,)
 
 
+BANNERS = ["=" * 40 + "\n[2026-03-11T14:29:42.238891] GENERATE\n" + "=" * 40 + "\n", "-" * 20 + "\nCALL 3\n" + "-" * 20 + "\n"]
+
+
+@pytest.mark.parametrize("label", ["PROMPT:", "Prompt:", "Full prompt:"])
+@pytest.mark.parametrize("banner", BANNERS)
+@pytest.mark.parametrize("response", ["RESPONSE:", "Model output:", "COMPLETION:"])
+def test_a_logged_record_under_a_banner_is_its_prompt_up_to_the_response(banner, label, response):
+    """A log of a model call writes a banner over the record, the prompt under a label, and the model's
+    response under another (blind53a anthcon): the prompt is what stands between, not the banner, nor the
+    response, which was not sent."""
+    from promptlint.readers.document import parse_text
+
+    header = f"{banner}{label}\n"
+    body = "Answer from the excerpts.\n\n--- CONTEXT ---\nNet sales rose in the quarter.\n--- END CONTEXT ---\n\nQUESTION: how are sales?\n\n"
+    raw = header + body + f"{response}\n# Sales\n- Net sales rose.\n"
+    (prompt,) = parse_text(raw, "llm_log.txt", ".txt").prompts
+    assert prompt.texts == (body,) and prompt.source == Verbatim(len(header), len(header + body))
+    # The twin with no response logged: the prompt runs to the end; and a prompt's own answer cue is its own.
+    assert parse_text(header + body, "llm_log.txt", ".txt").prompts[0].texts == (body,)
+    cued = header + body + "Answer:\nSales rose.\n"
+    assert parse_text(cued, "llm_log.txt", ".txt").prompts[0].texts == (cued[len(header):],)
+
+
 @pytest.mark.parametrize("head", ["# Instructions\n# Answer\n# Notes\n\n", "# Role\n#\n\n", "# Role\n#\n# Task\nAnswer.\n\n"])
 def test_markdown_headings_are_part_of_the_prompt(head):
     from promptlint.readers.document import parse_text
