@@ -52,6 +52,12 @@ CONTENT_WORDS = 6
 _VALUE_WORDS = 5
 # Cells past which a line is no unit's head.
 _MAX_CELLS = 16
+# How many heads the instructions may write as examples before the units.
+_EXAMPLE_HEADS = 2
+# A head written whole between brackets.
+_WRAPPED = re.compile(r"\[(?P<cells>[^\[\]\n]+)\][ \t]*")
+# Two bars with nothing between them: a table's empty cell ("| 85,269 |  |  |"), which no source's head writes.
+_EMPTY_CELL = re.compile(r"\|[ \t]*\|")
 # Where on its line the colon before a unit's text may stand: a head is short, and a line can be megabytes long.
 _HEAD_CHARS = 300
 
@@ -91,9 +97,26 @@ def skeleton_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[
             runs.append([head])
     for n, run in enumerate(runs):
         stop = runs[n + 1][0].line if n + 1 < len(runs) else len(lines)
-        sources = _units(text, lines[:stop], run, vocab, messages)
+        sources = _standing_units(text, lines[:stop], run, vocab, messages)
         if sources:
             return by_position(sources)
+    # No run holds the units: a unit's own text may hold lines that look like heads of another skeleton (a
+    # sentence with a slash), which end every run. Each skeleton's heads are then read as one run, the most
+    # written first, the lines of other skeletons between them their units' text.
+    longest = max((len(r) for r in runs), default=0)
+    for skeleton, count in written.most_common():
+        run = [head for head in heads if head.skeleton == skeleton]
+        if count > longest and (sources := _standing_units(text, lines, run, vocab, messages)):
+            return by_position(sources)
+    return []
+
+
+def _standing_units(text: str, lines: list[Line], run: list[_Head], vocab: Vocab, messages: list[Message]) -> list[Source]:
+    """The units of a run from the first head where they stand: a head written before them is the
+    instructions' example of one ("Cite the header (e.g., [Apple | 10-K | Filed: ...])")."""
+    for first in range(min(len(run) - 1, _EXAMPLE_HEADS + 1)):
+        if sources := _units(text, lines, run[first:], vocab, messages):
+            return sources
     return []
 
 
@@ -102,12 +125,12 @@ def _head(text: str, line: Line, index: int) -> _Head | None:
     if not any(mark in line.text for mark in _HEAD_MARKS):
         return None  # one cell at most and no group to cut it: most lines (see below)
     lead = _LEAD.match(line.text)
-    start = line.start + lead.end()
-    end, content = line.end, None
-    separators = list(itertools.islice(_SEPARATOR.finditer(text, start, line.end), _MAX_CELLS))
-    if len(separators) == _MAX_CELLS:
-        return None  # a line of that many cells is a table's or a list's, not a source's head
-    colon = _text_after(text, start, separators[-1].end() if separators else start, line.end)
+    start, end = _cells_between(text, line.start + lead.end(), line.end)
+    content = None
+    separators = list(itertools.islice(_SEPARATOR.finditer(text, start, end), _MAX_CELLS))
+    if len(separators) == _MAX_CELLS or _EMPTY_CELL.search(text, start, end):
+        return None  # a line of that many cells, or with an empty one, is a table's or a list's, not a source's head
+    colon = _text_after(text, start, separators[-1].end() if separators else start, end)
     if colon is not None:
         end, content = colon.start(), Span(colon.end(), line.end)
     if not separators and not _has_group(text, start, end):
@@ -121,6 +144,13 @@ def _head(text: str, line: Line, index: int) -> _Head | None:
     key = Span(line.start + lead.start("key"), line.start + lead.end("key")) if lead["key"] else None
     shape = tuple((c.label or "_", text[c.cut.start : c.span.start].strip()[:1]) for c in cells)
     return _Head(index, key, cells, content, ((lead["marks"] or "").strip(), bool(lead["key"]), bool(lead["number"]), shape, content is not None))
+
+
+def _cells_between(text: str, start: int, end: int) -> tuple[int, int]:
+    """Where a head's cells stand on its line after its lead: inside the brackets that wrap them all
+    ("[Apple | 10Q | Filed: 2026-01-30]"), else to the line's end."""
+    wrapped = _WRAPPED.fullmatch(text, start, end)
+    return wrapped.span("cells") if wrapped and _SEPARATOR.search(text, *wrapped.span("cells")) else (start, end)
 
 
 def _text_after(text: str, start: int, cells_end: int, end: int) -> re.Match[str] | None:
