@@ -82,7 +82,7 @@ def _yaml_prompts(file: Input, root: yaml.Node | None) -> list[Prompt]:
             pending.extend(node.value)
         elif isinstance(node, yaml.MappingNode):
             for key, value in node.value:
-                if isinstance(key, yaml.ScalarNode) and _yaml_string(value) and is_prompt_text(value.value, vocab, str(key.value)):
+                if isinstance(key, yaml.ScalarNode) and _yaml_string(value) and (is_prompt_text(value.value, vocab, str(key.value)) or _sent_with_sources(value.value, file)):
                     found.append(value)
                 pending.append(value)
     prompts = []
@@ -90,6 +90,18 @@ def _yaml_prompts(file: Input, root: yaml.Node | None) -> list[Prompt]:
         syntax = Syntax.JINJA if "{%" in node.value and parses(node.value) else Syntax.TEXT
         prompts.append(Prompt((node.value,), _yaml_source(file.raw, node), syntax=syntax))
     return prompts
+
+
+# A prompt as it was sent is a text of some length, over several lines.
+_SENT_CHARS = 200
+
+
+def _sent_with_sources(text: str, file: Input) -> bool:
+    """Whether a string is a prompt as it was sent, whatever its key: the sources it holds are written out
+    (two or more, as a test snapshot of rendered prompts keeps them)."""
+    from .segment import segment_text
+
+    return len(text) >= _SENT_CHARS and "\n" in text and len(segment_text(text, lexicon=file.lexicon).sources) >= 2
 
 
 def _yaml_fields(node: yaml.Node | None) -> dict[str, yaml.Node]:

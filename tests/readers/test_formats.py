@@ -391,3 +391,30 @@ def test_a_prompt_file_s_front_matter_is_no_part_of_the_prompt(suffix):
     assert [f.code for f in lint.lint_text(FRONT_MATTER + BODY, path="synthesis" + suffix) if f.code == "PL305"] == []
     # The twin: the same date line in the prompt's own text is a timestamp before the rules.
     assert [f.code for f in lint.lint_text("Today is 2026-05-03.\n" + BODY, path="synthesis" + suffix) if f.code == "PL305"] == ["PL305"]
+
+
+# A YAML mapping whose values are prompts as they were rendered (a test snapshot: `openbook: |-` over a chat-templated
+# prompt with its search results written out), under keys that name no prompt (blind53b galsarid21).
+RENDERED_SOURCES = "".join(f"Document [{n}](Title: {title}) {text}\n" for n, (title, text) in enumerate([
+    ("Nobel Prize in Physics", "The prize is awarded yearly by the Royal Swedish Academy of Sciences. It is one of the five prizes "
+                               "established by the will of Alfred Nobel in 1895, and it has been awarded since 1901 to physicists."),
+    ("Wilhelm Röntgen", "Röntgen received the first prize in 1901 for the discovery of X-rays. He gave the prize money to his "
+                        "university, and he refused to patent the discovery so that everyone could use it freely."),
+    ("Nobel Prize in Physics", "Each laureate receives a diploma, a medal and a document on the prize amount. The amount has "
+                               "changed over the years, and it is announced each autumn before the ceremony in Stockholm.")], start=1))
+RENDERED = f"Write an answer using only the provided search results.\nSearch Results:\n{RENDERED_SOURCES}Question: who won the first physics prize?\nAnswer:"
+
+
+@pytest.mark.parametrize("key", ["openbook", "case_3", "expected"])
+def test_a_yaml_value_that_is_a_rendered_prompt_with_its_sources_is_read(key):
+    from promptlint.readers.document import parse_text
+
+    raw = f"{key}: |-\n" + "".join(f"  {line}\n" for line in RENDERED.split("\n")) + "closedbook: none\n"
+    (prompt,) = parse_text(raw, "snapshot.yaml", ".yaml").prompts
+    assert prompt.texts == (RENDERED,)
+    assert [f.code for f in lint.lint_text(raw, path="snapshot.yaml", config=build({"select": ["PL301"]}, "test"))] == ["PL301"]
+    # The twins: a long description with no sources, and a rendered prompt with one source, are no prompts here.
+    description = "A long note on the dataset.\n" * 12
+    assert parse_text(f"{key}: |-\n" + "".join(f"  {line}\n" for line in description.split("\n")), "s.yaml", ".yaml").prompts == ()
+    one = RENDERED.replace(RENDERED_SOURCES, RENDERED_SOURCES.split("\n")[0] + "\n")
+    assert parse_text(f"{key}: |-\n" + "".join(f"  {line}\n" for line in one.split("\n")), "s.yaml", ".yaml").prompts == ()
