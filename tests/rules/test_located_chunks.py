@@ -47,3 +47,21 @@ def test_regrouping_moves_the_file_s_chunks_together_and_keeps_their_lines():
 def test_titles_whose_numbers_are_no_lines_of_a_file_stay_apart(titles):
     text = "Answer from the sources.\n\n" + "\n\n".join(f"[{n}] {t}\n{x}" for n, (t, x) in enumerate(zip(titles, TEXTS), 1)) + "\n\nQuestion: what changed?\n"
     assert lint_text(text, path="p.txt", config=CONFIG) == []
+
+
+# A field that numbers what a chunk was cut from, when that is a document of its own kind (`lecture_no`,
+# `video_id`, `paper_id`), names the document (blind53c sanjanadevre56: lecture 1's subtitle chunks among others).
+@pytest.mark.parametrize("field", ["lecture_no", "video_id", "paper_id", "episode_number"])
+def test_chunks_numbered_by_their_document_apart_are_ungrouped(field):
+    import json
+
+    def prompt(documents):
+        chunks = [{field: d, "start_time": 10.5 * n, "text": f"Part {n} of the talk says deep learning is one kind of machine learning."}
+                  for n, d in enumerate(documents)]
+        return f"Below are subtitle chunks from a course.\n\nChunks:\n{json.dumps(chunks)}\n\nUser Question:\nwhere is deep learning taught?\n"
+
+    assert [f.code for f in lint_text(prompt(["1", "2", "1"]), path="p.txt", config=CONFIG)] == ["PL301"]
+    assert lint_text(prompt(["1", "1", "2"]), path="p.txt", config=CONFIG) == []
+    # The twin: a number of a place inside a document, or of a speaker, names none.
+    other = prompt(["1", "2", "1"]).replace(field, "page_no" if field != "paper_id" else "speaker_no")
+    assert lint_text(other, path="p.txt", config=CONFIG) == []
