@@ -246,13 +246,15 @@ def _candidates(code: Code):
 
 
 def _text_value(code: Code, j: int) -> list[tuple[int, str | None]]:
-    """The literals of the value starting at token ``j`` (see _value), or, when the value is a sum of pieces
+    """The literals of the value starting at token ``j`` (see _value), or, when the value is a sum of pieces or lines joined
     (`"You are a tutor. " + \\`Context: ${context}\\` + "Answer briefly."`), the one text it adds up to, at its
     first literal: JavaScript has no implicit concatenation, so a long prompt is written as such a sum."""
     a, b = j, _expression_end(code, j)
     while code.punct(a, "(") and code.match.get(a) == b:
         a, b = a + 1, b - 1
-    if any(code.punct(k, "+") for k in _top_level(code, a, b)) and (built := _pieces(code, a, b, {}, 0)) is not None:
+    # A sum, or an array of lines joined (`[..., "Question:", question, "Instructions:", ...].join("\n")`).
+    summed = any(code.punct(k, "+") for k in _top_level(code, a, b)) or code.punct(a, "[") and code.match.get(a, b) < b
+    if summed and (built := _pieces(code, a, b, {}, 0)) is not None:
         return [built]
     return [(k, None) for k in _value(code, j)]
 

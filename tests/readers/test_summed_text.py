@@ -62,3 +62,19 @@ def test_a_sum_of_literals_is_one_text(language, place, terms):
 def test_a_sum_of_names_alone_is_no_prompt(language):
     text = _code(language, "named", ["header", "context", "footer"])
     assert (pysource if language == "py" else jssource).templates_in(text) == []
+
+
+# A prompt function that returns an array of lines joined (blind53b jdoy5519): the lines are one text, its names slots.
+def _joined_lines(rules_first: bool) -> str:
+    rules = [f'    "{line}",' for line in RULE_LINES]
+    middle = ['    "Context snippets:",', "    context,", '    "",', '    "Question:",', "    question,", '    "",']
+    lines = [*rules, *middle] if rules_first else [*middle, '    "Instructions:",', *rules]
+    return "export function buildUserPrompt(question: string, context: string) {\n  return [\n" + "\n".join(lines) + '\n  ].join("\\n");\n}\n'
+
+
+def test_an_array_of_lines_a_prompt_function_returns_joined_is_one_text():
+    text = _joined_lines(rules_first=False)
+    [template] = jssource.templates_in(text)
+    assert template.text == "Context snippets:\n{context}\n\nQuestion:\n{question}\n\nInstructions:\n" + "\n".join(RULE_LINES)
+    assert _found("ts", text) == [(2, "PL305")]  # at the array
+    assert _found("ts", _joined_lines(rules_first=True)) == []
