@@ -226,7 +226,7 @@ def _template(file: Input, syntax: Syntax) -> Document:
 
 
 def read_prompty(file: Input) -> Document:
-    """A .prompty file: YAML front matter between --- lines, then a Jinja body."""
+    """A .prompty file: YAML front matter between --- lines, then a Jinja body, or a Mustache one."""
     from .jinja import TemplateError, check_syntax
 
     raw = file.raw
@@ -244,6 +244,11 @@ def read_prompty(file: Input) -> Document:
     try:
         check_syntax(body)
     except TemplateError as exc:
+        from . import handlebars
+
+        if handlebars.is_template(body):
+            # Prompty renders Mustache too ("{{#documents}} ... {{/documents}}"): read as such, it is no broken Jinja.
+            return file.document(DocumentKind.TEXT, [Prompt((body,), Verbatim(len(head), len(raw)), syntax=Syntax.TEXT)])
         error = syntax_error(file.display, f"invalid Jinja: {exc.message}", exc.line + head.count("\n"), exc.column)
         return file.document(DocumentKind.TEXT, errors=[error])
     return file.document(DocumentKind.TEXT, [Prompt((body,), Verbatim(len(head), len(raw)), syntax=Syntax.JINJA)])

@@ -126,3 +126,19 @@ def test_a_question_in_a_branch_that_renders_no_sources_is_no_repeat():
         '{{else}}\nNo results found for "{{query}}".\n{{/if}}\n'
     )
     assert [f.code for f in lint_text(template, path="results.hbs", config=CONFIG) if f.code != "PL205"] == []
+
+
+# A .prompty body may be Mustache (Azure's samples: "{{#documents}} ## Document {{id}}: {{title}} ... {{/documents}}"):
+# read as such, it is no broken Jinja (blind54a azure-samples grounded_chat.prompty, a false PL900).
+PROMPTY_HEAD = "---\nname: Chat with documents\nmodel:\n    api: chat\n---\nsystem:\nAnswer from the documents.\n\n# Documents\n\n"
+
+
+def test_a_prompty_with_a_mustache_body_is_read_as_mustache():
+    from promptlint.engine.config import build
+    from promptlint.engine.lint import lint_text
+
+    body = "{{#documents}}\n\n## Document {{id}}: {{title}}\n{{content}}\n{{/documents}}\n\nuser:\n{{question}}\n"
+    assert lint_text(PROMPTY_HEAD + body, path="chat.prompty", config=build({}, "test")) == []
+    # The twin: a body that is neither Jinja nor Mustache is still reported.
+    broken = "{% for d in documents %}\n{{ d.content }}\n\nuser:\n{{question}}\n"
+    assert [f.code for f in lint_text(PROMPTY_HEAD + broken, path="chat.prompty", config=build({}, "test"))] == ["PL900"]
