@@ -166,7 +166,8 @@ class Lexicon:
         found = named if named is not None else source.title
         if not found:
             return None
-        located = _LINE_LOCATOR.fullmatch(found)
+        # The locator ends in a digit or a closing parenthesis: any other title is read as it is, unscanned.
+        located = _LINE_LOCATOR.fullmatch(found) if found.rstrip()[-1:].isdigit() or found.rstrip().endswith(")") else None
         return (located["file"] if located else found).strip().lower()
 
     def reported(self, name: str) -> bool:

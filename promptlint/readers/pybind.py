@@ -47,9 +47,7 @@ def _is_rewrite(value: ast.AST, vocab, rewriting: set[str], verbs: frozenset[str
     """A value named for the question rewritten (`standalone_question`, `enhanced["condensed_query"]`), a
     local a rewriting call fills, or (given the ``verbs`` that name one) such a call itself."""
     name = _name(value)
-    if isinstance(value, ast.Await):
-        value = value.value
-    called = isinstance(value, ast.Call) and bool(verbs) and _names_a_rewrite(value, vocab, verbs)
+    called = bool(verbs) and _rewriting_call(value, vocab, verbs)
     return called or bool(name and slot_kind(name, vocab) == "rewritten") or isinstance(value, ast.Name) and value.id in rewriting
 
 
@@ -125,10 +123,15 @@ def _rewriting_calls(module: ast.Module, vocab, verbs: frozenset[str]) -> set[st
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
             continue
         branches = [node.value.body, node.value.orelse] if isinstance(node.value, ast.IfExp) else [node.value]
-        calls = [b.value if isinstance(b, ast.Await) else b for b in branches]
-        if any(isinstance(c, ast.Call) and _names_a_rewrite(c, vocab, verbs) for c in calls):
+        if any(_rewriting_call(b, vocab, verbs) for b in branches):
             filled.add(node.targets[0].id)
     return filled
+
+
+def _rewriting_call(value: ast.AST, vocab, verbs: frozenset[str]) -> bool:
+    """A call, awaited or not, of a function or an object named for rewriting the question."""
+    call = value.value if isinstance(value, ast.Await) else value
+    return isinstance(call, ast.Call) and _names_a_rewrite(call, vocab, verbs)
 
 
 def _names_a_rewrite(call: ast.Call, vocab, verbs: frozenset[str]) -> bool:

@@ -500,7 +500,8 @@ def _strings(node: ast.AST, jinja: bool):
 
 def _template(raw: str, starts: list[int], node: ast.AST, jinja_hint: bool) -> PyTemplate | None:
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        return _template(raw, starts, summed_text(node), jinja_hint)
+        summed = summed_text(node)
+        return _template(raw, starts, summed, jinja_hint) if summed is not None else None
     if isinstance(node, ast.BinOp):
         return _percent_template(raw, starts, node)
     if isinstance(node, ast.Call):

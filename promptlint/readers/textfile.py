@@ -79,7 +79,7 @@ def _comment_header_end(raw: str) -> int | None:
 # A log record's field ("Timestamp: 2025-11-25T02:00", "Strategy: cot"), and a label alone on its line ("Prompt:").
 _RECORD_FIELD = re.compile(r"[ \t]*[^\W\d][\w .-]{0,30}:[ \t]+\S.*")
 _LABEL_ALONE = re.compile(r"[ \t]*(?P<label>[^\W\d][\w .-]{0,30}):[ \t]*")
-_LABEL_ALONE_LINE = re.compile(r"^[ \t]*(?P<label>[^\W\d][\w .-]{0,30}):[ \t]*$", re.MULTILINE)
+_LABEL_ALONE_LINE = re.compile(f"^{_LABEL_ALONE.pattern}$", re.MULTILINE)
 # A banner over a record ("PROMPT ENGINEERING LOG", "ENTRY 1:") has a few words at most.
 _BANNER_WORDS = 4
 # How far into a file a log record's header may run.
@@ -192,7 +192,7 @@ def _fenced_prompts(file: Input) -> list[tuple[int, int]]:
     """Where the prompts of a Markdown page stand when the page documents them: the fenced (or
     triple-quoted) blocks that read as prompts, when the prose around them does not. The prose
     (a rationale, a changelog, the results of a run) is then no part of any prompt."""
-    from .segment import is_prompt_text, segment_text, words
+    from .segment import is_prompt_text, shows_sources, words
 
     raw = file.raw
     if not any(fence in raw for fence in ("```", "~~~", '"""', "'''")):
@@ -203,7 +203,7 @@ def _fenced_prompts(file: Input) -> list[tuple[int, int]]:
     quoted = [q for q in _QUOTED.finditer(raw) if not any(f.start() < q.end() and q.start() < f.end() for f in fences)]
     blocks = sorted([*fences, *quoted], key=lambda m: m.start())
     # A block with a context slot, or an assembled prompt whose sources are written out.
-    inside = [m for m in blocks if is_prompt_text(m["body"], vocab) or len(segment_text(m["body"], lexicon=file.lexicon).sources) >= 2]
+    inside = [m for m in blocks if is_prompt_text(m["body"], vocab) or shows_sources(m["body"], file.lexicon)]
     prose = "".join(raw[start:end] for start, end in zip([0] + [m.end() for m in blocks], [m.start() for m in blocks] + [len(raw)]))
     if not inside or is_prompt_text(prose, vocab):
         return []

@@ -99,9 +99,9 @@ _SENT_CHARS = 200
 def _sent_with_sources(text: str, file: Input) -> bool:
     """Whether a string is a prompt as it was sent, whatever its key: the sources it holds are written out
     (two or more, as a test snapshot of rendered prompts keeps them)."""
-    from .segment import segment_text
+    from .segment import shows_sources
 
-    return len(text) >= _SENT_CHARS and "\n" in text and len(segment_text(text, lexicon=file.lexicon).sources) >= 2
+    return len(text) >= _SENT_CHARS and "\n" in text and shows_sources(text, file.lexicon)
 
 
 def _yaml_fields(node: yaml.Node | None) -> dict[str, yaml.Node]:

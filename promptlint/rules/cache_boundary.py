@@ -179,9 +179,12 @@ def _counted_text(prompt: Prompt, at: int, line: str, delimiters: tuple[str, ...
     return _before_last_sentence(line) if _introduces_data(prompt, at + len(line), data) else line
 
 
+_WORD_CHAR = re.compile(r"\w")
+
+
 def _before_last_sentence(line: str) -> str:
     """A line less its last sentence; empty when it holds one."""
-    ends = [m.end() for m in _SENTENCE_END.finditer(line.rstrip()) if re.search(r"\w", line[m.end():])]
+    ends = [m.end() for m in _SENTENCE_END.finditer(line.rstrip()) if _WORD_CHAR.search(line, m.end())]
     return line[: ends[-1]] if ends else ""
 
 

@@ -70,6 +70,11 @@ def segment_text(
     return dataclasses.replace(prompt, text=text, lower=lower)
 
 
+def shows_sources(text: str, lexicon: Lexicon | None = None) -> bool:
+    """Whether a text is a prompt as it was sent, read by the sources it writes out: two or more."""
+    return len(segment_text(text, lexicon=lexicon).sources) >= 2
+
+
 def _assembled(text: str, lower: str) -> bool:
     """A text with no slot: a prompt as it was sent (a recorded prompt, a logged request), not a template."""
     return not holds_slot(text, lower)
