@@ -35,6 +35,14 @@ def joined(node: ast.AST) -> ast.expr | None:
     return None
 
 
+def shown_or_nothing(node: ast.AST | None) -> ast.AST | None:
+    """`f" (Score: {s:.2f})" if s is not None else ""`: the text it shows, when it shows one; None for any other value."""
+    if not isinstance(node, ast.IfExp):
+        return None
+    empty = [isinstance(b, ast.Constant) and isinstance(b.value, str) and not b.value.strip() for b in (node.body, node.orelse)]
+    return node.orelse if empty[0] else node.body if empty[1] else None
+
+
 def assembled(function: ast.FunctionDef | ast.AsyncFunctionDef, returned: ast.AST) -> ast.Call | None:
     """The returned `SEP.join(parts)` with its parts written out as f-strings; None when it is none."""
     items = joined(returned)
@@ -196,6 +204,8 @@ class _Built:
             return list(self.strings[value.id])
         if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
             return self.pieces(value.left) + self.pieces(value.right)
+        if (shown := shown_or_nothing(value)) is not None:
+            return self.pieces(shown)  # `x ? \`authors: ${x}\` : ""`, a line shown when there is a value
         if (made := helper_text(value, self.helpers)) is not None:
             return list(made.values)  # `hints = request_hints(req)`: the text the module's function makes of it
         return [ast.FormattedValue(value=_joined_over(value) or value, conversion=-1)]

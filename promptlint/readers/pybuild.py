@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING
 
 from ..meaning.lexicon import Lexicon
 from ..model.prompt import Prompt, Span, Syntax
-from .pyassembly import joined, plain_field
+from .pyassembly import joined, plain_field, shown_or_nothing
 from .pycalls import Helpers, bind, helper_called, helpers_of, inlined, returned_dict, returned_text, richest_return
 from .segment import SlotNames, lowercase
 
@@ -448,9 +448,9 @@ def text_pieces(node: ast.AST | None) -> list[ast.AST] | None:
     if (items := _joined_items(node)) is not None:
         # `"\n".join([header, d.text])`: the items with the separator between them, each value a field.
         separator = node.func.value
-        pieces = [[_field(item)] if not _literal(item) else [item] for item in items]
+        pieces = [[item] if _literal(item) else text_pieces(item) if _literal(shown_or_nothing(item)) else [_field(item)] for item in items]
         return [piece for i, part in enumerate(pieces) for piece in ([separator] if i else []) + part]
-    if (shown := _shown_or_nothing(node)) is not None:
+    if (shown := shown_or_nothing(node)) is not None:
         return text_pieces(shown)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         return _summed(node)
@@ -475,14 +475,6 @@ def _summed(node: ast.BinOp) -> list[ast.AST] | None:
     if not any(_literal(term) for term in terms):
         return None
     return [_field(term) if not _literal(term) else term for term in terms]
-
-
-def _shown_or_nothing(node: ast.AST | None) -> ast.AST | None:
-    """`f" (Score: {s:.2f})" if s is not None else ""`: the text it shows, when it shows one; None for any other value."""
-    if not isinstance(node, ast.IfExp):
-        return None
-    empty = [isinstance(b, ast.Constant) and isinstance(b.value, str) and not b.value.strip() for b in (node.body, node.orelse)]
-    return node.orelse if empty[0] else node.body if empty[1] else None
 
 
 def _joined_items(node: ast.AST | None) -> list[ast.AST] | None:

@@ -247,6 +247,10 @@ class Reader:
                 self.parts.append(Part(PartKind.SOURCES, block.span, "the retrieved context"))
                 return True
             return False
+        if iter_kind is None and any(o.ref.path and self.vocab.lexicon.means(o.ref.key, "score") for o in mine):
+            # An item that carries a retrieval score (`{{ r.score }}`, `[weight={{ hit.score }}]`) is a retrieved
+            # one, whatever the loop's names say: the score is what retrieval alone gives.
+            iter_kind = "context"
         content = self._content_output(mine, iter_kind)
         if content is None and iter_kind != "context":
             return False

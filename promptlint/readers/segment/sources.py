@@ -273,7 +273,10 @@ def _with_document_header(text: str, lines: list[Line], vocab: Vocab, sources: l
 
 def _labelled_key(key: str, vocab: Vocab) -> str | None:
     """What the slot of a "Chunk: {...}" header prints: "key" ("{i}"), "ordinal" (a chunk id or
-    number, "{chunk['chunk_id'] + 1}"), or None: any other slot, or a number ("Source: 770" is a field)."""
+    number, "{chunk['chunk_id'] + 1}"), or None: any other slot, or a number ("Source: 770" is a field). A slot
+    printing a text key ("Chunk: {trim(item.chunk)}") prints the chunk itself under its label."""
+    if _prints_text(key.lstrip("$"), vocab):
+        return None
     reference = slot_reference(key.lstrip("$"))
     concepts = vocab.lexicon.concepts(vocab.lexicon.item_label(reference.root, reference.key) if reference.path else reference.key) if reference else frozenset()
     return "ordinal" if "ordinal" in concepts else "key" if "key" in concepts else None
@@ -683,13 +686,22 @@ def _opens_metadata(labelled: re.Match[str] | None, label: str, vocab: Vocab) ->
 
 
 def _is_content_label(line: Line, labelled: re.Match[str] | None, label: str, vocab: Vocab) -> bool:
-    """A line that introduces the content: "Content: ..." or "Text" alone on its line."""
+    """A line that introduces the content: "Content: ..." or "Text" alone on its line, or a label that may
+    name the chunk ("chunk", which may as well number it) before one slot that prints the chunk's text
+    (`chunk: ${trim(item.chunk)}`): the slot says which the label is."""
     if labelled:
-        return label in vocab.content_labels
+        return label in vocab.content_labels or vocab.lexicon.means(label, "content-key") and _prints_text(labelled["value"], vocab)
     # A line of more words than any label (a chunk's first line, most often), "_" and "-" read as
     # spaces, has at least as many once normalised: it is not normalised to be compared.
     spaced = line.lower.replace("_", " ").replace("-", " ")
     return len(spaced.split(None, vocab.content_words)) <= vocab.content_words and normalise_label(line.lower.strip()) in vocab.content_labels
+
+
+def _prints_text(value: str, vocab: Vocab) -> bool:
+    """A value that is one slot printing a text key (`{item.chunk}`, `{doc.page_content[:500]}`)."""
+    value = value.strip()
+    printed = slot_reference(value) if value.startswith("{") and value.endswith("}") else None
+    return printed is not None and vocab.lexicon.means(printed.key, "content-key")
 
 
 def _value_on_line(line: Line, labelled: re.Match[str] | None) -> Span | None:

@@ -1,0 +1,112 @@
+"""A source's parts read by their role in the unit the code or the template repeats, not by the names around it:
+
+- a line that an item shows only when it has a value (`x ? \\`authors: ${x}\\` : ""`, `f"..." if x else ""`) is a
+  line of the wrapper like the others, so the lines after it are still read as fields;
+- a label that may name the chunk or number it ("chunk") before one slot printing the item's text
+  (`chunk: ${trim(item.chunk)}`) is the content's label, not a chunk ordinal;
+- an item that carries a retrieval score is a retrieved one, whatever the loop and its collection are called.
+
+Generated over Python, TypeScript and Jinja, each case with its clean twin."""
+
+from __future__ import annotations
+
+import pytest
+
+from promptlint.engine.config import build
+from promptlint.engine.lint import fix_text, lint_text
+
+CONFIG = build({"today": "2026-12-06"}, "test")
+
+TS_ITEM = """function formatItem(item: Hit, index: number): string {
+  return [
+    `[${index + 1}]`,
+    `title: ${item.title}`,
+    item.authors ? `authors: ${item.authors}` : "",
+    item.url ? `url: ${item.url}` : "",
+    METADATA
+    `chunk: ${trimChunk(item.chunk, 800)}`
+  ]
+    .filter(Boolean)
+    .join("\\n");
+}
+
+export function buildPrompt(question: string, hits: Hit[]): string {
+  const context = hits.map((item, index) => formatItem(item, index)).join("\\n\\n");
+  return `Answer from the context.\\n\\nContext:\\n${context}\\n\\nQuestion: ${question}`;
+}
+"""
+
+PY_ITEM = '''def format_item(item, index):
+    return "\\n".join([
+        f"[{index + 1}]",
+        f"title: {item.title}",
+        f"authors: {item.authors}" if item.authors else "",
+        f"url: {item.url}" if item.url else "",
+        METADATA
+        f"chunk: {trim_chunk(item.chunk, 800)}",
+    ])
+
+
+def build_prompt(question, hits):
+    context = "\\n\\n".join(format_item(item, i) for i, item in enumerate(hits))
+    return f"Answer from the context.\\n\\nContext:\\n{context}\\n\\nQuestion: {question}"
+'''
+
+# The metadata line each language writes, and the code it is reported under.
+METADATA = {
+    ("ts", "score"): ("`score: ${item.score}`,", "PL102"),
+    ("ts", "date"): ("`published: ${item.published_at}`,", "PL201"),
+    ("py", "score"): ('f"score: {item.score}",', "PL102"),
+    ("py", "date"): ('f"published: {item.published_at}",', "PL201"),
+}
+
+
+def _codes(text: str, path: str, select: list[str] | None = None) -> list[str]:
+    config = build({"today": "2026-12-06", "select": select}, "test") if select else CONFIG
+    return sorted(f.code for f in lint_text(text, path=path, config=config))
+
+
+@pytest.mark.parametrize(("language", "field"), sorted(METADATA))
+def test_fields_after_lines_shown_only_with_a_value_are_read(language, field):
+    line, code = METADATA[(language, field)]
+    template = TS_ITEM if language == "ts" else PY_ITEM
+    codes = _codes(template.replace("METADATA", line), f"prompt.{language}")
+    assert code in codes
+    # "chunk:" labels the item's text here: no chunk ordinal is reported.
+    assert "PL203" not in codes
+    # The twin: the same wrapper without the metadata line reports nothing of the kind.
+    assert code not in _codes(template.replace("METADATA", ""), f"prompt.{language}")
+
+
+@pytest.mark.parametrize("language", ["ts", "py"])
+def test_a_chunk_label_before_an_ordinal_slot_is_still_an_ordinal(language):
+    template = TS_ITEM if language == "ts" else PY_ITEM
+    line = "`chunk: ${item.chunk_index}`," if language == "ts" else 'f"chunk: {item.chunk_index}",'
+    text = template.replace("METADATA", line).replace("chunk: ${trimChunk(item.chunk, 800)}", "${item.text}")
+    text = text.replace('f"chunk: {trim_chunk(item.chunk, 800)}"', 'f"{item.text}"')
+    assert "PL203" in _codes(text, f"prompt.{language}", select=["PL203"])
+
+
+COLLECTIONS = ["urls", "picks", "items", "entries"]
+JINJA_LOOP = '<list>\n{% for x in COLLECTION %}  - [idx={{ loop.index }}] [weight={{ x.KEY }}] "{{ x.url }}": "{{ x.merged }}"\n{% endfor %}</list>\n'
+TS_LOOP = """export function getPrompt(COLLECTION: Hit[]): string {
+  const listed = COLLECTION.map((x, idx) => `  - [idx=${idx + 1}] [weight=${x.KEY.toFixed(2)}] "${x.url}": "${x.merged.slice(0, 50)}"`).join("\\n");
+  return `Visit the most useful URLs below.\\n<list>\\n${listed}\\n</list>`;
+}
+"""
+
+
+@pytest.mark.parametrize("collection", COLLECTIONS)
+@pytest.mark.parametrize(("path", "template"), [("t.j2", JINJA_LOOP), ("prompt.ts", TS_LOOP)])
+def test_an_item_that_carries_a_retrieval_score_is_a_retrieved_one(collection, path, template):
+    text = template.replace("COLLECTION", collection)
+    assert _codes(text.replace("KEY", "score"), path) == ["PL102"]
+    # The twin: a weight that no word calls a score leaves the list unread.
+    assert _codes(text.replace("KEY", "weight"), path) == []
+
+
+def test_the_retrieved_item_s_score_is_removed_by_the_fix():
+    text = JINJA_LOOP.replace("COLLECTION", "urls").replace("KEY", "score")
+    fixed = fix_text(text, path="t.j2", config=CONFIG)
+    assert fixed == text.replace(" [weight={{ x.score }}]", "")
+
