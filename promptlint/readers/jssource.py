@@ -42,12 +42,9 @@ from ..model.prompt import Prompt, Syntax
 from .jsscan import _ESCAPE, JsSyntaxError, Token, fields, tokens
 from .pybuild import ITEM, Loop, field_jinja, jinja_expression, reference, segment_fields, split_fields
 from .jslower import lowered
-from .pysource import MIN_LENGTH, OUTPUT_CALLS, TEMPLATE_CALLS, PyTemplate, built_in, kept_as_sources, names_prompt_function, requests_sent_twice, rewrite_through, written_texts
+from .pysource import MIN_LENGTH, OUTPUT_CALLS, SDK_SYSTEM_OPTION, TEMPLATE_CALLS, PyTemplate, built_in, kept_as_sources, names_prompt_function, requests_sent_twice, returned_prompt_texts, rewrite_through, written_texts
 from .segment import SlotNames, is_prompt_text, words
 
-# The option by which model SDKs take the system prompt (`generateText({ system })`,
-# `messages.create({ system })`): an API's parameter, where a name alone would say nothing.
-SDK_SYSTEM_OPTION = "system"
 # Tags that only reshape a template literal (its indentation): the template is still the prompt.
 DEDENT_TAGS = frozenset({"dedent", "outdent", "stripIndent", "stripIndents", "oneLine", "oneLineTrim"})
 # Names before which a template literal is a value, not a tagged template.
@@ -122,7 +119,7 @@ def templates_in(raw: str, lexicon: Lexicon | None = None, jsx: bool = False) ->
     alone = not found and not sent
     wrappers = list(_wrappers(code, starts))
     # A text is built per item only in a loop or a callback; a request's messages need a list of them.
-    module = lowered(raw, jsx) if wrappers or _iterates(code) or _lists_messages(code) or found and (_grows_text(code) or _writes_in_declared_text(code)) else None
+    module = lowered(raw, jsx) if wrappers or _iterates(code) or _lists_messages(code) or _grows_text(code) or found and _writes_in_declared_text(code) else None
     if module is not None:
         # The same judgement as the evaluator's: a callback's text is a source only where the module says so.
         wrappers = kept_as_sources(module, wrappers, code.lexicon, alone, by_own_name=True)
@@ -130,6 +127,7 @@ def templates_in(raw: str, lexicon: Lexicon | None = None, jsx: bool = False) ->
         found.setdefault((template.line, template.column), template)
     if module is not None:
         _add_evaluated(raw, module, code.lexicon, alone, found)
+        _add_returned(raw, module, code.lexicon, found)
         found = _written_through(raw, module, found)
     return [found[k] for k in sorted(found)]
 
@@ -163,6 +161,16 @@ def _add_evaluated(raw: str, module: ast.Module, lexicon: Lexicon, alone: bool, 
         if same is None and (template.line in taken or _read_already(template, read)) or same is not None and (same.loop is None or _shown(same) >= _shown(template)):
             continue
         found[at] = replace(template, origin=None, offsets=None, loop=replace(template.loop, opening=None))
+
+
+def _add_returned(raw: str, module: ast.Module, lexicon: Lexicon, found: dict) -> None:
+    """What a function named for prompts returns, built from pieces this reader does not follow (lines pushed
+    onto a list, then joined), where it found nothing on the lines the returned value is written on: read by
+    the evaluator, so placed at its first literal and never fixed."""
+    taken = {line for line, _ in found}
+    for template, lines in returned_prompt_texts(module, raw, lexicon):
+        if taken.isdisjoint(lines):
+            found.setdefault((template.line, template.column), replace(template, origin=None, offsets=None))
 
 
 def _template(code: Code, starts: list[int], i: int, loop: Loop | None = None, built: str | None = None) -> PyTemplate | None:
@@ -436,10 +444,10 @@ def _iterates(code: Code) -> bool:
 
 
 def _grows_text(code: Code) -> bool:
-    """Whether the file adds to a value in place (`prompt += ...`) or joins a list of lines (`[...].join("\\n")`),
-    which the evaluator reads as one text."""
+    """Whether the file adds to a value in place (`prompt += ...`), joins a list of lines (`[...].join("\\n")`) or
+    pushes literals onto one (`sections.push("...")`), which the evaluator reads as one text."""
     return any(t.kind == "punct" and t.text == "+=" or code.punct(k, "]") and code.punct(k + 1, ".") and code.name(k + 2) == "join"
-               for k, t in enumerate(code.toks))
+               or t.text in ADDING and t.kind == "name" and code.punct(k + 1, "(") and code.literal(k + 2) for k, t in enumerate(code.toks))
 
 
 def _writes_in_declared_text(code: Code) -> bool:

@@ -54,6 +54,9 @@ TEMPLATE_CALLS = frozenset(
     }
 )
 # Keyword arguments that hold the template of such a call.
+# The option by which model SDKs take the system prompt (`generateText({ system })`,
+# `messages.create(system=...)`): an API's parameter, where a name alone would say nothing.
+SDK_SYSTEM_OPTION = "system"
 TEMPLATE_KEYWORDS = frozenset({"template", "text", "content", "messages", "template_str"})
 MIN_LENGTH = 20  # shorter strings are labels and names, not prompts
 
@@ -416,11 +419,8 @@ def _sent(node: ast.AST, lexicon: Lexicon):
     (`{context}`, `{docs_text}`) beside words of its own. Strings printed, logged,
     raised or asserted are messages to people, and a docstring describes.
     """
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and names_prompt_function(node.name, lexicon):
-        for returned in _returns(node.body):
-            # A text assembled from pieces is read as its pieces written out (see pyassembly).
-            yield from _strings(assembled(node, returned.value) or returned_text(node, returned.value), False)
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        yield from _returned_prompts(node, lexicon)
         yield from _sent_by_name(node, lexicon)
     if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
         yield from _with_context_slot(node.body)
@@ -428,6 +428,42 @@ def _sent(node: ast.AST, lexicon: Lexicon):
         keys = {key.value: value for key, value in zip(node.keys, node.values) if isinstance(key, ast.Constant)}
         if "role" in keys and "content" in keys and not _tool_output(keys["role"], lexicon):
             yield from _strings(keys["content"], False)
+
+
+def _returned_prompts(function: ast.FunctionDef | ast.AsyncFunctionDef, lexicon: Lexicon):
+    """What a function named for prompts returns, a text assembled from pieces read as its pieces written out
+    (see pyassembly): the value returned, or the one under a key that says prompt in a returned mapping
+    (`{"system": "\\n\\n".join(sections), "urls": urls}`), through a call that only tidies the joined text
+    (`remove_extra_line_breaks("\\n\\n".join(sections))`)."""
+    if not names_prompt_function(function.name, lexicon):
+        return
+    for returned in _returns(function.body):
+        for value in _prompt_values(returned.value, lexicon):
+            yield from _strings(assembled(function, value) or returned_text(function, value), False)
+
+
+def _prompt_values(value: ast.AST, lexicon: Lexicon) -> list[ast.AST]:
+    if isinstance(value, ast.Dict):
+        named = [v for k, v in zip(value.keys, value.values) if isinstance(k, ast.Constant) and isinstance(k.value, str) and _says_prompt(k.value, lexicon)]
+        return [inner for v in named for inner in _prompt_values(v, lexicon)]
+    if isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords and joined(value.args[0]) is not None:
+        return [value.args[0]]
+    return [value]
+
+
+def _says_prompt(key: str, lexicon: Lexicon) -> bool:
+    """A key or property that holds a prompt: one named for prompts, or the system prompt's option of the model SDKs."""
+    return lexicon.mentions(key, "prompt") or key == SDK_SYSTEM_OPTION
+
+
+def returned_prompt_texts(module: ast.Module, raw: str, lexicon: Lexicon) -> list[tuple[PyTemplate, range]]:
+    """What the functions of a module named for prompts return (see _returned_prompts), as templates with the
+    lines the returned value is written on: for a JavaScript file lowered to the evaluator's form (jslower),
+    whose own reader reads its literals."""
+    starts = line_starts(raw)
+    functions = [f for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    returned = [found for f in functions for found in _returned_prompts(f, lexicon)]
+    return [(t, range(node.lineno, (node.end_lineno or node.lineno) + 1)) for node, hint in returned if (t := _template(raw, starts, node, hint))]
 
 
 def _sent_by_name(function: ast.FunctionDef | ast.AsyncFunctionDef, lexicon: Lexicon):
