@@ -298,9 +298,20 @@ def written_out(function: ast.FunctionDef | ast.AsyncFunctionDef, module_text: d
         names = [p.value.id for p in node.values if isinstance(p, ast.FormattedValue) and isinstance(p.value, ast.Name) and built.own_text(p.value.id)]
         if not names:
             continue
-        taken = {id(n) for name in names for value in built.values[name] for n in ast.walk(value)}
+        taken = {id(n) for name in names for value in built.values[name] for n in _written_in(value)}
         texts[id(node)] = one_text(built.pieces(node), node), taken, tuple(item for name in names for item in built.items.get(name, ()))
     return texts
+
+
+def _written_in(value: ast.AST):
+    """The nodes of a value that a text written out takes in: not those of what it makes per item (a comprehension,
+    a JavaScript `.map` callback), which it reads as one slot and which stay one source's wrapper of their own."""
+    pending = [value]
+    while pending:
+        node = pending.pop()
+        yield node
+        if not isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp, ast.Lambda)):
+            pending.extend(ast.iter_child_nodes(node))
 
 
 def _grown_texts(built: _Built) -> dict[int, tuple[ast.Call, set[int], tuple[str, ...]]]:
@@ -308,7 +319,7 @@ def _grown_texts(built: _Built) -> dict[int, tuple[ast.Call, set[int], tuple[str
     texts = {}
     for name, (first, *added) in built.values.items():
         if added and isinstance(first, (ast.Constant, ast.JoinedStr, ast.BinOp)) and built.own_text(name):
-            texts[id(first)] = one_text(built.strings[name], first), {id(n) for value in added for n in ast.walk(value)}, tuple(built.items.get(name, ()))
+            texts[id(first)] = one_text(built.strings[name], first), {id(n) for value in added for n in _written_in(value)}, tuple(built.items.get(name, ()))
     return texts
 
 

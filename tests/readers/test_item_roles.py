@@ -110,3 +110,32 @@ def test_the_retrieved_item_s_score_is_removed_by_the_fix():
     fixed = fix_text(text, path="t.j2", config=CONFIG)
     assert fixed == text.replace(" [weight={{ x.score }}]", "")
 
+
+# A text written out from locals reads what a local makes per item as one slot; the per-item wrapper inside
+# stays one source's template (anything-llm's `[CONTEXT ${i}]:` blocks, which have no title).
+WRITTEN = {
+    "ts": """function buildSystemPrompt(chat, prompt = null) {
+  const docs = chat.sources;
+  const context =
+    docs.length > 0
+      ? "\\nContext:\\n" + docs.map((doc, i) => `[CONTEXT ${i}]:\\n${doc.text}\\n[END CONTEXT ${i}]\\n\\n`).join("")
+      : "";
+  return `${prompt ?? DEFAULT_PROMPT}${context}`;
+}
+""",
+    "py": '''def build_system_prompt(chat, prompt=None):
+    docs = chat.sources
+    context = "\\nContext:\\n" + "".join(f"[CONTEXT {i}]:\\n{doc.text}\\n[END CONTEXT {i}]\\n\\n" for i, doc in enumerate(docs)) if docs else ""
+    return f"{prompt or DEFAULT_PROMPT}{context}"
+''',
+}
+
+
+@pytest.mark.parametrize("language", sorted(WRITTEN))
+def test_a_per_item_wrapper_inside_a_written_text_stays_a_source(language):
+    text = WRITTEN[language]
+    wrapper_line = next(n for n, row in enumerate(text.split("\n"), 1) if "[CONTEXT" in row)
+    assert [(f.code, f.line) for f in lint_text(text, path=f"prompt.{language}", config=CONFIG)] == [("PL205", wrapper_line)]
+    # The twin: a title on each source.
+    titled = text.replace("[CONTEXT ${i}]:", "[CONTEXT ${i}] ${doc.title}:").replace("[CONTEXT {i}]:", "[CONTEXT {i}] {doc.title}:")
+    assert "PL205" not in [f.code for f in lint_text(titled, path=f"prompt.{language}", config=CONFIG)]
