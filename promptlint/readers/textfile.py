@@ -184,6 +184,9 @@ def _is_heading(lines: list[str], index: int) -> bool:
 
 
 _FENCE = re.compile(r"^(?P<fence>```|~~~)[^\n]*\n(?P<body>.*?)^(?P=fence)[ \t]*$", re.MULTILINE | re.DOTALL)
+# An indented code block (four spaces or a tab on every line, after a blank line): how a notebook converted to
+# Markdown prints a cell's output, a logged prompt among them.
+_INDENTED = re.compile(r"(?:\A|(?<=\n\n))(?P<body>(?:(?: {4}|\t)[^\n]*\n|[ \t]*\n)*(?: {4}|\t)[^\n]*(?:\n|$))", re.MULTILINE)
 # A prompt quoted as code quotes it: `Prompt: """` at a line's end, the closing quotes on a line of their own.
 _QUOTED = re.compile(r"(?P<fence>\"\"\"|''')[ \t]*\n(?P<body>.*?)\n[ \t]*(?P=fence)", re.DOTALL)
 
@@ -195,12 +198,12 @@ def _fenced_prompts(file: Input) -> list[tuple[int, int]]:
     from .segment import is_prompt_text, shows_sources, words
 
     raw = file.raw
-    if not any(fence in raw for fence in ("```", "~~~", '"""', "'''")):
+    if not any(fence in raw for fence in ("```", "~~~", '"""', "'''", "\n\n    ", "\n\n\t")):
         return []
     vocab = words(lexicon=file.lexicon)
     fences = list(_FENCE.finditer(raw))
-    # Quotes inside a fenced block (a docstring in a code sample) are that block's text.
-    quoted = [q for q in _QUOTED.finditer(raw) if not any(f.start() < q.end() and q.start() < f.end() for f in fences)]
+    # Quotes inside a fenced block (a docstring in a code sample) are that block's text; so are its indented lines.
+    quoted = [q for q in (*_QUOTED.finditer(raw), *_INDENTED.finditer(raw)) if not any(f.start() < q.end() and q.start() < f.end() for f in fences)]
     blocks = sorted([*fences, *quoted], key=lambda m: m.start())
     # A block with a context slot, or an assembled prompt whose sources are written out.
     inside = [m for m in blocks if is_prompt_text(m["body"], vocab) or shows_sources(m["body"], file.lexicon)]

@@ -381,6 +381,52 @@ def test_quotes_inside_a_fenced_block_belong_to_that_block():
     assert prompt.text == 'PROMPT = """\nAnswer from {context}.\nQuestion: {question}\n"""\n'
 
 
+# A notebook converted to Markdown prints a cell's output as an indented block: a logged prompt among the prose.
+NOTEBOOK_PAGE = """# Evaluation
+
+We run the chain on the first example and print what the model was sent.
+
+```python
+qa.run(examples[0]["query"])
+```
+
+{indent}System: Use the following pieces of context to answer the question.
+{indent}----------------
+{indent}[1] Returns policy (relevance: 0.91)
+{indent}Damaged goods may be returned within 30 days.
+{indent}
+{indent}[2] Shipping FAQ (relevance: 0.72)
+{indent}Standard delivery takes 3 to 5 days.
+{indent}Human: How long does delivery take?
+
+The answer was right. Now we check every example: make a list of the questions, run the chain on each,
+then grade each answer against its reference. Always use a separate model for grading, never the same one.
+Write the grades to a file and compare the runs. Keep the examples short, and review the failures by hand.
+"""
+
+
+@pytest.mark.parametrize("indent", ["    ", "\t"])
+def test_an_indented_block_on_a_markdown_page_is_a_block_of_its_own(indent):
+    from promptlint.engine.config import build
+    from promptlint.engine.lint import lint_text
+    from promptlint.readers.document import parse_text
+
+    page = NOTEBOOK_PAGE.format(indent=indent)
+    [prompt] = parse_text(page, "notes.md", ".md").prompts
+    assert prompt.text.startswith(indent + "System: Use") and prompt.text.endswith("delivery take?\n")
+    # The prose after the logged prompt is no instruction of it: only the scores are reported.
+    config = build({"today": "2026-12-06"}, "test")
+    assert [(f.line, f.code) for f in lint_text(page, path="notes.md", config=config)] == [(11, "PL102"), (14, "PL102")]
+
+
+def test_indented_lines_of_a_paragraph_or_a_fence_are_no_block():
+    from promptlint.readers.document import parse_text
+
+    page = "Notes.\n\n```python\ndef f():\n\n    return PROMPT\n```\n\nAnswer from {context}.\n    Question: {question}\n"
+    [prompt] = parse_text(page, "notes.md", ".md").prompts
+    assert prompt.text == page  # the whole page: the fence holds no prompt, and the indented line continues a paragraph
+
+
 FRONT_MATTER = "---\nname: synthesis\nversion: v3\ndate: 2026-05-03\nnotes: |\n  Replaces v2.\n---\n"
 BODY = "You summarise notes.\n\nRULES:\n- Cite every note you use.\n- Say when two notes disagree.\n- Never invent a name or a date.\n- Answer in the user's language.\n\nCONTEXT:\n{context}\n\nQUESTION: {question}\n"
 
