@@ -171,11 +171,23 @@ class _Built:
             self._added(target, rest)  # `prompt = prompt + "..."`: an addition written out
             if self.values.get(target):
                 self.values[target][-1] = value  # the sum as written, so that it is no prompt of its own
+        elif target in self.strings and (added := self._added_by_helper(target, value)) is not None:
+            # `prompt = self.add_ddl_to_prompt(prompt, ddl_list)`: the text with what the helper adds to it.
+            self.strings[target] = self.strings[target] + added
+            self.values[target].append(value)
         elif target == self.name and isinstance(value, (ast.List, ast.Tuple)):
             self.parts = [self.pieces(e) for e in value.elts]
         else:
             self.strings[target] = self.pieces(value)
             self.values[target] = [value]
+
+    def _added_by_helper(self, target: str, value: ast.AST) -> list[ast.expr] | None:
+        """What a function of the module that is handed the text and returns it grown adds to it; None for any other value."""
+        made = helper_text(value, self.helpers)
+        first = made.values[0] if made is not None and made.values else None
+        if not (plain_field(first) and isinstance(first.value, ast.Name) and first.value.id == target):
+            return None
+        return list(made.values[1:])
 
     def _added(self, target: str, value: ast.AST) -> None:
         if target == self.name and self.parts is not None and isinstance(value, (ast.List, ast.Tuple)):

@@ -173,6 +173,28 @@ def _returns(body: list[ast.stmt], binding: dict[str, ast.AST], tests: tuple[str
             yield from _returns(statement.orelse, binding, tests, True)
         elif isinstance(statement, (ast.With, ast.AsyncWith, ast.Try)):
             yield from _returns(statement.body, binding, tests, branch)
+        elif isinstance(statement, ast.For) and isinstance(statement.iter, ast.Name):
+            _grow_per_item(statement, binding)
+
+
+def _grow_per_item(loop: ast.For, binding: dict[str, ast.AST]) -> None:
+    """`for ddl in ddl_list: prompt += f"{ddl}\\n\\n"`: one piece per item, read as one slot named by what the loop
+    iterates, with the blank space each piece ends in."""
+    for name, ending in _grown_per_item(loop, binding):
+        item = ast.copy_location(ast.JoinedStr([ast.FormattedValue(loop.iter, -1, None), ast.Constant(ending)]), loop)
+        binding[name] = ast.copy_location(ast.BinOp(binding[name], ast.Add(), item), loop)
+
+
+def _grown_per_item(loop: ast.For, binding: dict[str, ast.AST]) -> list[tuple[str, str]]:
+    """The bound texts a loop adds to (`text += ...`, under an `if` of its body too), each with the blank space
+    its last piece ends in."""
+    added = {}
+    for node in ast.walk(loop):
+        if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and isinstance(node.target, ast.Name):
+            last = node.value.values[-1] if isinstance(node.value, ast.JoinedStr) and node.value.values else node.value
+            text = last.value if isinstance(last, ast.Constant) and isinstance(last.value, str) else ""
+            added[node.target.id] = text[len(text.rstrip()) :]
+    return sorted((name, ending) for name, ending in added.items() if name in binding and not isinstance(binding[name], ast.List))
 
 
 def _grown(statement: ast.stmt, binding: dict[str, ast.AST]) -> tuple[str, ast.AST] | None:
