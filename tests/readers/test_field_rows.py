@@ -83,3 +83,22 @@ def test_of_two_unknown_values_the_one_under_a_text_label_is_the_chunk(path):
     assert [f.code for f in lint_text(text, path=path, config=CONFIG) if f.code == "PL102"] == ["PL102"]
     twin = text.replace("Score : {{ hit.score }}\n", "").replace("f\"Score : {hit['score']:.3f}\\nExcerpt", "f\"Excerpt")
     assert [f.code for f in lint_text(twin, path=path, config=CONFIG) if f.code == "PL102"] == []
+
+
+
+@pytest.mark.parametrize(("header", "removed"), [
+    ("[1] Returns Policy | Updated: 2024-02-02", " | Updated: 2024-02-02"),
+    ("[1] Returns Policy | Updated: 2024-02-02 | Page 4", "| Updated: 2024-02-02 "),
+    ("Document 1: Returns Policy | Policies | Updated: 2024-02-02", " | Updated: 2024-02-02"),
+])
+def test_a_header_item_s_span_takes_its_separator_and_one_side_s_space(header, removed):
+    """What a fix removes with an item: "Title | Updated: ..." leaves "Title", not "Title " (PL201 removes the span as is)."""
+    from promptlint.engine.config import default_config
+    from promptlint.engine.lint import segment_document
+    from promptlint.readers.document import parse_text
+
+    other = header.replace("Returns Policy", "Shipping FAQ").replace("1", "2", 1)
+    text = f"Answer from the sources.\n\n{header}\nDamaged goods may be returned.\n\n{other}\nDelivery takes 3 days.\n\nQuestion: When?\n"
+    [prompt] = segment_document(parse_text(text, "p.txt", ".txt"), default_config())
+    [field] = [f for f in prompt.sources[0].fields if f.label == "updated"]
+    assert text[field.span.start : field.span.end] == removed

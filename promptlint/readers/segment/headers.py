@@ -229,6 +229,8 @@ def inline_field(raw: str, offset: int, start: int, end: int, separator: str = "
         before -= 1
     if before > 0 and raw[before - 1] in separator:
         span_start = before - 1
+        while span_start > 0 and raw[span_start - 1] == " " and raw[end - 1 : end] != " ":
+            span_start -= 1  # the last item: "Title | Updated: ..." leaves "Title", not "Title "
     elif raw[end : end + 1] and raw[end] in separator:
         span_end = end + 1
         while span_end < len(raw) and raw[span_end] == " ":
