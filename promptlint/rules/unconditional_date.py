@@ -34,9 +34,10 @@ Safe: every date that is not stale is removed and each stale one is rewritten as
 `(last updated YYYY-MM-DD)` in the header, all in one fix. When a date cannot be
 read the fix is unsafe, since that date might have been a needed staleness warning;
 so it is when the sources' date labels differ ("Updated:" on one, "Published:" on the
-next), which no one renderer writes, and when every date is stale by today's clock: the
-renderer may show a date only when it is stale, and a "Published:" date would be rewritten
-as "last updated". A label a domain word qualifies ("Due date",
+next), which no one renderer writes; when a stale date's label says it is no update ("Filed:",
+"Published:", "Created:"), for the note would say the source was last updated then; and when every
+date is stale by today's clock: the renderer may show a date only when it is stale, and a
+"Published:" date would be rewritten as "last updated". A label a domain word qualifies ("Due date",
 "Date of birth", "Expiry date") is the document's own content and never a date here.
 
 In a template, a date slot outside a staleness test fires; the unsafe fix wraps it
@@ -54,6 +55,7 @@ from __future__ import annotations
 import datetime
 import re
 
+from ..meaning import vocabulary
 from ..meaning.lexicon import Lexicon
 from ..meaning.values import parse_date
 from ..model.findings import Applicability, Edit, Fix
@@ -119,6 +121,10 @@ def _fix(prompt: Prompt, dated: list, ctx: RuleContext) -> Fix:
     if not all(read(prompt, source, field, "date", ctx.lexicon).certain for source, (field, _) in dated):
         # "Updated:" on one source, "Published:" on the next: no one renderer wrote them.
         return Fix(Applicability.UNSAFE, tuple(edits), "Remove the dates (their labels differ) and keep stale ones as notes")
+    updates = vocabulary.label_set(ctx.lexicon.words("unconditional-date", "update-labels"))
+    if any(is_stale(date, ctx) and field.label not in updates and not _canonical(field, date) for _, (field, date) in dated):
+        # "Filed: 2024-02-02" would become "(last updated 2024-02-02)": a filing date is not when the source changed.
+        return Fix(Applicability.UNSAFE, tuple(edits), "Remove the dates that are not stale; keep stale ones as notes (their label names no update)")
     if all(date is not None and is_stale(date, ctx) for _, (_, date) in dated):
         # Stale by today's clock, each one: the renderer may show a date only when stale, and "Published:"
         # would be rewritten as "last updated". Nothing tells the two readings apart.

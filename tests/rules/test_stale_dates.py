@@ -40,3 +40,19 @@ def test_a_date_on_every_source_is_reported_when_all_have_gone_stale(header, age
 def test_stale_notes_on_every_source_are_the_recommended_form(age):
     text = _prompt("[{n}] {title} (last updated {date})\n", DATES[age])
     assert [f.code for f in lint_text(text, path="p.txt", config=CONFIG) if f.code == "PL201"] == []
+
+
+# Mixed ages: one fresh date, two stale. The safe fix removes the fresh one and writes the stale ones as
+# "(last updated ...)" only when the label says the date is an update; a filing or publication date so
+# rewritten would say something the source did not (blind53a anthcon: "Filed: 2024-02-02").
+MIXED = ["2026-10-01", "2024-02-02", "2023-01-31"]
+
+
+@pytest.mark.parametrize(("label", "safe"), [("Updated", True), ("Last modified", True), ("Filed", False), ("Published", False), ("Created", False)])
+def test_a_stale_date_becomes_an_update_note_only_when_it_is_one(label, safe):
+    text = _prompt(f"[{{n}}] {{title}} | {label}: {{date}}\n", MIXED)
+    assert [f.code for f in lint_text(text, path="p.txt", config=CONFIG) if f.code == "PL201"] == ["PL201"] * 3
+    rewritten = text.replace(f" | {label}: 2026-10-01", "").replace(f" | {label}: 2024-02-02", " (last updated 2024-02-02)")
+    rewritten = rewritten.replace(f" | {label}: 2023-01-31", " (last updated 2023-01-31)")
+    assert fix_text(text, path="p.txt", config=CONFIG) == (rewritten if safe else text)
+    assert fix_text(text, path="p.txt", config=CONFIG, unsafe=True) == rewritten
