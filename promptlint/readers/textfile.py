@@ -186,7 +186,7 @@ def _is_heading(lines: list[str], index: int) -> bool:
 _FENCE = re.compile(r"^(?P<fence>```|~~~)[^\n]*\n(?P<body>.*?)^(?P=fence)[ \t]*$", re.MULTILINE | re.DOTALL)
 # An indented code block (four spaces or a tab on every line, after a blank line): how a notebook converted to
 # Markdown prints a cell's output, a logged prompt among them.
-_INDENTED = re.compile(r"(?:\A|(?<=\n\n))(?P<body>(?:(?: {4}|\t)[^\n]*\n|[ \t]*\n)*(?: {4}|\t)[^\n]*(?:\n|$))", re.MULTILINE)
+_INDENTED = re.compile(r"(?:\A|(?<=\n\n))(?P<body>(?: {4}|\t)[ \t]*\S[^\n]*(?:\n|\Z)(?:(?:[ \t]*\n)*(?: {4}|\t)[ \t]*\S[^\n]*(?:\n|\Z))*)")
 # A prompt quoted as code quotes it: `Prompt: """` at a line's end, the closing quotes on a line of their own.
 _QUOTED = re.compile(r"(?P<fence>\"\"\"|''')[ \t]*\n(?P<body>.*?)\n[ \t]*(?P=fence)", re.DOTALL)
 

@@ -464,3 +464,13 @@ def test_a_yaml_value_that_is_a_rendered_prompt_with_its_sources_is_read(key):
     assert parse_text(f"{key}: |-\n" + "".join(f"  {line}\n" for line in description.split("\n")), "s.yaml", ".yaml").prompts == ()
     one = RENDERED.replace(RENDERED_SOURCES, RENDERED_SOURCES.split("\n")[0] + "\n")
     assert parse_text(f"{key}: |-\n" + "".join(f"  {line}\n" for line in one.split("\n")), "s.yaml", ".yaml").prompts == ()
+
+
+def test_lines_of_spaces_alone_are_no_indented_block():
+    """A run of lines that hold only spaces is blank, not code: no block, and read in one pass (a pattern that could
+    read such a line as either took twice as long for each one more)."""
+    from promptlint.readers.textfile import _INDENTED
+
+    page = "Notes.\n\n" + "      \n" * 40 + "Answer from {context}.\nQuestion: {question}\n"
+    assert list(_INDENTED.finditer(page)) == []
+    assert [m["body"] for m in _INDENTED.finditer("Notes.\n\n    code\n      \n\n    more\n      \nprose\n")] == ["    code\n      \n\n    more\n"]
