@@ -92,3 +92,33 @@ def test_below_the_header_twins():
     # A loop over what no word names as the retrieved context (`users`): its item's shape alone is no source.
     users = HEADER_CODE.replace("ITERATED", "enumerate(zip(users, metadatas))").replace("HEADER", "chunk {meta['chunk_id']}")
     assert _codes(users, "api.py") == []
+
+
+# A branch of a loop body that leaves the iteration (`if over_budget: ...; break`) adds another item's text in place
+# of the one the body goes on to add: the wrapper is read from the body's own path (01ponyo response_generator.py).
+LEAVING = '''def format_context(chunks, budget):
+    parts = []
+    used = 0
+    for i, chunk in enumerate(chunks, 1):
+        score = chunk.get("llm_score", "N/A")
+        content = chunk["combined_content"]
+        if used + len(content) > budget:
+            parts.append(f"--- Source {i} ---")
+            parts.append(f"Content: {content[:400]}... [truncated]")
+            LEAVE
+        parts.append(f"--- Source {i} ---")
+        parts.append(f"Episode: {chunk['episode_title']}")
+        SCORE
+        parts.append(f"Content: {content}")
+        used += len(content)
+    return "\\n".join(parts)
+'''
+
+
+@pytest.mark.parametrize("leave", ["break", "continue"])
+def test_a_branch_that_leaves_the_iteration_is_not_part_of_the_item_s_text(leave):
+    text = LEAVING.replace("LEAVE", leave)
+    scored = text.replace("SCORE", 'parts.append(f"Relevance Score: {score}")')
+    found = [(f.code, f.line) for f in lint_text(scored, path="context.py", config=CONFIG)]
+    assert found == [("PL102", 13)]
+    assert lint_text(text.replace("SCORE", ""), path="context.py", config=CONFIG) == []
