@@ -145,7 +145,7 @@ def _sources(
     headed = text_sources(text, lines, vocab, messages, SpanSet([s.span for s in sources]))
     skeleton = [] if sources or any(s.heading_path for s in headed) else skeleton_sources(text, lines, vocab, messages)
     if skeleton:
-        sources += skeleton
+        sources += aligned_fields(text, skeleton)
         headed = text_sources(text, lines, vocab, messages, SpanSet([s.span for s in sources]))  # outside its units
     sources = by_position(sources + aligned_fields(text, headed))
     if sources:
