@@ -138,6 +138,9 @@ class Source:
     # One of several statements of code that add to one source's text (the whole is read apart):
     # what the piece lacks, the whole may show.
     partial: bool = False
+    # Taken for a source only by a field the rules judge (a loop over items named as nothing retrieved, whose
+    # item shows a score): that field may be the item's own fact, so removing it is never certain.
+    guessed: bool = False
 
     def field_named(self, *labels: str) -> Field | None:
         return next((f for f in self.fields if f.label in labels), None)

@@ -105,7 +105,7 @@ class Reading:
 
     @property
     def certain(self) -> bool:
-        return self.shaped and self.repeated
+        return self.shaped and self.repeated and not self.source.guessed
 
     @property
     def applicability(self) -> Applicability:

@@ -44,7 +44,8 @@ percentage), and in assembled text a renderer wrote it: the same label on two or
 the sources written the same way, and no other score label beside it (in markup, the same
 attribute or child element on two sibling sources or more).
 A score on one source only, or under another label on the next, is reported with an
-unsafe fix. When the whole unit cannot be told (`(score {{ s }}, {{ t }})`), there is no
+unsafe fix; so is the score of a template loop taken for the sources only because its item
+shows a score (`{% for u in urls %}[weight={{ u.score }}] ...`): a product's rating is a score too. When the whole unit cannot be told (`(score {{ s }}, {{ t }})`), there is no
 fix. An announced score has no fix: the scores are added where the slot is filled.
 """
 

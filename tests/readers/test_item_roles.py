@@ -105,10 +105,14 @@ def test_an_item_that_carries_a_retrieval_score_is_a_retrieved_one(collection, p
     assert _codes(text.replace("KEY", "weight"), path) == []
 
 
-def test_the_retrieved_item_s_score_is_removed_by_the_fix():
+def test_the_score_of_an_item_read_as_retrieved_by_its_score_alone_is_removed_only_as_an_unsafe_fix():
+    # A product's rating is a score too: the reading is a guess, and the removal may delete the item's own fact.
     text = JINJA_LOOP.replace("COLLECTION", "urls").replace("KEY", "score")
-    fixed = fix_text(text, path="t.j2", config=CONFIG)
-    assert fixed == text.replace(" [weight={{ x.score }}]", "")
+    assert fix_text(text, path="t.j2", config=CONFIG) == text
+    assert fix_text(text, path="t.j2", config=CONFIG, unsafe=True) == text.replace(" [weight={{ x.score }}]", "")
+    # Over a collection named as retrieved, the same score is the renderer's, and its removal safe.
+    named = text.replace("x in urls", "x in search_results")
+    assert fix_text(named, path="t.j2", config=CONFIG) == named.replace(" [weight={{ x.score }}]", "")
 
 
 # A text written out from locals reads what a local makes per item as one slot; the per-item wrapper inside

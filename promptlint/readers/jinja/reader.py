@@ -247,16 +247,21 @@ class Reader:
                 self.parts.append(Part(PartKind.SOURCES, block.span, "the retrieved context"))
                 return True
             return False
-        if iter_kind is None and any(o.ref.path and self.vocab.lexicon.means(o.ref.key, "score") for o in mine):
-            # An item that carries a retrieval score (`{{ r.score }}`, `[weight={{ hit.score }}]`) is a retrieved
-            # one, whatever the loop's names say: the score is what retrieval alone gives.
-            iter_kind = "context"
+        # An item that carries a retrieval score (`{{ r.score }}`, `[weight={{ hit.score }}]`) is a retrieved
+        # one, whatever the loop's names say: the score is what retrieval alone gives. But the reading is a guess
+        # (a product's rating is a score too), so no fix of it is certain.
         content = self._content_output(mine, iter_kind)
-        if content is None and iter_kind != "context":
+        guessed = content is None and iter_kind is None and self._shows_a_score(mine)
+        if guessed:
+            content = self._content_output(mine, "context")
+        elif content is None and iter_kind != "context":
             return False
-        self.sources.append(self._loop_source(block, outputs, target, content, instructions))
+        self.sources.append(dataclasses.replace(self._loop_source(block, outputs, target, content, instructions), guessed=guessed))
         self.parts.append(Part(PartKind.SOURCES, block.span, "the sources"))
         return True
+
+    def _shows_a_score(self, mine: list[Output]) -> bool:
+        return any(o.ref.path and self.vocab.lexicon.means(o.ref.key, "score") for o in mine)
 
     def _content_output(self, mine: list[Output], iter_kind: str | None) -> Output | None:
         """The output of a loop's item that prints the chunk, if one does."""
