@@ -42,7 +42,7 @@ from ..model.prompt import Prompt, Syntax
 from .jsscan import _ESCAPE, JsSyntaxError, Token, fields, tokens
 from .pybuild import ITEM, Loop, field_jinja, jinja_expression, reference, segment_fields, split_fields
 from .jslower import lowered
-from .pysource import MIN_LENGTH, OUTPUT_CALLS, SDK_SYSTEM_OPTION, TEMPLATE_CALLS, PyTemplate, built_in, kept_as_sources, names_prompt_function, requests_sent_twice, returned_prompt_texts, rewrite_through, written_texts
+from .pysource import MIN_LENGTH, OUTPUT_CALLS, SDK_SYSTEM_OPTION, TEMPLATE_CALLS, PyTemplate, built_in, kept_as_sources, names_prompt_function, requests_sent_twice, returned_prompt_texts, rewrite_through, says_prompt, written_texts
 from .segment import SlotNames, is_prompt_text, words
 
 # Tags that only reshape a template literal (its indentation): the template is still the prompt.
@@ -118,8 +118,7 @@ def templates_in(raw: str, lexicon: Lexicon | None = None, jsx: bool = False) ->
     sent = [t for i in _sent(code) if not _in_string_table(code, i) and (t := _template(code, starts, i))]
     alone = not found and not sent
     wrappers = list(_wrappers(code, starts))
-    # A text is built per item only in a loop or a callback; a request's messages need a list of them.
-    module = lowered(raw, jsx) if wrappers or _iterates(code) or _lists_messages(code) or _grows_text(code) or found and _writes_in_declared_text(code) else None
+    module = lowered(raw, jsx) if _evaluated(code, found, wrappers) else None
     if module is not None:
         # The same judgement as the evaluator's: a callback's text is a source only where the module says so.
         wrappers = kept_as_sources(module, wrappers, code.lexicon, alone, by_own_name=True)
@@ -233,7 +232,7 @@ def snake(name: str) -> str:
 
 
 def _named(code: Code, name: str | None) -> bool:
-    return name is not None and (code.lexicon.mentions(name, "prompt") or snake(name) == SDK_SYSTEM_OPTION)
+    return name is not None and (says_prompt(name, code.lexicon) or snake(name) == SDK_SYSTEM_OPTION)
 
 
 def _candidates(code: Code):
@@ -448,6 +447,19 @@ def _grows_text(code: Code) -> bool:
     pushes literals onto one (`sections.push("...")`), which the evaluator reads as one text."""
     return any(t.kind == "punct" and t.text == "+=" or code.punct(k, "]") and code.punct(k + 1, ".") and code.name(k + 2) == "join"
                or t.text in ADDING and t.kind == "name" and code.punct(k + 1, "(") and code.literal(k + 2) for k, t in enumerate(code.toks))
+
+
+def _evaluated(code: Code, found: dict, wrappers: list) -> bool:
+    """Whether the file is worth lowering for the evaluator. A text is built per item only in a loop or a
+    callback; a request's messages need a list of them; text grown in pieces is read for a prompt found, or
+    for what a function named for prompts returns."""
+    grows = _grows_text(code) and (bool(found) or _names_a_prompt_function(code))
+    return bool(wrappers) or _iterates(code) or _lists_messages(code) or grows or bool(found) and _writes_in_declared_text(code)
+
+
+def _names_a_prompt_function(code: Code) -> bool:
+    """Whether a name of the file says prompt as a function's does (`getPrompt`, `buildMessages`)."""
+    return any(names_prompt_function(name, code.lexicon) for name in {t.text for t in code.toks if t.kind == "name"})
 
 
 def _writes_in_declared_text(code: Code) -> bool:

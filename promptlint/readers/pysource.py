@@ -53,10 +53,10 @@ TEMPLATE_CALLS = frozenset(
         "RichPromptTemplate",
     }
 )
-# Keyword arguments that hold the template of such a call.
 # The option by which model SDKs take the system prompt (`generateText({ system })`,
 # `messages.create(system=...)`): an API's parameter, where a name alone would say nothing.
 SDK_SYSTEM_OPTION = "system"
+# Keyword arguments that hold the template of such a call.
 TEMPLATE_KEYWORDS = frozenset({"template", "text", "content", "messages", "template_str"})
 MIN_LENGTH = 20  # shorter strings are labels and names, not prompts
 
@@ -444,14 +444,14 @@ def _returned_prompts(function: ast.FunctionDef | ast.AsyncFunctionDef, lexicon:
 
 def _prompt_values(value: ast.AST, lexicon: Lexicon) -> list[ast.AST]:
     if isinstance(value, ast.Dict):
-        named = [v for k, v in zip(value.keys, value.values) if isinstance(k, ast.Constant) and isinstance(k.value, str) and _says_prompt(k.value, lexicon)]
+        named = [v for k, v in zip(value.keys, value.values) if isinstance(k, ast.Constant) and isinstance(k.value, str) and says_prompt(k.value, lexicon)]
         return [inner for v in named for inner in _prompt_values(v, lexicon)]
     if isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords and joined(value.args[0]) is not None:
         return [value.args[0]]
     return [value]
 
 
-def _says_prompt(key: str, lexicon: Lexicon) -> bool:
+def says_prompt(key: str, lexicon: Lexicon) -> bool:
     """A key or property that holds a prompt: one named for prompts, or the system prompt's option of the model SDKs."""
     return lexicon.mentions(key, "prompt") or key == SDK_SYSTEM_OPTION
 
