@@ -593,7 +593,10 @@ def test_todays_date_in_other_languages_is_per_request_data(line):
     assert _found(f"Aujourd'hui, nous répondons en français.\n\n{BLOCK}\n") == []
 
 
-@pytest.mark.parametrize("label", ["Evaluation:", "JOB DESCRIPTION:", "### Resume", "<report>", "--- FINDINGS ---", "=== Report ==="])
+@pytest.mark.parametrize("label", ["Evaluation:", "JOB DESCRIPTION:", "### Resume", "<report>", "--- FINDINGS ---", "=== Report ===",
+                                   # A sentence of any length that ends in a colon announces what it stands over.
+                                   "You will grade one answer. To help you, we list the passages of the paper that the search engine matched:",
+                                   "Ниже приведены фрагменты статьи, которые поисковая система сочла наиболее близкими к теме запроса пользователя："])
 @pytest.mark.parametrize("name", ["evaluation", "jd_text", "resumeBullets"])
 def test_a_slot_alone_under_a_label_of_its_own_is_the_requests_input(label, name):
     # Whatever its name, a slot under its own label is what the request hands the model.

@@ -165,7 +165,10 @@ def is_input(text: str, slot: Span, name: str, vocab: Vocab) -> bool:
     end = line_start
     while end > 0 and text[end - 1] in " \t\r\n":
         end -= 1
-    return _BLOCK_TITLE.fullmatch(text[text.rfind("\n", 0, end) + 1 : end].lower()) is not None
+    # A sentence of any length that ends in a colon announces what it stands over ("To help you, we list the
+    # keywords found in the paper:"), as a short label does.
+    title = text[text.rfind("\n", 0, end) + 1 : end].lower()
+    return _BLOCK_TITLE.fullmatch(title) is not None or title.rstrip().endswith((":", "\uff1a"))
 
 
 def _titled_inputs(text: str, lines: list[Line], vocab: Vocab, taken: list[Span], assembled: bool) -> list[Part]:
