@@ -36,7 +36,7 @@ template says which text is static, and a chunk's own text can run on after the 
 instructions can. There a line counts only when it speaks to the model: it opens with an
 instruction verb, perhaps after a condition or an adverb ("Answer only from...", "2. **Cite:** always...", "ONLY return JSON",
 "For BUG_FIX, identify the root cause") or it says "you" and names the task ("If your sources disagree, you say so"). The words are in `rules/cache-boundary.yaml`, in
-English and a few other languages (French, German, Spanish, Italian, Portuguese, Russian; "you" and the
+English and a few other languages (French, German, Spanish, Italian, Portuguese, Russian, Vietnamese, Indonesian; "you" and the
 task's words in Chinese, Japanese and Korean); a line in a language they do not hold does not count there.
 A "Context:" section in a prompt that puts no question to the model (no question label, no line
 ending in "?") is a static prompt's setting ("The user is a small business owner ..."), not data.

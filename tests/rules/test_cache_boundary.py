@@ -437,14 +437,17 @@ SPEAKS = ["Write SQL only, with the listed fields.", "Make the language clear an
           "Antworte nur aus dem Kontext.", "Vous devez citer la source de chaque réponse.", "请根据上下文回答你的问题。",
           "For BUG_FIX, identify the root cause and provide corrected code.", "If the field is empty, analyze the code on the screen.",
           "When visible code exists, never return a generic answer.", "Сравнивай ответ студента с эталоном.",
-          "Не добавляй факты, которых нет в контексте.", "Responda apenas com base no contexto.", "Você deve citar a fonte de cada resposta."]
+          "Не добавляй факты, которых нет в контексте.", "Responda apenas com base no contexto.", "Você deve citar a fonte de cada resposta.",
+          "1. Trả lời câu hỏi tư vấn nghề nghiệp của sinh viên.", "Nếu không có thông tin, hãy nói rằng bạn không biết.", "Chỉ dùng tài liệu được cung cấp.",
+          "Jawablah pertanyaan hanya dari konteks.", "Jika konteks tidak memuat jawaban, katakan tidak tahu.", "Anda harus menyebutkan sumber jawaban."]
 # A verb's spelling at the start of a line that is a name, a noun or a label, or "you" with no task named.
 SILENT = ["State Bank of India reported a profit this quarter.", "Limit of cover is INR 2,000 per family.", "Use case: search",
           "Output Voltage: **5.0V** (regulated)", "List of exclusions for the domiciliary cover", "You can return goods at any store.",
           "Le rapport du contexte économique est publié chaque mois.", "Die Frage wurde im Ausschuss diskutiert.",
           # A condition before words that give no instruction.
           "For claims above the limit, the insurer pays within fifteen days.", "If the battery is full, the light turns green.",
-          "Аспирин снижает температуру и уменьшает боль.", "O contrato vence em março de 2026."]
+          "Аспирин снижает температуру и уменьшает боль.", "O contrato vence em março de 2026.",
+          "Hợp đồng hết hạn vào tháng ba năm 2026.", "Nếu trời mưa, trận đấu sẽ bị hoãn.", "Jika baterai penuh, lampu menyala hijau.", "Harga naik lima persen tahun ini."]
 
 
 @pytest.mark.parametrize("line", SPEAKS + SILENT)
