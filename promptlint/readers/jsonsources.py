@@ -48,18 +48,19 @@ class _Container:
 
 
 def json_sources(
-    text: str, content_labels: frozenset[str], title_labels: frozenset[str], heading_labels: frozenset[str]
-) -> tuple[list[Source], Span | None]:
-    """The sources among the JSON objects of ``text``, in text order, and the JSON value that holds them all.
+    text: str, content_labels: frozenset[str], title_labels: frozenset[str], heading_labels: frozenset[str], roles: frozenset[str]
+) -> tuple[list[Source], Span | None, Span | None]:
+    """The sources among the JSON objects of ``text``, in text order, the JSON value that holds them all, and
+    the chat turns written out as JSON objects (two or more), from the first to the last.
 
     One pass over the tokens, holding only the open brackets.
     """
     if "{" not in text:
-        return [], None
+        return [], None, None
     text = _unserialised(text)
     if not _CONTENT_KEY.search(text):
-        return [], None
-    walk = _Walk(text, (content_labels, title_labels, heading_labels))
+        return [], None, None
+    walk = _Walk(text, (content_labels, title_labels, heading_labels, roles))
     for token in _TOKEN.finditer(text):
         kind = token[0]
         span = Span(token.start(), token.end())
@@ -73,21 +74,23 @@ def json_sources(
             walk.string = None
         elif not kind.startswith("//"):
             walk.scalar(kind, span)
+    turns = Span(walk.turns[0].start, walk.turns[-1].end) if len(walk.turns) > 1 else None
     if not walk.sources:
-        return [], None
+        return [], None, turns
     # Inner objects close first: back into text order, numbered.
     sources = [dataclasses.replace(s, position=i) for i, s in enumerate(sorted(walk.sources, key=lambda s: s.span.start))]
     block = walk.holders[0] if len(walk.holders) == 1 else Span(sources[0].span.start, sources[-1].span.end)
-    return sources, block
+    return sources, block, turns
 
 
 class _Walk:
     """What the pass over the tokens holds: the open brackets, a key waiting for its value, and what was found."""
 
-    def __init__(self, text: str, labels: tuple[frozenset[str], frozenset[str], frozenset[str]]):
+    def __init__(self, text: str, labels: tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]):
         self.text = text
-        self.labels = labels  # content, title and heading labels
+        self.labels = labels  # content, title and heading labels, and the names of chat roles
         self.sources: list[Source] = []
+        self.turns: list[Span] = []  # objects that are chat messages
         self.holders: list[Span] = []  # outermost values that hold sources: the tool's result, "note" keys and all
         self.stack: list[_Container] = []
         self.deeper = 0  # brackets open past MAX_DEPTH
@@ -117,8 +120,10 @@ class _Walk:
         if closed.key is not None and parent is not None and parent.bracket == "{" and len(parent.pairs) < MAX_KEYS:
             parent.pairs.append((closed.key, whole, Span(closed.key.start, span.end)))
         source = _source(self.text, closed, whole, *self.labels) if closed.bracket == "{" else None
-        if source is not None:
+        if isinstance(source, Source):
             self.sources.append(source)
+        elif source is _TURN:
+            self.turns.append(whole)
         if not self.stack and self.sources and whole.contains(self.sources[-1].span):
             self.holders.append(whole)
 
@@ -157,13 +162,23 @@ def _unserialised(text: str) -> str:
     return "".join(pieces) + text[at:]
 
 
+# What _source gives for an object that is a chat message.
+_TURN = object()
+
+
 def _source(
-    text: str, obj: _Container, span: Span, content_labels: frozenset[str], title_labels: frozenset[str], heading_labels: frozenset[str]
-) -> Source | None:
+    text: str, obj: _Container, span: Span, content_labels: frozenset[str], title_labels: frozenset[str], heading_labels: frozenset[str],
+    roles: frozenset[str],
+) -> Source | object | None:
+    """The source an object is, ``_TURN`` when it is a chat message, or None."""
     labelled = [(normalise_label(text[k.start + 1 : k.end - 1]), value, pair) for k, value, pair in obj.pairs]
     content = next(((value, pair) for label, value, pair in labelled if label in content_labels and text[value.start - 1 : value.start] == '"'), None)
-    if content is None or len(labelled) < 2 or any(label == "role" for label, _, _ in labelled):
-        return None  # `{"role": "system", "content": ...}`: a chat message, written out as JSON text, is no source
+    if content is None or len(labelled) < 2:
+        return None
+    # `{"role": "system", "content": ...}`, `{"sender": "AI", "content": ...}`: a chat message written out as JSON
+    # text, whatever the key that names who speaks, is no source.
+    if _names_a_speaker(text, labelled, content[1], roles):
+        return _TURN
     content_value, content_pair = content
     if text[content_value.start : content_value.end].strip() in _ELIDED:
         return None  # `{"source": "...", "text": "..."}`: the shape of a source described, not one
@@ -185,6 +200,11 @@ def _source(
         fields=fields,
         style=SourceStyle.JSON,
     )
+
+
+def _names_a_speaker(text: str, labelled: list[tuple[str, Span, Span]], content: Span, roles: frozenset[str]) -> bool:
+    """Whether a field other than the ``content`` pair names who speaks: its key is "role", or its value a chat role."""
+    return any(label == "role" or text[value.start : value.end].strip().lower() in roles for label, value, pair in labelled if pair is not content)
 
 
 def _removals(pairs: list[Span], keys: list[Span]) -> list[Span]:

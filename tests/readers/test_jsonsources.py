@@ -25,7 +25,7 @@ RESULTS = {
 
 def sources(text: str):
     vocab = words()
-    return json_sources(text, vocab.content_labels, vocab.title_labels, vocab.heading_labels)[0]
+    return json_sources(text, vocab.content_labels, vocab.title_labels, vocab.heading_labels, vocab.chat_roles)[0]
 
 
 def test_compact_and_pretty_json_read_the_same_sources():
@@ -153,3 +153,26 @@ def test_chat_messages_written_out_as_json_are_no_sources():
     assert segment_text(text).sources == []
     # The twin: the same objects with a title instead of a role are sources.
     assert len(segment_text(text.replace('"role": "system"', '"title": "Pricing"').replace('"role": "human"', '"title": "FAQ"')).sources) == 2
+
+
+BLOCK = ("Answer the question from the conversation and the profile only.\nIf the profile does not say, ask one question to find out.\n"
+         "Never invent a course or a skill.\nReturn JSON with the fields answer, role and missing_skills, nothing else.")
+SPEAKER_KEYS = ["sender", "author", "from", "speaker", "type"]
+SPEAKERS = [("USER", "AI"), ("user", "assistant"), ("Human", "AI"), ("user", "system")]
+
+
+@pytest.mark.parametrize("key", SPEAKER_KEYS)
+@pytest.mark.parametrize("speakers", SPEAKERS)
+def test_messages_are_known_by_a_value_that_names_a_chat_role_whatever_the_key(key, speakers):
+    # `{"sender": "AI", "content": ...}` is a turn of the conversation, read as chat history: it is no source.
+    turns = [{key: speakers[n % 2], "content": text, "timestamp": f"2026-06-0{n + 1}T10:00:00"}
+             for n, text in enumerate(["Which career fits me?", "Backend development fits your profile.", "What skills am I missing?"])]
+    text = f'You are a career mentor.\n\nCONTEXT_JSON:\n{json.dumps({"chatHistory": turns})}\n\n{BLOCK}\n'
+    prompt = segment_text(text)
+    assert prompt.sources == []
+    (history,) = [p for p in prompt.parts if p.kind.value == "history"]
+    assert text[history.span.start : history.span.end] == json.dumps(turns)[1:-1]
+    assert [f.code for f in lint_text(text, path="prompt.txt", config=CONFIG)] == ["PL305"]
+    # The twin: the same objects whose field names a place, not a speaker, are sources.
+    places = json.dumps({"results": [{**t, key: f"wiki/page-{n}"} for n, t in enumerate(turns)]})
+    assert len(segment_text(text.replace(json.dumps({"chatHistory": turns}), places)).sources) == 3

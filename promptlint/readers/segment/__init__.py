@@ -87,7 +87,7 @@ def _examples(text: str, lower: str, lines: list[Line], vocab: Vocab, messages: 
     shown = [e for e in example_spans(text, lower, lines, vocab, messages or []) if not any(e.overlaps(k.span) for k in known)]
     if not shown or is_template(lower):
         return shown
-    chunks, _ = _sources(text, lower, lines, vocab, messages if messages is not None else role_messages(text, lines, vocab), known)
+    chunks, _, _ = _sources(text, lower, lines, vocab, messages if messages is not None else role_messages(text, lines, vocab), known)
     return [e for e in shown if not any(s.content.start <= e.start < s.content.end for s in chunks)]
 
 
@@ -98,7 +98,7 @@ def _read(
     """The prompt model of a text whose examples (``shown``) are blank; ``assembled`` if the text holds no slot."""
     if messages is None:
         messages = role_messages(text, lines, vocab)
-    sources, json_block = _sources(text, lower, lines, vocab, messages, known)
+    sources, json_block, turns = _sources(text, lower, lines, vocab, messages, known)
     unwrapped = None if sources else unwrapped_context(text, lower, lines, vocab, messages)
     if unwrapped is not None:
         sources = paragraph_sources(text, lines, unwrapped)
@@ -112,7 +112,7 @@ def _read(
         sources = by_position([s for s in sources if s.span.start > examples[-1].start])
     block = json_block or (widen_to_container(lower, Span(sources[0].span.start, sources[-1].span.end), vocab) if sources else None)
     region = block or (None if sources else unwrapped)
-    parts = label_parts(text, lower, lines, vocab, sources, region, questions + rewritten, messages, shown, assembled)
+    parts = label_parts(text, lower, lines, vocab, sources, region, questions + rewritten, messages, shown, assembled, turns)
     return Prompt(
         text=text,
         lower=lower,
@@ -132,8 +132,9 @@ def _read(
 
 def _sources(
     text: str, lower: str, lines: list[Line], vocab: Vocab, messages: list[Message], known: list[Source]
-) -> tuple[list[Source], Span | None]:
-    """The sources of the text, and the block of the JSON array they are items of, if they are.
+) -> tuple[list[Source], Span | None, Span | None]:
+    """The sources of the text, the block of the JSON array they are items of, if they are, and the chat
+    turns written out as JSON objects, if the JSON is read.
 
     Each way of writing sources is looked for only when the ones before found none: elements
     and header lines (besides the ``known``), then JSON, then records, separated blocks and lists.
@@ -149,13 +150,13 @@ def _sources(
         headed = text_sources(text, lines, vocab, messages, SpanSet([s.span for s in sources]))  # outside its units
     sources = by_position(sources + aligned_fields(text, headed))
     if sources:
-        return sources, None
-    sources, json_block = json_sources(text, vocab.content_labels, vocab.title_labels, vocab.heading_labels)
+        return sources, None, None
+    sources, json_block, turns = json_sources(text, vocab.content_labels, vocab.title_labels, vocab.heading_labels, vocab.chat_roles)
     if not sources:
         sources = (record_sources(text, lines, vocab, messages)
                    or separated_sources(text, lines, vocab, messages) or list_sources(text, lines, vocab)
                    or document_template(text, lines, vocab))
-    return sources, json_block
+    return sources, json_block, turns
 
 
 # A placeholder as prompt libraries write one: [DOC_2_SCORE], [USER_QUESTION] (capitals and an underscore);

@@ -27,12 +27,12 @@ def label_parts(
     messages: list[Message],
     examples: list[Span] = (),
     assembled: bool = False,
+    turns: Span | None = None,
 ) -> list[Part]:
-    """Label every non-blank stretch of the prompt as static or per-request; ``examples`` are static.
-    In an assembled prompt, a JSON value under a title of its own is the request's input (see _titled_json)."""
-    parts: list[Part] = []
-    if block is not None:
-        parts.append(Part(PartKind.SOURCES, block, "the sources"))
+    """Label every non-blank stretch of the prompt as static or per-request; ``examples`` are static, ``turns``
+    are chat messages written out as JSON. In an assembled prompt, a JSON value under a title of its own is the
+    request's input (see _titled_json)."""
+    parts = _data_blocks(block, turns)
     parts += _titled_inputs(text, lines, vocab, [p.span for p in parts] + list(examples), assembled)
     for question in questions:
         if block is None or not block.contains(question):
@@ -52,6 +52,14 @@ def label_parts(
             parts.extend(_line_parts(text, lower, piece, vocab, questions))
     parts.sort(key=lambda p: p.span.start)
     return merge_parts(text, parts)
+
+
+def _data_blocks(block: Span | None, turns: Span | None) -> list[Part]:
+    """The block of the sources, and the chat turns written out as JSON where they are no source."""
+    parts = [Part(PartKind.SOURCES, block, "the sources")] if block is not None else []
+    if turns is not None and not (block is not None and block.overlaps(turns)):
+        parts.append(Part(PartKind.HISTORY, turns, PART_LABELS[PartKind.HISTORY]))
+    return parts
 
 
 def _examples_apart(parts: list[Part], examples: list[Span]) -> list[Part]:

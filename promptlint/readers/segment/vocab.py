@@ -47,6 +47,7 @@ class Vocab:
     role_marker: re.Pattern[str]
     role_word: re.Pattern[str]  # the role a marker names
     role_names: dict[str, str]  # a role under another name -> the usual one ("human" -> "user")
+    chat_roles: frozenset[str]  # the names of the roles that take turns in a chat ("user", "ai")
     source_tag: re.Pattern[str]
     container_tags: frozenset[str]
     content_tags: frozenset[str]
@@ -175,6 +176,7 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         role_marker=role_marker,
         role_word=re.compile(r"(?<![a-z])(?:" + token_roles + r")(?![a-z])"),
         role_names=dict(seg["role-names"]),
+        chat_roles=frozenset(seg["role-markers"]),
         source_tag=re.compile(r"<(" + tag_names + r")(\s[^<>]*)?>"),
         container_tags=frozenset(seg["container-tags"]),
         content_tags=frozenset(seg["content-tags"]),
