@@ -94,9 +94,11 @@ def _after_the_context_label(line: Line, vocab: Vocab) -> Line:
 
 
 def _opens_the_context(line: Line, vocab: Vocab) -> bool:
+    """A lone tag, or a label of the context alone on its line, as a label or a banner ("--- Retrieved Context ---")."""
     if LONE_TAG.match(line.lower):
         return True
-    return section_label(line.lower) in vocab.context_labels
+    banner = _BANNER.match(line.lower)
+    return (normalise_label(banner["title"]) if banner else section_label(line.lower)) in vocab.context_labels
 
 
 def _opens_a_part(body: list[Line], index: int, vocab: Vocab) -> bool:
@@ -249,8 +251,7 @@ def _record_lines(text: str, lines: list[Line], vocab: Vocab, stop: frozenset[st
         if field and label in vocab.content_labels and content is None:
             content, labelled = Span(line.start + field.start("value"), line.end), True
             before_text = len(fields)
-        elif field and len(items := split_items(line.lower, 0)) > 1:
-            # "Title: ..., URL: ..., Date Published: ...": a one-line record.
+        elif field and (items := _one_line_items(line)):
             fields.extend(inline_field(line.text, line.start, start, end) for start, end in items)
             trailing = content is not None
         elif field and field["value"].strip():
@@ -272,14 +273,32 @@ def _record_lines(text: str, lines: list[Line], vocab: Vocab, stop: frozenset[st
     return _read_record(text, lines, fields, content, labelled, vocab)
 
 
+def _one_line_items(line: Line) -> list[tuple[int, int]]:
+    """The items of a one-line record ("Title: ..., URL: ..., Date Published: ..."), each labelled as the first is
+    (in a sentence, "That said, I have downgraded from 5 to 3 stars" is no item "downgraded from 5"); [] for none."""
+    items = split_items(line.lower, 0)
+    return items if len(items) > 1 and all(_RECORD_FIELD.match(line.lower[start:end]) for start, end in items[1:]) else []
+
+
 def _read_record(text: str, lines: list[Line], fields: list[Field], content: Span | None, labelled: bool, vocab: Vocab) -> tuple[list[Field], Span, bool] | None:
     """A record's fields and text, once its lines are read; None when they are no record."""
-    # An FAQ entry ("section: ...", "question: ...", "answer: No, it is a solo project."): its question is a
-    # sentence and a value of the entry all the same, and the field after it is the entry's text.
     asks = [names_the_question(f.label, vocab) for f in fields[:-1]]
-    if content is None and any(asks) and all(a or len(f.value.split()) < PROSE_WORDS for f, a in zip(fields, asks)):
+    if any(asks) and (entry := _faq_fields(text, fields, content, asks)) is not None:
+        return entry
+    if content is None:
+        return _text_by_role(fields, lines)
+    if not fields or _announces(text, content, fields):
+        return None
+    return fields, content, labelled
+
+
+def _faq_fields(text: str, fields: list[Field], content: Span | None, asks: list[bool]) -> tuple[list[Field], Span, bool] | None:
+    """An FAQ entry's fields and text, its question among the fields (``asks``); None when the entry is no FAQ's."""
+    # ("section: ...", "question: ...", "answer: No, it is a solo project."): its question is a sentence and a value
+    # of the entry all the same, and the field after it is the entry's text.
+    if content is None and all(a or len(f.value.split()) < PROSE_WORDS for f, a in zip(fields, asks)):
         return fields[:-1], fields[-1].value_span, True
-    if content is not None and any(asks):
+    if content is not None:
         # The answer's first line read as fields ("answer: In the project directory, run:"), its text on the lines
         # below. Not labelled: only entries of one kind, two or more, say they are an FAQ's, not a prompt's own
         # question and answer cue.
@@ -287,14 +306,24 @@ def _read_record(text: str, lines: list[Line], fields: list[Field], content: Spa
         answer_line = Span(fields[at].value_span.start, fields[-1].value_span.start)
         if answer_line.end < content.start and "\n" not in text[answer_line.start : answer_line.end]:
             return fields[:at], Span(answer_line.start, content.end), False
-    if content is None and len(fields) >= 2 and all(len(f.value.split()) < PROSE_WORDS for f in fields):
+    return None
+
+
+def _text_by_role(fields: list[Field], lines: list[Line]) -> tuple[list[Field], Span, bool] | None:
+    """The text of a record whose every line is labelled, by the role of its values; None when it has none."""
+    prose = [f for f in fields if len(f.value.split()) >= PROSE_WORDS]
+    written = [f for f in prose if _SENTENCE_END.search(f.value)]
+    if len(fields) >= 3 and len(written) == 1:
+        # One of them sentences ("Product: ...", "Review: This is the only cream ...", "Rating: 3.0"): that is the
+        # record's text, whatever its label; the values around it are its fields. Not labelled: only records of one
+        # kind, two or more, say so.
+        return [f for f in fields if f is not written[0]], written[0].value_span, False
+    if len(fields) >= 2 and not prose:
         # Fields alone ("file_path: ...", "total_pages: 416"): the text is the paragraphs under them, as a
         # LlamaIndex node prints its metadata, a blank line, then its text. Only records of one kind say so,
         # and only values: a list of sentences under labels ("- SUMMARY: An executive summary of ...") is prose.
         return fields, Span(lines[-1].end, lines[-1].end), True
-    if content is None or not fields or _announces(text, content, fields):
-        return None
-    return fields, content, labelled
+    return None
 
 
 def _ends_the_record(line: Line, field: re.Match[str] | None, label: str, after_fields: bool, vocab: Vocab, stop: frozenset[str]) -> bool:
@@ -308,6 +337,8 @@ def _ends_the_record(line: Line, field: re.Match[str] | None, label: str, after_
 
 # A field's value this long is a sentence of text, not a value of metadata.
 PROSE_WORDS = 8
+# The end of a sentence: a stop, then a space or the end ("... others notice. This works"); not "2.11 Ounces".
+_SENTENCE_END = re.compile(r"[.!?…。](?:\s|$)")
 
 
 def _opens_the_text(fields: list[Field], line: Line) -> bool:
