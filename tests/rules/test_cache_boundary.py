@@ -610,11 +610,12 @@ def test_a_slot_alone_under_a_label_of_its_own_is_the_requests_input(label, name
 
 
 @pytest.mark.parametrize(
-    "name", ["format_instructions", "criteria", "json_schema", "persona_block", "tools", "tool_list", "template_example", "response_type", "self.settings.get('policy')", "config['rules']"]
+    "name", ["format_instructions", "criteria", "json_schema", "persona_block", "tools", "tool_list", "tool_description", "template_example", "response_type", "self.settings.get('policy')", "config['rules']"]
 )
-def test_a_slot_named_for_the_setup_is_no_input(name):
+@pytest.mark.parametrize("label", ["Output format:", "Answer the questions as best you can, in English. You have access to the following tools:"])
+def test_a_slot_named_for_the_setup_is_no_input(name, label):
     # `{format_instructions}` under "Output format:" is the deployment's, the same on every request.
-    assert _found(f"You grade answers.\n\nOutput format:\n{{{name}}}\n\nTasks:\n- Give a score out of 10.\n- Justify the score.\n") == []
+    assert _found(f"You grade answers.\n\n{label}\n{{{name}}}\n\nTasks:\n- Give a score out of 10.\n- Justify the score.\n") == []
 
 
 def test_a_one_sentence_reminder_after_an_input_is_no_block():
