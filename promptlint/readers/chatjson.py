@@ -688,6 +688,8 @@ class NotebookCell:
 
     kind: str  # code, markdown or raw
     source: tuple[ChatText, ...]
+    # What a code cell printed (each `stream` output's strings): where a chain logs the prompts it sends.
+    printed: tuple[tuple[ChatText, ...], ...] = ()
 
 
 def notebook_cells(raw: str) -> list[NotebookCell] | None:
@@ -705,8 +707,24 @@ def notebook_cells(raw: str) -> list[NotebookCell] | None:
         for index, line in enumerate(lines):
             if line.kind == "string":
                 reader.add(f"cells[{number}].source[{index}]", "", line)
-        found.append(NotebookCell(kind.value if kind else "", tuple(reader.texts[first:])))
+        found.append(NotebookCell(kind.value if kind else "", tuple(reader.texts[first:]), _printed(reader, cell, number)))
     return found
+
+
+def _printed(reader: _Record, cell: _Node, number: int) -> tuple[tuple[ChatText, ...], ...]:
+    """The strings of each `stream` output of a cell (what it printed), one tuple an output."""
+    outputs = cell.get("outputs", "array")
+    printed = []
+    for index, output in enumerate(outputs.value if outputs is not None else []):
+        kind, text = output.get("output_type", "string"), output.get("text")
+        if kind is None or kind.value != "stream" or text is None:
+            continue
+        lines = [text] if text.kind == "string" else text.value if text.kind == "array" else []
+        first = len(reader.texts)
+        for line in (line for line in lines if line.kind == "string"):
+            reader.add(f"cells[{number}].outputs[{index}]", "", line)
+        printed.append(tuple(reader.texts[first:]))
+    return tuple(p for p in printed if p)
 
 
 def parse_chat_jsonl(raw: str) -> list[list[ChatText] | JsonSyntaxError]:

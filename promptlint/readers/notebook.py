@@ -4,7 +4,8 @@ A notebook is JSON, each line of a cell one string: the module is those strings 
 its characters is placed where the file writes it, so that a finding points at its own line. Nothing
 in a notebook is edited: a fix would have to be written back through the JSON of every line it
 touches. IPython's own syntax (`%pip install`, `!ls`, a `%%bash` cell) is no Python: its lines are
-read as comments. A cell that still does not parse alone is left out, and said so.
+read as comments. A cell that still does not parse alone is left out, and said so. Where the code holds
+no prompt, the prompts a chain logged in the cells' outputs as it sent them are read.
 """
 
 from __future__ import annotations
@@ -43,7 +44,34 @@ def read_notebook(file: Input) -> Document:
         return file.document(DocumentKind.JSON, unread=[*unread, "not read: its code cells do not parse as one module"])
     starts, file_starts = line_starts(module), line_starts(file.raw)
     prompts = [replace(prompt, source=_placed(prompt.source, offsets, starts, file_starts)) for prompt in document.prompts]
+    # Where the code holds no prompt the reader finds (a framework's chain builds it), the prompts a chain
+    # logged as it sent them are read as those assembled prompts.
+    prompts = prompts or [prompt for cell in cells for output in cell.printed for prompt in _logged_prompts(file.raw, output)]
     return file.document(DocumentKind.JSON, prompts, unread=(*unread, *document.unread))
+
+
+# LangChain's verbose log of a chain: "Prompt after formatting:", then the prompt as sent, in colour, up to
+# the colour's reset (or the chain's end, "> Finished chain.").
+_LOGGED_PROMPT = re.compile(r"Prompt after formatting:[ \t]*\n(?:\x1b\[[0-9;]*m)*")
+_LOGGED_END = re.compile(r"\x1b\[0m|\n> Finished chain")
+
+
+def _logged_prompts(raw: str, strings: tuple[chatjson.ChatText, ...]) -> list[Prompt]:
+    """The prompts one printed output logs after LangChain's "Prompt after formatting:", each placed in the file."""
+    text = "".join(s.text for s in strings)
+    if "Prompt after formatting:" not in text:
+        return []
+    offsets = [chatjson.raw_offset(s, raw, i) for s in strings for i in range(len(s.text))]
+    offsets.append(chatjson.raw_offset(strings[-1], raw, len(strings[-1].text)))
+    prompts: dict[str, Prompt] = {}
+    for marker in _LOGGED_PROMPT.finditer(text):
+        start = marker.end()
+        stop = _LOGGED_END.search(text, start)
+        end = len(text[: stop.start() if stop else len(text)].rstrip())
+        # A prompt logged again (a retry sends it as it was) is the same prompt: read once, where it first stands.
+        if end > start and text[start:end] not in prompts:
+            prompts[text[start:end]] = Prompt((text[start:end],), Pieces(tuple(offsets[start : end + 1])))
+    return list(prompts.values())
 
 
 def _module(raw: str, cells: list[tuple[chatjson.ChatText, ...]]) -> tuple[str, list[int], list[tuple[int, int]]]:

@@ -64,3 +64,40 @@ def test_a_cell_that_does_not_parse_is_left_out_and_the_rest_is_read():
 def test_a_notebook_that_is_not_json_is_a_syntax_error_on_its_line():
     findings = lint_text('{"cells": [\n  {"cell_type": "code",\n  oops}\n]}\n', path="demo.ipynb", config=CONFIG)
     assert [(f.code, f.line) for f in findings] == [("PL900", 3)]
+
+
+# A chain run with verbose=True logs each prompt it sends; the code holds no prompt of its own (the chain builds it).
+CHAIN_CODE = 'chain = RetrievalQA.from_chain_type(llm, retriever=retriever, verbose=True)\nchain.run("How long do refunds take?")\n'
+LOGGED = ("Answer from the sources only.\n\nSources:\n[1] Refund policy (score: 0.91)\nRefunds are paid within 14 days of the return.\n\n"
+          "[2] Shipping guide (score: 0.62)\nParcels ship within two working days.\n\nQuestion: How long do refunds take?")
+COLOURS = {"plain": ("", ""), "coloured": ("\x1b[32;1m\x1b[1;3m", "\x1b[0m")}
+
+
+def _logged_notebook(prompts: list[str], colour: str, marker: str = "Prompt after formatting:", code: str = CHAIN_CODE) -> str:
+    opening, reset = COLOURS[colour]
+    log = "".join(f"\n\n> Entering new StuffDocumentsChain chain...\n{marker}\n{opening}{p}{reset}\n\n> Finished chain.\n" for p in prompts)
+    output = {"name": "stdout", "output_type": "stream", "text": log.splitlines(keepends=True)}
+    cell = {"cell_type": "code", "execution_count": 1, "metadata": {}, "outputs": [output], "source": code.splitlines(keepends=True)}
+    return json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1)
+
+
+@pytest.mark.parametrize("colour", sorted(COLOURS))
+@pytest.mark.parametrize("times", [1, 3])
+def test_a_prompt_a_chain_logged_is_read_where_the_output_holds_it(colour, times):
+    # Logged again by a retry, the same prompt is one prompt: its findings are not repeated.
+    notebook = _logged_notebook([LOGGED] * times, colour)
+    found = [(f.code, f.line) for f in lint_text(notebook, path="demo.ipynb", config=CONFIG) if f.code == "PL102"]
+    assert found == [("PL102", _line_of(notebook, "(score: 0.91)")), ("PL102", _line_of(notebook, "(score: 0.62)"))]
+    assert fix_text(notebook, path="demo.ipynb", config=CONFIG) == notebook
+    # The twin: the same text printed with no chain's marker over it is output, not a prompt.
+    assert lint_text(_logged_notebook([LOGGED] * times, colour, marker="Result:"), path="demo.ipynb", config=CONFIG) == []
+
+
+def test_two_logged_prompts_are_read_apart_and_the_code_s_own_prompt_comes_first():
+    other = LOGGED.replace("How long do refunds take?", "When do parcels ship?")
+    notebook = _logged_notebook([LOGGED, other], "coloured")
+    assert len([f for f in lint_text(notebook, path="demo.ipynb", config=CONFIG) if f.code == "PL102"]) == 4
+    # Where the code holds a prompt, that prompt is read, and the log of it is not read again.
+    built = _logged_notebook([LOGGED], "coloured", code=TEMPLATE + "\n" + BUILD)
+    found = [(f.code, f.line) for f in lint_text(built, path="demo.ipynb", config=CONFIG) if f.code == "PL102"]
+    assert found == [("PL102", _line_of(built, "(score: {hit.score:.2f})"))]
