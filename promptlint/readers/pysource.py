@@ -204,8 +204,20 @@ def _for_context(module: ast.Module, built: list[PyTemplate], lexicon: Lexicon, 
     adds to, iterates or assigns (`def combine_context`, `context += ...`, `for doc in docs`), or a
     name that says prompt or messages. Elsewhere a loop that builds text per item makes a log line,
     a page or a file, not a prompt."""
-    kept_lines = _lines_of(module, lexicon, inner=inner)
-    return [t for t in built if t.line in kept_lines or _renders_a_source(t, lexicon)]
+    kept_lines, shown_lines = _lines_of(module, lexicon, inner=inner), _display_lines(module, lexicon)
+    return [t for t in built if t.line not in shown_lines and (t.line in kept_lines or _renders_a_source(t, lexicon))]
+
+
+def _display_lines(module: ast.Module, lexicon: Lexicon) -> set[int]:
+    """The lines of the functions that write a value out for a person to read (`def pretty(self)`, `__str__`,
+    `display_results`), unless their name says prompt too: what they build, a run's context among it, is a report."""
+    return {
+        line
+        for function in ast.walk(module)
+        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and lexicon.mentions(function.name, "display") and not names_prompt_function(function.name, lexicon)
+        for line in range(function.lineno, (function.end_lineno or function.lineno) + 1)
+    }
 
 
 def _lines_of(module: ast.Module, lexicon: Lexicon, inner: bool) -> set[int]:

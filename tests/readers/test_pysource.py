@@ -326,3 +326,20 @@ def test_an_fstring_written_as_python_3_12_allows_is_no_syntax_error():
 
 def test_a_syntax_error_with_no_fstring_near_it_is_still_pl900():
     assert [f.code for f in lint_text("x = (1,\n", path="broken.py")] == ["PL900"]
+
+
+# A method that writes a run out for a person: the answer, then each chunk used with its score.
+REPORT = ('class Result:\n    def NAME(self):\n        lines = [f"Answer: {self.answer}", "Context:"]\n'
+          '        for i, c in enumerate(self.context, 1):\n            lines.append(f"  [{i}] score={c[\'score\']:.4f} {c[\'text\']}")\n'
+          '        return "\\n".join(lines)\n')
+
+
+@pytest.mark.parametrize("name", ["pretty", "__str__", "__repr__", "display_results", "pprint", "show"])
+def test_what_a_method_writes_out_for_a_person_is_no_prompt(name):
+    assert [f.code for f in lint_text(REPORT.replace("NAME", name), path="result.py", config=CONFIG)] == []
+
+
+@pytest.mark.parametrize("name", ["build_context", "format_context", "show_prompt"])
+def test_the_same_body_named_for_the_context_or_a_prompt_is_read(name):
+    # The twin: a name that says context (or prompt, even beside "show") makes the loop the sources.
+    assert "PL102" in [f.code for f in lint_text(REPORT.replace("NAME", name), path="result.py", config=CONFIG)]
