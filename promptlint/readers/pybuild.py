@@ -943,6 +943,8 @@ def _call_reference(node: ast.Call, aliases: dict[str, tuple[str, tuple[str, ...
     key = _string(node.args[0]) if node.func.attr == "get" and node.args else None
     if key is not None:
         return inner and (inner[0], inner[1] + (key,))
+    if node.func.attr == "get" and len(node.args) == 2:
+        return inner  # `texts.get(hit["chunk_id"], "")`: a mapping's value under the item's id, not the id
     if isinstance(node.func.value, ast.Constant) and node.args:
         return reference(node.args[0], aliases)  # `"\n".join(doc.snippets)`: a method of a literal shows its argument
     if isinstance(node.func.value, ast.Name) and node.func.value.id not in aliases and node.args:

@@ -741,3 +741,22 @@ def test_lists_the_loop_variable_indexes_are_the_item_s_values():
     assert [(line, code) for line, _, code in _found(source)] == [(6, "PL203")]
     # The twin: indexed by the counter, the list is not the item's (the counter numbers the results).
     assert _found(source.replace("[idx]", "[rank]")) == []
+
+
+# The chunk's text looked up in a mapping by the chunk's id: the value is the mapping's, whatever the key says.
+# (One argument, `.get(x)` may be a module's function of the value, `arrow.get(d.created_at)`: not read so.)
+LOOKUPS = {"get with a default": 'texts.get(hit["chunk_id"], "").strip()', "index": 'texts[hit["chunk_id"]]'}
+
+
+@pytest.mark.parametrize("lookup", sorted(LOOKUPS))
+@pytest.mark.parametrize("local", ["body", "passage"])
+def test_a_value_looked_up_by_the_items_id_is_the_mappings_not_the_id(lookup, local):
+    source = ("def build(hits, texts):\n    parts = []\n    for i, hit in enumerate(hits, 1):\n"
+              f"        {local} = {LOOKUPS[lookup]}\n"
+              f"        parts.append(f\"[{{i}}] {{hit['title']}} (chunk {{hit['chunk_id']}})\\n{{{local}}}\")\n"
+              '    return "\\n\\n".join(parts)\n')
+    # One ordinal, where the id is shown; the text looked up by it is the chunk's text.
+    assert [(f.line, f.code) for f in lint_text(source, path="build.py", config=CONFIG)] == [(5, "PL203")]
+    # The twin: the text taken from the item itself reads the same.
+    twin = source.replace(LOOKUPS[lookup], 'hit["text"]')
+    assert [(f.line, f.code) for f in lint_text(twin, path="build.py", config=CONFIG)] == [(5, "PL203")]
