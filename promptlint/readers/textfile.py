@@ -183,7 +183,7 @@ def _is_heading(lines: list[str], index: int) -> bool:
             and len(title.split()) <= _HEADING_WORDS and not title.endswith((".", ",", ";", ":")))
 
 
-_FENCE = re.compile(r"^(?P<fence>```|~~~)[^\n]*\n(?P<body>.*?)^(?P=fence)[ \t]*$", re.MULTILINE | re.DOTALL)
+_FENCE = re.compile(r"^(?P<fence>```|~~~)[ \t]*(?P<info>[^\n]*)\n(?P<body>.*?)^(?P=fence)[ \t]*$", re.MULTILINE | re.DOTALL)
 # An indented code block (four spaces or a tab on every line, after a blank line): how a notebook converted to
 # Markdown prints a cell's output, a logged prompt among them.
 _INDENTED = re.compile(r"(?:\A|(?<=\n\n))(?P<body>(?: {4}|\t)[ \t]*\S[^\n]*(?:\n|\Z)(?:(?:[ \t]*\n)*(?: {4}|\t)[ \t]*\S[^\n]*(?:\n|\Z))*)")
@@ -201,16 +201,30 @@ def _fenced_prompts(file: Input) -> list[tuple[int, int]]:
     if not any(fence in raw for fence in ("```", "~~~", '"""', "'''", "\n\n    ", "\n\n\t")):
         return []
     vocab = words(lexicon=file.lexicon)
-    fences = list(_FENCE.finditer(raw))
-    # Quotes inside a fenced block (a docstring in a code sample) are that block's text; so are its indented lines.
-    quoted = [q for q in (*_QUOTED.finditer(raw), *_INDENTED.finditer(raw)) if not any(f.start() < q.end() and q.start() < f.end() for f in fences)]
-    blocks = sorted([*fences, *quoted], key=lambda m: m.start())
+    blocks, prose = _blocks(raw, vocab.code_languages)
     # A block with a context slot, or an assembled prompt whose sources are written out.
     inside = [m for m in blocks if is_prompt_text(m["body"], vocab) or shows_sources(m["body"], file.lexicon)]
-    prose = "".join(raw[start:end] for start, end in zip([0] + [m.end() for m in blocks], [m.start() for m in blocks] + [len(raw)]))
     if not inside or is_prompt_text(prose, vocab):
         return []
     return [(m.start("body"), m.end("body")) for m in inside]
+
+
+def _blocks(raw: str, code_languages: frozenset[str]) -> tuple[list[re.Match[str]], str]:
+    """A Markdown page's blocks that may hold a prompt, in order, and its prose: what no block holds."""
+    fences = list(_FENCE.finditer(raw))
+    # A block of program code ("```python") is code: a prompt in it is a string it writes ('prompt = """...""""),
+    # never the code around that string. Quotes inside any other fenced block are that block's text; so are its
+    # indented lines.
+    texts = [f for f in fences if f["info"].lower().split()[:1] not in ([w] for w in code_languages)]
+    quoted = [*(q for q in _QUOTED.finditer(raw) if not _inside(q, texts)), *(i for i in _INDENTED.finditer(raw) if not _inside(i, fences))]
+    # A string inside a block of code stands in that block.
+    shown = sorted([*fences, *(q for q in quoted if not _inside(q, fences))], key=lambda m: m.start())
+    prose = "".join(raw[start:end] for start, end in zip([0] + [m.end() for m in shown], [m.start() for m in shown] + [len(raw)]))
+    return sorted([*texts, *quoted], key=lambda m: m.start()), prose
+
+
+def _inside(block: re.Match[str], fences: list[re.Match[str]]) -> bool:
+    return any(f.start() < block.end() and block.start() < f.end() for f in fences)
 
 
 def read_jinja(file: Input) -> Document:

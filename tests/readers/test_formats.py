@@ -373,12 +373,16 @@ def test_a_prompt_quoted_in_triple_quotes_on_a_markdown_page_is_that_block(open_
     assert prompt.text.startswith("Answer using only") and prompt.text.endswith("{question}")
 
 
-def test_quotes_inside_a_fenced_block_belong_to_that_block():
+@pytest.mark.parametrize("info", ["", "text", "python", "Python", "py title=prompts.py"])
+def test_quotes_inside_a_fenced_block_belong_to_that_block_and_a_program_writes_its_string(info):
     from promptlint.readers.document import parse_text
 
-    page = 'Notes on the prompt.\n\n```python\nPROMPT = """\nAnswer from {context}.\nQuestion: {question}\n"""\n```\n\nMore notes follow here.\n'
+    code = 'PROMPT = """\nAnswer from {context}.\nQuestion: {question}\n"""\n\ncontext = ""\nfor doc in docs:\n    context += f"{doc}\\n"\n'
+    page = f"Notes on the prompt.\n\n```{info}\n{code}```\n\nMore notes follow here.\n"
     [prompt] = parse_text(page, "README.md", ".md").prompts
-    assert prompt.text == 'PROMPT = """\nAnswer from {context}.\nQuestion: {question}\n"""\n'
+    # In a block of program code, the prompt is the string the code writes, not the code around it.
+    written = info.lower().startswith(("python", "py "))
+    assert prompt.text == ("Answer from {context}.\nQuestion: {question}" if written else code)
 
 
 # A notebook converted to Markdown prints a cell's output as an indented block: a logged prompt among the prose.
@@ -474,3 +478,18 @@ def test_lines_of_spaces_alone_are_no_indented_block():
     page = "Notes.\n\n" + "      \n" * 40 + "Answer from {context}.\nQuestion: {question}\n"
     assert list(_INDENTED.finditer(page)) == []
     assert [m["body"] for m in _INDENTED.finditer("Notes.\n\n    code\n      \n\n    more\n      \nprose\n")] == ["    code\n      \n\n    more\n"]
+
+
+def test_the_code_around_a_prompt_in_a_block_of_code_is_no_instruction_after_it():
+    from promptlint.engine.config import build
+    from promptlint.engine.lint import lint_text
+
+    config = build({"today": "2026-12-02"}, "test")
+    template = 'prompt_template = """\nAnswer the QUESTION from the CONTEXT only.\n\nQUESTION: {question}\n\nCONTEXT:\n{context}\nTAIL""".strip()\n'
+    code = '\ncontext = ""\nfor doc in search_results:\n    context = context + f"Q:{doc[\'question\']}\\nA:{doc[\'text\']}\\n\\n"\nprompt = prompt_template.format(question=query, context=context)\n'
+    page = "# Homework\n\n```python\n" + template.replace("TAIL", "") + code + "```\n\nThe answer was good.\n"
+    assert [f.code for f in lint_text(page, path="homework.md", config=config) if f.code == "PL305"] == []
+    # The twin: instructions written inside the string after the context are static text after it.
+    rules = "Use only facts from the CONTEXT.\nCite the FAQ entry you used for each claim.\nIf the CONTEXT has no answer, say NONE.\n"
+    twin = "# Homework\n\n```python\n" + template.replace("TAIL", "\n" + rules) + code + "```\n\nThe answer was good.\n"
+    assert [f.code for f in lint_text(twin, path="homework.md", config=config) if f.code == "PL305"] == ["PL305"]
