@@ -42,6 +42,7 @@ from ..model.prompt import Prompt, Syntax
 from .jsscan import _ESCAPE, JsSyntaxError, Token, fields, tokens
 from .pybuild import ITEM, Loop, field_jinja, jinja_expression, reference, segment_fields, split_fields
 from .jslower import lowered
+from .pybind import rewritten_bindings
 from .pysource import MIN_LENGTH, OUTPUT_CALLS, SDK_SYSTEM_OPTION, TEMPLATE_CALLS, PyTemplate, built_in, kept_as_sources, names_prompt_function, requests_sent_twice, returned_prompt_texts, rewrite_through, says_prompt, written_texts
 from .segment import SlotNames, is_prompt_text, words
 
@@ -128,7 +129,19 @@ def templates_in(raw: str, lexicon: Lexicon | None = None, jsx: bool = False) ->
         _add_evaluated(raw, module, code.lexicon, alone, found)
         _add_returned(raw, module, code.lexicon, found)
         found = _written_through(raw, module, found)
-    return [found[k] for k in sorted(found)]
+    return _bound_to_rewrites(raw, jsx, module, code.lexicon, [found[k] for k in sorted(found)])
+
+
+def _bound_to_rewrites(raw: str, jsx: bool, module: ast.Module | None, lexicon: Lexicon, templates: list[PyTemplate]) -> list[PyTemplate]:
+    """The templates, each with the question slots a chain of the file fills with the question it rewrote
+    (`ConversationalRetrievalQAChain.fromLLM(model, retriever, {qaTemplate: QA})`, see pybind); the file is
+    lowered for it only when it names such a chain."""
+    chains = {chain["call"] for chain in words(lexicon=lexicon).condensing_chains}
+    if not templates or not any(chain in raw for chain in chains):
+        return templates
+    module = module or lowered(raw, jsx)
+    bindings = rewritten_bindings(module, lexicon) if module is not None else {}
+    return [replace(t, bound=t.bound + bindings[t.line]) if t.line in bindings else t for t in templates]
 
 
 def _written_through(raw: str, module: ast.Module, found: dict) -> dict:

@@ -152,7 +152,9 @@ def _answered_with_a_rewrite(call: ast.Call, owners: dict[str, tuple[list[str], 
     from the conversation: `ConversationalRetrievalChain.from_llm(..., combine_docs_chain_kwargs={"prompt": QA})`
     fills QA's {question} with a standalone rewrite of the follow-up (see `condensing-chains`)."""
     called = _called(call)
-    keywords = {k.arg: k.value for k in call.keywords if k.arg}
+    # A JavaScript call's options object (`fromLLM(model, retriever, {qaTemplate: QA})`) gives its keywords.
+    options = [(k.value, v) for arg in call.args if isinstance(arg, ast.Dict) for k, v in zip(arg.keys, arg.values) if isinstance(k, ast.Constant)]
+    keywords = {**dict(options), **{k.arg: k.value for k in call.keywords if k.arg}}
     found = []
     for chain in vocab.condensing_chains:
         if chain["call"] not in called or not _keyword_says(keywords, chain.get("when"), True) or _keyword_says(keywords, chain.get("unless"), False):
@@ -221,7 +223,8 @@ def _named_assignment(node: ast.AST) -> bool:
 
 
 def _string_lines(node: ast.AST) -> set[int]:
-    return {n.lineno for n in ast.walk(node) if isinstance(n, ast.JoinedStr) or isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    # (A module lowered from JavaScript places a template literal, not the pieces inside it.)
+    return {n.lineno for n in ast.walk(node) if (isinstance(n, ast.JoinedStr) or isinstance(n, ast.Constant) and isinstance(n.value, str)) and hasattr(n, "lineno")}
 
 
 def _filled(call: ast.Call, owners: dict[str, tuple[list[str], set[int]]]) -> tuple[str, list[tuple[str, ast.AST]]]:

@@ -12,7 +12,9 @@ condensed_question})`, `build_prompt(docs, rewritten_query)`; so does a slot of 
 a framework chain that makes a follow-up standalone and answers with that rewrite
 (`ConversationalRetrievalChain.from_llm(..., combine_docs_chain_kwargs={"prompt": QA_PROMPT})`
 unless `rephrase_question=False`; LlamaIndex's `as_chat_engine(chat_mode="condense_question",
-text_qa_template=...)`: `condensing-chains` in `rules/segment.yaml`), and a slot of the prompt a graph's
+text_qa_template=...)`; in TypeScript or JavaScript, LangChain.js's `ConversationalRetrievalQAChain.fromLLM(model,
+retriever, {qaTemplate: QA_PROMPT})`, whose options object gives the keywords: `condensing-chains` in
+`rules/segment.yaml`), and a slot of the prompt a graph's
 step answers with from a state another step wrote a rewrite into (`transform_query` returns
 `{"question": better_question}`; `generate` fills the prompt with `state["question"]` and returns
 `{"generation": ...}`: `answer-keys`; a grader filled from the same state answers nothing). The fix is

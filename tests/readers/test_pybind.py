@@ -175,3 +175,25 @@ def test_an_answer_generated_from_a_state_holding_the_rewrite_is_filled_with_it(
     assert _found(text) == [(5, "PL304")]
     # The twin: a step that writes the question back as it was asked.
     assert _found(text.replace(WRITES[write], 'return {"question": question.strip()}')) == []
+
+
+# LangChain.js: `ConversationalRetrievalQAChain.fromLLM(model, retriever, {qaTemplate: QA_PROMPT, ...})` answers with
+# the standalone rewrite too; its options object gives the keywords (blind57b mayooear's chatbot, forked widely).
+JS_MADE = {"const": "const QA_PROMPT = `TEMPLATE`;\n", "PromptTemplate": "const QA_PROMPT = PromptTemplate.fromTemplate(`TEMPLATE`);\n"}
+JS_CHAINS = {
+    "qaTemplate": "const chain = ConversationalRetrievalQAChain.fromLLM(model, store.asRetriever(), {\n  qaTemplate: QA_PROMPT,\n  returnSourceDocuments: true,\n});\n",
+    "qaChainOptions": "const chain = ConversationalRetrievalQAChain.fromLLM(model, store.asRetriever(), {\n  qaChainOptions: { type: 'stuff', prompt: QA_PROMPT },\n});\n",
+}
+
+
+@pytest.mark.parametrize("made", sorted(JS_MADE))
+@pytest.mark.parametrize("chain", sorted(JS_CHAINS))
+@pytest.mark.parametrize("suffix", [".ts", ".js"])
+def test_a_javascript_chain_answers_with_its_standalone_rewrite(made, chain, suffix):
+    template = "Answer from the context.\n\nContext: {context}\n\nQuestion: {question}\nHelpful answer:"
+    text = "import { ConversationalRetrievalQAChain } from 'langchain/chains';\n\n" + JS_MADE[made].replace("TEMPLATE", template) + "\n" + JS_CHAINS[chain]
+    line = next(n for n, row in enumerate(text.split("\n"), 1) if "Question: {question}" in row)
+    assert [(f.line, f.code) for f in lint_text(text, path="chain" + suffix, config=CONFIG)] == [(line, "PL304")]
+    # The twin: a chain that answers the question as asked fills the slot with it.
+    twin = text.replace("ConversationalRetrievalQAChain", "RetrievalQAChain")
+    assert [f.code for f in lint_text(twin, path="chain" + suffix, config=CONFIG)] == []
