@@ -45,7 +45,9 @@ the sources written the same way, and no other score label beside it (in markup,
 attribute or child element on two sibling sources or more).
 A score on one source only, or under another label on the next, is reported with an
 unsafe fix; so is the score of a template loop taken for the sources only because its item
-shows a score (`{% for u in urls %}[weight={{ u.score }}] ...`): a product's rating is a score too. When the whole unit cannot be told (`(score {{ s }}, {{ t }})`), there is no
+shows a score (`{% for u in urls %}[weight={{ u.score }}] ...`), or of records whose text is told from their
+fields only by being written in sentences ("Product: ... / Review: I use it daily. ... / Score: 4.5"): a
+product's rating is a score too. When the whole unit cannot be told (`(score {{ s }}, {{ t }})`), there is no
 fix. An announced score has no fix: the scores are added where the slot is filled.
 """
 

@@ -10,6 +10,7 @@ import pytest
 
 from promptlint.engine.config import build
 from promptlint.engine.lint import lint_text
+from promptlint.model.findings import Applicability
 from promptlint.readers.segment import segment_text
 
 CONFIG = build({"today": "2026-12-02"}, "test")
@@ -65,3 +66,16 @@ def test_a_sentence_with_a_number_after_a_comma_is_no_one_line_record():
         "I have used it for thirty years.", "That said, I downgraded from 5 to 3 stars.")
     assert segment_text(text).sources[0].fields[0].value == ITEMS[0][0]
     assert len(segment_text(text).sources) == 3
+
+
+def test_a_field_of_a_record_read_by_role_is_never_removed_by_a_safe_fix():
+    # Nothing says such records were retrieved: "Score: 4.5" may be the product's own rating, a fact of the listing.
+    text = ("You recommend products from the listings below only.\n\n"
+            + "\n\n".join(f"Product: {name}\nReview: {review}\nScore: {rating}" for name, review, rating, _ in ITEMS)
+            + "\n\nQuestion: Which moisturizer suits sensitive skin?\n")
+    found = [f for f in lint_text(text, path="prompt.txt", config=CONFIG) if f.code == "PL102"]
+    assert [f.line for f in found] == [5, 9, 13]
+    assert [f.fix.applicability for f in found] == [Applicability.UNSAFE] * 3
+    # The twin: under a label that names it the text ("Text:"), the record is read by its labels, as before.
+    labelled = text.replace("Review: ", "Text: ")
+    assert [f.line for f in lint_text(labelled, path="prompt.txt", config=CONFIG) if f.code == "PL102"] == [5, 9, 13]

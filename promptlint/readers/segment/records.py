@@ -205,13 +205,13 @@ def _record(text: str, paragraph: list[Line], vocab: Vocab, stop: frozenset[str]
     read = _record_lines(text, paragraph[1:] if headed else paragraph, vocab, stop, headed=bool(headed))
     if read is None:
         return None
-    fields, content, labelled = read
+    fields, content, labelled, guessed = read
     if headed and content.end == content.start:
         return None  # a section of settings under its heading ("## Incident", then "Severity: high"), no node's metadata
     title = heading["title"].strip("*_ ") if heading else first_value(fields, vocab.title_labels)
     first = paragraph[0]
     source = Source(0, Span(first.start, paragraph[-1].end), Span(first.start, first.end if headed else first.start),
-                    trim(text, content), title=title, fields=fields, heading_path=(section["title"],) if section else ())
+                    trim(text, content), title=title, fields=fields, heading_path=(section["title"],) if section else (), guessed=guessed)
     # Records are of one kind when they start alike: the same first label, or headings written alike ("###", "---").
     if section:
         kind = "section"
@@ -236,9 +236,14 @@ def _section_line(paragraph: list[Line], vocab: Vocab) -> re.Match[str] | None:
     return section
 
 
-def _record_lines(text: str, lines: list[Line], vocab: Vocab, stop: frozenset[str], headed: bool = False) -> tuple[list[Field], Span, bool] | None:
-    """The fields and the text of a record's lines (``headed``: under its heading), and whether a label introduced
-    the text; None when the lines are no record (no fields or no text, a label in ``stop``, prose after the fields)."""
+# A record's fields, its text, whether a label introduced the text, and whether the text was told by its role alone.
+_Read = tuple[list[Field], Span, bool, bool]
+
+
+def _record_lines(text: str, lines: list[Line], vocab: Vocab, stop: frozenset[str], headed: bool = False) -> _Read | None:
+    """The fields and the text of a record's lines (``headed``: under its heading), whether a label introduced
+    the text, and whether the text was told from the fields only by its role (see _text_by_role); None when the
+    lines are no record (no fields or no text, a label in ``stop``, prose after the fields)."""
     fields: list[Field] = []
     content: Span | None = None
     labelled = trailing = False
@@ -280,7 +285,7 @@ def _one_line_items(line: Line) -> list[tuple[int, int]]:
     return items if len(items) > 1 and all(_RECORD_FIELD.match(line.lower[start:end]) for start, end in items[1:]) else []
 
 
-def _read_record(text: str, lines: list[Line], fields: list[Field], content: Span | None, labelled: bool, vocab: Vocab) -> tuple[list[Field], Span, bool] | None:
+def _read_record(text: str, lines: list[Line], fields: list[Field], content: Span | None, labelled: bool, vocab: Vocab) -> _Read | None:
     """A record's fields and text, once its lines are read; None when they are no record."""
     asks = [names_the_question(f.label, vocab) for f in fields[:-1]]
     if any(asks) and (entry := _faq_fields(text, fields, content, asks)) is not None:
@@ -289,15 +294,15 @@ def _read_record(text: str, lines: list[Line], fields: list[Field], content: Spa
         return _text_by_role(fields, lines)
     if not fields or _announces(text, content, fields):
         return None
-    return fields, content, labelled
+    return fields, content, labelled, False
 
 
-def _faq_fields(text: str, fields: list[Field], content: Span | None, asks: list[bool]) -> tuple[list[Field], Span, bool] | None:
+def _faq_fields(text: str, fields: list[Field], content: Span | None, asks: list[bool]) -> _Read | None:
     """An FAQ entry's fields and text, its question among the fields (``asks``); None when the entry is no FAQ's."""
     # ("section: ...", "question: ...", "answer: No, it is a solo project."): its question is a sentence and a value
     # of the entry all the same, and the field after it is the entry's text.
     if content is None and all(a or len(f.value.split()) < PROSE_WORDS for f, a in zip(fields, asks)):
-        return fields[:-1], fields[-1].value_span, True
+        return fields[:-1], fields[-1].value_span, True, False
     if content is not None:
         # The answer's first line read as fields ("answer: In the project directory, run:"), its text on the lines
         # below. Not labelled: only entries of one kind, two or more, say they are an FAQ's, not a prompt's own
@@ -305,24 +310,25 @@ def _faq_fields(text: str, fields: list[Field], content: Span | None, asks: list
         at = len(asks) - asks[::-1].index(True)  # the field after the last question
         answer_line = Span(fields[at].value_span.start, fields[-1].value_span.start)
         if answer_line.end < content.start and "\n" not in text[answer_line.start : answer_line.end]:
-            return fields[:at], Span(answer_line.start, content.end), False
+            return fields[:at], Span(answer_line.start, content.end), False, False
     return None
 
 
-def _text_by_role(fields: list[Field], lines: list[Line]) -> tuple[list[Field], Span, bool] | None:
+def _text_by_role(fields: list[Field], lines: list[Line]) -> _Read | None:
     """The text of a record whose every line is labelled, by the role of its values; None when it has none."""
     prose = [f for f in fields if len(f.value.split()) >= PROSE_WORDS]
     written = [f for f in prose if _SENTENCE_END.search(f.value)]
     if len(fields) >= 3 and len(written) == 1:
         # One of them sentences ("Product: ...", "Review: This is the only cream ...", "Rating: 3.0"): that is the
         # record's text, whatever its label; the values around it are its fields. Not labelled: only records of one
-        # kind, two or more, say so.
-        return [f for f in fields if f is not written[0]], written[0].value_span, False
+        # kind, two or more, say so. Nothing says the records were retrieved (a product's own "Score: 4.5" reads
+        # as a score too): the reading is a guess, and no fix of a field of it is certain.
+        return [f for f in fields if f is not written[0]], written[0].value_span, False, True
     if len(fields) >= 2 and not prose:
         # Fields alone ("file_path: ...", "total_pages: 416"): the text is the paragraphs under them, as a
         # LlamaIndex node prints its metadata, a blank line, then its text. Only records of one kind say so,
         # and only values: a list of sentences under labels ("- SUMMARY: An executive summary of ...") is prose.
-        return fields, Span(lines[-1].end, lines[-1].end), True
+        return fields, Span(lines[-1].end, lines[-1].end), True, False
     return None
 
 
