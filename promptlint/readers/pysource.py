@@ -204,6 +204,8 @@ def _for_context(module: ast.Module, built: list[PyTemplate], lexicon: Lexicon, 
     adds to, iterates or assigns (`def combine_context`, `context += ...`, `for doc in docs`), or a
     name that says prompt or messages. Elsewhere a loop that builds text per item makes a log line,
     a page or a file, not a prompt."""
+    if not built:
+        return built  # most modules build no text per item: their functions need no walk
     kept_lines, shown_lines = _lines_of(module, lexicon, inner=inner), _display_lines(module, lexicon)
     return [t for t in built if t.line not in shown_lines and (t.line in kept_lines or _renders_a_source(t, lexicon))]
 

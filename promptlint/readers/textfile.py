@@ -215,7 +215,7 @@ def _blocks(raw: str, code_languages: frozenset[str]) -> tuple[list[re.Match[str
     # A block of program code ("```python") is code: a prompt in it is a string it writes ('prompt = """...""""),
     # never the code around that string. Quotes inside any other fenced block are that block's text; so are its
     # indented lines.
-    texts = [f for f in fences if f["info"].lower().split()[:1] not in ([w] for w in code_languages)]
+    texts = [f for f in fences if (f["info"].lower().split() or [""])[0] not in code_languages]
     quoted = [*(q for q in _QUOTED.finditer(raw) if not _inside(q, texts)), *(i for i in _INDENTED.finditer(raw) if not _inside(i, fences))]
     # A string inside a block of code stands in that block.
     shown = sorted([*fences, *(q for q in quoted if not _inside(q, fences))], key=lambda m: m.start())
