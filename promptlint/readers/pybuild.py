@@ -633,6 +633,10 @@ def _alias_locals(aliases: dict[str, tuple[str, tuple[str, ...]]], body: list[as
     """Add the variables the loop body sets from the item ``name``, or from a list read at the loop's counter
     ``index`` (`score = scores[i]`, one value per item): each stands for a field of it."""
     for statement in body:
+        if _unpacks_item(statement, name, aliases):
+            # `(date, entry) = item` in the body names the item's parts, as `for date, entry in items` does.
+            aliases.update({e.id: (name, (e.id,)) for e in statement.targets[0].elts})
+            continue
         # `source = filename = doc.metadata["file_name"]`: each name of a chained assignment holds the value.
         if not isinstance(statement, ast.Assign) or not all(isinstance(t, ast.Name) for t in statement.targets):
             continue
@@ -644,6 +648,14 @@ def _alias_locals(aliases: dict[str, tuple[str, tuple[str, ...]]], body: list[as
                 # `summary = "\n".join(h["text"] for h in doc["highlights"])`: computed from the item,
                 # so a field of it, and its variable's name says what it holds.
                 aliases[local] = (name, (local,))
+
+
+def _unpacks_item(statement: ast.stmt, name: str | None, aliases: dict[str, tuple[str, tuple[str, ...]]]) -> bool:
+    """Whether a statement unpacks the loop variable itself into names: `chunk_date, entry = item`."""
+    if not isinstance(statement, ast.Assign) or len(statement.targets) != 1 or not isinstance(statement.targets[0], ast.Tuple):
+        return False
+    unpacked = statement.value
+    return all(isinstance(e, ast.Name) for e in statement.targets[0].elts) and isinstance(unpacked, ast.Name) and unpacked.id == name and name not in aliases
 
 
 def _alias_keywords(aliases: dict[str, tuple[str, tuple[str, ...]]], strings: list[ast.AST]) -> None:

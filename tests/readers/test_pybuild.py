@@ -760,3 +760,15 @@ def test_a_value_looked_up_by_the_items_id_is_the_mappings_not_the_id(lookup, lo
     # The twin: the text taken from the item itself reads the same.
     twin = source.replace(LOOKUPS[lookup], 'hit["text"]')
     assert [(f.line, f.code) for f in lint_text(twin, path="build.py", config=CONFIG)] == [(5, "PL203")]
+
+
+@pytest.mark.parametrize("unpacking", ["date, text = item", "(date, text) = item", "if item:\n            date, text = item"])
+@pytest.mark.parametrize("added", ['"Session {}:\\nSession Date: {}\\n{}\\n".format(i + 1, date, text)', 'f"Session {i + 1}:\\nSession Date: {date}\\n{text}\\n"'])
+def test_an_item_unpacked_in_the_loop_body_is_read_by_its_parts(unpacking, added):
+    """`(chunk_date, entry) = item` names the item's parts, as `for chunk_date, entry in items` does."""
+    source = f"def build_history(sessions):\n    history = ''\n    for i, item in enumerate(sessions):\n        {unpacking}\n        history += {added}\n    return history\n"
+    line = source.split("\n").index(f"        history += {added}") + 1
+    assert [(f.line, f.code) for f in lint_text(source, path="build.py", config=CONFIG) if f.code == "PL201"] == [(line, "PL201")]
+    # The twin: names unpacked from anything but the item are not its fields.
+    twin = source.replace("= item", "= DEFAULTS")
+    assert [f.code for f in lint_text(twin, path="build.py", config=CONFIG)] == []
