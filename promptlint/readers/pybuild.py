@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING
 from ..meaning.lexicon import Lexicon
 from ..model.prompt import Prompt, Span, Syntax
 from .pyassembly import joined, plain_field, shown_or_nothing
-from .pycalls import Helpers, bind, helper_called, helpers_of, inlined, returned_dict, returned_text, richest_return
+from .pycalls import Helpers, bind, helper_called, helpers_of, inlined, listed_keys, over_keys, returned_dict, returned_text, richest_return
 from .segment import SlotNames, lowercase
 
 if TYPE_CHECKING:
@@ -138,6 +138,8 @@ def formatters(module: ast.Module, raw: str, starts: list[int], helpers: Helpers
 
 
 def _loop_wrappers(node: ast.For | ast.AsyncFor, raw: str, starts: list[int], helpers: Helpers, serialized: Mapping[int | str, str]) -> list[PyTemplate]:
+    if over_keys(node):
+        return []  # the keys of one record, each line of it written out where its text is read (see pycalls)
     body = list(_statements(node.body))
     if serialized:
         body = [_as_json(statement, serialized) for statement in body]
@@ -296,6 +298,11 @@ def _adds(body: list[ast.stmt], helpers: Helpers, nested: bool = False, binding:
 def _nested_adds(loop: ast.For | ast.AsyncFor, helpers: Helpers):
     """The adds of a loop nested in a loop body, each a bare value of the outer item's text."""
     inner_body = list(_statements(loop.body))
+    if over_keys(loop):
+        # `for key in ["title", "date"]: lines.append(f"{key}: {doc[key]}")`: a line of the item's own per key.
+        for key in listed_keys(loop.iter):
+            yield from _adds(inner_body, helpers, binding={loop.target.id: ast.copy_location(ast.Constant(key), loop.iter)})
+        return
     unbound = list(_adds(inner_body, helpers))
     if _wraps(unbound, loop.target.id):
         # The inner loop wraps each part itself and is read as its own sources' template: here it
@@ -947,8 +954,7 @@ def reference(node: ast.AST, aliases: dict[str, tuple[str, tuple[str, ...]]]) ->
 def _call_reference(node: ast.Call, aliases: dict[str, tuple[str, tuple[str, ...]]]) -> tuple[str, tuple[str, ...]] | None:
     """What a call shows: a key it gets, the value whose method it is, or the argument a function shows in another form."""
     if isinstance(node.func, ast.Name):
-        # str(score), round(score, 2), format_date(d.updated): the value in another form.
-        return reference(node.args[0], aliases) if node.args else None
+        return _function_reference(node, aliases)
     if not isinstance(node.func, ast.Attribute):
         return None
     inner = reference(node.func.value, aliases)
@@ -964,6 +970,16 @@ def _call_reference(node: ast.Call, aliases: dict[str, tuple[str, tuple[str, ...
         # d.replace("a", "b") is d's own method, and shows d.
         return reference(node.args[0], aliases) or inner
     return inner  # a method of the value: .strip(), .split("T"), .isoformat()
+
+
+def _function_reference(node: ast.Call, aliases: dict[str, tuple[str, tuple[str, ...]]]) -> tuple[str, tuple[str, ...]] | None:
+    """What a plain function's call shows: `getattr(doc, "title", "")` the attribute, as `doc.title` reads it;
+    `str(score)`, `round(score, 2)`, `format_date(d.updated)` the value in another form."""
+    key = _string(node.args[1]) if node.func.id == "getattr" and len(node.args) >= 2 else None
+    if key is not None:
+        inner = reference(node.args[0], aliases)
+        return inner and (inner[0], inner[1] + (key,))
+    return reference(node.args[0], aliases) if node.args else None
 
 
 def _string(node: ast.AST) -> str | None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import re
 
 from ..meaning import vocabulary
 from ..meaning.lexicon import shipped
@@ -31,6 +32,11 @@ from ..meaning.lexicon import shipped
 MAX_DEPTH = 2
 # Whose method a call through these names is.
 _OWN = frozenset({"self", "cls"})
+# What a key of a record is written as: a name (`chunk_index`, `file-name`), never a sentence.
+_KEY = re.compile(r"[A-Za-z_][\w-]*")
+# The methods of a string that a field may call on a name it knows (`key.replace("_", " ").title()`): each makes text
+# of text and its constant arguments, and nothing else.
+_TEXT_METHODS = frozenset({"replace", "title", "upper", "lower", "capitalize", "strip", "lstrip", "rstrip"})
 
 Helpers = dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
 
@@ -173,8 +179,20 @@ def _returns(body: list[ast.stmt], binding: dict[str, ast.AST], tests: tuple[str
             yield from _returns(statement.orelse, binding, tests, True)
         elif isinstance(statement, (ast.With, ast.AsyncWith, ast.Try)):
             yield from _returns(statement.body, binding, tests, branch)
-        elif isinstance(statement, ast.For) and isinstance(statement.iter, ast.Name):
-            _grow_per_item(statement, binding)
+        elif isinstance(statement, ast.For):
+            yield from _loop_returns(statement, binding, tests, branch)
+
+
+def _loop_returns(loop: ast.For, binding: dict[str, ast.AST], tests: tuple[str, ...], branch: bool):
+    """What a loop of a function body returns and makes of its locals (see _returns)."""
+    if over_keys(loop):
+        # `for key in ["title", "date"]: parts.append(f"{key}: {doc[key]}")`: the body once per key, written out.
+        for key in listed_keys(loop.iter):
+            binding[loop.target.id] = ast.copy_location(ast.Constant(key), loop.iter)
+            yield from _returns(loop.body, binding, tests, branch)
+        binding.pop(loop.target.id, None)
+    elif isinstance(loop.iter, ast.Name):
+        _grow_per_item(loop, binding)
 
 
 def _grow_per_item(loop: ast.For, binding: dict[str, ast.AST]) -> None:
@@ -263,6 +281,48 @@ def _as_text(value: ast.AST, strings_only: bool = False) -> ast.JoinedStr | None
     return ast.copy_location(ast.JoinedStr(values), first)
 
 
+def listed_keys(node: ast.AST) -> list[str] | None:
+    """The keys a list or tuple written out names (`["source", "title", "date"]`); None for any other value."""
+    items = node.elts if isinstance(node, (ast.List, ast.Tuple)) else None
+    if not items or not all(isinstance(i, ast.Constant) and isinstance(i.value, str) and _KEY.fullmatch(i.value) for i in items):
+        return None
+    return [i.value for i in items]
+
+
+def over_keys(loop: ast.For | ast.AsyncFor) -> bool:
+    """Whether a loop goes over the keys of one record rather than over items: it iterates keys written out
+    and its body reads something at its variable (`doc[key]`, `doc.get(key)`, `getattr(doc, key)`)."""
+    if not isinstance(loop.target, ast.Name) or listed_keys(loop.iter) is None:
+        return False
+    name = loop.target.id
+    for node in (n for statement in loop.body for n in ast.walk(statement)):
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name) and node.slice.id == name:
+            return True
+        if isinstance(node, ast.Call) and any(isinstance(a, ast.Name) and a.id == name for a in node.args[:2]):
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "get" or getattr(node.func, "id", "") == "getattr":
+                return True
+    return False
+
+
+def with_listed_keys(module: ast.Module) -> ast.Module:
+    """The module with each loop over a name of the module that holds keys written out, set once
+    (`DISPLAY_FIELDS = ["title", "date"]`, then `for key in DISPLAY_FIELDS`), iterating those keys as written."""
+    stored: dict[str, list[ast.AST]] = {}
+    for node in ast.walk(module):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            stored.setdefault(node.id, []).append(node)
+    held = {}
+    for statement in module.body:
+        if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            if len(targets) == 1 and isinstance(targets[0], ast.Name) and len(stored[targets[0].id]) == 1 and listed_keys(statement.value):
+                held[targets[0].id] = statement.value
+    for loop in (n for n in ast.walk(module) if isinstance(n, (ast.For, ast.AsyncFor)) and held) if held else ():
+        if isinstance(loop.iter, ast.Name) and loop.iter.id in held:
+            loop.iter = ast.copy_location(copy.deepcopy(held[loop.iter.id]), loop.iter)
+    return module
+
+
 class _Bind(ast.NodeTransformer):
     def __init__(self, binding: dict[str, ast.AST]):
         self.binding = binding
@@ -270,6 +330,36 @@ class _Bind(ast.NodeTransformer):
     def visit_Name(self, node: ast.Name) -> ast.AST:
         value = self.binding.get(node.id)
         return copy.deepcopy(value) if value is not None and isinstance(node.ctx, ast.Load) else node
+
+    def visit_JoinedStr(self, node: ast.JoinedStr) -> ast.AST:
+        """A field whose value is now known text (`{key.title()}` with `key` bound to "date") is that text."""
+        self.generic_visit(node)
+        values: list[ast.AST] = []
+        for part in node.values:
+            known = _known_text(part.value) if isinstance(part, ast.FormattedValue) and part.conversion == -1 and part.format_spec is None else None
+            if known is not None:
+                part = ast.copy_location(ast.Constant(known), node)
+            if values and isinstance(part, ast.Constant) and isinstance(values[-1], ast.Constant):
+                values[-1] = ast.copy_location(ast.Constant(values[-1].value + part.value), values[-1])
+            else:
+                values.append(part)
+        return ast.copy_location(ast.JoinedStr(values), node)
+
+
+def _known_text(node: ast.AST) -> str | None:
+    """The text an expression makes when it is a string, or a string's method on one with constant arguments; None otherwise."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _TEXT_METHODS and not node.keywords):
+        return None
+    text = _known_text(node.func.value)
+    arguments = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    if text is None or len(arguments) != len(node.args):
+        return None
+    try:
+        return getattr(text, node.func.attr)(*arguments)
+    except TypeError:  # `key.replace("_")`: not a call the method takes
+        return None
 
 
 def bind(node: ast.AST, binding: dict[str, ast.AST]) -> ast.AST:

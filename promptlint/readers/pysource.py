@@ -27,7 +27,7 @@ from .pybuild import BUILDING, Loop, called_name, chain_end, jinja_by_content, l
 from .pyassembly import assembled, joined, module_texts, own_nodes, returned_text, summed_text, written_out
 from .pymessages import messages_written_out
 from .pybind import rewritten_bindings
-from .pycalls import helpers_of
+from .pycalls import helpers_of, with_listed_keys
 from .pyorder import with_order
 from .pyversions import NewerSyntax, parse_module
 from .segment import is_prompt_text, slot_kind, words
@@ -176,6 +176,7 @@ def built_in(module: ast.Module, raw: str, lexicon: Lexicon, alone: bool, by_own
     the context. ``module`` is Python's, or JavaScript lowered to it (jslower): one evaluator reads
     both, ``raw`` being the file it was read from."""
     starts = line_starts(raw)
+    module = with_listed_keys(module)
     helpers = helpers_of(module)
     vocab = words(lexicon=lexicon)
     serialized = reaching_the_model(module, lexicon, _piped(module, lambda name: _names_the_context(name, vocab)))

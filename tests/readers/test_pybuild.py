@@ -762,6 +762,31 @@ def test_a_value_looked_up_by_the_items_id_is_the_mappings_not_the_id(lookup, lo
     assert [(f.line, f.code) for f in lint_text(twin, path="build.py", config=CONFIG)] == [(5, "PL203")]
 
 
+# One record's fields printed from a list of its keys: where the list is, how a key is labelled and read.
+KEY_LOOPS = {
+    "a helper over a module constant": ('SHOWN = KEYS\n\ndef render(doc):\n    lines = []\n    for key in SHOWN:\n        if doc.get(key):\n'
+                                        '            lines.append(f"LABEL: FIELD")\n    return "\\n".join(lines)\n\n'
+                                        'def build_context(docs):\n    return "\\n\\n".join(render(d) for d in docs)\n', 7),
+    "nested in the loop over items": ('def build_context(docs):\n    parts = []\n    for doc in docs:\n        for key in KEYS:\n'
+                                      '            parts.append(f"LABEL: FIELD")\n        parts.append("")\n    return "\\n".join(parts)\n', 5),
+}
+KEY_LABELS = ["{key}", "{key.title()}", "{key.replace('_', ' ').title()}", "{key.upper()}"]
+KEY_FIELDS = ["{doc[key]}", "{doc.get(key, '')}", "{getattr(doc, key)}"]
+
+
+@pytest.mark.parametrize("loop", sorted(KEY_LOOPS))
+@pytest.mark.parametrize("label", KEY_LABELS)
+@pytest.mark.parametrize("field", KEY_FIELDS)
+@pytest.mark.parametrize("keys", ['["title", "published_date", "text"]', '("title", "updated_at", "content")'])
+def test_a_loop_over_a_records_keys_shows_each_key_it_lists(loop, label, field, keys):
+    """`for key in DISPLAY_FIELDS: lines.append(f"{key.title()}: {doc[key]}")` prints a date on every source."""
+    code, line = KEY_LOOPS[loop]
+    source = code.replace("LABEL", label).replace("FIELD", field)
+    assert [(f.line, f.code) for f in lint_text(source.replace("KEYS", keys), path="build.py", config=CONFIG)] == [(line, "PL201")]
+    # The twin: keys that name no date print none, and the loop over keys is no loop over sources.
+    assert _found(source.replace("KEYS", '["title", "author", "text"]')) == []
+
+
 @pytest.mark.parametrize("unpacking", ["date, text = item", "(date, text) = item", "if item:\n            date, text = item"])
 @pytest.mark.parametrize("added", ['"Session {}:\\nSession Date: {}\\n{}\\n".format(i + 1, date, text)', 'f"Session {i + 1}:\\nSession Date: {date}\\n{text}\\n"'])
 def test_an_item_unpacked_in_the_loop_body_is_read_by_its_parts(unpacking, added):
