@@ -84,6 +84,20 @@ def test_square_bracket_placeholders_are_slots(label, header):
     assert found == [(3, "PL102"), (6, "PL102")]
 
 
+@pytest.mark.parametrize("context, question", [("<<context>>", "<<question>>"), ("<<retrieved_docs>>", "<<user_query>>")])
+@pytest.mark.parametrize("reminder", ["[Remind]\nAnswer from the document only, cite every chunk you use as [n], and say so when the document does not hold the answer.\nWrite in the language of the question, keep the answer under five sentences and never cite a chunk you did not use.\n"])
+def test_double_angle_placeholders_are_slots(context, question, reminder):
+    """`<<context>>` (LongCite's templates, `.replace("<<context>>", ...)` in code) is a slot as `{{context}}` is."""
+    text = f"Answer the question from the document.\n\n[Document Start]\n{context}\n[Document End]\n\n[Question]\n{question}\n\n{reminder}"
+    prompt = segment_text(text)
+    assert prompt.text == text
+    assert [(p.kind.value, text[p.span.start : p.span.end]) for p in prompt.parts if p.kind.value != "instructions"] == [("sources", context), ("question", question)]
+    assert [(f.line, f.code) for f in lint_text(text, path="t.txt", config=build({}, "test"))] == [(4, "PL305")]
+    # The twin: Llama's <<SYS>> markers (capitals) are no slots, and with the reminder before the slots nothing fires.
+    twin = f"<<SYS>>\n{reminder}<</SYS>>\n\n[Document Start]\n{context}\n[Document End]\n\n[Question]\n{question}\n"
+    assert [f.code for f in lint_text(twin, path="t.txt", config=build({}, "test"))] == []
+
+
 @pytest.mark.parametrize("quoted", ['"[GENERAL_KNOWLEDGE]"', "`[GENERAL_KNOWLEDGE]`", "\u201c[OWN_KNOWLEDGE]\u201d"])
 def test_a_quoted_bracketed_word_is_a_literal_the_model_writes(quoted):
     # A sentinel the instructions tell the model to print (blind45a developerjefremov) is static text: read as

@@ -49,8 +49,8 @@ def segment_text(
     ``known`` are the sources a reader already knows (a request body's document
     blocks); more are looked for only outside them.
     """
-    if "[" in text and _BRACKET_SLOT.search(text):
-        return _with_bracket_slots(text, messages, names)
+    if marked := _other_slots(text):
+        return _with_other_slots(text, marked, messages, names, lexicon, known)
     lower = lowercase(text)
     vocab = words(names, lexicon)
     lines = text_lines(text, lower)
@@ -159,23 +159,42 @@ def _sources(
     return sources, json_block, turns
 
 
-# A placeholder as prompt libraries write one: [DOC_2_SCORE], [USER_QUESTION] (capitals and an underscore);
-# in quotes it is a literal the model is told to write (print the sentinel "[GENERAL_KNOWLEDGE]"), no placeholder.
-_BRACKET_SLOT = re.compile(r"(?<![\"'`\u201c])\[([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\](?![\"'`\u201d])")
+# Placeholders marked otherwise than with braces, each with the braces of the same length it reads as:
+# [DOC_2_SCORE], [USER_QUESTION] (capitals and an underscore; in quotes, a literal the model is told to write:
+# print the sentinel "[GENERAL_KNOWLEDGE]"), and <<context>>, <<user_query>> (lower case: <<SYS>> is Llama's marker).
+_OTHER_SLOTS = (
+    (re.compile(r"(?<![\"'`\u201c])\[([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\](?![\"'`\u201d])"), "[{}]", "{{{}}}"),
+    (re.compile(r"<<([a-z_][a-z0-9_]*)>>"), "<<{}>>", "{{{{{}}}}}"),
+)
 
 
-def _with_bracket_slots(text: str, messages: list[Message] | None, names: SlotNames) -> Prompt:
-    """The prompt model of a text whose placeholders are in square brackets.
+def _other_slots(text: str) -> list[tuple[re.Pattern, str, str]]:
+    """The placeholder marks of _OTHER_SLOTS a text uses."""
+    return [(pattern, marked, braced) for pattern, marked, braced in _OTHER_SLOTS if marked[0] in text and pattern.search(text)]
 
-    They are read as the braces of a format string, which have the same length: every
-    span stays where it is; the text and the values the rules quote are given back theirs.
+
+def _with_other_slots(text: str, marks: list[tuple[re.Pattern, str, str]], messages: list[Message] | None, names: SlotNames, lexicon: Lexicon | None, known: list[Source]) -> Prompt:
+    """The prompt model of a text whose placeholders are marked otherwise than with braces.
+
+    They are read as the braces of a format string of the same length: every span stays
+    where it is; the text and the values the rules quote are given back their own marks.
     """
-    prompt = segment_text(_BRACKET_SLOT.sub(r"{\1}", text), messages, names)
-    slots = set(_BRACKET_SLOT.findall(text))
-    braced = re.compile(r"\{(" + "|".join(sorted(slots, key=len, reverse=True)) + r")\}")
+    braced_text = text
+    restore: list[tuple[re.Pattern, str]] = []
+    for pattern, marked, braced in marks:
+        slots = sorted(set(pattern.findall(text)), key=len, reverse=True)
+        braced_text = pattern.sub(lambda m, braced=braced: braced.format(m.group(1)), braced_text)
+        names_alternation = "(" + "|".join(map(re.escape, slots)) + ")"
+        shown = re.compile(re.escape(braced.format("@")).replace("@", names_alternation))
+        restore.append((shown, marked))
+    prompt = segment_text(braced_text, messages, names, lexicon, known)
 
     def back(value):
-        return braced.sub(r"[\1]", value) if isinstance(value, str) else value
+        if not isinstance(value, str):
+            return value
+        for shown, marked in restore:
+            value = shown.sub(lambda m, marked=marked: marked.format(m.group(1)), value)
+        return value
 
     def source(s: Source) -> Source:
         fields = [dataclasses.replace(f, value=back(f.value)) for f in s.fields]
