@@ -13,6 +13,10 @@ says something before its data; when only a label stands there ("Context: {conte
 prompt's instructions, not a reminder of them. A timestamp rendered at the top of the
 system prompt is a violation, and so is any sentence of the instructions after it.
 
+In a template with a slot for the retrieved context, records the template writes out itself (its tools'
+documentation, the sources of a worked example) are its own static text, not the request's: the context
+comes in at the slot.
+
 Only lines that instruct count, from the end of the sentence the per-request part stands in
 ("{context}, create a summary of each section." frames the context, and cannot move before it).
 Not counted: labels and cues in any language
@@ -401,8 +405,29 @@ def _spoken_paragraphs(prompt: Prompt, pieces: list[tuple[int, str]], ctx: RuleC
     return [p for paragraph in paragraphs if any(_speaks_to_model(piece, ctx) for _, piece in paragraph) for p in paragraph]
 
 
+def _per_request(prompt: Prompt, part: Part) -> bool:
+    """Whether a part changes from request to request. In a template with a slot for the retrieved context, sources
+    written out elsewhere, none of them a slot's text per item (tool documentation read as records, a worked
+    example), are the template's own text: the context comes in at the slot."""
+    if prompt.assembled or part.kind is not PartKind.SOURCES or not (inside := _sources_in(prompt, part)):
+        return True
+    slotted = any(p.kind is PartKind.SOURCES and not _sources_in(prompt, p) for p in prompt.parts)
+    return not slotted or any(s.repeated for s in inside)
+
+
+def _where(prompt: Prompt, dynamic: Part) -> Span:
+    """Where the per-request content starts: the header of its first source, or the part."""
+    if dynamic.kind is not PartKind.SOURCES:
+        return dynamic.span
+    return next((s.header for s in prompt.sources if s.span.end > dynamic.span.start), dynamic.span)
+
+
+def _sources_in(prompt: Prompt, part: Part) -> list:
+    return [s for s in prompt.sources if part.span.contains(s.span)]
+
+
 def check(prompt: Prompt, ctx: RuleContext):
-    dynamic = next((p for p in prompt.parts if p.kind in DYNAMIC_KINDS), None)
+    dynamic = next((p for p in prompt.parts if p.kind in DYNAMIC_KINDS and _per_request(prompt, p)), None)
     if dynamic is None:
         return
     static = _static_after(prompt, _sentence_end(prompt, dynamic.span.end), ctx, _framing(prompt, dynamic))
@@ -419,7 +444,7 @@ def check(prompt: Prompt, ctx: RuleContext):
     lines = len({line for line, _ in static})
     yield ctx.finding(
         prompt,
-        prompt.sources[0].header if dynamic.kind is PartKind.SOURCES and prompt.sources else dynamic.span,
+        _where(prompt, dynamic),
         # Worded so that a plural label ("the sources") and a singular one both read right.
         f"{lines} line{'s' if lines != 1 else ''} of static instructions {'come' if lines != 1 else 'comes'} after "
         f"{dynamic.label}; everything from there on misses the prompt cache on every request",

@@ -671,3 +671,25 @@ def test_an_elements_opening_tag_goes_with_the_data_it_wraps_whatever_it_says(cl
     text = "".join(f"<{tag}>\n{{{{{slot}}}}}\n" + (f"</{tag.split()[0]}>\n" if closed else "\n") for tag, slot in blocks)
     found = [f.code for f in lint_text(text, path="human.j2")]
     assert found == ([] if closed else ["PL305"])
+
+
+# Records written out in a template's own text, none of them a slot's text per item.
+WRITTEN_OUT = {
+    "tool documentation": ("- **`search`**: Use this tool for semantic search.\n  - **Parameters:** `queries` (list[str]), the strings to search for.\n"
+                           "  - **Returns:** `list[str]`, the matching documents.\n\n- **`query`**: Use this tool for metadata filters only.\n"
+                           "  - **Parameters:** `filters` (str), one filter expression.\n  - **Returns:** `list[str]`, the matching documents.\n"),
+    "a worked example": ("For example:\n\nSource: 1\nThe sky is red in the evening and blue in the morning.\n\n"
+                         "Source: 2\nWater is wet when the sky is red.\n"),
+}
+
+
+@pytest.mark.parametrize("written", sorted(WRITTEN_OUT))
+def test_records_a_template_writes_out_are_static_where_a_slot_brings_the_context(written):
+    """The retrieved context comes in at the template's slot: the records the template writes itself (its tools'
+    documentation, an example's sources) change with no request, and the instructions after them are cached."""
+    text = f"You are the research assistant.\n\n{WRITTEN_OUT[written]}\n{BLOCK}\n\nContext:\n{{context}}\n\nQuestion: {{question}}\n"
+    assert not segment_text(text).assembled
+    assert _found(text) == []
+    # The twin: instructions after the slot are after the context, and fire there.
+    twin = text.replace("Question: {question}\n", f"{BLOCK}\n\nQuestion: {{question}}\n")
+    assert _found(twin) == [(_line_of(twin, "{context}"), 1, "PL305")]
