@@ -640,8 +640,9 @@ def _alias_locals(aliases: dict[str, tuple[str, tuple[str, ...]]], body: list[as
     """Add the variables the loop body sets from the item ``name``, or from a list read at the loop's counter
     ``index`` (`score = scores[i]`, one value per item): each stands for a field of it."""
     for statement in body:
-        if _unpacks_item(statement, name, aliases):
-            # `(date, entry) = item` in the body names the item's parts, as `for date, entry in items` does.
+        if _unpacked_from_item(statement, name, aliases):
+            # `(date, entry) = item` names the item's parts, as `for date, entry in items` does; each name unpacked
+            # from a value computed from the item is a field of it too, named by its variable.
             aliases.update({e.id: (name, (e.id,)) for e in statement.targets[0].elts})
             continue
         # `source = filename = doc.metadata["file_name"]`: each name of a chained assignment holds the value.
@@ -657,12 +658,12 @@ def _alias_locals(aliases: dict[str, tuple[str, tuple[str, ...]]], body: list[as
                 aliases[local] = (name, (local,))
 
 
-def _unpacks_item(statement: ast.stmt, name: str | None, aliases: dict[str, tuple[str, tuple[str, ...]]]) -> bool:
-    """Whether a statement unpacks the loop variable itself into names: `chunk_date, entry = item`."""
+def _unpacked_from_item(statement: ast.stmt, name: str | None, aliases: dict[str, tuple[str, tuple[str, ...]]]) -> bool:
+    """Whether a statement unpacks into names the item or a value made from it: `chunk_date, entry = item`,
+    `ok, text = extract(page, doc.snippet)`."""
     if not isinstance(statement, ast.Assign) or len(statement.targets) != 1 or not isinstance(statement.targets[0], ast.Tuple):
         return False
-    unpacked = statement.value
-    return all(isinstance(e, ast.Name) for e in statement.targets[0].elts) and isinstance(unpacked, ast.Name) and unpacked.id == name and name not in aliases
+    return all(isinstance(e, ast.Name) for e in statement.targets[0].elts) and _reads_item(statement.value, name, aliases)
 
 
 def _alias_keywords(aliases: dict[str, tuple[str, tuple[str, ...]]], strings: list[ast.AST]) -> None:

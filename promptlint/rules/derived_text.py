@@ -9,8 +9,8 @@ A `document_title` is a generated title only beside another name of the source (
 file name, a title); alone, or beside a section's title, it is the source's title, and so
 it is where the renderer labels it as the title (`Title: {source.document_title}`). A document's header above its
 chunks (`Document Title: ...` then `Summary: ...`) counts as their wrapper. A page's
-précis (`Description:`, `Abstract:`, the `precis-labels` word list) is derived text
-only beside the page's own text under a content label (`Content:`, `Text:`); alone,
+précis (`Description:`, `Abstract:`, a search engine's `Snippet:`, the `precis-labels` word list) is
+derived text only beside the page's own text under a content label (`Content:`, `Text:`); alone,
 it is the content the source has. A summary written as a label alone on its line and
 the lines under it (`SUMMARY:`, then its text) counts when the source has text after it;
 with none, that text is the source's own. A source with no text beside the derived text
@@ -95,7 +95,8 @@ def _precis(prompt: Prompt, ctx: RuleContext) -> Iterator[Reading]:
     for source in prompt.sources:
         # Whether the text stands under a content label matters only beside a précis: most sources
         # have none, and their header lines are not looked up in the lexicon.
-        fields = [f for f in source.fields if f.label in precis]
+        # By its label, or (a field read from a slot, `Snippet: {clean_snippet}`) by the label the file writes before it.
+        fields = [f for f in source.fields if f.label in precis or normalise_label(label_written(prompt, f).strip("*_#: ")) in precis]
         if fields and _content_labelled(prompt, source, precis, ctx):
             yield from (read(prompt, source, f, "derived", ctx.lexicon) for f in fields)
 

@@ -22,7 +22,7 @@ PAGES = [
     ("https://example.com/shipping", "Shipping times", "How long shipping takes.",
      "Standard shipping takes 3-5 business days. Express shipping arrives the next day when ordered before noon."),
 ]
-PRECIS = ["Description", "Abstract", "Meta description", "Synopsis"]
+PRECIS = ["Description", "Abstract", "Meta description", "Synopsis", "Snippet"]
 CONTENT = ["Content", "Text", "Page content", "Body"]
 
 
@@ -39,7 +39,10 @@ def _forms(precis, content):
     text = f"Answer using the search results.\n\n<search_results>\n{records}\n</search_results>\n\nQuestion: How long do refunds take?\n"
     request = {"model": "m", "messages": [{"role": "system", "content": f"Answer using the search results.\n\n<search_results>\n{records}\n</search_results>"},
                                           {"role": "user", "content": "How long do refunds take?"}]}
-    return {"prompt.txt": text, "request.json": json.dumps(request)}
+    headed = "\n\n".join(f"**Document {n}:**\n" + "\n".join(f"**{line.replace(': ', ':** ', 1)}" if ": " in line.split("\n")[0][:20] else line
+                                                            for line in record.split("\n")) for n, record in enumerate(records.split("\n\n"), 1))
+    return {"prompt.txt": text, "request.json": json.dumps(request),
+            "headed.txt": f"Answer using the search results.\n\n{headed}\n\nQuestion: How long do refunds take?\n"}
 
 
 def _pl104(text, path):
@@ -51,7 +54,7 @@ def _pl104(text, path):
 def test_a_precis_beside_the_labelled_page_text_is_derived_text(precis, content):
     for path, text in _forms(precis, content).items():
         found = _pl104(text, path)
-        assert [f.message.split("'")[1] for f in found] == [precis, precis], (path, found)
+        assert [f.message.split("'")[1].strip("*:") for f in found] == [precis, precis], (path, found)
 
 
 @pytest.mark.parametrize("precis", PRECIS)
@@ -70,3 +73,18 @@ def test_the_fix_removes_the_precis_and_leaves_the_page_text_whole():
     text = _forms("Description", "Content")["prompt.txt"]
     fixed = fix_text(text, path="prompt.txt", config=CONFIG)
     assert fixed == text.replace("Description: How to claim a refund.\n", "").replace("Description: How long shipping takes.\n", "")
+
+
+@pytest.mark.parametrize("precis", ["Snippet", "Description"])
+@pytest.mark.parametrize("key", ["r['snippet']", "clean_snippet"])
+def test_a_precis_a_loop_prints_above_the_page_text_is_derived_text(precis, key):
+    """`**Snippet:** {clean_snippet}` then `**Content:** {context}`, both computed from the item: the snippet is the
+    search engine's précis of the page whose text follows."""
+    code = ("def build_context(results):\n    out = ''\n    for i, r in enumerate(results):\n"
+            "        clean_snippet = re.sub('<[^<]+?>', '', r['snippet'])\n        ok, extracted = extract_around(r['url'], r['snippet'])\n"
+            "        out += f'**Document {i + 1}:**\\n'\n        out += f\"**Title:** {r['title']}\\n\"\n"
+            f"        out += f'**{precis}:** {{{key}}}\\n'\n        out += f'**Content:** {{extracted}}\\n\\n'\n    return out\n")
+    assert [(f.line, f.code) for f in lint_text(code, path="build.py", config=CONFIG)] == [(8, "PL104")]
+    # The twin: with no content label, the snippet is all the text the source has.
+    twin = code.replace("        out += f'**Content:** {extracted}\\n\\n'\n", "")
+    assert [f.code for f in lint_text(twin, path="build.py", config=CONFIG) if f.code == "PL104"] == []

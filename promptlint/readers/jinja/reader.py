@@ -264,15 +264,14 @@ class Reader:
         return any(o.ref.path and self.vocab.lexicon.means(o.ref.key, "score") for o in mine)
 
     def _content_output(self, mine: list[Output], iter_kind: str | None) -> Output | None:
-        """The output of a loop's item that prints the chunk, if one does."""
-        content = next((o for o in mine if self._is_content(o.ref)), None)
-        if content is not None:
+        """The output of a loop's item that prints the chunk, if one does (the page's text rather than its précis)."""
+        if content := self._by_content_key(mine):
             return content
         # A loop over the context whose item prints one value no word list knows, or only
         # a summary (`r.highlight_text` beside its title, URL and date): that value is the chunk.
         # One under a label that names a field (`# file: {{ f.basename }}.md`) is that field.
         unknown = [o for o in mine if o.ref.path and self.vocab.lexicon.concepts(o.ref.key) <= {"derived"} and not self.vocab.is_field(self._label_before(o))]
-        texts = [o for o in unknown if self._opens_the_text(o)]
+        texts = self._before_precis([o for o in unknown if self._opens_the_text(o)])
         below = self._below_its_header(mine)
         if iter_kind == "context":
             # Of two such values or more, the one alone on its line or under a text label ("Excerpt:"); the others
@@ -321,6 +320,22 @@ class Reader:
         before = neighbour(output.origin, output.tag, -1)
         literal = _LITERAL_LABEL.search(before) if before is not None else None
         return normalise_label(literal[1]) if literal else ""
+
+    def _by_content_key(self, mine: list[Output]) -> Output | None:
+        """The output whose key says it prints the chunk; a précis (`Snippet: {{ r.snippet }}`) only where no other
+        value prints under a content label."""
+        contents = [o for o in mine if self._is_content(o.ref)]
+        if not contents:
+            return None
+        labelled = [o for o in mine if o not in contents and self._label_before(o) in self.vocab.content_labels]
+        return self._before_precis(contents + labelled)[0]
+
+    def _before_precis(self, outputs: list[Output]) -> list[Output]:
+        """Outputs that may print the chunk, less those that print a page's précis when another may print the page's
+        text: by its key or the label before it (`Snippet: {{ r.snippet }}` above `Content: {{ r.text }}`)."""
+        precis = self.vocab.lexicon.phrases("precis")
+        own = [o for o in outputs if normalise_label(o.ref.key) not in precis and self._label_before(o) not in precis]
+        return own or outputs
 
     def _opens_the_text(self, output: Output) -> bool:
         """Whether an output may print the chunk: alone on its line, or under a label that opens the text

@@ -248,20 +248,23 @@ def _record_lines(text: str, lines: list[Line], vocab: Vocab, stop: frozenset[st
     content: Span | None = None
     labelled = trailing = False
     before_text = 0  # how many fields came before the text: those after it are trailing until prose follows
+    opening: tuple[Line, re.Match[str], str] | None = None  # the content label's line while the text is that line alone
     for line in lines:
         field = _RECORD_FIELD.match(line.lower)
         label = normalise_label(field["label"]) if field else ""
         if _ends_the_record(line, field, label, bool(fields) or headed, vocab, stop):
             return None  # the question, the history or an instruction, not a source
-        if field and label in vocab.content_labels and content is None:
+        if field and label in vocab.content_labels and (content is None or _labels_the_text_after(opening, content, label, vocab)):
+            if content is not None:
+                # "Snippet: ..." then "Content: ...": the first line is a field beside the text the second labels.
+                fields.append(_record_field(text, *opening))
             content, labelled = Span(line.start + field.start("value"), line.end), True
-            before_text = len(fields)
+            before_text, opening, trailing = len(fields), (line, field, label), False
         elif field and (items := _one_line_items(line)):
             fields.extend(inline_field(line.text, line.start, start, end) for start, end in items)
             trailing = content is not None
         elif field and field["value"].strip():
-            value = Span(line.start + field.start("value"), line.end)
-            fields.append(Field(label, text[value.start : value.end].strip(" *_"), with_newline(text, line), value, FieldForm.LINE))
+            fields.append(_record_field(text, line, field, label))
             trailing = content is not None
         elif trailing:
             if not labelled:
@@ -276,6 +279,17 @@ def _record_lines(text: str, lines: list[Line], vocab: Vocab, stop: frozenset[st
         else:
             content = Span(line.start, line.end) if content is None else Span(content.start, line.end)
     return _read_record(text, lines, fields, content, labelled, vocab)
+
+
+def _labels_the_text_after(opening: tuple[Line, re.Match[str], str] | None, content: Span, label: str, vocab: Vocab) -> bool:
+    """Whether a content label opens the record's text after a précis's ("Snippet:"), whose line is all the text so far."""
+    return opening is not None and content.end == opening[0].end and label != opening[2] and opening[2] in vocab.lexicon.phrases("precis")
+
+
+def _record_field(text: str, line: Line, field: re.Match[str], label: str) -> Field:
+    """A "Label: value" line of a record as a field."""
+    value = Span(line.start + field.start("value"), line.end)
+    return Field(label, text[value.start : value.end].strip(" *_"), with_newline(text, line), value, FieldForm.LINE)
 
 
 def _one_line_items(line: Line) -> list[tuple[int, int]]:

@@ -646,9 +646,11 @@ def _read_head(text: str, body: list[Line], vocab: Vocab) -> _Head:
         labelled = LABEL_LINE.match(line.lower)
         # The label as written, so that "sourceDocument" reads as "source document".
         label = normalise_label(line.text[labelled.start("label") : labelled.end("label")]) if labelled else ""
-        if _is_content_label(line, labelled, label, vocab):
+        if _precis_before_the_text(body, i, labelled, label, vocab):
+            fields.append(_line_field(text, line, labelled, label))
+        elif _is_content_label(line, labelled, label, vocab):
             return _Head(fields, wrapper_lines, i + 1, labelled=True, inline=_value_on_line(line, labelled))
-        if not labelled and any(not b.blank for b in body[i + 1 :]) and (mapping := _mapping_fields(text, line, line.start + len(line.text) - len(line.text.lstrip()))):
+        elif not labelled and any(not b.blank for b in body[i + 1 :]) and (mapping := _mapping_fields(text, line, line.start + len(line.text) - len(line.text.lstrip()))):
             fields.extend(mapping)  # the metadata as one mapping on its line, the text under it: `{"title": "Returns", "score": 0.8}`
         elif (metadata := _metadata_fields(text, line, labelled, label, vocab)) is not None:
             if len(metadata) == 1 and not metadata[0].value and (block := _block_under(body, i)):
@@ -665,6 +667,19 @@ def _read_head(text: str, body: list[Line], vocab: Vocab) -> _Head:
         else:
             return _Head(fields, wrapper_lines, i)
     return _Head(fields, wrapper_lines, len(body))
+
+
+def _precis_before_the_text(body: list[Line], i: int, labelled: re.Match[str] | None, label: str, vocab: Vocab) -> bool:
+    """Whether a précis's line ("Snippet: Refunds within...", "Description: ...") is a one-line field before the line
+    that opens the source's text under a content label ("Content: ..."): a search snippet beside the page it was cut from."""
+    if labelled is None or not labelled["value"].strip() or label not in vocab.lexicon.phrases("precis"):
+        return False
+    following = next((line for line in body[i + 1 :] if not line.blank), None)
+    nxt = LABEL_LINE.match(following.lower) if following is not None else None
+    if nxt is None:
+        return False
+    next_label = normalise_label(following.text[nxt.start("label") : nxt.end("label")])
+    return next_label != label and next_label in vocab.content_labels
 
 
 def _block_under(body: list[Line], i: int) -> list[Line]:
