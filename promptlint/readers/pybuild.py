@@ -711,8 +711,17 @@ def _pieces(strings: list[ast.AST], raw: str, starts: list[int]) -> tuple[int, .
 
 
 def _reads_item(value: ast.AST, name: str | None, aliases: dict[str, tuple[str, tuple[str, ...]]]) -> bool:
-    """Whether an expression reads the loop variable, directly or through a name bound from it."""
-    return any(isinstance(node, ast.Name) and (node.id == name or aliases.get(node.id, ("",))[0] == name) for node in ast.walk(value))
+    """Whether an expression reads the loop variable, directly or through a name bound from it; not where it only
+    says where to cut another value (`answer[start:end]`, `start` the item's position: a piece of the answer)."""
+    return any(isinstance(node, ast.Name) and (node.id == name or aliases.get(node.id, ("",))[0] == name) for node in _uncut(value))
+
+
+def _uncut(node: ast.AST):
+    """The nodes of an expression, less the bounds of its slices."""
+    yield node
+    for child in ast.iter_child_nodes(node):
+        if not isinstance(child, ast.Slice):
+            yield from _uncut(child)
 
 
 def _at_counter(value: ast.AST, index: str | None) -> bool:

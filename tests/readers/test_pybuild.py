@@ -797,3 +797,13 @@ def test_an_item_unpacked_in_the_loop_body_is_read_by_its_parts(unpacking, added
     # The twin: names unpacked from anything but the item are not its fields.
     twin = source.replace("= item", "= DEFAULTS")
     assert [f.code for f in lint_text(twin, path="build.py", config=CONFIG)] == []
+
+
+def test_the_items_positions_cut_another_value_whose_piece_is_no_field_of_the_item():
+    """`start, end = m.span()` then `answer[start:end]`: a piece of the answer, cut where the match stands."""
+    source = ("def build_context(matches, answer):\n    parts = []\n    for m in matches:\n        start, end = m.span()\n"
+              "        cited = answer[start:end]\n        parts.append(f\"[{fix(cited)}]\")\n    return ''.join(parts)\n")
+    assert lint_text(source, path="build.py", config=CONFIG) == []
+    # The twin: the match's own text is the item's.
+    twin = source.replace("answer[start:end]", "m.group(0)")
+    assert [f.code for f in lint_text(twin, path="build.py", config=CONFIG)] == ["PL205"]
