@@ -44,7 +44,7 @@ from .pybuild import ITEM, Loop, field_jinja, jinja_expression, reference, segme
 from .jslower import lowered
 from .pybind import rewritten_bindings
 from .pysource import MIN_LENGTH, OUTPUT_CALLS, SDK_SYSTEM_OPTION, TEMPLATE_CALLS, PyTemplate, built_in, kept_as_sources, names_prompt_function, requests_sent_twice, returned_prompt_texts, rewrite_through, says_prompt, written_texts
-from .segment import SlotNames, is_prompt_text, words
+from .segment import SlotNames, is_prompt_text, is_template_text, words
 
 # Tags that only reshape a template literal (its indentation): the template is still the prompt.
 DEDENT_TAGS = frozenset({"dedent", "outdent", "stripIndent", "stripIndents", "oneLine", "oneLineTrim"})
@@ -302,7 +302,17 @@ def _value(code: Code, j: int, depth: int = 0) -> list[int]:
         return _value(code, j + 1, depth + 1)
     if code.punct(j, "[") and j in code.match:
         return [k for item in _items(code, j) for k in _value(code, item, depth + 1)]
+    if code.punct(j, "{") and j in code.match:
+        # A table of prompts (`[{ title: ..., value: { ['4.9.7']: \`...\` } }]`): each value a template of its
+        # own, not a setting beside the prompts ("gpt-4o") nor a sample written out (an output format).
+        return [k for value in _property_values(code, j) for k in _value(code, value, depth + 1) if is_template_text(code.text(k))]
     return []
+
+
+def _property_values(code: Code, opener: int) -> list[int]:
+    """Where each property's value starts in an object literal: the tokens after its colons."""
+    close = code.match.get(opener, opener)
+    return [k + 1 for k in range(opener + 1, close) if code.parent[k] == opener and code.punct(k, ":")]
 
 
 def _items(code: Code, opener: int) -> list[int]:

@@ -30,7 +30,7 @@ from .pybind import rewritten_bindings
 from .pycalls import helpers_of, with_listed_keys
 from .pyorder import with_order
 from .pyversions import NewerSyntax, parse_module
-from .segment import is_prompt_text, slot_kind, words
+from .segment import is_prompt_text, is_template_text, slot_kind, words
 
 # Names a template is assigned to: SYSTEM_PROMPT, qa_template, PROMPT_TMPL, ...
 # Calls whose string arguments are templates, by the called name's last part.
@@ -539,6 +539,11 @@ def _strings(node: ast.AST, jinja: bool):
     elif isinstance(node, (ast.List, ast.Tuple)):
         for item in node.elts:
             yield from _strings(item, jinja)
+    elif isinstance(node, ast.Dict):
+        # A table of prompts (`PROMPTS = [{"title": "QA", "value": {"v2": "..."}}]`): each value a template of its
+        # own, not a setting beside the prompts ("gpt-4o") nor a sample written out (an output format).
+        for value in node.values:
+            yield from ((s, j) for s, j in _strings(value, jinja) if is_template_text(_own_text(s)))
     elif isinstance(node, ast.Call) and literal_in_call(node) is not None:
         yield literal_in_call(node), jinja  # `"""...""".format(...)`, `dedent("""...""")`
     elif _percent_formatted(node):
@@ -547,6 +552,11 @@ def _strings(node: ast.AST, jinja: bool):
         yield node, jinja  # `"\n".join(["You answer ...", "{context}", ...])`
     elif summed_text(node) is not None:
         yield node, jinja  # `"You answer ... " + f"Context: {context}" + "Answer briefly."`
+
+
+def _own_text(node: ast.AST) -> str:
+    """A string's text, or the code of any other value (an f-string's fields are then its slots)."""
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else ast.unparse(node)
 
 
 def _template(raw: str, starts: list[int], node: ast.AST, jinja_hint: bool) -> PyTemplate | None:

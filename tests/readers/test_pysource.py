@@ -343,3 +343,24 @@ def test_what_a_method_writes_out_for_a_person_is_no_prompt(name):
 def test_the_same_body_named_for_the_context_or_a_prompt_is_read(name):
     # The twin: a name that says context (or prompt, even beside "show") makes the loop the sources.
     assert "PL102" in [f.code for f in lint_text(REPORT.replace("NAME", name), path="result.py", config=CONFIG)]
+
+
+# A table of prompts under a name that says so, nested in lists and dicts, in Python and in TypeScript.
+QUOTE_TEMPLATE = "Answer from the cited knowledge.\n\n<Cites>\n{{quote}}\n</Cites>\n\nQuestion: {{question}}\nOnce more, the question: {{question}}\n"
+PROMPT_TABLES = {
+    "python dict": ('PROMPTS = {"qa": """TEXT""", "model": "gpt-4o"}\n', "tables.py"),
+    "python list of dicts": ('PROMPT_LIST = [{"title": "QA", "desc": "", "value": {"4.9.7": """TEXT"""}}]\n', "tables.py"),
+    "typescript object": ("export const PROMPTS = { qa: `TEXT`, model: 'gpt-4o' };\n", "tables.ts"),
+    "typescript list of objects": ("export const Prompt_QuoteList: Item[] = [\n  { title: t('qa'), desc: '', value: { ['4.9.7']: `TEXT` } },\n];\n", "tables.ts"),
+}
+
+
+@pytest.mark.parametrize("form", sorted(PROMPT_TABLES))
+def test_the_texts_of_a_table_of_prompts_are_prompts(form):
+    """`Prompt_QuoteList = [{ title, desc, value: { [version]: \\`...\\` } }]`: the texts the name holds, however deep."""
+    code, path = PROMPT_TABLES[form]
+    source = code.replace("TEXT", QUOTE_TEMPLATE)
+    line = source[: source.index("Question: {{question}}")].count("\n") + 1
+    assert [(f.line, f.code) for f in lint_text(source, path=path, config=CONFIG)] == [(line, "PL101")]
+    # The twin: settings of a few words beside no prompt are no prompt.
+    assert lint_text(code.replace("TEXT", "{{question}}"), path=path, config=CONFIG) == []

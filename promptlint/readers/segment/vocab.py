@@ -234,12 +234,23 @@ PROMPT_WORDS = 3
 _OWN_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
+def has_own_words(text: str) -> bool:
+    """Whether a text holds words of its own beside its slots, as a prompt does (not a setting: "gpt-4o", "{model}")."""
+    return len(_OWN_WORD.findall(SLOT.sub(" ", lowercase(text)))) >= PROMPT_WORDS
+
+
+def is_template_text(text: str) -> bool:
+    """Whether a text is a template of its own: words of its own beside a slot, not a setting ("gpt-4o",
+    "{model}") nor a sample written out whole (an output format's JSON)."""
+    return has_own_words(text) and holds_slot(text)
+
+
 def is_prompt_text(text: str, vocab: Vocab, key: str | None = None) -> bool:
     """Whether a string kept in code or data is a prompt although nothing marks it as one: words
     of its own, and a key that names a prompt (`system_prompt:`, `"template"`) or a slot the
     words call the retrieved context (`{context}`, `{{documents}}`, `$search_results$`)."""
     lower = lowercase(text)
-    if len(_OWN_WORD.findall(SLOT.sub(" ", lower))) < PROMPT_WORDS or vocab.log_line.match(lower):
+    if not has_own_words(text) or vocab.log_line.match(lower):
         return False
     if key is not None and vocab.lexicon.means(key, "prompt"):
         return True
