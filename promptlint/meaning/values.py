@@ -28,6 +28,8 @@ _DATE_FORMS = [
     re.compile(_MONTH + r"\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<year>\d{4})"),
     re.compile(r"(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+" + _MONTH + r",?\s+(?P<year>\d{4})"),
     re.compile(r"(?P<mon>\d{1,2})/(?P<day>\d{1,2})/(?P<year>\d{4})"),
+    # Day first with dashes or dots, as most of the world writes it: 16-03-2023, 16.03.2023.
+    re.compile(r"(?<![\d.-])(?P<day>\d{1,2})[-.](?P<mon>\d{1,2})[-.](?P<year>\d{4})"),
     re.compile(_MONTH + r"\s+(?P<year>\d{4})"),
 ]
 

@@ -23,6 +23,7 @@ from .sources import by_position, context_slots, text_sources, unwrapped_context
 from .records import document_template, list_sources, record_sources, separated_sources
 from .xml import widen_to_container, xml_sources
 from .skeleton import aligned_fields, skeleton_sources
+from .blocks import repeated_blocks
 from .paragraphs import paragraph_sources
 from .questions import find_questions
 from .parts import PART_LABELS, is_input, label_parts, merge_parts
@@ -137,7 +138,8 @@ def _sources(
     turns written out as JSON objects, if the JSON is read.
 
     Each way of writing sources is looked for only when the ones before found none: elements
-    and header lines (besides the ``known``), then JSON, then records, separated blocks and lists.
+    and header lines (besides the ``known``), then JSON, then records, separated blocks and lists,
+    and last blocks that open with a line repeated word for word.
     """
     sources = list(known) + [s for s in xml_sources(text, lower, vocab) if not any(s.span.overlaps(k.span) for k in known)]
     # Lines of one skeleton are read before the header lines the lexicon knows, which they may look like,
@@ -155,7 +157,7 @@ def _sources(
     if not sources:
         sources = (record_sources(text, lines, vocab, messages)
                    or separated_sources(text, lines, vocab, messages) or list_sources(text, lines, vocab)
-                   or document_template(text, lines, vocab))
+                   or document_template(text, lines, vocab) or repeated_blocks(text, lines, vocab, messages))
     return sources, json_block, turns
 
 

@@ -291,7 +291,7 @@ def _retrieved(text: str, lines: list[Line], vocab: Vocab, units: list[tuple[_He
         return False
     if not any(_varies(text, column) and _is_field(text, column) for column in _columns(units)):
         return False  # names and titles only: "Returns / Refunds" is a heading, not a source with fields
-    return _where_sources_stand(lines, vocab, units[0][0].line, max(c.end for _, c in units))
+    return where_sources_stand(lines, vocab, units[0][0].line, max(c.end for _, c in units))
 
 
 def _columns(units: list[tuple[_Head, Span]]) -> list[list[_Cell]]:
@@ -307,10 +307,10 @@ def _varies(text: str, cells: list[_Cell]) -> bool:
 
 def _is_field(text: str, column: list[_Cell]) -> bool:
     """Whether a cell of every unit is a field: labelled, or a number, a date or a slot."""
-    return all(c.label or _value_shaped(text[c.value.start : c.value.end]) for c in column)
+    return all(c.label or value_shaped(text[c.value.start : c.value.end]) for c in column)
 
 
-def _where_sources_stand(lines: list[Line], vocab: Vocab, first: int, end: int) -> bool:
+def where_sources_stand(lines: list[Line], vocab: Vocab, first: int, end: int) -> bool:
     """Under a context label ("## Sources", "Search results:") or a heading that speaks of the context, or
     under a line that speaks of the context and before the question ("Answer from the sources below." ... "Question: ...")."""
     above = next((line for line in reversed(lines[:first]) if not line.blank), None)
@@ -321,6 +321,11 @@ def _where_sources_stand(lines: list[Line], vocab: Vocab, first: int, end: int) 
         return True  # a heading that speaks of the context ("# Relevant Context from Memory") titles what follows
     if above.lower.rstrip().endswith(":"):
         return True
+    return asked_after(lines, vocab, end)
+
+
+def asked_after(lines: list[Line], vocab: Vocab, end: int) -> bool:
+    """Whether a line after ``end`` asks the question."""
     return any(_asks(line, vocab) for line in lines if line.start >= end)
 
 
@@ -341,7 +346,7 @@ def _source(text: str, line: Line, head: _Head, content: Span, wrapper: set[int]
         value = text[cell.value.start : cell.value.end]
         if not cell.label and i in wrapper:
             continue
-        if not cell.label and title is None and not _value_shaped(value):
+        if not cell.label and title is None and not value_shaped(value):
             title = value.strip("*_ ")  # "**Pricing page** | ...": bold marks no title's words
             continue
         fields.append(Field(cell.label, value, cell.cut, cell.value, FieldForm.INLINE))
@@ -351,7 +356,7 @@ def _source(text: str, line: Line, head: _Head, content: Span, wrapper: set[int]
     return Source(0, Span(line.start, max(content.end, line.end)), header, content, key, head.key, title=title, fields=fields)
 
 
-def _value_shaped(value: str) -> bool:
+def value_shaped(value: str) -> bool:
     """A number, a date or a slot: a field's value, never a title."""
     return number(value) is not None or parse_date(value) is not None or SLOT.fullmatch(value.lower().strip()) is not None
 
