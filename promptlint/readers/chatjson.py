@@ -532,7 +532,11 @@ def _langchain_prompt_file(reader: _Record, record: _Node) -> None:
 
 
 def _completion(reader: _Record, record: _Node, positions: _Positions) -> None:
-    """A completions request: one prompt string."""
+    """A completions request: one prompt string, after the system prompt the request gives beside it (Ollama's
+    generate request, `"system"`; a call logged with its keywords, `"system_prompt"`)."""
+    system = next((node for key in ("system", "system_prompt") if (node := record.get(key, "string")) is not None), None)
+    if system is not None:
+        reader.system(system, "system" if record.get("system") is system else "system_prompt")
     prompt = record.get("prompt")
     # The API takes a list of prompts too; a list of one is that prompt (a batch is several requests).
     if prompt.kind == "array" and len(prompt.value) == 1 and prompt.value[0].kind == "string":

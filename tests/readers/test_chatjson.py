@@ -106,6 +106,16 @@ def test_prompt_object_is_one_user_text():
     assert parse_chat_json(raw) == [ChatText(0, "messages[0]", "user", "Summarise:\nthe text", (20, 42), 1, 21)]
 
 
+@pytest.mark.parametrize("key", ["system", "system_prompt"])
+def test_a_system_prompt_beside_the_prompt_comes_first(key):
+    """Ollama's generate request (`"system"`) and a call logged with its keywords (LightRAG's `"system_prompt"`)."""
+    raw = '{"model": "llama3", "KEY": "Answer from the sources.", "prompt": "Question: why?"}'.replace("KEY", key)
+    assert [(t.path, t.role, t.text) for t in parse_chat_json(raw)] == [(key, "system", "Answer from the sources."), ("messages[0]", "user", "Question: why?")]
+    # The twin: any other key beside the prompt is not sent.
+    other = raw.replace(key, "template")
+    assert [(t.path, t.role) for t in parse_chat_json(other)] == [("messages[0]", "user")]
+
+
 def test_bare_list_of_messages():
     raw = '[\n  {"role": "user", "content": "Hi"},\n  {"role": "assistant", "content": "Hello"}\n]'
     assert parse_chat_json(raw) == [
