@@ -14,7 +14,11 @@ derived text only beside the page's own text under a content label (`Content:`, 
 it is the content the source has. A summary written as a label alone on its line and
 the lines under it (`SUMMARY:`, then its text) counts when the source has text after it;
 with none, that text is the source's own. A source with no text beside the derived text
-is never reported.
+is never reported. A knowledge graph's summaries, each a section under a heading marked as one
+(`-----Entities-----`, `## Relationships`, `=== Community Reports ===`: the `graph-sections` list), sent
+beside a section of the chunks they were written from (`-----Sources-----`, `Document Chunks`: the
+`text-sections` list) are reported once, at the first summary's heading, with no fix: which to keep
+is the application's choice.
 
 ## Why is this bad?
 The model cannot tell which of the two is authoritative, and the derived copy is
@@ -47,11 +51,12 @@ or more of the sources written the same way and no other such label beside it. A
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from ..meaning.vocabulary import normalise_label
 from ..model.findings import Applicability
-from ..model.prompt import Field, Prompt, Source
+from ..model.prompt import Field, Prompt, Source, Span
 from ._context import RuleContext
 from ._fields import Reading, label_written, read, remove_field, source_label
 
@@ -63,6 +68,7 @@ EFFECT = "0.91 → 0.86 correctness with a summary line per source"
 
 
 def check(prompt: Prompt, ctx: RuleContext):
+    yield from _graph_beside_text(prompt, ctx)
     for reading in [*ctx.readings(prompt, "derived"), *_precis(prompt, ctx)]:
         source, field = reading.source, reading.field
         if not field.value or _names_the_source(source, field, ctx) or _titled_as_such(prompt, field, ctx):
@@ -78,6 +84,33 @@ def check(prompt: Prompt, ctx: RuleContext):
             fix=remove_field(prompt, field, f"Remove the {field.label}", _applicability(reading, ctx)),
             tokens_text=field.elsewhere,
         )
+
+
+# A section's heading alone on its line, marked as one: "-----Entities(KG)-----", "## Relationships", "=== Sources ===".
+_SECTION = re.compile(r"(?m)^[ \t]*(?:-{3,}|={3,}|#{1,6}[ \t]+)[ \t]*(?P<name>[^\W\d_][\w ]*?)[ \t]*(?:\([^()\n]*\))?[ \t]*(?:-{3,}|={3,})?[ \t]*:?[ \t]*$")
+
+
+def _graph_beside_text(prompt: Prompt, ctx: RuleContext) -> Iterator:
+    """A knowledge graph's summaries (entities, relations, community reports, each a section under its heading) sent
+    beside a section of the chunks they were extracted from: one finding, at the first such summary's heading."""
+    if "---" not in prompt.text and "#" not in prompt.text and "===" not in prompt.text:
+        return  # most prompts have no marked heading: their lines are not read for one
+    sections = [(m.span("name"), m.start(), " ".join(m["name"].lower().split())) for m in _SECTION.finditer(prompt.text)]
+    graph, text = ctx.labels("graph-sections"), ctx.labels("text-sections")
+    summaries = [(span, start, name) for span, start, name in sections if name in graph]
+    chunks = [span for span, _, name in sections if name in text]
+    if not summaries or not chunks:
+        return
+    ends = sorted(start for _, start, _ in sections) + [len(prompt.text)]
+    cost = "".join(prompt.text[start : next(e for e in ends if e > start)] for _, start, _ in summaries)
+    names = ", ".join(f"'{prompt.text[span[0] : span[1]]}'" for span, _, _ in summaries)
+    yield ctx.finding(
+        prompt,
+        Span(*summaries[0][0]),
+        f"A knowledge graph's summaries ({names}) are sent beside the chunks they were extracted from "
+        f"('{prompt.text[chunks[0][0] : chunks[0][1]]}'); the shorter, lossy copies compete with the text",
+        tokens_text=cost,
+    )
 
 
 def _applicability(reading: Reading, ctx: RuleContext) -> Applicability:
