@@ -30,13 +30,14 @@ def rewritten_bindings(module: ast.Module, lexicon: Lexicon) -> dict[int, tuple[
     owners = _owners(module)
     verbs = frozenset(lexicon.words("segment", "rewrite-verbs"))
     rewriting = _rewriting_calls(module, vocab, verbs)
+    bound_once = _bound_once(module)
     bound: dict[str, set[str]] = {}
     for call in (n for n in ast.walk(module) if isinstance(n, ast.Call)):
         owner, filled = _filled(call, owners)
         for slot, value in filled:
             if _is_rewrite(value, vocab, rewriting) and slot_kind(slot, vocab) == "question":
                 bound.setdefault(owner, set()).add(slot)
-        for owner, slot in _answered_with_a_rewrite(call, owners, vocab):
+        for owner, slot in _answered_with_a_rewrite(call, owners, vocab, bound_once):
             bound.setdefault(owner, set()).add(slot)
     for owner, slot in _answered_from_state(module, owners, vocab, (rewriting, verbs), frozenset(lexicon.words("segment", "answer-keys"))):
         bound.setdefault(owner, set()).add(slot)
@@ -147,7 +148,7 @@ def _called(call: ast.Call) -> list[str]:
     return [method, called_name(call)] if method else [called_name(call)]
 
 
-def _answered_with_a_rewrite(call: ast.Call, owners: dict[str, tuple[list[str], set[int]]], vocab) -> list[tuple[str, str]]:
+def _answered_with_a_rewrite(call: ast.Call, owners: dict[str, tuple[list[str], set[int]]], vocab, bound: dict[str, ast.AST]) -> list[tuple[str, str]]:
     """The template a framework chain answers with, and its slot the chain fills with the question it rewrote
     from the conversation: `ConversationalRetrievalChain.from_llm(..., combine_docs_chain_kwargs={"prompt": QA})`
     fills QA's {question} with a standalone rewrite of the follow-up (see `condensing-chains`)."""
@@ -160,7 +161,7 @@ def _answered_with_a_rewrite(call: ast.Call, owners: dict[str, tuple[list[str], 
         if chain["call"] not in called or not _keyword_says(keywords, chain.get("when"), True) or _keyword_says(keywords, chain.get("unless"), False):
             continue
         keyword, _, key = chain["prompt"].partition(".")
-        prompt = _item(keywords.get(keyword), key) if key else keywords.get(keyword)
+        prompt = _item(_resolved(keywords.get(keyword), bound), key) if key else keywords.get(keyword)
         if isinstance(prompt, ast.Name) and prompt.id in owners:
             found.append((prompt.id, chain["slot"]))
     return found
@@ -179,12 +180,28 @@ def _keyword_says(keywords: dict[str, ast.AST], condition: str | None, default: 
 
 
 def _item(mapping: ast.AST | None, key: str) -> ast.AST | None:
-    """A key's value in a dict written out in the call: `{"prompt": QA}` or `dict(prompt=QA)`."""
+    """A key's value in a dict written out in the call (`{"prompt": QA}`, `dict(prompt=QA)`), or the keyword a chain
+    that combines the documents was made with (`load_qa_chain(llm, prompt=QA)`, `loadQAChain(model, {prompt: QA})`)."""
     if isinstance(mapping, ast.Dict):
         return next((v for k, v in zip(mapping.keys, mapping.values) if isinstance(k, ast.Constant) and k.value == key), None)
-    if isinstance(mapping, ast.Call) and called_name(mapping) == "dict":
-        return next((k.value for k in mapping.keywords if k.arg == key), None)
+    if isinstance(mapping, ast.Call):
+        given = next((k.value for k in mapping.keywords if k.arg == key), None)
+        return given or next((v for arg in mapping.args if isinstance(arg, ast.Dict) and (v := _item(arg, key)) is not None), None)
     return None
+
+
+def _resolved(value: ast.AST | None, bound: dict[str, ast.AST]) -> ast.AST | None:
+    """A name as what the module binds it to once (`doc_chain = load_qa_chain(...)`); any other value as it is."""
+    return bound.get(value.id, value) if isinstance(value, ast.Name) else value
+
+
+def _bound_once(module: ast.Module) -> dict[str, ast.AST]:
+    """The names the module (any of its functions) assigns exactly once, to what."""
+    values: dict[str, list[ast.AST]] = {}
+    for node in ast.walk(module):
+        if _named_assignment(node):
+            values.setdefault(node.targets[0].id, []).append(node.value)
+    return {name: assigned[0] for name, assigned in values.items() if len(assigned) == 1}
 
 
 def _owners(module: ast.Module) -> dict[str, tuple[list[str], set[int]]]:

@@ -11,9 +11,11 @@ template: `QA_PROMPT.format(question=standalone_question)`, `chain.invoke({"ques
 condensed_question})`, `build_prompt(docs, rewritten_query)`; so does a slot of the prompt handed to
 a framework chain that makes a follow-up standalone and answers with that rewrite
 (`ConversationalRetrievalChain.from_llm(..., combine_docs_chain_kwargs={"prompt": QA_PROMPT})`
-unless `rephrase_question=False`; LlamaIndex's `as_chat_engine(chat_mode="condense_question",
+unless `rephrase_question=False`; the same chain built from its parts, `combine_docs_chain=load_qa_chain(llm,
+prompt=QA_PROMPT)`, and the first API's `qa_prompt=QA_PROMPT`, `ChatVectorDBChain`; LlamaIndex's `as_chat_engine(chat_mode="condense_question",
 text_qa_template=...)`; in TypeScript or JavaScript, LangChain.js's `ConversationalRetrievalQAChain.fromLLM(model,
-retriever, {qaTemplate: QA_PROMPT})`, whose options object gives the keywords: `condensing-chains` in
+retriever, {qaTemplate: QA_PROMPT})`, `new ChatVectorDBQAChain({combineDocumentsChain: loadQAChain(model, {prompt:
+QA_PROMPT}), ...})`, whose options objects give the keywords: `condensing-chains` in
 `rules/segment.yaml`), and a slot of the prompt a graph's
 step answers with from a state another step wrote a rewrite into (`transform_query` returns
 `{"question": better_question}`; `generate` fills the prompt with `state["question"]` and returns

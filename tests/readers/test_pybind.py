@@ -80,6 +80,9 @@ MADE = {
 CONDENSING = {
     "ConversationalRetrievalChain": ("question", "chain = ConversationalRetrievalChain.from_llm(llm, retriever, memory=memory, combine_docs_chain_kwargs={'prompt': QA_PROMPT})", "rephrase_question=False"),
     "dict() of the prompt": ("question", "chain = ConversationalRetrievalChain(retriever=r, combine_docs_chain_kwargs=dict(prompt=QA_PROMPT))", "rephrase_question=False"),
+    "built from its parts": ("question", "doc_chain = load_qa_chain(llm, chain_type='stuff', prompt=QA_PROMPT)\nchain = ConversationalRetrievalChain(retriever=r, question_generator=question_generator, combine_docs_chain=doc_chain)", "rephrase_question=False"),
+    "qa_prompt of the first API": ("question", "chain = ConversationalRetrievalChain.from_llm(llm, retriever, qa_prompt=QA_PROMPT)", "rephrase_question=False"),
+    "ChatVectorDBChain": ("question", "chain = ChatVectorDBChain.from_llm(llm, vectorstore, qa_prompt=QA_PROMPT)", "qa_prompt=None"),
     "condense_question chat engine": ("query_str", "engine = index.as_chat_engine(chat_mode='condense_question', text_qa_template=QA_PROMPT)", "chat_mode='context'"),
     "ChatMode member": ("query_str", "engine = index.as_chat_engine(chat_mode=ChatMode.CONDENSE_QUESTION, text_qa_template=QA_PROMPT)", "chat_mode=ChatMode.CONTEXT"),
 }
@@ -183,6 +186,11 @@ JS_MADE = {"const": "const QA_PROMPT = `TEMPLATE`;\n", "PromptTemplate": "const 
 JS_CHAINS = {
     "qaTemplate": "const chain = ConversationalRetrievalQAChain.fromLLM(model, store.asRetriever(), {\n  qaTemplate: QA_PROMPT,\n  returnSourceDocuments: true,\n});\n",
     "qaChainOptions": "const chain = ConversationalRetrievalQAChain.fromLLM(model, store.asRetriever(), {\n  qaChainOptions: { type: 'stuff', prompt: QA_PROMPT },\n});\n",
+    "built from its parts": ("const docChain = loadQAChain(model, { prompt: QA_PROMPT });\nconst chain = new ConversationalRetrievalQAChain({\n"
+                             "  retriever: store.asRetriever(),\n  combineDocumentsChain: docChain,\n  questionGeneratorChain: questionGenerator,\n});\n"),
+    "ChatVectorDBQAChain built from its parts": ("const docChain = loadQAChain(model, { prompt: QA_PROMPT });\nconst chain = new ChatVectorDBQAChain({\n"
+                                                 "  vectorstore,\n  combineDocumentsChain: docChain,\n  questionGeneratorChain: questionGenerator,\n});\n"),
+    "ChatVectorDBQAChain qaTemplate": "const chain = ChatVectorDBQAChain.fromLLM(model, vectorstore, { qaTemplate: QA_PROMPT });\n",
 }
 
 
@@ -195,5 +203,5 @@ def test_a_javascript_chain_answers_with_its_standalone_rewrite(made, chain, suf
     line = next(n for n, row in enumerate(text.split("\n"), 1) if "Question: {question}" in row)
     assert [(f.line, f.code) for f in lint_text(text, path="chain" + suffix, config=CONFIG)] == [(line, "PL304")]
     # The twin: a chain that answers the question as asked fills the slot with it.
-    twin = text.replace("ConversationalRetrievalQAChain", "RetrievalQAChain")
+    twin = text.replace("ConversationalRetrievalQAChain", "RetrievalQAChain").replace("ChatVectorDBQAChain", "VectorDBQAChain")
     assert [f.code for f in lint_text(twin, path="chain" + suffix, config=CONFIG)] == []
