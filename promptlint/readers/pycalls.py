@@ -306,7 +306,8 @@ def over_keys(loop: ast.For | ast.AsyncFor) -> bool:
 
 def with_listed_keys(module: ast.Module) -> ast.Module:
     """The module with each loop over a name of the module that holds keys written out, set once
-    (`DISPLAY_FIELDS = ["title", "date"]`, then `for key in DISPLAY_FIELDS`), iterating those keys as written."""
+    (`DISPLAY_FIELDS = ["title", "date"]`, then `for key in DISPLAY_FIELDS`), iterating those keys as written:
+    the loops are rewritten in place (a copy of a large module would cost more than the reading)."""
     stored: dict[str, list[ast.AST]] = {}
     for node in ast.walk(module):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):

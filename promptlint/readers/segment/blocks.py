@@ -27,6 +27,7 @@ from ...model.lines import with_newline
 from ...model.prompt import Field, FieldForm, Message, Source, Span
 from .instructions import looks_like_instruction, opens_with_imperative
 from .skeleton import CONTENT_WORDS, asked_after, value_shaped, where_sources_stand
+from .records import record_field
 from .sources import by_position, cut_last_source, first_value, strip_blank_edges
 from .vocab import LABEL_LINE, SEPARATOR, SLOT, Line, Vocab
 
@@ -154,8 +155,7 @@ def _field(text: str, line: Line) -> Field | None:
     labelled = LABEL_LINE.match(line.text)
     if labelled is None or not labelled["value"].strip() or len(labelled["value"].split()) > FIELD_WORDS:
         return None
-    value = Span(line.start + labelled.start("value"), line.end)
-    return Field(normalise_label(labelled["label"]), text[value.start : value.end].strip(" *_"), with_newline(text, line), value, FieldForm.LINE)
+    return record_field(text, line, labelled, normalise_label(labelled["label"]))
 
 
 def _stripped(line: Line) -> Span:

@@ -257,14 +257,14 @@ def _record_lines(text: str, lines: list[Line], vocab: Vocab, stop: frozenset[st
         if field and label in vocab.content_labels and (content is None or _labels_the_text_after(opening, content, label, vocab)):
             if content is not None:
                 # "Snippet: ..." then "Content: ...": the first line is a field beside the text the second labels.
-                fields.append(_record_field(text, *opening))
+                fields.append(record_field(text, *opening))
             content, labelled = Span(line.start + field.start("value"), line.end), True
             before_text, opening, trailing = len(fields), (line, field, label), False
         elif field and (items := _one_line_items(line)):
             fields.extend(inline_field(line.text, line.start, start, end) for start, end in items)
             trailing = content is not None
         elif field and field["value"].strip():
-            fields.append(_record_field(text, line, field, label))
+            fields.append(record_field(text, line, field, label))
             trailing = content is not None
         elif trailing:
             if not labelled:
@@ -286,7 +286,7 @@ def _labels_the_text_after(opening: tuple[Line, re.Match[str], str] | None, cont
     return opening is not None and content.end == opening[0].end and label != opening[2] and opening[2] in vocab.lexicon.phrases("precis")
 
 
-def _record_field(text: str, line: Line, field: re.Match[str], label: str) -> Field:
+def record_field(text: str, line: Line, field: re.Match[str], label: str) -> Field:
     """A "Label: value" line of a record as a field."""
     value = Span(line.start + field.start("value"), line.end)
     return Field(label, text[value.start : value.end].strip(" *_"), with_newline(text, line), value, FieldForm.LINE)
