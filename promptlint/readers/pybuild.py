@@ -83,6 +83,8 @@ class Loop:
     keys: tuple[str, ...] = ()
     # One of the strings a loop body adds to one text, which is also read whole (see _in_order).
     piece: bool = False
+    # The line the loop stands on (what it iterates): a helper's text read in is placed on the helper's line.
+    site: int | None = None
 
 
 # ---------------------------------------------------------------- finding the wrappers
@@ -590,6 +592,7 @@ def _wrapper(target: ast.AST, iterated: ast.AST, body: list[ast.stmt], strings: 
         return None  # renders no field of the loop variable: a log line, a query, a message
     loop = Loop(
         target=name,
+        site=getattr(iterated, "lineno", None),
         collection=_collection(iterated),
         index=index,
         aliases=tuple((alias, *ref) for alias, ref in aliases.items()),

@@ -208,7 +208,20 @@ def _for_context(module: ast.Module, built: list[PyTemplate], lexicon: Lexicon, 
     if not built:
         return built  # most modules build no text per item: their functions need no walk
     kept_lines, shown_lines = _lines_of(module, lexicon, inner=inner), _display_lines(module, lexicon)
-    return [t for t in built if t.line not in shown_lines and (t.line in kept_lines or _renders_a_source(t, lexicon))]
+    named_lines = _lines_of(module, lexicon, inner=False) if any(_read_in(t) for t in built) else set()
+    return [t for t in built if t.line not in shown_lines and (_made_in(t, kept_lines, named_lines) or _renders_a_source(t, lexicon))]
+
+
+def _read_in(template: PyTemplate) -> bool:
+    """Whether a per-item string is written elsewhere than where its loop stands (a helper's text read in)."""
+    return template.loop is not None and template.loop.site is not None and template.loop.site != template.line
+
+
+def _made_in(template: PyTemplate, lines: set[int], named_lines: set[int]) -> bool:
+    """Whether a per-item string is made on one of ``lines``: where it is written; or, for a helper's text read
+    in where a loop calls it, where that loop stands, in a function whose own name says it makes the context
+    (``named_lines``: a name inside it, `raw_content += ...`, says too little of a helper it calls)."""
+    return template.line in lines or _read_in(template) and template.loop.site in named_lines
 
 
 def _display_lines(module: ast.Module, lexicon: Lexicon) -> set[int]:
@@ -309,7 +322,7 @@ def _bare_in_context(module: ast.Module, built: list[PyTemplate], lexicon: Lexic
     if not any(_bare(t) for t in built):
         return built
     kept_lines = _lines_of(module, lexicon, inner=False)
-    return [t for t in built if not _bare(t) or t.line in kept_lines]
+    return [t for t in built if not _bare(t) or _made_in(t, kept_lines, kept_lines)]
 
 
 def _bare(template: PyTemplate) -> bool:

@@ -807,3 +807,21 @@ def test_the_items_positions_cut_another_value_whose_piece_is_no_field_of_the_it
     # The twin: the match's own text is the item's.
     twin = source.replace("answer[start:end]", "m.group(0)")
     assert [f.code for f in lint_text(twin, path="build.py", config=CONFIG)] == ["PL205"]
+
+
+@pytest.mark.parametrize("header", ["[{i}] ({doc['channel']}, {date}): {cut}", "[{i}] [{doc['channel']} | {date}]: {cut}"])
+def test_a_helpers_text_in_a_function_that_makes_the_context_is_its_sources(header):
+    """`chunks.append(_format_chunk(i, d, cut))` in `compose_context`: the text the helper returns is written on the
+    helper's line, but made where the loop stands, in a function whose name says it makes the context; the value
+    after the header's closing group and colon is the chunk."""
+    source = ("def _format_chunk(i, doc, cut):\n    date = str(doc.get('date', '') or '')[:10]\n"
+              f"    return f\"{header}\"\n\n\n"
+              "def compose_context(docs):\n    chunks = []\n    for i, d, cut in docs:\n        chunks.append(_format_chunk(i, d, cut))\n"
+              "    return '\\n\\n'.join(chunks)\n")
+    assert [(f.line, f.code) for f in lint_text(source, path="context.py", config=CONFIG)] == [(3, "PL201")]
+    # The twin: functions whose names say nothing of the context make a report's rows, not a prompt's sources.
+    twin = source.replace("compose_context", "write_report").replace("_format_chunk", "_format_row").replace("docs", "rows").replace("chunks", "lines")
+    assert lint_text(twin, path="context.py", config=CONFIG) == []
+    # Nor does a name inside such a function (`for i, d, cut in docs`) say what a helper it calls makes.
+    twin = source.replace("compose_context", "process_children").replace("_format_chunk", "_format_row")
+    assert lint_text(twin, path="context.py", config=CONFIG) == []

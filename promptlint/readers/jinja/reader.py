@@ -27,6 +27,8 @@ _RULE_LINE = re.compile(r"[-=*_~]{3,}")  # a separator line between a label and 
 # A literal label before an output: "Score: ", "- **Updated:** ".
 # The word a template writes right before a value, one space apart: "part {{ c.index }}".
 _WORD_BEFORE = re.compile(r"(?<![\w-])([A-Za-z]+) $")
+# A header's closing group and a colon, at the end of the text before an output: "[1] (chan, 2024-05-01): ".
+_HEADER_END = re.compile(r"[)\]][ \t]*:[ \t]*$")
 _LITERAL_LABEL = re.compile(r"(?:\*\*|__)?([A-Za-z][\w .'/-]{0,30}?)(?:\*\*|__)?\s*[:=](?:\*\*|__)?\s*$")
 
 # What a piece of an included file counts as where it is included, most telling first.
@@ -342,8 +344,14 @@ class Reader:
         ("Text:", or "Abstract:" where nothing else prints the page's text)."""
         label = self._label_before(output)
         if not label:
-            return self._alone_on_its_line(output)
+            return self._alone_on_its_line(output) or self._after_a_header(output)
         return label in self.vocab.content_labels or label in self.vocab.lexicon.phrases("precis")
+
+    def _after_a_header(self, output: Output) -> bool:
+        """Whether an output ends its line after a header's closing group and a colon: the text of
+        `[{{ i }}] ({{ d.channel }}, {{ d.date }}): {{ d.cut }}`."""
+        before, after = neighbour(output.origin, output.tag, -1) or "", neighbour(output.origin, output.tag, 1) or ""
+        return bool(_HEADER_END.search(before[before.rfind("\n") + 1 :])) and not after.split("\n", 1)[0].strip()
 
     def _loop_source(self, block: Block, outputs: list[Output], target: str | None, content: Output | None, instructions: list[Span]) -> Source:
         """The source a sources loop renders once per item: its fields, key and chunk, the loop body its wrapper."""
