@@ -22,6 +22,7 @@ left out: it is the stale note a good prompt shows only when it is due.
 from __future__ import annotations
 
 import ast
+import collections
 import copy
 import re
 
@@ -308,17 +309,17 @@ def with_listed_keys(module: ast.Module) -> ast.Module:
     """The module with each loop over a name of the module that holds keys written out, set once
     (`DISPLAY_FIELDS = ["title", "date"]`, then `for key in DISPLAY_FIELDS`), iterating those keys as written:
     the loops are rewritten in place (a copy of a large module would cost more than the reading)."""
-    stored: dict[str, list[ast.AST]] = {}
-    for node in ast.walk(module):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            stored.setdefault(node.id, []).append(node)
-    held = {}
+    listed = {}
     for statement in module.body:
-        if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
+        if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None and listed_keys(statement.value):
             targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-            if len(targets) == 1 and isinstance(targets[0], ast.Name) and len(stored[targets[0].id]) == 1 and listed_keys(statement.value):
-                held[targets[0].id] = statement.value
-    for loop in (n for n in ast.walk(module) if isinstance(n, (ast.For, ast.AsyncFor)) and held) if held else ():
+            if len(targets) == 1 and isinstance(targets[0], ast.Name):
+                listed[targets[0].id] = statement.value
+    if not listed:
+        return module  # most modules hold no such list: their trees are not walked for it
+    stored = collections.Counter(n.id for n in ast.walk(module) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    held = {name: value for name, value in listed.items() if stored[name] == 1}
+    for loop in (n for n in ast.walk(module) if isinstance(n, (ast.For, ast.AsyncFor))) if held else ():
         if isinstance(loop.iter, ast.Name) and loop.iter.id in held:
             loop.iter = ast.copy_location(copy.deepcopy(held[loop.iter.id]), loop.iter)
     return module
