@@ -46,7 +46,8 @@ Safe: the derived line or element is removed; the chunk text is untouched. Safe 
 when a renderer wrote it: a template's field, or in assembled text the same label on two
 or more of the sources written the same way and no other such label beside it. A
 `Summary:` on one source only may be the document's own, and its fix is unsafe. A generated title
-(`document_title`) may be the document's real title: its fix is always unsafe.
+(`document_title`) may be the document's real title, and a search snippet is the page's own words, which a
+page text cut to a limit may not hold: their fixes are always unsafe.
 """
 
 from __future__ import annotations
@@ -114,9 +115,10 @@ def _graph_beside_text(prompt: Prompt, ctx: RuleContext) -> Iterator:
 
 
 def _applicability(reading: Reading, ctx: RuleContext) -> Applicability:
-    """A title under a derived-sounding label may be the document's own title, a fact no fix may take
-    unasked: removing it is unsafe, however the renderer wrote it."""
-    if ctx.lexicon.means(reading.field.label.split()[-1], "title"):
+    """A title under a derived-sounding label may be the document's own title, and a snippet is the page's own
+    words, which the text beside it may not hold whole (a page cut to a limit): facts no fix may take unasked,
+    so removing either is unsafe, however the renderer wrote it."""
+    if ctx.lexicon.means(reading.field.label.split()[-1], "title") or reading.field.label in ctx.labels("extract-labels"):
         return min(reading.applicability, Applicability.UNSAFE)
     return reading.applicability
 

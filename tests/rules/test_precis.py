@@ -88,3 +88,11 @@ def test_a_precis_a_loop_prints_above_the_page_text_is_derived_text(precis, key)
     # The twin: with no content label, the snippet is all the text the source has.
     twin = code.replace("        out += f'**Content:** {extracted}\\n\\n'\n", "")
     assert [f.code for f in lint_text(twin, path="build.py", config=CONFIG) if f.code == "PL104"] == []
+
+
+def test_a_snippet_is_the_pages_own_words_and_its_removal_is_unsafe():
+    """A snippet is cut from the page, and the page text beside it may be cut to a limit: no safe fix removes it."""
+    text = _forms("Snippet", "Content")["prompt.txt"]
+    assert fix_text(text, path="prompt.txt", config=CONFIG) == text
+    unsafe = fix_text(text, path="prompt.txt", config=CONFIG, unsafe=True)
+    assert unsafe == text.replace("Snippet: How to claim a refund.\n", "").replace("Snippet: How long shipping takes.\n", "")
