@@ -7,7 +7,8 @@ of static instructions or examples. A template slot alone on its line under a la
 ("JOB DESCRIPTION:", "## Context (above)", `<report>`, "--- FINDINGS ---", "===Tables", then `{jd}`) is the request's input whatever
 its name, unless the name says it holds the deployment's setup (`{format_instructions}`,
 `{tool_list}`, `{criteria}`: `setup-vars` in `rules/segment.yaml`). A one-line, one-sentence reminder after the context
-("Answer:", "Cite your sources.") is not a violation, nor is one short line of a few
+("Answer:", "Cite your sources.") is not a violation (a sentence of several instructions, "Answer directly, do not
+repeat the question, do not mention the context", is a block of them, not a reminder), nor is one short line of a few
 sentences that closes the request after the question ("Write only SQL. Include the ids."), when the prompt
 says something before its data; when only a label stands there ("Context: {context}"), that line is the
 prompt's instructions, not a reminder of them. A timestamp rendered at the top of the
@@ -323,8 +324,8 @@ def _copies(prompt: Prompt, pieces: list[tuple[int, str]]) -> set[int]:
 
 
 def _is_reminder(prompt: Prompt, pieces: list[tuple[int, str]], ctx: RuleContext) -> bool:
-    """One short line of one sentence ("Answer:", "Cite your sources.") is a reminder, not a block;
-    so is one short line of a few after the question, when nothing of the request follows it
+    """One short line of one sentence that gives one instruction ("Answer:", "Cite your sources.") is a reminder,
+    not a block; so is one short line of a few after the question, when nothing of the request follows it
     ("Write only SQL. Include the ids.")."""
     lines = {line for line, _ in pieces}
     text = " ".join(piece.strip() for _, piece in pieces)
@@ -332,7 +333,18 @@ def _is_reminder(prompt: Prompt, pieces: list[tuple[int, str]], ctx: RuleContext
         return False
     # Sentences with words: a stop after a slot's closing quote ('"{query}". Use...') ends none.
     sentences = sum(1 for sentence in _SENTENCE_END.split(_MARKUP.sub(" ", text)) if re.search(r"\w", sentence))
-    return sentences <= 1 or min(lines) > _closing_line(prompt)
+    return sentences <= 1 and _instructions_in(text, ctx) <= 1 or min(lines) > _closing_line(prompt)
+
+
+# Where one instruction of a sentence may end and the next begin: "Answer directly, do not repeat the question".
+_CLAUSE = re.compile(r"[,;:]|\s(?:and|or|but)\s")
+
+
+def _instructions_in(text: str, ctx: RuleContext) -> int:
+    """How many of a sentence's clauses open with an instruction verb: "Cite your sources." gives one, "Answer
+    directly, do not repeat the question, do not start with ..." several, and is a block, not a reminder."""
+    opener = _opener(tuple(ctx.words("instruction-verbs")), tuple(ctx.words("instruction-adverbs")), tuple(ctx.words("instruction-conditions")))
+    return sum(1 for clause in _CLAUSE.split(_MARKUP.sub(" ", text).lower()) if opener.match(clause.strip()))
 
 
 # Words before the data that say something a tail could remind of (more than a label's).

@@ -610,7 +610,7 @@ def test_a_slot_alone_under_a_label_of_its_own_is_the_requests_input(label, name
 
 
 @pytest.mark.parametrize(
-    "name", ["format_instructions", "criteria", "json_schema", "persona_block", "tools", "tool_list", "tool_description", "template_example", "response_type", "self.settings.get('policy')", "config['rules']"]
+    "name", ["format_instructions", "criteria", "json_schema", "persona_block", "tools", "tool_list", "tool_description", "template_example", "response_type", "action_space", "self.settings.get('policy')", "config['rules']"]
 )
 @pytest.mark.parametrize("label", ["Output format:", "Answer the questions as best you can, in English. You have access to the following tools:"])
 def test_a_slot_named_for_the_setup_is_no_input(name, label):
@@ -693,3 +693,26 @@ def test_records_a_template_writes_out_are_static_where_a_slot_brings_the_contex
     # The twin: instructions after the slot are after the context, and fire there.
     twin = text.replace("Question: {question}\n", f"{BLOCK}\n\nQuestion: {{question}}\n")
     assert _found(twin) == [(_line_of(twin, "{context}"), 1, "PL305")]
+
+
+# One sentence after the data that gives several instructions, clause after clause, generated from a few commands.
+COMMANDS = ["answer directly", "do not repeat the question", "do not start with a preamble such as 'the answer is'",
+            "do not add a note about being an AI", "never mention the context or where the answer came from"]
+
+
+@pytest.mark.parametrize("count", [2, 5])
+@pytest.mark.parametrize("slot", ["{context}", "{{ context }}"])
+@pytest.mark.parametrize("gap", [" ", "\n"])
+def test_a_sentence_of_several_instructions_after_the_context_is_a_block(count, slot, gap):
+    sentence = ", ".join(COMMANDS[:count]).capitalize() + "."
+    text = f"You are a trusted assistant. Answer only from the information given.\nHere is some context: {slot}.{gap}{sentence}\nQuestion: {{question}}\n"
+    config = build({"today": "2026-12-02"}, "test")
+    # Worth moving only when it costs the threshold's tokens: two short commands stay a cheap tail.
+    expected = [(2, 23, "PL305")] if count > 2 else []
+    assert _found(text, path="t.j2" if "{{" in slot else "t.txt", config=config) == expected
+    # The twin: one long instruction of one clause is a reminder, however long.
+    one = "Answer in plain words that a customer with no technical background would follow, in the language of the question and without jargon."
+    assert _found(text.replace(sentence, one), path="t.j2" if "{{" in slot else "t.txt", config=config) == []
+    # Before the context, the same sentence is in the cached prefix.
+    moved = text.replace(f"Here is some context: {slot}.{gap}{sentence}", f"{sentence}\nHere is some context: {slot}.")
+    assert _found(moved, path="t.j2" if "{{" in slot else "t.txt", config=config) == []
