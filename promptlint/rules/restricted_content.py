@@ -110,9 +110,10 @@ def _words(words: tuple[str, ...]) -> re.Pattern[str]:
 @cache
 def _forbidding(forbidding: tuple[str, ...], negations: tuple[str, ...], acts: tuple[str, ...]) -> re.Pattern[str]:
     """A word that forbids by itself ("ignore", "omit"), or a negation with an act of using after it, at most
-    two words apart ("never quote", "do not directly use")."""
+    two words apart ("never quote", "do not directly use"); not a negation that opens a relative clause ("answers
+    that don't use the internal sources"): that describes something else, and forbids no use."""
     return re.compile(
-        r"(?<![\w-])(?:(?:" + alternation(forbidding) + r")|(?:" + alternation(negations) + r")\s+(?:\w+\s+){0,2}?(?:" + alternation(acts) + r"))(?![\w-])"
+        r"(?<![\w-])(?:(?:" + alternation(forbidding) + r")|(?<!\bthat\s)(?<!\bwhich\s)(?<!\bwho\s)(?:" + alternation(negations) + r")\s+(?:\w+\s+){0,2}?(?:" + alternation(acts) + r"))(?![\w-])"
     )
 
 

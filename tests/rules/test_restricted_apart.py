@@ -56,6 +56,11 @@ def test_a_sentence_that_says_it_all_is_the_one_finding():
         ("If a document is marked confidential, ignore it.", True),
         ("Do not store retrieved source content or sensitive inferences in memory.", False),
         ("Never log sensitive data from the search results.", False),
+        # A negation in a relative clause describes the answers; the sentence asks that the sources be used.
+        ("Do not generate answers that don't use the public or internal sources below.", False),
+        ("Never give replies which do not cite the internal documents provided.", False),
+        ("Do not write answers that never use the confidential sources.", False),
+        ("Do not generate answers, and don't use the internal sources below.", True),
     ],
 )
 def test_a_negation_forbids_the_class_only_with_an_act_of_using_it(sentence, found):
