@@ -9,8 +9,8 @@ ordinal, and is never flagged; nor is a chunk's id that heads its source in brac
 (`[{{ chunk.id }}]`, `[S${chunk.rank}]`, a letter or two before the number as the key is cited: "[S1]"),
 or a number that is all a source shows beside its text (`<source>{{ r.rank }}</source>`), when the
 instructions ask the model to cite: that is what it cites. A source's template read alone, with no
-instructions beside it (a function that renders the sources), leaves its bracketed key to the prompt
-that holds it, and it is not reported.
+instructions beside it (a function that renders the sources), leaves such a key to the prompt that holds it, and it is not reported: bracketed, or all the source shows
+under a name of its own (`<source>{rank}</source>`, not `[chunk_id={id}]`, which writes it as the chunk's number).
 
 A header that numbers each source under a word meaning a chunk, with numbers no renderer
 counts (`[Chunk 30]`, `[Chunk 20]`, `[Chunk 32]`, not 1, 2, 3 in order), shows each chunk's
@@ -54,6 +54,7 @@ from __future__ import annotations
 import re
 
 from ..meaning import vocabulary
+from ..meaning.vocabulary import normalise_label
 from ..meaning.lexicon import split
 from ..model.prompt import PartKind, Prompt, Source, Span
 from ._context import RuleContext
@@ -90,6 +91,21 @@ def _sole_identifier(prompt: Prompt, source, field) -> bool:
         return False
     own = (field.value_span, source.content)
     return not any(not any(s.contains(Span(m.start(), m.end())) for s in own) for m in _SLOT.finditer(prompt.text, source.span.start, source.span.end))
+
+
+# The words a template writes before a value: "CHUNK {chunk.id}" gives "CHUNK", "<source>\n{rank}" gives "source".
+_WORDS_BEFORE = re.compile(r"([^\W\d][\w -]{0,40}?)[\s\W]*$")
+
+
+def _written_before(prompt: Prompt, field) -> str:
+    """What the file writes just before a field's value, on its line or, with nothing there, the line above:
+    the name it shows the value under (`CHUNK`, `chunk_id=`, `<source>`)."""
+    start = prompt.text.rfind("\n", 0, field.value_span.start) + 1
+    before = prompt.text[start : field.value_span.start]
+    if not re.search(r"[^\W\d]", before) and start:
+        before = prompt.text[prompt.text.rfind("\n", 0, start - 1) + 1 : start]
+    words = _WORDS_BEFORE.search(_SLOT.sub(" ", before))
+    return normalise_label(words[1]) if words else ""
 
 
 def _asks_to_cite(prompt: Prompt, ctx: RuleContext) -> bool:
@@ -157,8 +173,10 @@ def check(prompt: Prompt, ctx: RuleContext):
                 # "[{{ chunk.id }}]" heading a source, or the one thing that tells it from the others
                 # (`<source>{rank}</source>` beside the text alone), is what the model cites, when it is asked to cite.
                 citing = _asks_to_cite(prompt, ctx) if citing is None else citing
-                # A key heading a source's template read alone (no instructions beside it) is left to the prompt that holds it.
-                is_ordinal = not (citing or keyed and not any(p.kind is PartKind.INSTRUCTIONS for p in prompt.parts))
+                # A key of a source's template read alone (no instructions beside it) is left to the prompt that holds
+                # it, unless the template writes it as a chunk's number (`[chunk_id={id}]`, not `<source>{rank}</source>`).
+                alone = not any(p.kind is PartKind.INSTRUCTIONS for p in prompt.parts)
+                is_ordinal = not (citing or alone and (keyed or not ctx.lexicon.means(_written_before(prompt, field), "ordinal")))
             if not (is_ordinal and field.value):
                 continue  # most fields are no ordinal: their reading is not needed
             reading = read(prompt, source, field, "ordinal", ctx.lexicon)

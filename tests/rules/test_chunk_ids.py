@@ -63,3 +63,17 @@ def test_a_rank_heading_a_source_is_the_key_the_model_cites(key):
 def test_a_sources_template_read_alone_leaves_its_key_to_the_prompt_that_holds_it():
     source = 'export const render = (chunks) => chunks.map((chunk) => `[S${chunk.rank}]\\nTitle: ${chunk.title}\\n${chunk.content}`).join("\\n\\n");\n'
     assert lint_text(source, path="render.ts", config=CONFIG) == []
+
+
+@pytest.mark.parametrize("language", ["py", "ts"])
+def test_a_number_all_a_source_shows_read_alone_is_left_to_the_prompt_that_holds_it(language):
+    """`<source>{rank}</source>` beside the text alone is what the prompt holding it may ask the model to cite;
+    read alone, with no instructions beside it, it is not reported. Written as the chunk's number, it is."""
+    sources = {
+        "py": 'def render(results):\n    out = ""\n    for r in results:\n        out += f"<result>\\n<content>{{r[\'content\']}}</content>\\n{field}\\n</result>"\n    return out\n',
+        "ts": "export const render = (results) => results.map((r) => `<result>\\n<content>${{r.content}}</content>\\n{field}\\n</result>`).join(\"\\n\");\n",
+    }[language]
+    slot = "{r['rank']}" if language == "py" else "${r.rank}"
+    path = f"render.{language}"
+    assert lint_text(sources.format(field=f"<source>{slot}</source>"), path=path, config=CONFIG) == []
+    assert [f.code for f in lint_text(sources.format(field=f"<chunk_id>{slot}</chunk_id>"), path=path, config=CONFIG)] == ["PL203"]
