@@ -22,7 +22,7 @@ CONCEPTS = {
     "date": [
         "date", "published_at", "publishedAt", "crawled_on", "as_of", "dateModified", "date_published", "last_updated",
         "updatedAt", "created", "Modified On", "indexed_at", "timestamp", "doc.metadata['published']", "lastEditedTime",
-        "valid_at", "invalidAt", "expired_at", "edge.valid_at", "expire_time",
+        "valid_at", "invalidAt", "expired_at", "edge.valid_at", "expire_time", "mtime", "doc.mtime", "file_ctime",
     ],
     "system": ["source_system", "connector", "origin_app", "source", "sourceType", "data_source", "integration", "platform"],
     "ordinal": ["chunk_no", "chunkIndex", "chunk_id", "chunk number", "ordinal", "part", "node_id", "split_idx", "passage_id", "rank"],
