@@ -390,7 +390,7 @@ def test_a_document_title_alone_is_the_title_not_derived_text():
     assert segment_text(text).sources[1].title == "Returns Policy"
 
 
-@pytest.mark.parametrize("slot", ["{new_question}", "{standalone_question}", "{{ condensed_question }}", "{rephrased_query}"])
+@pytest.mark.parametrize("slot", ["{new_question}", "{standalone_question}", "{{ condensed_question }}", "{rephrased_query}", "{resolved_query}"])
 def test_a_question_label_filled_by_a_rewritten_question_is_the_rewritten_question(slot):
     text = f"Answer from the context.\n\n{{context}}\n\nQuestion: {slot}\nAnswer:\n"
     prompt = segment_text(text)
