@@ -9,7 +9,9 @@ context may include confidential or personal data that it must never disclose:
 either means such content is being sent. Such a sentence names what is given (a
 document, the context), a class of restricted content and forbids using it ("If a document
 is marked confidential, ignore it", "Never quote confidential documents"); "do not use your internal knowledge" names no
-restricted content, and "Do not store retrieved content or sensitive inferences in memory" forbids no use of it. Written apart, a sentence that says what is given may hold such
+restricted content, "Do not store retrieved content or sensitive inferences in memory" forbids no use of it, and
+"Do not generate answers that don't use the internal sources" asks that they be used (the negation in a clause
+that describes the answers forbids nothing). Written apart, a sentence that says what is given may hold such
 content ("Some of these documents may contain PII.") and another that forbids it
 ("Never reveal sensitive details.") are one finding, at the first. Markers and words are in `rules/restricted-content.yaml`.
 
