@@ -41,12 +41,33 @@ def rewritten_bindings(module: ast.Module, lexicon: Lexicon) -> dict[int, tuple[
             bound.setdefault(owner, set()).add(slot)
     for owner, slot in _answered_from_state(module, owners, vocab, (rewriting, verbs), frozenset(lexicon.words("segment", "answer-keys"))):
         bound.setdefault(owner, set()).add(slot)
-    return {line: tuple((slot, "rewritten") for slot in sorted(bound[owner])) for owner, (_, lines) in owners.items() if owner in bound for line in lines}
+    found = {line: tuple((slot, "rewritten") for slot in sorted(bound[owner])) for owner, (_, lines) in owners.items() if owner in bound for line in lines}
+    for line, slot in _printed_rewrites(module, vocab, rewriting, verbs):
+        found[line] = tuple(sorted({*found.get(line, ()), (slot, "rewritten")}))
+    return found
+
+
+def _printed_rewrites(module: ast.Module, vocab, rewriting: set[str], verbs: frozenset[str]) -> list[tuple[int, str]]:
+    """The f-strings that print, in a question's slot, a local their function fills with the question rewritten
+    (`user_query = state.get("resolved_query") or state.get("user_query")`, then `f"USER QUERY:\\n{user_query}"`):
+    by the line each starts on, the slot."""
+    found = []
+    for function in (f for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))):
+        filled = [n for n in ast.walk(function) if _named_assignment(n)]
+        locals_ = {n.targets[0].id for n in filled if n.targets[0].id in rewriting or _is_rewrite(n.value, vocab, set(), verbs)}
+        if not locals_:
+            continue
+        for text in (n for n in ast.walk(function) if isinstance(n, ast.JoinedStr)):
+            printed = {v.value.id for v in text.values if isinstance(v, ast.FormattedValue) and isinstance(v.value, ast.Name)}
+            found += [(text.lineno, name) for name in sorted(printed & locals_)]
+    return found
 
 
 def _is_rewrite(value: ast.AST, vocab, rewriting: set[str], verbs: frozenset[str] = frozenset()) -> bool:
     """A value named for the question rewritten (`standalone_question`, `enhanced["condensed_query"]`), a
-    local a rewriting call fills, or (given the ``verbs`` that name one) such a call itself."""
+    local a rewriting call fills, or (given the ``verbs`` that name one) such a call itself. Of values tried in turn
+    (`state.get("standalone_question") or question`), the one tried first: the others stand in when it is missing."""
+    value = _preferred(value)
     name = _name(value)
     called = bool(verbs) and _rewriting_call(value, vocab, verbs)
     return called or bool(name and slot_kind(name, vocab) == "rewritten") or isinstance(value, ast.Name) and value.id in rewriting
@@ -262,8 +283,22 @@ def _filled(call: ast.Call, owners: dict[str, tuple[list[str], set[int]]]) -> tu
     return owner, filled
 
 
+def _preferred(value: ast.AST) -> ast.AST:
+    """Of values tried in turn (`a or b`), the first; an awaited value as what is awaited."""
+    while True:
+        if isinstance(value, ast.Await):
+            value = value.value
+        elif isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
+            value = value.values[0]
+        else:
+            return value
+
+
 def _name(value: ast.AST) -> str | None:
-    """The name a value is known by: a variable's, an attribute's, or a key's (`enhanced["standalone_query"]`)."""
+    """The name a value is known by: a variable's, an attribute's, or a key's (`enhanced["standalone_query"]`,
+    `state.get("standalone_query")`)."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "get" and value.args:
+        value = ast.Subscript(value=value.func.value, slice=value.args[0])
     if isinstance(value, ast.Name):
         return value.id
     if isinstance(value, ast.Attribute):

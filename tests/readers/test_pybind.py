@@ -21,8 +21,10 @@ FILLED = {
     "function by position": f"def build_prompt(context, question):\n    return f{TEMPLATE}\n\n\ndef answer(llm, docs, VALUE_ROOT):\n    return llm.invoke(build_prompt(docs, VALUE))\n",
     "function by keyword": f"def build_prompt(context, question):\n    return f{TEMPLATE}\n\n\ndef answer(llm, docs, VALUE_ROOT):\n    return llm.invoke(build_prompt(context=docs, question=VALUE))\n",
 }
-REWRITTEN = ["standalone_question", "rewritten_query", "condensed_question", "enhanced['standalone_query']", "state.rephrased_question"]
-ORIGINAL = ["question", "user_question", "query", "state.original_question"]
+REWRITTEN = ["standalone_question", "rewritten_query", "condensed_question", "enhanced['standalone_query']", "state.rephrased_question",
+             "state.get('resolved_query') or question"]
+# The value tried first is what fills the slot: a rewrite tried second stands in only when the question is missing.
+ORIGINAL = ["question", "user_question", "query", "state.original_question", "state.question or state.get('standalone_question')"]
 
 
 def _module(form: str, value: str) -> str:
@@ -205,3 +207,15 @@ def test_a_javascript_chain_answers_with_its_standalone_rewrite(made, chain, suf
     # The twin: a chain that answers the question as asked fills the slot with it.
     twin = text.replace("ConversationalRetrievalQAChain", "RetrievalQAChain").replace("ChatVectorDBQAChain", "VectorDBQAChain")
     assert [f.code for f in lint_text(twin, path="chain" + suffix, config=CONFIG)] == []
+
+
+# An f-string that prints a local its function fills with the question rewritten (blind60a DruidX:
+# `user_query = state.get("resolved_query") or state.get("user_query")`, then `f"USER QUERY:\n{user_query}"`).
+@pytest.mark.parametrize("value", ["state.get('resolved_query') or state.get('question')", "state['standalone_question']", "await condense_question(q, history)"])
+@pytest.mark.parametrize("name", ["question", "q", "user_query"])
+def test_an_f_string_printing_a_local_filled_with_a_rewrite_prints_the_rewritten_question(value, name):
+    text = (f"async def answer(state, docs, q, history):\n    {name} = {value}\n    context = '\\n\\n'.join(d.page_content for d in docs)\n"
+            f"    prompt = f\"Answer only from the context.\\n\\nContext:\\n{{context}}\\n\\nQuestion: {{{name}}}\\nAnswer:\"\n    return await llm.ainvoke(prompt)\n")
+    assert _found(text) == [(4, "PL304")]
+    # The twin: the local holds the question as asked.
+    assert _found(text.replace(value, "state.get('question') or q")) == []
