@@ -48,18 +48,16 @@ def rewritten_bindings(module: ast.Module, lexicon: Lexicon) -> dict[int, tuple[
 
 
 def _printed_rewrites(module: ast.Module, vocab, rewriting: set[str], verbs: frozenset[str]) -> list[tuple[int, str]]:
-    """The f-strings that print, in a question's slot, a local their function fills with the question rewritten
-    (`user_query = state.get("resolved_query") or state.get("user_query")`, then `f"USER QUERY:\\n{user_query}"`):
-    by the line each starts on, the slot."""
+    """The locals a function fills with the question rewritten (`user_query = state.get("resolved_query") or
+    state.get("user_query")`) and its f-strings print (`f"USER QUERY:\\n{user_query}"`), each with every line of the
+    function: a text it assembles of them (`HumanMessage(content="\\n".join(parts))`) starts where it is sent."""
     found = []
     for function in (f for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))):
         filled = [n for n in ast.walk(function) if _named_assignment(n)]
         locals_ = {n.targets[0].id for n in filled if n.targets[0].id in rewriting or _is_rewrite(n.value, vocab, set(), verbs)}
-        if not locals_:
-            continue
-        for text in (n for n in ast.walk(function) if isinstance(n, ast.JoinedStr)):
-            printed = {v.value.id for v in text.values if isinstance(v, ast.FormattedValue) and isinstance(v.value, ast.Name)}
-            found += [(text.lineno, name) for name in sorted(printed & locals_)]
+        printed = {v.value.id for text in ast.walk(function) if isinstance(text, ast.JoinedStr)
+                   for v in text.values if isinstance(v, ast.FormattedValue) and isinstance(v.value, ast.Name)}
+        found += [(line, name) for name in sorted(printed & locals_) for line in range(function.lineno, (function.end_lineno or function.lineno) + 1)]
     return found
 
 

@@ -496,12 +496,31 @@ def returned_prompt_texts(module: ast.Module, raw: str, lexicon: Lexicon) -> lis
 
 def _sent_by_name(function: ast.FunctionDef | ast.AsyncFunctionDef, lexicon: Lexicon):
     """The string a local of the function holds when a chat message of the function sends that local
-    (`user = f"QUESTION: {query} ..."`, then `{"role": "user", "content": user}`), whatever it is called."""
-    for message in (n for n in own_nodes(function) if isinstance(n, ast.Dict)):
-        keys = {key.value: value for key, value in zip(message.keys, message.values) if isinstance(key, ast.Constant)}
-        content = keys.get("content")
-        if "role" in keys and isinstance(content, ast.Name) and not _tool_output(keys["role"], lexicon):
+    (`user = f"QUESTION: {query} ..."`, then `{"role": "user", "content": user}`), whatever it is called; and
+    the lines a message sends joined, as the function fills them (`parts.append(f"USER QUERY:\\n{q}")`, ...,
+    then `HumanMessage(content="\\n".join(parts))`), read as the one text they make (see pyassembly)."""
+    for content in _message_contents(function, lexicon):
+        if isinstance(content, ast.Name):
             yield from _strings(returned_text(function, content), False)
+        elif joined(content) is not None and (text := assembled(function, content)) is not None:
+            yield from _strings(text, False)
+
+
+# The chat message classes of the frameworks, which take the message's text as `content` or first.
+_MESSAGE_CLASSES = frozenset({"SystemMessage", "HumanMessage", "AIMessage", "ChatMessage"})
+
+
+def _message_contents(function: ast.FunctionDef | ast.AsyncFunctionDef, lexicon: Lexicon):
+    """What the function's chat messages send, but a tool's: `{"role": ..., "content": X}`, `HumanMessage(content=X)`."""
+    for node in own_nodes(function):
+        if isinstance(node, ast.Dict):
+            keys = {key.value: value for key, value in zip(node.keys, node.values) if isinstance(key, ast.Constant)}
+            if "role" in keys and "content" in keys and not _tool_output(keys["role"], lexicon):
+                yield keys["content"]
+        elif isinstance(node, ast.Call) and called_name(node) in _MESSAGE_CLASSES:
+            given = next((k.value for k in node.keywords if k.arg == "content"), node.args[0] if node.args else None)
+            if given is not None:
+                yield given
 
 
 def _tool_output(role: ast.AST, lexicon: Lexicon) -> bool:

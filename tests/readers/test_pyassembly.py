@@ -312,3 +312,25 @@ def test_what_a_loop_adds_per_item_is_read_by_its_name_else_as_the_context(itera
     code = _grown("+=", PIECES[0], iterated=iterated)
     [prompt] = [p for p in _segmented(code) if p.text.startswith("You answer from the search results below.")]
     assert [part.kind for part in prompt.parts if prompt.text[part.span.start : part.span.end] == "{" + iterated + "}"] == [kind]
+
+
+# The lines a chat message sends joined, in a function named for nothing (blind60a DruidX: `context_parts.append(...)`,
+# then `HumanMessage(content="\n".join(context_parts))`): the message's text, read as the prompt it is.
+SENT = {
+    "message class": '    return llm.invoke([HumanMessage(content="\\n".join(parts))])\n',
+    "message class, by position": '    return llm.invoke([HumanMessage("\\n".join(parts))])\n',
+    "message dict": '    return client.chat.completions.create(model=m, messages=[{"role": "user", "content": "\\n\\n".join(parts)}])\n',
+}
+PARTS = ('def answer(state, docs):\n    parts = []\n    parts.append(f"USER QUERY:\\n{state.question}")\n'
+         '    if docs:\n        parts.append(f"KNOWLEDGE BASE CONTEXT:\\n{chr(10).join(d.page_content for d in docs)}")\n'
+         '    parts.append("Answer the user query from the knowledge base context only. Cite each claim with the document it came '
+         'from. If the context does not hold the answer, say so plainly and do not guess. Keep the answer under two hundred words.")\n')
+
+
+@pytest.mark.parametrize("sent", SENT)
+def test_the_lines_a_message_sends_joined_are_its_prompt(sent):
+    templates = templates_in(PARTS + SENT[sent])
+    assert [t.text.split("\n")[:2] for t in templates if "USER QUERY" in t.text] == [["USER QUERY:", "{state.question}"]]
+    assert [(f.code, f.line) for f in lint_text(PARTS + SENT[sent], path="answer.py")] == [("PL305", 7)]
+    # The twin: the lines joined and printed go to a person, and no prompt is read.
+    assert [t for t in templates_in(PARTS + '    print("\\n".join(parts))\n') if "USER QUERY" in t.text] == []
