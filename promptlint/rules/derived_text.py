@@ -46,8 +46,11 @@ Safe: the derived line or element is removed; the chunk text is untouched. Safe 
 when a renderer wrote it: a template's field, or in assembled text the same label on two
 or more of the sources written the same way and no other such label beside it. A
 `Summary:` on one source only may be the document's own, and its fix is unsafe. A generated title
-(`document_title`) may be the document's real title, and a search snippet is the page's own words, which a
-page text cut to a limit may not hold: their fixes are always unsafe.
+(`document_title`) may be the document's real title, a search snippet is the page's own words, which a
+page text cut to a limit may not hold, and a summary of the whole document or of a section around or next to the
+chunk (`Document summary:`, `prev_section_summary`), or a blurb that situates a chunk in its document (contextual
+retrieval's `contextualized_content`), is drawn from beyond the chunk and may hold a fact it does not: their fixes
+are always unsafe.
 """
 
 from __future__ import annotations
@@ -115,10 +118,12 @@ def _graph_beside_text(prompt: Prompt, ctx: RuleContext) -> Iterator:
 
 
 def _applicability(reading: Reading, ctx: RuleContext) -> Applicability:
-    """A title under a derived-sounding label may be the document's own title, and a snippet is the page's own
-    words, which the text beside it may not hold whole (a page cut to a limit): facts no fix may take unasked,
-    so removing either is unsafe, however the renderer wrote it."""
-    if ctx.lexicon.means(reading.field.label.split()[-1], "title") or reading.field.label in ctx.labels("extract-labels"):
+    """A title under a derived-sounding label may be the document's own title, a snippet is the page's own
+    words, which the text beside it may not hold whole (a page cut to a limit), and a summary of the document or
+    of another section, or a blurb that situates the chunk in its document, is drawn from beyond the chunk: facts
+    no fix may take unasked, so removing any is unsafe, however the renderer wrote it."""
+    kept = ctx.labels("extract-labels") | ctx.labels("beyond-the-chunk")
+    if ctx.lexicon.means(reading.field.label.split()[-1], "title") or reading.field.label in kept:
         return min(reading.applicability, Applicability.UNSAFE)
     return reading.applicability
 

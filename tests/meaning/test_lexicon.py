@@ -26,7 +26,7 @@ CONCEPTS = {
     ],
     "system": ["source_system", "connector", "origin_app", "source", "sourceType", "data_source", "integration", "platform"],
     "ordinal": ["chunk_no", "chunkIndex", "chunk_id", "chunk number", "ordinal", "part", "node_id", "split_idx", "passage_id", "rank"],
-    "derived": ["summary", "Key facts", "TL;DR", "highlights", "keywords", "why_this_was_retrieved"],
+    "derived": ["summary", "Key facts", "TL;DR", "highlights", "keywords", "why_this_was_retrieved", "contextualized_content", "situated_context"],
     "title": ["title", "doc_title", "pageTitle", "file_name"],
     "url": ["url", "source_url", "href", "permalink", "link"],
     "author": ["author", "authors", "doc_owner"],

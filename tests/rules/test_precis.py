@@ -96,3 +96,15 @@ def test_a_snippet_is_the_pages_own_words_and_its_removal_is_unsafe():
     assert fix_text(text, path="prompt.txt", config=CONFIG) == text
     unsafe = fix_text(text, path="prompt.txt", config=CONFIG, unsafe=True)
     assert unsafe == text.replace("Snippet: How to claim a refund.\n", "").replace("Snippet: How long shipping takes.\n", "")
+
+
+# Contextual retrieval: the blurb a model wrote at ingest to situate a chunk in its document, sent beside the chunk.
+@pytest.mark.parametrize("line", ["{{ c.contextualized_content }}", "Context: {{ c.contextualized_content }}", "{{ c.situated_context }}"])
+def test_a_chunks_contextualizing_blurb_beside_its_text_is_derived_text(line):
+    text = f"Answer from the sources.\n\n{{% for c in chunks %}}\n[{{{{ loop.index }}}}] {{{{ c.title }}}}\n{line}\n{{{{ c.text }}}}\n{{% endfor %}}\n\nQuestion: {{{{ question }}}}\n"
+    found = lint_text(text, path="answer.j2")
+    assert [(f.code, f.line) for f in found] == [("PL104", 5)]
+    # Drawn from the rest of the document, the blurb may hold a fact the chunk does not: only the unsafe fix removes it,
+    # its line and no more.
+    assert fix_text(text, path="answer.j2") == text
+    assert fix_text(text, path="answer.j2", unsafe=True) == text.replace(f"{line}\n", "")
