@@ -85,7 +85,7 @@ def check(prompt: Prompt, ctx: RuleContext):
             field.span,
             f"{source_label(source)} carries derived text ('{label_written(prompt, field)}') beside its content; "
             "the shorter, lossy copy competes with the source",
-            fix=remove_field(prompt, field, f"Remove the {field.label}", _applicability(reading, ctx)),
+            fix=remove_field(prompt, field, f"Remove the {field.label}", _applicability(prompt, reading, ctx)),
             tokens_text=field.elsewhere,
         )
 
@@ -117,13 +117,14 @@ def _graph_beside_text(prompt: Prompt, ctx: RuleContext) -> Iterator:
     )
 
 
-def _applicability(reading: Reading, ctx: RuleContext) -> Applicability:
+def _applicability(prompt: Prompt, reading: Reading, ctx: RuleContext) -> Applicability:
     """A title under a derived-sounding label may be the document's own title, a snippet is the page's own
     words, which the text beside it may not hold whole (a page cut to a limit), and a summary of the document or
     of another section, or a blurb that situates the chunk in its document, is drawn from beyond the chunk: facts
     no fix may take unasked, so removing any is unsafe, however the renderer wrote it."""
     kept = ctx.labels("extract-labels") | ctx.labels("beyond-the-chunk")
-    if ctx.lexicon.means(reading.field.label.split()[-1], "title") or reading.field.label in kept:
+    labels = {reading.field.label, normalise_label(label_written(prompt, reading.field).strip("*_#: "))}
+    if ctx.lexicon.means(reading.field.label.split()[-1], "title") or labels & kept:
         return min(reading.applicability, Applicability.UNSAFE)
     return reading.applicability
 

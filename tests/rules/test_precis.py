@@ -98,9 +98,11 @@ def test_a_snippet_is_the_pages_own_words_and_its_removal_is_unsafe():
     assert unsafe == text.replace("Snippet: How to claim a refund.\n", "").replace("Snippet: How long shipping takes.\n", "")
 
 
-# Contextual retrieval: the blurb a model wrote at ingest to situate a chunk in its document, sent beside the chunk.
-@pytest.mark.parametrize("line", ["{{ c.contextualized_content }}", "Context: {{ c.contextualized_content }}", "{{ c.situated_context }}"])
-def test_a_chunks_contextualizing_blurb_beside_its_text_is_derived_text(line):
+# Derived text drawn from beyond the chunk: the blurb contextual retrieval writes at ingest to situate a chunk in its
+# document, a summary of the whole document or of the section before it.
+@pytest.mark.parametrize("line", ["{{ c.contextualized_content }}", "Context: {{ c.contextualized_content }}", "{{ c.situated_context }}",
+                                  "Document summary: {{ c.doc_summary }}", "{{ c.prev_section_summary }}"])
+def test_derived_text_from_beyond_the_chunk_has_only_an_unsafe_fix(line):
     text = f"Answer from the sources.\n\n{{% for c in chunks %}}\n[{{{{ loop.index }}}}] {{{{ c.title }}}}\n{line}\n{{{{ c.text }}}}\n{{% endfor %}}\n\nQuestion: {{{{ question }}}}\n"
     found = lint_text(text, path="answer.j2")
     assert [(f.code, f.line) for f in found] == [("PL104", 5)]
