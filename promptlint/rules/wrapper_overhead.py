@@ -38,6 +38,9 @@ metadata competes with the content for the model's attention and for the budget.
 [1] Returns and Credits Policy — Returns > Damaged goods
 ```
 
+One finding covers every such source of a prompt, at the first: one renderer wraps them all. It says how
+many there are and which costs the most.
+
 ## Fix safety
 No fix of its own: the other metadata rules remove the fields that cost the most.
 
@@ -154,17 +157,22 @@ def check(prompt: Prompt, ctx: RuleContext):
     # sources read as a renderer's units.
     over = [(s, w, header) for s, w in over if w != (header := _canonical_header(prompt, s, ctx))]
     read = {id(s) for s in _read_as_sources(prompt, ctx.lexicon)} if over else set()
+    heavy = []  # (source, its wrapper's cost, its canonical header's), for each source worth reporting
     for source, wrapper, header in ((s, w, h) for s, w, h in over if id(s) in read):
         if (cost := tokens.count(wrapper)) <= budget:
             continue
         canonical = tokens.count(header)
         # Fewer tokens saved than one metadata field costs (3 to 9 in the chapter's table) is not worth a finding.
         if cost - max(budget, canonical) >= ctx.options["min-saving"]:
-            finding = ctx.finding(
-                prompt,
-                source.header,
-                f"{source_label(source)} has a {cost}-token wrapper, over the budget of {budget}; "
-                f"the canonical header would take {canonical}",
-                tokens_text="",
-            )
-            yield dataclasses.replace(finding, tokens=cost - max(budget, canonical))
+            heavy.append((source, cost, canonical))
+    if not heavy:
+        return
+    # One renderer wraps every source: one finding for them all, at the first, that says how many and the worst.
+    source, cost, canonical = max(heavy, key=lambda h: h[1])
+    if len(heavy) == 1:
+        message = f"{source_label(source)} has a {cost}-token wrapper, over the budget of {budget}; the canonical header would take {canonical}"
+    else:
+        message = (f"{len(heavy)} of {len(prompt.sources)} sources have a wrapper over the budget of {budget} tokens, up to {cost} "
+                   f"({source_label(source)}); its canonical header would take {canonical}")
+    finding = ctx.finding(prompt, heavy[0][0].header, message, tokens_text="")
+    yield dataclasses.replace(finding, tokens=sum(c - max(budget, h) for _, c, h in heavy))

@@ -51,7 +51,7 @@ PAYLOADS = {
             f"Category: policies, returns, refunds, exchanges\nTags: returns, refunds, exchanges, policy, customer\n{text}"
             for n, text in ((1, "Items may be returned within 30 days of delivery."), (2, "Refunds are issued to the original payment method."))
         ),
-        [("PL402", "Document 1:"), ("PL402", "Document 2:")],
+        [("PL402", "Document 1:")],
     ),
 }
 
