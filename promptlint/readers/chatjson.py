@@ -487,7 +487,10 @@ def _chat_texts(record: _Node, index: int, positions: _Positions, log: bool = Fa
     request = log or record.kind == "object" and (record.get("model") is not None or record.get("messages") is not None)
 
     def shaped(key: str, kind: str) -> _Node | None:
-        return record.get(key) if request else record.get(key, kind)
+        # A key set to null says the record has no such thing (`"prompt": null` on a line of results whose run
+        # failed), not that it is broken.
+        value = record.get(key)
+        return (value if value is None or value.kind != "null" else None) if request else record.get(key, kind)
 
     messages = shaped("messages", "array")
     if messages is not None:

@@ -14,7 +14,7 @@ from promptlint.readers.chatjson import (
     replace_texts,
 )
 from promptlint.engine.config import build
-from promptlint.engine.lint import fix_text
+from promptlint.engine.lint import fix_text, lint_text
 
 PRETTY = """{
   "model": "gpt-4o",
@@ -301,6 +301,15 @@ def test_jsonl_broken_line_among_good_ones():
 
     [five] = results[4]
     assert (five.record, five.role, five.text, five.line, five.column) == (4, "system", "five", 7, 32)
+
+
+def test_a_jsonl_record_whose_prompt_is_null_has_no_prompt_and_is_no_error():
+    """A results log writes `"prompt": null` where a run made none (blind61c, NoMIRACL): that record has no prompt; it
+    is not a broken request. A prompt of another type still is."""
+    raw = '{"query_id": "1", "prompt": null}\n{"query_id": "2", "prompt": "Answer from the context."}\n{"query_id": "3", "prompt": 42}\n'
+    findings = [(f.code, f.line, f.message) for f in lint_text(raw, path="results.jsonl") if f.code == "PL900"]
+    assert findings == [("PL900", 3, 'valid JSONL but not a chat record: "prompt" must be a string, or a list of one string')]
+    assert [t.text for t in parse_chat_jsonl(raw)[1]] == ["Answer from the context."]
 
 
 def test_jsonl_string_cannot_run_into_the_next_line():
