@@ -47,6 +47,19 @@ def test_sentence_starting_like_a_header_is_content():
     assert _sources(text) == [("1", "Returns Policy", (), "Source 1 says returns take 30 days.\nDocument 2 describes shipping.")]
 
 
+@pytest.mark.parametrize("aside", ["(9.85 s)", "(born 1977)", "[citation needed]"])
+def test_an_aside_in_prose_after_a_sentence_is_no_header_field(aside):
+    """"[1] Name: A sentence. More prose (9.85 s) ...": a title holds no sentence, so the group is the prose's own aside,
+    not the header's metadata (blind61c, NoMIRACL: sprint times read as scores)."""
+    line = f"[1] Olapade Adeniken: He was the first Nigerian to run the hundred metres in under ten seconds. Olusoji Fasuba {aside} later ran faster."
+    text = f"Answer from the contexts.\n\nCONTEXTS:\n{line}\n\n[2] Onyeka Onwenu: She began singing in 1981 and has released many records since then.\n\nQUESTION: Who ran fastest?\n"
+    assert [(s.key, s.title, s.fields) for s in segment_text(text).sources][0] == ("1", None, [])
+    assert [f.code for f in lint_text(text, path="t.txt") if f.code == "PL102"] == []
+    # The twin: a header that is a title, its group then metadata, and the text under it.
+    twin = text.replace(line, "[1] Olapade Adeniken (score: 0.92)\nHe was the first Nigerian to run the hundred metres in under ten seconds.")
+    assert [f.code for f in lint_text(twin, path="t.txt") if f.code == "PL102"] == ["PL102"]
+
+
 def test_xml_documents():
     text = (
         "<documents>\n<document index=\"1\">\n<source>Returns Policy</source>\n"

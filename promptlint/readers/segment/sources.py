@@ -22,6 +22,8 @@ from .headers import inline_field, named_by_slot, parse_header, split_items
 _ELISIONS = ("...", "\u2026", "[...]")
 # A header "title" this long is the chunk's text on the header line.
 PASSAGE_WORDS = 16
+# Words before a header's first group that, holding a sentence's end, are prose rather than a title.
+_PROSE_WORDS = 8
 # A line holding only a tag that groups metadata ("<document_metadata>") or ends a source ("[END CONTEXT 1]").
 LONE_TAG = re.compile(r"\s*(?:</?[a-z_][\w-]*>|\[end [^\]]*\])\s*$")
 # A slot alone on a line; it may print what names the source ({chunk_heading}, {doc_title}).
@@ -903,8 +905,14 @@ def _is_passage(rest: str) -> bool:
     rest = rest.strip()
     if rest.startswith(("«", '"', "“")):
         return True
-    # A long run of prose with no metadata groups, ending like a sentence.
-    return len(rest.split()) >= PASSAGE_WORDS and not re.search(r"[(\[|\u2014]", rest) and rest.endswith((".", "!", "?", "…"))
+    # A long run of prose ending like a sentence, with no metadata groups, or with its first group after a sentence
+    # already ended ("Olapade Adeniken: He ran it in under ten seconds. Olusoji Fasuba (9.85 s) was faster."):
+    # a title holds no sentence, so a group there is the prose's own aside.
+    if len(rest.split()) < PASSAGE_WORDS or not rest.endswith((".", "!", "?", "…")):
+        return False
+    group = re.search(r"[(\[|\u2014]", rest)
+    before = rest[: group.start()] if group else rest
+    return not group or len(before.split()) >= _PROSE_WORDS and re.search(r"\w[.!?]\s+\w", before) is not None
 
 
 def first_value(fields: list[Field], labels: frozenset[str]) -> str | None:
