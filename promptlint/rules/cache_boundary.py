@@ -22,7 +22,8 @@ Only lines that instruct count, from the end of the sentence the per-request par
 ("{context}, create a summary of each section." frames the context, and cannot move before it).
 Not counted: labels and cues in any language
 ("Helpful Answer:", "Réponse :", "答案："), headings, tags (an element's opening tag whatever it says
-inside, `<USER_RAG - RELEVANT CHUNKS, USE AS FACTS>`, when the element is closed after it), special tokens and
+inside, `<USER_RAG - RELEVANT CHUNKS, USE AS FACTS>`, when the element is closed after it), special tokens (and the role
+Llama 3 names between two), escapes written out as text (`\\n ------- \\n`) and
 template slots, lines that mark where the data starts or ends ("END of search
 results."), a line ending in a colon that introduces the data or slot under it ("Here is
 information about the user that can help you to answer:", then `<user_metadata>`; of "Do not repeat the
@@ -113,10 +114,11 @@ OPTIONS = {"reminder-lines": 1, "reminder-chars": 300, "min-static-tokens": 25}
 _LABEL_ONLY = re.compile(r"\s*[#\[\]\w' ]{0,30}[:\uff1a]?\s*$|\s*[-=*_~]{3,}\s*$")
 _LIST_ITEM = re.compile(r"\s*(?:[-*\u2022]|\d+[.)])\s+\S")
 _SENTENCE_END = re.compile(r"[.!?\u3002]+(?=\s|$)")
-# What carries no words for the model to follow: special tokens, tags, template tags and
-# slots (the data they print, whatever they are named), list markers.
+# What carries no words for the model to follow: special tokens (and a role named between two, Llama 3's
+# `<|start_header_id|>assistant<|end_header_id|>`), tags, template tags and slots (the data they print, whatever
+# they are named), list markers, and escapes written out as text (`\n ------- \n` in a template).
 _MARKUP = re.compile(
-    r"<\|[^|<>]*\|>"
+    r"<\|[^|<>]*\|>(?:\w+<\|[^|<>]*\|>)?|\\[nrt]"
     r"""|</?[a-z_][\w:.-]*(?:\s+[\w:-]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s<>]+))?)*\s*/?>"""
     r"|\{%.*?%\}|\$?\{\{?[^{}\n]*\}\}?|^\s*(?:[-*\u2022]|\d+[.)])\s+",
     re.IGNORECASE,

@@ -716,3 +716,16 @@ def test_a_sentence_of_several_instructions_after_the_context_is_a_block(count, 
     # Before the context, the same sentence is in the cached prefix.
     moved = text.replace(f"Here is some context: {slot}.{gap}{sentence}", f"{sentence}\nHere is some context: {slot}.")
     assert _found(moved, path="t.j2" if "{{" in slot else "t.txt", config=config) == []
+
+
+# After the data, a cue and the special tokens that open the model's turn on one line, and a separator written with
+# escapes as text (blind61c, SambaNova's Llama 3 template): markup, not instructions.
+@pytest.mark.parametrize("separator", ["\\n ------- \\n", "\\n\\n---\\n\\n", "-------"])
+def test_a_cue_with_the_turns_special_tokens_and_an_escaped_separator_are_no_instructions(separator):
+    text = ("<|begin_of_text|><|start_header_id|>system<|end_header_id|> Answer from the context only. Say when it does not hold the answer."
+            " Keep a professional tone.<|eot_id|><|start_header_id|>user<|end_header_id|>\nQuestion: {question}\nContext: {context}\n"
+            f"{separator}\nAnswer: <|eot_id|><|start_header_id|>assistant<|end_header_id|>\n")
+    assert _found(text) == []
+    # The twin: a sentence of instructions there is one.
+    twin = text.replace(f"{separator}\n", f"{separator}\nCite the source of every claim you make, and keep the answer under two hundred words.\n")
+    assert _found(twin) == [(2, 1, "PL305")]  # at the first per-request part, the question
