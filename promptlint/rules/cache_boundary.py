@@ -41,7 +41,8 @@ In an assembled prompt (no slot anywhere: a prompt as a run recorded it, a logge
 template says which text is static, and a chunk's own text can run on after the data as easily as
 instructions can. There a line counts only when it speaks to the model: it opens with an
 instruction verb, perhaps after a condition or an adverb ("Answer only from...", "2. **Cite:** always...", "ONLY return JSON",
-"For BUG_FIX, identify the root cause") or it says "you" and names the task ("If your sources disagree, you say so"). The words are in `rules/cache-boundary.yaml`, in
+"For BUG_FIX, identify the root cause"), it holds a mark of a request in Chinese, Japanese or Korean ("请", a line
+that opens with "尽量" or "必须", "ください", "하세요"), or it says "you" and names the task ("If your sources disagree, you say so"). The words are in `rules/cache-boundary.yaml`, in
 English and a few other languages (French, German, Spanish, Italian, Portuguese, Russian, Vietnamese, Indonesian; "you" and the
 task's words in Chinese, Japanese and Korean); a line in a language they do not hold does not count there.
 A "Context:" section in a prompt that puts no question to the model (no question label, no line
@@ -394,13 +395,14 @@ def _opener(verbs: tuple[str, ...], adverbs: tuple[str, ...], conditions: tuple[
 
 
 def _speaks_to_model(piece: str, ctx: RuleContext) -> bool:
-    """A line that instructs the model: it opens with an instruction verb, or says "you" and names the task."""
+    """A line that instructs the model: it opens with an instruction verb, holds a mark of a request (Chinese,
+    Japanese, Korean), or says "you" and names the task."""
     words = _MARKUP.sub(" ", piece)
     lower = words.lower()
     opens = _opener(tuple(ctx.words("instruction-verbs")), tuple(ctx.words("instruction-adverbs")), tuple(ctx.words("instruction-conditions"))).match(lower)
     # The word after the verb is no name ("State Bank of India"), in lower case or an acronym ("Write SQL only").
     after = words[opens.start("next") : opens.end("next")] if opens and opens["next"] else ""
-    if opens and not (after[:1].isupper() and not after.isupper()):
+    if opens and not (after[:1].isupper() and not after.isupper()) or vocabulary.patterns(ctx.words("imperative-marks")).search(lower):
         return True
     return bool(vocabulary.patterns(ctx.words("you-words")).search(lower) and vocabulary.patterns(ctx.words("task-words")).search(lower))
 

@@ -729,3 +729,22 @@ def test_a_cue_with_the_turns_special_tokens_and_an_escaped_separator_are_no_ins
     # The twin: a sentence of instructions there is one.
     twin = text.replace(f"{separator}\n", f"{separator}\nCite the source of every claim you make, and keep the answer under two hundred words.\n")
     assert _found(twin) == [(2, 1, "PL305")]  # at the first per-request part, the question
+
+
+# In an assembled prompt a line after the data counts when it speaks to the model. Chinese, Japanese and Korean mark a
+# request by a word or an ending with no space around it (blind61d: a recipe assistant's six rules after its evidence).
+CJK_RULES = {
+    "zh": "回答要求：\n- 尽量在关键结论后标注依据。\n- 如果证据不足，请明确说明。\n- 用简洁、自然的中文回答，先给出直接答案，再补充必要的解释和背景。",
+    "ja": "回答の条件：\n- 根拠となる資料の番号を結論の後に書いてください。\n- 資料に答えがない場合は、その旨をはっきり伝えてください。",
+    "ko": "답변 조건:\n- 결론 뒤에 근거가 된 자료 번호를 표시하세요.\n- 자료에 답이 없으면 모른다고 분명히 말하세요.",
+}
+
+
+@pytest.mark.parametrize("language", sorted(CJK_RULES))
+def test_a_request_marked_in_chinese_japanese_or_korean_after_the_data_is_static(language):
+    text = ("You answer from the evidence only.\n\n[1] 鲫鱼豆腐汤\n鲫鱼豆腐汤口味清淡，豆腐吸收汤味，适合想吃得温和一点的场景。\n\n"
+            f"[2] 家常豆腐\n家常豆腐可以少油处理，豆腐是主料，整体风味比重口菜更克制。\n\nQuestion: 推荐两道清淡的豆腐菜。\n\n{CJK_RULES[language]}\n")
+    assert _found(text, config=build({"today": "2026-12-02"}, "test")) == [(3, 1, "PL305")]
+    # The twin: a chunk's text running on after the data, with no such mark ("请求" is "a request", a noun), is not.
+    twin = text.replace(CJK_RULES[language], "补充说明：\n服务器收到请求后返回菜谱列表，每道菜附有主料和口味的简短描述，供用户比较和挑选合适的家常菜。")
+    assert _found(twin, config=build({"today": "2026-12-02"}, "test")) == []
