@@ -86,7 +86,7 @@ def test_wrapper_overhead_does_not_count_an_instruction_line(instruction):
     meta = "(author: Jane Doe, department: Customer Operations, reviewer: Legal Team, region: EMEA, language: en-GB, format: PDF)"
     heavy = text.replace("Damaged goods\n", f"Damaged goods {meta}\n").replace(
         "\n\nQuestion", f"\n\n[2] Shipping Policy — Delivery > Timing {meta}\nOrders ship within two business days.\n\nQuestion")
-    assert _codes(heavy) == [(3, "PL402"), (4, "PL103"), (7, "PL402")]
+    assert _codes(heavy) == [(3, "PL402"), (4, "PL103")]  # one PL402 for the two sources one renderer wraps
 
 
 @pytest.mark.parametrize("header, title", [
