@@ -3,8 +3,8 @@
 ## What it does
 Flags dates rendered on every source (two or more sources, all dated). A date is
 worth showing only when it is a warning: the source is older than `stale-after` days,
-rendered `(last updated YYYY-MM-DD)`. Stale notes in that form are the recommended
-form and are not flagged, on one source or on all; a plain `Date:` on every source is
+rendered `(last updated YYYY-MM-DD)` (in XML, `<last_updated>YYYY-MM-DD</last_updated>`, or the element's value
+written as that note). Stale notes in that form are the recommended form and are not flagged, on one source or on all; a plain `Date:` on every source is
 flagged even when every date has gone stale since (a logged prompt linted a year on). A field is a
 date by its name (`published_at`, `crawled_on`, `as_of`, `dateModified`, a `Year`), by its
 value when its name says nothing else, or in a template by the word after its slot
@@ -91,6 +91,11 @@ def is_stale(date: datetime.date | None, ctx: RuleContext) -> bool:
 
 
 def _canonical(field: Field, date: datetime.date) -> bool:
+    """A stale note as the fix writes it: "(last updated 2015-01-01)" in a header, or in an element, whatever the
+    element is named, "last updated 2015-01-01" (`<last_updated>2015-01-01</last_updated>` says the same)."""
+    note = f"{STALE_LABEL} {date.isoformat()}"
+    if field.form == FieldForm.TAG:
+        return field.value == note or field.label == STALE_LABEL and field.value == date.isoformat()
     return field.form == FieldForm.INLINE and field.label == STALE_LABEL and field.value == date.isoformat()
 
 

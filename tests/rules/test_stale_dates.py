@@ -56,3 +56,22 @@ def test_a_stale_date_becomes_an_update_note_only_when_it_is_one(label, safe):
     rewritten = rewritten.replace(f" | {label}: 2023-01-31", " (last updated 2023-01-31)")
     assert fix_text(text, path="p.txt", config=CONFIG) == (rewritten if safe else text)
     assert fix_text(text, path="p.txt", config=CONFIG, unsafe=True) == rewritten
+
+
+def _xml(tag: str, dates: list[str]) -> str:
+    documents = "".join(f'<document index="{n}">\n<source>{title}</source>\n<{tag}>{date}</{tag}>\n<document_content>\nText of {title.lower()}.\n</document_content>\n</document>\n'
+                        for n, (title, date) in enumerate(zip(TITLES, dates), 1))
+    return f"Answer from the sources and cite them as [n].\n\n<documents>\n{documents}</documents>\n\nQuestion: How long do I have?\n"
+
+
+@pytest.mark.parametrize("age", sorted(DATES))
+def test_a_stale_date_in_an_element_is_kept_as_a_note_and_the_fix_settles(age):
+    """In XML the note is written inside the element; `<last_updated>` with the date alone says the same already.
+    Before, the fix wrote the note again on every pass and never settled (a generated case of test_properties)."""
+    assert [f.code for f in lint_text(_xml("last_updated", DATES[age]), path="p.txt", config=CONFIG) if f.code == "PL201"] == []
+    text = _xml("published", DATES[age])
+    assert [f.code for f in lint_text(text, path="p.txt", config=CONFIG) if f.code == "PL201"] == ["PL201"] * 3
+    fixed = fix_text(text, path="p.txt", config=CONFIG, unsafe=True)
+    assert fixed == text.replace("<published>", "<published>last updated ")
+    assert fix_text(fixed, path="p.txt", config=CONFIG, unsafe=True) == fixed
+    assert [f.code for f in lint_text(fixed, path="p.txt", config=CONFIG) if f.code == "PL201"] == []
