@@ -489,8 +489,8 @@ def _chat_texts(record: _Node, index: int, positions: _Positions, log: bool = Fa
     def shaped(key: str, kind: str) -> _Node | None:
         # A key set to null says the record has no such thing (`"prompt": null` on a line of results whose run
         # failed), not that it is broken.
-        value = record.get(key)
-        return (value if value is None or value.kind != "null" else None) if request else record.get(key, kind)
+        value = record.get(key) if request else record.get(key, kind)
+        return None if value is not None and value.kind == "null" else value
 
     messages = shaped("messages", "array")
     if messages is not None:

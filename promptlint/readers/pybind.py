@@ -55,6 +55,8 @@ def _printed_rewrites(module: ast.Module, vocab, rewriting: set[str], verbs: fro
     for function in (f for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))):
         filled = [n for n in ast.walk(function) if _named_assignment(n)]
         locals_ = {n.targets[0].id for n in filled if n.targets[0].id in rewriting or _is_rewrite(n.value, vocab, set(), verbs)}
+        if not locals_:
+            continue  # most functions fill no local with a rewrite: their f-strings are not read
         printed = {v.value.id for text in ast.walk(function) if isinstance(text, ast.JoinedStr)
                    for v in text.values if isinstance(v, ast.FormattedValue) and isinstance(v.value, ast.Name)}
         found += [(line, name) for name in sorted(printed & locals_) for line in range(function.lineno, (function.end_lineno or function.lineno) + 1)]

@@ -452,10 +452,8 @@ def _sent(node: ast.AST, lexicon: Lexicon):
         yield from _sent_by_name(node, lexicon)
     if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
         yield from _with_context_slot(node.body)
-    elif isinstance(node, ast.Dict):
-        keys = {key.value: value for key, value in zip(node.keys, node.values) if isinstance(key, ast.Constant)}
-        if "role" in keys and "content" in keys and not _tool_output(keys["role"], lexicon):
-            yield from _strings(keys["content"], False)
+    elif isinstance(node, ast.Dict) and (content := _message_content(node, lexicon)) is not None:
+        yield from _strings(content, False)
 
 
 def _returned_prompts(function: ast.FunctionDef | ast.AsyncFunctionDef, lexicon: Lexicon):
@@ -499,7 +497,7 @@ def _sent_by_name(function: ast.FunctionDef | ast.AsyncFunctionDef, lexicon: Lex
     (`user = f"QUESTION: {query} ..."`, then `{"role": "user", "content": user}`), whatever it is called; and
     the lines a message sends joined, as the function fills them (`parts.append(f"USER QUERY:\\n{q}")`, ...,
     then `HumanMessage(content="\\n".join(parts))`), read as the one text they make (see pyassembly)."""
-    for content in _message_contents(function, lexicon):
+    for content in (_message_content(node, lexicon) for node in own_nodes(function)):
         if isinstance(content, ast.Name):
             yield from _strings(returned_text(function, content), False)
         elif joined(content) is not None and (text := assembled(function, content)) is not None:
@@ -510,17 +508,15 @@ def _sent_by_name(function: ast.FunctionDef | ast.AsyncFunctionDef, lexicon: Lex
 _MESSAGE_CLASSES = frozenset({"SystemMessage", "HumanMessage", "AIMessage", "ChatMessage"})
 
 
-def _message_contents(function: ast.FunctionDef | ast.AsyncFunctionDef, lexicon: Lexicon):
-    """What the function's chat messages send, but a tool's: `{"role": ..., "content": X}`, `HumanMessage(content=X)`."""
-    for node in own_nodes(function):
-        if isinstance(node, ast.Dict):
-            keys = {key.value: value for key, value in zip(node.keys, node.values) if isinstance(key, ast.Constant)}
-            if "role" in keys and "content" in keys and not _tool_output(keys["role"], lexicon):
-                yield keys["content"]
-        elif isinstance(node, ast.Call) and called_name(node) in _MESSAGE_CLASSES:
-            given = next((k.value for k in node.keywords if k.arg == "content"), node.args[0] if node.args else None)
-            if given is not None:
-                yield given
+def _message_content(node: ast.AST, lexicon: Lexicon) -> ast.AST | None:
+    """What a chat message sends, but a tool's: X of `{"role": ..., "content": X}` or `HumanMessage(content=X)`;
+    None for any other node."""
+    if isinstance(node, ast.Dict):
+        keys = {key.value: value for key, value in zip(node.keys, node.values) if isinstance(key, ast.Constant)}
+        return keys["content"] if "role" in keys and "content" in keys and not _tool_output(keys["role"], lexicon) else None
+    if isinstance(node, ast.Call) and called_name(node) in _MESSAGE_CLASSES:
+        return next((k.value for k in node.keywords if k.arg == "content"), node.args[0] if node.args else None)
+    return None
 
 
 def _tool_output(role: ast.AST, lexicon: Lexicon) -> bool:

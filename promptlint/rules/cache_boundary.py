@@ -346,7 +346,7 @@ _CLAUSE = re.compile(r"[,;:]|\s(?:and|or|but)\s")
 def _instructions_in(text: str, ctx: RuleContext) -> int:
     """How many of a sentence's clauses open with an instruction verb: "Cite your sources." gives one, "Answer
     directly, do not repeat the question, do not start with ..." several, and is a block, not a reminder."""
-    opener = _opener(tuple(ctx.words("instruction-verbs")), tuple(ctx.words("instruction-adverbs")), tuple(ctx.words("instruction-conditions")))
+    opener = _instruction_opener(ctx)
     return sum(1 for clause in _CLAUSE.split(_MARKUP.sub(" ", text).lower()) if opener.match(clause.strip()))
 
 
@@ -394,12 +394,16 @@ def _opener(verbs: tuple[str, ...], adverbs: tuple[str, ...], conditions: tuple[
     return re.compile(r"\W*(?:\d+[.)]\s*)?(?:\*\*[^*\n]{0,40}\*\*:?\s*)?" + condition + adverb + "(?:" + alternatives + r")\s+(?!of\b|\w+(?:\s+\w+)?\s*:)(?:[\"'`(\[]\w|(?P<next>\w+))")
 
 
+def _instruction_opener(ctx: RuleContext) -> re.Pattern[str]:
+    return _opener(tuple(ctx.words("instruction-verbs")), tuple(ctx.words("instruction-adverbs")), tuple(ctx.words("instruction-conditions")))
+
+
 def _speaks_to_model(piece: str, ctx: RuleContext) -> bool:
     """A line that instructs the model: it opens with an instruction verb, holds a mark of a request (Chinese,
     Japanese, Korean), or says "you" and names the task."""
     words = _MARKUP.sub(" ", piece)
     lower = words.lower()
-    opens = _opener(tuple(ctx.words("instruction-verbs")), tuple(ctx.words("instruction-adverbs")), tuple(ctx.words("instruction-conditions"))).match(lower)
+    opens = _instruction_opener(ctx).match(lower)
     # The word after the verb is no name ("State Bank of India"), in lower case or an acronym ("Write SQL only").
     after = words[opens.start("next") : opens.end("next")] if opens and opens["next"] else ""
     if opens and not (after[:1].isupper() and not after.isupper()) or vocabulary.patterns(ctx.words("imperative-marks")).search(lower):
