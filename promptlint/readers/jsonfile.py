@@ -37,15 +37,15 @@ def _parse_json(raw: str) -> list[chatjson.ChatText] | chatjson.JsonSyntaxError:
 
 
 def _member_prompts(file: Input, members: list[tuple[str, chatjson.ChatText]]) -> Document:
-    """A JSON prompt file of no known shape: the strings that read as prompts (see segment.is_prompt_text),
-    those of one object together as the messages of one prompt, a system one by its key."""
+    """A JSON prompt file of no known shape: the strings that read as prompts (see segment.is_prompt_text) or
+    as prompts as they were sent (segment.sent_with_sources), those of one object together as the messages of one prompt, a system one by its key."""
     from .jinja import parses
-    from .segment import is_prompt_text, words
+    from .segment import is_prompt_text, sent_with_sources, words
 
     vocab = words(lexicon=file.lexicon)
     by_object: dict[str, list[chatjson.ChatText]] = {}
     for key, text in members:
-        if is_prompt_text(text.text, vocab, key):
+        if is_prompt_text(text.text, vocab, key) or sent_with_sources(text.text, file.lexicon):
             role = "system" if file.lexicon.mentions(key, "system-prompt") else "user"
             by_object.setdefault(text.path[: -len(key)], []).append(replace(text, role=role))
     prompts = []

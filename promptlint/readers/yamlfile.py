@@ -3,6 +3,7 @@ GitHub Models `.prompt.yml`, a promptfoo list), or prompt strings under keys of 
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace
 
@@ -52,17 +53,23 @@ _GO_ACTION = re.compile(r'\{\{-?\s*(?:\$\w*\s*:?=\s*)?(?:\.[A-Za-z]|(?:if|with|r
 
 def _recorded_requests(file: Input, interactions: yaml.SequenceNode) -> list[Prompt]:
     """The prompts of the requests an HTTP recording holds (a VCR cassette: `interactions`, each with a
-    `request` whose `body` is the JSON the app sent, as a string or under `string`), each read as a JSON
-    request body and placed at its body. A body that is no JSON, or holds no prompt, is passed over."""
+    `request` whose `body` is the JSON the app sent, as a string or under `string`, or whose `parsed_body` is
+    that JSON written as YAML), each read as a JSON request body and placed at its body. A body that is no JSON, or holds no prompt, is passed over."""
     from .jsonfile import read_json
 
     prompts = []
     for interaction in interactions.value:
-        body = _yaml_fields(_yaml_fields(interaction).get("request")).get("body")
-        body = _yaml_fields(body).get("string", body)
-        if not _yaml_string(body) or not body.value.lstrip().startswith("{"):
+        request = _yaml_fields(_yaml_fields(interaction).get("request"))
+        body = _yaml_fields(request.get("body")).get("string", request.get("body"))
+        if isinstance(request.get("parsed_body"), yaml.MappingNode):
+            # The body as the recorder decoded it, written as YAML: the same JSON, only placed at its start.
+            body = request["parsed_body"]
+            sent_json = json.dumps(yaml.SafeLoader("").construct_document(body), default=str)
+        elif _yaml_string(body) and body.value.lstrip().startswith("{"):
+            sent_json = body.value
+        else:
             continue
-        sent = read_json(Input(file.display, body.value, ".json", file.lexicon))
+        sent = read_json(Input(file.display, sent_json, ".json", file.lexicon))
         at = Anchored(body.start_mark.line + 1, body.start_mark.column + 1)
         prompts += [] if sent.errors else [replace(p, source=Embedded(p.source, at)) for p in sent.prompts]
     return prompts
@@ -72,7 +79,7 @@ def _yaml_prompts(file: Input, root: yaml.Node | None) -> list[Prompt]:
     """A YAML prompt file of no known shape: each string under a key that reads as a prompt
     (see segment.is_prompt_text), in file order."""
     from .jinja import parses
-    from .segment import is_prompt_text, words
+    from .segment import is_prompt_text, sent_with_sources, words
 
     vocab = words(lexicon=file.lexicon)
     found, pending = [], [root]
@@ -82,7 +89,7 @@ def _yaml_prompts(file: Input, root: yaml.Node | None) -> list[Prompt]:
             pending.extend(node.value)
         elif isinstance(node, yaml.MappingNode):
             for key, value in node.value:
-                if isinstance(key, yaml.ScalarNode) and _yaml_string(value) and (is_prompt_text(value.value, vocab, str(key.value)) or _sent_with_sources(value.value, file)):
+                if isinstance(key, yaml.ScalarNode) and _yaml_string(value) and (is_prompt_text(value.value, vocab, str(key.value)) or sent_with_sources(value.value, file.lexicon)):
                     found.append(value)
                 pending.append(value)
     prompts = []
@@ -90,18 +97,6 @@ def _yaml_prompts(file: Input, root: yaml.Node | None) -> list[Prompt]:
         syntax = Syntax.JINJA if "{%" in node.value and parses(node.value) else Syntax.TEXT
         prompts.append(Prompt((node.value,), _yaml_source(file.raw, node), syntax=syntax))
     return prompts
-
-
-# A prompt as it was sent is a text of some length, over several lines.
-_SENT_CHARS = 200
-
-
-def _sent_with_sources(text: str, file: Input) -> bool:
-    """Whether a string is a prompt as it was sent, whatever its key: the sources it holds are written out
-    (two or more, as a test snapshot of rendered prompts keeps them)."""
-    from .segment import shows_sources
-
-    return len(text) >= _SENT_CHARS and "\n" in text and shows_sources(text, file.lexicon)
 
 
 def _yaml_fields(node: yaml.Node | None) -> dict[str, yaml.Node]:

@@ -39,3 +39,22 @@ def test_each_recorded_request_is_read_as_its_body(form):
 @pytest.mark.parametrize("body", ["grant_type=client_credentials", '{"input": "hello"}', ""])
 def test_a_body_that_is_no_model_request_holds_no_prompt(body):
     assert lint_text(_cassette("string", body), path="cassette.yaml", config=CONFIG) == []
+
+
+def _parsed_body_cassette(body: dict) -> str:
+    import yaml
+
+    recorded = {"interactions": [{"request": {"method": "POST", "parsed_body": body, "uri": "https://example.invalid/v1/chat/completions"},
+                                  "response": {"status": {"code": 200}}}]}
+    return yaml.safe_dump(recorded, sort_keys=False, width=10_000)
+
+
+def test_a_body_the_recorder_wrote_as_yaml_is_read_as_its_json():
+    """`parsed_body` (a recorder that decodes the body) holds the same request written as YAML: read as its JSON,
+    placed at the body's start, never fixed."""
+    text = _parsed_body_cassette(BODY)
+    found = [(f.line, f.code) for f in lint_text(text, path="cassette.yaml", config=CONFIG)]
+    assert found == [(5, "PL102"), (5, "PL102"), (5, "PL102"), (5, "PL305")]  # the mapping under `parsed_body:`
+    assert fix_text(text, path="cassette.yaml", config=CONFIG) == text
+    # The twin: a decoded body that is no model request (an embeddings call) holds no prompt.
+    assert lint_text(_parsed_body_cassette({"model": "e5", "input": ["Returns policy"]}), path="cassette.yaml", config=CONFIG) == []

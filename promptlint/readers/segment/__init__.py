@@ -76,6 +76,20 @@ def shows_sources(text: str, lexicon: Lexicon | None = None) -> bool:
     return len(segment_text(text, lexicon=lexicon).sources) >= 2
 
 
+# A prompt as it was sent is a text of some length, over several lines.
+_SENT_CHARS = 200
+
+
+def sent_with_sources(text: str, lexicon: Lexicon | None = None) -> bool:
+    """Whether a string kept under a key of any name is a prompt as it was sent (a test snapshot, a run's
+    log): a text of some length whose sources are written out, and that asks a question or is written as
+    turns of a chat (a script's commented blocks are no sources sent to a model)."""
+    if len(text) < _SENT_CHARS or "\n" not in text:
+        return False
+    prompt = segment_text(text, lexicon=lexicon)
+    return len(prompt.sources) >= 2 and bool(prompt.questions or prompt.messages)
+
+
 def _assembled(text: str, lower: str) -> bool:
     """A text with no slot: a prompt as it was sent (a recorded prompt, a logged request), not a template."""
     return not holds_slot(text, lower)

@@ -34,7 +34,8 @@ from .headers import with_space
 from .sources import RUN_ONLY, assigned_items, by_position, cut_last_source, first_value, strip_blank_edges
 
 # What opens a unit's line: a Markdown heading's marks or a list marker, then a citation key ("[3]") or a number ("3.").
-_LEAD = re.compile(r"[ \t]*(?P<marks>#{1,6}[ \t]+|[-*\u2022][ \t]+)?(?:\[(?P<key>[\w.-]{1,8})\][ \t]*|(?P<number>\d{1,3})[.)][ \t]+)?")
+# A key is one token: a number, a short name, or a store's id ("[large_pdf_page_003_001]", "[4731e598-9cb5-...]").
+_LEAD = re.compile(r"[ \t]*(?P<marks>#{1,6}[ \t]+|[-*\u2022][ \t]+)?(?:\[(?P<key>[\w.:#-]{1,64})\][ \t]*|(?P<number>\d{1,3})[.)][ \t]+)?")
 # The separators a header writes between its cells, spaced on both sides.
 # (Not a dash: "Title — Section > Subsection" is a heading path, which the header lines read.)
 _SEPARATOR = re.compile(r"[ \t]+(?:-{2,}|/|\||\u00b7|\u2022)[ \t]+")
@@ -133,9 +134,9 @@ def _head(text: str, line: Line, index: int) -> _Head | None:
     colon = _text_after(text, start, separators[-1].end() if separators else start, end)
     if colon is not None:
         end, content = colon.start(), Span(colon.end(), line.end)
-    if not separators and not _has_group(text, start, end):
+    cells = _head_cells(text, start, end, bool(separators), bool(lead["key"]))
+    if cells is None:
         return None  # one cell at most, and no group: no head
-    cells = _cells(text, start, end)
     if content is None and cells and len(text[cells[-1].span.start : cells[-1].span.end].split()) >= CONTENT_WORDS:
         # "Pricing · 0.93 · The Pro plan costs ...": the last cell is the text.
         content, cells = cells[-1].span, cells[:-1]
@@ -144,6 +145,23 @@ def _head(text: str, line: Line, index: int) -> _Head | None:
     key = Span(line.start + lead.start("key"), line.start + lead.end("key")) if lead["key"] else None
     shape = tuple((c.label or "_", text[c.cut.start : c.span.start].strip()[:1]) for c in cells)
     return _Head(index, key, cells, content, ((lead["marks"] or "").strip(), bool(lead["key"]), bool(lead["number"]), shape, content is not None))
+
+
+def _head_cells(text: str, start: int, end: int, separated: bool, keyed: bool) -> tuple[_Cell, ...] | None:
+    """The cells of a head: cut at its separators and groups, or after a key the items of a `name=value` row;
+    None when the line has neither."""
+    row = [] if separated or not keyed else _assigned_row(text, start, end)
+    if not (separated or row or _has_group(text, start, end)):
+        return None
+    return tuple(row) or _cells(text, start, end)
+
+
+def _assigned_row(text: str, start: int, end: int) -> list[_Cell]:
+    """After a key, a row of `name=value` items and nothing else ("[doc-7] source=pdf page=3"): each item a cell."""
+    items = assigned_items(text, start, end)
+    if len(items) < 2 or sum(len(f.span) for f in items) < len(text[start:end].rstrip()):
+        return []
+    return [_Cell(f.span, f.span, f.label, f.value_span) for f in items]
 
 
 def _cells_between(text: str, start: int, end: int) -> tuple[int, int]:
@@ -284,7 +302,9 @@ def _retrieved(text: str, lines: list[Line], vocab: Vocab, units: list[tuple[_He
     """The evidence that a run holds retrieved text: each content long, each different, none an instruction,
     a field among the cells, and the run where sources stand."""
     contents = [text[c.start : c.end] for _, c in units]
-    if len(set(contents)) < len(contents) or any(len(c.split()) < CONTENT_WORDS for c in contents):
+    # A chunk cut from a table may be a few words ("budget proj. prov."): one such among three units or more.
+    short = sum(len(c.split()) < CONTENT_WORDS for c in contents)
+    if len(set(contents)) < len(contents) or short > (len(contents) >= 3):
         return False
     firsts = [Line(c.start, c.end, text[c.start : c.end], text[c.start : c.end].lower()) for _, c in units]
     if any(opens_with_imperative(f, vocab.lexicon) or looks_like_instruction(f, vocab.lexicon) for f in firsts):

@@ -416,7 +416,7 @@ def cut_last_source(
             # A blank line or a rule ("======") then an instruction, or a banner's title between two rules: the text has ended.
             nxt = body[i + 1] if i + 1 < len(body) else None
             if seen_content and nxt is not None and nxt.start not in inner and (
-                vocab.instruction_opener.match(nxt.lower) or _is_boundary(nxt, vocab) or _banner(body, i)
+                vocab.instruction_opener.match(nxt.lower) or _is_boundary(nxt, vocab) or _banner(body, i) or _rules_on_the_context(body, i + 1, vocab)
             ):
                 return body[:i]
             continue
@@ -424,6 +424,24 @@ def cut_last_source(
             return body[:i]
         seen_content = True
     return body
+
+
+# A list item's marker: "- ", "* ", "1. ", "2) ".
+_ITEM_MARKER = re.compile(r"\s*(?:[-*\u2022]|\d{1,2}[.)])\s+")
+
+
+def _rules_on_the_context(body: list[Line], i: int, vocab: Vocab) -> bool:
+    """Whether a label alone on its line at ``i`` heads a list of instructions about the context ("Rules:", then
+    "- Use only the retrieved context."): the prompt's rules, which a chunk's own list ("Steps:", "- Remove
+    the cover") never writes, since it does not speak of the context it is retrieved into."""
+    label = LABEL_LINE.match(body[i].lower)
+    if label is None or body[i].lower[label.end() :].strip():
+        return False
+    items = list(itertools.takewhile(lambda line: not line.blank, body[i + 1 :]))
+    return any(
+        (marker := _ITEM_MARKER.match(line.lower)) and vocab.instruction_opener.match(line.lower, marker.end()) and speaks_of_context(line, vocab)
+        for line in items
+    )
 
 
 def _banner(body: list[Line], i: int) -> bool:
