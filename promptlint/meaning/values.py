@@ -1,5 +1,5 @@
-"""What a field's value is by its shape: a number (a percentage read as a fraction) or a
-calendar date. The lexicon says what a label means; these say what a value looks like,
+"""What a field's value is by its shape: a number (a percentage read as a fraction), a
+calendar date, or an id a store assigned. The lexicon says what a label means; these say what a value looks like,
 which is evidence of its own (a fraction on every source is a score)."""
 
 from __future__ import annotations
@@ -51,3 +51,18 @@ def parse_date(value: str) -> datetime.date | None:
         except ValueError:
             return None
     return None
+
+
+# A store's id, one token that no writer would choose: a UUID, a hash, or a name with a zero-padded or
+# "::"-joined index ("large_pdf_page_003_001", "res-0000", "doc::c00007").
+_UUID = re.compile(r"[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}")
+_HASH = re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{8,64}")
+_INDEXED = re.compile(r"(?=.*[^\W\d])[\w.:#-]*?(?:(?<![\d.])0\d{2,}(?![\d.])|::c?\d+)[\w.:#-]*")
+
+
+def machine_id(value: str) -> bool:
+    """Whether a value is an id a store assigned to a chunk or a record, not a name or a number a writer chose."""
+    value = value.strip().lower()
+    if not value or len(value) > 80 or parse_date(value) is not None:
+        return False
+    return any(form.fullmatch(value) for form in (_UUID, _HASH, _INDEXED))

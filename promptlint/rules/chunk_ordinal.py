@@ -5,12 +5,20 @@ Flags chunk numbers and ids in a source's wrapper: `chunk 14 of 52`,
 `chunk_id: 8f3a...`, `part 2/5`, `node_id=...`, and in a template the id of an
 item named as a chunk (`{{ chunk.id }}`, `{node['id']}`). The number the model is asked
 to cite (`[1]`, `Document 1:`, `<document index="1">`) is a citation key, not an
-ordinal, and is never flagged; nor is a chunk's id that heads its source in brackets
-(`[{{ chunk.id }}]`, `[S${chunk.rank}]`, a letter or two before the number as the key is cited: "[S1]"),
+ordinal, and is never flagged; nor is a count that heads its source in brackets
+(`[{{ chunk.rank }}]`, `[S${chunk.rank}]`, a letter or two before the number as the key is cited: "[S1]"),
 or a number that is all a source shows beside its text (`<source>{{ r.rank }}</source>`), when the
 instructions ask the model to cite: that is what it cites. A source's template read alone, with no
 instructions beside it (a function that renders the sources), leaves such a key to the prompt that holds it, and it is not reported: bracketed, or all the source shows
 under a name of its own (`<source>{rank}</source>`, not `[chunk_id={id}]`, which writes it as the chunk's number).
+
+A chunk's id is reported even where the model cites it (`[{{ chunk.id }}]` under "cite the chunk
+ids", `identities` in `rules/chunk-ordinal.yaml`): a count keys a source as well, for fewer tokens.
+Cited, it is reported without a fix, since removing it would leave the citations with no key. So is
+an id a store gave each chunk, told by its shape whatever its name (a UUID, a hash, a name with a
+zero-padded or "::"-joined index: `[large_pdf_page_003_001]`, `"id": "res-0000"`): as the key that
+heads every source, without a fix; as a field named an id alone, with an unsafe fix (no fix where the
+model is asked to cite). A writer's code ("SKU-4411"), a name or a count is no such id.
 
 A header that numbers each source under a word meaning a chunk, with numbers no renderer
 counts (`[Chunk 30]`, `[Chunk 20]`, `[Chunk 32]`, not 1, 2, 3 in order), shows each chunk's
@@ -56,7 +64,9 @@ import re
 from ..meaning import vocabulary
 from ..meaning.vocabulary import normalise_label
 from ..meaning.lexicon import split
-from ..model.prompt import PartKind, Prompt, Source, Span
+from ..meaning.values import machine_id
+from ..model.findings import Applicability
+from ..model.prompt import Field, PartKind, Prompt, Source, Span
 from ._context import RuleContext
 from ._fields import read, remove_field, source_label, written
 
@@ -150,42 +160,92 @@ def _word_before_key(prompt: Prompt, source: Source) -> str | None:
     return before[1] if before else None
 
 
+def _keyed_by_store_ids(prompt: Prompt) -> list[Source]:
+    """Sources whose keys are each an id a store assigned ("[large_pdf_page_003_001]", "[4731e598-...]"), not a
+    count: the chunk's id, where [1], [2] would key it as well."""
+    if not prompt.sources or not all(s.key and s.key_span and machine_id(s.key) for s in prompt.sources):
+        return []
+    return list(prompt.sources)
+
+
+def _store_id_fields(prompt: Prompt, ctx: RuleContext) -> list[Field]:
+    """The field named an id alone ("id", "uuid") whose value is on every source an id a store assigned
+    (`"id": "res-0000"`): each chunk's id, whatever the lexicon makes of the bare name."""
+    identities = ctx.labels("identities")
+    fields = [next((f for f in s.fields if f.label in identities), None) for s in prompt.sources]
+    if not prompt.sources or not all(f is not None and f.value_span and machine_id(f.value) for f in fields):
+        return []
+    return fields
+
+
 def check(prompt: Prompt, ctx: RuleContext):
-    numbered, place = _keyed_by_the_index(prompt, ctx), "by its place in the index"
+    yield from _numbered_sources(prompt, ctx)
+    stored = _store_id_fields(prompt, ctx)
+    yield from _store_ids(prompt, ctx, stored)
+    yield from _named_ordinals(prompt, ctx, [f for s in prompt.sources for f in s.fields if f not in stored])
+
+
+def _numbered_sources(prompt: Prompt, ctx: RuleContext):
+    numbered, place = _keyed_by_the_index(prompt, ctx), "numbered by its place in the index"
     if not numbered:
-        numbered, place = _numbered_as_chunks(prompt, ctx), "as a chunk, with a number the model is not asked to cite"
+        numbered, place = _numbered_as_chunks(prompt, ctx), "numbered as a chunk, with a number the model is not asked to cite"
+    if not numbered:
+        numbered, place = _keyed_by_store_ids(prompt), "keyed by the id its store gave the chunk, where a count ([1], [2]) would do"
     for source in numbered:
         header = prompt.text[source.header.start : source.key_span.end].strip("[(#-=* \n")
         # The key heads the source: removing it leaves a header to rewrite, so no fix is offered.
         yield ctx.finding(
             prompt,
             source.key_span,
-            f"{source_label(source)} is numbered {place} ('{header}'), "
+            f"{source_label(source)} is {place} ('{header}'), "
             "which costs tokens and says nothing about the answer",
         )
-    of_words, citable = ctx.labels("of-words"), ctx.labels("citable")
-    citing = None  # asked only when an id is found
+
+
+def _store_ids(prompt: Prompt, ctx: RuleContext, stored: list[Field]):
+    for source, field in zip(prompt.sources, stored):
+        # Read by its value's shape, not its name: removing it is a guess, and no guess where the model cites it.
+        fix = None if _asks_to_cite(prompt, ctx) else remove_field(prompt, field, "Remove the chunk id", Applicability.UNSAFE)
+        yield _field_finding(prompt, ctx, source, field, "shows the id its store gave the chunk", fix)
+
+
+def _named_ordinals(prompt: Prompt, ctx: RuleContext, fields: list[Field]):
+    """The fields named as a chunk's ordinal or id, each reported unless it is a count the model cites."""
+    of_words, citable, identities = ctx.labels("of-words"), ctx.labels("citable"), ctx.labels("identities")
     for source in prompt.sources:
-        for field in source.fields:
+        for field in (f for f in source.fields if f in fields):
             is_ordinal = ctx.lexicon.means(field.label, "ordinal") or (field.label in of_words and _OF.match(field.value))
             keyed = is_ordinal and citable.intersection(split(field.label)[-1:]) and _in_key_position(prompt, field)
-            if keyed or is_ordinal and _sole_identifier(prompt, source, field):
-                # "[{{ chunk.id }}]" heading a source, or the one thing that tells it from the others
-                # (`<source>{rank}</source>` beside the text alone), is what the model cites, when it is asked to cite.
-                citing = _asks_to_cite(prompt, ctx) if citing is None else citing
-                # A key of a source's template read alone (no instructions beside it) is left to the prompt that holds
-                # it, unless the template writes it as a chunk's number (`[chunk_id={id}]`, not `<source>{rank}</source>`).
-                alone = not any(p.kind is PartKind.INSTRUCTIONS for p in prompt.parts)
-                is_ordinal = not (citing or alone and (keyed or not ctx.lexicon.means(_written_before(prompt, field), "ordinal")))
+            cited = (keyed or is_ordinal and _sole_identifier(prompt, source, field)) and _cited(prompt, ctx, field, keyed)
+            if cited:
+                # A count keys the source; a chunk's id ("[{{ chunk.id }}]") does too, at an id's cost, where [n] would do.
+                is_ordinal = bool(identities.intersection(split(field.label)[-1:]))
             if not (is_ordinal and field.value):
                 continue  # most fields are no ordinal: their reading is not needed
             reading = read(prompt, source, field, "ordinal", ctx.lexicon)
             if reading.shaped:
-                yield ctx.finding(
-                    prompt,
-                    field.value_span,
-                    f"{source_label(source)} shows a chunk ordinal ('{written(prompt, field)}'), "
-                    "which costs tokens and says nothing about the answer",
-                    fix=remove_field(prompt, field, "Remove the chunk ordinal", reading.applicability),
-                    tokens_text=field.elsewhere,
-                )
+                yield _ordinal_finding(prompt, ctx, source, field, reading, cited)
+
+
+def _cited(prompt: Prompt, ctx: RuleContext, field: Field, keyed: bool) -> bool:
+    """Whether a key ("[{{ chunk.rank }}]" heading a source) or the one thing that tells a source from the others
+    (`<source>{rank}</source>` beside the text alone) is what the model cites: when it is asked to cite. A key of a
+    source's template read alone (no instructions beside it) is left to the prompt that holds it, unless the template
+    writes it as a chunk's number (`[chunk_id={id}]`, not `<source>{rank}</source>`)."""
+    if _asks_to_cite(prompt, ctx):
+        return True
+    alone = not any(p.kind is PartKind.INSTRUCTIONS for p in prompt.parts)
+    return alone and (keyed or not ctx.lexicon.means(_written_before(prompt, field), "ordinal"))
+
+
+def _ordinal_finding(prompt: Prompt, ctx: RuleContext, source: Source, field: Field, reading, cited: bool):
+    if cited:
+        # The model cites the id: removing it would leave citations with no key, so no fix is offered.
+        return _field_finding(prompt, ctx, source, field, "is keyed by its chunk id", None, ": a count ([1], [2]) keys a source as well")
+    fix = remove_field(prompt, field, "Remove the chunk ordinal", reading.applicability)
+    return _field_finding(prompt, ctx, source, field, "shows a chunk ordinal", fix)
+
+
+def _field_finding(prompt: Prompt, ctx: RuleContext, source: Source, field: Field, shows: str, fix, after: str = ""):
+    message = f"{source_label(source)} {shows} ('{written(prompt, field)}'), which costs tokens and says nothing about the answer{after}"
+    return ctx.finding(prompt, field.value_span, message, fix=fix, tokens_text=field.elsewhere)

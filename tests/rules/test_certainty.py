@@ -385,17 +385,33 @@ def test_a_label_written_before_a_slot_goes_with_the_slot(sep, label):
     assert fix_text(template(True), path="t.j2", config=CONFIG) == template(False)
 
 
-@pytest.mark.parametrize("line", ["<source>{{ r.rank }}</source>", "Rank: {{ r.rank }}", "<chunk_id>{{ r.chunk_id }}</chunk_id>"])
+def _search_results(line: str) -> str:
+    return ("Answer from the search results.CITE\n{% for r in results %}<search_result>\nTITLE<content>{{ r.content }}</content>\n"
+            "LINE\n</search_result>\n{% endfor %}\nQuestion: {{ question }}\n").replace("LINE", line)
+
+
+def _ordinal_fixes(text):
+    return [(f.code, f.fix is not None) for f in lint_text(text, path="t.j2", config=CONFIG) if f.code == "PL203"]
+
+
+@pytest.mark.parametrize("line", ["<source>{{ r.rank }}</source>", "Rank: {{ r.rank }}"])
 def test_a_number_that_is_all_a_source_shows_is_what_the_model_cites(line):
     """bedrock-chat's `<source>{rank}</source>` beside the text alone, and the model told to cite sources: the number
     is the citation key. Without the instruction, or beside a title that identifies the source, it is an ordinal."""
-    template = ("Answer from the search results.CITE\n{% for r in results %}<search_result>\nTITLE<content>{{ r.content }}</content>\n"
-                "LINE\n</search_result>\n{% endfor %}\nQuestion: {{ question }}\n").replace("LINE", line)
+    template = _search_results(line)
     asked = template.replace("CITE", " Cite sources inline as [^source].")
 
     def ordinals(text):
-        return [f.code for f in lint_text(text, path="t.j2", config=CONFIG) if f.code == "PL203"]
+        return [code for code, _ in _ordinal_fixes(text)]
 
     assert ordinals(asked.replace("TITLE", "")) == []
     assert ordinals(template.replace("CITE", "").replace("TITLE", "")) == ["PL203"]
     assert ordinals(asked.replace("TITLE", "<title>{{ r.title }}</title>\n")) == ["PL203"]
+
+
+def test_a_chunk_id_the_model_cites_is_reported_without_a_fix():
+    """A chunk's id all a source shows, the model told to cite it: it keys the source at an id's cost where a count
+    would do. Removing it would leave the citations with no key, so no fix is offered; not asked to cite, it goes."""
+    template = _search_results("<chunk_id>{{ r.chunk_id }}</chunk_id>").replace("TITLE", "")
+    assert _ordinal_fixes(template.replace("CITE", " Cite sources inline as [^source].")) == [("PL203", False)]
+    assert _ordinal_fixes(template.replace("CITE", "")) == [("PL203", True)]

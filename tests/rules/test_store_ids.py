@@ -1,0 +1,93 @@
+"""PL203: an id a store gave each chunk (a UUID, a hash, a name with a zero-padded or "::"-joined index) shown on
+every source costs its tokens and says nothing about the answer: as the key that heads each source, or as a field
+named an id alone. A count ([1], [2]), a title or a writer's code ("SKU-4411") is none."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from promptlint.engine.config import build
+from promptlint.engine.lint import fix_text, lint_text
+from promptlint.meaning.values import machine_id
+
+CONFIG = build({"today": "2026-12-02", "select": ["PL203"]}, "test")
+TEXTS = [
+    "the budget statement of the government for the 2025 financial year was presented to parliament in march",
+    "electronic copies of the budget statement can be downloaded from the ministry website at no cost",
+    "jan-dec y/y (%) budget rev. budget proj. prov.",
+    "summary of central government operations for 2025 to 2028 with indicative figures for each year",
+]
+
+
+def _keyed(keys, rules="Rules:\n- Use only the retrieved context.\n- Do not invent facts."):
+    blocks = "\n\n".join(f"[{key}] source=pdf doc=pdf_page_{n:03d}\n{text}" for n, (key, text) in enumerate(zip(keys, TEXTS)))
+    return f"SYSTEM:\nYou are a grounded assistant.\n\nUSER:\nUser query:\nWho presented the budget?\n\nRetrieved context:\n{blocks}\n\n{rules}\n"
+
+
+@pytest.mark.parametrize("value", ["large_pdf_page_003_001", "res-0000", "doc::c00007", "notes.txt::138", "4731e598-9cb5-490d-ba06-1898dcad1a28", "1f835d16", "S1-C000"])
+def test_a_stores_id_is_told_by_its_shape(value):
+    assert machine_id(value)
+
+
+@pytest.mark.parametrize("value", ["001", "2025-08-02", "SKU-4411", "ISO-9001", "v1.0.0", "returns-policy", "12345678", "deadbeef", "report_2021_final", "0.001"])
+def test_a_writers_name_or_a_number_is_no_stores_id(value):
+    assert not machine_id(value)
+
+
+def test_sources_keyed_by_their_chunk_ids_are_reported_without_a_fix():
+    keys = ["large_pdf_page_003_001", "large_pdf_page_004_001", "large_pdf_page_038_007", "large_pdf_page_145_002"]
+    text = _keyed(keys)
+    found = [(f.code, f.line, f.fix) for f in lint_text(text, path="p.txt", config=CONFIG)]
+    assert found == [("PL203", 9 + 3 * n, None) for n in range(4)]
+    assert fix_text(text, path="p.txt", config=CONFIG) == text
+
+
+@pytest.mark.parametrize("keys", [["1", "2", "3", "4"], ["budget", "copies", "table", "summary"], ["SKU-4411", "SKU-4412", "SKU-4413", "SKU-4414"]])
+def test_sources_keyed_by_counts_or_names_are_not(keys):
+    assert lint_text(_keyed(keys), path="p.txt", config=CONFIG) == []
+
+
+def test_the_rules_after_the_last_source_are_no_part_of_its_text():
+    """"Rules:" and instructions about the context after the last source end it: the source's text is its chunk's."""
+    from promptlint.readers.segment import segment_text
+
+    prompt = segment_text(_keyed(["a-0001", "a-0002", "a-0003", "a-0004"]))
+    assert [prompt.text[s.content.start : s.content.end] for s in prompt.sources] == TEXTS
+    # The twin: a chunk's own list of steps ("Steps:", "- Remove the cover.") speaks of no context and stays its text.
+    steps = "Steps:\n- Remove the cover.\n- Lift the filter out."
+    prompt = segment_text(_keyed(["a-0001", "a-0002", "a-0003", "a-0004"], rules=steps))
+    assert prompt.text[prompt.sources[-1].content.start : prompt.sources[-1].content.end] == f"{TEXTS[-1]}\n\n{steps}"
+
+
+def _results(ids, asks=""):
+    results = [{"distance": 0.61, "id": key, "content": text} for key, text in zip(ids, TEXTS)]
+    return f"You match resumes to the job.{asks}\n\nResults:\n{json.dumps(results, indent=1)}\n\nQuestion: Which results fit best?\n"
+
+
+def test_a_field_named_id_that_holds_a_stores_id_is_reported_with_an_unsafe_fix():
+    text = _results(["res-0000", "res-0001", "res-0002", "res-0003"])
+    found = lint_text(text, path="p.txt", config=CONFIG)
+    assert [(f.code, f.fix.applicability.name) for f in found] == [("PL203", "UNSAFE")] * 4
+    # Asked to cite, the model cites the ids: reported, never removed.
+    cited = _results(["res-0000", "res-0001", "res-0002", "res-0003"], asks=" Cite the results you use.")
+    assert [(f.code, f.fix) for f in lint_text(cited, path="p.txt", config=CONFIG)] == [("PL203", None)] * 4
+
+
+@pytest.mark.parametrize("ids", [["returns", "shipping", "warranty", "billing"], ["1", "2", "3", "4"]])
+def test_a_field_named_id_that_holds_names_or_counts_is_not(ids):
+    assert lint_text(_results(ids), path="p.txt", config=CONFIG) == []
+
+
+@pytest.mark.parametrize("key, found", [("c.chunk_id", [("PL203", None)]), ("c.rank", [])])
+def test_a_chunk_id_cited_as_the_key_of_a_source_built_in_code(key, found):
+    """`[{c.chunk_id}]` heading each source in a prompt that asks for "[chunk_id]" citations: a chunk id the model
+    cites, reported without a fix; a rank cited the same way is a count, and the key."""
+    source = (
+        'PROMPT = """Answer with inline [chunk_id] citations.\n\nCONTEXT:\n{context}\n\nQUESTION: {query}\n"""\n\n\n'
+        "def format_context(chunks):\n"
+        f'    return "\\n\\n".join(f"[{{{key}}}] (source: {{c.source}})\\n{{c.text}}" for c in chunks)\n\n\n'
+        "def build(chunks, query):\n    return PROMPT.format(context=format_context(chunks), query=query)\n"
+    )
+    assert [(f.code, f.fix) for f in lint_text(source, path="answer.py", config=CONFIG)] == found
