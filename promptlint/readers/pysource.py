@@ -294,11 +294,29 @@ def _filling_the_context(module: ast.Module, says_context) -> set[str]:
 
 
 def _piped(module: ast.Module, says_context) -> dict[str, str]:
-    """The functions a LangChain pipeline ends in, whose result fills a prompt's context variable, each with
-    that variable: `{"context": retriever | format_docs, ...} | prompt`, or through a name bound to the
-    pipeline (`{"context": fusion_chain}`, `fusion_chain = queries | retriever.map() | fuse`)."""
+    """The functions whose result fills a prompt's context variable, each with that variable: where a LangChain
+    pipeline ends (`{"context": retriever | format_docs, ...} | prompt`, or through a name bound to the
+    pipeline: `{"context": fusion_chain}`, `fusion_chain = queries | retriever.map() | fuse`), or a function
+    called for it (`context = retrieve_docs(query)`, its list of dicts then printed into the prompt)."""
     bound = {n.targets[0].id: n.value for n in ast.walk(module) if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)}
-    return {end: name for name, value in _named_values(module) if not isinstance(value, ast.Call) and says_context(name) and (end := chain_end(value, bound))}
+    printed = _printed_whole(module)
+    return {end: name for name, value in _named_values(module) if says_context(name) and (end := _filling(name, value, bound, printed))}
+
+
+def _filling(name: str, value: ast.AST, bound: dict[str, ast.AST], printed: frozenset[str]) -> str | None:
+    """The function whose result a value is: the end of a pipeline, or a function of the module called by its name
+    whose result the prompt prints whole (`context = retrieve_docs(q)` then `f"Context:\n{context}"`); a result
+    only read from (`for doc in search_results: ... doc['text']`) is not the text the model reads."""
+    if isinstance(value, ast.Call):
+        return value.func.id if isinstance(value.func, ast.Name) and name in printed else None
+    return chain_end(value, bound)
+
+
+def _printed_whole(module: ast.Module) -> frozenset[str]:
+    """The names a string prints as they are: an f-string's field (`{context}`) or a format call's keyword (`context=context`)."""
+    fields = (n.value for n in ast.walk(module) if isinstance(n, ast.FormattedValue))
+    keywords = (k.value for n in ast.walk(module) if isinstance(n, ast.Call) and called_name(n) == "format" for k in n.keywords)
+    return frozenset(v.id for v in (*fields, *keywords) if isinstance(v, ast.Name))
 
 
 def _named_values(module: ast.Module):
