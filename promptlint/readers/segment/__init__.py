@@ -179,7 +179,8 @@ def _sources(
 # [DOC_2_SCORE], [USER_QUESTION] (capitals and an underscore; in quotes, a literal the model is told to write:
 # print the sentinel "[GENERAL_KNOWLEDGE]"), and <<context>>, <<user_query>> (lower case: <<SYS>> is Llama's marker).
 _OTHER_SLOTS = (
-    (re.compile(r"(?<![\"'`\u201c])\[([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\](?![\"'`\u201d])"), "[{}]", "{{{}}}"),
+    # The bracket first, then what stands before it: a pattern that opens with a literal is found fast.
+    (re.compile(r"\[(?<![\"'`\u201c]\[)([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\](?![\"'`\u201d])"), "[{}]", "{{{}}}"),
     (re.compile(r"<<([a-z_][a-z0-9_]*)>>"), "<<{}>>", "{{{{{}}}}}"),
 )
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from ...meaning import vocabulary
 from ...meaning.vocabulary import normalise_label
 from ...model.prompt import Message, Source, Span, SpanSet
 from .vocab import QUESTION_LINE, SLOT, Line, Vocab, may_hold_slot, named_slots, names_the_question, trim
@@ -27,7 +28,10 @@ def example_spans(text: str, lower: str, lines: list[Line], vocab: Vocab, messag
     written-out one but the marker, so a marker's block is the paragraph under it.
     """
     template = is_template(lower)
-    found = _tagged(lower, vocab) + _marked(lines, vocab, messages, template) + _inline(lines, vocab)
+    found = _tagged(lower, vocab)
+    if vocabulary.may_match(vocab.example_cues, lower):
+        # A marker line writes its cue as it is: a text with no cue has none, and most have none.
+        found += _marked(lines, vocab, messages, template) + _inline(lines, vocab)
     if template:
         found += _fenced(lines)
     found = [span for span in found if not _has_slot(lower, span.start, span.end)]
