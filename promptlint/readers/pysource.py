@@ -314,9 +314,13 @@ def _filling(name: str, value: ast.AST, bound: dict[str, ast.AST], printed: froz
 
 def _printed_whole(module: ast.Module) -> frozenset[str]:
     """The names a string prints as they are: an f-string's field (`{context}`) or a format call's keyword (`context=context`)."""
-    fields = (n.value for n in ast.walk(module) if isinstance(n, ast.FormattedValue))
-    keywords = (k.value for n in ast.walk(module) if isinstance(n, ast.Call) and called_name(n) == "format" for k in n.keywords)
-    return frozenset(v.id for v in (*fields, *keywords) if isinstance(v, ast.Name))
+    printed = set()
+    for node in ast.walk(module):
+        if isinstance(node, ast.FormattedValue):
+            printed.add(node.value)
+        elif isinstance(node, ast.Call) and called_name(node) == "format":
+            printed.update(k.value for k in node.keywords)
+    return frozenset(v.id for v in printed if isinstance(v, ast.Name))
 
 
 def _named_values(module: ast.Module):

@@ -59,6 +59,7 @@ ordinal is reported without a fix: never a part of it.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ..meaning import vocabulary
@@ -181,8 +182,10 @@ def _store_id_fields(prompt: Prompt, ctx: RuleContext) -> list[Field]:
 def check(prompt: Prompt, ctx: RuleContext):
     yield from _numbered_sources(prompt, ctx)
     stored = _store_id_fields(prompt, ctx)
-    yield from _store_ids(prompt, ctx, stored)
-    yield from _named_ordinals(prompt, ctx, [f for s in prompt.sources for f in s.fields if f not in stored])
+    # Asked only when a finding depends on it, once a prompt.
+    asks = functools.cache(lambda: _asks_to_cite(prompt, ctx))
+    yield from _store_ids(prompt, ctx, stored, asks)
+    yield from _named_ordinals(prompt, ctx, {id(f) for f in stored}, asks)
 
 
 def _numbered_sources(prompt: Prompt, ctx: RuleContext):
@@ -202,21 +205,22 @@ def _numbered_sources(prompt: Prompt, ctx: RuleContext):
         )
 
 
-def _store_ids(prompt: Prompt, ctx: RuleContext, stored: list[Field]):
+def _store_ids(prompt: Prompt, ctx: RuleContext, stored: list[Field], asks):
     for source, field in zip(prompt.sources, stored):
         # Read by its value's shape, not its name: removing it is a guess, and no guess where the model cites it.
-        fix = None if _asks_to_cite(prompt, ctx) else remove_field(prompt, field, "Remove the chunk id", Applicability.UNSAFE)
+        fix = None if asks() else remove_field(prompt, field, "Remove the chunk id", Applicability.UNSAFE)
         yield _field_finding(prompt, ctx, source, field, "shows the id its store gave the chunk", fix)
 
 
-def _named_ordinals(prompt: Prompt, ctx: RuleContext, fields: list[Field]):
-    """The fields named as a chunk's ordinal or id, each reported unless it is a count the model cites."""
+def _named_ordinals(prompt: Prompt, ctx: RuleContext, read_already: set[int], asks):
+    """The fields named as a chunk's ordinal or id (but those ``read_already``, by id), each reported unless it is a
+    count the model cites."""
     of_words, citable, identities = ctx.labels("of-words"), ctx.labels("citable"), ctx.labels("identities")
     for source in prompt.sources:
-        for field in (f for f in source.fields if f in fields):
+        for field in (f for f in source.fields if id(f) not in read_already):
             is_ordinal = ctx.lexicon.means(field.label, "ordinal") or (field.label in of_words and _OF.match(field.value))
             keyed = is_ordinal and citable.intersection(split(field.label)[-1:]) and _in_key_position(prompt, field)
-            cited = (keyed or is_ordinal and _sole_identifier(prompt, source, field)) and _cited(prompt, ctx, field, keyed)
+            cited = (keyed or is_ordinal and _sole_identifier(prompt, source, field)) and _cited(prompt, ctx, field, keyed, asks)
             if cited:
                 # A count keys the source; a chunk's id ("[{{ chunk.id }}]") does too, at an id's cost, where [n] would do.
                 is_ordinal = bool(identities.intersection(split(field.label)[-1:]))
@@ -227,12 +231,12 @@ def _named_ordinals(prompt: Prompt, ctx: RuleContext, fields: list[Field]):
                 yield _ordinal_finding(prompt, ctx, source, field, reading, cited)
 
 
-def _cited(prompt: Prompt, ctx: RuleContext, field: Field, keyed: bool) -> bool:
+def _cited(prompt: Prompt, ctx: RuleContext, field: Field, keyed: bool, asks) -> bool:
     """Whether a key ("[{{ chunk.rank }}]" heading a source) or the one thing that tells a source from the others
     (`<source>{rank}</source>` beside the text alone) is what the model cites: when it is asked to cite. A key of a
     source's template read alone (no instructions beside it) is left to the prompt that holds it, unless the template
     writes it as a chunk's number (`[chunk_id={id}]`, not `<source>{rank}</source>`)."""
-    if _asks_to_cite(prompt, ctx):
+    if asks():
         return True
     alone = not any(p.kind is PartKind.INSTRUCTIONS for p in prompt.parts)
     return alone and (keyed or not ctx.lexicon.means(_written_before(prompt, field), "ordinal"))

@@ -31,7 +31,7 @@ from ...model.prompt import Field, FieldForm, Message, Source, Span
 from .vocab import LABEL_LINE, QUESTION_LINE, SECTION_LABEL, SLOT, Line, Vocab, names_the_question, slot_kind, speaks_of_context, trim
 from .instructions import looks_like_instruction, opens_with_imperative
 from .headers import with_space
-from .sources import RUN_ONLY, assigned_items, by_position, cut_last_source, first_value, strip_blank_edges
+from .sources import RUN_ONLY, assigned_items, assigned_row, by_position, cut_last_source, first_value, strip_blank_edges
 
 # What opens a unit's line: a Markdown heading's marks or a list marker, then a citation key ("[3]") or a number ("3.").
 # A key is one token: a number, a short name, or a store's id ("[large_pdf_page_003_001]", "[4731e598-9cb5-...]").
@@ -158,10 +158,7 @@ def _head_cells(text: str, start: int, end: int, separated: bool, keyed: bool) -
 
 def _assigned_row(text: str, start: int, end: int) -> list[_Cell]:
     """After a key, a row of `name=value` items and nothing else ("[doc-7] source=pdf page=3"): each item a cell."""
-    items = assigned_items(text, start, end)
-    if len(items) < 2 or sum(len(f.span) for f in items) < len(text[start:end].rstrip()):
-        return []
-    return [_Cell(f.span, f.span, f.label, f.value_span) for f in items]
+    return [_Cell(f.span, f.span, f.label, f.value_span) for f in assigned_row(text, start, end)]
 
 
 def _cells_between(text: str, start: int, end: int) -> tuple[int, int]:

@@ -759,7 +759,7 @@ def _metadata_fields(text: str, line: Line, labelled: re.Match[str] | None, labe
         return None
     if mapping := _mapping_fields(text, line, line.start + labelled.start("value")):
         return mapping
-    if row := _row_of_fields(line) or _assigned_row(text, line):
+    if row := _row_of_fields(line) or assigned_row(text, line.start, line.end):
         return row
     if vocab.is_field(label) or "_" in labelled["label"].strip() or _aligned(line, labelled):
         return [_line_field(text, line, labelled, label)]
@@ -794,11 +794,11 @@ def assigned_items(text: str, start: int, end: int) -> list[Field]:
             for m in _ASSIGNED.finditer(text, start, end)]
 
 
-def _assigned_row(text: str, line: Line) -> list[Field]:
-    """A line of `name=value` items and nothing else ("relevance=0.72 lang=cpp"), two or more: a renderer's
+def assigned_row(text: str, start: int, end: int) -> list[Field]:
+    """Text of `name=value` items and nothing else ("relevance=0.72 lang=cpp"), two or more: a renderer's
     fields, each removable on its own."""
-    items = assigned_items(text, line.start, line.end)
-    return items if len(items) > 1 and sum(len(f.span) for f in items) >= len(line.text.rstrip()) else []
+    items = assigned_items(text, start, end)
+    return items if len(items) > 1 and sum(len(f.span) for f in items) >= len(text[start:end].rstrip()) else []
 
 
 def _aligned(line: Line, labelled: re.Match[str]) -> bool:
