@@ -50,6 +50,12 @@ def lint_prompt(prompt: Prompt, config: Config, *, template: bool = False) -> li
 
 
 def _segment(piece: documents.Prompt, text: str, config: Config, includes) -> Prompt:
+    prompt = _segment_by_kind(piece, text, config, includes)
+    bound = frozenset(name for name, kind in piece.names if kind == "rewritten")
+    return dataclasses.replace(prompt, rewrites_bound_by_code=bound) if bound else prompt
+
+
+def _segment_by_kind(piece: documents.Prompt, text: str, config: Config, includes) -> Prompt:
     # The kinds the code around a prompt gives its slots (a question slot filled with a rewrite) come after the config's.
     names = config.slot_names + piece.names
     if piece.loop is not None:

@@ -202,6 +202,9 @@ class Prompt:
     sources_block: Span | None = None  # from the first source to the last, with any container tags
     # Template slots filled with a rewritten form of the question ({standalone_question}).
     rewritten_questions: list[Span] = field(default_factory=list)
+    # The names of slots that the code filling the template, not their names, shows are filled with a rewrite:
+    # renaming them fixes nothing, the code must pass the question instead.
+    rewrites_bound_by_code: frozenset[str] = frozenset()
     # In a template, the branches of each `{% if %}`: text in two branches never renders together.
     branches: list[tuple[Span, ...]] = field(default_factory=list)
     # In a template, the tags that bring in another file's text (an include, a call of an

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import ast
 
-from ..meaning.lexicon import Lexicon, split
+from ..meaning.lexicon import Lexicon
 from .pybuild import called_name
+from .pyflow import Rewrites, called_names
 from .segment import slot_kind, words
 
 # Calls on a prompt that fill its slots by keyword, or with a dict of them.
-_FILLING = frozenset({"format", "format_messages", "format_prompt", "invoke", "ainvoke", "partial"})
+_FILLING = frozenset({"format", "format_messages", "format_prompt", "invoke", "ainvoke", "stream", "astream", "partial"})
 
 
 def rewritten_bindings(module: ast.Module, lexicon: Lexicon) -> dict[int, tuple[tuple[str, str], ...]]:
@@ -28,57 +29,43 @@ def rewritten_bindings(module: ast.Module, lexicon: Lexicon) -> dict[int, tuple[
     module fills with a rewritten question, each as (slot, "rewritten")."""
     vocab = words(lexicon=lexicon)
     owners = _owners(module)
-    verbs = frozenset(lexicon.words("segment", "rewrite-verbs"))
-    rewriting = _rewriting_calls(module, vocab, verbs)
+    rewrites = Rewrites(module, vocab, frozenset(lexicon.words("segment", "rewrite-verbs")))
     bound_once = _bound_once(module)
     bound: dict[str, set[str]] = {}
     for call in (n for n in ast.walk(module) if isinstance(n, ast.Call)):
         owner, filled = _filled(call, owners)
         for slot, value in filled:
-            if _is_rewrite(value, vocab, rewriting) and slot_kind(slot, vocab) == "question":
+            if slot_kind(slot, vocab) == "question" and rewrites.holds(value):
                 bound.setdefault(owner, set()).add(slot)
         for owner, slot in _answered_with_a_rewrite(call, owners, vocab, bound_once):
             bound.setdefault(owner, set()).add(slot)
-    for owner, slot in _answered_from_state(module, owners, vocab, (rewriting, verbs), frozenset(lexicon.words("segment", "answer-keys"))):
+    for owner, slot in _answered_from_state(module, owners, vocab, rewrites, frozenset(lexicon.words("segment", "answer-keys"))):
         bound.setdefault(owner, set()).add(slot)
     found = {line: tuple((slot, "rewritten") for slot in sorted(bound[owner])) for owner, (_, lines) in owners.items() if owner in bound for line in lines}
-    for line, slot in _printed_rewrites(module, vocab, rewriting, verbs):
+    for line, slot in _printed_rewrites(module, rewrites):
         found[line] = tuple(sorted({*found.get(line, ()), (slot, "rewritten")}))
     return found
 
 
-def _printed_rewrites(module: ast.Module, vocab, rewriting: set[str], verbs: frozenset[str]) -> list[tuple[int, str]]:
-    """The locals a function fills with the question rewritten (`user_query = state.get("resolved_query") or
-    state.get("user_query")`) and its f-strings print (`f"USER QUERY:\\n{user_query}"`), each with every line of the
-    function: a text it assembles of them (`HumanMessage(content="\\n".join(parts))`) starts where it is sent."""
+def _printed_rewrites(module: ast.Module, rewrites: Rewrites) -> list[tuple[int, str]]:
+    """The names an f-string of a function prints that hold the question rewritten (`user_query =
+    state.get("resolved_query") or state.get("user_query")`, then `f"USER QUERY:\\n{user_query}"`; a parameter a call
+    passes a rewrite), each with every line of the function: a text it assembles of them
+    (`HumanMessage(content="\\n".join(parts))`) starts where it is sent."""
     found = []
     for function in (f for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))):
-        filled = [n for n in ast.walk(function) if _named_assignment(n)]
-        locals_ = {n.targets[0].id for n in filled if n.targets[0].id in rewriting or _is_rewrite(n.value, vocab, set(), verbs)}
-        if not locals_:
-            continue  # most functions fill no local with a rewrite: their f-strings are not read
         printed = {v.value.id for text in ast.walk(function) if isinstance(text, ast.JoinedStr)
-                   for v in text.values if isinstance(v, ast.FormattedValue) and isinstance(v.value, ast.Name)}
-        found += [(line, name) for name in sorted(printed & locals_) for line in range(function.lineno, (function.end_lineno or function.lineno) + 1)]
+                   for v in text.values if isinstance(v, ast.FormattedValue) and isinstance(v.value, ast.Name) and rewrites.holds(v.value)}
+        found += [(line, name) for name in sorted(printed) for line in range(function.lineno, (function.end_lineno or function.lineno) + 1)]
     return found
 
 
-def _is_rewrite(value: ast.AST, vocab, rewriting: set[str], verbs: frozenset[str] = frozenset()) -> bool:
-    """A value named for the question rewritten (`standalone_question`, `enhanced["condensed_query"]`), a
-    local a rewriting call fills, or (given the ``verbs`` that name one) such a call itself. Of values tried in turn
-    (`state.get("standalone_question") or question`), the one tried first: the others stand in when it is missing."""
-    value = _preferred(value)
-    name = _name(value)
-    called = bool(verbs) and _rewriting_call(value, vocab, verbs)
-    return called or bool(name and slot_kind(name, vocab) == "rewritten") or isinstance(value, ast.Name) and value.id in rewriting
-
-
-def _answered_from_state(module: ast.Module, owners: dict, vocab, rewriting: tuple[set[str], frozenset[str]], answers: frozenset[str]) -> list[tuple[str, str]]:
+def _answered_from_state(module: ast.Module, owners: dict, vocab, rewrites: Rewrites, answers: frozenset[str]) -> list[tuple[str, str]]:
     """The question slots an answer is generated with from a state a step wrote a rewrite into (a LangGraph
     graph: `transform_query` returns `{"question": better_question}`; `generate` reads `state["question"]` and
     returns `{"generation": rag_chain.invoke({"question": question, ...})}`). Only a fill whose result the
     function returns as the answer (`answer-keys`) counts: a grader filled from the same state judges, it answers nothing."""
-    keys = _keys_rewritten(module, vocab, rewriting)
+    keys = _keys_rewritten(module, vocab, rewrites)
     if not keys:
         return []
     found = []
@@ -94,7 +81,7 @@ def _answered_from_state(module: ast.Module, owners: dict, vocab, rewriting: tup
     return found
 
 
-def _keys_rewritten(module: ast.Module, vocab, rewriting: tuple[set[str], frozenset[str]]) -> set[str]:
+def _keys_rewritten(module: ast.Module, vocab, rewrites: Rewrites) -> set[str]:
     """The question keys of a state that a function writes a rewrite into: `return {"question": better_question}`,
     `state["question"] = rewritten`."""
     keys = set()
@@ -105,7 +92,7 @@ def _keys_rewritten(module: ast.Module, vocab, rewriting: tuple[set[str], frozen
             pairs = [(key, node.value)]
         else:
             continue
-        keys |= {key for key, value in pairs if slot_kind(key, vocab) == "question" and _is_rewrite(value, vocab, *rewriting)}
+        keys |= {key for key, value in pairs if slot_kind(key, vocab) == "question" and rewrites.holds(value)}
     return keys
 
 
@@ -137,43 +124,11 @@ def _answering_calls(function: ast.AST, answers: frozenset[str]) -> list[ast.Cal
     return [v for v in values if isinstance(v, ast.Call)]
 
 
-def _rewriting_calls(module: ast.Module, vocab, verbs: frozenset[str]) -> set[str]:
-    """The locals a call of a function named for rewriting the question fills, alone or in either branch of a
-    choice: `standalone = rewrite_question(q, history)`, `q2 = await condense_query(q, h) if h else q`."""
-    filled = set()
-    for node in ast.walk(module):
-        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
-            continue
-        branches = [node.value.body, node.value.orelse] if isinstance(node.value, ast.IfExp) else [node.value]
-        if any(_rewriting_call(b, vocab, verbs) for b in branches):
-            filled.add(node.targets[0].id)
-    return filled
-
-
-def _rewriting_call(value: ast.AST, vocab, verbs: frozenset[str]) -> bool:
-    """A call, awaited or not, of a function or an object named for rewriting the question."""
-    call = value.value if isinstance(value, ast.Await) else value
-    return isinstance(call, ast.Call) and _names_a_rewrite(call, vocab, verbs)
-
-
-def _names_a_rewrite(call: ast.Call, vocab, verbs: frozenset[str]) -> bool:
-    """Whether the function, or the object whose method is called, is named for rewriting the question:
-    `condense_question(q, h)`, `question_rewriter.invoke({"question": q})`."""
-    named = [w for name in _called(call) for w in split(name)]
-    return any(w in verbs for w in named) and any(slot_kind(w, vocab) == "question" for w in named)
-
-
-def _called(call: ast.Call) -> list[str]:
-    """The names a call is known by: the function's, and the object's whose method it is (`question_rewriter.invoke`)."""
-    method = call.func.value.id if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) else None
-    return [method, called_name(call)] if method else [called_name(call)]
-
-
 def _answered_with_a_rewrite(call: ast.Call, owners: dict[str, tuple[list[str], set[int]]], vocab, bound: dict[str, ast.AST]) -> list[tuple[str, str]]:
     """The template a framework chain answers with, and its slot the chain fills with the question it rewrote
     from the conversation: `ConversationalRetrievalChain.from_llm(..., combine_docs_chain_kwargs={"prompt": QA})`
     fills QA's {question} with a standalone rewrite of the follow-up (see `condensing-chains`)."""
-    called = _called(call)
+    called = called_names(call)
     # A JavaScript call's options object (`fromLLM(model, retriever, {qaTemplate: QA})`) gives its keywords.
     options = [(k.value, v) for arg in call.args if isinstance(arg, ast.Dict) for k, v in zip(arg.keys, arg.values) if isinstance(k, ast.Constant)]
     keywords = {**dict(options), **{k.arg: k.value for k in call.keywords if k.arg}}
@@ -183,8 +138,8 @@ def _answered_with_a_rewrite(call: ast.Call, owners: dict[str, tuple[list[str], 
             continue
         keyword, _, key = chain["prompt"].partition(".")
         prompt = _item(_resolved(keywords.get(keyword), bound), key) if key else keywords.get(keyword)
-        if isinstance(prompt, ast.Name) and prompt.id in owners:
-            found.append((prompt.id, chain["slot"]))
+        if _reference(prompt) in owners:
+            found.append((_reference(prompt), chain["slot"]))
     return found
 
 
@@ -230,8 +185,8 @@ def _owners(module: ast.Module) -> dict[str, tuple[list[str], set[int]]]:
     fill it (a function's) and the lines its strings start on."""
     owners: dict[str, tuple[list[str], set[int]]] = {}
     for node in ast.walk(module):
-        if _named_assignment(node):
-            owners[node.targets[0].id] = ([], _string_lines(node.value))
+        if _held(node):
+            owners[_reference(node.targets[0])] = ([], _string_lines(node.value))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             returned = {line for r in ast.walk(node) if isinstance(r, ast.Return) and r.value is not None for line in _string_lines(r.value)}
             owners[node.name] = ([a.arg for a in node.args.posonlyargs + node.args.args if a.arg not in ("self", "cls")], returned)
@@ -242,8 +197,8 @@ def _made_of(module: ast.Module, owners: dict[str, tuple[list[str], set[int]]]) 
     """The owners with what is made of them: filled as the template is. `chain = QA_PROMPT | llm`, `QA = PromptTemplate(
     template=qa_template, ...)`, `messages = [HumanMessagePromptTemplate.from_template(user_template)]`, then
     `ChatPromptTemplate.from_messages(messages)`; in whatever order the module writes them."""
-    made = [(node.targets[0].id, {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)} - {node.targets[0].id})
-            for node in ast.walk(module) if _named_assignment(node)]
+    made = [(_reference(node.targets[0]), {_reference(n) for n in ast.walk(node.value)} - {None, _reference(node.targets[0])})
+            for node in ast.walk(module) if _held(node)]
     changed = True
     while changed:
         changed = False
@@ -254,6 +209,21 @@ def _made_of(module: ast.Module, owners: dict[str, tuple[list[str], set[int]]]) 
                 owners[name] = (params, own | lines)
                 changed = True
     return owners
+
+
+def _held(node: ast.AST) -> bool:
+    """An assignment of a value to one name, or to one attribute of the object itself (`self.qa_prompt = ...`)."""
+    return isinstance(node, ast.Assign) and len(node.targets) == 1 and _reference(node.targets[0]) is not None
+
+
+def _reference(node: ast.AST | None) -> str | None:
+    """The name a template is held by: a variable's, or an attribute's of the object itself or its class
+    (`self.qa_prompt`, `cls.QA_PROMPT`); None for any other value."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+        return node.attr
+    return None
 
 
 def _named_assignment(node: ast.AST) -> bool:
@@ -273,7 +243,7 @@ def _filled(call: ast.Call, owners: dict[str, tuple[list[str], set[int]]]) -> tu
         params = owners[callee][0]
         return callee, [*zip(params, call.args), *((k.arg, k.value) for k in call.keywords if k.arg)]
     target = call.func.value if isinstance(call.func, ast.Attribute) else None
-    owner = target.id if isinstance(target, ast.Name) else None
+    owner = _reference(target)
     if callee not in _FILLING or owner not in owners:
         return "", []
     filled = [(k.arg, k.value) for k in call.keywords if k.arg]
@@ -281,28 +251,3 @@ def _filled(call: ast.Call, owners: dict[str, tuple[list[str], set[int]]]) -> tu
         if isinstance(arg, ast.Dict):
             filled += [(k.value, v) for k, v in zip(arg.keys, arg.values) if isinstance(k, ast.Constant) and isinstance(k.value, str)]
     return owner, filled
-
-
-def _preferred(value: ast.AST) -> ast.AST:
-    """Of values tried in turn (`a or b`), the first; an awaited value as what is awaited."""
-    while True:
-        if isinstance(value, ast.Await):
-            value = value.value
-        elif isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or):
-            value = value.values[0]
-        else:
-            return value
-
-
-def _name(value: ast.AST) -> str | None:
-    """The name a value is known by: a variable's, an attribute's, or a key's (`enhanced["standalone_query"]`,
-    `state.get("standalone_query")`)."""
-    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "get" and value.args:
-        value = ast.Subscript(value=value.func.value, slice=value.args[0])
-    if isinstance(value, ast.Name):
-        return value.id
-    if isinstance(value, ast.Attribute):
-        return value.attr
-    if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Constant) and isinstance(value.slice.value, str):
-        return value.slice.value
-    return None

@@ -19,8 +19,12 @@ QA_PROMPT}), ...})`, whose options objects give the keywords: `condensing-chains
 `rules/segment.yaml`), and a slot of the prompt a graph's
 step answers with from a state another step wrote a rewrite into (`transform_query` returns
 `{"question": better_question}`; `generate` fills the prompt with `state["question"]` and returns
-`{"generation": ...}`: `answer-keys`; a grader filled from the same state answers nothing). The fix is
-then the call's, and none is offered.
+`{"generation": ...}`: `answer-keys`; a grader filled from the same state answers nothing). The rewrite
+is followed through the module's locals, in any branch or loop (`chosen = best_variant`), into the
+parameters of a function it calls with it (`self._respond(chosen, docs)`), out of a function typed to return
+one (`-> RewrittenQuery`) or a chain built to write one, and into the text field of one (`rewritten.query`);
+a template may be held by the object (`self.rag_prompt`, `self.QA_PROMPT`). The fix is then the code's,
+and none is offered, whatever the slot is called.
 
 ## Why is this bad?
 Rewrites exist for retrieval: they make a better search query. The answer must
@@ -75,8 +79,8 @@ def check(prompt: Prompt, ctx: RuleContext):
     for slot in prompt.rewritten_questions:
         name = _NAME.search(prompt.text, slot.start, slot.end)
         fix = None
-        # A slot already named for the question, filled with a rewrite by the code that calls it: the fix is in that call.
-        if name and name[0] != original:
+        # A slot the code that fills it binds to a rewrite, or one already named for the question: the fix is in that code.
+        if name and name[0] != original and name[0] not in prompt.rewrites_bound_by_code:
             fix = Fix(Applicability.UNSAFE, (Edit(Span(name.start(), name.end()), original),), f"Use the original question ({original})")
         yield ctx.finding(
             prompt,

@@ -58,10 +58,16 @@ REWRITING = ["rewrite_question(q, history)", "condense_query(q, history) if hist
              "self.make_standalone_question(q, history)"]
 
 
+def _filled_in_answer(text: str, statement: str) -> str:
+    """The module with ``statement`` run in `answer`, before the call that fills the template."""
+    head, _, tail = text.rpartition("    return")
+    return f"{head}    {statement}\n    return{tail}"
+
+
 @pytest.mark.parametrize("form", FILLED)
 @pytest.mark.parametrize("call", REWRITING)
 def test_a_local_a_rewriting_function_fills_is_the_rewritten_question(form, call):
-    text = _module(form, "asked").replace("def answer(", "async def answer(q, history, ").replace("    return", f"    asked = {call}\n    return", 1)
+    text = _filled_in_answer(_module(form, "asked").replace("def answer(", "async def answer(q, history, "), f"asked = {call}")
     line = next(n for n, row in enumerate(text.split("\n"), 1) if "Question: {question}" in row)
     assert _found(text) == [(line, "PL304")]
     # The twins: a function that only reads the question (`normalise_question`), or one named for a rewrite
@@ -115,7 +121,7 @@ def test_a_prompt_handed_to_a_chain_that_keeps_the_question_is_clean():
 # The object a method is called on may be what names the rewrite (the LangGraph tutorials' `question_rewriter =
 # rewrite_prompt | llm | StrOutputParser()`, then `better = question_rewriter.invoke({"question": q})`).
 def test_a_local_a_rewriter_object_fills_is_the_rewritten_question():
-    text = _module("format by keyword", "asked").replace("def answer(", "def answer(q, ").replace("    return", "    asked = question_rewriter.invoke({'question': q})\n    return", 1)
+    text = _filled_in_answer(_module("format by keyword", "asked").replace("def answer(", "def answer(q, "), "asked = question_rewriter.invoke({'question': q})")
     line = next(n for n, row in enumerate(text.split("\n"), 1) if "Question: {question}" in row)
     assert _found(text) == [(line, "PL304")]
     assert _found(text.replace("question_rewriter", "answer_grader")) == []

@@ -1,0 +1,122 @@
+"""A rewrite of the question reaches an answer prompt's question slot however the module carries it there:
+through locals given it in a branch or a loop, through a parameter of a method the module calls with it,
+from a function typed to return a rewrite, as the text field of one (`rewritten.query`), from an object built
+to write one; and into a template the object holds (`self.rag_prompt`) filled as a stream. Each case has its
+twin that carries the question as asked (blind63 pratap1297, jaka-k, xonme888; blind62d yvann-ba)."""
+
+from __future__ import annotations
+
+import pytest
+
+from promptlint.engine.config import build
+from promptlint.engine.lint import fix_text, lint_text
+
+CONFIG = build({"today": "2026-12-06", "select": ["PL304"]}, "test")
+
+
+def _found(text: str) -> list[tuple[int, str]]:
+    return [(f.line, f.code) for f in lint_text(text, path="engine.py", config=CONFIG)]
+
+
+def _line(text: str, marker: str) -> int:
+    return next(n for n, row in enumerate(text.split("\n"), 1) if marker in row)
+
+
+# The best of the question's variants, kept under a condition, handed to the method that writes the prompt.
+CHOSEN = '''class Answerer:
+    def ask(self, question, docs):
+        variants = [(question, 1.0)]
+        if self.enabled:
+            variants = self.MAKE(question)
+        best = None
+        for text, score in variants:
+            if score > 0.8:
+                best = text
+        chosen = question
+        if best is not None:
+            chosen = best.strip()
+        return self._respond(PASSED, docs)
+
+    def _respond(self, query, docs):
+        context = "\\n\\n".join(d["text"] for d in docs)
+        prompt = f"""Answer only from the context.
+
+Context:
+{context}
+
+Question: {query}
+Answer:"""
+        return self.llm.generate(prompt)
+'''
+
+
+@pytest.mark.parametrize("make", ["query_expander.expand", "rewriter.rewrite_question"])
+def test_a_variant_chosen_over_the_question_and_passed_on_fills_its_slot(make):
+    text = CHOSEN.replace("MAKE", make).replace("PASSED", "chosen")
+    assert _found(text) == [(_line(text, "Question: {query}"), "PL304")]
+    # The code passes the rewrite: renaming the f-string's field would only break it, and no fix is offered.
+    assert all(f.fix is None for f in lint_text(text, path="engine.py", config=CONFIG))
+    assert fix_text(text, path="engine.py", config=CONFIG, unsafe=True) == text
+    # The twins: the method is handed the question as asked, or the variants are only the question cleaned.
+    assert _found(CHOSEN.replace("MAKE", make).replace("PASSED", "question")) == []
+    assert _found(CHOSEN.replace("MAKE", "cleaner.normalise_text").replace("PASSED", "chosen")) == []
+
+
+# An agent that rewrites with a typed structured output and answers, streamed, with a template it holds.
+AGENT = '''class RewrittenQuery(BaseModel):
+    query: str
+    tags: list[str]
+
+
+class Agent:
+    def __init__(self, llm):
+        self.llm = llm
+        self.rewriter = REWRITE_PROMPT | llm.with_structured_output(RewrittenQuery)
+        self.rag_prompt = ChatPromptTemplate.from_messages([
+            ("system", "Answer only from the context.\\n\\nContext:\\n{context}"),
+            ("human", "{question}"),
+        ])
+
+    RESOLVE
+
+    async def run(self, inp, docs):
+        rewritten = await self.resolve(inp)
+        chain = self.rag_prompt | self.llm
+        async for token in chain.astream({"question": VALUE, "context": docs}):
+            yield token
+'''
+RESOLVES = {
+    "typed to return it": "async def resolve(self, inp) -> RewrittenQuery:\n        return await some_call(inp)",
+    "run by the rewriter": "async def resolve(self, inp):\n        return await self.rewriter.ainvoke({'input': inp})",
+    "a local typed as it": "async def resolve(self, inp):\n        result: RewrittenQuery = await some_call(inp)\n        return result",
+}
+
+
+@pytest.mark.parametrize("resolve", RESOLVES)
+def test_the_text_of_a_typed_rewrite_fills_the_slot_of_a_held_template(resolve):
+    text = AGENT.replace("RESOLVE", RESOLVES[resolve]).replace("VALUE", "rewritten.query")
+    # The messages are read as one text, which findings point at by its first literal (the system message).
+    assert _found(text) == [(_line(text, '("system", '), "PL304")]
+    # The twins: the question as asked, or a field of the rewrite that is not its text.
+    assert _found(text.replace("rewritten.query", "inp")) == []
+    assert _found(text.replace("rewritten.query", "rewritten.tags")) == []
+
+
+# A template a class holds as an attribute, handed to a chain that answers with its standalone rewrite.
+HELD = '''class Bot:
+    qa_template = """Answer from the context.
+
+Context: {context}
+
+Question: {question}
+Answer:"""
+    QA_PROMPT = PromptTemplate(template=qa_template, input_variables=["context", "question"])
+
+    def chain(self, llm, retriever):
+        return ConversationalRetrievalChain.from_llm(llm, retriever, combine_docs_chain_kwargs={"prompt": self.QA_PROMPT})
+'''
+
+
+def test_a_template_held_by_the_class_is_the_one_the_chain_answers_with():
+    assert _found(HELD) == [(_line(HELD, "Question: {question}"), "PL304")]
+    assert _found(HELD.replace("ConversationalRetrievalChain", "RetrievalQA").replace("combine_docs_chain_kwargs", "chain_type_kwargs")) == []
