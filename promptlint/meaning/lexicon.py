@@ -65,6 +65,7 @@ class Concept:
     heads: frozenset[str] = frozenset()
     qualified: frozenset[str] = frozenset()
     qualifiers: frozenset[str] = frozenset()
+    trailing: frozenset[str] = frozenset()  # qualifiers that may follow the qualified word
     leads: frozenset[str] = frozenset()
     reported: bool = False
     names_only: bool = False  # read only by ``mentions`` and ``phrases``, never when a label is looked up
@@ -79,6 +80,10 @@ class Concept:
         if last in self.heads and self._modified(words[:-1]) or (len(words) > 1 and words[0] in self.leads and self._modified(words[1:])):
             return True
         if last in self.qualified and any(w in self.qualifiers for w in words[:-1]):
+            return True
+        # Code names put a qualifier that describes after as often (`text_clean`, `content_raw`); a noun after
+        # makes another name (`text_source` is a source of text). Nothing else may follow.
+        if len(words) > 1 and words[0] in self.qualified and all(w in self.trailing for w in words[1:]):
             return True
         return _IDEOGRAPHIC.search(last) is not None and self._by_compound(last)
 
@@ -240,7 +245,7 @@ def build(options: dict[str, dict] | None = None, names: dict[str, list[str]] | 
 
 
 # What a concept of rules/lexicon.yaml may say; a misspelt key fails loudly instead of being dropped.
-CONCEPT_KEYS = frozenset({"phrases", "heads", "qualified", "qualifiers", "leads", "modifiers", "reported", "names-only"})
+CONCEPT_KEYS = frozenset({"phrases", "heads", "qualified", "qualifiers", "trailing", "leads", "modifiers", "reported", "names-only"})
 
 
 @cache
@@ -270,6 +275,7 @@ def _build(extensions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> Lexicon:
             heads=_words_of(spec.get("heads", [])),
             qualified=_words_of(spec.get("qualified", [])),
             qualifiers=_words_of(spec.get("qualifiers", [])),
+            trailing=_words_of(spec.get("trailing", [])),
             leads=_words_of(spec.get("leads", [])),
             modifiers=_words_of(spec["modifiers"]) if "modifiers" in spec else None,
             reported=bool(spec.get("reported", False)),

@@ -31,6 +31,8 @@ CONCEPTS = {
     "url": ["url", "source_url", "href", "permalink", "link"],
     "author": ["author", "authors", "doc_owner"],
     "warning": ["ocr confidence", "parse warning"],
+    # A describing word may follow the text's name in code (blind60a asimnayakawadi: `row['text_clean']`).
+    "content-key": ["page_content", "chunk_text", "clean_text", "text_clean", "content_raw", "textCleaned"],
 }
 CASES = [(name, concept) for concept, names in CONCEPTS.items() for name in names]
 
@@ -153,6 +155,12 @@ def test_header_items_are_fields_when_one_of_them_is_known(first):
 )
 def test_names_in_other_languages_mean_their_concept(name, concept):
     assert lexicon.build().means(name, concept)
+
+
+# A noun after the text's name makes another name: `text_source` is a source of text, `text_length` a number.
+@pytest.mark.parametrize("name", ["text_source", "text_length", "content_type", "text_en"])
+def test_only_a_describing_word_may_follow_the_texts_name(name):
+    assert "content-key" not in lexicon.shipped().concepts(name)
 
 
 @pytest.mark.parametrize("name", ["今日", "时间", "分数线", "序号", "data"])
