@@ -36,6 +36,10 @@ from .sources import RUN_ONLY, assigned_items, assigned_row, by_position, cut_la
 # What opens a unit's line: a Markdown heading's marks or a list marker, then a citation key ("[3]") or a number ("3.").
 # A key is one token: a number, a short name, or a store's id ("[large_pdf_page_003_001]", "[4731e598-9cb5-...]").
 _LEAD = re.compile(r"[ \t]*(?P<marks>#{1,6}[ \t]+|[-*\u2022][ \t]+)?(?:\[(?P<key>[\w.:#-]{1,64})\][ \t]*|(?P<number>\d{1,3})[.)][ \t]+)?")
+# A head written inside a banner, the same rule on both sides: "--- README.md (lines 27-72) ---".
+_BANNER = re.compile(r"[ \t]*(?P<rule>-{2,}|={2,}|~{2,}|\*{2,})[ \t]+(?P<inner>\S(?:.*\S)?)[ \t]+(?P=rule)[ \t]*$")
+# A cell that is a word and a number or a range, unlabelled: where in its document a chunk stands ("lines 27-72", "page 3").
+_LOCATED = re.compile(r"(?P<label>[^\W\d_]{1,12}\.?)[ \t]+(?P<value>\d{1,6}(?:[ \t]*[-\u2013][ \t]*\d{1,6})?)")
 # The separators a header writes between its cells, spaced on both sides.
 # (Not a dash: "Title — Section > Subsection" is a heading path, which the header lines read.)
 _SEPARATOR = re.compile(r"[ \t]+(?:-{2,}|/|\||\u00b7|\u2022)[ \t]+")
@@ -59,6 +63,8 @@ _EXAMPLE_HEADS = 2
 _WRAPPED = re.compile(r"\[(?P<cells>[^\[\]\n]+)\][ \t]*")
 # Two bars with nothing between them: a table's empty cell ("| 85,269 |  |  |"), which no source's head writes.
 _EMPTY_CELL = re.compile(r"\|[ \t]*\|")
+# How many labels alone on their lines may stand over the units, the context's among them.
+_LABELS_ABOVE = 2
 # Where on its line the colon before a unit's text may stand: a head is short, and a line can be megabytes long.
 _HEAD_CHARS = 300
 
@@ -104,12 +110,18 @@ def skeleton_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[
     # No run holds the units: a unit's own text may hold lines that look like heads of another skeleton (a
     # sentence with a slash), which end every run. Each skeleton's heads are then read as one run, the most
     # written first, the lines of other skeletons between them their units' text.
+    # A head inside a banner ("--- README.md (lines 27-72) ---") sets its unit apart whatever the text under it holds.
     longest = max((len(r) for r in runs), default=0)
-    for skeleton, count in written.most_common():
+    for skeleton, count in sorted(written.items(), key=lambda item: (not _banner(item[0]), -item[1])):
         run = [head for head in heads if head.skeleton == skeleton]
-        if count > longest and (sources := _standing_units(text, lines, run, vocab, messages)):
+        if (count > longest or _banner(skeleton)) and (sources := _standing_units(text, lines, run, vocab, messages)):
             return by_position(sources)
     return []
+
+
+def _banner(skeleton: tuple) -> bool:
+    """Whether a skeleton's heads are written inside a banner's rules."""
+    return skeleton[0][:1] in ("-", "=", "~") or skeleton[0][:2] == "**"
 
 
 def _standing_units(text: str, lines: list[Line], run: list[_Head], vocab: Vocab, messages: list[Message]) -> list[Source]:
@@ -125,8 +137,8 @@ def _head(text: str, line: Line, index: int) -> _Head | None:
     """The line cut into cells, or None when it has fewer than two cells (no separator, no group)."""
     if not any(mark in line.text for mark in _HEAD_MARKS):
         return None  # one cell at most and no group to cut it: most lines (see below)
-    lead = _LEAD.match(line.text)
-    start, end = _cells_between(text, line.start + lead.end(), line.end)
+    lead, line_end, marks = _opening(text, line)
+    start, end = _cells_between(text, lead.end(), line_end)
     content = None
     separators = list(itertools.islice(_SEPARATOR.finditer(text, start, end), _MAX_CELLS))
     if len(separators) == _MAX_CELLS or _EMPTY_CELL.search(text, start, end):
@@ -142,9 +154,19 @@ def _head(text: str, line: Line, index: int) -> _Head | None:
         content, cells = cells[-1].span, cells[:-1]
     if len(cells) < 2 and not (content and cells and _has_group(text, start, end)):
         return None
-    key = Span(line.start + lead.start("key"), line.start + lead.end("key")) if lead["key"] else None
+    key = Span(lead.start("key"), lead.end("key")) if lead["key"] else None
     shape = tuple((c.label or "_", text[c.cut.start : c.span.start].strip()[:1]) for c in cells)
-    return _Head(index, key, cells, content, ((lead["marks"] or "").strip(), bool(lead["key"]), bool(lead["number"]), shape, content is not None))
+    return _Head(index, key, cells, content, (marks, bool(lead["key"]), bool(lead["number"]), shape, content is not None))
+
+
+def _opening(text: str, line: Line) -> tuple[re.Match[str], int, str]:
+    """What opens a head (its lead), where its cells end, and the marks its skeleton is written with: a banner's
+    rule, whose inside is then read as the line ("--- README.md (lines 27-72) ---"), or the lead's heading or item marks."""
+    banner = _BANNER.match(line.text)
+    if banner:
+        return _LEAD.match(text, line.start + banner.start("inner"), line.start + banner.end("inner")), line.start + banner.end("inner"), banner["rule"]
+    lead = _LEAD.match(text, line.start, line.end)
+    return lead, line.end, (lead["marks"] or "").strip()
 
 
 def _head_cells(text: str, start: int, end: int, separated: bool, keyed: bool) -> tuple[_Cell, ...] | None:
@@ -258,6 +280,8 @@ def _cell(text: str, span: Span, cut: Span) -> _Cell:
     labelled = _LABELLED.match(text, span.start, span.end)
     if labelled and len(labelled["label"].split()) <= 3:
         return _Cell(span, cut, normalise_label(labelled["label"]), Span(labelled.start("value"), labelled.end("value")))
+    if located := _LOCATED.fullmatch(text, span.start, span.end):
+        return _Cell(span, cut, normalise_label(located["label"]), Span(located.start("value"), located.end("value")))
     return _Cell(span, cut, "", span)
 
 
@@ -330,8 +354,10 @@ def _is_field(text: str, column: list[_Cell]) -> bool:
 def where_sources_stand(lines: list[Line], vocab: Vocab, first: int, end: int) -> bool:
     """Under a context label ("## Sources", "Search results:") or a heading that speaks of the context, or
     under a line that speaks of the context and before the question ("Answer from the sources below." ... "Question: ...")."""
-    above = next((line for line in reversed(lines[:first]) if not line.blank), None)
-    if above is None or not speaks_of_context(above, vocab):
+    labels = list(itertools.islice((line for line in reversed(lines[:first]) if not line.blank), _LABELS_ABOVE))
+    # A label of its own may stand between the context's label and the units ("Context:", "Semantic matches:").
+    above = next((line for n, line in enumerate(labels) if (n == 0 or line.lower.rstrip().endswith(":")) and speaks_of_context(line, vocab)), None)
+    if above is None or any(not line.lower.rstrip().endswith(":") for line in labels[: labels.index(above)]):
         return False
     section = SECTION_LABEL.match(above.lower)
     if section and (section["md"] or normalise_label(section["dspy"] or section["plain"]) in vocab.context_labels):
