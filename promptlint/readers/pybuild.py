@@ -446,7 +446,12 @@ def _strings(node: ast.AST | None, helpers: Helpers | None = None) -> list[ast.A
     filled by keywords, a sum of strings and values), or a list of string literals with one;
     or the text a function of the module (``helpers``) returns for it."""
     made = returned_text(node, helpers) if helpers and node is not None else None
-    items = [made] if made is not None else text_pieces(node)
+    if made is None and helpers and isinstance(node, (ast.List, ast.Tuple)):
+        # `lines.extend(["", _source_block(n, chunk)])`: each item read as it is when added alone.
+        read = [_strings(item, helpers) or text_pieces(item) for item in node.elts]
+        items = None if None in read or [] in read else [piece for pieces in read for piece in pieces]
+    else:
+        items = [made] if made is not None else text_pieces(node)
     return items if items and any(isinstance(item, (ast.JoinedStr, ast.Call)) for item in items) else []
 
 

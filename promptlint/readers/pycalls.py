@@ -43,17 +43,16 @@ Helpers = dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
 
 
 def helpers_of(module: ast.Module) -> Helpers:
-    """The functions a module defines, at its top and in its classes, by name; a name defined twice is left out."""
+    """The functions a module defines, at its top, in its classes and inside other functions (`def _fmt_chunk(i,
+    chunk)` in the method that joins the chunks), by name; a name defined twice is left out."""
     found: Helpers = {}
     seen: set[str] = set()
-    for node in module.body:
-        defined = node.body if isinstance(node, ast.ClassDef) else [node]
-        for function in (d for d in defined if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))):
-            if function.name in seen:
-                found.pop(function.name, None)
-            else:
-                found[function.name] = function
-            seen.add(function.name)
+    for function in (d for d in ast.walk(module) if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))):
+        if function.name in seen:
+            found.pop(function.name, None)
+        else:
+            found[function.name] = function
+        seen.add(function.name)
     return found
 
 
