@@ -50,19 +50,19 @@ class Rewrites:
 
     def holds(self, value: ast.AST) -> bool:
         """Whether a value may hold the question rewritten."""
-        value = _as_item(preferred(value))
+        value = _as_item(_preferred(value))
         if isinstance(value, ast.IfExp):
             return self.holds(value.body) or self.holds(value.orelse)
-        name = value_name(value)
+        name = _value_name(value)
         if name and slot_kind(name, self.vocab) == "rewritten":
             return True
         if isinstance(value, ast.Name):
-            return self.name_holds(value.id, self.scope.get(id(value)))
+            return self._name_holds(value.id, self.scope.get(id(value)))
         if isinstance(value, (ast.Attribute, ast.Subscript)):
             return self._part_holds(value)
         return isinstance(value, ast.Call) and self._call_holds(value)
 
-    def name_holds(self, name: str, scope: ast.AST | None) -> bool:
+    def _name_holds(self, name: str, scope: ast.AST | None) -> bool:
         """Whether a name may hold the question rewritten where ``scope`` (a function, or None for the module) reads it."""
         key = (id(scope) if scope is not None else 0, name)
         if key not in self._names:
@@ -70,7 +70,7 @@ class Rewrites:
             self._names[key] = key in self.typed or any(self.holds(v) for v in self.given.get(key, ())) or self._passed(name, scope)
         return self._names[key]
 
-    def names_a_rewrite(self, identifier: str) -> bool:
+    def _names_a_rewrite(self, identifier: str) -> bool:
         """Whether a name (of a function, an object, a type) says it is, or makes, the question rewritten:
         `RewrittenQuery`, `question_rewriter`, `condense_question`."""
         words = split(identifier)
@@ -127,7 +127,7 @@ class Rewrites:
     def _part_holds(self, value: ast.Attribute | ast.Subscript) -> bool:
         """`rewritten.query`, `result.content`, `variants[0]`, `variants[:3]` of a rewrite: the rewrite; its other
         fields (`rewritten.retrieval_tag`) are not."""
-        part = value_name(value)
+        part = _value_name(value)
         if part is None:
             return isinstance(value, ast.Subscript) and self.holds(value.value)
         kind = slot_kind(part, self.vocab)
@@ -137,7 +137,7 @@ class Rewrites:
     def _call_holds(self, call: ast.Call) -> bool:
         callee = called_name(call)
         receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
-        if self.names_a_rewrite("_".join(called_names(call))):
+        if self._names_a_rewrite("_".join(called_names(call))):
             return True
         if receiver is not None and callee in _TEXT_METHODS or callee == "str" and call.args:
             return self.holds(receiver if receiver is not None else call.args[0])
@@ -169,7 +169,7 @@ class Rewrites:
         """Whether a type, or what an object is built of, is named for the question rewritten."""
         names = [n.id for n in ast.walk(node) if isinstance(n, ast.Name)] + [n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)]
         names += [n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.isidentifier()]
-        return any(self.names_a_rewrite(name) for name in names)
+        return any(self._names_a_rewrite(name) for name in names)
 
 
 def called_names(call: ast.Call) -> list[str]:
@@ -180,7 +180,7 @@ def called_names(call: ast.Call) -> list[str]:
     return [name, called_name(call)] if name else [called_name(call)]
 
 
-def preferred(value: ast.AST) -> ast.AST:
+def _preferred(value: ast.AST) -> ast.AST:
     """Of values tried in turn (`a or b`), the first; an awaited value as what is awaited."""
     while True:
         if isinstance(value, ast.Await):
@@ -198,7 +198,7 @@ def _as_item(value: ast.AST) -> ast.AST:
     return value
 
 
-def value_name(value: ast.AST) -> str | None:
+def _value_name(value: ast.AST) -> str | None:
     """The name a value is known by: a variable's, an attribute's, or a key's (`enhanced["standalone_query"]`,
     `state.get("standalone_query")`)."""
     value = _as_item(value)
