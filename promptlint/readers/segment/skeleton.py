@@ -120,8 +120,8 @@ def skeleton_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[
 
 
 def _banner(skeleton: tuple) -> bool:
-    """Whether a skeleton's heads are written inside a banner's rules."""
-    return skeleton[0][:1] in ("-", "=", "~") or skeleton[0][:2] == "**"
+    """Whether a skeleton's heads are written inside a banner's rules: marks of two or more (a list item's are one)."""
+    return len(skeleton[0]) >= 2 and skeleton[0][0] in "-=~*"
 
 
 def _standing_units(text: str, lines: list[Line], run: list[_Head], vocab: Vocab, messages: list[Message]) -> list[Source]:
