@@ -364,3 +364,17 @@ def test_the_texts_of_a_table_of_prompts_are_prompts(form):
     assert [(f.line, f.code) for f in lint_text(source, path=path, config=CONFIG)] == [(line, "PL101")]
     # The twin: settings of a few words beside no prompt are no prompt.
     assert lint_text(code.replace("TEXT", "{{question}}"), path=path, config=CONFIG) == []
+
+
+@pytest.mark.parametrize("command", [
+    'f\'"{python}" scripts/build_index.py --corpus "{docs}" --output "{out}" --chunk-size 512\'',
+    'f"ingest -d {documents} -o {out}"',
+    'f"python index.py \\\\\\n  --context {context} \\\\\\n  --top-k 5"',
+])
+def test_a_shell_command_is_no_prompt_whatever_its_arguments_are_named(command):
+    """A command line's slots are a program's arguments: `--corpus "{docs}"` names no retrieved context."""
+    source = f"import subprocess\n\n\ndef run(python, docs, documents, context, out):\n    cmd = {command}\n    subprocess.run(cmd, shell=True)\n"
+    assert templates_in(source) == []
+    # The twin: the same slot in a sentence of its own is a prompt's context, whatever else the text holds.
+    twin = 'def run(docs):\n    prompt = f"Answer from these notes -- briefly.\\n{docs}\\nCite the --output flag only if asked."\n    return prompt\n'
+    assert len(templates_in(twin)) == 1

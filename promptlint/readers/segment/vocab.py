@@ -252,13 +252,24 @@ def is_prompt_text(text: str, vocab: Vocab, key: str | None = None) -> bool:
     of its own, and a key that names a prompt (`system_prompt:`, `"template"`) or a slot the
     words call the retrieved context (`{context}`, `{{documents}}`, `$search_results$`)."""
     lower = lowercase(text)
-    if not has_own_words(text) or vocab.log_line.match(lower):
+    if not has_own_words(text) or vocab.log_line.match(lower) or _command_line(lower):
         return False
     if key is not None and vocab.lexicon.means(key, "prompt"):
         return True
     return may_hold_slot(lower) and any(
         slot_kind(text[m.start("name") : m.end("name")], vocab) == "context" or _announced_as_context(lower, m.start(), vocab) for m in SLOT.finditer(lower)
     )
+
+
+# An option of a command line: `--corpus`, `-o`, `--chunk-size=512`, after a space and before a space or `=`.
+_OPTION = re.compile(r"(?<!\S)--?[a-z][\w-]*(?=[\s=]|$)")
+
+
+def _command_line(lower: str) -> bool:
+    """Whether a text is a shell command (`"{python}" build_index.py --corpus "{docs}" --output "{out}"`): one
+    line, continued lines joined, with two options or more. Its slots are a program's arguments, not a context."""
+    line = lower.replace("\\\n", " ").strip()
+    return "\n" not in line and len(_OPTION.findall(line)) >= 2
 
 
 def _announced_as_context(lower: str, at: int, vocab: Vocab) -> bool:
