@@ -276,13 +276,15 @@ def _adds(body: list[ast.stmt], helpers: Helpers, nested: bool = False, binding:
     variable bound (``binding``) to the first element of what it iterates.
     """
     named: dict[str, list[ast.AST]] = {}
+    set_by: dict[str, ast.stmt] = {}
+    within = _branches_within(body)
     growing = _growing(body)
     for statement in body:
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name):
             if _rewrites(statement, named):
                 continue  # `formatted = formatted[:keep] + "..."`: the same text cut or cleaned, read as it was made
-            # A local's text shows the locals set before it as their text (`cite = f"[S{i}] ({chunk_ref})"`).
-            named[statement.targets[0].id] = [_with_locals(s, named) for s in _strings(statement.value, helpers)]
+            if not _set_local(statement, named, set_by, within, helpers):
+                continue
             if binding:
                 binding[statement.targets[0].id] = bind(statement.value, binding)
         if nested and isinstance(statement, (ast.For, ast.AsyncFor)) and isinstance(statement.target, ast.Name):
@@ -295,6 +297,41 @@ def _adds(body: list[ast.stmt], helpers: Helpers, nested: bool = False, binding:
         strings = [_with_locals(s, named) for s in strings]
         if strings and not _grows(statement, growing, strings, named):
             yield _receiver(statement), [bind(s, binding) for s in strings] if binding else strings, bare, not isinstance(statement, ast.AugAssign)
+
+
+def _set_local(statement: ast.Assign, named: dict[str, list[ast.AST]], set_by: dict[str, ast.stmt], within: dict[int, set[tuple[int, int]]], helpers: Helpers) -> bool:
+    """Read what a local of the body is set to into ``named``, and say whether it was: set in each branch of an
+    `if`, the branch that shows the most fields is what a source may hold, and the other is passed over.
+
+    A local's text shows the locals set before it as their text (`cite = f"[S{i}] ({chunk_ref})"`); a local set to
+    another is that one's text (`line = entry`)."""
+    target, value = statement.targets[0].id, statement.value
+    strings = list(named.get(value.id, [])) if isinstance(value, ast.Name) else [_with_locals(s, named) for s in _strings(value, helpers)]
+    if target in set_by and _exclusive(set_by[target], statement, within) and _fields_in(named[target]) > _fields_in(strings):
+        return False
+    named[target], set_by[target] = strings, statement
+    return True
+
+
+def _branches_within(body: list[ast.stmt]) -> dict[int, set[tuple[int, int]]]:
+    """For each statement under an `if` of the body, by its id, the branches it is in: (the `if`'s id, 0 in its body, 1 in its else)."""
+    within: dict[int, set[tuple[int, int]]] = {}
+    for statement in body:
+        if isinstance(statement, ast.If):
+            for branch, block in enumerate((statement.body, statement.orelse)):
+                for node in (n for inner in block for n in ast.walk(inner)):
+                    within.setdefault(id(node), set()).add((id(statement), branch))
+    return within
+
+
+def _exclusive(first: ast.stmt, then: ast.stmt, within: dict[int, set[tuple[int, int]]]) -> bool:
+    """Whether two statements stand in different branches of one `if`, so only one of them runs for an item."""
+    other = within.get(id(then), set())
+    return any((branch_of, 1 - branch) in other for branch_of, branch in within.get(id(first), ()))
+
+
+def _fields_in(strings: list[ast.AST]) -> int:
+    return sum(isinstance(part, ast.FormattedValue) for s in strings for part in getattr(s, "values", ()))
 
 
 def _nested_adds(loop: ast.For | ast.AsyncFor, helpers: Helpers):
