@@ -6,7 +6,9 @@ pretty-printed, or serialised into a JSON string once more (an agent's tool resu
 bare placeholders (`"document": <citation_id>,  // why`), and it never fails: what it
 cannot read is not a source. An object is a source when one of its keys names the
 chunk text (a content label: `content`, `text`, `page_content`, ...) with a string
-value and it has at least one other key; the other keys are its fields.
+value and it has at least one other key; the other keys are its fields, and the keys of an object that is
+the value of one of them (its metadata). Objects Python prints (`Document(page_content='...', metadata={...})`)
+are the same objects written another way, and are read by the same walk.
 
 A field's span is what removing it takes, its comma included, so that the JSON left
 behind still reads: up to the next key, or, for the last key, from the end of the
@@ -33,6 +35,14 @@ _OPENING_QUOTE = re.compile(r'([{\[,:]\s*)\\"')
 _STRING_END = re.compile(r'(?:[^"\\]|\\.)*"?', re.DOTALL)
 # The cheap test that the text may hold such sources at all.
 _CONTENT_KEY = re.compile(r'"[\w -]{1,30}"\s*:\s*"')
+# Objects printed as Python writes them (`[Document(metadata={'source': 'a.pdf'}, page_content='...')]`, a retriever's
+# results put into the prompt as they are): a keyword given a string after a call's parenthesis or a comma, looked up as a
+# content label.
+_PYTHON_KEYWORD = re.compile(r"[(,]\s*(\w{1,30})\s*=\s*['\"]")
+# The tokens of Python's objects: JSON's, and strings in single quotes, a call's name and its parenthesis, `=` after a keyword.
+_PYTHON_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|[A-Za-z_]\w*\(|[{}\[\]:,()=]|[^\s{}\[\]:,"\'()=]+')
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+_CLOSING = {"}": "{", "]": "[", ")": "("}
 # Sources are shallow and have a few keys: deeper nesting and longer objects are only
 # matched up, not kept, so hostile input costs no more memory than this.
 MAX_DEPTH = 64
@@ -41,10 +51,13 @@ MAX_KEYS = 100
 
 @dataclass
 class _Container:
-    bracket: str  # "{" for an object, "[" for a list
+    bracket: str  # "{" for an object, "(" for an object Python prints as a call, "[" for a list
     start: int
     key: Span | None  # the key it is the value of
+    called: str = ""  # the call's name, for an object Python prints (`Document`)
     pairs: list[tuple[Span, Span, Span]] = field(default_factory=list)  # (key, value, the whole pair), in order
+    # The objects among the values, by the start of their pair: a source's metadata (`"metadata": {"score": 0.8}`).
+    objects: dict[int, _Container] = field(default_factory=dict)
 
 
 def json_sources(
@@ -53,27 +66,20 @@ def json_sources(
     """The sources among the JSON objects of ``text``, in text order, the JSON value that holds them all, and
     the chat turns written out as JSON objects (two or more), from the first to the last.
 
+    Objects Python prints (`[Document(page_content='...', metadata={...})]`, a retriever's results put into the
+    prompt as they are) are looked for when JSON gives no source and a keyword names the chunk text: only such
+    a call is a source, and one named for a message (`AIMessage(content=...)`) is a chat turn.
+
     One pass over the tokens, holding only the open brackets.
     """
-    if "{" not in text:
+    labels = (content_labels, title_labels, heading_labels, roles)
+    text = _unserialised(text) if "{" in text else text
+    walk = _walked(text, labels, python=False) if "{" in text and _CONTENT_KEY.search(text) else None
+    if (walk is None or not walk.sources) and "(" in text and any(normalise_label(m[1]) in content_labels for m in _PYTHON_KEYWORD.finditer(text)):
+        printed = _walked(text, labels, python=True)
+        walk = printed if printed.sources else walk
+    if walk is None:
         return [], None, None
-    text = _unserialised(text)
-    if not _CONTENT_KEY.search(text):
-        return [], None, None
-    walk = _Walk(text, (content_labels, title_labels, heading_labels, roles))
-    for token in _TOKEN.finditer(text):
-        kind = token[0]
-        span = Span(token.start(), token.end())
-        if kind in ("{", "["):
-            walk.open(kind, span)
-        elif kind in ("}", "]"):
-            walk.close(kind, span)
-        elif kind == ":":
-            walk.key, walk.string = walk.string, None
-        elif kind == ",":
-            walk.string = None
-        elif not kind.startswith("//"):
-            walk.scalar(kind, span)
     turns = Span(walk.turns[0].start, walk.turns[-1].end) if len(walk.turns) > 1 else None
     if not walk.sources:
         return [], None, turns
@@ -83,11 +89,31 @@ def json_sources(
     return sources, block, turns
 
 
+def _walked(text: str, labels: tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]], python: bool) -> _Walk:
+    """The pass over the tokens of ``text``, read as JSON or as the objects Python prints."""
+    walk = _Walk(text, labels, python)
+    for token in (_PYTHON_TOKEN if python else _TOKEN).finditer(text):
+        kind = token[0]
+        span = Span(token.start(), token.end())
+        if kind in ("{", "[") or python and kind.endswith("("):
+            walk.open(kind[-1], span)
+        elif kind in ("}", "]") or python and kind == ")":
+            walk.close(kind, span)
+        elif kind == ":" or python and kind == "=":
+            walk.key, walk.string = walk.string, None
+        elif kind == ",":
+            walk.string = None
+        elif not kind.startswith("//"):
+            walk.scalar(kind, span)
+    return walk
+
+
 class _Walk:
     """What the pass over the tokens holds: the open brackets, a key waiting for its value, and what was found."""
 
-    def __init__(self, text: str, labels: tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]):
+    def __init__(self, text: str, labels: tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]], python: bool = False):
         self.text = text
+        self.python = python  # Python's objects: a bare name may be a key (`page_content=`)
         self.labels = labels  # content, title and heading labels, and the names of chat roles
         self.sources: list[Source] = []
         self.turns: list[Span] = []  # objects that are chat messages
@@ -99,7 +125,7 @@ class _Walk:
 
     def open(self, bracket: str, span: Span) -> None:
         if len(self.stack) < MAX_DEPTH:
-            self.stack.append(_Container(bracket, span.start, self.key))
+            self.stack.append(_Container(bracket, span.start, self.key, self.text[span.start : span.end - 1] if bracket == "(" else ""))
         else:
             self.deeper += 1
         self.key = self.string = None
@@ -109,7 +135,7 @@ class _Walk:
         if self.deeper:
             self.deeper -= 1
             return
-        opening = "{" if bracket == "}" else "["
+        opening = _CLOSING[bracket]
         while self.stack and self.stack[-1].bracket != opening:
             self.stack.pop()  # an unclosed bracket inside: forget it
         if not self.stack:
@@ -117,9 +143,11 @@ class _Walk:
         closed = self.stack.pop()
         whole = Span(closed.start, span.end)
         parent = self.stack[-1] if self.stack else None
-        if closed.key is not None and parent is not None and parent.bracket == "{" and len(parent.pairs) < MAX_KEYS:
+        if closed.key is not None and parent is not None and parent.bracket in _OBJECTS and len(parent.pairs) < MAX_KEYS:
             parent.pairs.append((closed.key, whole, Span(closed.key.start, span.end)))
-        source = _source(self.text, closed, whole, *self.labels) if closed.bracket == "{" else None
+            if closed.bracket in _OBJECTS:
+                parent.objects[closed.key.start] = closed
+        source = _source(self.text, closed, whole, *self.labels) if self._may_be_source(closed) else None
         if isinstance(source, Source):
             self.sources.append(source)
         elif source is _TURN:
@@ -127,19 +155,31 @@ class _Walk:
         if not self.stack and self.sources and whole.contains(self.sources[-1].span):
             self.holders.append(whole)
 
+    def _may_be_source(self, closed: _Container) -> bool:
+        """A JSON object; of what Python prints, only an object of a class (`Document(...)`, capitalised, as a
+        class is named): a dict is as often a tool's arguments, and a function's call (`reply_text(text=...)`)
+        is code, not a result."""
+        if not self.python:
+            return closed.bracket == "{"
+        return closed.bracket == "(" and closed.called[:1].isupper() and self.text[closed.start - 1 : closed.start] != "."
+
     def scalar(self, token: str, span: Span) -> None:
         """A string or a bare run (a number, `true`, `<placeholder>`): a key, or the value of one."""
-        top = self.stack[-1] if self.stack and self.stack[-1].bracket == "{" else None  # keys and values only directly in an object
+        top = self.stack[-1] if self.stack and self.stack[-1].bracket in _OBJECTS else None  # keys and values only directly in an object
         if top is None:
             return
+        quoted = token[0] == '"' or self.python and token[0] == "'"
         if self.key is None:
-            self.string = span if token.startswith('"') else None
+            self.string = span if quoted or self.python and _IDENTIFIER.fullmatch(token) else None
             return
-        value = Span(span.start + 1, span.end - 1) if token.startswith('"') else span
+        value = Span(span.start + 1, span.end - 1) if quoted else span
         if len(top.pairs) < MAX_KEYS:
             top.pairs.append((self.key, value, Span(self.key.start, span.end)))
         self.key = None
 
+
+_OBJECTS = ("{", "(")
+_QUOTES = ("\"", "'")
 
 # A value written as "and so on": the object describes what a source looks like.
 _ELIDED = frozenset({"", "...", "\u2026", "[...]", "<text>", "<content>", "string"})
@@ -171,22 +211,23 @@ def _source(
     roles: frozenset[str],
 ) -> Source | object | None:
     """The source an object is, ``_TURN`` when it is a chat message, or None."""
-    labelled = [(normalise_label(text[k.start + 1 : k.end - 1]), value, pair) for k, value, pair in obj.pairs]
-    content = next(((value, pair) for label, value, pair in labelled if label in content_labels and text[value.start - 1 : value.start] == '"'), None)
+    labelled = [(_key(text, k), value, pair) for k, value, pair in obj.pairs]
+    content = next(((value, pair) for label, value, pair in labelled if label in content_labels and text[value.start - 1 : value.start] in _QUOTES), None)
     if content is None or len(labelled) < 2:
         return None
-    # `{"role": "system", "content": ...}`, `{"sender": "AI", "content": ...}`: a chat message written out as JSON
-    # text, whatever the key that names who speaks, is no source.
-    if _names_a_speaker(text, labelled, content[1], roles):
+    # `{"role": "system", "content": ...}`, `{"sender": "AI", "content": ...}`, `AIMessage(content=...)`: a chat message
+    # written out as text, whatever the key that names who speaks, is no source.
+    if _names_a_speaker(text, labelled, content[1], roles) or "message" in normalise_label(obj.called):
         return _TURN
     content_value, content_pair = content
     if text[content_value.start : content_value.end].strip() in _ELIDED:
         return None  # `{"source": "...", "text": "..."}`: the shape of a source described, not one
     removals = _removals([pair for _, _, pair in labelled], [key for key, _, _ in obj.pairs])
     fields = [
-        Field(label=label, value=text[value.start : value.end], span=removal, value_span=value, form=FieldForm.JSON)
-        for (label, value, pair), removal in zip(labelled, removals)
+        field
+        for (label, value, pair), (key, _, _), removal in zip(labelled, obj.pairs, removals)
         if pair is not content_pair
+        for field in _fields(text, label, value, removal, obj.objects.get(key.start))
     ]
     title = next((f.value for f in fields if f.label in title_labels), None)
     heading = next((f.value for f in fields if f.label in heading_labels), None)
@@ -200,6 +241,27 @@ def _source(
         fields=fields,
         style=SourceStyle.JSON,
     )
+
+
+def _fields(text: str, label: str, value: Span, removal: Span, inner: _Container | None) -> list[Field]:
+    """The fields one key of a source gives: itself, or, when its value is an object, the keys of that object
+    whose values are no objects nor lists: a source's metadata (`"metadata": {"source": "a.pdf", "score": 0.8}`)
+    is read by its keys. An object of one key goes whole with it."""
+    scalars = [(k, v, pair) for k, v, pair in inner.pairs if text[v.start : v.start + 1] not in ("{", "[")] if inner is not None else []
+    if not scalars:
+        return [Field(label=label, value=text[value.start : value.end], span=removal, value_span=value, form=FieldForm.JSON)]
+    inner_removals = _removals([pair for _, _, pair in inner.pairs], [k for k, _, _ in inner.pairs]) if len(inner.pairs) > 1 else [removal]
+    by_pair = {pair.start: cut for (_, _, pair), cut in zip(inner.pairs, inner_removals)}
+    return [
+        Field(label=_key(text, k), value=text[v.start : v.end], span=by_pair[pair.start], value_span=v, form=FieldForm.JSON)
+        for k, v, pair in scalars
+    ]
+
+
+def _key(text: str, key: Span) -> str:
+    """A key's name, normalised: a string's text without its quotes, or a keyword as written."""
+    written = text[key.start : key.end]
+    return normalise_label(written[1:-1] if written[:1] in _QUOTES else written)
 
 
 def _names_a_speaker(text: str, labelled: list[tuple[str, Span, Span]], content: Span, roles: frozenset[str]) -> bool:

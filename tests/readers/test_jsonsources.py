@@ -176,3 +176,78 @@ def test_messages_are_known_by_a_value_that_names_a_chat_role_whatever_the_key(k
     # The twin: the same objects whose field names a place, not a speaker, are sources.
     places = json.dumps({"results": [{**t, key: f"wiki/page-{n}"} for n, t in enumerate(turns)]})
     assert len(segment_text(text.replace(json.dumps({"chatHistory": turns}), places)).sources) == 3
+
+
+# A retriever's results put into the prompt as they are: JSON whose metadata is an object of its own, and the same
+# results as Python prints them (LangChain's Document).
+NESTED_JSON = (
+    '[{"page_content": "Leave accrues at 1.5 days a month.", "metadata": {"source": "handbook.pdf", "page": 3, "score": 0.81}}, '
+    '{"page_content": "Ten days carry over.", "metadata": {"source": "handbook.pdf", "page": 7, "score": 0.77}}]'
+)
+PYTHON_REPR = (
+    "[Document(id='5c1f0e2a', metadata={'source': 'handbook.pdf', 'page': 3, 'score': 0.81}, page_content='Leave accrues at 1.5 days a month.'), "
+    "Document(id='a7e4c2d9', metadata={'source': 'handbook.pdf', 'page': 7, 'score': 0.77}, page_content=\"Ten days carry over, as the handbook's page says.\")]"
+)
+ASKED = "Answer from the documents below.\n\n{}\n\nQuestion: How many days carry over?\n"
+
+
+@pytest.mark.parametrize("written", [NESTED_JSON, PYTHON_REPR], ids=["json", "python"])
+def test_a_sources_metadata_object_is_read_by_its_keys(written):
+    found = sources(written)
+    assert [written[s.content.start : s.content.end] for s in found] == [
+        "Leave accrues at 1.5 days a month.", "Ten days carry over." if written is NESTED_JSON else "Ten days carry over, as the handbook's page says."
+    ]
+    labels = [[f.label for f in s.fields] for s in found]
+    assert labels == [["source", "page", "score"]] * 2 if written is NESTED_JSON else labels == [["id", "source", "page", "score"]] * 2
+
+
+def test_a_score_in_the_metadata_is_reported_and_removed_with_its_comma():
+    text = ASKED.format(NESTED_JSON)
+    line = text.splitlines()[2]
+    scores = [line.index('"score": ' + value) + len('"score": ') + 1 for value in ("0.81", "0.77")]  # at the value
+    assert [(f.line, f.column) for f in lint_text(text, config=CONFIG) if f.code == "PL102"] == [(3, scores[0]), (3, scores[1])]
+    fixed = fix_text(text, config=CONFIG)
+    assert json.loads(fixed.splitlines()[2]) == [
+        {"page_content": "Leave accrues at 1.5 days a month.", "metadata": {"source": "handbook.pdf", "page": 3}},
+        {"page_content": "Ten days carry over.", "metadata": {"source": "handbook.pdf", "page": 7}},
+    ]
+
+
+def test_the_only_key_of_a_metadata_object_goes_with_the_object():
+    text = ASKED.format('[{"text": "Leave accrues monthly.", "meta": {"score": 0.81}}, {"text": "Ten days carry over.", "meta": {"score": 0.77}}]')
+    assert json.loads(fix_text(text, config=CONFIG).splitlines()[2]) == [{"text": "Leave accrues monthly."}, {"text": "Ten days carry over."}]
+
+
+def test_objects_python_prints_are_read_as_sources_and_fixed_in_place():
+    text = ASKED.format(PYTHON_REPR)
+    assert sorted({f.code for f in lint_text(text, config=CONFIG)} & {"PL102", "PL203"}) == ["PL102", "PL203"]
+    fixed = fix_text(text, config=CONFIG).splitlines()[2]
+    assert "'score'" not in fixed and fixed.count("page_content=") == 2 and fixed.count("'page': ") == 2
+
+
+def test_messages_python_prints_are_chat_turns_not_sources():
+    """The twin: `AIMessage(content=..., additional_kwargs={})` has a content key and others beside it, as a source
+    has, but its call names a message."""
+    turns = ("[SystemMessage(content='Answer from the context only.', additional_kwargs={}, response_metadata={}), "
+             "HumanMessage(content='What is the refund policy?', additional_kwargs={}, response_metadata={})]")
+    assert sources(turns) == []
+
+
+def test_prose_with_a_call_of_no_content_keyword_is_read_as_json_as_before():
+    """Only a keyword that names the chunk text turns the Python reading on: an apostrophe in prose never opens a string."""
+    text = "Don't guess. Call search(query='x') if unsure, it's free.\n" + json.dumps(RESULTS)
+    assert [s.title for s in sources(text)] == ["Returns Policy", "Shipping FAQ"]
+
+
+def test_a_dict_python_prints_is_no_source_even_beside_a_content_keyword():
+    """A tool call's arguments (`'args': {'content': 'Precio: 85000', 'product_name': ...}`) in a logged run whose code
+    says `text=` somewhere: a dict is as often arguments as a result, and a function's call (`reply_text(text=...)`) is
+    code, so only an object of a class (`Document(...)`) is read as a source."""
+    logged = ("TOOL_CALLS: [{'name': 'update_catalog', 'args': {'content': 'Precio: 85000', 'product_name': 'Omega 3', 'doc_type': 'product'}}]\n"
+              "TOOL_CALLS: [{'name': 'update_catalog', 'args': {'content': 'base_price: 85000', 'product_name': 'Omega 3', 'doc_type': 'product'}}]\n"
+              "await update.message.reply_text(text='Hecho', parse_mode='Markdown')\n")
+    assert sources(logged) == []
+    # The twin: the same arguments as objects a retriever printed are sources.
+    printed = ("[Document(content='Precio: 85000', product_name='Omega 3', doc_type='product'), "
+               "Document(content='base_price: 85000', product_name='Omega 3', doc_type='product')]\n" + logged.splitlines()[-1])
+    assert [s.title for s in sources(printed)] == [None, None] and [f.label for f in sources(printed)[0].fields] == ["product name", "doc type"]
