@@ -26,7 +26,9 @@ place in the index; it is reported, without a fix (the key heads the source), un
 instructions ask the model to cite. So is a count under a word that names the source as a chunk
 (`--- Chunk {i + 1} ---`, `[Auszug {chunk_idx}]`, "Chunk 1", "Chunk 2": `counted-units` in
 `rules/chunk-ordinal.yaml`) when the model is not asked to cite: the number only says where the
-chunk came in the list. Under a word that names it otherwise (`[Source 1]`, `Document 2:`) the
+chunk came in the list. A source's template read alone that heads each source with such a count in
+brackets (`[Excerpt ${i + 1}] (Page ${c.pageNum})`) leaves it to the prompt that holds the sources,
+which may ask for citations like "[Excerpt 1]"; written as a banner (`--- Chunk {i + 1} ---`), it is reported. Under a word that names it otherwise (`[Source 1]`, `Document 2:`) the
 number is the source's key, as the canonical `[n]` is, and is not reported.
 
 An ordinal has an ordinal's shape: `chunk 3`, `3 of 7`, `#3`, one id token, or a slot or
@@ -153,7 +155,9 @@ def _numbered_as_chunks(prompt: Prompt, ctx: RuleContext) -> list[Source]:
     numbered = [s for s in prompt.sources if s.key and s.key_span and _word_before_key(prompt, s) in units]
     if not numbered or _asks_to_cite(prompt, ctx):
         return []
-    return numbered
+    # A source's template read alone keys each source in brackets (`[Excerpt ${i + 1}]`): whether the model cites
+    # that key is for the prompt that holds the sources to say, and it is not read here.
+    return [] if _alone(prompt) and all(prompt.text[s.header.start : s.key_span.start].lstrip().startswith("[") for s in numbered) else numbered
 
 
 def _word_before_key(prompt: Prompt, source: Source) -> str | None:
@@ -238,8 +242,13 @@ def _cited(prompt: Prompt, ctx: RuleContext, field: Field, keyed: bool, asks) ->
     writes it as a chunk's number (`[chunk_id={id}]`, not `<source>{rank}</source>`)."""
     if asks():
         return True
-    alone = not any(p.kind is PartKind.INSTRUCTIONS for p in prompt.parts)
-    return alone and (keyed or not ctx.lexicon.means(_written_before(prompt, field), "ordinal"))
+    return _alone(prompt) and (keyed or not ctx.lexicon.means(_written_before(prompt, field), "ordinal"))
+
+
+def _alone(prompt: Prompt) -> bool:
+    """Whether a prompt is a source's template read alone, with no instructions beside it (a function that renders the
+    sources for a prompt elsewhere)."""
+    return not any(p.kind is PartKind.INSTRUCTIONS for p in prompt.parts)
 
 
 def _ordinal_finding(prompt: Prompt, ctx: RuleContext, source: Source, field: Field, reading, cited: bool):

@@ -77,3 +77,15 @@ def test_a_number_all_a_source_shows_read_alone_is_left_to_the_prompt_that_holds
     path = f"render.{language}"
     assert lint_text(sources.format(field=f"<source>{slot}</source>"), path=path, config=CONFIG) == []
     assert [f.code for f in lint_text(sources.format(field=f"<chunk_id>{slot}</chunk_id>"), path=path, config=CONFIG)] == ["PL203"]
+
+
+@pytest.mark.parametrize("word", ["Excerpt", "Chunk"])
+def test_a_count_under_a_chunk_word_in_brackets_read_alone_is_left_to_the_prompt_that_holds_it(word):
+    """`[Excerpt ${i + 1}] (Page ${c.pageNum})` in a function that renders the sources for a prompt elsewhere, which
+    may ask the model to cite "[Excerpt 1 (Page 3)]": read alone, the count is not reported."""
+    source = f"export const render = (chunks) => chunks.map((c, i) => `[{word} ${{i + 1}}] (Page ${{c.pageNum}})\\n${{c.text}}`).join('\\n\\n---\\n\\n');\n"
+    assert lint_text(source, path="render.ts", config=CONFIG) == []
+    # The twins: the count written as a banner, not a key in brackets; and the same key in a prompt that never asks to cite.
+    banner = source.replace(f"`[{word} ${{i + 1}}]", f"`--- {word} ${{i + 1}} ---")
+    assert [f.code for f in lint_text(banner, path="render.ts", config=CONFIG)] == ["PL203"]
+    assert [f.code for f in lint_text(_prompt((1, 2, 3), word=word), path="p.txt", config=CONFIG)] == ["PL203"] * 3
