@@ -33,3 +33,53 @@ def test_an_indented_comment_stays_in_the_chunk(indent, comment):
 def test_a_heading_at_the_margin_ends_the_last_source():
     text = _prompt("    ", "Append user input") + "\n# Task\nExplain what the function returns in one sentence, citing the file.\n"
     assert segment_text(text).parts[-1].kind is PartKind.INSTRUCTIONS
+
+
+# Pages of docs retrieved with their shell commands in fences, then a rule and the request.
+FENCED = """You are the support assistant of Example Corp. Answer from the context below and give the reference of each source you used.
+---------------------
+Document 1:
+To stop a container, open the Containers view and select Stop.
+Reference: docs/stop.md
+
+Document 2:
+Get the container's id first:
+```console
+$ docker ps
+```
+Then stop it by its id:
+```console
+$ docker stop <the-container-id>
+```
+Reference: docs/cli.md
+
+Document 3:
+Remove a stopped container with the rm command:
+```console
+$ docker rm <the-container-id>
+```
+Add the force flag to stop and remove it in one step.
+Reference: docs/rm.md
+---------------------
+REQUEST
+Query: How do I stop a container?
+Answer:
+"""
+
+
+def test_a_fenced_block_in_a_chunks_text_ends_no_chunk():
+    """A chunk's own code, in an assembled prompt, is blank as other code is, but the chunk goes on after it
+    (blind66s SimaoGoncalves99: the last page was cut at its first fence, its steps read as instructions)."""
+    text = FENCED.replace("REQUEST", "Given only the context above, answer the query.")
+    prompt = segment_text(text)
+    assert [text[s.content.start : s.content.end].splitlines()[-1] for s in prompt.sources] == ["Reference: docs/stop.md", "Reference: docs/cli.md", "Reference: docs/rm.md"]
+    assert [p.kind for p in prompt.parts] == [PartKind.INSTRUCTIONS, PartKind.SOURCES, PartKind.INSTRUCTIONS, PartKind.QUESTION, PartKind.INSTRUCTIONS]
+
+
+def test_a_fenced_block_after_the_chunks_is_the_instructions():
+    """The twin: an output format's fenced sample after the context is the prompt's, and so is what follows it."""
+    text = FENCED.replace("REQUEST", 'Answer in JSON of this shape:\n```json\n{"answer": "...", "references": ["..."]}\n```\nKeep the answer short and cite every reference you use.')
+    prompt = segment_text(text)
+    assert text[prompt.sources[-1].content.start : prompt.sources[-1].content.end].splitlines()[-1] == "Reference: docs/rm.md"
+    after = next(p for p in prompt.parts if p.kind is PartKind.INSTRUCTIONS and p.span.start > prompt.sources[-1].span.end)
+    assert "Answer in JSON of this shape:\n" in text[after.span.start : after.span.end]

@@ -65,9 +65,11 @@ def segment_text(
     shown = SpanSet(shown + code).spans if code else shown
     if not shown:
         return _read(text, lower, lines, vocab, messages, known, shown, assembled)
+    # A chunk's own code (a page of docs with its shell commands) is blank as other code is, but ends no chunk.
+    in_chunks = _in_chunks(text, lower, lines, vocab, messages, known, code) if code and assembled else []
     # What an example shows is read as nothing: every reading sees blanks there, at the same offsets.
     seen, seen_lower = blank_out(text, shown), blank_out(lower, shown)
-    prompt = _read(seen, seen_lower, text_lines(seen, seen_lower), vocab, messages, known, shown, assembled)
+    prompt = _read(seen, seen_lower, text_lines(seen, seen_lower), vocab, messages, known, shown, assembled, in_chunks)
     return dataclasses.replace(prompt, text=text, lower=lower)
 
 
@@ -102,15 +104,22 @@ def _examples(text: str, lower: str, lines: list[Line], vocab: Vocab, messages: 
     shown = [e for e in example_spans(text, lower, lines, vocab, messages or []) if not any(e.overlaps(k.span) for k in known)]
     if not shown or is_template(lower):
         return shown
+    inside = _in_chunks(text, lower, lines, vocab, messages, known, shown)
+    return [e for e in shown if e not in inside]
+
+
+def _in_chunks(text: str, lower: str, lines: list[Line], vocab: Vocab, messages: list[Message] | None, known: list[Source], spans: list[Span]) -> list[Span]:
+    """Of ``spans``, those that start in the text of a source read with them in view: a chunk's own."""
     chunks, _, _ = _sources(text, lower, lines, vocab, messages if messages is not None else role_messages(text, lines, vocab), known)
-    return [e for e in shown if not any(s.content.start <= e.start < s.content.end for s in chunks)]
+    return [e for e in spans if any(s.content.start <= e.start < s.content.end for s in chunks)]
 
 
 def _read(
     text: str, lower: str, lines: list[Line], vocab: Vocab, messages: list[Message] | None, known: list[Source], shown: list[Span],
-    assembled: bool,
+    assembled: bool, in_chunks: list[Span] = (),
 ) -> Prompt:
-    """The prompt model of a text whose examples (``shown``) are blank; ``assembled`` if the text holds no slot."""
+    """The prompt model of a text whose examples (``shown``) are blank, of which ``in_chunks`` are a chunk's own code;
+    ``assembled`` if the text holds no slot."""
     if messages is None:
         messages = role_messages(text, lines, vocab)
     sources, json_block, turns = _sources(text, lower, lines, vocab, messages, known)
@@ -118,7 +127,7 @@ def _read(
     if unwrapped is not None:
         sources = paragraph_sources(text, lines, unwrapped)
     if shown and json_block is None:
-        sources = end_before(text, sources, shown)
+        sources = end_before(text, sources, shown, in_chunks)
     if may_hold_slot(text):
         sources = [dataclasses.replace(s, repeated=bool(SLOT.search(lower, s.span.start, s.span.end))) for s in sources]
     questions, rewritten, examples = find_questions(text, lower, lines, vocab, sources, messages)
