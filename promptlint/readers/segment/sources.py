@@ -408,22 +408,36 @@ def cut_last_source(
     """Where the last source ends: at the next part of the prompt, not at the end of the text. The lines
     starting at ``inner`` are known to stand in a chunk's text (its own headings): they end nothing."""
     message_end = next((m.span.end for m in messages if m.span.start <= start < m.span.end), None)
+    # Under a field's label in capitals alone on its line ("SUMMARY:"), a section of the source's own: its headings end nothing.
+    in_field = False
     for i, line in enumerate(body):
         if message_end is not None and line.start >= message_end:
             return body[:i]
-        stripped = line.lower.strip()
-        if not stripped or (seen_content and SEPARATOR.match(line.text)):
-            # A blank line or a rule ("======") then an instruction, or a banner's title between two rules: the text has ended.
-            nxt = body[i + 1] if i + 1 < len(body) else None
-            if seen_content and nxt is not None and nxt.start not in inner and (
-                vocab.instruction_opener.match(nxt.lower) or _is_boundary(nxt, vocab) or _banner(body, i) or _rules_on_the_context(body, i + 1, vocab)
-            ):
+        if not line.lower.strip() or (seen_content and SEPARATOR.match(line.text)):
+            if seen_content and _next_part_after(body, i, vocab, inner, in_field):
                 return body[:i]
             continue
-        if seen_content and line.start not in inner and _is_boundary(line, vocab):
+        if seen_content and line.start not in inner and _is_boundary(line, vocab, in_field):
             return body[:i]
         seen_content = True
+        if _label_shape(line) is not None:
+            in_field = _field_label_alone(line, vocab)  # a section in capitals runs to the next one
     return body
+
+
+def _next_part_after(body: list[Line], i: int, vocab: Vocab, inner: frozenset[int], in_field: bool) -> bool:
+    """Whether a blank line or a rule ("======") at ``i`` ends the text: an instruction follows, or a banner's title
+    between two rules."""
+    nxt = body[i + 1] if i + 1 < len(body) else None
+    return nxt is not None and nxt.start not in inner and bool(
+        vocab.instruction_opener.match(nxt.lower) or _is_boundary(nxt, vocab, in_field) or _banner(body, i) or _rules_on_the_context(body, i + 1, vocab)
+    )
+
+
+def _field_label_alone(line: Line, vocab: Vocab) -> bool:
+    """Whether a line is a metadata field's label with its value on the lines below ("SUMMARY:", "Key facts:")."""
+    label = LABEL_LINE.match(line.lower)
+    return label is not None and not label["value"].strip() and vocab.is_field(normalise_label(label["label"]))
 
 
 # A list item's marker: "- ", "* ", "1. ", "2) ".
@@ -508,11 +522,12 @@ def _cut_at_separating_gap(body: list[Line], gap: int | None) -> list[Line]:
     return next((body[:start] for start, length in _blank_runs(body) if length >= gap and start + length < len(body)), body)
 
 
-def _is_boundary(line: Line, vocab: Vocab) -> bool:
+def _is_boundary(line: Line, vocab: Vocab, in_field: bool = False) -> bool:
+    """Whether a line opens the next part of the prompt; in a field's block (``in_field``) a heading is the block's."""
     stripped = line.lower.strip()
     # A heading stands within three spaces of the margin; an indented "# ..." is a comment in a chunk's code.
     margin = line.lower[: len(line.lower) - len(line.lower.lstrip())].expandtabs(4)
-    heading = stripped.startswith("#") and len(margin) < 4
+    heading = stripped.startswith("#") and len(margin) < 4 and not in_field
     if vocab.role_marker.match(line.lower) or heading or stripped.startswith(("</", "[[ ##", "[end ")):
         return True
     label = QUESTION_LINE.match(line.lower)
@@ -703,10 +718,28 @@ def _precis_before_the_text(body: list[Line], i: int, labelled: re.Match[str] | 
 
 
 def _block_under(body: list[Line], i: int) -> list[Line]:
-    """The lines under a label alone on line ``i``, up to a blank line or another label; none when no
-    text follows them in the source, for then they are the source's own text, whatever the label says."""
-    block = list(itertools.takewhile(lambda line: not line.blank and not LABEL_LINE.match(line.lower), body[i + 1 :]))
+    """The lines under a label alone on line ``i``, up to a blank line or another label, or, when a label
+    written as this one is ("SUMMARY:", then "TABLES:") heads a later block, up to it, blank lines and all;
+    none when no text follows them in the source, for then they are the source's own text, whatever the
+    label says."""
+    shape = _label_shape(body[i])
+    following = next((j for j in range(i + 1, len(body)) if _label_shape(body[j]) == shape), None) if shape else None
+    if following is not None:
+        block = strip_blank_edges(body[i + 1 : following])
+    else:
+        block = list(itertools.takewhile(lambda line: not line.blank and not LABEL_LINE.match(line.lower), body[i + 1 :]))
     return block if any(not line.blank for line in body[i + 1 + len(block) :]) else []
+
+
+# A section's label alone on its line, in capitals at the margin: "SUMMARY:", "KEY FACTS:".
+_CAPITAL_LABEL = re.compile(r"(?P<label>[A-Z][A-Z0-9 _/&-]{1,40}?)\s*(?P<mark>[:：])\s*$")
+
+
+def _label_shape(line: Line) -> str | None:
+    """How a section's label in capitals is written (its mark), or None for any other line: a list item's or a
+    bold label ("- **Part Number**:") is a line of the section's own text."""
+    label = _CAPITAL_LABEL.fullmatch(line.text)
+    return label["mark"] if label else None
 
 
 def _block_field(text: str, line: Line, block: list[Line], label: str) -> Field:
