@@ -128,3 +128,18 @@ def test_a_name_in_camel_case_is_read_by_its_words(path, name):
     assert slot_kind(name, words()) == "context"
     assert _findings(AFTER_CONTEXT, path, name) == ["3:1 PL305"]
     assert _findings(AFTER_CONTEXT, path, name.lower() + "x") == []
+
+
+# A one-line check after the data, cheap to leave where it is (PL305's threshold) unless the data is the user's own.
+YES_NO = "Is this passage - {passage} - relevant to this question - {slot}? Answer with either 'yes' or 'no'.\n"
+
+
+@pytest.mark.parametrize(("path", "name"), _cases(["utterance", "user_utterance", "userUtterance"]))
+def test_the_users_utterance_is_the_question(path, name):
+    """A dialogue system's name for what the user said this turn is the question, not data about the user."""
+    assert slot_kind(name, words()) == "question"
+    assert _findings(YES_NO.replace("{passage}", FORMS[path] % "passage"), path, name) == []
+    # The twin: data about the user, per request, splits the instructions however little follows it.
+    template = YES_NO.replace("{passage}", FORMS[path] % "passage")
+    column = template.replace("{slot}", FORMS[path] % "user_location").index(FORMS[path] % "user_location") + 1
+    assert _findings(template, path, "user_location") == [f"1:{column} PL305"]
