@@ -56,8 +56,9 @@ def _bound_once(scope: ast.AST) -> dict[str, ast.AST]:
 
 
 def _repeating(messages: ast.List | ast.Tuple, bound: dict[str, ast.AST]) -> tuple[ast.AST, ast.Call] | None:
-    """The one template of a list of messages and the messages as one text, when a later message sends as it
-    is a value the template shows, or the last message is a slot alone (`("human", "{question}")`); None otherwise."""
+    """The one template of a list of messages and the messages as one text, when another message, before it or
+    after it, sends as it is a value the template shows, or the last message is a slot alone (`("human",
+    "{question}")`); None otherwise."""
     contents = [_content(element) for element in messages.elts]
     if len(contents) < 2 or any(c is None for c in contents):
         return None  # not a list of messages: every element is one, or stands for others
@@ -67,7 +68,7 @@ def _repeating(messages: ast.List | ast.Tuple, bound: dict[str, ast.AST]) -> tup
     if len(templates) != 1:
         return None
     first = templates[0]
-    repeats = any(name in _shown(values[first]) for name in sent[first + 1 :])
+    repeats = any(name in _shown(values[first]) for i, name in enumerate(sent) if i != first)
     # A chat template's last message may be its slot alone (`("human", "{question}")`): the request the template
     # ends in, which the template's text and the rules read as its last part.
     asks_last = first < len(values) - 1 and _string(values[-1]) is not None and sent[-1] is not None

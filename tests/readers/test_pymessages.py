@@ -100,3 +100,28 @@ def test_a_tools_message_is_its_output_not_a_prompt(path, role):
 @pytest.mark.parametrize("path", sorted(TOOL_TURN))
 def test_the_twin_sent_as_the_users_message_is_a_prompt(path):
     assert [f.code for f in lint_text(TOOL_TURN[path].format(role="user"), path=path)] == ["PL304"]
+
+
+# The question's slot alone in a message before the template that asks it again (a history-aware rephrase prompt).
+BEFORE = {
+    "python": (
+        "from langchain_core.prompts import ChatPromptTemplate\n\n\n"
+        "def make_prompt(history):\n"
+        '    return ChatPromptTemplate.from_messages([*history, ("user", "{first}"), ("user", "Given the above conversation, answer the following question: {input} concisely.")])\n',
+        "rag.py",
+    ),
+    "typescript": (
+        "export function makePrompt(history: any[]) {\n"
+        "  return ChatPromptTemplate.fromMessages([...history, ['user', '{first}'], ['user', 'Given the above conversation, answer the following question: {input} concisely.']]);\n}\n",
+        "rag.ts",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", BEFORE)
+def test_a_slot_sent_alone_before_the_template_that_shows_it_is_a_repeated_question(case):
+    code, path = BEFORE[case]
+    line = 5 if case == "python" else 2
+    assert [(f.line, f.code) for f in lint_text(code.replace("{first}", "{input}"), path=path) if f.code == "PL101"] == [(line, "PL101")]
+    # The twin: the message before sends something else.
+    assert [f.code for f in lint_text(code.replace("{first}", "{summary}"), path=path) if f.code == "PL101"] == []
