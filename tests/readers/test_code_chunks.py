@@ -83,3 +83,33 @@ def test_a_fenced_block_after_the_chunks_is_the_instructions():
     assert text[prompt.sources[-1].content.start : prompt.sources[-1].content.end].splitlines()[-1] == "Reference: docs/rm.md"
     after = next(p for p in prompt.parts if p.kind is PartKind.INSTRUCTIONS and p.span.start > prompt.sources[-1].span.end)
     assert "Answer in JSON of this shape:\n" in text[after.span.start : after.span.end]
+
+
+# A repository's files packed into a prompt: each file's path alone on its line, its code in a fence, then the request.
+FILE = "src/Game/{name}.cs\n```cs\nnamespace Game\n{{\n    public class {name}\n    {{\n        public string Label => $\"{{Name}} ({{Count}})\";\n    }}\n}}\n```\n"
+PACKED = "\n".join(FILE.format(name=name) for name in ("Inventory", "BlockPlacer", "SaveLoader")) + (
+    "\n# Instructions\nExplain how a block is placed, naming the classes above, for a reader who has never seen the code.\n"
+)
+
+
+def test_files_under_their_paths_are_sources_whose_code_is_their_text():
+    """The braces of a chunk's own code (`$"{Name} ({Count})"`) are the code's: the prompt is assembled, its sources
+    are no template's (blind67m moorestech: 21 C# files, then the request, read as no source at all)."""
+    prompt = segment_text(PACKED)
+    assert [PACKED[s.header.start : s.header.end] for s in prompt.sources] == [f"src/Game/{n}.cs" for n in ("Inventory", "BlockPlacer", "SaveLoader")]
+    assert all("public class" in PACKED[s.content.start : s.content.end] and not s.repeated for s in prompt.sources)
+    assert [p.kind for p in prompt.parts][-1] is PartKind.INSTRUCTIONS
+
+
+def test_paths_listed_with_no_text_under_them_head_no_source():
+    """The twin: paths in a list of what to change, one under the other, are the instructions' words."""
+    text = "Change these files:\nsrc/Game/Inventory.cs\nsrc/Game/BlockPlacer.cs\nsrc/Game/SaveLoader.cs\n\nKeep the public names as they are.\n"
+    assert segment_text(text).sources == []
+
+
+def test_a_fenced_block_that_holds_sources_is_shown_code_not_a_chunks_own():
+    """Sources read inside a fence are the block's (a run's trace printed as shell output), not a chunk that holds the
+    block: the block stays shown code (blind66c DarrelASandbox, where a first version read them as sources)."""
+    results = '{"results": [{"text": "Dreamt ends in mt.", "type": "fact"}, {"text": "Queue keeps its sound.", "type": "fact"}]}'
+    text = f"How to trace a run:\n```sh\n$ python qa.py\n{results}\n```\nThen read the output above.\n"
+    assert segment_text(text).sources == []

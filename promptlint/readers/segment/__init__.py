@@ -62,14 +62,20 @@ def segment_text(
     # only slots are there (a page that documents code) is as it was sent.
     code = code_spans(lines, vocab) if "```" in text or "~~~" in text else []
     assembled = _assembled(blank_out(text, code), blank_out(lower, code)) if code else _assembled(text, lower)
+    if code and assembled:
+        # A chunk's own code (a page of docs with its shell commands, a file of a repository) is the chunk's text,
+        # whether it was taken for code or for an example.
+        # A fence's line stands before the text it opens: a block is a chunk's when it opens after the source's
+        # header and before the end of its text (sources read inside a block are the block's, not its chunk).
+        chunks = _chunks(text, lower, lines, vocab, messages, known)
+        own = [e for e in code if any(c.span.start < e.start < c.content.end for c in chunks)]
+        code, shown = [span for span in code if span not in own], [span for span in shown if span not in own]
     shown = SpanSet(shown + code).spans if code else shown
     if not shown:
         return _read(text, lower, lines, vocab, messages, known, shown, assembled)
-    # A chunk's own code (a page of docs with its shell commands) is blank as other code is, but ends no chunk.
-    in_chunks = _in_chunks(text, lower, lines, vocab, messages, known, code) if code and assembled else []
     # What an example shows is read as nothing: every reading sees blanks there, at the same offsets.
     seen, seen_lower = blank_out(text, shown), blank_out(lower, shown)
-    prompt = _read(seen, seen_lower, text_lines(seen, seen_lower), vocab, messages, known, shown, assembled, in_chunks)
+    prompt = _read(seen, seen_lower, text_lines(seen, seen_lower), vocab, messages, known, shown, assembled)
     return dataclasses.replace(prompt, text=text, lower=lower)
 
 
@@ -104,22 +110,28 @@ def _examples(text: str, lower: str, lines: list[Line], vocab: Vocab, messages: 
     shown = [e for e in example_spans(text, lower, lines, vocab, messages or []) if not any(e.overlaps(k.span) for k in known)]
     if not shown or is_template(lower):
         return shown
-    inside = _in_chunks(text, lower, lines, vocab, messages, known, shown)
-    return [e for e in shown if e not in inside]
+    chunks = _chunks(text, lower, lines, vocab, messages, known)
+    return [e for e in shown if not any(c.content.start <= e.start < c.content.end for c in chunks)]
 
 
-def _in_chunks(text: str, lower: str, lines: list[Line], vocab: Vocab, messages: list[Message] | None, known: list[Source], spans: list[Span]) -> list[Span]:
-    """Of ``spans``, those that start in the text of a source read with them in view: a chunk's own."""
-    chunks, _, _ = _sources(text, lower, lines, vocab, messages if messages is not None else role_messages(text, lines, vocab), known)
-    return [e for e in spans if any(s.content.start <= e.start < s.content.end for s in chunks)]
+def _repeated(lower: str, sources: list[Source]) -> list[Source]:
+    """A template's sources, each marked as rendered once per chunk when a slot stands in it. Not an assembled
+    prompt's: braces in a chunk's own code (`$"{name}"`) are the code's, not a template's slots."""
+    if not may_hold_slot(lower):
+        return sources
+    return [dataclasses.replace(s, repeated=bool(SLOT.search(lower, s.span.start, s.span.end))) for s in sources]
+
+
+def _chunks(text: str, lower: str, lines: list[Line], vocab: Vocab, messages: list[Message] | None, known: list[Source]) -> list[Source]:
+    """The sources, read with the examples and the code in view."""
+    return _sources(text, lower, lines, vocab, messages if messages is not None else role_messages(text, lines, vocab), known)[0]
 
 
 def _read(
     text: str, lower: str, lines: list[Line], vocab: Vocab, messages: list[Message] | None, known: list[Source], shown: list[Span],
-    assembled: bool, in_chunks: list[Span] = (),
+    assembled: bool,
 ) -> Prompt:
-    """The prompt model of a text whose examples (``shown``) are blank, of which ``in_chunks`` are a chunk's own code;
-    ``assembled`` if the text holds no slot."""
+    """The prompt model of a text whose examples (``shown``) are blank; ``assembled`` if the text holds no slot."""
     if messages is None:
         messages = role_messages(text, lines, vocab)
     sources, json_block, turns = _sources(text, lower, lines, vocab, messages, known)
@@ -127,9 +139,9 @@ def _read(
     if unwrapped is not None:
         sources = paragraph_sources(text, lines, unwrapped)
     if shown and json_block is None:
-        sources = end_before(text, sources, shown, in_chunks)
-    if may_hold_slot(text):
-        sources = [dataclasses.replace(s, repeated=bool(SLOT.search(lower, s.span.start, s.span.end))) for s in sources]
+        sources = end_before(text, sources, shown)
+    if not assembled:
+        sources = _repeated(lower, sources)
     questions, rewritten, examples = find_questions(text, lower, lines, vocab, sources, messages)
     if examples and json_block is None:
         # Sources before a worked example's question are part of that example, not retrieved for this one.

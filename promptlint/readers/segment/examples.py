@@ -42,15 +42,14 @@ def example_spans(text: str, lower: str, lines: list[Line], vocab: Vocab, messag
     return SpanSet(found).spans
 
 
-def end_before(text: str, sources: list[Source], examples: list[Span], own: list[Span] = ()) -> list[Source]:
+def end_before(text: str, sources: list[Source], examples: list[Span]) -> list[Source]:
     """Each source cut where an example after the start of its text starts: an example is never a
     chunk's text, and once it is read as nothing, what ended the chunk before (its marker) is gone.
     An example element among a source's fields, before its text (`<expected_output>` beside
-    `<document_content>`), is blank wrapper, and the text after it is still the chunk. Blocks a chunk's
-    text holds as its ``own`` (its code) end nothing."""
+    `<document_content>`), is blank wrapper, and the text after it is still the chunk."""
     cut = []
     for source in sources:
-        stop = next((e.start for e in examples if source.content.start <= e.start < source.span.end and e not in own), None)
+        stop = next((e.start for e in examples if source.content.start <= e.start < source.span.end), None)
         if stop is not None:
             end = trim(text, Span(source.span.start, stop)).end
             content = Span(min(source.content.start, end), min(source.content.end, end))

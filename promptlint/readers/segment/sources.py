@@ -142,8 +142,8 @@ def _source_headers(lines: list[Line], vocab: Vocab, taken: SpanSet) -> list[tup
 # or more, each with text under it. A list of instructions has none under its items, and one
 # dated section heading ("## Context (updated 2026-01-01)") is not a source of its own.
 LISTED = ("rest8", "rest9")
-# So is a file's name alone ("docs/club-foot.txt:"), which as often introduces a file's code or settings.
-RUN_ONLY = (*LISTED, "rest11")
+# So is a file's name alone ("docs/club-foot.txt:", "src/app/page.tsx"), which as often introduces a file's code or settings.
+RUN_ONLY = (*LISTED, "rest11", "rest13")
 
 
 # Header styles that number a chunk's own paragraphs as often as they head sources ("(71) Member
@@ -535,7 +535,7 @@ def _is_boundary(line: Line, vocab: Vocab, in_field: bool = False) -> bool:
 
 
 _KEY_GROUPS = ("key1", "key2", "key3", "key4", "key5", "key6", "key7")
-_REST_GROUPS = ("rest1", "rest2", "rest3", "rest4", "rest5", "rest6", "rest7", "rest8", "rest9", "rest10", "rest11", "rest12")
+_REST_GROUPS = ("rest1", "rest2", "rest3", "rest4", "rest5", "rest6", "rest7", "rest8", "rest9", "rest10", "rest11", "rest12", "rest13")
 
 
 def _text_source(text: str, position: int, header: Line, match: re.Match[str], body: list[Line], vocab: Vocab) -> Source:

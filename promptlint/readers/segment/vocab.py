@@ -130,6 +130,9 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         # "docs/club-foot.txt:": a file's name alone and a colon, the file's text under it; a source's
         # header only as one of a run (sources.RUN_ONLY).
         r"|(?P<rest11>(?:[\w.~-]+[/\\])*[\w~-][\w.~ -]{0,80}\.[a-z][a-z0-9]{1,4})\s*:"
+        # "src/Client/BlockPlaceSystem.cs": a file's path alone, folders and all, over its code (as a repository is
+        # packed into a prompt); as one of a run too.
+        r"|(?P<rest13>(?:[\w.~-]+[/\\])+[\w~-][\w.~-]{0,80}\.[a-z][a-z0-9]{1,4})"
         r")$"
     )
     roles = alternation(seg["role-markers"])
