@@ -7,7 +7,7 @@ bare placeholders (`"document": <citation_id>,  // why`), and it never fails: wh
 cannot read is not a source. An object is a source when one of its keys names the
 chunk text (a content label: `content`, `text`, `page_content`, ...) with a string
 value and it has at least one other key; the other keys are its fields, and the keys of an object that is
-the value of one of them (its metadata). Objects Python prints (`Document(page_content='...', metadata={...})`)
+the value of a key naming metadata (`"metadata": {...}`). Objects Python prints (`Document(page_content='...', metadata={...})`)
 are the same objects written another way, and are read by the same walk.
 
 A field's span is what removing it takes, its comma included, so that the JSON left
@@ -61,7 +61,8 @@ class _Container:
 
 
 def json_sources(
-    text: str, content_labels: frozenset[str], title_labels: frozenset[str], heading_labels: frozenset[str], roles: frozenset[str]
+    text: str, content_labels: frozenset[str], title_labels: frozenset[str], heading_labels: frozenset[str], roles: frozenset[str],
+    metadata_labels: frozenset[str],
 ) -> tuple[list[Source], Span | None, Span | None]:
     """The sources among the JSON objects of ``text``, in text order, the JSON value that holds them all, and
     the chat turns written out as JSON objects (two or more), from the first to the last.
@@ -72,7 +73,7 @@ def json_sources(
 
     One pass over the tokens, holding only the open brackets.
     """
-    labels = (content_labels, title_labels, heading_labels, roles)
+    labels = (content_labels, title_labels, heading_labels, roles, metadata_labels)
     text = _unserialised(text) if "{" in text else text
     walk = _walked(text, labels, python=False) if "{" in text and _CONTENT_KEY.search(text) else None
     if (walk is None or not walk.sources) and "(" in text and any(normalise_label(m[1]) in content_labels for m in _PYTHON_KEYWORD.finditer(text)):
@@ -89,7 +90,7 @@ def json_sources(
     return sources, block, turns
 
 
-def _walked(text: str, labels: tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]], python: bool) -> _Walk:
+def _walked(text: str, labels: tuple[frozenset[str], ...], python: bool) -> _Walk:
     """The pass over the tokens of ``text``, read as JSON or as the objects Python prints."""
     walk = _Walk(text, labels, python)
     for token in (_PYTHON_TOKEN if python else _TOKEN).finditer(text):
@@ -111,10 +112,10 @@ def _walked(text: str, labels: tuple[frozenset[str], frozenset[str], frozenset[s
 class _Walk:
     """What the pass over the tokens holds: the open brackets, a key waiting for its value, and what was found."""
 
-    def __init__(self, text: str, labels: tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]], python: bool = False):
+    def __init__(self, text: str, labels: tuple[frozenset[str], ...], python: bool):
         self.text = text
         self.python = python  # Python's objects: a bare name may be a key (`page_content=`)
-        self.labels = labels  # content, title and heading labels, and the names of chat roles
+        self.labels = labels  # content, title and heading labels, the names of chat roles, and metadata labels
         self.sources: list[Source] = []
         self.turns: list[Span] = []  # objects that are chat messages
         self.holders: list[Span] = []  # outermost values that hold sources: the tool's result, "note" keys and all
@@ -208,7 +209,7 @@ _TURN = object()
 
 def _source(
     text: str, obj: _Container, span: Span, content_labels: frozenset[str], title_labels: frozenset[str], heading_labels: frozenset[str],
-    roles: frozenset[str],
+    roles: frozenset[str], metadata_labels: frozenset[str],
 ) -> Source | object | None:
     """The source an object is, ``_TURN`` when it is a chat message, or None."""
     labelled = [(_key(text, k), value, pair) for k, value, pair in obj.pairs]
@@ -227,7 +228,7 @@ def _source(
         field
         for (label, value, pair), (key, _, _), removal in zip(labelled, obj.pairs, removals)
         if pair is not content_pair
-        for field in _fields(text, label, value, removal, obj.objects.get(key.start))
+        for field in _fields(text, label, value, removal, obj.objects.get(key.start), metadata_labels)
     ]
     title = next((f.value for f in fields if f.label in title_labels), None)
     heading = next((f.value for f in fields if f.label in heading_labels), None)
@@ -243,11 +244,13 @@ def _source(
     )
 
 
-def _fields(text: str, label: str, value: Span, removal: Span, inner: _Container | None) -> list[Field]:
-    """The fields one key of a source gives: itself, or, when its value is an object, the keys of that object
-    whose values are no objects nor lists: a source's metadata (`"metadata": {"source": "a.pdf", "score": 0.8}`)
-    is read by its keys. An object of one key goes whole with it."""
-    scalars = [(k, v, pair) for k, v, pair in inner.pairs if text[v.start : v.start + 1] not in ("{", "[")] if inner is not None else []
+def _fields(text: str, label: str, value: Span, removal: Span, inner: _Container | None, metadata_labels: frozenset[str]) -> list[Field]:
+    """The fields one key of a source gives: itself, or, when its value is an object (``inner``) under a key that
+    names metadata, the keys of that object whose values are no objects nor lists: a source's metadata
+    (`"metadata": {"source": "a.pdf", "score": 0.8}`) is read by its keys; a match's `"stats": {"score": 3}`
+    is the document's own and stays one field. An object of one key goes whole with it."""
+    read = inner is not None and label in metadata_labels
+    scalars = [(k, v, pair) for k, v, pair in inner.pairs if text[v.start : v.start + 1] not in ("{", "[")] if read else []
     if not scalars:
         return [Field(label=label, value=text[value.start : value.end], span=removal, value_span=value, form=FieldForm.JSON)]
     inner_removals = _removals([pair for _, _, pair in inner.pairs], [k for k, _, _ in inner.pairs]) if len(inner.pairs) > 1 else [removal]

@@ -25,7 +25,7 @@ RESULTS = {
 
 def sources(text: str):
     vocab = words()
-    return json_sources(text, vocab.content_labels, vocab.title_labels, vocab.heading_labels, vocab.chat_roles)[0]
+    return json_sources(text, vocab.content_labels, vocab.title_labels, vocab.heading_labels, vocab.chat_roles, vocab.metadata_labels)[0]
 
 
 def test_compact_and_pretty_json_read_the_same_sources():
@@ -251,3 +251,13 @@ def test_a_dict_python_prints_is_no_source_even_beside_a_content_keyword():
     printed = ("[Document(content='Precio: 85000', product_name='Omega 3', doc_type='product'), "
                "Document(content='base_price: 85000', product_name='Omega 3', doc_type='product')]\n" + logged.splitlines()[-1])
     assert [s.title for s in sources(printed)] == [None, None] and [f.label for f in sources(printed)[0].fields] == ["product name", "doc type"]
+
+
+def test_an_object_under_a_key_that_names_no_metadata_is_the_documents_own():
+    """The twin of a metadata object: a match report's `"stats": {"score": 3}` is a fact of the match, one field
+    named for the object, no retrieval score, and nothing is removed from it."""
+    text = ASKED.format('[{"content": "Arsenal beat Chelsea at home.", "stats": {"score": 3, "goals": 2}}, '
+                        '{"content": "Spurs drew with Everton.", "stats": {"score": 1, "goals": 1}}]')
+    assert [[f.label for f in s.fields] for s in sources(text)] == [["stats"], ["stats"]]
+    assert [f.code for f in lint_text(text, config=CONFIG) if f.code == "PL102"] == []
+    assert fix_text(text, config=CONFIG) == text

@@ -188,7 +188,7 @@ def _sources(
     sources = by_position(sources + aligned_fields(text, headed))
     if sources:
         return sources, None, None
-    sources, json_block, turns = json_sources(text, vocab.content_labels, vocab.title_labels, vocab.heading_labels, vocab.chat_roles)
+    sources, json_block, turns = json_sources(text, vocab.content_labels, vocab.title_labels, vocab.heading_labels, vocab.chat_roles, vocab.metadata_labels)
     if not sources:
         sources = (record_sources(text, lines, vocab, messages)
                    or separated_sources(text, lines, vocab, messages) or list_sources(text, lines, vocab)
