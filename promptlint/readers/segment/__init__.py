@@ -10,6 +10,7 @@ tags), never scanning chunk content word by word.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 
 from ...meaning.lexicon import Lexicon
@@ -57,18 +58,18 @@ def segment_text(
     lines = text_lines(text, lower)
     if may_hold_slot(text) and (labelled := context_slots(text, lines, vocab)):
         vocab = words((*names, *labelled), lexicon)  # "OJK Context: {context_ojk}": the label says what the slot holds
-    shown = _examples(text, lower, lines, vocab, messages, known)
+    # The sources as read with the examples and the code in view: asked for at most once, for what is a chunk's own.
+    in_view = functools.cache(lambda: _sources(text, lower, lines, vocab, messages if messages is not None else role_messages(text, lines, vocab), known)[0])
+    shown = _examples(text, lower, lines, vocab, messages, known, in_view)
     # Program code in fenced blocks is shown like an example, and its slots are the code's: a text whose
     # only slots are there (a page that documents code) is as it was sent.
     code = code_spans(lines, vocab) if "```" in text or "~~~" in text else []
     assembled = _assembled(blank_out(text, code), blank_out(lower, code)) if code else _assembled(text, lower)
     if code and assembled:
         # A chunk's own code (a page of docs with its shell commands, a file of a repository) is the chunk's text,
-        # whether it was taken for code or for an example.
-        # A fence's line stands before the text it opens: a block is a chunk's when it opens after the source's
-        # header and before the end of its text (sources read inside a block are the block's, not its chunk).
-        chunks = _chunks(text, lower, lines, vocab, messages, known)
-        own = [e for e in code if any(c.span.start < e.start < c.content.end for c in chunks)]
+        # whether it was taken for code or for an example: a block that opens after a source's header (a fence's line
+        # stands before the text it opens) and before the end of its text. Sources read inside a block are the block's.
+        own = [e for e in code if any(c.span.start < e.start < c.content.end for c in in_view())]
         code, shown = [span for span in code if span not in own], [span for span in shown if span not in own]
     shown = SpanSet(shown + code).spans if code else shown
     if not shown:
@@ -103,15 +104,14 @@ def _assembled(text: str, lower: str) -> bool:
     return not holds_slot(text, lower)
 
 
-def _examples(text: str, lower: str, lines: list[Line], vocab: Vocab, messages: list[Message] | None, known: list[Source]) -> list[Span]:
+def _examples(text: str, lower: str, lines: list[Line], vocab: Vocab, messages: list[Message] | None, known: list[Source], in_view) -> list[Span]:
     """The examples of the text that are no chunk's own text: a document a request body marks as one
     is data, whatever it shows; and in an assembled prompt, an example that starts in the text of a
-    source read as before ("[2] Shipping guide" and under it "For example: ...") is that chunk's."""
+    source read as before (``in_view()``: "[2] Shipping guide" and under it "For example: ...") is that chunk's."""
     shown = [e for e in example_spans(text, lower, lines, vocab, messages or []) if not any(e.overlaps(k.span) for k in known)]
     if not shown or is_template(lower):
         return shown
-    chunks = _chunks(text, lower, lines, vocab, messages, known)
-    return [e for e in shown if not any(c.content.start <= e.start < c.content.end for c in chunks)]
+    return [e for e in shown if not any(c.content.start <= e.start < c.content.end for c in in_view())]
 
 
 def _repeated(lower: str, sources: list[Source]) -> list[Source]:
@@ -120,11 +120,6 @@ def _repeated(lower: str, sources: list[Source]) -> list[Source]:
     if not may_hold_slot(lower):
         return sources
     return [dataclasses.replace(s, repeated=bool(SLOT.search(lower, s.span.start, s.span.end))) for s in sources]
-
-
-def _chunks(text: str, lower: str, lines: list[Line], vocab: Vocab, messages: list[Message] | None, known: list[Source]) -> list[Source]:
-    """The sources, read with the examples and the code in view."""
-    return _sources(text, lower, lines, vocab, messages if messages is not None else role_messages(text, lines, vocab), known)[0]
 
 
 def _read(
