@@ -480,16 +480,35 @@ def _added(statement: ast.stmt) -> ast.AST | None:
 
 def _strings(node: ast.AST | None, helpers: Helpers | None = None) -> list[ast.AST]:
     """The strings a value is made of, when it is one with fields (an f-string, a format string
-    filled by keywords, a sum of strings and values), or a list of string literals with one;
-    or the text a function of the module (``helpers``) returns for it."""
+    filled by keywords, a sum of strings and values), or a list of lines with one (a value beside them
+    read as the field it shows); or the text a function of the module (``helpers``) returns for it."""
     made = returned_text(node, helpers) if helpers and node is not None else None
     if made is None and helpers and isinstance(node, (ast.List, ast.Tuple)):
         # `lines.extend(["", _source_block(n, chunk)])`: each item read as it is when added alone.
-        read = [_strings(item, helpers) or text_pieces(item) for item in node.elts]
-        items = None if None in read or [] in read else [piece for pieces in read for piece in pieces]
+        # `lines.extend([header, truncate(c.text, 800), ""])`: each item one line, as a list's items are.
+        written = [_strings(item, helpers) or text_pieces(item) for item in node.elts]
+        # A value shows its field only beside text of the list's own: a tuple of values (`(hit.score, hit.text)`) is no text.
+        read = [pieces or _shown_line(item) for pieces, item in zip(written, node.elts)] if any(written) else [None]
+        items = None if None in read or [] in read else [piece for i, pieces in enumerate(read) for piece in _after_line(pieces, node.elts[i - 1] if i else None)]
     else:
         items = [made] if made is not None else text_pieces(node)
     return items if items and any(isinstance(item, (ast.JoinedStr, ast.Call)) for item in items) else []
+
+
+def _after_line(pieces: list[ast.AST], previous: ast.AST | None) -> list[ast.AST]:
+    """A list item's pieces, after the line break that ends the item before it (none before the first), placed
+    at that item's last character: a finding that ends with the line ends there."""
+    if previous is None:
+        return pieces
+    line, column = previous.end_lineno, previous.end_col_offset
+    return [ast.Constant("\n", lineno=line, col_offset=column - 1, end_lineno=line, end_col_offset=column), *pieces]
+
+
+def _shown_line(item: ast.AST) -> list[ast.AST] | None:
+    """A list item that is no text of its own but shows a field, read as that field: `truncate(chunk.text, 800)`,
+    `chunk.text`. None for any other value."""
+    found = reference(item, {})
+    return [_field(item)] if found is not None and found[1] else None
 
 
 def text_pieces(node: ast.AST | None) -> list[ast.AST] | None:
