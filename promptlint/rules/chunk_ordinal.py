@@ -7,7 +7,8 @@ item named as a chunk (`{{ chunk.id }}`, `{node['id']}`). The number the model i
 to cite (`[1]`, `Document 1:`, `<document index="1">`) is a citation key, not an
 ordinal, and is never flagged; nor is a count that heads its source in brackets
 (`[{{ chunk.rank }}]`, `[S${chunk.rank}]`, a letter or two before the number as the key is cited: "[S1]"),
-or a number that is all a source shows beside its text (`<source>{{ r.rank }}</source>`), when the
+or a value first in a bracket after a word that names a source and not a chunk (`[Source ${source.index}: ${ref}]`,
+`source-words` in `rules/segment.yaml` less the `counted-units`), or a number that is all a source shows beside its text (`<source>{{ r.rank }}</source>`), when the
 instructions ask the model to cite: that is what it cites. A source's template read alone, with no
 instructions beside it (a function that renders the sources), leaves such a key to the prompt that holds it, and it is not reported: bracketed, or all the source shows
 under a name of its own (`<source>{rank}</source>`, not `[chunk_id={id}]`, which writes it as the chunk's number).
@@ -25,7 +26,7 @@ counts (`[Chunk 30]`, `[Chunk 20]`, `[Chunk 32]`, not 1, 2, 3 in order), shows e
 place in the index; it is reported, without a fix (the key heads the source), unless the
 instructions ask the model to cite. So is a count under a word that names the source as a chunk
 (`--- Chunk {i + 1} ---`, `[Auszug {chunk_idx}]`, "Chunk 1", "Chunk 2": `counted-units` in
-`rules/chunk-ordinal.yaml`) when the model is not asked to cite: the number only says where the
+`rules/chunk-ordinal.yaml`; qualified by a word or two, `=== CONTEXT CHUNK {idx + 1} ===`) when the model is not asked to cite: the number only says where the
 chunk came in the list. A source's template read alone that heads each source with such a count in
 brackets (`[Excerpt ${i + 1}] (Page ${c.pageNum})`) leaves it to the prompt that holds the sources,
 which may ask for citations like "[Excerpt 1]"; written as a banner (`--- Chunk {i + 1} ---`), it is reported. Under a word that names it otherwise (`[Source 1]`, `Document 2:`) the
@@ -86,12 +87,23 @@ _OF = re.compile(r"\d+\s*(?:of|/)\s*\d+")
 _KEY_OPENING = re.compile(r"\[(?:[A-Za-z]{1,3}[-_#]?|#)?")
 
 
-def _in_key_position(prompt: Prompt, field) -> bool:
+def _in_key_position(prompt: Prompt, field, named_keys: frozenset[str]) -> bool:
     """Whether the field's value is a citation key by its place: in brackets, first on its line, perhaps after a
-    letter or two that the key is written with (`[S${chunk.rank}]`, cited as "[S1]")."""
+    letter or two that the key is written with (`[S${chunk.rank}]`, cited as "[S1]"), or after a word that names a
+    source but not a chunk (``named_keys``: `[Source ${source.index}: ${ref}]`), what follows in the bracket the
+    source's name."""
     line_start = prompt.text.rfind("\n", 0, field.value_span.start) + 1
     opening = prompt.text[line_start : field.value_span.start].strip()
-    return _KEY_OPENING.fullmatch(opening) is not None and prompt.text[field.value_span.end : field.value_span.end + 1] == "]"
+    after = prompt.text[field.value_span.end : field.value_span.end + 1]
+    if _KEY_OPENING.fullmatch(opening) is not None and after == "]":
+        return True
+    named = _NAMED_KEY_OPENING.fullmatch(opening)
+    return named is not None and named[1].lower() in named_keys and (after == "]" or _REST_OF_BRACKET.match(prompt.text, field.value_span.end) is not None)
+
+
+# "[Source ", "[Document #": a bracket opened by a word and its key; after the key, the rest of the bracket.
+_NAMED_KEY_OPENING = re.compile(r"\[([^\W\d_]+)\s*#?")
+_REST_OF_BRACKET = re.compile(r"\s*[-\u2013\u2014|,;:][^\[\]\n]*\]")
 
 
 _SLOT = re.compile(r"\$?\{(?![%#])\{?[^{}%\n]+\}\}?")  # a printed value, not a tag ("{% for %}") or a comment
@@ -152,12 +164,19 @@ def _numbered_as_chunks(prompt: Prompt, ctx: RuleContext) -> list[Source]:
     "[Auszug {chunk_idx}]", "Chunk 1", "Chunk 2"), when the model is not asked to cite: the number says
     only where the chunk came in the list."""
     units = ctx.labels("counted-units")
-    numbered = [s for s in prompt.sources if s.key and s.key_span and _word_before_key(prompt, s) in units]
+    numbered = [s for s in prompt.sources if s.key and s.key_span and _counted_unit(_word_before_key(prompt, s), units)]
     if not numbered or _asks_to_cite(prompt, ctx):
         return []
     # A source's template read alone keys each source in brackets (`[Excerpt ${i + 1}]`): whether the model cites
     # that key is for the prompt that holds the sources to say, and it is not read here.
     return [] if _alone(prompt) and all(prompt.text[s.header.start : s.key_span.start].lstrip().startswith("[") for s in numbered) else numbered
+
+
+def _counted_unit(words: str | None, units) -> bool:
+    """Whether the words a key is written under name a counted unit, alone ("chunk") or qualified by a word or
+    two ("context chunk", "retrieved text chunk")."""
+    named = (words or "").split()
+    return len(named) <= 3 and bool(named) and (words in units or named[-1] in units)
 
 
 def _word_before_key(prompt: Prompt, source: Source) -> str | None:
@@ -220,10 +239,11 @@ def _named_ordinals(prompt: Prompt, ctx: RuleContext, read_already: set[int], as
     """The fields named as a chunk's ordinal or id (but those ``read_already``, by id), each reported unless it is a
     count the model cites."""
     of_words, citable, identities = ctx.labels("of-words"), ctx.labels("citable"), ctx.labels("identities")
+    named_keys = frozenset(ctx.lexicon.words("segment", "source-words")) - ctx.labels("counted-units")
     for source in prompt.sources:
         for field in (f for f in source.fields if id(f) not in read_already):
             is_ordinal = ctx.lexicon.means(field.label, "ordinal") or (field.label in of_words and _OF.match(field.value))
-            keyed = is_ordinal and citable.intersection(split(field.label)[-1:]) and _in_key_position(prompt, field)
+            keyed = is_ordinal and citable.intersection(split(field.label)[-1:]) and _in_key_position(prompt, field, named_keys)
             cited = (keyed or is_ordinal and _sole_identifier(prompt, source, field)) and _cited(prompt, ctx, field, keyed, asks)
             if cited:
                 # A count keys the source; a chunk's id ("[{{ chunk.id }}]") does too, at an id's cost, where [n] would do.

@@ -35,11 +35,20 @@ def _sources(text):
         ("Source No. 1 — Returns Policy", "1", "Returns Policy", ()),
         ("Document #1: Returns Policy", "1", "Returns Policy", ()),
         ("Passage number 1:", "1", None, ()),
+        # In brackets, the word qualified by a word or two.
+        ("[Context Chunk 1]", "1", None, ()),
+        ("[Retrieved Passage 1 - Returns Policy]", "1", "Returns Policy", ()),
     ],
 )
 def test_text_headers(header, key, title, heading):
     text = f"Answer from the sources.\n\n{header}\nDamaged goods may be returned within 30 days.\n\nQuestion: How long?\n"
     assert _sources(text) == [(key, title, heading, "Damaged goods may be returned within 30 days.")]
+
+
+@pytest.mark.parametrize("closing", ["[END CONTEXT 1]", "[End of Document 1]", "[Begin Chunk 2]"])
+def test_a_bracket_that_marks_where_a_source_starts_or_ends_is_no_header(closing):
+    text = f"Answer from the sources.\n\n[CONTEXT 1]:\nDamaged goods may be returned within 30 days.\n{closing}\n\nQuestion: How long?\n"
+    assert [key for key, *_ in _sources(text)] == ["1"]
 
 
 def test_sentence_starting_like_a_header_is_content():

@@ -36,6 +36,18 @@ def test_a_count_under_a_chunk_word_is_an_ordinal_unless_the_model_cites_it(keys
     assert _found(_prompt(keys, word=word, instructions=f"Answer from the context and cite each claim as [{word} n].")) == []
 
 
+@pytest.mark.parametrize("word", ["Context Chunk", "Retrieved text chunk", "Relevant Excerpt"])
+def test_a_count_under_a_qualified_chunk_word_is_an_ordinal(word):
+    """`=== CONTEXT CHUNK {idx + 1} ===`: the unit qualified by a word or two is still the unit (blind68s ShhlokRastogi)."""
+    assert _found(_prompt((1, 2, 3), word=word)) == [("PL203", line, 3 + len(word), None) for line in (4, 7, 10)]
+    assert _found(_prompt((1, 2, 3), word=word, instructions=f"Answer from the context and cite each claim as [{word} n].")) == []
+
+
+@pytest.mark.parametrize("word", ["Chunk of the", "Context", "The most relevant text chunk"])
+def test_a_count_under_a_phrase_that_does_not_end_in_the_unit_is_the_sources_key(word):
+    assert _found(_prompt((1, 2, 3), word=word)) == []
+
+
 @pytest.mark.parametrize("keys", [(1, 2, 3), (0, 1, 2), (30,)])
 @pytest.mark.parametrize("word", ["Source", "Document", "Result"])
 def test_the_renderers_own_count_under_another_word_is_the_sources_key(keys, word):
@@ -89,3 +101,22 @@ def test_a_count_under_a_chunk_word_in_brackets_read_alone_is_left_to_the_prompt
     banner = source.replace(f"`[{word} ${{i + 1}}]", f"`--- {word} ${{i + 1}} ---")
     assert [f.code for f in lint_text(banner, path="render.ts", config=CONFIG)] == ["PL203"]
     assert [f.code for f in lint_text(_prompt((1, 2, 3), word=word), path="p.txt", config=CONFIG)] == ["PL203"] * 3
+
+
+SOURCE_TEMPLATE = '''def render(chunks, sources):
+    parts = []
+    for chunk in chunks:
+        source = sources[chunk.ref]
+        parts.append(f"[WORD {KEY}: {chunk.ref}]\\n{chunk.text}")
+    return "\\n\\n".join(parts)
+'''
+
+
+@pytest.mark.parametrize("key", ["source.index", "chunk.index", "chunk.position"])
+@pytest.mark.parametrize("word, found", [("Source", []), ("Document", []), ("Chunk", ["PL203"])])
+def test_a_value_keying_a_bracket_under_a_source_word_is_the_sources_key(key, word, found):
+    """`[Source ${source.index}: ${chunk.sourceRef}]`: first in a bracket after a word that names a source, the value is
+    the key the prompt holding the sources may ask to cite; after a word that names a chunk, a chunk's place (blind68c
+    DonsWayo)."""
+    text = SOURCE_TEMPLATE.replace("WORD", word).replace("KEY", key)
+    assert [f.code for f in lint_text(text, path="render.py", config=CONFIG)] == found

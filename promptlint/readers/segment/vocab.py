@@ -106,11 +106,14 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
     # as "Source 1 says ..." inside a chunk is not taken for a header.
     # A citation key: a number, or in a template the slot that numbers the sources.
     key = r"\d+|\$?\{\{?[^{}\n]{1,40}\}\}?"
+    # In brackets the word may be qualified by a word or two ("[Context Chunk 3]", "[Retrieved Passage 2]"), but not by
+    # a word that marks where the sources start or end ("[END CONTEXT 0]" closes the source it names).
+    qualified = r"(?:(?!(?:end|begin|start|close|closing|open|opening)\s)[a-z]+\s+){0,2}(?:" + words + r")"
     source_header = re.compile(
         r"(?:[-=*#]{2,}\s*|#{1,6}\s+)?"
         r"(?:"
         r"\[#?(?P<key1>" + key + r")\](?P<rest1>.*)"
-        r"|\[(?:" + words + r")\s*#?(?P<key2>" + key + r")\]\s*:?(?P<rest2>.*)"
+        r"|\[" + qualified + r"\s*#?(?P<key2>" + key + r")\]\s*:?(?P<rest2>.*)"
         r"|\[(?:" + words + r")(?: from \w+)?\]\s*:?(?P<rest5>.*)"
         r"|(?:" + words + r")\s*\[?#?(?P<key3>" + key + r")\]?(?:\s+of\s+\d+)?"
         r"(?P<rest3>\s*(?::::|[:.\u2014\u2013|]|-(?=\s)|\)).*|\s*[(\[].*|\s*[-=*]{2,}\s*|\s*)"
@@ -119,7 +122,7 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         r"|(?:" + words + r")\s*:\s*(?P<key5>" + key + r")(?P<rest7>\s*)"
         # "==== [File: x; Relevance: 0.83]:": a bracket of two or more labelled items and nothing else.
         # "[Chunk 1 - Page 5]", "[Source 2: returns.pdf, score: 0.8]": the word, its key, and what the bracket names after it.
-        r"|\[(?:" + words + r")\s*#?(?P<key7>" + key + r")\s*[-\u2013\u2014|,;:]\s*(?P<rest12>[^\[\]\n]{1,160}?)\s*\]\s*:?"
+        r"|\[" + qualified + r"\s*#?(?P<key7>" + key + r")\s*[-\u2013\u2014|,;:]\s*(?P<rest12>[^\[\]\n]{1,160}?)\s*\]\s*:?"
         r"|(?P<rest6>\[" + _ITEM + r"(?:[,;|]\s*" + _ITEM + r")+\])\s*:?"
         # "1. Returns Policy — match score 0.92", "### Returns Policy (2026-03-01)": a numbered item or a
         # heading, a source's header only when it carries metadata and text follows (sources.LISTED).
