@@ -29,7 +29,8 @@ results."), a line ending in a colon that introduces the data or slot under it (
 information about the user that can help you to answer:", then `<user_metadata>`; of "Do not repeat the
 context. Here is the question:", only the last sentence), a line that prints a value with a few words around it ("Found {{ n }}
 results", "Search took {{ ms }} ms"), worked examples in the instructions, the words of a tool's result,
-after earlier chat turns, the instructions that open the last user turn
+after earlier chat turns (turns written out under a history's title count as such: "# Conversation History", then
+"User: ..." and "Assistant: ..." lines, whatever the assistant's reply says), the instructions that open the last user turn
 before its data (a chat API has no other place for them but the system prompt), and
 anything after the line the model answers after ("Answer:" and a blank line): a debug
 dump's footer or notes on a run are not sent. Nor are lines that are per-request data

@@ -748,3 +748,41 @@ def test_a_request_marked_in_chinese_japanese_or_korean_after_the_data_is_static
     # The twin: a chunk's text running on after the data, with no such mark ("请求" is "a request", a noun), is not.
     twin = text.replace(CJK_RULES[language], "补充说明：\n服务器收到请求后返回菜谱列表，每道菜附有主料和口味的简短描述，供用户比较和挑选合适的家常菜。")
     assert _found(twin, config=build({"today": "2026-12-02"}, "test")) == []
+
+
+WRITTEN_HISTORY = """You are a support assistant. Answer only from the knowledge below.
+
+[1] Returns Policy
+Items may be returned within 30 days of delivery.
+
+[2] Refunds
+Refunds are paid to the card used within 5 days.
+
+TITLE
+
+User: can I return a parcel?
+
+Assistant: Yes, within 30 days:
+*   **Keep the receipt:** Ask for one when you pay. Keep the box until the return is done.
+*   **Print the label:** Use your account. Drop the parcel at any post office.
+*   **Check the refund:** Look at your card statement after 5 days.
+
+Please contact support if the refund is late.
+
+User: how long do refunds take?
+"""
+
+
+@pytest.mark.parametrize("title", ["# Conversation History (Latest message is current message)", "Chat history:", "## Conversation history"])
+def test_turns_written_under_a_history_title_are_earlier_turns(title):
+    """The assistant's earlier reply is the conversation, not static instructions after the sources (blind68m RKaiWut)."""
+    text = WRITTEN_HISTORY.replace("TITLE", title)
+    assert _found(text) == []
+    parts = segment_text(text).parts
+    assert [p.kind for p in parts if p.span.start >= text.index(title)] == [PartKind.HISTORY]
+
+
+@pytest.mark.parametrize("title", ["# Guidelines", "## Tips for the answer"])
+def test_the_same_lines_under_another_title_are_instructions(title):
+    text = WRITTEN_HISTORY.replace("TITLE", title)
+    assert _found(text) == [(_line_of(text, "[1] Returns"), 1, "PL305")]

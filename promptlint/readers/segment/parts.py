@@ -44,6 +44,7 @@ def label_parts(
         if message.role == "assistant" or (message.role == "user" and last_user is not None and i < last_user):
             parts.append(Part(PartKind.HISTORY, message.span, "an earlier turn"))
     parts += _examples_apart(parts, examples)
+    parts += _written_turns(lines, vocab, SpanSet([p.span for p in parts]))
     taken = SpanSet([p.span for p in parts])
     for line in lines:
         if _DEFINITION.match(line.lower):
@@ -52,6 +53,38 @@ def label_parts(
             parts.extend(_line_parts(text, lower, piece, vocab, questions))
     parts.sort(key=lambda p: p.span.start)
     return merge_parts(text, parts)
+
+
+# A chat history's heading or label, perhaps with a note in brackets: "# Conversation History (latest last)", "Chat history:".
+_HISTORY_TITLE = re.compile(r"\s*(?:#{1,6}\s*)?\[?(?P<label>[a-z_ ]+?)\]?\s*(?:\([^()\n]*\))?\s*:?\s*$")
+# A turn written on its line after its role's name: "User: what can I eat?", "Assistant: Eat more fibre."
+_WRITTEN_TURN = re.compile(r"\s*\**(?P<role>[a-z]+)\**\s*:\s*\S")
+
+
+def _written_turns(lines: list[Line], vocab: Vocab, taken: SpanSet) -> list[Part]:
+    """The chat turns written out under a history's title in an assembled prompt ("# Conversation History", then
+    "User: ..." and "Assistant: ..." lines): earlier turns, whatever the assistant's words say, up to the next
+    heading or label alone on its line, or a part found already (the question). Only a block that opens with a
+    turn is read so."""
+    parts = []
+    for i, line in enumerate(lines):
+        title = _HISTORY_TITLE.match(line.lower)
+        if title is None or normalise_label(title["label"]) not in vocab.history_labels or line.start in taken:
+            continue
+        block = [row for row in lines[i + 1 :] if not row.blank]
+        first = _WRITTEN_TURN.match(block[0].lower) if block else None
+        if first is None or first["role"] not in vocab.chat_roles:
+            continue
+        end = next((k for k, row in enumerate(block) if row.start in taken or _ends_turns(row, vocab)), len(block))
+        if end:
+            parts.append(Part(PartKind.HISTORY, Span(block[0].start, block[end - 1].end), PART_LABELS[PartKind.HISTORY]))
+    return parts
+
+
+def _ends_turns(line: Line, vocab: Vocab) -> bool:
+    """Whether a line ends a written-out history: a heading, or a label alone on its line, that opens no turn."""
+    stripped = line.lower.strip()
+    return stripped.startswith("#") or bool(vocab.role_marker.match(line.lower)) or (stripped.endswith(":") and _WRITTEN_TURN.match(line.lower) is None and len(stripped) < 40 and not stripped.startswith(("*", "-")))
 
 
 def _data_blocks(block: Span | None, turns: Span | None) -> list[Part]:
@@ -119,7 +152,7 @@ def _line_parts(text: str, lower: str, line: Line, vocab: Vocab, questions: list
     """What one line (or the piece of it left by the parts found before) is."""
     if line.blank or vocab.role_marker.match(line.lower):
         return []
-    labelled = QUESTION_LINE.match(line.lower) or re.match(r"\s*\[?(?P<label>[a-z_ ]+?)\]?\s*:?\s*$", line.lower)
+    labelled = QUESTION_LINE.match(line.lower) or _HISTORY_TITLE.match(line.lower)
     if labelled and normalise_label(labelled["label"]) in vocab.history_labels:
         return [Part(PartKind.HISTORY, Span(line.start, line.end), "chat history")]
     slots = named_slots(text, lower, line.start, line.end, vocab) if may_hold_slot(line.lower) else []
