@@ -702,8 +702,9 @@ def _alias_parallel(aliases: dict[str, tuple[str, tuple[str, ...]]], nodes: list
 
 def _alias_locals(aliases: dict[str, tuple[str, tuple[str, ...]]], body: list[ast.stmt], name: str | None, index: str | None) -> None:
     """Add the variables the loop body sets from the item ``name``, or from a list read at the loop's counter
-    ``index`` (`score = scores[i]`, one value per item): each stands for a field of it."""
-    for statement in body:
+    ``index`` (`score = scores[i]`, one value per item): each stands for a field of it. A local set inside a loop
+    nested in the body (`for other in hits: if other.id == hit.id: text = hit.text; break`) holds it as well."""
+    for statement in _with_nested_loops(body):
         if _unpacked_from_item(statement, name, aliases):
             # `(date, entry) = item` names the item's parts, as `for date, entry in items` does; each name unpacked
             # from a value computed from the item is a field of it too, named by its variable.
@@ -720,6 +721,25 @@ def _alias_locals(aliases: dict[str, tuple[str, tuple[str, ...]]], body: list[as
                 # `summary = "\n".join(h["text"] for h in doc["highlights"])`: computed from the item,
                 # so a field of it, and its variable's name says what it holds.
                 aliases[local] = (name, (local,))
+
+
+def _with_nested_loops(body: list[ast.stmt]):
+    """The statements of a loop body and, in their place, those of the loops nested in it, through every branch
+    (a branch that leaves the nested loop too: it sets the local for the text the body goes on to add)."""
+    for statement in body:
+        yield statement
+        if isinstance(statement, (ast.For, ast.AsyncFor, ast.While)):
+            yield from _every_branch(statement.body)
+
+
+def _every_branch(body: list[ast.stmt]):
+    for statement in body:
+        yield statement
+        for block in (getattr(statement, name, None) for name in ("body", "orelse", "finalbody")):
+            if isinstance(block, list) and not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                yield from _every_branch(block)
+        for handler in getattr(statement, "handlers", []):
+            yield from _every_branch(handler.body)
 
 
 def _unpacked_from_item(statement: ast.stmt, name: str | None, aliases: dict[str, tuple[str, tuple[str, ...]]]) -> bool:

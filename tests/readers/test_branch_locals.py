@@ -46,3 +46,25 @@ def test_a_local_set_to_another_holds_its_text():
     rich, poor = (text.replace("header", "block")[:-1] + '\\n{doc.page_content}"' for text in (RICH, POOR))
     source = _body(rich, poor, "line = block\n        parts.append(line)")
     assert [(f.line, f.code) for f in lint_text(source, path="build.py", config=CONFIG)] == [(5, "PL102")]
+
+
+NESTED = '''def build_rag_context(result):
+    context_parts = []
+    for r in result["results"]:
+        text = r.get("text_preview", "")
+        chunk_text = ""
+        for other in result["results"]:
+            if other["chunk_id"] == r["chunk_id"]:
+                chunk_text = SET
+                break
+        context_parts.append(f"[RAG] (published: {r['published_at']}) {chunk_text}")
+    return "\\n\\n".join(context_parts)
+'''
+
+
+@pytest.mark.parametrize("value, found", [("text", [(10, "PL201")]), ('r["text"]', [(10, "PL201")]), ("other['summary']", [])])
+def test_a_local_set_from_the_item_inside_a_nested_loop_holds_its_field(value, found):
+    """`chunk_text = text` under an `if ...: break` of a loop nested in the body is the item's text, and the item's
+    fields around it make a source (blind68g ismael-mello); set from the other loop's item, it is no field of this one."""
+    source = NESTED.replace("SET", value)
+    assert [(f.line, f.code) for f in lint_text(source, path="build.py", config=CONFIG) if f.code != "PL205"] == found
