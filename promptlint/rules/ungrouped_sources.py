@@ -9,7 +9,8 @@ names it. Two sources of one title that each carry an
 identifier of another value (`ID: 91778`, `ID: 91770`) are two items that share a name,
 not two chunks of one document, unless a field names their document. When the citation
 keys number documents and are reused (`[Source 1]` on three chunks, `[Source 2]` on two: keys 1
-to n, at most one for two chunks), each key names a document, whatever the titles say. An entry with no text under it (`[1] Engineering — https://...`
+to n, at most one for two chunks), each key names a document, whatever the titles say; so does an id a store gave
+that keys two chunks or more (`<Doc1a9d18a7-...>` on two chunks of one paper: a chunk's own id would not repeat). An entry with no text under it (`[1] Engineering — https://...`
 in a source index after the sources) names a document; it is no chunk of it.
 
 ## Why is this bad?
@@ -46,6 +47,7 @@ from __future__ import annotations
 
 from ..canonical.chunks import to_chunk
 from ..canonical.render import order_sources
+from ..meaning.values import machine_id
 from ..model.findings import Applicability, Edit, Fix
 from ..model.prompt import Prompt, Source
 from ._context import RuleContext
@@ -103,7 +105,11 @@ def _keyed(sources: list[Source], ctx: RuleContext) -> bool:
     1 to n and are reused (at most one key for two chunks), and chunks of one key never differ in what else
     names their document."""
     keys = {s.key for s in sources}
-    if any(s.key is None or s.repeated for s in sources) or 2 * len(keys) > len(sources) or keys != {str(n) for n in range(1, len(keys) + 1)}:
+    if any(s.key is None or s.repeated for s in sources):
+        return False
+    # An id a store gave (`<Doc1a9d18a7-...>`) on two chunks is their document's: a chunk's own id would not repeat.
+    stored = all(machine_id(k) for k in keys) and len(keys) < len(sources)
+    if not stored and (2 * len(keys) > len(sources) or keys != {str(n) for n in range(1, len(keys) + 1)}):
         return False
     named: dict[str, str | None] = {}
     return all(named.setdefault(s.key, doc) == doc for s in sources for doc in [ctx.lexicon.document_of(s)])

@@ -249,3 +249,41 @@ def test_a_repeated_element_that_prints_a_chunks_text_is_a_source_whatever_its_n
     assert [text[s.span.start : s.span.end] for s in segment_text(text).sources] == ["<data>{p.title}:{p.content}</data>"] * 2
     # The twin prints no chunk: a repeated element of settings is no source.
     assert segment_text(text.replace("{p.content}", "{p.tone}")).sources == []
+
+
+KEYED_NAMES = """Answer from the documents.
+
+<TAG1>
+The two challenges are the sequential nature of recurrence and the large memory usage of the state.
+</TAG1>
+
+<TAG2>
+Linear attention generalises the kernel from the view of importance sampling in this paper.
+</TAG2>
+
+<TAG1>
+Details of the fused kernel and recomputation are in Appendix D of the paper here.
+</TAG1>
+
+Question: what is the fastest attention?
+"""
+
+
+@pytest.mark.parametrize("one, two", [("Doc1a9d18a7-9499-47b6-abcc-4e82370028ee", "Doc36ed2f1a-57a5-489c-a4cb-fbdd25e2b038"), ("source_9f86d081884c", "source_77b01e2a30f1")])
+def test_a_store_id_written_into_a_source_elements_name_is_its_key(one, two):
+    """`<Doc1a9d18a7-...>chunk</Doc1a9d18a7-...>`: a source's element with its key in its name; the id repeats on two
+    chunks of one paper, so it names their document, and they are not together (blind67g HealthInnovators)."""
+    text = KEYED_NAMES.replace("TAG1", one).replace("TAG2", two)
+    prompt = segment_text(text)
+    assert [s.key for s in prompt.sources] == [one.split("Doc")[-1].removeprefix("source_"), two.split("Doc")[-1].removeprefix("source_"), one.split("Doc")[-1].removeprefix("source_")]
+    found = sorted((f.line, f.code) for f in lint_text(text, path="p.txt", config=CONFIG) if f.code in ("PL203", "PL301"))
+    assert found == [(3, "PL203"), (7, "PL203"), (11, "PL203"), (11, "PL301")]
+
+
+@pytest.mark.parametrize("one, two", [("h1", "h2"), ("section1", "section2"), ("docx", "docs")])
+def test_an_element_name_with_a_number_that_is_no_sources_is_read_by_its_name(one, two):
+    """The twin: headings and sections numbered in their names, or names that merely open like a source's, are no
+    keyed sources."""
+    text = KEYED_NAMES.replace("TAG1", one).replace("TAG2", two)
+    assert [s.key for s in segment_text(text).sources if s.key] == []
+    assert [f.code for f in lint_text(text, path="p.txt", config=CONFIG) if f.code in ("PL203", "PL301")] == []

@@ -3,7 +3,8 @@
 A source is the unit a renderer repeats. In markup that is an element: one whose name is a
 source's (``<document>``, ``<search_result>``), or an element type that repeats as siblings
 and shows that it carries retrieved text (it stands in a container of sources, or carries
-metadata a rule reports). Inside the unit each part is read by its role, not its name: the
+metadata a rule reports). A source's name with a key written into it (``<Doc1a9d18a7-...>``, ``<source_2>``) is
+that kind of element, keyed by what follows the name. Inside the unit each part is read by its role, not its name: the
 longest text is the content, whatever its element is called (``<chunk>``, ``<body_text>``);
 attributes and the other child elements are fields under their own names. A unit whose
 children repeat and hold the text (a document of passages) is a group: the children are the
@@ -33,6 +34,8 @@ class _Element:
     close: int = -1
     end: int = -1
     children: list[_Element] = field(default_factory=list)
+    kind: str = ""  # the name less a key written into it (`<doc1a9d18a7-...>` is a "doc"); else the name
+    key: Span | None = None  # where that key is written
 
     @property
     def inner(self) -> Span:
@@ -53,7 +56,7 @@ def xml_sources(text: str, lower: str, vocab: Vocab) -> list[Source]:
     """Sources wrapped in elements: <document index="1">...</document>, <item>, <passage>, repeated <hit>..."""
     if "<" not in text:
         return []
-    units = _units(_tree(lower), text, lower, vocab, 0)
+    units = _units(_tree(lower, vocab), text, lower, vocab, 0)
     sources: list[Source] = []
     for n, (element, group) in enumerate(units):
         first = group is not None and (n == 0 or units[n - 1][1] is not group)
@@ -61,7 +64,7 @@ def xml_sources(text: str, lower: str, vocab: Vocab) -> list[Source]:
     return sources
 
 
-def _tree(lower: str) -> _Element:
+def _tree(lower: str, vocab: Vocab) -> _Element:
     """The closed elements of the text as a tree under a root that spans it. A tag never closed
     is text: its children are its parent's."""
     root = _Element("", Span(0, 0), len(lower), len(lower))
@@ -72,7 +75,7 @@ def _tree(lower: str) -> _Element:
         if not match[1]:
             if not (match[3] or "").rstrip().endswith("/"):
                 depths.setdefault(name, []).append(len(stack))
-                stack.append(_Element(name, Span(match.start(), match.end())))
+                stack.append(_keyed_by_name(_Element(name, Span(match.start(), match.end()), kind=name), match.start(2), vocab))
             continue
         if not depths.get(name):
             continue  # a closing tag with nothing open to close
@@ -87,6 +90,20 @@ def _tree(lower: str) -> _Element:
     return root
 
 
+# A key written into an element's name after a source's: <doc1a9d18a7-9499-...>, <source_2>, <chunk-3>.
+_KEY_IN_NAME = re.compile(r"[-_:]?(\d[\w-]*|[0-9a-f]{6,}(?:-[0-9a-f]+)*)")
+
+
+def _keyed_by_name(element: _Element, name_at: int, vocab: Vocab) -> _Element:
+    """The element with its kind and key, where its name is a source's with a key written into it."""
+    for cut in range(2, len(element.name)):
+        keyed = _KEY_IN_NAME.fullmatch(element.name, cut)
+        if keyed and vocab.source_tag.fullmatch(f"<{element.name[:cut]}>"):
+            element.kind, element.key = element.name[:cut], Span(name_at + keyed.start(1), name_at + keyed.end(1))
+            break
+    return element
+
+
 def _fold(stack: list[_Element], depths: dict[str, list[int]]) -> None:
     """Drop the unclosed element on top of the stack; its closed children are its parent's."""
     dropped = stack.pop()
@@ -98,7 +115,7 @@ def _units(parent: _Element, text: str, lower: str, vocab: Vocab, depth: int) ->
     """The source elements under ``parent``, in text order, each with the group it is a member of."""
     if depth > _MAX_DEPTH or normalise_label(parent.name) in vocab.history_labels:
         return []
-    counts = Counter(child.name for child in parent.children)
+    counts = Counter(child.kind for child in parent.children)
     found: list[tuple[_Element, _Element | None]] = []
     for child in parent.children:
         if not _is_unit(child, parent, counts, text, lower, vocab):
@@ -112,9 +129,9 @@ def _units(parent: _Element, text: str, lower: str, vocab: Vocab, depth: int) ->
 def _is_unit(element: _Element, parent: _Element, counts: Counter[str], text: str, lower: str, vocab: Vocab) -> bool:
     """Whether an element is a source (or a group of them): named as one, or one of a repeated
     type that shows it carries retrieved text."""
-    if vocab.source_tag.fullmatch(lower, element.tag.start, element.tag.end):
+    if vocab.source_tag.fullmatch(lower, element.tag.start, element.tag.end) or element.key is not None:
         return True
-    if counts[element.name] < 2 or element.name in vocab.question_tags or vocab.lexicon.mentions(element.name, "messages"):
+    if counts[element.kind] < 2 or element.name in vocab.question_tags or vocab.lexicon.mentions(element.name, "messages"):
         return False
     if not _words(_text_of(text, element)):
         return False
@@ -172,6 +189,8 @@ def _xml_source(text: str, lower: str, position: int, element: _Element, group: 
     """One source element: the key and fields of its opening tag and of its children, and its chunk;
     in a group, the group's title, and on its first source the group's other fields."""
     key, key_span, fields = _attribute_fields(text, lower, element.tag, vocab)
+    if key is None and element.key is not None:
+        key, key_span = text[element.key.start : element.key.end], element.key
     leaves = _leaves(element)
     chunk = _content_leaf(text, element, leaves, vocab)
     wrapper_lines: list[Span] = []
