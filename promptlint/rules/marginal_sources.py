@@ -4,7 +4,7 @@
 Flags a template that sends low-relevance hits after the relevant ones: a list
 concatenated onto the relevant list (`relevant + marginal[:3]`), or a loop over a
 collection named for weaker hits (`marginal`, `low_score`, `fallback`, `extra`,
-`others`, `near_misses`).
+`others`, `near_misses`, `distractors`).
 
 ## Why is this bad?
 A chunk below the relevance floor cannot be the answer and can be mistaken for

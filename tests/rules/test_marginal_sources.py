@@ -28,6 +28,9 @@ CASES = [
     ("marginal", None),
     ("fallback + relevant", None),
     ("low_score_docs", None),
+    # RAFT's distractor documents, irrelevant on purpose, sent beside the oracle.
+    ("oracle + distractors", "oracle"),
+    ("distractor_docs", None),
 ]
 
 
