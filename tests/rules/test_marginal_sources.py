@@ -31,6 +31,7 @@ CASES = [
     # RAFT's distractor documents, irrelevant on purpose, sent beside the oracle.
     ("oracle + distractors", "oracle"),
     ("distractor_docs", None),
+    ("relevant + extra_docs", "relevant"),
 ]
 
 
@@ -49,3 +50,10 @@ def test_the_fix_is_unsafe_and_only_when_weaker_hits_are_added(collection, fixed
     result = fix_text(source, path="t.j2", config=CONFIG, unsafe=True)
     assert result == TEMPLATE.format(collection=fixed)
     assert lint_text(result, path="t.j2", config=CONFIG) == []
+
+
+@pytest.mark.parametrize("collection", ["extracted_snippet_queue", "otherwise", "moreover", "extraction_results"])
+def test_a_name_that_only_opens_like_a_word_for_weaker_hits_is_none(collection):
+    """"extra" names weaker hits as a word, not as the start of "extracted" (storm's extracted_snippet_queue was
+    PL107 in the census, judged wrong)."""
+    assert lint_text(TEMPLATE.format(collection=collection), path="t.j2", config=CONFIG) == []
