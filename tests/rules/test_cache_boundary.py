@@ -786,3 +786,30 @@ def test_turns_written_under_a_history_title_are_earlier_turns(title):
 def test_the_same_lines_under_another_title_are_instructions(title):
     text = WRITTEN_HISTORY.replace("TITLE", title)
     assert _found(text) == [(_line_of(text, "[1] Returns"), 1, "PL305")]
+
+
+NESTED_SLOT = '''def build_prompt(page_title, chunks_text, pages, topic_candidates, contextual_hints):
+    return f"""## Page
+- Title: {page_title}
+
+## Source Chunks (verbatim source text, ground every fact in these)
+{chunks_text or "(no source chunks available)"}
+
+## Candidate Topics
+{chr(10).join(f"- {topic}" for topic in (topic_candidates or [])[:LIMIT]) or "(none; create a short canonical topic from the page evidence)"}
+
+## Available Pages for [[wikilinks]]
+{chr(10).join(f"- {p}" for p in pages[:50]) if pages else "(none)"}
+
+{contextual_hints}
+TAIL"""
+'''
+
+
+def test_a_slot_whose_expression_holds_braces_is_a_slot():
+    """`{chr(10).join(f"- {p}" for p in pages) or "(none; create ...)"}`: a value of the request, not an instruction
+    (ragflow's wiki prompts were PL305 in the census, judged wrong)."""
+    assert _found(NESTED_SLOT.replace("TAIL", ""), path="wiki.py") == []
+    # The twin: a real block after it is still reported.
+    twin = NESTED_SLOT.replace("TAIL", BLOCK)
+    assert _found(twin, path="wiki.py") == [(_line_of(twin, "{chunks_text or"), 1, "PL305")]
