@@ -68,8 +68,7 @@ def _written_turns(lines: list[Line], vocab: Vocab, taken: SpanSet) -> list[Part
     turn is read so."""
     parts = []
     for i, line in enumerate(lines):
-        title = _HISTORY_TITLE.match(line.lower)
-        if title is None or normalise_label(title["label"]) not in vocab.history_labels or line.start in taken:
+        if line.start in taken or (title := _HISTORY_TITLE.match(line.lower)) is None or normalise_label(title["label"]) not in vocab.history_labels:
             continue
         block = [row for row in lines[i + 1 :] if not row.blank]
         first = _WRITTEN_TURN.match(block[0].lower) if block else None
