@@ -83,7 +83,21 @@ def may_match(phrases: list[str], text: str, start: int = 0, end: int | None = N
     when a phrase has no such strings.
     """
     needles = _all_needles(tuple(phrases))
-    return needles is None or any(text.find(needle, start, end) >= 0 for needle in needles)
+    if needles is None:
+        return True
+    if len(needles) <= _FIND_EACH:
+        return any(text.find(needle, start, end) >= 0 for needle in needles)
+    return _one_pattern(needles).search(text, start, len(text) if end is None else end) is not None
+
+
+# Up to this many needles, a search for each is the faster (5 needles: twice as fast as one pattern on the
+# bench corpus); past it one pattern of them all is (20: ten times as fast as a search each).
+_FIND_EACH = 10
+
+
+@cache
+def _one_pattern(needles: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("|".join(map(re.escape, needles)))
 
 
 # Past this many strings, a run of a phrase's alternatives is not spelled out.
