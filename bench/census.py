@@ -23,6 +23,17 @@ says is there before seeing what promptlint said. The judged file is YAML:
 
 A sampled finding is right when its rule is the pattern judged there; the debatable ones are
 counted apart. A judged sample pairs with the census it was drawn from (its ids are places in it). A pattern is found when promptlint reports that rule in that file.
+
+    python bench/census.py labels census.json labels-A.yaml [labels-B.yaml ...]   # judge by files labelled
+
+`labels` judges the census against files labelled by reading before anything ran (judges given
+bench/census-brief.md: each file with a finding, among others that have none, its prompts by line
+range with the rules the chapter says must fire there, `expect`, or may, `allow`; and each
+repository's main answer prompt). A finding is right when its rule is expected in the prompt whose
+lines hold it (give or take LABEL_SLACK lines: a range is the reader's), debatable when allowed,
+wrong otherwise, in a file that holds no prompt too; a finding of an unlabelled file is counted
+apart. A main prompt's expected rule is found when promptlint reports it in that file or in one of
+its `related` files.
 """
 
 from __future__ import annotations
@@ -31,6 +42,7 @@ import argparse
 import collections
 import json
 import random
+import re
 import subprocess
 import sys
 import time
@@ -129,6 +141,60 @@ def score(census_file: Path, judged_file: Path) -> None:
         print(f"  {'found ' if p in found else 'missed'} {p['repo']} {p['path']} {p['pattern']}")
 
 
+# How many lines outside a labelled prompt's range a finding may stand and still be in it.
+LABEL_SLACK = 3
+ADVISORY = frozenset({"missing-heading-path", "missing-title", "whole-document-escalation", "context-budget", "unconditional-field"})
+
+
+def judged_by_labels(census: list[dict], labels: list[dict]) -> tuple[collections.Counter, list[str]]:
+    """Each finding's verdict against the files labelled (advisory rules and folded copies aside), and
+    one line for each that is not right."""
+    prompts = {f["file"]: f.get("prompts") or [] for label in labels for f in label["files"]}
+    verdicts, lines = collections.Counter(), []
+    for repo in census:
+        for finding in _causes(repo["findings"]):
+            if finding["name"] in ADVISORY:
+                continue
+            path = str(Path(repo["root"]) / finding["path"])
+            if path not in prompts:
+                verdict = "unlabelled"
+            else:
+                around = [p for p in prompts[path] if p["lines"][0] - LABEL_SLACK <= finding["line"] <= p["lines"][1] + LABEL_SLACK]
+                allowed = {rule for p in around for rule in p.get("allow") or []}
+                verdict = "right" if any(finding["name"] in (p.get("expect") or []) for p in around) else "debatable" if finding["name"] in allowed else "wrong"
+            verdicts[verdict] += 1
+            if verdict != "right":
+                lines.append(f"  {verdict:10} {repo['repo']} {finding['path']}:{finding['line']} {finding['code']} {finding['message'][:100]}")
+    return verdicts, lines
+
+
+def main_prompts_found(census: list[dict], labels: list[dict]) -> list[tuple[dict, str, bool]]:
+    """Each rule expected in a main answer prompt, and whether promptlint reports it in its file or a related one."""
+    reported = {(str(Path(repo["root"]) / f["path"]), f["name"]) for repo in census for f in repo["findings"]}
+    # A related file may be written with its lines and a note: "/repo/path.js:38-39 (default system prompt)".
+    related = lambda main: [re.match(r"[^\s:]+", entry)[0] for entry in main.get("related") or []]  # noqa: E731
+    return [
+        (main, rule, any((path, rule) in reported for path in [main["file"], *related(main)]))
+        for label in labels
+        for main in label.get("main_prompts") or []
+        for rule in main.get("expect") or []
+    ]
+
+
+def labelled(census_file: Path, label_files: list[Path]) -> None:
+    census = json.loads(census_file.read_text(encoding="utf-8"))
+    labels = [yaml.safe_load(f.read_text(encoding="utf-8")) for f in label_files]
+    verdicts, lines = judged_by_labels(census, labels)
+    judged = verdicts["right"] + verdicts["debatable"] + verdicts["wrong"]
+    print(f"findings judged: {verdicts['right']} right, {verdicts['debatable']} debatable, {verdicts['wrong']} wrong of {judged}"
+          f" ({verdicts['unlabelled']} in files not labelled)")
+    print("\n".join(lines))
+    found = main_prompts_found(census, labels)
+    print(f"main answer prompts: {sum(hit for _, _, hit in found)} of {len(found)} expected patterns found")
+    for main, rule, hit in found:
+        print(f"  {'found ' if hit else 'missed'} {main['repo']} {Path(main['file']).name} {rule}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -142,11 +208,16 @@ def main() -> None:
     score_parser = commands.add_parser("score")
     score_parser.add_argument("census", type=Path)
     score_parser.add_argument("judged", type=Path)
+    labels_parser = commands.add_parser("labels")
+    labels_parser.add_argument("census", type=Path)
+    labels_parser.add_argument("labels", nargs="+", type=Path)
     args = parser.parse_args()
     if args.command == "run":
         run(args.folders, args.out)
     elif args.command == "sample":
         sample(args.census, args.n, args.seed)
+    elif args.command == "labels":
+        labelled(args.census, args.labels)
     else:
         score(args.census, args.judged)
 
