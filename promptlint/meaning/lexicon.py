@@ -66,6 +66,7 @@ class Concept:
     qualified: frozenset[str] = frozenset()
     qualifiers: frozenset[str] = frozenset()
     trailing: frozenset[str] = frozenset()  # qualifiers that may follow the qualified word
+    written: frozenset[str] = frozenset()  # words after a name that say how its value is written ("created_at_formatted")
     leads: frozenset[str] = frozenset()
     reported: bool = False
     names_only: bool = False  # read only by ``mentions`` and ``phrases``, never when a label is looked up
@@ -74,6 +75,8 @@ class Concept:
     modifiers: frozenset[str] | None = None
 
     def by_words(self, words: tuple[str, ...]) -> bool:
+        if len(words) > 1 and words[-1] in self.written:
+            return self._written_for_a_reader(words)
         if not words or len(words) > MAX_NAME_WORDS:
             return False
         last = words[-1]
@@ -86,6 +89,14 @@ class Concept:
         if len(words) > 1 and words[0] in self.qualified and all(w in self.trailing for w in words[1:]):
             return True
         return _IDEOGRAPHIC.search(last) is not None and self._by_compound(last)
+
+    def _written_for_a_reader(self, words: tuple[str, ...]) -> bool:
+        """`last_updated_formatted` is the date "last updated", written for a reader: the name without the words
+        that say how its value is written, as a phrase or by its words."""
+        bare = words[:-1]
+        while len(bare) > 1 and bare[-1] in self.written:
+            bare = bare[:-1]
+        return " ".join(bare) in self.phrases or self.by_words(bare)
 
     def _modified(self, others: tuple[str, ...]) -> bool:
         """Whether the words beside a head or a lead keep the name the concept: any words, unless the
@@ -245,7 +256,7 @@ def build(options: dict[str, dict] | None = None, names: dict[str, list[str]] | 
 
 
 # What a concept of rules/lexicon.yaml may say; a misspelt key fails loudly instead of being dropped.
-CONCEPT_KEYS = frozenset({"phrases", "heads", "qualified", "qualifiers", "trailing", "leads", "modifiers", "reported", "names-only"})
+CONCEPT_KEYS = frozenset({"phrases", "heads", "qualified", "qualifiers", "trailing", "written", "leads", "modifiers", "reported", "names-only"})
 
 
 @cache
@@ -276,6 +287,7 @@ def _build(extensions: tuple[tuple[str, str, tuple[str, ...]], ...]) -> Lexicon:
             qualified=_words_of(spec.get("qualified", [])),
             qualifiers=_words_of(spec.get("qualifiers", [])),
             trailing=_words_of(spec.get("trailing", [])),
+            written=_words_of(spec.get("written", [])),
             leads=_words_of(spec.get("leads", [])),
             modifiers=_words_of(spec["modifiers"]) if "modifiers" in spec else None,
             reported=bool(spec.get("reported", False)),

@@ -18,11 +18,14 @@ CONCEPTS = {
         "Match score", "confidence", "doc.meta.get('similarity')", "hit['_score']", "meta['relevance_score']",
         # Scores merged or rescaled by the pipeline.
         "combined_score", "composite_score", "fusedScore", "rrf_score", "final_score", "weighted_score", "normalized_score",
+        "score_str", "similarity_pct", "relevanceFormatted",
     ],
     "date": [
         "date", "published_at", "publishedAt", "crawled_on", "as_of", "dateModified", "date_published", "last_updated",
         "updatedAt", "created", "Modified On", "indexed_at", "timestamp", "doc.metadata['published']", "lastEditedTime",
         "valid_at", "invalidAt", "expired_at", "edge.valid_at", "expire_time", "mtime", "doc.mtime", "file_ctime",
+        # Written for a reader, the date is still the date (blind69g khromalabs: `{{created_at_formatted}}`).
+        "created_at_formatted", "last_updated_formatted", "published_date_str", "updatedAtIso",
     ],
     "system": ["source_system", "connector", "origin_app", "source", "sourceType", "data_source", "integration", "platform"],
     "ordinal": ["chunk_no", "chunkIndex", "chunk_id", "chunk number", "ordinal", "part", "node_id", "split_idx", "passage_id", "rank"],
@@ -43,7 +46,9 @@ def test_a_name_reads_as_its_concept(name, concept):
 
 
 # Names that look close but mean something else, or nothing a rule reports.
-NOT_REPORTED = ["valid", "is_valid", "invalid_reason", "distance_m", "ocr confidence", "applicants need a credit score", "combined risk score", "final credit score", "title", "url", "author", "language", "category", "value", "meta.value"]
+NOT_REPORTED = ["valid", "is_valid", "invalid_reason", "distance_m", "ocr confidence", "applicants need a credit score", "combined risk score", "final credit score", "title", "url", "author", "language", "category", "value", "meta.value",
+                # A word that says how a value is written means nothing alone, nor after another name.
+                "formatted", "text_formatted", "chunk_str", "risk_score_str", "due_date_formatted"]
 
 
 @pytest.mark.parametrize("name", NOT_REPORTED)
@@ -218,3 +223,18 @@ def test_a_prompt_named_in_config_is_fixed_through_its_escapes():
 def test_an_items_bare_identifier_is_read_with_the_items_name(item, key, label):
     """`chunk.id` is the chunk's ordinal; `chunk.doc_id` names its own owner, the chunk's document."""
     assert lexicon.build().item_label(item, key) == label
+
+
+MEMORIES = """Here are some relevant memories about the user. Use them to understand the conversation.
+
+**User Context Memories:**
+{{#memories}}
+- {{{memory}}} (FIELD: {{VALUE}})
+{{/memories}}
+"""
+
+
+@pytest.mark.parametrize("field, value, found", [("Created", "created_at_formatted", ["PL201"]), ("Updated", "updated_at_display", ["PL201"]), ("Kind", "kind_formatted", [])])
+def test_a_value_written_for_a_reader_keeps_its_meaning(field, value, found):
+    text = MEMORIES.replace("FIELD", field).replace("VALUE", value)
+    assert [f.code for f in lint_text(text, path="memories.mustache", config=build({"today": "2026-12-06"}, "test")) if f.code != "PL205"] == found
