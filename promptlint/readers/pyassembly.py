@@ -78,13 +78,15 @@ class _Built:
         self.items: dict[str, list[str]] = {}
 
     def read(self, body: list[ast.stmt]) -> bool:
-        """Read the statements in order; False when a loop fills the list (one piece per item: not read here)."""
+        """Read the statements in order; False when a loop fills the list otherwise than once per item of a collection."""
         for statement in body:
             if isinstance(statement, _NESTED):
                 continue
             if isinstance(statement, _LOOPS):
                 if self.name and any(isinstance(n, ast.Name) and n.id == self.name for n in ast.walk(statement)):
-                    return False
+                    if not self._filled_per_item(statement):
+                        return False
+                    continue
                 self._grown_per_item(statement)
                 continue
             if isinstance(statement, ast.If) and statement.orelse:
@@ -111,6 +113,16 @@ class _Built:
                 self.strings[name], self.values[name] = pieces, otherwise[1][name]
         if self.parts is before[2]:
             self.parts = otherwise[2]
+        return True
+
+    def _filled_per_item(self, loop: ast.stmt) -> bool:
+        """A `for` loop over a collection that adds to the list its pieces for each item stands in the text as one
+        slot, named by what it iterates (`{relevant_memories}`), as a comprehension joined over it reads; each
+        item's text is read on its own (see pybuild). False for any other loop that fills the list."""
+        iterated = _collection(loop.iter) if isinstance(loop, (ast.For, ast.AsyncFor)) and not loop.orelse else None
+        if self.parts is None or iterated is None:
+            return False
+        self.parts.append([ast.FormattedValue(value=iterated, conversion=-1)])
         return True
 
     def _grown_per_item(self, loop: ast.stmt) -> None:
@@ -231,6 +243,13 @@ class _Built:
     def own_text(self, name: str) -> bool:
         """The local holds words of the function's own, not only what it was handed (`context = "\\n".join(docs)`)."""
         return any(isinstance(p, ast.Constant) and isinstance(p.value, str) and p.value.strip() for p in self.strings.get(name, ()))
+
+
+def _collection(iterated: ast.AST) -> ast.AST | None:
+    """What a loop iterates, through `enumerate(...)`, `sorted(...)`, `reversed(...)`: a name or an attribute; None for anything else."""
+    while isinstance(iterated, ast.Call) and isinstance(iterated.func, ast.Name) and iterated.func.id in ("enumerate", "sorted", "reversed") and iterated.args:
+        iterated = iterated.args[0]
+    return iterated if isinstance(iterated, (ast.Name, ast.Attribute)) else None
 
 
 def _trimmed(name: str, value: ast.AST) -> bool:

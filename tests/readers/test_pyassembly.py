@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from promptlint.engine.config import build
 from promptlint.engine.lint import lint_text
 from promptlint.model.prompt import PartKind
 from promptlint.readers.pysource import templates_in
@@ -59,8 +60,8 @@ def test_the_twin_with_nothing_after_the_data_is_clean(fill):
 @pytest.mark.parametrize(
     "module",
     [
-        # A loop fills the list: one piece per item, not read as written out.
-        'def build_prompt(docs):\n    parts = ["Answer from the sources."]\n    for d in docs:\n        parts.append(f"- {d.text}")\n    return "\\n".join(parts)\n',
+        # A loop fills the list under a condition the loop's collection is not: no slot stands for it.
+        'def build_prompt(docs):\n    parts = ["Answer from the sources."]\n    while docs:\n        parts.append(f"- {docs.pop().text}")\n    return "\\n".join(parts)\n',
         # Only names the function never builds: nothing of its own.
         'def build_prompt(header, body):\n    return "\\n".join([header, body])\n',
         # Not a function named for prompts.
@@ -69,6 +70,29 @@ def test_the_twin_with_nothing_after_the_data_is_clean(fill):
 )
 def test_what_is_not_an_assembled_prompt_is_not_read_as_one(module):
     assert [t for t in templates_in(module) if "\n" in t.text and t.loop is None] == []
+
+
+# A loop that adds each item's line to the list (its text read on its own, by pybuild), then static rules.
+FILLED = '''def build_system_prompt(persona, relevant_memories):
+    prompt_parts = [persona]
+    if relevant_memories:
+        prompt_parts.append("\\nRelevant memories from past conversations:")
+        for idx, memory in ITERATED:
+            prompt_parts.append(f"- {memory.content}")
+    prompt_parts.append("\\nGeneral Instructions:")
+    prompt_parts.append("- Keep responses concise and natural, two to four sentences at most.")
+    prompt_parts.append("- Reference relevant memories naturally when appropriate, and never invent one.")
+    return "\\n".join(prompt_parts)
+'''
+
+
+@pytest.mark.parametrize("iterated", ["enumerate(relevant_memories, 1)", "enumerate(sorted(relevant_memories))"])
+def test_a_loop_that_fills_the_list_stands_in_it_as_one_slot(iterated):
+    """The loop's place holds its collection (blind69g hristov111): the static rules after it are after the memories."""
+    module = FILLED.replace("ITERATED", iterated)
+    [template] = [t for t in templates_in(module) if t.loop is None]
+    assert template.text == "{persona}\n\nRelevant memories from past conversations:\n{relevant_memories}\n\nGeneral Instructions:\n" + template.text.split("General Instructions:\n")[1]
+    assert [f.code for f in lint_text(module, path="prompts.py", config=build({"rules": {"cache-boundary": {"min-static-tokens": 0}}}, "test")) if f.code == "PL305"] == ["PL305"]
 
 
 # An f-string of sections the function writes first: the sources' section, then the instructions.
@@ -334,3 +358,10 @@ def test_the_lines_a_message_sends_joined_are_its_prompt(sent):
     assert [(f.code, f.line) for f in lint_text(PARTS + SENT[sent], path="answer.py")] == [("PL305", 7)]
     # The twin: the lines joined and printed go to a person, and no prompt is read.
     assert [t for t in templates_in(PARTS + '    print("\\n".join(parts))\n') if "USER QUERY" in t.text] == []
+
+
+def test_the_twin_with_the_rules_before_the_loop_is_clean():
+    lines = FILLED.replace("ITERATED", "enumerate(relevant_memories)").splitlines()
+    rules, memories = lines[6:9], lines[2:6]
+    module = "\n".join(lines[:2] + rules + memories + lines[9:]) + "\n"
+    assert [f.code for f in lint_text(module, path="prompts.py", config=build({"rules": {"cache-boundary": {"min-static-tokens": 0}}}, "test")) if f.code == "PL305"] == []
