@@ -420,3 +420,41 @@ def test_a_slot_alone_in_a_code_block_fills_it_with_this_requests_code(fence):
     lower = text.lower()
     assert not segment_text(text).assembled
     assert code_spans(text_lines(text, lower), words()) == []
+
+
+REWRITES = """# Role
+You write 5 to 10 questions related to the user's question, to widen a search.
+
+**Context:**
+Rephrase the original question in several ways, each still tied to its topic, and none obscure.
+
+## Example
+
+**ASKED:**
+> What are the benefits of electric vehicles?
+
+**ANSWERED:**
+1. How do electric vehicles affect the environment?
+2. What does owning an electric car save over ten years?
+
+## Reason
+Several phrasings of one query bring back more of the relevant documents.
+"""
+
+
+@pytest.mark.parametrize("asked, answered", [("Original Question", "Alternative Questions"), ("User question", "Rewrites"), ("Question", "Answer")])
+def test_under_an_example_heading_a_question_and_a_labelled_part_after_it_are_one_example(asked, answered):
+    """The whole section is the example (ragflow's related_question.md, PL305 in the census, judged wrong: its
+    questions, read as live, made the "Context:" section above them retrieved data)."""
+    text = REWRITES.replace("ASKED", asked).replace("ANSWERED", answered)
+    start = text.index("## Example")
+    assert [text[s.start : s.end].splitlines()[-1] for s in example_spans(text, text.lower(), text_lines(text, text.lower()), words(), [])] == ["2. What does owning an electric car save over ten years?"]
+    assert example_spans(text, text.lower(), text_lines(text, text.lower()), words(), [])[0].start == start
+    assert [f.code for f in lint_text(text, path="related.md", config=CONFIG) if f.code == "PL305"] == []
+
+
+def test_a_question_alone_under_an_example_heading_is_its_paragraph_only():
+    """The twin: with nothing written after the question, the section is no worked exchange; the marker holds its paragraph."""
+    text = REWRITES.replace("ASKED", "Original Question").split("**ANSWERED:**")[0] + "## Reason\nMore phrasings bring back more.\n"
+    [span] = example_spans(text, text.lower(), text_lines(text, text.lower()), words(), [])
+    assert text[span.start : span.end] == "## Example\n\n**Original Question:**\n> What are the benefits of electric vehicles?"

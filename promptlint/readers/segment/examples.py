@@ -199,14 +199,17 @@ def _section_end(lines: list[Line], marker: int, level: int, message_end: int | 
 
 def _answered(section: list[Line], vocab: Vocab) -> bool:
     """Whether a section writes out an exchange over its paragraphs: a line asking ("USER: ...") and,
-    after it, an answer's label with the answer written on it or on the line under it. Such a worked example
+    after it, another label with the answer written on it or on the line under it. Such a worked example
     (its documents, the question, the answer) is one example whatever blank lines it holds; a live
     prompt leaves the answer to the model."""
     labels = [_label(line) for line in section]
-    asked = next((i for i, label in enumerate(labels) if label in vocab.example_asking), None)
+    # The asking label may be qualified ("Original question:"), and what the example writes after it may be under a
+    # label of its own ("Alternative questions:"): under an example's heading, a question and then another labelled
+    # part are an exchange written out.
+    asked = next((i for i, label in enumerate(labels) if label in vocab.example_asking or label.rpartition(" ")[2] in vocab.example_asking), None)
     if asked is None:
         return False
-    answers = [i for i in range(asked + 1, len(section)) if labels[i] in vocab.example_answers]
+    answers = [i for i in range(asked + 1, len(section)) if labels[i] and labels[i] != labels[asked]]
     return any(_value(section[i]) or i + 1 < len(section) and not section[i + 1].blank for i in answers)
 
 
