@@ -131,20 +131,31 @@ def _sectioned_prompts(file: Input) -> list[tuple[int, int]]:
     ("System prompt", then "Context" over `{context}`), the headings are one prompt's own parts."""
     raw = file.raw
     sections = _titled_sections(raw, file.lexicon) if "==" in raw or "--" in raw else []
-    named = [_ruled_prompt(file, start, end) for prompt, start, end in sections if prompt and raw[start:end].strip()]
-    others = [(start, end) for prompt, start, end in sections if not prompt]
+    named = [_ruled_prompt(file, start, end) for prompt, _, start, end in sections if prompt and raw[start:end].strip()]
+    others = [(title, start, end) for prompt, title, start, end in sections if not prompt]
     if not named or not others:
         return []
     from .segment.vocab import holds_slot
 
-    if any(holds_slot(raw[start:end]) for start, end in others) and not any(holds_slot(raw[start:end]) for start, end in named):
+    if any(holds_slot(raw[start:end]) for _, start, end in others) and not any(holds_slot(raw[start:end]) for start, end in named):
+        return []
+    # A section titled for the retrieved context ("RETRIEVED KNOWLEDGE", "SOURCES") is a part of the prompt beside
+    # it ("ANALYSIS INSTRUCTIONS"): the titles are one prompt's, as it was sent.
+    labels = {normalise_label(label) for label in file.lexicon.words("segment", "context-labels")}
+    if any(_names_context(normalise_label(_TITLE_EXTRAS.sub("", title)), labels) for title, _, _ in others):
         return []
     return named
 
 
-def _titled_sections(raw: str, lexicon: Lexicon) -> list[tuple[bool, int, int]]:
+def _names_context(title: str, labels: set[str]) -> bool:
+    """A title that is a context label, alone or after a word that says which ("Retrieved knowledge")."""
+    words = title.split()
+    return title in labels or len(words) == 2 and words[-1] in labels
+
+
+def _titled_sections(raw: str, lexicon: Lexicon) -> list[tuple[bool, str, int, int]]:
     """Each section under a heading (see _is_heading), when there are two or more: whether its title
-    names a prompt, and its span, up to the rule over the next title."""
+    names a prompt, the title, and its span, up to the rule over the next title."""
     lines = raw.split("\n")
     starts = list(itertools.accumulate((len(line) + 1 for line in lines), initial=0))
     headings = [i for i in range(len(lines) - 1) if _is_heading(lines, i)]
@@ -156,7 +167,7 @@ def _titled_sections(raw: str, lexicon: Lexicon) -> list[tuple[bool, int, int]]:
             end_line -= 1  # the rule over the next title
         # Named by its last word: "User prompt template" is a prompt, a "PROMPT LOG" or "Prompt design rationale" is none.
         words = re.findall(r"[^\W\d_]+", _TITLE_EXTRAS.sub("", lines[index]))
-        sections.append((bool(words) and lexicon.means(words[-1], "prompt"), starts[index + 2], min(starts[end_line], len(raw))))
+        sections.append((bool(words) and lexicon.means(words[-1], "prompt"), lines[index], starts[index + 2], min(starts[end_line], len(raw))))
     return sections
 
 

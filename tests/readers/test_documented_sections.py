@@ -54,3 +54,39 @@ def test_headings_that_name_a_prompts_own_parts_keep_it_one_prompt(mark):
 def test_short_separators_are_no_headings():
     text = "System prompt\n---\nYou are a handbook assistant.\n\nNotes\n---\nAnswer only from the context: {context}\n"
     assert len(parse_text(text, "p.txt", ".txt").prompts) == 1
+
+
+ASSEMBLED = """RULE
+REPORT DATE
+RULE
+2026-02-01
+
+RULE
+TITLE
+RULE
+
+RULE
+DOCUMENT 1
+RULE
+Company      : Kaynes Technology
+Chunk        : 617
+
+Kaynes expands into aerospace with a targeted acquisition of a machine maker in Pune.
+
+RULE
+ANALYSIS INSTRUCTIONS
+RULE
+Analyze the retrieved knowledge carefully and write the findings as JSON.
+Identify expansions, acquisitions, partnerships and risks, each with its date.
+""".replace("RULE", "=" * 70)
+
+
+@pytest.mark.parametrize("title, whole", [("RETRIEVED KNOWLEDGE", True), ("Sources", True), ("Context", True), ("Company profile", False)])
+def test_a_section_titled_for_the_context_makes_the_titles_one_prompts(title, whole):
+    """A logged prompt in banner sections ("RETRIEVED KNOWLEDGE", then "ANALYSIS INSTRUCTIONS") is one prompt as sent,
+    where only the section named for instructions was read (blind70c coolMadhu17: its sources and their chunk numbers
+    unread). Twin: with no section titled for the context, the section that names a prompt is still the prompt."""
+    text = ASSEMBLED.replace("TITLE", title)
+    [prompt] = parse_text(text, "debug_prompt.txt", ".txt").prompts
+    assert ("Kaynes expands" in prompt.texts[0]) is whole
+    assert [f.code for f in lint_text(text, path="debug_prompt.txt", config=CONFIG) if f.code == "PL203"] == (["PL203"] if whole else [])
