@@ -118,6 +118,10 @@ class Concept:
         )
 
 
+# A web address in a field's value, without the quotes around it.
+_ADDRESS = re.compile(r"https?://[^\s\"'<>()]+")
+
+
 def _listed(phrases) -> tuple[str, ...]:
     return tuple(dict.fromkeys(" ".join(split(p)) for p in phrases))
 
@@ -179,12 +183,22 @@ class Lexicon:
         the lines the chunk covers (`src/io.hpp:3093-3130`, `guide.md#L10-L20`, `app.py (lines 10-42)`) names
         the file: each chunk of it gives other lines."""
         named = next((f.value for f in source.fields if self.means(f.label, "document")), None)
-        found = named if named is not None else source.title
+        found = named if named is not None else source.title or self._address(source)
         if not found:
             return None
         # The locator ends in a digit or a closing parenthesis: any other title is read as it is, unscanned.
         located = _LINE_LOCATOR.fullmatch(found) if found.rstrip()[-1:].isdigit() or found.rstrip().endswith(")") else None
         return (located["file"] if located else found).strip().lower()
+
+    def _address(self, source: Source) -> str | None:
+        """With no title, the address a source was fetched from names its document: a field named for one, or an
+        item whose value is one (`(from "https://.../streaming-data", similarity: 69.6%)`): each chunk of a page
+        gives the page's address."""
+        for field in source.fields:
+            address = _ADDRESS.search(field.value)
+            if address and (self.means(field.label, "url") or not field.label or address.group().strip("\"'") == field.value.strip("\"'")):
+                return address.group()
+        return None
 
     def reported(self, name: str) -> bool:
         """Whether a metadata rule reports a field of this name (a score, a date, a system, an ordinal, derived text)."""

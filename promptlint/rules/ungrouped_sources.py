@@ -5,7 +5,8 @@ Flags chunks that come from the same document (same document id or title) but ar
 separated by chunks of other documents. A title that is a file's name and the lines the chunk
 covers (`src/io.hpp:3093-3130`, `guide.md#L10-L20`) names the file; a field that numbers a
 document of its own kind (`lecture_no`, `video_id`, `paper_id`: `document` in `rules/lexicon.yaml`)
-names it. Two sources of one title that each carry an
+names it; with no title, so does the address a chunk came from (`(from "https://.../streaming-data", similarity:
+0.69)`: each chunk of a page gives the page's address). Two sources of one title that each carry an
 identifier of another value (`ID: 91778`, `ID: 91770`) are two items that share a name,
 not two chunks of one document, unless a field names their document. When the citation
 keys number documents and are reused (`[Source 1]` on three chunks, `[Source 2]` on two: keys 1

@@ -65,3 +65,18 @@ def test_chunks_numbered_by_their_document_apart_are_ungrouped(field):
     # The twin: a number of a place inside a document, or of a speaker, names none.
     other = prompt(["1", "2", "1"]).replace(field, "page_no" if field != "paper_id" else "speaker_no")
     assert lint_text(other, path="p.txt", config=CONFIG) == []
+
+
+PAGES = ["https://ai-sdk.dev/docs/streaming-data", "https://ai-sdk.dev/docs/chatbot"]
+PAGE_TEXTS = ["It is often useful to send more data with the response.\n\nThe SDK provides several helpers for it.",
+              "The chatbot hook keeps the messages of a chat.", "The data is streamed as part of the response stream."]
+
+
+@pytest.mark.parametrize("third, found", [("https://ai-sdk.dev/docs/streaming-data", ["PL301"]), ("https://ai-sdk.dev/docs/stream-protocol", [])])
+def test_with_no_title_the_address_a_chunk_came_from_names_its_document(third, found):
+    """`## Context 5 (from "https://.../streaming-data", similarity: 66.9%)`: chunks of one page, named by their
+    address, with another page between them (blind70g jmotadiaz). Twin: three pages, nothing to group."""
+    urls = [*PAGES, third]
+    blocks = "\n\n".join(f'## Context {n} (from "{url}", similarity: 6{9 - n}.6%)\n{text}' for n, (url, text) in enumerate(zip(urls, PAGE_TEXTS), 1))
+    text = f"# CONTEXT FOR THE USER QUERY\n\nThe following information from your knowledge base is relevant to the question. Use it as your primary source.\n\n{blocks}\n"
+    assert [f.code for f in lint_text(text, path="p.txt", config=CONFIG)] == found
