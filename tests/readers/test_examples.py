@@ -458,3 +458,35 @@ def test_a_question_alone_under_an_example_heading_is_its_paragraph_only():
     text = REWRITES.replace("ASKED", "Original Question").split("**ANSWERED:**")[0] + "## Reason\nMore phrasings bring back more.\n"
     [span] = example_spans(text, text.lower(), text_lines(text, text.lower()), words(), [])
     assert text[span.start : span.end] == "## Example\n\n**Original Question:**\n> What are the benefits of electric vehicles?"
+
+
+FORMAT = """You rank routes for a wheelchair user.
+
+Then repeat the following block for each route:
+
+## <label>
+**Street Photos:** <one sentence: what the photos suggest about the path>
+**Traffic Safety:** <one sentence: collisions near the route>
+**Summary:** <one or two sentences: the overall verdict>
+
+Routes:
+Route 0: 31 min, one bus.
+"""
+
+
+def test_a_run_of_lines_whose_values_are_placeholders_is_a_format_written_out():
+    """`## <label>` then `**Summary:** <one or two sentences ...>`: a format for the model to fill, never a source
+    whose summary is derived text (blind71g juliawri, PL104 false)."""
+    spans = example_spans(FORMAT, FORMAT.lower(), text_lines(FORMAT, FORMAT.lower()), words(), [])
+    assert [FORMAT[s.start : s.end] for s in spans] == ["## <label>\n**Street Photos:** <one sentence: what the photos suggest about the path>\n"
+                                                        "**Traffic Safety:** <one sentence: collisions near the route>\n**Summary:** <one or two sentences: the overall verdict>"]
+    assert [f.code for f in lint_text(FORMAT, path="p.txt", config=CONFIG) if f.code == "PL104"] == []
+
+
+@pytest.mark.parametrize("lines", [
+    "## <label>\n**Summary:** <one or two sentences>",  # two lines: too few to be a format by their shape
+    '<document index="1">\n<source>a.pdf</source>\n<title>Returns</title>',  # elements, not placeholders
+])
+def test_fewer_placeholder_lines_or_elements_are_no_format(lines):
+    text = f"Answer from the documents.\n\n{lines}\n"
+    assert example_spans(text, text.lower(), text_lines(text, text.lower()), words(), []) == []

@@ -34,12 +34,35 @@ def example_spans(text: str, lower: str, lines: list[Line], vocab: Vocab, messag
         found += _marked(lines, vocab, messages, template) + _inline(lines, vocab)
     if template:
         found += _fenced(lines)
+    if "<" in text:
+        found += _placeholder_blocks(lines)
     found = [span for span in found if not _has_slot(lower, span.start, span.end)]
     if template:
         # A written answer is never the live turn's, whatever it prints ("A: You went there in {year}.");
         # a slot that holds the question, the context or the history is.
         found += [span for span in _exchanges(lines, vocab) if not _asks(text, lower, span, vocab)]
     return SpanSet(found).spans
+
+
+# A line whose value is a placeholder a reader is told to fill: "**Summary:** <one or two sentences>", "## <label>",
+# "- Title: <the paper's title>". The placeholder is words in angle brackets, not a tag (no "=", no "/").
+_PLACEHOLDER_LINE = re.compile(r"\s*(?:#{1,6}\s*|[-*]\s+)?(?:\**[^\W\d][^:<>\n]{0,40}?\**\s*[:\uff1a]\s*\**\s*)?<[^<>=/\n]*\s[^<>=/\n]*>|\s*#{1,6}\s*<[^<>=/\n]+>")
+# How many such lines in a row write out a format.
+PLACEHOLDER_RUN = 3
+
+
+def _placeholder_blocks(lines: list[Line]) -> list[Span]:
+    """Runs of lines whose values are placeholders (`## <label>`, then `**Street Photos:** <one sentence — ...>`
+    on each line): a format written out for the model to fill, never data, however it is introduced."""
+    found, run = [], []
+    for line in [*lines, None]:
+        if line is not None and _PLACEHOLDER_LINE.match(line.text):
+            run.append(line)
+            continue
+        if len(run) >= PLACEHOLDER_RUN:
+            found.append(Span(run[0].start, run[-1].end))
+        run = []
+    return found
 
 
 def end_before(text: str, sources: list[Source], examples: list[Span]) -> list[Source]:
