@@ -94,8 +94,6 @@ class Concept:
         """`last_updated_formatted` is the date "last updated", written for a reader: the name without the words
         that say how its value is written, as a phrase or by its words."""
         bare = words[:-1]
-        while len(bare) > 1 and bare[-1] in self.written:
-            bare = bare[:-1]
         return " ".join(bare) in self.phrases or self.by_words(bare)
 
     def _modified(self, others: tuple[str, ...]) -> bool:

@@ -119,8 +119,8 @@ class _Built:
         """A `for` loop over a collection that adds to the list its pieces for each item stands in the text as one
         slot, named by what it iterates (`{relevant_memories}`), as a comprehension joined over it reads; each
         item's text is read on its own (see pybuild). False for any other loop that fills the list."""
-        iterated = _collection(loop.iter) if isinstance(loop, (ast.For, ast.AsyncFor)) and not loop.orelse else None
-        if self.parts is None or iterated is None:
+        iterated = _unwrapped(loop.iter, ("enumerate", "sorted", "reversed")) if isinstance(loop, (ast.For, ast.AsyncFor)) and not loop.orelse else None
+        if self.parts is None or not isinstance(iterated, (ast.Name, ast.Attribute)):
             return False
         self.parts.append([ast.FormattedValue(value=iterated, conversion=-1)])
         return True
@@ -245,11 +245,11 @@ class _Built:
         return any(isinstance(p, ast.Constant) and isinstance(p.value, str) and p.value.strip() for p in self.strings.get(name, ()))
 
 
-def _collection(iterated: ast.AST) -> ast.AST | None:
-    """What a loop iterates, through `enumerate(...)`, `sorted(...)`, `reversed(...)`: a name or an attribute; None for anything else."""
-    while isinstance(iterated, ast.Call) and isinstance(iterated.func, ast.Name) and iterated.func.id in ("enumerate", "sorted", "reversed") and iterated.args:
+def _unwrapped(iterated: ast.AST, calls: tuple[str, ...]) -> ast.AST:
+    """What a loop iterates through the ``calls`` around it: `enumerate(sorted(docs))` is `docs`."""
+    while isinstance(iterated, ast.Call) and isinstance(iterated.func, ast.Name) and iterated.func.id in calls and iterated.args:
         iterated = iterated.args[0]
-    return iterated if isinstance(iterated, (ast.Name, ast.Attribute)) else None
+    return iterated
 
 
 def _trimmed(name: str, value: ast.AST) -> bool:
@@ -417,7 +417,5 @@ def _joined_over(value: ast.AST) -> ast.Name | None:
     comprehension = joined(value)
     if not isinstance(comprehension, (ast.ListComp, ast.GeneratorExp)):
         return None
-    iterated = comprehension.generators[0].iter
-    if isinstance(iterated, ast.Call) and isinstance(iterated.func, ast.Name) and iterated.func.id == "enumerate" and iterated.args:
-        iterated = iterated.args[0]
+    iterated = _unwrapped(comprehension.generators[0].iter, ("enumerate",))
     return iterated if isinstance(iterated, ast.Name) else None

@@ -729,17 +729,20 @@ def _with_nested_loops(body: list[ast.stmt]):
     for statement in body:
         yield statement
         if isinstance(statement, (ast.For, ast.AsyncFor, ast.While)):
-            yield from _every_branch(statement.body)
+            yield from every_statement(statement.body)
 
 
-def _every_branch(body: list[ast.stmt]):
+def every_statement(body: list[ast.stmt]):
+    """The statements of a block in order, through every branch and loop in it, not into the functions and
+    classes it defines (whose statements are theirs)."""
     for statement in body:
         yield statement
-        for block in (getattr(statement, name, None) for name in ("body", "orelse", "finalbody")):
-            if isinstance(block, list) and not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                yield from _every_branch(block)
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for name in ("body", "orelse", "finalbody"):
+            yield from every_statement(getattr(statement, name, []))
         for handler in getattr(statement, "handlers", []):
-            yield from _every_branch(handler.body)
+            yield from every_statement(handler.body)
 
 
 def _unpacked_from_item(statement: ast.stmt, name: str | None, aliases: dict[str, tuple[str, tuple[str, ...]]]) -> bool:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from ..meaning.lexicon import Lexicon, shipped, split
 from ..model.lines import line_starts
 from ..model.prompt import Syntax
-from .pybuild import BUILDING, Loop, called_name, chain_end, jinja_by_content, literal_in_call, reaching_the_model, formatters, split_fields, wrappers
+from .pybuild import BUILDING, Loop, called_name, chain_end, every_statement, jinja_by_content, literal_in_call, reaching_the_model, formatters, split_fields, wrappers
 from .pyassembly import assembled, joined, module_texts, own_nodes, returned_text, summed_text, written_out
 from .pymessages import messages_written_out
 from .pybind import rewritten_bindings
@@ -549,12 +549,7 @@ def _tool_output(role: ast.AST, lexicon: Lexicon) -> bool:
 
 def _returns(body: list[ast.stmt]):
     """The return statements of a function body, not of the functions nested in it."""
-    for statement in body:
-        if isinstance(statement, ast.Return) and statement.value is not None:
-            yield statement
-        elif not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            for field in ("body", "orelse", "finalbody", "handlers"):
-                yield from _returns([s for s in getattr(statement, field, []) if isinstance(s, (ast.stmt, ast.ExceptHandler))])
+    return (s for s in every_statement(body) if isinstance(s, ast.Return) and s.value is not None)
 
 
 def _with_context_slot(body: list[ast.stmt]):

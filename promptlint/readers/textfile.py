@@ -135,22 +135,17 @@ def _sectioned_prompts(file: Input) -> list[tuple[int, int]]:
     others = [(title, start, end) for prompt, title, start, end in sections if not prompt]
     if not named or not others:
         return []
-    from .segment.vocab import holds_slot
+    from .segment.sources import names_the_context
+    from .segment.vocab import holds_slot, words
 
     if any(holds_slot(raw[start:end]) for _, start, end in others) and not any(holds_slot(raw[start:end]) for start, end in named):
         return []
     # A section titled for the retrieved context ("RETRIEVED KNOWLEDGE", "SOURCES") is a part of the prompt beside
     # it ("ANALYSIS INSTRUCTIONS"): the titles are one prompt's, as it was sent.
-    labels = {normalise_label(label) for label in file.lexicon.words("segment", "context-labels")}
-    if any(_names_context(normalise_label(_TITLE_EXTRAS.sub("", title)), labels) for title, _, _ in others):
+    vocab = words(lexicon=file.lexicon)
+    if any(names_the_context(normalise_label(_TITLE_EXTRAS.sub("", title)), vocab) for title, _, _ in others):
         return []
     return named
-
-
-def _names_context(title: str, labels: set[str]) -> bool:
-    """A title that is a context label, alone or after a word that says which ("Retrieved knowledge")."""
-    words = title.split()
-    return title in labels or len(words) == 2 and words[-1] in labels
 
 
 def _titled_sections(raw: str, lexicon: Lexicon) -> list[tuple[bool, str, int, int]]:

@@ -351,7 +351,7 @@ def _labelled_context(text: str, lines: list[Line], vocab: Vocab, messages: list
         label = normalise_label(labelled["label"]) if labelled else ""
         # "PASSAGE: 'Your car has ...'": a chunk's own label on a line that carries a whole passage.
         passage = label in vocab.content_labels and len(labelled["value"].split()) >= PASSAGE_WORDS
-        if labelled and labelled["value"].strip() and (_names_the_context(label, vocab) or passage):
+        if labelled and labelled["value"].strip() and (names_the_context(label, vocab) or passage):
             rest = cut_last_source(lines[index + 1 :], vocab, messages, line.start, seen_content=True)
             found = trim(text, Span(line.start + labelled.start("value"), rest[-1].end if rest else line.end))
         elif labelled and label in vocab.context_labels and found is None and _asks(lines, vocab):
@@ -375,12 +375,12 @@ def context_slots(text: str, lines: list[Line], vocab: Vocab) -> list[tuple[str,
         if slot is None or line.lower[line_value : slot.start()].strip(" $") or line.lower[slot.end() :].strip():
             continue
         name = line.text[slot.start("name") : slot.end("name")]
-        if _names_the_context(normalise_label(labelled["label"]), vocab) and slot_kind(name, vocab) is None:
+        if names_the_context(normalise_label(labelled["label"]), vocab) and slot_kind(name, vocab) is None:
             found.append((name, "context"))
     return found
 
 
-def _names_the_context(label: str, vocab: Vocab) -> bool:
+def names_the_context(label: str, vocab: Vocab) -> bool:
     """A context label, alone or after a word or two that say whose or which ("OJK Context", "Web sources")."""
     if label in vocab.context_labels:
         return True
