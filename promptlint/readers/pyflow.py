@@ -75,7 +75,10 @@ class Rewrites:
         `RewrittenQuery`, `question_rewriter`, `condense_question`."""
         words = split(identifier)
         rewording = any(w in self.verbs or w in self.vocab.rewrite_qualifiers for w in words)
-        return rewording and any(slot_kind(w, self.vocab) == "question" for w in words)
+        asked = [n for n, w in enumerate(words) if slot_kind(w, self.vocab) == "question"]
+        # `expand_query_context` makes the context of a question, not the question: what the name's last words name
+        named = " ".join(words[asked[-1] + 1 :]) if asked else ""
+        return rewording and bool(asked) and not (named and slot_kind(named, self.vocab) in ("context", "history"))
 
     def _record(self, node: ast.AST) -> None:
         if isinstance(node, ast.Call):

@@ -65,6 +65,7 @@ class Reader:
         self.refused: list[tuple[Span, str]] = []  # includes naming a file outside the project root
         self.macros: dict[int, dict[str, Macro]] = {}  # origin id -> its macros (and, for the linted file, its imports)
         self.namespaces: dict[str, dict[str, Macro]] = {}
+        self.item_names: list[str] = []  # the items of the loops being walked (`transit` in `for transit in ...`)
 
     def read(self) -> None:
         self.collect_imports(self.main.roots)
@@ -143,6 +144,15 @@ class Reader:
             loop = statement(block.tags[0].inner, "endfor")
             if isinstance(loop, nodes.For) and self.loop(block, loop):
                 return
+            target = loop.target if isinstance(loop, nodes.For) else None
+            items = [target.name] if isinstance(target, nodes.Name) else [n.name for n in target.find_all(nodes.Name)] if target else []
+            self.item_names.extend(items)
+            self._walk_children(block)
+            del self.item_names[len(self.item_names) - len(items) :]
+            return
+        self._walk_children(block)
+
+    def _walk_children(self, block: Block) -> None:
         self.walk([c for c in block.children if not (isinstance(c, Tag) and c.kind == "block" and c.keyword not in ("include", "set"))])
 
     def included(self, tag: Tag) -> None:
@@ -216,6 +226,8 @@ class Reader:
     def slot(self, span: Span, name: str | None) -> None:
         """A printed variable, by what its name says it holds."""
         kind = slot_kind(name, self.vocab) if name else None
+        if kind in ("question", "rewritten") and name.split(".", 1)[0] in self.item_names:
+            kind = None  # `{{ transit.interpretation }}` in a loop: each item's own, not the request's question
         if kind == "question":
             self.questions.append(span)
         elif kind == "rewritten":

@@ -15,16 +15,20 @@ def find_questions(
     """Every place the question is asked outside the sources, every slot for a rewritten form of it,
     and the questions of worked examples."""
     inside = SpanSet([s.span for s in sources])
-    found = _labelled_questions(text, lines, vocab, inside) + _tagged_questions(text, lower, inside, vocab)
+    labelled, answered = _labelled_questions(text, lines, vocab, inside)
+    found = labelled + _tagged_questions(text, lower, inside, vocab)
     slotted, rewritten = _question_slots(text, lower, vocab, inside, found)
     found += slotted
     if not found and (asked_last := _last_user_question(text, lower, vocab, sources, messages)) is not None:
         found.append(asked_last)
     if not found:
         found += _asked_twice(text, lower, inside, messages) or _message_quoted(lower, inside, messages)
+    elif messages:
+        # A label over the user's words quoted into another message ("The user asked: "..."") leaves their own turn a copy.
+        found += [span for span in _message_quoted(lower, inside, messages) if not any(span.overlaps(f) for f in found)]
     asked = _restated(text, _not_rewritten(found, rewritten))
     live = _live(lower, asked)
-    examples = [span for span in asked if span not in live]
+    examples = sorted([span for span in asked if span not in live] + answered)
     if may_hold_slot(text):
         # In a template the user's question is a slot: a question written out before a slot ("질문: 졸업 이수
         # 학점이 어떻게 돼?" under an output example, then `{context}`) is static text, the same on every
@@ -35,24 +39,57 @@ def find_questions(
     return live, rewritten, examples
 
 
-def _labelled_questions(text: str, lines: list[Line], vocab: Vocab, inside: SpanSet) -> list[Span]:
+def _labelled_questions(text: str, lines: list[Line], vocab: Vocab, inside: SpanSet) -> tuple[list[Span], list[Span]]:
     """The questions after a question label: on its line ("Question: ..."), or on the next line
-    after a section label ("## Question")."""
+    after a section label ("## Question"); and apart, when two or more are, those answered in writing below their label."""
     found: list[Span] = []
+    answered: list[Span] = []
     for index, line in enumerate(lines):
         if line.start in inside:
             continue
         match = QUESTION_LINE.match(line.lower)
         if match and names_the_question(normalise_label(match["label"]), vocab) and match["value"].strip():
-            start = line.start + match.start("value")
-            found.append(trim(text, Span(start, line.end)))
+            asked = _unquoted(text, trim(text, Span(line.start + match.start("value"), line.end)))
+            (answered if _answered_in_writing(lines, index, vocab) else found).append(asked)
             continue
         label = section_label(line.lower)
         if label and names_the_question(label, vocab):
             nxt = next((ln for ln in lines[index + 1 :] if not ln.blank), None)
             if nxt is not None and not SECTION_LABEL.match(nxt.lower) and nxt.start not in inside:
                 found.append(trim(text, Span(nxt.start, nxt.end)))
-    return found
+    if len(answered) < 2:
+        # One question answered in writing may be the live one, printed with the reply; a run of them is worked examples.
+        return sorted(found + answered), []
+    return found, answered
+
+
+# Quotes a question may stand in after its label, opening and closing.
+_QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019", "`": "`"}
+
+
+def _unquoted(text: str, value: Span) -> Span:
+    """A value that opens with a quote, up to where the quote closes ("The user asked: "..." Answer briefly."): the words quoted."""
+    close = _QUOTES.get(text[value.start : value.start + 1])
+    end = text.find(close, value.start + 1, value.end) if close else -1
+    return Span(value.start + 1, end) if end > value.start + 1 else value
+
+
+def _answered_in_writing(lines: list[Line], index: int, vocab: Vocab) -> bool:
+    """Whether the question on line ``index`` has its answer written in its paragraph ("Question: ...", then
+    "Answer: No evidence found."): a worked example's, or a record's, never the live one, which leaves the
+    answer to the model ("Answer:", "Answer:<end_of_turn>")."""
+    for line in lines[index + 1 :]:
+        match = QUESTION_LINE.match(line.lower)
+        if line.blank or match and normalise_label(match["label"]) in vocab.example_asking:
+            return False
+        if match and normalise_label(match["label"]) in vocab.example_answers and _ANSWER_WORDS.search(_TOKEN.sub("", match["value"])):
+            return True
+    return False
+
+
+# A special token or a placeholder in angle brackets ("Answer:<end_of_turn>", "Answer: <your answer>"): no answer written.
+_TOKEN = re.compile(r"<[^<>\n]*>")
+_ANSWER_WORDS = re.compile(r"\w")
 
 
 def _tagged_questions(text: str, lower: str, inside: SpanSet, vocab: Vocab) -> list[Span]:

@@ -234,8 +234,8 @@ def _heads_a_source(line: Line, match: re.Match[str], vocab: Vocab) -> bool:
     # The slot as written: its names are read by their case ("chunkIndex").
     if match["key5"] is not None and _labelled_key(line.text.strip()[match.start("key5") : match.end("key5")], vocab) is None:
         return False  # "Source: {doc.source}": a field, not a header
-    # "[{conversation[0].type}]": a turn's role written as a slot, not a citation key.
-    return not _prints_the_conversation(next((match[g] for g in _KEY_GROUPS if match[g] is not None), None), vocab)
+    # "[{conversation[0].type}]": a turn's role written as a slot, not a citation key; "Context {context}": all the sources.
+    return not _prints_request_data(next((match[g] for g in _KEY_GROUPS if match[g] is not None), None), vocab)
 
 
 def _titles_the_context_slot(lines: list[Line], index: int, match: re.Match[str], vocab: Vocab) -> bool:
@@ -284,10 +284,12 @@ def _labelled_key(key: str, vocab: Vocab) -> str | None:
     return "ordinal" if "ordinal" in concepts else "key" if "key" in concepts else None
 
 
-def _prints_the_conversation(key: str | None, vocab: Vocab) -> bool:
-    """Whether a header's key is a slot reading the history or the question ("{messages[-1].role}")."""
+def _prints_request_data(key: str | None, vocab: Vocab) -> bool:
+    """Whether a header's key is a slot reading the history, the question ("{messages[-1].role}") or the
+    whole context ("Context {context}"): what the request brings, not one source's key."""
     reference = slot_reference(key.lstrip("$")) if key and key.startswith(("{", "${")) else None
-    return reference is not None and slot_kind(reference.root, vocab) in ("history", "question")
+    kind = slot_kind(reference.root, vocab) if reference is not None else None
+    return kind in ("history", "question") or kind == "context" and not reference.path  # `{docs[0].index}`: one source's
 
 
 def _names_a_field(group: str, vocab: Vocab) -> bool:

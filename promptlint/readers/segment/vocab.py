@@ -22,6 +22,8 @@ SECTION_LABEL = re.compile(r"\s*(?:\[\[ ## (?P<dspy>[\w ]+?) ## \]\]|#{1,6}\s*(?
 class Vocab:
     question_labels: frozenset[str]
     question_qualifiers: frozenset[str]
+    askers: frozenset[str]
+    asking_verbs: frozenset[str]
     content_labels: frozenset[str]
     content_words: int  # the most words a content label has
     title_labels: frozenset[str]
@@ -154,6 +156,8 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
     return Vocab(
         question_labels=labelled["question-labels"],
         question_qualifiers=frozenset(seg["question-qualifiers"]),
+        askers=frozenset(seg["askers"]),
+        asking_verbs=frozenset(seg["asking-verbs"]),
         content_labels=labelled["content-labels"],
         content_words=max(len(label.split()) for label in labelled["content-labels"]),
         title_labels=labelled["title-labels"],
@@ -376,8 +380,12 @@ def _per_request(name: str, label: str, vocab: Vocab) -> bool:
 
 def names_the_question(label: str, vocab: Vocab) -> bool:
     """Whether a label (normalised) names the user's question: "Question", or a question one or two words
-    qualify as the live one ("current user question", "business question"), not an example's or an earlier one."""
+    qualify as the live one ("current user question", "business question"), not an example's or an earlier one;
+    or one that says the user asks ("the user wants")."""
     if label in vocab.question_labels:
+        return True
+    said = label.removeprefix("the ").split()
+    if len(said) == 2 and said[0] in vocab.askers and said[1] in vocab.asking_verbs:
         return True
     *qualifiers, head = label.split() or [""]
     return head in ("question", "query") and 0 < len(qualifiers) <= 2 and all(w in vocab.question_qualifiers for w in qualifiers)
