@@ -813,3 +813,17 @@ def test_a_slot_whose_expression_holds_braces_is_a_slot():
     # The twin: a real block after it is still reported.
     twin = NESTED_SLOT.replace("TAIL", BLOCK)
     assert _found(twin, path="wiki.py") == [(_line_of(twin, "{chunks_text or"), 1, "PL305")]
+
+
+@pytest.mark.parametrize("label", ["User profile", "User location", "User preferences"])
+def test_a_users_data_label_alone_titles_the_block_under_it(label):
+    """The label stands alone: no datum on its line, so no timestamp's like that ends the cached prefix whatever
+    follows; the block under it is data, and one short request after it is a reminder under the threshold."""
+    text = f"You plan accessible routes.\n{BLOCK}\n\n{label}:\n- Origin: (45.53, -73.61)\n- Mobility aid: manual wheelchair\n\nAnalyse the routes above and pick the most accessible one.\n"
+    assert _found(text, config=build({"today": "2026-12-02"}, "test")) == []
+
+
+@pytest.mark.parametrize("label", ["User profile", "User location"])
+def test_the_twin_with_the_users_data_on_the_labels_line_is_per_request_data(label):
+    text = f"{label}: manual wheelchair, Montreal\n{BLOCK}\n"
+    assert _found(text, config=build({"today": "2026-12-02"}, "test")) == [(1, 1, "PL305")]
