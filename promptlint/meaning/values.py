@@ -34,6 +34,21 @@ _DATE_FORMS = [
 ]
 
 
+# A time of day after a date: " 10:49", "T17:54:02.000Z".
+_TIME_OF_DAY = re.compile(r"(?:[ t]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})?)?")
+
+
+def opening_date(value: str) -> int:
+    """How many characters a date, and its time of day, take at the opening of a value ("2023-04-10: ...",
+    "15-10-2025 10:49 | ..."); 0 when the value opens with none. A month and a year alone open too many titles."""
+    lowered = value.lower()
+    for form in _DATE_FORMS[:-1]:
+        found = form.match(lowered)
+        if found and parse_date(found[0]) is not None:
+            return _TIME_OF_DAY.match(lowered, found.end()).end()
+    return 0
+
+
 def parse_date(value: str) -> datetime.date | None:
     """A calendar date written in one of the usual ways, or None."""
     lowered = value.lower()

@@ -8,7 +8,8 @@ written as that note). Stale notes in that form are the recommended form and are
 flagged even when every date has gone stale since (a logged prompt linted a year on). A field is a
 date by its name (`published_at`, `crawled_on`, `as_of`, `dateModified`, a `Year`), by its
 value when its name says nothing else, or in a template by the word after its slot
-when that prints it as a time before now (`({age} ago)`: the `relative-suffixes` list).
+when that prints it as a time before now (`({age} ago)`: the `relative-suffixes` list). In a list of
+sources one a line, a date that opens every item ("- 2023-04-10: `Stock tumbles` (Source: Barron's)") is one.
 
 ## Why is this bad?
 With a date everywhere the model starts preferring recency over relevance; on a
@@ -33,7 +34,8 @@ and `(last updated 2024-03-01)` only on a source that is actually stale.
 Safe: every date that is not stale is removed and each stale one is rewritten as
 `(last updated YYYY-MM-DD)` in the header, all in one fix. When a date cannot be
 read the fix is unsafe, since that date might have been a needed staleness warning;
-so it is when the sources' date labels differ ("Updated:" on one, "Published:" on the
+so it is when no label says what a date dates ("- 2026-11-30: The user moved to Berlin (source: chat)":
+perhaps the day the item tells of, a fact of it, not the source's); when the sources' date labels differ ("Updated:" on one, "Published:" on the
 next), which no one renderer writes; when a stale date's label says it is no update ("Filed:",
 "Published:", "Created:"), for the note would say the source was last updated then; and when every
 date is stale by today's clock: the renderer may show a date only when it is stale, and a
@@ -126,6 +128,9 @@ def _fix(prompt: Prompt, dated: list, ctx: RuleContext) -> Fix:
     if not all(read(prompt, source, field, "date", ctx.lexicon).certain for source, (field, _) in dated):
         # "Updated:" on one source, "Published:" on the next: no one renderer wrote them.
         return Fix(Applicability.UNSAFE, tuple(edits), "Remove the dates (their labels differ) and keep stale ones as notes")
+    if any(not field.label for _, (field, _) in dated):
+        # "- 2026-11-30: The user moved to Berlin": a date no label names may be when what the text tells happened.
+        return Fix(Applicability.UNSAFE, tuple(edits), "Remove the dates (no label says they date the source) and keep stale ones as notes")
     updates = vocabulary.label_set(ctx.lexicon.words("unconditional-date", "update-labels"))
     if any(is_stale(date, ctx) and field.label not in updates and not _canonical(field, date) for _, (field, date) in dated):
         # "Filed: 2024-02-02" would become "(last updated 2024-02-02)": a filing date is not when the source changed.

@@ -10,6 +10,7 @@ import pytest
 
 from promptlint.engine.config import build
 from promptlint.engine.lint import lint_text
+from promptlint.model.findings import Applicability
 from promptlint.readers.segment import segment_text
 
 CHUNKS = ["Damaged goods may be returned within 30 days of delivery.", "Store credit is issued after the return window."]
@@ -321,3 +322,26 @@ def test_records_under_a_heading_that_names_tools_are_setup_not_sources(heading)
     assert segment_text(text).sources == []
     # The twin: the same records under a heading that names no tools are read as records.
     assert len(segment_text(text.replace(heading, "=== RESULTS ===")).sources) == 2
+
+
+NEWS = [("2026-11-30", "Stock tumbles after a going-concern warning", "Barron's"), ("2026-11-28", "Big movers ahead of the open", "MarketWatch")]
+
+
+@pytest.mark.parametrize("written", ["{date}: {title}", "{date} - {title}", "{date} 10:49 | {title}", "{date}T17:54:02Z \u2014 {title}"])
+def test_a_list_items_opening_date_is_its_field(written):
+    """News items one a line, each opening with its date and ending in its source: the date is a field of each,
+    parted from the item's text, and a date on every source."""
+    items = "\n".join("- " + written.format(date=d, title=t) + f" (Source: {s})" for d, t, s in NEWS)
+    text = f"Recent news about the stock:\n{items}\n\nQuestion: Should I buy?\n"
+    read = _read(text)
+    assert [(fields[0][0], fields[0][1][:10], content) for _, fields, content in read] == [("", d, t) for d, t, _ in NEWS]
+    found = [f for f in lint_text(text, path="p.txt", config=build({"today": "2026-12-02"}, "test")) if f.code == "PL201"]
+    # No label says the date is the source's, not the day what the item tells happened: no fix is certain.
+    assert [(f.line, f.column, f.fix.applicability) for f in found] == [(2, 3, Applicability.UNSAFE), (3, 3, Applicability.UNSAFE)]
+
+
+@pytest.mark.parametrize("written", ["{title}, {date}", "2026 {title}", "{date}{title}"])
+def test_the_twin_whose_date_opens_no_item_is_no_field(written):
+    items = "\n".join("- " + written.format(date=d, title=t) + f" (Source: {s})" for d, t, s in NEWS)
+    text = f"Recent news about the stock:\n{items}\n\nQuestion: Should I buy?\n"
+    assert [[label for label, _ in fields] for _, fields, _ in _read(text)] == [["source"], ["source"]]

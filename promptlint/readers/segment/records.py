@@ -6,6 +6,7 @@ import bisect
 import dataclasses
 import re
 
+from ...meaning.values import opening_date
 from ...meaning.vocabulary import normalise_label
 from ...model.lines import with_newline
 from ...model.prompt import Field, FieldForm, Message, Source, Span
@@ -440,12 +441,30 @@ def list_sources(text: str, lines: list[Line], vocab: Vocab) -> list[Source]:
         field = _group_field(text, line, item, vocab) if item else None
         if field is not None:
             content = Span(line.start + item.start("text"), line.start + item.end("text"))
-            run.append(Source(0, Span(line.start, line.end), Span(line.start, line.start), content, fields=[field]))
+            dated = _opening_date(text, content)
+            if dated is not None:
+                content = Span(dated.span.end, content.end)
+            run.append(Source(0, Span(line.start, line.end), Span(line.start, line.start), content, fields=[f for f in (dated, field) if f]))
             continue
         if len(run) >= 2:
             sources.extend(run)
         run = []
     return by_position(sources)
+
+
+# What parts an item's opening date from its text: "2023-04-10: ...", "2023-04-10 - ...", "2023-04-10 | ...".
+_AFTER_DATE = re.compile(r"[ \t]*(?::|[ \t][-|\u2013\u2014])[ \t]+")
+
+
+def _opening_date(text: str, content: Span) -> Field | None:
+    """The date an item opens with, parted from its text ("- 2023-04-10: `Stock tumbles` (Source: Barron's)"): a
+    field with no label, what a fix removes running to the text."""
+    length = opening_date(text[content.start : content.end])
+    parted = _AFTER_DATE.match(text, content.start + length, content.end) if length else None
+    if parted is None:
+        return None
+    value = Span(content.start, content.start + length)
+    return Field("", text[value.start : value.end], Span(content.start, parted.end()), value, FieldForm.INLINE)
 
 
 def _group_field(text: str, line: Line, item: re.Match[str], vocab: Vocab) -> Field | None:
