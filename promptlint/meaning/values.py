@@ -49,6 +49,32 @@ def opening_date(value: str) -> int:
     return 0
 
 
+# What parts the items of a value: "2026-06-23, post_deploy_monitor".
+_ITEM_BREAK = re.compile(r"[ \t]*[,;|]")
+
+
+# A word that may name a date before it, with no colon: "updated 2026-11-20", "last updated 2025-10-15".
+_DATE_WORD = re.compile(r"[^\W\d_]+[ \t]+")
+
+
+def is_date(value: str) -> bool:
+    """Whether a value is a date (a time of day after it aside), alone, after a word or two that name it, or as
+    the first of its items: "2025-10-15 13:36", "updated 2026-11-20", "March 2024", "2026-06-23, post_deploy_monitor";
+    not a title that holds one ("Outlook of the market (last updated 2025-10-15)")."""
+    value = value.strip().lower()
+    for _ in range(3):
+        length = opening_date(value)
+        if length:
+            return length == len(value) or _ITEM_BREAK.match(value, length) is not None
+        if _DATE_FORMS[-1].fullmatch(value):
+            return True
+        word = _DATE_WORD.match(value)
+        if word is None:
+            return False
+        value = value[word.end() :]
+    return False
+
+
 def parse_date(value: str) -> datetime.date | None:
     """A calendar date written in one of the usual ways, or None."""
     lowered = value.lower()

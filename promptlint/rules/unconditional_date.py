@@ -7,7 +7,9 @@ rendered `(last updated YYYY-MM-DD)` (in XML, `<last_updated>YYYY-MM-DD</last_up
 written as that note). Stale notes in that form are the recommended form and are not flagged, on one source or on all; a plain `Date:` on every source is
 flagged even when every date has gone stale since (a logged prompt linted a year on). A field is a
 date by its name (`published_at`, `crawled_on`, `as_of`, `dateModified`, a `Year`), by its
-value when its name says nothing else, or in a template by the word after its slot
+value when its name says nothing else and the value is a date (alone, after a word or two that name it,
+"updated 2026-11-20", or as the first of its items; not a title holding one, "Outlook (last updated
+2025-10-15)"), or in a template by the word after its slot
 when that prints it as a time before now (`({age} ago)`: the `relative-suffixes` list). In a list of
 sources one a line, a date that opens every item ("- 2023-04-10: `Stock tumbles` (Source: Barron's)") is one.
 
@@ -59,7 +61,7 @@ import re
 
 from ..meaning import vocabulary
 from ..meaning.lexicon import Lexicon
-from ..meaning.values import parse_date
+from ..meaning.values import is_date, parse_date
 from ..model.findings import Applicability, Edit, Fix
 from ..model.lines import remove_line
 from ..model.prompt import Field, FieldForm, Prompt, Source, SourceStyle, Span
@@ -83,7 +85,7 @@ def _date_field(source: Source, lexicon: Lexicon) -> tuple[Field, datetime.date 
         # A label the lexicon does not know ("valid", or none) is a date by its value; one a domain
         # word qualifies ("due date", "date of birth") is the document's own date.
         known = lexicon.concepts(field.label) or lexicon.qualified(field.label, "date")
-        if lexicon.means(field.label, "date") or (date is not None and not known):
+        if lexicon.means(field.label, "date") or (date is not None and not known and is_date(field.value)):
             return field, date
     return None
 

@@ -138,7 +138,7 @@ def _head(text: str, line: Line, index: int) -> _Head | None:
     if not any(mark in line.text for mark in _HEAD_MARKS):
         return None  # one cell at most and no group to cut it: most lines (see below)
     lead, line_end, marks = _opening(text, line)
-    start, end = _cells_between(text, lead.end(), line_end)
+    start, end, groups = _cells_between(text, lead.end(), line_end)
     content = None
     separators = list(itertools.islice(_SEPARATOR.finditer(text, start, end), _MAX_CELLS))
     if len(separators) == _MAX_CELLS or _EMPTY_CELL.search(text, start, end):
@@ -149,6 +149,8 @@ def _head(text: str, line: Line, index: int) -> _Head | None:
     cells = _head_cells(text, start, end, bool(separators), bool(lead["key"]))
     if cells is None:
         return None  # one cell at most, and no group: no head
+    if groups < line_end:
+        cells += tuple(_grouped(text, Span(groups, line_end), cut_from=cells[-1].span.end if cells else groups))
     if content is None and cells and len(text[cells[-1].span.start : cells[-1].span.end].split()) >= CONTENT_WORDS:
         # "Pricing · 0.93 · The Pro plan costs ...": the last cell is the text.
         content, cells = cells[-1].span, cells[:-1]
@@ -183,11 +185,17 @@ def _assigned_row(text: str, start: int, end: int) -> list[_Cell]:
     return [_Cell(f.span, f.span, f.label, f.value_span) for f in assigned_row(text, start, end)]
 
 
-def _cells_between(text: str, start: int, end: int) -> tuple[int, int]:
+def _cells_between(text: str, start: int, end: int) -> tuple[int, int, int]:
     """Where a head's cells stand on its line after its lead: inside the brackets that wrap them all
-    ("[Apple | 10Q | Filed: 2026-01-30]"), else to the line's end."""
-    wrapped = _WRAPPED.fullmatch(text, start, end)
-    return wrapped.span("cells") if wrapped and _SEPARATOR.search(text, *wrapped.span("cells")) else (start, end)
+    ("[Apple | 10Q | Filed: 2026-01-30]"), else to the line's end; and where the groups after those
+    brackets start ("[Apple | 2025-10-15] (score=0.77)"), or the line's end when none follow."""
+    wrapped = _WRAPPED.match(text, start, end)
+    if wrapped is None or not _SEPARATOR.search(text, *wrapped.span("cells")):
+        return start, end, end
+    stop = end
+    while (group := _GROUP.search(text, wrapped.end(), stop)) is not None:
+        stop = group.start()
+    return (*wrapped.span("cells"), wrapped.end()) if not text[wrapped.end() : stop].strip() else (start, end, end)
 
 
 def _text_after(text: str, start: int, cells_end: int, end: int) -> re.Match[str] | None:
