@@ -25,7 +25,7 @@ def read_text(file: Input) -> Document:
     if not pieces and syntax == Syntax.TEXT:
         from .segment import consecutive_prompts
 
-        pieces = consecutive_prompts(raw)
+        pieces = _logged_requests(file) or consecutive_prompts(raw)
     if pieces:
         prompts = [Prompt((raw[start:end],), Verbatim(start, end), syntax=Syntax.JINJA if "{%" in raw[start:end] else Syntax.TEXT) for start, end in pieces]
         return file.document(DocumentKind.TEXT, prompts)
@@ -113,6 +113,50 @@ def _response_start(file: Input, start: int) -> int | None:
         if normalise_label(line["label"]) in labels and file.raw[line.end() :].strip():
             return line.start()
     return None
+
+
+# A marker line of a log: a few words between rules or arrows ("--- PROMPT SENT TO LLM --->", "<--- RAW RESPONSE
+# FROM LLM ---", "=== PROMPT ===", "[RESPONSE]"), or alone before a colon ("PROMPT:").
+_MARKER = re.compile(r"^[ \t]*(?P<open>[-=<>#*~|]{2,}|\[)?[ \t]*(?P<words>[^\W\d_][^\W_]*(?:[ \t]+[^\W_]+){0,5})[ \t]*(?P<close>:|[-=<>#*~|]{2,}|\])?[ \t]*$", re.MULTILINE)
+
+
+def _logged_requests(file: Input) -> list[tuple[int, int]]:
+    """Where the prompts of a log of several requests stand: the same marker line over each prompt sent ("---
+    PROMPT SENT TO LLM --->"), twice or more, and, where the log keeps it, another over the model's response
+    ("<--- RAW RESPONSE FROM LLM ---"). Each prompt runs to the next marker, less the banner of the next record
+    ("=====", "TIMESTAMP: ...", "=====") over it. What the log writes between them was never sent."""
+    responses = {normalise_label(label) for label in file.lexicon.words("segment", "response-labels")}
+    markers = []
+    for marker in _MARKER.finditer(file.raw):
+        if marker["open"] or marker["close"]:
+            words = normalise_label(marker["words"]).split()
+            prefixes = [" ".join(words[:n]) for n in range(1, len(words) + 1)]
+            named = {"response" for p in prefixes if p in responses} | {"prompt" for p in prefixes if file.lexicon.means(p, "prompt")}
+            if len(named) == 1:
+                markers.append((named.pop(), " ".join(words), marker.start(), marker.end()))
+    prompts = [m for m in markers if m[0] == "prompt"]
+    if len(prompts) < 2 or len({words for _, words, _, _ in prompts}) > 1:
+        return []
+    pieces = []
+    for (kind, _, _, start), following in zip(markers, [*markers[1:], None]):
+        end = _before_the_banner(file.raw, start + 1, following[2] if following else len(file.raw))
+        if kind == "prompt" and file.raw[start:end].strip():
+            pieces.append((start + 1, end))
+    return pieces
+
+
+def _before_the_banner(raw: str, start: int, end: int) -> int:
+    """Where a logged prompt ends before the next record's banner: the first rule of the lines that end it, when
+    they are only rules, a record's fields and blank lines ("Question: ..." above them stays the prompt's)."""
+    lines = raw[start:end].split("\n")
+    cut = len(lines)
+    for index in range(len(lines) - 1, -1, -1):
+        line = lines[index]
+        if _RULE.fullmatch(line):
+            cut = index
+        elif line.strip() and not _RECORD_FIELD.fullmatch(line):
+            break
+    return start + sum(len(line) + 1 for line in lines[:cut]) if cut < len(lines) else end
 
 
 # A section's title over a rule of "=" or "-" ("1. SYSTEM PROMPT TEMPLATE" then "====="): a heading of a few words.
