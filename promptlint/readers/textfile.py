@@ -120,20 +120,16 @@ def _response_start(file: Input, start: int) -> int | None:
 _MARKER = re.compile(r"^[ \t]*(?P<open>[-=<>#*~|]{2,}|\[)?[ \t]*(?P<words>[^\W\d_][^\W_]*(?:[ \t]+[^\W_]+){0,5})[ \t]*(?P<close>:|[-=<>#*~|]{2,}|\])?[ \t]*$", re.MULTILINE)
 
 
+# What a marker line opens or ends with, found first: most lines are no marker, and this test is cheap.
+_MARKER_LINE = re.compile(r"^[ \t]*(?:[-=<>#*~|]{2}|\[)[^\n]{0,80}$|^[^\n:]{1,60}:[ \t]*$", re.MULTILINE)
+
+
 def _logged_requests(file: Input) -> list[tuple[int, int]]:
     """Where the prompts of a log of several requests stand: the same marker line over each prompt sent ("---
     PROMPT SENT TO LLM --->"), twice or more, and, where the log keeps it, another over the model's response
     ("<--- RAW RESPONSE FROM LLM ---"). Each prompt runs to the next marker, less the banner of the next record
     ("=====", "TIMESTAMP: ...", "=====") over it. What the log writes between them was never sent."""
-    responses = {normalise_label(label) for label in file.lexicon.words("segment", "response-labels")}
-    markers = []
-    for marker in _MARKER.finditer(file.raw):
-        if marker["open"] or marker["close"]:
-            words = normalise_label(marker["words"]).split()
-            prefixes = [" ".join(words[:n]) for n in range(1, len(words) + 1)]
-            named = {"response" for p in prefixes if p in responses} | {"prompt" for p in prefixes if file.lexicon.means(p, "prompt")}
-            if len(named) == 1:
-                markers.append((named.pop(), " ".join(words), marker.start(), marker.end()))
+    markers = _markers(file)
     prompts = [m for m in markers if m[0] == "prompt"]
     if len(prompts) < 2 or len({words for _, words, _, _ in prompts}) > 1:
         return []
@@ -143,6 +139,22 @@ def _logged_requests(file: Input) -> list[tuple[int, int]]:
         if kind == "prompt" and file.raw[start:end].strip():
             pieces.append((start + 1, end))
     return pieces
+
+
+def _markers(file: Input) -> list[tuple[str, str, int, int]]:
+    """The marker lines of a log that name a prompt or a response, each as (which, its words, its span)."""
+    responses = {normalise_label(label) for label in file.lexicon.words("segment", "response-labels")}
+    markers = []
+    for line in _MARKER_LINE.finditer(file.raw):
+        marker = _MARKER.fullmatch(file.raw, line.start(), line.end())
+        if marker is None or not (marker["open"] or marker["close"]):
+            continue
+        words = normalise_label(marker["words"]).split()
+        prefixes = [" ".join(words[:n]) for n in range(1, len(words) + 1)]
+        named = {"response" for p in prefixes if p in responses} | {"prompt" for p in prefixes if file.lexicon.means(p, "prompt")}
+        if len(named) == 1:
+            markers.append((named.pop(), " ".join(words), marker.start(), marker.end()))
+    return markers
 
 
 def _before_the_banner(raw: str, start: int, end: int) -> int:
