@@ -13,6 +13,10 @@ read as one text, in order, each a paragraph: the template's text, the rest as s
 they send (`{history}`, `{question}`). The rules then see the value where the model does, twice.
 Otherwise the messages are left as they are, each template a prompt of its own. The same reading
 serves JavaScript lowered to Python's form (see jslower).
+
+A list of messages may be built by statements as well as written out (`messages = [system]`, then
+`messages.extend(history[-4:])` and `messages.append(...)`): it is read as the elements it ends with, and
+a history the question was appended to before it was sent holds the question.
 """
 
 from __future__ import annotations
@@ -37,9 +41,94 @@ def messages_written_out(module: ast.Module) -> list[tuple[ast.AST, ast.Call]]:
 
 
 def _in_scope(scope: ast.AST, module_bound: dict[str, ast.AST]) -> list[tuple[ast.AST, ast.Call]]:
-    """The requests of one function (or of the module's own statements) whose messages repeat a template's field."""
+    """The requests of one function (or of the module's own statements) whose messages repeat a template's field:
+    a list written out, or one built by statements."""
     bound = module_bound | _bound_once(scope)
-    return [read for node in own_nodes(scope) if isinstance(node, (ast.List, ast.Tuple)) and (read := _repeating(node, bound)) is not None]
+    written = [node.elts for node in own_nodes(scope) if isinstance(node, (ast.List, ast.Tuple))]
+    return [read for elements in (*written, *_built_lists(scope)) if (read := _repeating(elements, bound)) is not None]
+
+
+def _built_lists(scope: ast.AST) -> list[list[ast.expr]]:
+    """The lists of a scope built by statements, in the order they run (`messages = [system]`, then
+    `messages.extend(history[-4:])`, `messages.append({"role": "user", "content": ...})`), each as the elements it
+    ends with. A list extended with another built before it takes that one's elements as they stand then: the
+    history a question was appended to holds the question. A list only written out is read where it is written,
+    and one that both branches of an `if` grow is not read: which message it sends depends on the branch."""
+    built = _Built()
+    built.run(getattr(scope, "body", []))
+    return [built.lists[name] for name in sorted(built.grown - built.branching)]
+
+
+class _Built:
+    """The lists a run of statements builds: their elements so far, which grew, which grew in exclusive branches."""
+
+    def __init__(self):
+        self.lists: dict[str, list[ast.expr]] = {}
+        self.grown: set[str] = set()
+        self.branching: set[str] = set()
+
+    def run(self, body: list[ast.stmt]) -> None:
+        for statement in body:
+            if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.value, ast.List):
+                self.lists[ast.unparse(statement.targets[0])] = list(statement.value.elts)
+            elif isinstance(statement, ast.If):
+                self._branches(statement.body, statement.orelse)
+            elif isinstance(statement, (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)):
+                self.run(statement.body)  # a loop's body once; a try's handlers are its error paths
+                self.run(getattr(statement, "finalbody", []))
+            elif (grown_by := _growth(statement)) is not None:
+                name, method, added = grown_by
+                # A list the scope did not make (a parameter, `history`) holds, before, what it was given.
+                held = self.lists.get(name) or [ast.Starred(ast.parse(name, mode="eval").body)]
+                self.lists[name] = held + ([added] if method == "append" else _elements(added, self.lists))
+                self.grown.add(name)
+
+    def _branches(self, body: list[ast.stmt], orelse: list[ast.stmt]) -> None:
+        before = dict(self.lists)
+        self.run(body)
+        taken = self.lists
+        self.lists = dict(before)
+        self.run(orelse)
+        for name, elements in taken.items():
+            if before.get(name) is not elements and self.lists.get(name) is not before.get(name) and orelse:
+                self.branching.add(name)
+            elif self.lists.get(name) is before.get(name):
+                self.lists[name] = elements
+
+
+def _growth(statement: ast.stmt) -> tuple[str, str, ast.expr] | None:
+    """What a statement adds to a list, as (the list, "append" or "extend", what): `x.append(m)`, `x.extend(ms)`,
+    `x += ms`; None for any other statement."""
+    if isinstance(statement, ast.AugAssign) and isinstance(statement.op, ast.Add):
+        return ast.unparse(statement.target), "extend", statement.value
+    call = statement.value if isinstance(statement, ast.Expr) else None
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in ("append", "extend") and len(call.args) == 1:
+        return ast.unparse(call.func.value), call.func.attr, call.args[0]
+    return None
+
+
+def _elements(added: ast.expr, lists: dict[str, list[ast.expr]]) -> list[ast.expr]:
+    """The elements a list is extended with: a list written out, a list built before (the last of them for
+    `history[-4:]`), or, for anything else, a spread of it (`*rest`), which sends what it holds as it is."""
+    if isinstance(added, (ast.List, ast.Tuple)):
+        return list(added.elts)
+    sliced = added.slice if isinstance(added, ast.Subscript) else None
+    name = ast.unparse(added.value if sliced is not None else added)
+    if name in lists and sliced is None:
+        return list(lists[name])
+    tail = _tail(sliced) if isinstance(sliced, ast.Slice) else None
+    if name in lists and tail is not None:
+        return lists[name][-tail:]
+    return [ast.Starred(added)]
+
+
+def _tail(sliced: ast.Slice) -> int | None:
+    """How many elements a slice keeps from the end (`[-4:]`), or None for any other slice."""
+    lower = sliced.lower
+    if sliced.upper is None and sliced.step is None and isinstance(lower, ast.UnaryOp) and isinstance(lower.op, ast.USub):
+        count = lower.operand.value if isinstance(lower.operand, ast.Constant) else None
+        return count if isinstance(count, int) and count > 0 else None
+    return None
 
 
 def _bound_once(scope: ast.AST) -> dict[str, ast.AST]:
@@ -55,11 +144,11 @@ def _bound_once(scope: ast.AST) -> dict[str, ast.AST]:
     return {name: values[0] for name, values in bound.items() if len(values) == 1}
 
 
-def _repeating(messages: ast.List | ast.Tuple, bound: dict[str, ast.AST]) -> tuple[ast.AST, ast.Call] | None:
+def _repeating(messages: list[ast.expr], bound: dict[str, ast.AST]) -> tuple[ast.AST, ast.Call] | None:
     """The one template of a list of messages and the messages as one text, when another message, before it or
     after it, sends as it is a value the template shows, or the last message is a slot alone (`("human",
     "{question}")`); None otherwise."""
-    contents = [_content(element) for element in messages.elts]
+    contents = [_content(_resolved_message(element, bound)) for element in messages]
     if len(contents) < 2 or any(c is None for c in contents):
         return None  # not a list of messages: every element is one, or stands for others
     values = [_resolved(c, bound) for c in contents]
@@ -93,6 +182,12 @@ def _content(element: ast.AST) -> ast.AST | None:
         return None
     keys = {k.value: v for k, v in zip(element.keys, element.values) if isinstance(k, ast.Constant)}
     return keys.get("content") if "role" in keys else None
+
+
+def _resolved_message(element: ast.AST, bound: dict[str, ast.AST]) -> ast.AST:
+    """A name bound once to a message (`system_msg = {"role": "system", "content": ...}`), as that message."""
+    held = bound.get(element.id) if isinstance(element, ast.Name) else None
+    return held if isinstance(held, (ast.Dict, ast.Tuple)) else element
 
 
 def _string(node: ast.AST) -> str | None:

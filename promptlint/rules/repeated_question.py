@@ -11,7 +11,10 @@ messages where no label names the question, a question of six words or more that
 user's message states and that stands again outside the sources (a tool's output quoting
 the query) is the question, repeated; so is a user's message of one line and three words
 or more that another, longer message quotes whole ("the users prompt which is ### START
-PROMPT ### Which devs know laravel ### END PROMPT ###"), reported without a fix.
+PROMPT ### Which devs know laravel ### END PROMPT ###"), reported without a fix. In code, the
+messages of a request are read in the order they are sent, a list built by statements included:
+a history the question was appended to (`history.append({"role": "user", "content": q})`, then
+`messages.extend(history[-4:])`) holds it, and a last message that shows it again repeats it.
 
 ## Why is this bad?
 It feels like emphasis and reads as padding: measured at -0.01 correctness and
