@@ -267,9 +267,19 @@ def is_prompt_text(text: str, vocab: Vocab, key: str | None = None) -> bool:
         return False
     if key is not None and vocab.lexicon.means(key, "prompt"):
         return True
-    return may_hold_slot(lower) and any(
-        slot_kind(text[m.start("name") : m.end("name")], vocab) == "context" or _announced_as_context(lower, m.start(), vocab) for m in SLOT.finditer(lower)
-    )
+    return may_hold_slot(lower) and any(_prints_the_context(text[m.start() : m.end()], text[m.start("name") : m.end("name")], vocab) or _announced_as_context(lower, m.start(), vocab) for m in SLOT.finditer(lower))
+
+
+def _prints_the_context(slot: str, name: str, vocab: Vocab) -> bool:
+    """Whether a slot prints the retrieved context by its name; one that reads a field of it prints that field
+    (`{evaluation_results['pass_rate']}` a rate, `{doc.page_content}` a chunk's text)."""
+    if slot_kind(name, vocab) != "context":
+        return False
+    from ..expressions import slot_reference
+
+    reference = slot_reference(slot)
+    key = reference.path[-1] if reference is not None and reference.path else None
+    return key is None or slot_kind(key, vocab) == "context" or vocab.lexicon.means(key, "content-key")
 
 
 # An option of a command line: `--corpus`, `-o`, `--chunk-size=512`, after a space and before a space or `=`.
