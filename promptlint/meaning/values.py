@@ -53,8 +53,9 @@ def opening_date(value: str) -> int:
 _ITEM_BREAK = re.compile(r"[ \t]*[,;|]")
 
 
-# A word that may name a date before it, with no colon: "updated 2026-11-20", "last updated 2025-10-15".
+# A word that may name a date before it, with no colon: "updated 2026-11-20", "last updated 2025-10-15"; at most this many.
 _DATE_WORD = re.compile(r"[^\W\d_]+[ \t]+")
+_DATE_WORDS = 2
 
 
 def is_date(value: str) -> bool:
@@ -62,7 +63,7 @@ def is_date(value: str) -> bool:
     the first of its items: "2025-10-15 13:36", "updated 2026-11-20", "March 2024", "2026-06-23, post_deploy_monitor";
     not a title that holds one ("Outlook of the market (last updated 2025-10-15)")."""
     value = value.strip().lower()
-    for _ in range(3):
+    for _ in range(_DATE_WORDS + 1):
         length = opening_date(value)
         if length:
             return length == len(value) or _ITEM_BREAK.match(value, length) is not None

@@ -89,11 +89,12 @@ class _Built:
         taken = self.lists
         self.lists = dict(before)
         self.run(orelse)
+        # A list each branch grew is not one request; one that only the `if` grew takes its elements.
         for name, elements in taken.items():
-            if before.get(name) is not elements and self.lists.get(name) is not before.get(name) and orelse:
-                self.branching.add(name)
-            elif self.lists.get(name) is before.get(name):
+            if self.lists.get(name) is before.get(name):
                 self.lists[name] = elements
+            elif elements is not before.get(name):
+                self.branching.add(name)
 
 
 def _growth(statement: ast.stmt) -> tuple[str, str, ast.expr] | None:
@@ -186,7 +187,7 @@ def _content(element: ast.AST) -> ast.AST | None:
 
 def _resolved_message(element: ast.AST, bound: dict[str, ast.AST]) -> ast.AST:
     """A name bound once to a message (`system_msg = {"role": "system", "content": ...}`), as that message."""
-    held = bound.get(element.id) if isinstance(element, ast.Name) else None
+    held = _held(element, bound)
     return held if isinstance(held, (ast.Dict, ast.Tuple)) else element
 
 
@@ -196,8 +197,13 @@ def _string(node: ast.AST) -> str | None:
 
 def _resolved(value: ast.AST, bound: dict[str, ast.AST]) -> ast.AST:
     """A name bound once to a string or an f-string, as that; any other value as it is."""
-    held = bound.get(value.id) if isinstance(value, ast.Name) else None
+    held = _held(value, bound)
     return held if isinstance(held, ast.JoinedStr) or _string(held) is not None else value
+
+
+def _held(value: ast.AST, bound: dict[str, ast.AST]) -> ast.AST | None:
+    """What a name is bound to once, or None."""
+    return bound.get(value.id) if isinstance(value, ast.Name) else None
 
 
 def _sent_as_is(value: ast.AST) -> str | None:

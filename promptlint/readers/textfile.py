@@ -108,7 +108,7 @@ def _record_header_end(file: Input) -> int | None:
 def _response_start(file: Input, start: int) -> int | None:
     """Where a logged record's response starts after its prompt: a label alone on its line that names the
     model's output ("RESPONSE:", "Model output:"), with text under it."""
-    labels = {normalise_label(label) for label in file.lexicon.words("segment", "response-labels")}
+    labels = _response_labels(file.lexicon)
     for line in _LABEL_ALONE_LINE.finditer(file.raw, start):
         if normalise_label(line["label"]) in labels and file.raw[line.end() :].strip():
             return line.start()
@@ -134,16 +134,17 @@ def _logged_requests(file: Input) -> list[tuple[int, int]]:
     if len(prompts) < 2 or len({words for _, words, _, _ in prompts}) > 1:
         return []
     pieces = []
-    for (kind, _, _, start), following in zip(markers, [*markers[1:], None]):
-        end = _before_the_banner(file.raw, start + 1, following[2] if following else len(file.raw))
+    for (kind, _, _, marker_end), following in zip(markers, [*markers[1:], None]):
+        start = marker_end + 1  # the line after the marker
+        end = _before_the_banner(file.raw, start, following[2] if following else len(file.raw))
         if kind == "prompt" and file.raw[start:end].strip():
-            pieces.append((start + 1, end))
+            pieces.append((start, end))
     return pieces
 
 
 def _markers(file: Input) -> list[tuple[str, str, int, int]]:
     """The marker lines of a log that name a prompt or a response, each as (which, its words, its span)."""
-    responses = {normalise_label(label) for label in file.lexicon.words("segment", "response-labels")}
+    responses = _response_labels(file.lexicon)
     markers = []
     for line in _MARKER_LINE.finditer(file.raw):
         marker = _MARKER.fullmatch(file.raw, line.start(), line.end())
@@ -169,6 +170,11 @@ def _before_the_banner(raw: str, start: int, end: int) -> int:
         elif line.strip() and not _RECORD_FIELD.fullmatch(line):
             break
     return start + sum(len(line) + 1 for line in lines[:cut]) if cut < len(lines) else end
+
+
+def _response_labels(lexicon: Lexicon) -> set[str]:
+    """The labels (normalised) a log writes over what the model gave back (`response-labels`)."""
+    return {normalise_label(label) for label in lexicon.words("segment", "response-labels")}
 
 
 # A section's title over a rule of "=" or "-" ("1. SYSTEM PROMPT TEMPLATE" then "====="): a heading of a few words.

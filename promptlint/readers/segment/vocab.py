@@ -12,6 +12,7 @@ from ...meaning import vocabulary
 from ...meaning.lexicon import Lexicon, is_field, shipped
 from ...meaning.vocabulary import alternation, normalise_label
 from ...model.prompt import Span
+from ..expressions import slot_reference
 
 
 # "[[ ## question ## ]]" (DSPy) and "## Question" / "Question:" on a line of their own.
@@ -275,8 +276,6 @@ def _prints_the_context(slot: str, name: str, vocab: Vocab) -> bool:
     (`{evaluation_results['pass_rate']}` a rate, `{doc.page_content}` a chunk's text)."""
     if slot_kind(name, vocab) != "context":
         return False
-    from ..expressions import slot_reference
-
     reference = slot_reference(slot)
     key = reference.path[-1] if reference is not None and reference.path else None
     return key is None or slot_kind(key, vocab) == "context" or vocab.lexicon.means(key, "content-key")
