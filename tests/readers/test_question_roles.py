@@ -77,6 +77,58 @@ def test_a_question_whose_answer_is_left_to_the_model_is_live(answer):
     assert [text[q.start : q.end] for q in prompt.questions] == ["When did it open?"]
 
 
+# The worked examples of a question-answering prompt with sources: each example's documents stand between its
+# question and its written answer, over paragraphs; the live exchange leaves its answer to the model.
+EXCHANGES = """Given the extracted parts of a long document and a question, answer with references ("SOURCES").
+
+QUESTION: Which law governs the contract?
+=========
+Content: This Agreement is governed by English law and the parties submit to the English courts.
+
+Either party may apply to any court for an injunction to protect its rights.
+Source: 28-pl
+Content: Failure or delay in exercising any right shall not constitute a waiver of it.
+Source: 30-pl
+=========
+FINAL ANSWER: This Agreement is governed by English law.
+SOURCES: 28-pl
+
+QUESTION: What did the speaker say about the river?
+=========
+Content: The river floods most springs, and the mill keeps records of every flood since 1900.
+
+The gauges at the mill recorded the lowest water of the decade last year.
+Source: 3-pl
+Content: The bridge over the river opened in March 1932 and was widened in 1961.
+Source: 7-pl
+=========
+FINAL ANSWER: The speaker did not mention the river.
+SOURCES:
+
+QUESTION: When did the bridge open?
+=========
+Content: The bridge was opened by the mayor in March 1932, after four years of building work.
+Source: https://example.org/bridge
+Content: The old ferry across the river ran until the bridge opened, carrying carts and cattle.
+Source: https://example.org/ferry
+=========
+FINAL ANSWER:"""
+
+
+def test_worked_exchanges_over_paragraphs_hold_no_source_of_the_request():
+    prompt = segment_text(EXCHANGES)
+    assert [EXCHANGES[q.start : q.end] for q in prompt.questions] == ["When did the bridge open?"]
+    live = EXCHANGES.index("When did the bridge open?")
+    assert [EXCHANGES.index("Content:", live), EXCHANGES.index("Content: The old ferry")] == [s.span.start for s in prompt.sources]
+
+
+def test_the_twin_with_one_answered_exchange_keeps_it_as_the_question():
+    """One question answered in writing may be the live one, printed with the model's reply."""
+    text = EXCHANGES[: EXCHANGES.index("QUESTION: What did")]
+    prompt = segment_text(text)
+    assert [text[q.start : q.end] for q in prompt.questions] == ["Which law governs the contract?"]
+
+
 # -- a label that says the user asks
 
 CODE = '''

@@ -139,8 +139,9 @@ def _read(
         sources = _repeated(lower, sources)
     questions, rewritten, examples = find_questions(text, lower, lines, vocab, sources, messages)
     if examples and json_block is None:
-        # Sources before a worked example's question are part of that example, not retrieved for this one.
-        sources = by_position([s for s in sources if s.span.start > examples[-1].start])
+        # Sources before a worked example's question, or between it and its written answer, are part of that
+        # example, not retrieved for this one.
+        sources = by_position([s for s in sources if s.span.start > examples[-1].end])
     block = json_block or (widen_to_container(lower, Span(sources[0].span.start, sources[-1].span.end), vocab) if sources else None)
     region = block or (None if sources else unwrapped)
     parts = label_parts(text, lower, lines, vocab, sources, region, questions + rewritten, messages, shown, assembled, turns)

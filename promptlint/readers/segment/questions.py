@@ -43,14 +43,18 @@ def _labelled_questions(text: str, lines: list[Line], vocab: Vocab, inside: Span
     """The questions after a question label: on its line ("Question: ..."), or on the next line
     after a section label ("## Question"); and apart, when two or more are, those answered in writing below their label."""
     found: list[Span] = []
-    answered: list[Span] = []
+    answered: list[tuple[Span, Span]] = []
     for index, line in enumerate(lines):
         if line.start in inside:
             continue
         match = QUESTION_LINE.match(line.lower)
         if match and names_the_question(normalise_label(match["label"]), vocab) and match["value"].strip():
             asked = _unquoted(text, trim(text, Span(line.start + match.start("value"), line.end)))
-            (answered if _answered_in_writing(lines, index, vocab) else found).append(asked)
+            answer = _written_answer(lines, index, vocab)
+            if answer is None:
+                found.append(asked)
+            else:
+                answered.append((asked, Span(asked.start, answer.end)))
             continue
         label = section_label(line.lower)
         if label and names_the_question(label, vocab):
@@ -59,8 +63,8 @@ def _labelled_questions(text: str, lines: list[Line], vocab: Vocab, inside: Span
                 found.append(trim(text, Span(nxt.start, nxt.end)))
     if len(answered) < 2:
         # One question answered in writing may be the live one, printed with the reply; a run of them is worked examples.
-        return sorted(found + answered), []
-    return found, answered
+        return sorted(found + [asked for asked, _ in answered]), []
+    return found, [exchange for _, exchange in answered]
 
 
 # Quotes a question may stand in after its label, opening and closing.
@@ -74,17 +78,26 @@ def _unquoted(text: str, value: Span) -> Span:
     return Span(value.start + 1, end) if end > value.start + 1 else value
 
 
-def _answered_in_writing(lines: list[Line], index: int, vocab: Vocab) -> bool:
-    """Whether the question on line ``index`` has its answer written in its paragraph ("Question: ...", then
-    "Answer: No evidence found."): a worked example's, or a record's, never the live one, which leaves the
-    answer to the model ("Answer:", "Answer:<end_of_turn>")."""
+def _written_answer(lines: list[Line], index: int, vocab: Vocab) -> Line | None:
+    """The line that answers the question on line ``index`` in writing, before the next question ("Question: ...",
+    then "Answer: No evidence found."; or "QUESTION: ...", the documents of a worked example over paragraphs, then
+    "FINAL ANSWER: ..."): a worked example's, or a record's, never the live one, which leaves the answer to the
+    model ("Answer:", "Answer:<end_of_turn>"). None when no answer is written."""
     for line in lines[index + 1 :]:
         match = QUESTION_LINE.match(line.lower)
-        if line.blank or match and normalise_label(match["label"]) in vocab.example_asking:
-            return False
-        if match and normalise_label(match["label"]) in vocab.example_answers and _ANSWER_WORDS.search(_TOKEN.sub("", match["value"])):
-            return True
-    return False
+        if not match:
+            continue
+        label = normalise_label(match["label"])
+        if label in vocab.example_asking or names_the_question(label, vocab):
+            return None
+        if _answers(label, vocab) and _ANSWER_WORDS.search(_TOKEN.sub("", match["value"])):
+            return line
+    return None
+
+
+def _answers(label: str, vocab: Vocab) -> bool:
+    """Whether a label heads an answer: an answer's ("Answer:") or one qualified ("FINAL ANSWER:")."""
+    return label in vocab.example_answers or label.rpartition(" ")[2] in vocab.example_answers
 
 
 # A special token or a placeholder in angle brackets ("Answer:<end_of_turn>", "Answer: <your answer>"): no answer written.
