@@ -44,8 +44,18 @@ def _in_scope(scope: ast.AST, module_bound: dict[str, ast.AST]) -> list[tuple[as
     """The requests of one function (or of the module's own statements) whose messages repeat a template's field:
     a list written out, or one built by statements."""
     bound = module_bound | _bound_once(scope)
-    written = [node.elts for node in own_nodes(scope) if isinstance(node, (ast.List, ast.Tuple))]
-    return [read for elements in (*written, *_built_lists(scope)) if (read := _repeating(elements, bound)) is not None]
+    nodes = list(own_nodes(scope))
+    templated = {id(node.args[0]) for node in nodes if _lists_templates(node)}
+    written = [(node.elts, id(node) in templated) for node in nodes if isinstance(node, (ast.List, ast.Tuple))]
+    built = [(elements, False) for elements in _built_lists(scope)]
+    return [read for elements, bare in (*written, *built) if (read := _repeating(elements, bound, bare)) is not None]
+
+
+def _lists_templates(node: ast.AST) -> bool:
+    """Whether a node is a call that takes a list of message templates (`ChatPromptTemplate.from_messages([...])`, in
+    JavaScript `fromMessages`), where a bare string, or a name for one, is a template of the user's message."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("from_messages", "fromMessages")
+            and bool(node.args) and isinstance(node.args[0], (ast.List, ast.Tuple)))
 
 
 def _built_lists(scope: ast.AST) -> list[list[ast.expr]]:
@@ -145,11 +155,11 @@ def _bound_once(scope: ast.AST) -> dict[str, ast.AST]:
     return {name: values[0] for name, values in bound.items() if len(values) == 1}
 
 
-def _repeating(messages: list[ast.expr], bound: dict[str, ast.AST]) -> tuple[ast.AST, ast.Call] | None:
+def _repeating(messages: list[ast.expr], bound: dict[str, ast.AST], bare: bool = False) -> tuple[ast.AST, ast.Call] | None:
     """The one template of a list of messages and the messages as one text, when another message, before it or
     after it, sends as it is a value the template shows, or the last message is a slot alone (`("human",
-    "{question}")`); None otherwise."""
-    contents = [_content(_resolved_message(element, bound)) for element in messages]
+    "{question}")`); None otherwise. ``bare``: a string alone is a message (see _lists_templates)."""
+    contents = [_content(_resolved_message(element, bound), bare) for element in messages]
     if len(contents) < 2 or any(c is None for c in contents):
         return None  # not a list of messages: every element is one, or stands for others
     values = [_resolved(c, bound) for c in contents]
@@ -170,9 +180,12 @@ def _repeating(messages: list[ast.expr], bound: dict[str, ast.AST]) -> tuple[ast
     return values[first], one_text(pieces, values[first])
 
 
-def _content(element: ast.AST) -> ast.AST | None:
+def _content(element: ast.AST, bare: bool = False) -> ast.AST | None:
     """A message's content (`{"role": ..., "content": x}`, `("human", x)`), what a spread sends (`*history`), a
-    placeholder's name as a slot (`MessagesPlaceholder("history")`); None for anything else."""
+    placeholder's name as a slot (`MessagesPlaceholder("history")`), and where ``bare``, a string or a name
+    alone; None for anything else."""
+    if bare and (_string(element) is not None or isinstance(element, ast.Name)):
+        return element
     if isinstance(element, ast.Starred):
         return element.value
     if isinstance(element, (ast.List, ast.Tuple)) and len(element.elts) == 2 and _string(element.elts[0]) is not None:

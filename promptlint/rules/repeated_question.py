@@ -14,7 +14,9 @@ or more that another, longer message quotes whole ("the users prompt which is ##
 PROMPT ### Which devs know laravel ### END PROMPT ###"), reported without a fix. In code, the
 messages of a request are read in the order they are sent, a list built by statements included:
 a history the question was appended to (`history.append({"role": "user", "content": q})`, then
-`messages.extend(history[-4:])`) holds it, and a last message that shows it again repeats it.
+`messages.extend(history[-4:])`) holds it, and a last message that shows it again repeats it. In
+LangChain's list of message templates a bare string is the user's message template
+(`from_messages(["system", template, ("user", "{question}")])` sends three messages).
 
 ## Why is this bad?
 It feels like emphasis and reads as padding: measured at -0.01 correctness and

@@ -84,6 +84,24 @@ def test_a_slot_of_the_system_template_sent_again_as_the_human_template_is_a_rep
     assert [f.code for f in twin if f.code == "PL101"] == []
 
 
+# LangChain takes a bare string in the list as the user's message template: the system text sent that way still
+# shows the question that the last message sends again ("system", SYSTEM written as two strings is two messages).
+BARE = {
+    "python": (PAIRS["python"][0].replace('[("system", SYSTEM), MessagesPlaceholder("history"),', '["system", SYSTEM,'), "rag.py"),
+    "javascript": (PAIRS["javascript"][0].replace("[['system', SYSTEM], new MessagesPlaceholder('history'),", "['system', SYSTEM,"), "rag.js"),
+}
+
+
+@pytest.mark.parametrize("case", BARE)
+def test_a_bare_string_in_the_list_of_templates_is_a_message_that_shows_the_question(case):
+    code, path = BARE[case]
+    assert "'system', SYSTEM," in code.replace('"', "'")
+    findings = lint_text(code.format(instructions=INSTRUCTIONS, human="{question}"), path=path)
+    assert [(f.line, f.code) for f in findings if f.code == "PL101"] == [(3 if case == "python" else 1, "PL101")]
+    twin = lint_text(code.format(instructions=INSTRUCTIONS, human="Go on."), path=path)
+    assert [f.code for f in twin if f.code == "PL101"] == []
+
+
 TOOL_TURN = {
     "agent.py": 'def refine(messages, refined_query, reasoning):\n    messages.append({{"role": "{role}", "content": f"Refined query: {{refined_query}}\\nReason: {{reasoning}}"}})\n    return messages\n',
     "agent.js": 'function refine(messages, refinedQuery, reasoning) {{\n  messages.push({{ role: "{role}", content: `Refined query: ${{refinedQuery}}\\nReason: ${{reasoning}}` }});\n  return messages;\n}}\n',
