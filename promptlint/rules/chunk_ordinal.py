@@ -17,8 +17,8 @@ A chunk's id is reported even where the model cites it (`[{{ chunk.id }}]` under
 ids", `identities` in `rules/chunk-ordinal.yaml`): a count keys a source as well, for fewer tokens.
 Cited, it is reported without a fix, since removing it would leave the citations with no key. So is
 an id a store gave each chunk, told by its shape whatever its name (a UUID, a hash, a name with a
-zero-padded or "::"-joined index: `[large_pdf_page_003_001]`, `"id": "res-0000"`): as the key that
-heads every source, without a fix; as a field named an id alone, with an unsafe fix (no fix where the
+zero-padded or "::"-joined index: `[large_pdf_page_003_001]`, `"id": "res-0000"`), each chunk's own (an id
+over two different texts names the document they share): as the key that heads every source, without a fix; as a field named an id alone, with an unsafe fix (no fix where the
 model is asked to cite). A writer's code ("SKU-4411"), a name or a count is no such id.
 
 A header that numbers each source under a word meaning a chunk, with numbers no renderer
@@ -186,20 +186,29 @@ def _word_before_key(prompt: Prompt, source: Source) -> str | None:
 
 def _keyed_by_store_ids(prompt: Prompt) -> list[Source]:
     """Sources whose keys are each an id a store assigned ("[large_pdf_page_003_001]", "[4731e598-...]"), not a
-    count: the chunk's id, where [1], [2] would key it as well."""
+    count: the chunk's id, where [1], [2] would key it as well. An id over two different texts is no chunk's:
+    it names the document the chunks share."""
     if not prompt.sources or not all(s.key and s.key_span and machine_id(s.key) for s in prompt.sources):
         return []
-    return list(prompt.sources)
+    return list(prompt.sources) if _each_keys_one_text(prompt, [(s.key, s) for s in prompt.sources]) else []
+
+
+def _each_keys_one_text(prompt: Prompt, keyed: list[tuple[str, Source]]) -> bool:
+    """Whether each id keys one text: a chunk's id is its chunk's, whatever else is retrieved twice."""
+    texts: dict[str, set[str]] = {}
+    for key, source in keyed:
+        texts.setdefault(key, set()).add(prompt.text[source.content.start : source.content.end].strip())
+    return all(len(found) == 1 for found in texts.values())
 
 
 def _store_id_fields(prompt: Prompt, ctx: RuleContext) -> list[Field]:
     """The field named an id alone ("id", "uuid") whose value is on every source an id a store assigned
-    (`"id": "res-0000"`): each chunk's id, whatever the lexicon makes of the bare name."""
+    (`"id": "res-0000"`): each chunk's id, whatever the lexicon makes of the bare name, where no two chunks share it."""
     identities = ctx.labels("identities")
     fields = [next((f for f in s.fields if f.label in identities), None) for s in prompt.sources]
     if not prompt.sources or not all(f is not None and f.value_span and machine_id(f.value) for f in fields):
         return []
-    return fields
+    return fields if _each_keys_one_text(prompt, [(f.value, s) for f, s in zip(fields, prompt.sources)]) else []
 
 
 def check(prompt: Prompt, ctx: RuleContext):

@@ -272,12 +272,13 @@ Question: what is the fastest attention?
 @pytest.mark.parametrize("one, two", [("Doc1a9d18a7-9499-47b6-abcc-4e82370028ee", "Doc36ed2f1a-57a5-489c-a4cb-fbdd25e2b038"), ("source_9f86d081884c", "source_77b01e2a30f1")])
 def test_a_store_id_written_into_a_source_elements_name_is_its_key(one, two):
     """`<Doc1a9d18a7-...>chunk</Doc1a9d18a7-...>`: a source's element with its key in its name; the id repeats on two
-    chunks of one paper, so it names their document, and they are not together (blind67g HealthInnovators)."""
+    chunks of one paper, so it names their document, and they are not together (blind67g HealthInnovators). Over two
+    different texts the id is no chunk's own, so it is not reported as one (PL203); its tokens are the wrapper's."""
     text = KEYED_NAMES.replace("TAG1", one).replace("TAG2", two)
     prompt = segment_text(text)
     assert [s.key for s in prompt.sources] == [one.split("Doc")[-1].removeprefix("source_"), two.split("Doc")[-1].removeprefix("source_"), one.split("Doc")[-1].removeprefix("source_")]
     found = sorted((f.line, f.code) for f in lint_text(text, path="p.txt", config=CONFIG) if f.code in ("PL203", "PL301"))
-    assert found == [(3, "PL203"), (7, "PL203"), (11, "PL203"), (11, "PL301")]
+    assert found == [(11, "PL301")]
 
 
 @pytest.mark.parametrize("one, two", [("h1", "h2"), ("section1", "section2"), ("docx", "docs")])

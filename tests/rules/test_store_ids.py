@@ -91,3 +91,20 @@ def test_a_chunk_id_cited_as_the_key_of_a_source_built_in_code(key, found):
         "def build(chunks, query):\n    return PROMPT.format(context=format_context(chunks), query=query)\n"
     )
     assert [(f.code, f.fix) for f in lint_text(source, path="answer.py", config=CONFIG)] == found
+
+
+# A document's id over each of its chunks: the same id over two different texts names the document, not a chunk.
+DOCUMENT = "4731e598-9cb5-490d-ba06-1898dcad1a28"
+OTHER = "1a9d18a7-9499-47b6-abcc-4e82370028ee"
+
+
+def test_an_id_over_two_different_texts_names_their_document_and_is_no_chunks():
+    assert lint_text(_keyed([DOCUMENT, OTHER, DOCUMENT, OTHER]), path="p.txt", config=CONFIG) == []
+    assert lint_text(_results([DOCUMENT, OTHER, DOCUMENT, OTHER]), path="p.txt", config=CONFIG) == []
+
+
+def test_the_twin_whose_id_comes_back_over_the_same_text_is_the_chunk_retrieved_twice():
+    """A chunk retrieved for two queries is written twice under its own id: still each chunk's id."""
+    results = [{"distance": 0.61, "id": key, "content": TEXTS[n % 2]} for n, key in enumerate(["res-0000", "res-0001", "res-0000", "res-0001"])]
+    text = f"You match resumes to the job.\n\nResults:\n{json.dumps(results, indent=1)}\n\nQuestion: Which results fit best?\n"
+    assert [f.code for f in lint_text(text, path="p.txt", config=CONFIG)] == ["PL203"] * 4
