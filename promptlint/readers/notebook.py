@@ -17,6 +17,7 @@ from dataclasses import replace
 from ..model.lines import line_column, line_starts
 from . import chatjson
 from .document import Document, DocumentKind, Input, Prompt, syntax_error
+from .logged import logged_prompts
 from .sourcemap import Anchored, CharOffsets, Pieces, Verbatim
 
 # A line of IPython's own syntax: a magic, a shell escape, or help (`?obj`).
@@ -44,34 +45,33 @@ def read_notebook(file: Input) -> Document:
         return file.document(DocumentKind.JSON, unread=[*unread, "not read: its code cells do not parse as one module"])
     starts, file_starts = line_starts(module), line_starts(file.raw)
     prompts = [replace(prompt, source=_placed(prompt.source, offsets, starts, file_starts)) for prompt in document.prompts]
-    # Where the code holds no prompt the reader finds (a framework's chain builds it), the prompts a chain
-    # logged as it sent them are read as those assembled prompts.
-    prompts = prompts or [prompt for cell in cells for output in cell.printed for prompt in _logged_prompts(file.raw, output)]
+    # The prompts a chain logged as it sent them are read as those assembled prompts where the code holds none the
+    # reader finds (a framework's chain, or another file, builds them); a logged rendering of a prompt the code
+    # holds is that prompt, read once, in the code.
+    logged = [prompt for cell in cells for output in cell.printed for prompt in _logged_prompts(file.raw, output)]
+    lines = {line for prompt in prompts for text in prompt.texts for line in _own_lines(text)}
+    prompts += [prompt for prompt in logged if not any(line in prompt.texts[0] for line in lines)]
     return file.document(DocumentKind.JSON, prompts, unread=(*unread, *document.unread))
 
 
-# LangChain's verbose log of a chain: "Prompt after formatting:", then the prompt as sent, in colour, up to
-# the colour's reset (or the chain's end, "> Finished chain.").
-_LOGGED_PROMPT = re.compile(r"Prompt after formatting:[ \t]*\n(?:\x1b\[[0-9;]*m)*")
-_LOGGED_END = re.compile(r"\x1b\[0m|\n> Finished chain")
+# The words past which a line of a prompt is its own text, not a label or a rule any prompt may write.
+_OWN_WORDS = 3
+
+
+def _own_lines(text: str) -> set[str]:
+    """The lines of a prompt's own text: three words or more, no slot (what a rendering of it writes as is, a log
+    perhaps after a role: "Human: ...")."""
+    return {line.strip() for line in text.split("\n") if len(line.split()) >= _OWN_WORDS and "{" not in line}
 
 
 def _logged_prompts(raw: str, strings: tuple[chatjson.ChatText, ...]) -> list[Prompt]:
-    """The prompts one printed output logs after LangChain's "Prompt after formatting:", each placed in the file."""
+    """The prompts one printed output logs as they were sent (see logged), each placed in the file."""
     text = "".join(s.text for s in strings)
-    if "Prompt after formatting:" not in text:
+    if "Prompt after formatting:" not in text and "prompts" not in text:
         return []
     offsets = [chatjson.raw_offset(s, raw, i) for s in strings for i in range(len(s.text))]
     offsets.append(chatjson.raw_offset(strings[-1], raw, len(strings[-1].text)))
-    prompts: dict[str, Prompt] = {}
-    for marker in _LOGGED_PROMPT.finditer(text):
-        start = marker.end()
-        stop = _LOGGED_END.search(text, start)
-        end = len(text[: stop.start() if stop else len(text)].rstrip())
-        # A prompt logged again (a retry sends it as it was) is the same prompt: read once, where it first stands.
-        if end > start and text[start:end] not in prompts:
-            prompts[text[start:end]] = Prompt((text[start:end],), Pieces(tuple(offsets[start : end + 1])))
-    return list(prompts.values())
+    return [Prompt((prompt,), Pieces(tuple(offsets[at] for at in placed))) for prompt, placed in logged_prompts(text)]
 
 
 def _module(raw: str, cells: list[tuple[chatjson.ChatText, ...]]) -> tuple[str, list[int], list[tuple[int, int]]]:

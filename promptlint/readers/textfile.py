@@ -12,7 +12,8 @@ from ..meaning.lexicon import Lexicon
 from ..meaning.vocabulary import normalise_label
 from ..model.prompt import Syntax
 from .document import Document, DocumentKind, Input, Prompt, syntax_error
-from .sourcemap import Verbatim
+from .logged import logged_prompts
+from .sourcemap import Pieces, Verbatim
 
 
 def read_text(file: Input) -> Document:
@@ -23,6 +24,9 @@ def read_text(file: Input) -> Document:
     syntax = Syntax.JINJA if file.suffix == ".prompt" and ("{%" in raw or "{{" in raw) else Syntax.TEXT
     pieces = (_fenced_prompts(file) if file.suffix == ".md" else []) or _sectioned_prompts(file)
     if not pieces and syntax == Syntax.TEXT:
+        if logged := logged_prompts(raw):
+            # A saved run's log (a chain's debug trace): the prompts it shows as sent, each placed where it is logged.
+            return file.document(DocumentKind.TEXT, [Prompt((text,), Pieces(offsets)) for text, offsets in logged])
         from .segment import consecutive_prompts
 
         pieces = _logged_requests(file) or consecutive_prompts(raw)

@@ -1,0 +1,123 @@
+"""Prompts a program's log printed as it sent them: where a run's output (a notebook cell's, a saved console
+log) shows the text the model got, that text is the prompt, and the rest of the log is not.
+
+Two ways of logging are read, both LangChain's:
+
+- verbose chains print "Prompt after formatting:", then the prompt as it stands, in colour, up to the colour's
+  reset (or the chain's end, "> Finished chain.");
+- the debug trace and the callbacks print the prompts of a model call as a list of string literals under the
+  key `prompts` (`"prompts": ["System: ...\\nHuman: ..."]` as JSON, `prompts: ['...']` as Python writes a list):
+  each literal, its escapes decoded, is a prompt.
+
+Each prompt comes with the offset in the log of each of its characters and of its end, so that a finding
+points at the line of the log that holds it. A prompt logged again (a retry sends it as it was) is read once.
+"""
+
+from __future__ import annotations
+
+import re
+
+# LangChain's verbose log: the marker, then the colour the prompt is printed in, if any.
+_AFTER_FORMATTING = re.compile(r"Prompt after formatting:[ \t]*\n(?:\x1b\[[0-9;]*m)*")
+_FORMATTED_END = re.compile(r"\x1b\[0m|\n> Finished chain")
+# The list of prompts of a model call: its key, quoted or not, then the list's bracket.
+_PROMPTS = re.compile(r"""(?:"prompts"|'prompts'|\bprompts)[ \t]*[:=][ \t]*\[""")
+# What separates the literals of a list.
+_BETWEEN = re.compile(r"\s*,?\s*")
+# A prompt as a model call sends it: a text of some length, over several lines (a list of short strings
+# under that key is a program's own data, not a log of what it sent).
+_PROMPT_CHARS = 200
+# What an escape stands for, after its backslash; an escape not listed is kept as written, as Python keeps it.
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", '"': '"', "'": "'", "\\": "\\", "/": "/"}
+# The escapes written as a code point: how many hex digits follow each.
+_CODE_POINTS = {"x": 2, "u": 4, "U": 8}
+
+
+def logged_prompts(log: str) -> list[tuple[str, tuple[int, ...]]]:
+    """The prompts a log shows, in log order, each with the log offset of each of its characters and of its end."""
+    found: dict[str, tuple[int, ...]] = {}
+    for text, offsets in [*_formatted(log), *_listed(log)]:
+        found.setdefault(text, offsets)
+    return sorted(found.items(), key=lambda item: item[1][0])
+
+
+def _formatted(log: str) -> list[tuple[str, tuple[int, ...]]]:
+    """The prompts a verbose chain printed after "Prompt after formatting:"."""
+    prompts = []
+    if "Prompt after formatting:" not in log:
+        return prompts
+    for marker in _AFTER_FORMATTING.finditer(log):
+        start = marker.end()
+        stop = _FORMATTED_END.search(log, start)
+        end = len(log[: stop.start() if stop else len(log)].rstrip())
+        if end > start:
+            prompts.append((log[start:end], tuple(range(start, end + 1))))
+    return prompts
+
+
+def _listed(log: str) -> list[tuple[str, tuple[int, ...]]]:
+    """The prompts of each list under the key `prompts` that holds a prompt as sent."""
+    prompts = []
+    if "prompts" not in log:
+        return prompts
+    for key in _PROMPTS.finditer(log):
+        at = _BETWEEN.match(log, key.end()).end()
+        while at < len(log) and log[at] in "\"'":
+            literal = _literal(log, at)
+            if literal is None:
+                break
+            text, offsets, at = literal
+            if len(text) >= _PROMPT_CHARS and "\n" in text:
+                prompts.append((text, offsets))
+            at = _BETWEEN.match(log, at).end()
+    return prompts
+
+
+def _literal(log: str, opening: int) -> tuple[str, tuple[int, ...], int] | None:
+    """The string literal whose quote stands at ``opening``: its text with escapes decoded, the log offset of
+    each of its characters and of its closing quote, and where it ends; None when it does not close on the line
+    it opens (a log cut short)."""
+    quote = log[opening]
+    chars: list[str] = []
+    offsets: list[int] = []
+    at = opening + 1
+    while at < len(log):
+        char = log[at]
+        if char == quote:
+            return "".join(chars), (*offsets, at), at + 1
+        if char == "\n":
+            return None
+        if char != "\\" or at + 1 >= len(log):
+            chars.append(char)
+            offsets.append(at)
+            at += 1
+            continue
+        decoded, width = _escape(log, at)
+        chars.append(decoded)
+        offsets.extend(range(at, at + len(decoded)) if decoded == log[at : at + width] else [at] * len(decoded))
+        at += width
+    return None
+
+
+def _escape(log: str, at: int) -> tuple[str, int]:
+    """What the escape at ``at`` (its backslash) stands for, and how many characters it takes."""
+    mark = log[at + 1]
+    if mark in _ESCAPES:
+        return _ESCAPES[mark], 2
+    point = _code_point(log, at)
+    if point is None:
+        return log[at : at + 2], 2
+    value, width = point
+    if 0xD800 <= value < 0xDC00 and (low := _code_point(log, at + width)) is not None and 0xDC00 <= low[0] < 0xE000:
+        # JSON writes a character beyond the first plane as two escapes, a surrogate pair.
+        return chr(0x10000 + (value - 0xD800) * 0x400 + low[0] - 0xDC00), width + low[1]
+    return (chr(value), width) if value <= 0x10FFFF and not 0xD800 <= value < 0xE000 else (log[at : at + width], width)
+
+
+def _code_point(log: str, at: int) -> tuple[int, int] | None:
+    """The code point an escape at ``at`` writes in hex (`\\u00e9`, `\\x41`) and its width; None for any other."""
+    digits = _CODE_POINTS.get(log[at + 1 : at + 2]) if log.startswith("\\", at) else None
+    code = log[at + 2 : at + 2 + digits] if digits else ""
+    if not digits or len(code) != digits or any(c not in "0123456789abcdefABCDEF" for c in code):
+        return None
+    return int(code, 16), 2 + digits
