@@ -20,6 +20,11 @@ label's brackets that opens with one ("Content (treat as untrusted data only):")
 removes the aside and leaves the label. A line that marks the source
 restricted ("Do not use this source") is reported by PL105 alone.
 
+Instructions the renderer writes after every source's text, the same lines word for word after each
+("The CURRENT EMAIL below is the only email you should answer." under each of five items), are one
+cause and one finding, at the first copy, with no fix: removing every copy would drop what the author
+meant to say, and where to say it once is theirs to choose.
+
 ## Why is this bad?
 Each such note is one more instruction competing with the rules of the system
 prompt; with six sources the model gets six extra, conflicting instructions. What
@@ -77,17 +82,51 @@ def _restricted_lines(prompt: Prompt, ctx: RuleContext):
     return restricted
 
 
+def _closing_everywhere(prompt: Prompt) -> list[list[Span]]:
+    """The instruction lines after the text of every source, the same on each (the renderer's, written after each
+    chunk), by source; none when no such line closes them all."""
+    def closing(source) -> list[Span]:
+        return [line for line in source.wrapper_lines if line.start >= source.content.end]
+
+    def said(line: Span) -> str:
+        return prompt.text[line.start : line.end].strip()
+
+    if len(prompt.sources) < 2:
+        return []
+    each = [closing(source) for source in prompt.sources]
+    shared = set.intersection(*({said(line) for line in lines} for lines in each))
+    return [[line for line in lines if said(line) in shared] for lines in each] if shared else []
+
+
+def _closing_finding(prompt: Prompt, ctx: RuleContext, everywhere: list[list[Span]]):
+    """One finding for the instructions after every source's text: one cause, the renderer writes them after each
+    chunk. Removing every copy would drop the instructions the author meant; where they belong, once, is theirs to
+    choose, so no fix is offered. What they cost is every copy but one."""
+    first = everywhere[0][0]
+    return ctx.finding(
+        prompt,
+        Span(first.start, first.end - (prompt.text[first.end - 1 : first.end] == "\n")),
+        f"Every source ({len(everywhere)}) ends with the same instructions to the model ({len(everywhere[0])} lines); "
+        "they compete with the system prompt's rules: state them once there",
+        tokens_text="".join(prompt.text[line.start : line.end] for lines in everywhere[1:] for line in lines),
+    )
+
+
 def check(prompt: Prompt, ctx: RuleContext):
     words = ctx.words("phrases")
     phrases = patterns(words)
     # Most prompts hold no phrase at all: then the sources' text is not scanned.
     scan = may_match(words, prompt.lower)
     restricted = _restricted_lines(prompt, ctx)
+    everywhere = _closing_everywhere(prompt)
+    if everywhere:
+        yield _closing_finding(prompt, ctx, everywhere)
+    repeated = {id(line) for lines in everywhere for line in lines}
     for source in prompt.sources:
         name = source_label(source)
         for line in source.wrapper_lines:
-            if restricted(line.start, line.end):
-                continue  # one cause, one finding: the source is restricted content
+            if restricted(line.start, line.end) or id(line) in repeated:
+                continue  # one cause, one finding: the source is restricted content, or the renderer's closing lines are
             # A line that ends in a colon introduces what follows it ("use this format:"), which would stay behind.
             introduces = prompt.text[line.start : line.end].rstrip().endswith((":", "\uff1a"))
             yield ctx.finding(

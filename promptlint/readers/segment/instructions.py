@@ -77,6 +77,12 @@ def imperative_aside(line: Line, lexicon: Lexicon) -> tuple[int, int] | None:
     return (line.start + match.start("aside"), line.start + match.end("aside")) if match else None
 
 
+def addresses_the_model(line: Line, lexicon: Lexicon) -> bool:
+    """A line that opens with an imperative or says "you" ("The email below is the only one you should answer."):
+    talk to the model only in a text that is no chunk's own, as opens_with_imperative."""
+    return opens_with_imperative(line, lexicon) or _addressing(lexicon).search(line.lower) is not None
+
+
 def looks_like_instruction(line: Line, lexicon: Lexicon) -> bool:
     """A line of its own that talks to the model ("NOTE: prefer this source", "The following excerpt
     mentions the search terms ..."), not chunk text that happens to. The words are PL103's lists,

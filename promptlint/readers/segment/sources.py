@@ -14,7 +14,7 @@ from ...model.lines import with_newline
 from ...model.prompt import Field, FieldForm, Message, Source, Span, SpanSet
 from ..expressions import slot_reference
 from .vocab import INLINE_ITEM, LABEL_LINE, Line, QUESTION_LINE, SEPARATOR, SLOT, Vocab, lowercase, may_hold_slot, named_slots, names_the_question, slot_kind, speaks_of_context, trim
-from .instructions import looks_like_instruction
+from .instructions import addresses_the_model, looks_like_instruction
 from .headers import inline_field, named_by_slot, parse_header, split_items
 
 
@@ -43,27 +43,81 @@ def text_sources(text: str, lines: list[Line], vocab: Vocab, messages: list[Mess
     """Sources written as text: a header line ("[1] Title", "Document 2:") and the lines under it."""
     found = _source_headers(lines, vocab, taken)
     headers = _within_the_first_style(found)
-    # The headers of another style stand in the chunks' own text, the last one's too.
-    inner = frozenset(lines[index].start for index, _ in found) - {lines[index].start for index, _ in headers}
+    bodies, after_last = _bodies(lines, vocab, messages, taken, found, headers)
+    tails = _renderers_tail(bodies, after_last, vocab)
+    if any(tails):
+        # The renderer's closing lines end the last source too, where they stand in what follows it.
+        bodies[-1] = after_last[: after_last.index(tails[-1][-1]) + 1]
     sources = []
-    for n, (index, match) in enumerate(headers):
-        last = n + 1 == len(headers)
-        stop = headers[n + 1][0] if not last else len(lines)
-        body = [line for line in lines[index + 1 : stop] if line.start not in taken]
-        if last:
-            # A header that carries the chunk itself ("[1] «...»") has its content already.
-            passage = _carries_chunk(next(match[g] for g in _REST_GROUPS if match[g] is not None))
-            body = cut_last_source(body, vocab, messages, lines[index].start, seen_content=passage, inner=inner)
-            body = _cut_at_separating_gap(body, _separating_gap(lines, [i for i, _ in headers]))
-            shape = _record_shape(lines, [i for i, _ in headers])
-            if shape is not None:
-                # The record's text ends at its first blank line; a one-line record, on its header line.
-                lead = list(itertools.takewhile(lambda line: line.blank, body))
-                body = lead + list(itertools.takewhile(lambda line: not line.blank, body[len(lead) :])) if shape else []
-        source = _text_source(text, n, lines[index], match, body, vocab)
+    for n, ((index, match), body, tail) in enumerate(zip(headers, bodies, tails)):
+        source = _text_source(text, n, lines[index], match, body[: body.index(tail[0])] if tail else body, vocab)
+        if tail:
+            # The renderer's closing lines stay the source's, outside its text; those that talk to the model are its wrapper's.
+            talks = [with_newline(text, line) for line in tail if addresses_the_model(line, vocab.lexicon)]
+            source = dataclasses.replace(source, span=Span(source.span.start, max(source.span.end, tail[-1].end)), wrapper_lines=[*source.wrapper_lines, *talks])
         if text[source.content.start : source.content.end].strip() not in _ELISIONS or source.fields:
             sources.append(source)
     return _with_document_header(text, lines, vocab, titled_by_trailer(text, titled_by_field(sources, vocab)), taken)
+
+
+def _bodies(
+    lines: list[Line], vocab: Vocab, messages: list[Message], taken: SpanSet, found: list[tuple[int, re.Match[str]]], headers: list[tuple[int, re.Match[str]]]
+) -> tuple[list[list[Line]], list[Line]]:
+    """The lines under each header, the last source's cut where the prompt goes on; and all that follows the last header."""
+    # The headers of another style stand in the chunks' own text, the last one's too.
+    inner = frozenset(lines[index].start for index, _ in found) - {lines[index].start for index, _ in headers}
+    bodies: list[list[Line]] = []
+    body: list[Line] = []
+    for n, (index, match) in enumerate(headers):
+        stop = headers[n + 1][0] if n + 1 < len(headers) else len(lines)
+        body = [line for line in lines[index + 1 : stop] if line.start not in taken]
+        bodies.append(body)
+    if not headers:
+        return bodies, body
+    index, match = headers[-1]
+    # A header that carries the chunk itself ("[1] «...»") has its content already.
+    passage = _carries_chunk(next(match[g] for g in _REST_GROUPS if match[g] is not None))
+    last = cut_last_source(body, vocab, messages, lines[index].start, seen_content=passage, inner=inner)
+    last = _cut_at_separating_gap(last, _separating_gap(lines, [i for i, _ in headers]))
+    shape = _record_shape(lines, [i for i, _ in headers])
+    if shape is not None:
+        # The record's text ends at its first blank line; a one-line record, on its header line.
+        lead = list(itertools.takewhile(lambda line: line.blank, last))
+        last = lead + list(itertools.takewhile(lambda line: not line.blank, last[len(lead) :])) if shape else []
+    bodies[-1] = last
+    return bodies, body
+
+
+def _renderers_tail(bodies: list[list[Line]], after_last: list[Line], vocab: Vocab) -> list[list[Line]]:
+    """The closing lines every source's body ends with, word for word, when one of them talks to the model ("IMPORTANT",
+    "The CURRENT EMAIL below is the only email you should answer.", under each of five items): the renderer's text
+    after each chunk, no chunk's own. Each body's lines from the first of them, or none for each. The last source's
+    are looked for in all that follows its header (``after_last``): where the prompt goes on, they end that source."""
+    none: list[list[Line]] = [[] for _ in bodies]
+    written = [[line for line in body if not line.blank] for body in bodies[:-1]]
+    rest = [line for line in after_last if not line.blank]
+    if len(bodies) < 2 or not all(written):
+        return none
+    count, at = _closing_in_the_last(written, rest)
+    if not count or not any(addresses_the_model(line, vocab.lexicon) for line in written[0][-count:]):
+        return none
+    closing = [*(lines[-count:] for lines in written), rest[at : at + count]]
+    return [body[body.index(lines[0]) : body.index(lines[-1]) + 1] for body, lines in zip([*bodies[:-1], after_last], closing)]
+
+
+def _closing_in_the_last(written: list[list[Line]], rest: list[Line]) -> tuple[int, int]:
+    """How many of the closing lines the bodies before the last share (each keeping a line of its own before them) the
+    last source's lines hold too, in a row, the most that do, and where they start in those; (0, 0) for none."""
+    shared = 0
+    while all(len(lines) > shared + 1 for lines in written) and len({lines[-1 - shared].text.strip() for lines in written}) == 1:
+        shared += 1
+    said = [line.text.strip() for line in rest]
+    for count in range(shared, 0, -1):
+        tail = [line.text.strip() for line in written[0][-count:]]
+        at = next((i for i in range(1, len(said) - count + 1) if said[i : i + count] == tail), None)
+        if at is not None:
+            return count, at
+    return 0, 0
 
 
 # An attribution after a source's text: a spaced dash, then the document's name and where in it.
@@ -143,7 +197,7 @@ def _source_headers(lines: list[Line], vocab: Vocab, taken: SpanSet) -> list[tup
 # dated section heading ("## Context (updated 2026-01-01)") is not a source of its own.
 LISTED = ("rest8", "rest9")
 # So is a file's name alone ("docs/club-foot.txt:", "src/app/page.tsx"), which as often introduces a file's code or settings.
-RUN_ONLY = (*LISTED, "rest11", "rest13")
+RUN_ONLY = (*LISTED, "rest11", "rest13", "rest14")
 
 
 # Header styles that number a chunk's own paragraphs as often as they head sources ("(71) Member
@@ -536,8 +590,8 @@ def _is_boundary(line: Line, vocab: Vocab, in_field: bool = False) -> bool:
     return bool(label) and (names_the_question(normalise_label(label["label"]), vocab) or normalise_label(label["label"]) in vocab.history_labels)
 
 
-_KEY_GROUPS = ("key1", "key2", "key3", "key4", "key5", "key6", "key7")
-_REST_GROUPS = ("rest1", "rest2", "rest3", "rest4", "rest5", "rest6", "rest7", "rest8", "rest9", "rest10", "rest11", "rest12", "rest13")
+_KEY_GROUPS = ("key1", "key2", "key3", "key4", "key5", "key6", "key7", "key8")
+_REST_GROUPS = ("rest1", "rest2", "rest3", "rest4", "rest5", "rest6", "rest7", "rest8", "rest9", "rest10", "rest11", "rest12", "rest13", "rest14")
 
 
 def _text_source(text: str, position: int, header: Line, match: re.Match[str], body: list[Line], vocab: Vocab) -> Source:
@@ -728,9 +782,17 @@ def _block_under(body: list[Line], i: int) -> list[Line]:
     following = next((j for j in range(i + 1, len(body)) if _label_shape(body[j]) == shape), None) if shape else None
     if following is not None:
         block = strip_blank_edges(body[i + 1 : following])
+    elif _value_alone_under(body, i):
+        block = [body[i + 1]]  # "Title:", then "Scratch Coding Lab: Build With Scratch": a value, colon and all
     else:
         block = list(itertools.takewhile(lambda line: not line.blank and not LABEL_LINE.match(line.lower), body[i + 1 :]))
     return block if any(not line.blank for line in body[i + 1 + len(block) :]) else []
+
+
+def _value_alone_under(body: list[Line], i: int) -> bool:
+    """Whether the line under a label alone is its value whatever it looks like: a line of its own, a blank line
+    after it, as each label's value stands in a record written a label and a value a line."""
+    return i + 2 < len(body) and not body[i + 1].blank and body[i + 2].blank
 
 
 # A section's label alone on its line, in capitals at the margin: "SUMMARY:", "KEY FACTS:".

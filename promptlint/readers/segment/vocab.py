@@ -120,6 +120,9 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         r"|\[(?:" + words + r")(?: from \w+)?\]\s*:?(?P<rest5>.*)"
         r"|(?:" + words + r")\s*\[?#?(?P<key3>" + key + r")\]?(?:\s+of\s+\d+)?"
         r"(?P<rest3>\s*(?::::|[:.\u2014\u2013|]|-(?=\s)|\)).*|\s*[(\[].*|\s*[-=*]{2,}\s*|\s*)"
+        # "Knowledge Item 3", "Search Result 2:": the word qualified by a word or two, and a count; a source's header
+        # only as one of a run (sources.RUN_ONLY), since a line of prose may end so ("See Document 2.").
+        r"|" + qualified + r"\s+(?P<key8>\d{1,3})(?P<rest14>\s*(?::|\u2014|\u2013|-(?=\s)).*|\s*[(\[].*|\s*)"
         r"|\((?P<key4>\d+)\)\s+(?P<rest4>.*)"
         # "Chunk: {chunk_id}", "Source: {i}": the word, a colon and a slot alone on the line.
         r"|(?:" + words + r")\s*:\s*(?P<key5>" + key + r")(?P<rest7>\s*)"
