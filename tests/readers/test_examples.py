@@ -490,3 +490,45 @@ def test_a_run_of_lines_whose_values_are_placeholders_is_a_format_written_out():
 def test_fewer_placeholder_lines_or_elements_are_no_format(lines):
     text = f"Answer from the documents.\n\n{lines}\n"
     assert example_spans(text, text.lower(), text_lines(text, text.lower()), words(), []) == []
+
+
+# -- a form the answer is asked in, written out under the line that asks for it
+
+SCHEMA = """You are an expert document processing assistant. Analyse the attached file and extract its content.
+
+Please return a JSON object with the following schema:
+{
+  "text": "A clean, normalised markdown version of the document. Preserve all sections, headings, tables and lists.",
+  "title": "A concise, descriptive title for this document",
+  "description": "A 1-2 sentence description summarising what this document is about.",
+  "keywords": ["an", "array", "of", "relevant", "keywords"]
+}
+
+You must return ONLY the raw JSON object."""
+
+FENCED = """Answer the question from your own knowledge.
+
+Respond in this format:
+```
+[1] Refund policy (score: 0.91)
+Refunds are paid within 14 days.
+
+[2] Shipping guide (score: 0.62)
+Parcels ship within two working days.
+```
+
+Question: How long do refunds take?"""
+
+
+@pytest.mark.parametrize("text", [SCHEMA, FENCED], ids=["json schema", "fenced format"])
+def test_a_form_the_answer_is_asked_in_is_no_data(text):
+    assert segment_text(text).sources == []
+    assert [f.code for f in lint_text(text, path="p.txt", config=CONFIG) if f.code in ("PL102", "PL104")] == []
+
+
+@pytest.mark.parametrize("text", [SCHEMA, FENCED], ids=["json schema", "fenced format"])
+def test_the_twin_under_a_line_that_hands_the_data_over_is_read(text):
+    """The same block under a line that gives it as the request's data: no answer's form is asked for."""
+    live = text.replace("Please return a JSON object with the following schema:", "Here is the document the user uploaded:").replace(
+        "Respond in this format:", "Search results:")
+    assert segment_text(live).sources != []

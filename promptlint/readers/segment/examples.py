@@ -36,12 +36,44 @@ def example_spans(text: str, lower: str, lines: list[Line], vocab: Vocab, messag
         found += _fenced(lines)
     if "<" in text:
         found += _placeholder_blocks(lines)
+    found += _asked_formats(lines, vocab)
     found = [span for span in found if not _has_slot(lower, span.start, span.end)]
     if template:
         # A written answer is never the live turn's, whatever it prints ("A: You went there in {year}.");
         # a slot that holds the question, the context or the history is.
         found += [span for span in _exchanges(lines, vocab) if not _asks(text, lower, span, vocab)]
     return SpanSet(found).spans
+
+
+def _asked_formats(lines: list[Line], vocab: Vocab) -> list[Span]:
+    """The forms a line asks the answer in and writes out under it ("Please return a JSON object with the following
+    schema:", then the object; "Respond in this format:", then a fenced block or the paragraph), each with its line."""
+    found = []
+    for index, line in enumerate(lines):
+        if line.text.rstrip().endswith((":", "\uff1a", "**")) and vocab.asks_for_a_format.match(line.lower):
+            end = _form_end(lines, index + 1)
+            if end is not None:
+                found.append(Span(line.start, lines[end].end))
+    return found
+
+
+def _form_end(lines: list[Line], start: int) -> int | None:
+    """The index of the last line of the form written from line ``start`` on (blank lines before it skipped): a
+    fenced block to its fence, a JSON object or array to the line its brackets close on, else the paragraph."""
+    first = next((i for i in range(start, len(lines)) if not lines[i].blank), None)
+    if first is None:
+        return None
+    opening = lines[first].text.strip()[:1]
+    if _FENCE.match(lines[first].lower):
+        return next((i for i in range(first + 1, len(lines)) if _FENCE.match(lines[i].lower)), None)
+    if opening in "{[":
+        depth = 0
+        for i in range(first, len(lines)):
+            depth += sum(lines[i].text.count(c) for c in "{[") - sum(lines[i].text.count(c) for c in "}]")
+            if depth <= 0:
+                return i
+        return None
+    return next((i - 1 for i in range(first, len(lines)) if lines[i].blank), len(lines) - 1)
 
 
 # A line whose value is a placeholder a reader is told to fill: "**Summary:** <one or two sentences>", "## <label>",

@@ -57,6 +57,7 @@ class Vocab:
     document_slots: frozenset[str]  # the slot a framework fills with one document's text (see segment.yaml)
     instruction_opener: re.Pattern[str]
     example_marker: re.Pattern[str]  # a line of its own that heads one ("**Example 2: ...**", "Output format:")
+    asks_for_a_format: re.Pattern[str]  # a line asking for output in a form written under it ("Respond in this format:")
     example_cues: tuple[str, ...]  # the cues as patterns, to learn fast that a text writes none (vocabulary.may_match)
     example_word: re.Pattern[str]  # a cue as whole words of a label or an element's name ("few shot examples")
     example_asking: frozenset[str]  # labels of a written-out exchange's asking line ("Q", "User")
@@ -197,6 +198,10 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         content_tags=frozenset(seg["content-tags"]),
         document_slots=vocabulary.label_set(seg["document-template-slots"]),
         example_marker=_example_marker(seg["example-cues"]),
+        asks_for_a_format=re.compile(
+            r"(?=.*\b(?:" + alternation(seg["output-verbs"]) + r")\b).*\b(?:the following|this)\s+(?:[\w-]+\s+){0,2}?(?:"
+            + alternation(seg["format-nouns"]) + r")\b[^.!?\n]{0,40}?[:\uff1a]\s*(?:\*\*)?\s*$"
+        ),
         example_cues=tuple(re.escape(cue) for cue in seg["example-cues"]),
         example_word=re.compile(r"(?<!\w)(?:" + alternation(seg["example-cues"]) + r")(?!\w)"),
         example_asking=vocabulary.label_set(seg["example-asking-labels"]),
