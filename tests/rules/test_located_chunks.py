@@ -80,3 +80,24 @@ def test_with_no_title_the_address_a_chunk_came_from_names_its_document(third, f
     blocks = "\n\n".join(f'## Context {n} (from "{url}", similarity: 6{9 - n}.6%)\n{text}' for n, (url, text) in enumerate(zip(urls, PAGE_TEXTS), 1))
     text = f"# CONTEXT FOR THE USER QUERY\n\nThe following information from your knowledge base is relevant to the question. Use it as your primary source.\n\n{blocks}\n"
     assert [f.code for f in lint_text(text, path="p.txt", config=CONFIG)] == found
+
+
+# Chunks written as JSON records, each with its own id and the path of the file it was cut from (LightRAG's
+# "Document Chunks" list): the path names the document, the id the chunk.
+JSON_CHUNKS = [("docs/members/overview.txt", "Be Informed started its international expansion in the UK market in 2011."),
+               ("docs/zuhlke/decarbonisation.txt", "Decarbonisation of the energy system by 2050 needs new market designs."),
+               ("docs/members/overview.txt", "In the world of Be Informed, rules and regulations are called business rules.")]
+
+
+def _json_records(label: str, chunks) -> str:
+    import json
+
+    items = ", ".join(json.dumps({"id": n, "content": text, label: path}) for n, (path, text) in enumerate(chunks, 1))
+    return f"Answer from the knowledge base only.\n\n-----Document Chunks-----\n```json\n[{items}]\n```\n\nQuestion: What does Be Informed do?\n"
+
+
+@pytest.mark.parametrize("label", ["file_path", "source_file", "filepath"])
+def test_chunks_of_one_file_path_apart_are_ungrouped_whatever_their_ids(label):
+    assert [f.code for f in lint_text(_json_records(label, JSON_CHUNKS), path="p.txt", config=CONFIG)] == ["PL301"]
+    # The twin: the file's two chunks together.
+    assert lint_text(_json_records(label, [JSON_CHUNKS[0], JSON_CHUNKS[2], JSON_CHUNKS[1]]), path="p.txt", config=CONFIG) == []
