@@ -713,6 +713,9 @@ def read_body(text: str, body: list[Line], vocab: Vocab, default_start: int) -> 
             tail = strip_blank_edges(body[i + read :])
             end = max(tail[-1].end if tail else 0, fields[-1].span.end)
             return Body(fields, head.wrapper_lines, head.inline, end)
+    if (record := _one_mapping(text, body[i:], vocab)) is not None and not head.labelled:
+        members, content = record
+        return Body(fields + members, head.wrapper_lines, content)
     if head.labelled:
         content_lines, closing = _closing_fields(text, body[i:], vocab)
         fields += closing
@@ -724,6 +727,28 @@ def read_body(text: str, body: list[Line], vocab: Vocab, default_start: int) -> 
         content_start = content_lines[0].start if content_lines else (body[i - 1].end if i and body else default_start)
     content_end = content_lines[-1].end if content_lines else (head.inline.end if head.inline else content_start)
     return Body(fields, head.wrapper_lines, Span(content_start, max(content_end, content_start)))
+
+
+def _one_mapping(text: str, body: list[Line], vocab: Vocab) -> tuple[list[Field], Span] | None:
+    """A body that is one mapping on its line, as a store's record is printed (`{"citation": "...", "confidence": 0.9,
+    "evidence": [...]}`, a Python dict alike): its members are the source's fields, but the one that holds the text (a
+    content label's, else the longest value, a text of some words), which is its content. None for any other body: a
+    record of short values alone (`{"title": "Returns", "confidence": 0.82}`) is all the chunk holds, its text."""
+    lines = strip_blank_edges(body)
+    if len(lines) != 1:
+        return None
+    line = lines[0]
+    members = _mapping_fields(text, line, line.start + len(line.text) - len(line.text.lstrip()))
+    if len(members) < 2:
+        return None
+    held = next((m for m in members if m.label in vocab.content_labels), None) or max(members, key=lambda m: len(m.value))
+    if len(held.value.split()) < _TEXT_WORDS:
+        return None
+    return [m for m in members if m is not held], held.value_span
+
+
+# Words a member's value needs to be a chunk's text, not a value beside it.
+_TEXT_WORDS = 6
 
 
 def _read_head(text: str, body: list[Line], vocab: Vocab) -> _Head:
