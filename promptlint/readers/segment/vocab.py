@@ -240,13 +240,14 @@ def _example_marker(cues: list[str]) -> re.Pattern[str]:
 
 
 # A template slot in text: {name}, {name:.2f}, {doc['x']}, {{ name }}, Dify's {{#name#}},
-# Semantic Kernel's {{$name}}, string.Template's $name and Bedrock's $name$. Words after
+# Semantic Kernel's {{$name}}, string.Template's $name and Bedrock's $name$; a field that calls a method of a short
+# string ({", ".join(titles)}, {'\n'.join(...)}, as code writes a join) is one, named by the method. Words after
 # the name ("${the question to be answered}") describe a value in a written-out format: not a
 # slot; an operator after it ("{{ context or '' }}") is the template's expression, which may hold braces of its
 # own one level deep (an f-string's `{chr(10).join(f"- {p}" for p in pages) or "(none)"}`). A slot is on
 # one line: braces around lines ("{\n    add(current);\n}") are code.
 SLOT = re.compile(
-    r"(?:(?P<brace>\{\{?[# \t]*\$?)|(?<![\w$])\$)(?P<name>[a-z_]\w*+(?:\.\w+)*+)"
+    r"(?:(?P<brace>\{\{?[# \t]*\$?)(?:'[^'{}\n]{0,12}'\.|\"[^\"{}\n]{0,12}\"\.)?|(?<![\w$])\$)(?P<name>[a-z_]\w*+(?:\.\w+)*+)"
     r"(?(brace)(?![ \t]+(?!(?:or|and|if|else|is|not|in)\s)[a-z])(?:[^{}\n]|\{[^{}\n]{0,40}\}){0,160}?[# \t]*\}\}?|\$?)"
 )
 
