@@ -118,7 +118,22 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
     bindings = rewritten_bindings(module, lexicon)
     for line, items in _items_bound(written, (*named, *handed), lexicon).items():
         bindings[line] = bindings.get(line, ()) + items
-    return [replace(found[k], bound=bindings.get(found[k].line, ())) for k in sorted(found)]
+    never_run = _never_called(module)
+    return [replace(found[k], bound=bindings.get(found[k].line, ())) for k in sorted(found)
+            if not any(first <= found[k].line <= last for first, last in never_run)]
+
+
+def _never_called(module: ast.Module) -> list[tuple[int, int]]:
+    """The lines of the module's private functions that nothing runs: at the module's top level (a method may be
+    called by a subclass elsewhere), named with a leading underscore (not a dunder), undecorated (a decorator may hand
+    it to a framework), and never named anywhere else in the module. What they build reaches no prompt."""
+    functions = [f for f in module.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    private = {f.name for f in functions if f.name.startswith("_") and not f.name.endswith("__") and not f.decorator_list}
+    if not private:
+        return []
+    named = {n.id for n in ast.walk(module) if isinstance(n, ast.Name)} | {n.attr for n in ast.walk(module) if isinstance(n, ast.Attribute)}
+    named |= {n.value for n in ast.walk(module) if isinstance(n, ast.Constant) and isinstance(n.value, str)}  # getattr(self, "_build"), __all__
+    return [(f.lineno, f.end_lineno or f.lineno) for f in functions if f.name in private - named]
 
 
 def _items_bound(written: dict, literals: tuple, lexicon: Lexicon) -> dict[int, tuple[tuple[str, str], ...]]:

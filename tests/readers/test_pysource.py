@@ -248,7 +248,8 @@ def test_a_local_a_chat_message_sends_is_a_prompt_whatever_its_name(local):
 
 @pytest.mark.parametrize("name", ["build_prompt", "get_system_prompt", "format_messages", "make_template", "_prompt"])
 def test_what_a_function_named_for_prompts_returns_is_a_prompt(name):
-    source = f'def {name}(topic):\n    if topic:\n        return f"{PROMPT_TEXT} Stay on {{topic}}."\n    return "{PROMPT_TEXT}"\n'
+    # Called, as a private function must be for what it builds to reach a prompt (see _never_called).
+    source = f'def {name}(topic):\n    if topic:\n        return f"{PROMPT_TEXT} Stay on {{topic}}."\n    return "{PROMPT_TEXT}"\n\n\nASKED = {name}(None)\n'
     assert _found(source) == [f"{PROMPT_TEXT} Stay on {{topic}}.", PROMPT_TEXT]
     assert _found(source.replace(name, "summarise")) == []
 
