@@ -24,9 +24,10 @@ def read_text(file: Input) -> Document:
     syntax = Syntax.JINJA if file.suffix == ".prompt" and ("{%" in raw or "{{" in raw) else Syntax.TEXT
     pieces = (_fenced_prompts(file) if file.suffix == ".md" else []) or _sectioned_prompts(file)
     if not pieces and syntax == Syntax.TEXT:
-        if logged := logged_prompts(raw):
-            # A saved run's log (a chain's debug trace): the prompts it shows as sent, each placed where it is logged.
-            return file.document(DocumentKind.TEXT, [Prompt((text,), Pieces(offsets)) for text, offsets in logged])
+        # A test's snapshot file (each export one prompt a test rendered), or a saved run's log (a chain's debug
+        # trace): the prompts it holds, each decoded and placed where it stands.
+        if decoded := _snapshot_exports(raw) or logged_prompts(raw):
+            return file.document(DocumentKind.TEXT, [Prompt((text,), Pieces(offsets)) for text, offsets in decoded])
         from .segment import consecutive_prompts
 
         pieces = _logged_requests(file) or consecutive_prompts(raw)
@@ -41,6 +42,32 @@ def read_text(file: Input) -> Document:
         end = _response_start(file, header) or len(raw)
         return file.document(DocumentKind.TEXT, [Prompt((raw[header:end],), Verbatim(header, end))])
     return _template(file, syntax)
+
+
+# A Jest or Vitest snapshot file opens so; each export is `exports[`name`] = `value`;`, the value a template literal.
+_SNAPSHOT_HEADER = re.compile(r"// (?:Jest|Vitest) Snapshot v\d")
+_EXPORT = re.compile(r"^exports\[`(?:[^`\\]|\\.)*`\] = `", re.MULTILINE)
+
+
+def _snapshot_exports(raw: str) -> list[tuple[str, tuple[int, ...]]]:
+    """The values of a snapshot file's exports, each decoded (`\\``, `\\${`, `\\\\`) with the file offset of each of its
+    characters and of its end; a string value without the quotes the snapshot writes around it; none for any other file."""
+    if not _SNAPSHOT_HEADER.match(raw):
+        return []
+    exports = []
+    for export in _EXPORT.finditer(raw):
+        chars: list[str] = []
+        offsets: list[int] = []
+        at = export.end()
+        while at < len(raw) and raw[at] != "`":
+            escaped = raw[at] == "\\" and at + 1 < len(raw)
+            chars.append(raw[at + 1] if escaped else raw[at])
+            offsets.append(at)
+            at += 2 if escaped else 1
+        text, offsets = "".join(chars), [*offsets, at]
+        quoted = text.startswith('\n"') and text.endswith('"\n')
+        exports.append((text[2:-2], tuple(offsets[2:-2])) if quoted else (text, tuple(offsets)))
+    return [(text, offsets) for text, offsets in exports if text.strip()]
 
 
 # YAML front matter: a mapping between two "---" lines at the top of the file.
