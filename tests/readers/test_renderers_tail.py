@@ -67,3 +67,15 @@ def test_the_twin_with_the_instruction_under_one_item_alone_is_no_renderers():
     text = _prompt(closing="", items=items)
     found = [f for f in lint_text(text, path="p.txt", config=CONFIG) if f.code == "PL103"]
     assert all("Every source" not in f.message for f in found)
+
+
+def test_a_labelled_line_under_a_label_alone_is_its_own_field_unless_every_label_stands_alone():
+    """"Source:" with no value, then "Title: Refund policy": the title is the title, never the source's value (a fix
+    removing the source field would take the title with it); and an empty label ("URL :") is no value."""
+    text = ("Answer from the documents.\n\n"
+            "Document 1\nSource:\nTitle: Refund policy\n\nURL    : \nPublished    : \n\nRefunds are paid within fourteen days of the request.\n\n"
+            "Document 2\nSource:\nTitle: Shipping guide\n\nURL    : \nPublished    : \n\nParcels ship within two working days of the order.\n\n"
+            "Question: When do I get my refund?\n")
+    prompt = segment_text(text)
+    assert [s.title for s in prompt.sources] == ["Refund policy", "Shipping guide"]
+    assert all(f.value != "URL    :" and "Title" not in f.value for s in prompt.sources for f in s.fields)

@@ -815,9 +815,26 @@ def _block_under(body: list[Line], i: int) -> list[Line]:
 
 
 def _value_alone_under(body: list[Line], i: int) -> bool:
-    """Whether the line under a label alone is its value whatever it looks like: a line of its own, a blank line
-    after it, as each label's value stands in a record written a label and a value a line."""
-    return i + 2 < len(body) and not body[i + 1].blank and body[i + 2].blank
+    """Whether the line under a label alone is its value whatever it looks like ("Title:", then "Scratch Coding Lab:
+    Build With Scratch"): a line of its own, a blank line after it, in a record written a label and a value a line,
+    the next label alone over its value too. A line written as a label with a value of its own ("Title: Refunds")
+    is that field, unless the record goes on so; a label with no value ("URL :") is never a value."""
+    if not (i + 2 < len(body) and not body[i + 1].blank and body[i + 2].blank):
+        return False
+    labelled = LABEL_LINE.match(body[i + 1].lower)
+    if labelled is None:
+        return True
+    following = next((j for j in range(i + 3, len(body)) if not body[j].blank), None)
+    return bool(labelled["value"].strip()) and following is not None and _label_over_its_value(body, following)
+
+
+def _label_over_its_value(body: list[Line], j: int) -> bool:
+    """Whether line ``j`` is a label alone with its value on the next line, no label itself ("Section:", "Resources")."""
+    labelled = LABEL_LINE.match(body[j].lower)
+    if labelled is None or labelled["value"].strip() or j + 1 >= len(body) or body[j + 1].blank:
+        return False
+    under = LABEL_LINE.match(body[j + 1].lower)
+    return under is None or bool(under["value"].strip())
 
 
 # A section's label alone on its line, in capitals at the margin: "SUMMARY:", "KEY FACTS:".
