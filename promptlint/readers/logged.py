@@ -18,9 +18,11 @@ from __future__ import annotations
 import re
 
 # LangChain's verbose log: the marker, then the colour the prompt is printed in, if any.
+_FORMATTED_MARKER = "Prompt after formatting:"
 _AFTER_FORMATTING = re.compile(r"Prompt after formatting:[ \t]*\n(?:\x1b\[[0-9;]*m)*")
 _FORMATTED_END = re.compile(r"\x1b\[0m|\n> Finished chain")
 # The list of prompts of a model call: its key, quoted or not, then the list's bracket.
+_LIST_KEY = "prompts"
 _PROMPTS = re.compile(r"""(?:"prompts"|'prompts'|\bprompts)[ \t]*[:=][ \t]*\[""")
 # What separates the literals of a list.
 _BETWEEN = re.compile(r"\s*,?\s*")
@@ -31,6 +33,11 @@ _PROMPT_CHARS = 200
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", '"': '"', "'": "'", "\\": "\\", "/": "/"}
 # The escapes written as a code point: how many hex digits follow each.
 _CODE_POINTS = {"x": 2, "u": 4, "U": 8}
+
+
+def may_show_prompts(log: str) -> bool:
+    """Whether a log may show a prompt as sent: a cheap test of its markers, before the log is placed or read."""
+    return _FORMATTED_MARKER in log or _LIST_KEY in log
 
 
 def logged_prompts(log: str) -> list[tuple[str, tuple[int, ...]]]:
@@ -44,7 +51,7 @@ def logged_prompts(log: str) -> list[tuple[str, tuple[int, ...]]]:
 def _formatted(log: str) -> list[tuple[str, tuple[int, ...]]]:
     """The prompts a verbose chain printed after "Prompt after formatting:"."""
     prompts = []
-    if "Prompt after formatting:" not in log:
+    if _FORMATTED_MARKER not in log:
         return prompts
     for marker in _AFTER_FORMATTING.finditer(log):
         start = marker.end()
@@ -58,7 +65,7 @@ def _formatted(log: str) -> list[tuple[str, tuple[int, ...]]]:
 def _listed(log: str) -> list[tuple[str, tuple[int, ...]]]:
     """The prompts of each list under the key `prompts` that holds a prompt as sent."""
     prompts = []
-    if "prompts" not in log:
+    if _LIST_KEY not in log:
         return prompts
     for key in _PROMPTS.finditer(log):
         at = _BETWEEN.match(log, key.end()).end()

@@ -17,7 +17,7 @@ from dataclasses import replace
 from ..model.lines import line_column, line_starts
 from . import chatjson
 from .document import Document, DocumentKind, Input, Prompt, syntax_error
-from .logged import logged_prompts
+from .logged import logged_prompts, may_show_prompts
 from .sourcemap import Anchored, CharOffsets, Pieces, Verbatim
 
 # A line of IPython's own syntax: a magic, a shell escape, or help (`?obj`).
@@ -67,7 +67,7 @@ def _own_lines(text: str) -> set[str]:
 def _logged_prompts(raw: str, strings: tuple[chatjson.ChatText, ...]) -> list[Prompt]:
     """The prompts one printed output logs as they were sent (see logged), each placed in the file."""
     text = "".join(s.text for s in strings)
-    if "Prompt after formatting:" not in text and "prompts" not in text:
+    if not may_show_prompts(text):
         return []
     offsets = [chatjson.raw_offset(s, raw, i) for s in strings for i in range(len(s.text))]
     offsets.append(chatjson.raw_offset(strings[-1], raw, len(strings[-1].text)))

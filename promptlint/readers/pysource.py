@@ -129,11 +129,21 @@ def _never_called(module: ast.Module) -> list[tuple[int, int]]:
     it to a framework), and never named anywhere else in the module. What they build reaches no prompt."""
     functions = [f for f in module.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
     private = {f.name for f in functions if f.name.startswith("_") and not f.name.endswith("__") and not f.decorator_list}
-    if not private:
-        return []
-    named = {n.id for n in ast.walk(module) if isinstance(n, ast.Name)} | {n.attr for n in ast.walk(module) if isinstance(n, ast.Attribute)}
-    named |= {n.value for n in ast.walk(module) if isinstance(n, ast.Constant) and isinstance(n.value, str)}  # getattr(self, "_build"), __all__
-    return [(f.lineno, f.end_lineno or f.lineno) for f in functions if f.name in private - named]
+    unsaid = private - _names_said(module) if private else set()
+    return [(f.lineno, f.end_lineno or f.lineno) for f in functions if f.name in unsaid]
+
+
+def _names_said(module: ast.Module) -> set[str]:
+    """Every name the module says, in one walk: names, attributes, and strings (`getattr(module, "_build")`, `__all__`)."""
+    said = set()
+    for node in ast.walk(module):
+        if isinstance(node, ast.Name):
+            said.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            said.add(node.attr)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            said.add(node.value)
+    return said
 
 
 def _items_bound(written: dict, literals: tuple, lexicon: Lexicon) -> dict[int, tuple[tuple[str, str], ...]]:

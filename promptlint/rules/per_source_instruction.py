@@ -121,11 +121,11 @@ def check(prompt: Prompt, ctx: RuleContext):
     everywhere = _closing_everywhere(prompt)
     if everywhere:
         yield _closing_finding(prompt, ctx, everywhere)
-    repeated = {id(line) for lines in everywhere for line in lines}
+    repeated = {line for lines in everywhere for line in lines}
     for source in prompt.sources:
         name = source_label(source)
         for line in source.wrapper_lines:
-            if restricted(line.start, line.end) or id(line) in repeated:
+            if restricted(line.start, line.end) or line in repeated:
                 continue  # one cause, one finding: the source is restricted content, or the renderer's closing lines are
             # A line that ends in a colon introduces what follows it ("use this format:"), which would stay behind.
             introduces = prompt.text[line.start : line.end].rstrip().endswith((":", "\uff1a"))

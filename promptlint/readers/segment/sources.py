@@ -66,18 +66,15 @@ def _bodies(
     """The lines under each header, the last source's cut where the prompt goes on; and all that follows the last header."""
     # The headers of another style stand in the chunks' own text, the last one's too.
     inner = frozenset(lines[index].start for index, _ in found) - {lines[index].start for index, _ in headers}
-    bodies: list[list[Line]] = []
-    body: list[Line] = []
-    for n, (index, match) in enumerate(headers):
-        stop = headers[n + 1][0] if n + 1 < len(headers) else len(lines)
-        body = [line for line in lines[index + 1 : stop] if line.start not in taken]
-        bodies.append(body)
+    stops = [index for index, _ in headers[1:]] + [len(lines)]
+    bodies = [[line for line in lines[index + 1 : stop] if line.start not in taken] for (index, _), stop in zip(headers, stops)]
     if not headers:
-        return bodies, body
+        return bodies, []
+    after_last = bodies[-1]
     index, match = headers[-1]
     # A header that carries the chunk itself ("[1] «...»") has its content already.
     passage = _carries_chunk(next(match[g] for g in _REST_GROUPS if match[g] is not None))
-    last = cut_last_source(body, vocab, messages, lines[index].start, seen_content=passage, inner=inner)
+    last = cut_last_source(after_last, vocab, messages, lines[index].start, seen_content=passage, inner=inner)
     last = _cut_at_separating_gap(last, _separating_gap(lines, [i for i, _ in headers]))
     shape = _record_shape(lines, [i for i, _ in headers])
     if shape is not None:
@@ -85,7 +82,7 @@ def _bodies(
         lead = list(itertools.takewhile(lambda line: line.blank, last))
         last = lead + list(itertools.takewhile(lambda line: not line.blank, last[len(lead) :])) if shape else []
     bodies[-1] = last
-    return bodies, body
+    return bodies, after_last
 
 
 def _renderers_tail(bodies: list[list[Line]], after_last: list[Line], vocab: Vocab) -> list[list[Line]]:
@@ -713,7 +710,7 @@ def read_body(text: str, body: list[Line], vocab: Vocab, default_start: int) -> 
             tail = strip_blank_edges(body[i + read :])
             end = max(tail[-1].end if tail else 0, fields[-1].span.end)
             return Body(fields, head.wrapper_lines, head.inline, end)
-    if (record := _one_mapping(text, body[i:], vocab)) is not None and not head.labelled:
+    if not head.labelled and (record := _one_mapping(text, body[i:], vocab)) is not None:
         members, content = record
         return Body(fields + members, head.wrapper_lines, content)
     if head.labelled:
