@@ -41,3 +41,17 @@ def test_a_slot_a_context_label_gives_is_the_context(label, name):
 @pytest.mark.parametrize("label", ["Customer name", "Output format", "Context window"])
 def test_a_label_that_names_no_context_gives_no_context(label):
     assert PartKind.SOURCES not in _kind(_template(label, "foo"), "{foo}")
+
+
+@pytest.mark.parametrize("label", LABELS)
+def test_a_context_label_after_the_last_sentence_of_its_line_gives_the_context(label):
+    """The label may close a line of instructions ("You are analyzing a table. Context: {foo}", blind76
+    RalphOng22): after the line's last sentence it labels the slot as it would at the start of the line."""
+    text = _template(label, "foo").replace("regulations.\n\n", "regulations. ")
+    assert _kind(text, "{foo}") == [PartKind.SOURCES]
+    assert [(f.line, f.code) for f in lint_text(text, path="t.txt", config=CONFIG)] == [(1, "PL305")]
+    # The twins: the label inside the sentence, not after it, says nothing of the slot; nor does a label that
+    # names no context after a sentence.
+    inside = text.replace(f"regulations. {label}: ", f"regulations in {label.lower()} {{foo}} and ").replace("{foo} and {foo}", "{foo} and")
+    assert PartKind.SOURCES not in _kind(inside, "{foo}")
+    assert PartKind.SOURCES not in _kind(text.replace(f"{label}:", "Customer name:"), "{foo}")

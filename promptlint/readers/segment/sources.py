@@ -423,14 +423,28 @@ def context_slots(text: str, lines: list[Line], vocab: Vocab) -> list[tuple[str,
     each as (name, "context"), when the name says nothing else: the label says what the slot holds."""
     found = []
     for line in lines:
-        labelled = QUESTION_LINE.match(line.lower)
-        slot = SLOT.search(line.lower, line_value := labelled.start("value")) if labelled else None
-        if slot is None or line.lower[line_value : slot.start()].strip(" $") or line.lower[slot.end() :].strip():
+        labelled, slot = _labelled_slot(line.lower)
+        if slot is None:
             continue
         name = line.text[slot.start("name") : slot.end("name")]
         if names_the_context(normalise_label(labelled["label"]), vocab) and slot_kind(name, vocab) is None:
             found.append((name, "context"))
     return found
+
+
+# The end of the last sentence on a line, before a label that ends it: "You are analyzing a table. Context: {text}".
+_LAST_SENTENCE_END = re.compile(r".*[.!?][ \t]+(?=\S)")
+
+
+def _labelled_slot(lower: str) -> tuple[re.Match[str] | None, re.Match[str] | None]:
+    """A label and the slot that is its whole value, on a line that opens with the label or ends with it after
+    its last sentence ("You are analyzing a table. Context: {text}"); (None, None) on any other line."""
+    sentences = _LAST_SENTENCE_END.match(lower)
+    for labelled in (QUESTION_LINE.match(lower), QUESTION_LINE.match(lower, sentences.end()) if sentences else None):
+        slot = SLOT.search(lower, labelled.start("value")) if labelled else None
+        if slot is not None and not lower[labelled.start("value") : slot.start()].strip(" $") and not lower[slot.end() :].strip():
+            return labelled, slot
+    return None, None
 
 
 def names_the_context(label: str, vocab: Vocab) -> bool:
