@@ -52,7 +52,8 @@ def lint_prompt(prompt: Prompt, config: Config, *, template: bool = False) -> li
 def _segment(piece: documents.Prompt, text: str, config: Config, includes) -> Prompt:
     prompt = _segment_by_kind(piece, text, config, includes)
     bound = frozenset(name for name, kind in piece.names if kind == "rewritten")
-    return dataclasses.replace(prompt, rewrites_bound_by_code=bound) if bound else prompt
+    prompt = dataclasses.replace(prompt, rewrites_bound_by_code=bound) if bound else prompt
+    return dataclasses.replace(prompt, hosts=piece.hosts) if piece.hosts else prompt
 
 
 def _segment_by_kind(piece: documents.Prompt, text: str, config: Config, includes) -> Prompt:

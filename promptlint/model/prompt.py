@@ -205,6 +205,9 @@ class Prompt:
     # The names of slots that the code filling the template, not their names, shows are filled with a rewrite:
     # renaming them fixes nothing, the code must pass the question instead.
     rewrites_bound_by_code: frozenset[str] = frozenset()
+    # For a source's template in code: the texts of the prompts of its file, when one of them prints what it renders
+    # (the prompt that holds the sources, and the rest of its request: whether the model cites their keys, for one).
+    hosts: tuple[str, ...] = ()
     # In a template, the branches of each `{% if %}`: text in two branches never renders together.
     branches: list[tuple[Span, ...]] = field(default_factory=list)
     # In a template, the tags that bring in another file's text (an include, a call of an

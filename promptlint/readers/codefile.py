@@ -68,8 +68,24 @@ def _code_document(file: Input, kind: DocumentKind, found: list) -> Document:
     prompts = []
     for template in found:
         syntax = template.syntax if template.syntax == Syntax.TEXT or parses(template.text) else Syntax.TEXT
-        prompts.append(Prompt((template.text,), _code_source(template, kind, file), syntax=syntax, loop=template.loop, names=template.bound))
+        hosts = _hosts(template.loop.into, found) if template.loop is not None else ()
+        prompts.append(Prompt((template.text,), _code_source(template, kind, file), syntax=syntax, loop=template.loop, names=template.bound, hosts=hosts))
     return file.document(kind, prompts)
+
+
+# A slot of a code string: `{context}`, `${context}`, `{{ context }}`, `{"\n".join(parts)}`.
+_SLOT = re.compile(r"\{[^{}\n]*\}")
+
+
+def _hosts(names: tuple[str, ...], found: list) -> tuple[str, ...]:
+    """The texts of the file's prompts not built per item, when one of them has a slot that prints one of ``names``
+    (`context = "\\n".join(...)`, then `f"Context: {context}"`): that prompt holds the sources a per-item string
+    renders, and the others are likely the rest of its request (its system message); () when none prints them."""
+    if not names:
+        return ()
+    printed = re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b")
+    prompts = [t.text for t in found if t.loop is None]
+    return tuple(prompts) if any(printed.search(slot[0]) for text in prompts for slot in _SLOT.finditer(text)) else ()
 
 
 def _code_source(template, kind: DocumentKind, file: Input) -> SourceMap:

@@ -53,6 +53,8 @@ class Prompt:
     retrieved: tuple[Retrieved, ...] = ()
     # For a prompt in code: the kinds the code's calls give its slots beyond their names (see pybind).
     names: tuple[tuple[str, str], ...] = ()
+    # For a source's template in code: the texts of the file's prompts, when one of them prints it (see codefile).
+    hosts: tuple[str, ...] = ()
 
     @property
     def chats(self) -> tuple[chatjson.ChatText, ...] | None:

@@ -603,12 +603,15 @@ def _wrappers(code: Code, starts: list[int]):
             params, body = callback
             collection = _receiver(code, i - 2)
             if code.name(i - 1) == "forEach":
-                made = [(k, _template_end(code, k)) for k in _accumulated(code, body)]
-            elif code.punct(body, "{"):
-                made = [(k + 1, _statement_end(code, k + 1)) for k in range(body, code.match.get(body, body)) if code.name(k) == "return" and _function_block(code, k) == body]
-            else:  # an arrow's expression, up to the call's closing parenthesis
-                made = [(body, min(_statement_end(code, body), code.match.get(i, len(code.toks)) - 1))]
-            found = _wrapper(code, starts, _texts(code, made, body), params, collection, body)
+                accumulated = _accumulated(code, body)
+                made, into = [(k, _template_end(code, k)) for k in accumulated], _added_to(code, accumulated)
+            else:
+                into = _assigned_to(code, _receiver_start(code, i - 2))
+                if code.punct(body, "{"):
+                    made = [(k + 1, _statement_end(code, k + 1)) for k in range(body, code.match.get(body, body)) if code.name(k) == "return" and _function_block(code, k) == body]
+                else:  # an arrow's expression, up to the call's closing parenthesis
+                    made = [(body, min(_statement_end(code, body), code.match.get(i, len(code.toks)) - 1))]
+            found = _wrapper(code, starts, _texts(code, made, body), params, collection, body, into + _joined_into(code, into))
         elif token.kind == "name" and token.text == "for" and code.punct(i + 1, "(") and code.name(i + 2) in ("const", "let", "var"):
             found = _for_of(code, starts, i)
         else:
@@ -629,8 +632,9 @@ def _for_of(code: Code, starts: list[int], i: int) -> list[PyTemplate]:
         collection = collection[: -len(".entries()")]
         params = [("name", target[1][1]), ("name", target[1][0])]
     body = close + 1
-    made = [(k, _template_end(code, k)) for k in _accumulated(code, body)]
-    return _wrapper(code, starts, _texts(code, made, body), params, _jinja_collection(collection), body)
+    accumulated = _accumulated(code, body)
+    made, into = [(k, _template_end(code, k)) for k in accumulated], _added_to(code, accumulated)
+    return _wrapper(code, starts, _texts(code, made, body), params, _jinja_collection(collection), body, into + _joined_into(code, into))
 
 
 def _skip_group(code: Code, j: int) -> int:
@@ -683,6 +687,12 @@ def _param(code: Code, j: int):
 
 def _receiver(code: Code, dot: int) -> str:
     """What `.map(...)` is called on, as a Jinja expression: `chunks`, `results.documents`; "items" when unclear."""
+    j = _receiver_start(code, dot)
+    return _jinja_collection(code.raw[code.toks[j].start : code.toks[dot - 1].end]) if j >= 0 else "items"
+
+
+def _receiver_start(code: Code, dot: int) -> int:
+    """The first token of what `.map(...)` is called on; -1 when unclear."""
     j = dot - 1
     while j >= 0:
         if code.punct(j, ")", "]") and j in code.match:
@@ -690,10 +700,37 @@ def _receiver(code: Code, dot: int) -> str:
         elif code.name(j) is not None and code.punct(j - 1, ".", "?."):
             j -= 2
         elif code.name(j) is not None:
-            break
+            return j
         else:
-            return "items"
-    return _jinja_collection(code.raw[code.toks[j].start : code.toks[dot - 1].end]) if j >= 0 else "items"
+            return -1
+    return -1
+
+
+# Tokens back from a value to the name a declaration gives it: `const context: string = ...`.
+DECLARATION_REACH = 5
+
+
+def _assigned_to(code: Code, j: int) -> tuple[str, ...]:
+    """The name the expression starting at token ``j`` is assigned or added to: `const context = ...`,
+    `context += ...`; () when it is not."""
+    if code.punct(j - 1, "+=", "=") and code.name(j - 2) and not code.punct(j - 3, ".", "?."):
+        declared = next((k for k in range(j - 3, max(j - 3 - DECLARATION_REACH, -1), -1) if code.name(k) in ("const", "let", "var")), None)
+        return (code.text(declared + 1) if declared is not None and code.name(declared + 1) else code.text(j - 2),)
+    return ()
+
+
+def _joined_into(code: Code, names: tuple[str, ...]) -> tuple[str, ...]:
+    """The names assigned one of ``names`` joined (`const context = parts.join("\\n\\n")`): one step, as in Python."""
+    if not names:
+        return ()
+    found = [n for k in range(len(code.toks)) if code.name(k) in names and code.punct(k + 1, ".") and code.name(k + 2) == "join" for n in _assigned_to(code, k)]
+    return tuple(dict.fromkeys(n for n in found if n not in names))
+
+
+def _added_to(code: Code, found: list[int]) -> tuple[str, ...]:
+    """The names a loop body adds its texts to (see _accumulated): `out += \\`...\\``, `parts.push(\\`...\\`)`."""
+    names = [code.text(k - 2) if code.punct(k - 1, "+=") else code.text(k - 4) for k in found if code.punct(k - 1, "+=") or code.punct(k - 1, "(")]
+    return tuple(dict.fromkeys(n for n in names if n))
 
 
 def _jinja_collection(text: str) -> str:
@@ -739,8 +776,9 @@ def _new_line(code: Code, a: int, b: int) -> bool:
     return "\n" in code.raw[code.toks[a].end : code.toks[b].start]
 
 
-def _wrapper(code: Code, starts: list[int], texts: list[tuple[int, str]], params: list, collection: str, body: int) -> list[PyTemplate]:
-    """The per-item texts that render a field of the item (the first parameter): (the literal a text starts at, the text)."""
+def _wrapper(code: Code, starts: list[int], texts: list[tuple[int, str]], params: list, collection: str, body: int, into: tuple[str, ...] = ()) -> list[PyTemplate]:
+    """The per-item texts that render a field of the item (the first parameter): (the literal a text starts at, the
+    text); ``into``: the names their text is bound to (see Loop.into)."""
     if not params:
         return []
     aliases: dict[str, tuple[str, tuple[str, ...]]] = {}
@@ -752,7 +790,7 @@ def _wrapper(code: Code, starts: list[int], texts: list[tuple[int, str]], params
         aliases = {local: (ITEM, (key,)) for local, key in item} if kind == "object" else {name: (ITEM, (name,)) for name in item}
     index = params[1][1] if len(params) > 1 and params[1][0] == "name" else None
     _local_aliases(code, body, target, index, aliases)
-    loop = Loop(target, collection, index, tuple((alias, *ref) for alias, ref in aliases.items()), language="javascript")
+    loop = Loop(target, collection, index, tuple((alias, *ref) for alias, ref in aliases.items()), language="javascript", into=into)
     found = []
     for k, text in dict(texts).items():
         token = code.toks[k]

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING
 
 from ..meaning.lexicon import Lexicon
 from ..model.prompt import Prompt, Span, Syntax
-from .pyassembly import joined, plain_field, shown_or_nothing
+from .pyassembly import joined, own_nodes, plain_field, shown_or_nothing
 from .pycalls import Helpers, bind, helper_called, helpers_of, inlined, listed_keys, over_keys, returned_dict, returned_text, richest_return
 from .segment import SlotNames, lowercase
 
@@ -85,6 +85,10 @@ class Loop:
     piece: bool = False
     # The line the loop stands on (what it iterates): a helper's text read in is placed on the helper's line.
     site: int | None = None
+    # The names the text of the items is bound to (`context = "\n".join(...)`, `context += ...`, the function
+    # that returns it), and the names bound from those in turn (`context = "\n".join(parts)`): a prompt of the
+    # module that prints one of them holds these sources.
+    into: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------- finding the wrappers
@@ -118,6 +122,58 @@ def wrappers(node: ast.AST, raw: str, starts: list[int], helpers: Helpers, seria
             made_text = _wrapper(generator.target, generator.iter, [], strings, raw, starts, rebuilt)
             found.append(replace(made_text, loop=replace(made_text.loop, collection=filled)) if made_text and filled else made_text)
     return [w for w in found if w is not None]
+
+
+def with_names(built: list[PyTemplate], node: ast.AST, module: ast.Module) -> list[PyTemplate]:
+    """The per-item strings a node builds, each with the names its text is bound to (see Loop.into)."""
+    if not built:
+        return built
+    names = _bound_to(node, module)
+    names += _bound_from(names, module)
+    return [replace(w, loop=replace(w.loop, into=names)) for w in built]
+
+
+def _bound_to(node: ast.AST, module: ast.Module) -> tuple[str, ...]:
+    """What a node binds the text it builds to: the names it assigns, adds or appends to, or, for a `return`,
+    the function that returns it."""
+    if isinstance(node, ast.Call) and not _adding(node):
+        # A join: what the statement that holds it binds it to (`context = "\n".join(...)`, `return ...`).
+        node = next((s for s in ast.walk(module) if isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return)) and s.value is node), node)
+    if isinstance(node, ast.Return):
+        return tuple(f.name for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(r is node for r in own_nodes(f)))
+    if isinstance(node, ast.Assign):
+        targets = list(node.targets)
+    elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+        targets = [node.target]
+    else:
+        inner = [node] if isinstance(node, ast.Call) else list(ast.walk(node))
+        targets = [n.target for n in inner if isinstance(n, ast.AugAssign)] + [n.func.value for n in inner if _adding(n)]
+    return tuple(dict.fromkeys(t.id for t in targets if isinstance(t, ast.Name)))
+
+
+def _adding(node: ast.AST) -> bool:
+    """`parts.append(...)`, `parts.extend(...)`, `parts.insert(...)`."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ADDING
+
+
+def _bound_from(names: tuple[str, ...], module: ast.Module) -> tuple[str, ...]:
+    """The names assigned a value made from one of ``names`` (`context = "\n\n".join(parts)`, `ctx =
+    format_context(docs)`): one step, which is how far a module takes a text to the prompt that prints it."""
+    if not names:
+        return ()
+    found = []
+    for node in ast.walk(module):
+        if isinstance(node, ast.Assign) and _made_from(node.value, names):
+            found += [t.id for t in node.targets if isinstance(t, ast.Name) and t.id not in names]
+    return tuple(dict.fromkeys(found))
+
+
+def _made_from(value: ast.AST, names: tuple[str, ...]) -> bool:
+    """Whether a value is one of ``names`` as text: the name, its items joined, or the function of that name called;
+    not what another call makes of it (`llm.invoke(context)` is the model's answer)."""
+    if isinstance(value, ast.Call):
+        value = joined(value) or value.func
+    return isinstance(value, ast.Name) and value.id in names
 
 
 def formatters(module: ast.Module, raw: str, starts: list[int], helpers: Helpers, names_a_source) -> list[PyTemplate]:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from ..meaning.lexicon import Lexicon, shipped, split
 from ..model.lines import line_starts
 from ..model.prompt import Syntax
-from .pybuild import BUILDING, Loop, called_name, chain_end, every_statement, jinja_by_content, literal_in_call, reaching_the_model, formatters, split_fields, wrappers
+from .pybuild import BUILDING, Loop, called_name, chain_end, every_statement, jinja_by_content, literal_in_call, reaching_the_model, formatters, split_fields, with_names, wrappers
 from .pyassembly import assembled, joined, module_texts, own_nodes, returned_text, summed_text, written_out
 from .pymessages import messages_written_out
 from .pybind import rewritten_bindings
@@ -205,7 +205,7 @@ def built_in(module: ast.Module, raw: str, lexicon: Lexicon, alone: bool, by_own
     helpers = helpers_of(module)
     vocab = words(lexicon=lexicon)
     serialized = reaching_the_model(module, lexicon, _piped(module, lambda name: _names_the_context(name, vocab)))
-    built = [w for node in ast.walk(module) if type(node) in BUILDING for w in wrappers(node, raw, starts, helpers, serialized)]
+    built = [w for node in ast.walk(module) if type(node) in BUILDING for w in with_names(wrappers(node, raw, starts, helpers, serialized), node, module)]
     source_words = frozenset(lexicon.words("segment", "source-words"))
     built += formatters(module, raw, starts, helpers, lambda name: bool(source_words.intersection(split(name))))
     return with_order(module, kept_as_sources(module, built, lexicon, alone, by_own_name))

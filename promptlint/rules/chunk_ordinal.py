@@ -12,6 +12,9 @@ or a value first in a bracket after a word that names a source and not a chunk (
 instructions ask the model to cite: that is what it cites. A source's template read alone, with no
 instructions beside it (a function that renders the sources), leaves such a key to the prompt that holds it, and it is not reported: bracketed, or all the source shows
 under a name of its own (`<source>{rank}</source>`, not `[chunk_id={id}]`, which writes it as the chunk's number).
+Where the file shows that prompt (code binds the sources' text to a name, `context = "\n\n".join(...)`, `context +=
+...`, a list joined after, a function returning the join, and a prompt of the file prints it: `f"Context:\n{context}"`),
+the file's prompts say it: the key is left to them when one asks to cite, and reported when none does.
 
 A chunk's id is reported even where the model cites it (`[{{ chunk.id }}]` under "cite the chunk
 ids", `identities` in `rules/chunk-ordinal.yaml`): a count keys a source as well, for fewer tokens.
@@ -29,7 +32,7 @@ instructions ask the model to cite. So is a count under a word that names the so
 `rules/chunk-ordinal.yaml`; qualified by a word or two, `=== CONTEXT CHUNK {idx + 1} ===`) when the model is not asked to cite: the number only says where the
 chunk came in the list. A source's template read alone that heads each source with such a count in
 brackets (`[Excerpt ${i + 1}] (Page ${c.pageNum})`) leaves it to the prompt that holds the sources,
-which may ask for citations like "[Excerpt 1]"; written as a banner (`--- Chunk {i + 1} ---`), it is reported. Under a word that names it otherwise (`[Source 1]`, `Document 2:`) the
+which may ask for citations like "[Excerpt 1]" (and is reported when that prompt is in view and asks none); written as a banner (`--- Chunk {i + 1} ---`), it is reported. Under a word that names it otherwise (`[Source 1]`, `Document 2:`) the
 number is the source's key, as the canonical `[n]` is, and is not reported.
 
 An ordinal has an ordinal's shape: `chunk 3`, `3 of 7`, `#3`, one id token, or a slot or
@@ -134,8 +137,7 @@ def _written_before(prompt: Prompt, field) -> str:
 
 
 def _asks_to_cite(prompt: Prompt, ctx: RuleContext) -> bool:
-    phrases = ctx.words("cite")
-    pattern = vocabulary.patterns(phrases)
+    pattern = vocabulary.patterns(ctx.words("cite"))
     return any(pattern.search(prompt.lower, p.span.start, p.span.end) for p in prompt.parts if p.kind is PartKind.INSTRUCTIONS)
 
 
@@ -169,7 +171,8 @@ def _numbered_as_chunks(prompt: Prompt, ctx: RuleContext) -> list[Source]:
         return []
     # A source's template read alone keys each source in brackets (`[Excerpt ${i + 1}]`): whether the model cites
     # that key is for the prompt that holds the sources to say, and it is not read here.
-    return [] if _alone(prompt) and all(prompt.text[s.header.start : s.key_span.start].lstrip().startswith("[") for s in numbered) else numbered
+    bracketed = all(prompt.text[s.header.start : s.key_span.start].lstrip().startswith("[") for s in numbered)
+    return [] if bracketed and _left_to_the_prompt_that_holds_it(prompt, ctx) else numbered
 
 
 def _counted_unit(words: str | None, units) -> bool:
@@ -271,13 +274,18 @@ def _cited(prompt: Prompt, ctx: RuleContext, field: Field, keyed: bool, asks) ->
     writes it as a chunk's number (`[chunk_id={id}]`, not `<source>{rank}</source>`)."""
     if asks():
         return True
-    return _alone(prompt) and (keyed or not ctx.lexicon.means(_written_before(prompt, field), "ordinal"))
+    return _left_to_the_prompt_that_holds_it(prompt, ctx) and (keyed or not ctx.lexicon.means(_written_before(prompt, field), "ordinal"))
 
 
-def _alone(prompt: Prompt) -> bool:
-    """Whether a prompt is a source's template read alone, with no instructions beside it (a function that renders the
-    sources for a prompt elsewhere)."""
-    return not any(p.kind is PartKind.INSTRUCTIONS for p in prompt.parts)
+def _left_to_the_prompt_that_holds_it(prompt: Prompt, ctx: RuleContext) -> bool:
+    """Whether a source's template read alone, with no instructions beside it (a function that renders the sources
+    for a prompt elsewhere), leaves its keys to the prompt that holds the sources: whether the model cites them is
+    that prompt's to say. Where the file shows that prompt (its hosts: it prints what the template renders), its
+    request's instructions say it: the keys are left to them when they ask to cite, and not otherwise."""
+    if any(p.kind is PartKind.INSTRUCTIONS for p in prompt.parts):
+        return False
+    pattern = vocabulary.patterns(ctx.words("cite"))
+    return not prompt.hosts or any(pattern.search(_SLOT.sub(" ", host.lower())) for host in prompt.hosts)
 
 
 def _ordinal_finding(prompt: Prompt, ctx: RuleContext, source: Source, field: Field, reading, cited: bool):
