@@ -253,8 +253,8 @@ def _held(node: ast.AST) -> list[ast.ListComp | ast.GeneratorExp]:
     """The comprehensions a node holds whose items may become text: joined, extended, serialized, assigned or returned."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("join", "extend"):
         held = node.args
-    elif isinstance(node, ast.Call) and called_name(node) in SERIALIZERS:
-        held = node.args[:1]
+    elif isinstance(node, ast.Call) and called_name(node) in SERIALIZERS and node.args:
+        held = list(_literal_values(node.args[0]))
     elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.Return)):
         held = [node.value]
     else:
@@ -939,7 +939,7 @@ def reaching_the_model(module: ast.Module, lexicon: Lexicon, piped: Mapping[str,
     printed whole into that variable. Elsewhere the variable is "" (not known)."""
     held = [h for node in ast.walk(module) for h in _handed_over(node, lexicon)]
     # What a serializer writes, where its text is kept: the text is the JSON of its argument.
-    held = [node.args[0] if _serialized(node) else node for node in held]
+    held = [inner for node in held for inner in _literal_values(node.args[0] if _serialized(node) else node)]
     # What a function of the module returns for it (`json.dumps(transform_chunks(chunks))`): the list it makes.
     helpers = helpers_of(module)
     held += [value for node in held if (helper := helper_called(node, helpers)) for value in _returned_values(helper)]
@@ -949,6 +949,17 @@ def reaching_the_model(module: ast.Module, lexicon: Lexicon, piped: Mapping[str,
             returned = map(_sliced, _returned_values(helpers[function]))
             reaching.update((_held_key(h), variable) for h in returned if isinstance(h, (ast.Name, ast.ListComp, ast.GeneratorExp)))
     return reaching
+
+
+def _literal_values(node: ast.AST):
+    """What a dict or list written out holds, each value in turn (`{"question": q, "sources": [... for d in docs]}`
+    holds the comprehension): the payload of a request written as one literal; any other value is itself."""
+    if isinstance(node, ast.Dict):
+        yield from (inner for value in node.values for inner in _literal_values(value))
+    elif isinstance(node, (ast.List, ast.Tuple)):
+        yield from (inner for value in node.elts for inner in _literal_values(value))
+    else:
+        yield node
 
 
 def _sliced(node: ast.AST) -> ast.AST:

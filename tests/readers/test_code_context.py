@@ -92,6 +92,9 @@ TOOL_FORMS = {
     "returned by a tool": "@tool\ndef lookup(query):\n    return [DICT for X in index.search(query)]\n",
     "in a tool message": 'def answer(query, docs):\n    results = [DICT for X in docs]\n    return [{"role": "tool", "content": results}]\n',
     "made by a helper": "import json\n\n\ndef _entry(X):\n    return DICT\n\n\ndef lookup(query, docs):\n    return json.dumps([_entry(X) for X in docs])\n",
+    # The payload of a request written as one literal (blind74 OliverTai688, in TypeScript): the list is one value.
+    "in a dumped payload": 'import json\n\n\ndef lookup(query, docs):\n    return json.dumps({"question": query, "sources": [DICT for X in docs]})\n',
+    "deep in a dumped payload": 'import json\n\n\ndef lookup(query, docs):\n    return json.dumps({"request": {"question": query, "rules": ["Be brief."], "sources": [DICT for X in docs]}})\n',
 }
 KEYS = [("vector_similarity", "PL102"), ("last_synced_at", "PL201"), ("ingest_platform", "PL202"), ("datasource", "PL202")]
 
@@ -118,6 +121,19 @@ def test_the_clean_twin_of_a_tool_dict_is_clean(form):
     source = _tool(form, "department")
     assert _findings(source) == []
     assert [t.loop.keys for t in templates_in(source) if t.loop is not None] == [("title", "department", "text")]
+
+
+@pytest.mark.parametrize("key, code", KEYS)
+def test_a_payload_typescript_serializes_holds_its_items_as_json_sources(key, code):
+    """`JSON.stringify({ question, CITATIONS: citations.map((c) => ({ ... })) })`, returned by a prompt's function."""
+    source = (
+        "function buildPrompt(question: string, citations: Citation[]): string {\n  return JSON.stringify({\n    question,\n"
+        "    CITATIONS: citations.map((c) => ({ title: c.title, KEY: c.value, text: c.chunk })),\n  });\n}\n"
+    ).replace("KEY", key)
+    assert [f.code for f in lint_text(source, path="prompt.ts", config=CONFIG)] == [code]
+    # The twins: a key of the item's own, and the same payload handed to no model (kept as a list).
+    assert lint_text(source.replace(key, "department"), path="prompt.ts", config=CONFIG) == []
+    assert lint_text(source.replace("JSON.stringify(", "Object.freeze("), path="prompt.ts", config=CONFIG) == []
 
 
 @pytest.mark.parametrize("key", [k for k, _ in KEYS])
