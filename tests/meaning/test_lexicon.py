@@ -26,6 +26,8 @@ CONCEPTS = {
         "valid_at", "invalidAt", "expired_at", "edge.valid_at", "expire_time", "mtime", "doc.mtime", "file_ctime",
         # Written for a reader, the date is still the date (blind69g khromalabs: `{{created_at_formatted}}`).
         "created_at_formatted", "last_updated_formatted", "published_date_str", "updatedAtIso",
+        # When the item's event happened or was kept (blind74 OliverTai688: `occurredAt` on every citation).
+        "occurredAt", "recorded_at", "saved_at", "logged_at", "added_on", "imported_at", "collected_at", "observed_at",
     ],
     "system": ["source_system", "connector", "origin_app", "source", "sourceType", "data_source", "integration", "platform"],
     "ordinal": ["chunk_no", "chunkIndex", "chunk_id", "chunk number", "ordinal", "part", "node_id", "split_idx", "passage_id", "rank"],
@@ -48,7 +50,9 @@ def test_a_name_reads_as_its_concept(name, concept):
 # Names that look close but mean something else, or nothing a rule reports.
 NOT_REPORTED = ["valid", "is_valid", "invalid_reason", "distance_m", "ocr confidence", "applicants need a credit score", "combined risk score", "final credit score", "title", "url", "author", "language", "category", "value", "meta.value",
                 # A word that says how a value is written means nothing alone, nor after another name.
-                "formatted", "text_formatted", "chunk_str", "risk_score_str", "due_date_formatted"]
+                "formatted", "text_formatted", "chunk_str", "risk_score_str", "due_date_formatted",
+                # What happened to an item, without the time it happened, is no date.
+                "occurred", "saved", "is_saved", "recorded_by", "added_by", "imported"]
 
 
 @pytest.mark.parametrize("name", NOT_REPORTED)
