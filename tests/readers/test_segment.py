@@ -332,6 +332,21 @@ def test_a_slot_written_about_is_no_slot(mention):
     assert prompt.questions[0].start > len(mention)
 
 
+@pytest.mark.parametrize("quote", ["`", "``"])
+def test_a_slot_quoted_in_a_sentence_is_filled_when_the_template_fills_its_name_elsewhere(quote):
+    """The engine fills every place a name stands: "Use only the context `{context}`." above "Context:\n{context}"
+    puts the context in the rules (blind70 Eulalie95: an expected PL305 missed). The twins: the name filled nowhere
+    else is written about; a line that quotes several slots lists them."""
+    rules = f"Rules:\n- Use only the information in the context {quote}{{context}}{quote}.\n- Never guess an answer.\n"
+    filled = f"{rules}\nContext:\n{{context}}\n\nQuestion: {{question}}\n"
+    first = filled.index("{context}")
+    assert [p.kind for p in segment_text(filled).parts if p.span.start == first] == [PartKind.SOURCES]
+    alone = f"{rules}\nQuestion: {{question}}\n"
+    assert PartKind.SOURCES not in [p.kind for p in segment_text(alone).parts]
+    listed = filled.replace(f"{quote}{{context}}{quote}.", f"{quote}{{context}}{quote} and {quote}{{question}}{quote}.")
+    assert [p.kind for p in segment_text(listed).parts if p.span.start <= first < p.span.end] == [PartKind.INSTRUCTIONS]
+
+
 @pytest.mark.parametrize(
     ("line", "asked"),
     [("Question: {question}", "{question}"), ("{question}", "{question}"), ("- {question} - answer it briefly", "{question}"),

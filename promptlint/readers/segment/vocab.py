@@ -434,9 +434,29 @@ def named_slots(text: str, lower: str, start: int, end: int, vocab: Vocab, known
             # A method called on the value (`$now.format('yyyy-MM-dd')`) names what it does, not what the value is.
             name = name.rpartition(".")[0] or name
         kind = slot_kind(name, vocab) or (known or {}).get(name)
-        if kind is not None and not _mentioned(lower, match.start(), match.end()):
+        if kind is not None and (not _mentioned(lower, match.start(), match.end()) or _quoted_in_a_sentence(lower, match.start(), match.end())):
             found.append((Span(match.start(), match.end()), kind))
     return found
+
+
+# A slot quoted as code: `{context}`, ``{context}``.
+_QUOTED_SLOT = re.compile(r"(?<!`)`{1,2}\{[^{}`\n]*\}`{1,2}(?!`)")
+
+
+def _quoted_in_a_sentence(lower: str, start: int, end: int) -> bool:
+    """Whether a slot quoted as code is filled all the same: the template fills the same name unquoted elsewhere, and
+    its line quotes no other slot ("Use only the context `{context}`." above "Context:\n{context}": the engine fills
+    every place the name stands). A line that quotes several ("Variables: `{question}`, `{context}`") lists them for
+    the people who fill the template."""
+    line_start, line_end = lower.rfind("\n", 0, start) + 1, lower.find("\n", end)
+    if not lower.startswith("`", end) or len(_QUOTED_SLOT.findall(lower, line_start, line_end if line_end >= 0 else len(lower))) != 1:
+        return False
+    slot, at = lower[start:end], lower.find(lower[start:end])
+    while at >= 0:
+        if not _mentioned(lower, at, at + len(slot)):
+            return True
+        at = lower.find(slot, at + 1)
+    return False
 
 
 # After a slot, what starts its description: "{{QUERY}} - the user's query", "{context} := ...".
