@@ -940,15 +940,28 @@ def reaching_the_model(module: ast.Module, lexicon: Lexicon, piped: Mapping[str,
     held = [h for node in ast.walk(module) for h in _handed_over(node, lexicon)]
     # What a serializer writes, where its text is kept: the text is the JSON of its argument.
     held = [inner for node in held for inner in _literal_values(node.args[0] if _serialized(node) else node)]
-    # What a function of the module returns for it (`json.dumps(transform_chunks(chunks))`): the list it makes.
+    # What a function of the module returns for it (`json.dumps(transform_chunks(chunks))`, or a name assigned its
+    # result, `rag_context = build_rag_context(q)` then `json.dumps(rag_context)`): the list it makes.
     helpers = helpers_of(module)
-    held += [value for node in held if (helper := helper_called(node, helpers)) for value in _returned_values(helper)]
+    assigned = _assigned_calls(module, {h.id for h in held if isinstance(h, ast.Name)}) if helpers else {}
+    held += [value for node in held if (helper := helper_called(assigned.get(getattr(node, "id", None), node), helpers)) for value in _returned_values(helper)]
     reaching = {_held_key(h): "" for h in held if isinstance(h, (ast.Name, ast.ListComp, ast.GeneratorExp))}
     for function, variable in piped.items():
         if function in helpers:
             returned = map(_sliced, _returned_values(helpers[function]))
             reaching.update((_held_key(h), variable) for h in returned if isinstance(h, (ast.Name, ast.ListComp, ast.GeneratorExp)))
     return reaching
+
+
+def _assigned_calls(module: ast.Module, names: set[str]) -> dict[str, ast.Call]:
+    """The call each of ``names`` is assigned from, where the module assigns it one (`rag_context = build(q)`)."""
+    if not names:
+        return {}
+    return {
+        node.targets[0].id: node.value
+        for node in ast.walk(module)
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and node.targets[0].id in names and isinstance(node.value, ast.Call)
+    }
 
 
 def _literal_values(node: ast.AST):

@@ -232,7 +232,7 @@ def _for_context(module: ast.Module, built: list[PyTemplate], lexicon: Lexicon, 
     a page or a file, not a prompt."""
     if not built:
         return built  # most modules build no text per item: their functions need no walk
-    kept_lines, shown_lines = _lines_of(module, lexicon, inner=inner), _display_lines(module, lexicon)
+    kept_lines, shown_lines = _lines_of(module, lexicon, inner=inner), _display_lines(module, lexicon) | _answer_lines(module, lexicon)
     named_lines = _lines_of(module, lexicon, inner=False) if any(_read_in(t) for t in built) else set()
     return [t for t in built if t.line not in shown_lines and (_made_in(t, kept_lines, named_lines) or _renders_a_source(t, lexicon))]
 
@@ -247,6 +247,15 @@ def _made_in(template: PyTemplate, lines: set[int], named_lines: set[int]) -> bo
     in where a loop calls it, where that loop stands, in a function whose own name says it makes the context
     (``named_lines``: a name inside it, `raw_content += ...`, says too little of a helper it calls)."""
     return template.line in lines or _read_in(template) and template.loop.site in named_lines
+
+
+def _answer_lines(module: ast.Module, lexicon: Lexicon) -> set[int]:
+    """The lines of a value given as the answer (`{"answer": f"... {d.excerpt} ..."}`, `answer=...`; `answer-keys` in
+    `rules/segment.yaml`): the reply a person reads, built from the sources when no model is called, not a prompt."""
+    keys = frozenset(lexicon.words("segment", "answer-keys"))
+    values = [v for node in ast.walk(module) if isinstance(node, ast.Dict) for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant) and k.value in keys]
+    values += [k.value for node in ast.walk(module) if isinstance(node, ast.Call) for k in node.keywords if k.arg in keys]
+    return {line for value in values for line in range(value.lineno, (value.end_lineno or value.lineno) + 1)}
 
 
 def _display_lines(module: ast.Module, lexicon: Lexicon) -> set[int]:

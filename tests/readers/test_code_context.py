@@ -94,6 +94,9 @@ TOOL_FORMS = {
     "made by a helper": "import json\n\n\ndef _entry(X):\n    return DICT\n\n\ndef lookup(query, docs):\n    return json.dumps([_entry(X) for X in docs])\n",
     # The payload of a request written as one literal (blind74 OliverTai688, in TypeScript): the list is one value.
     "in a dumped payload": 'import json\n\n\ndef lookup(query, docs):\n    return json.dumps({"question": query, "sources": [DICT for X in docs]})\n',
+    # A name assigned the list a function of the file returns, then dumped into the prompt (blind71 cssaritama).
+    "assigned from a helper": 'import json\n\n\ndef _items(docs):\n    return [DICT for X in docs]\n\n\ndef prompt(query, docs):\n    found = _items(docs)\n'
+                              '    return f"Question: {query}\\nSources: {json.dumps(found)}"\n',
     "deep in a dumped payload": 'import json\n\n\ndef lookup(query, docs):\n    return json.dumps({"request": {"question": query, "rules": ["Be brief."], "sources": [DICT for X in docs]}})\n',
 }
 KEYS = [("vector_similarity", "PL102"), ("last_synced_at", "PL201"), ("ingest_platform", "PL202"), ("datasource", "PL202")]
@@ -106,7 +109,7 @@ def _tool(form: str, key: str, content: str = "text", item: str = "r") -> str:
 
 @pytest.mark.parametrize("form", TOOL_FORMS)
 @pytest.mark.parametrize("key, code", KEYS)
-@pytest.mark.parametrize("content", ["text", "content", "snippet"])
+@pytest.mark.parametrize("content", ["text", "content", "snippet", "excerpt"])
 def test_a_dict_a_tool_returns_is_a_json_source_whose_keys_are_its_fields(form, key, code, content):
     source = _tool(form, key, content)
     line = next(i for i, text in enumerate(source.split("\n"), 1) if '"title"' in text)
@@ -134,6 +137,22 @@ def test_a_payload_typescript_serializes_holds_its_items_as_json_sources(key, co
     # The twins: a key of the item's own, and the same payload handed to no model (kept as a list).
     assert lint_text(source.replace(key, "department"), path="prompt.ts", config=CONFIG) == []
     assert lint_text(source.replace("JSON.stringify(", "Object.freeze("), path="prompt.ts", config=CONFIG) == []
+
+
+@pytest.mark.parametrize("language", ["python", "typescript"])
+@pytest.mark.parametrize("key", ["answer", "response"])
+def test_a_text_given_as_the_answer_is_no_prompt(language, key):
+    """With no model to call, an app answers with the excerpts themselves: `{"answer": f"...{c.excerpt}..."}` is the reply a
+    person reads (a paudit file, a false PL205). The twin: the same text given as the prompt is read."""
+    if language == "python":
+        source = ('def reply(citations):\n    return {"KEY": "Most relevant evidence:\\n" + "\\n\\n".join(f"{i + 1}. {c.excerpt} ({c.relevance_score:.2f})" '
+                  'for i, c in enumerate(citations))}\n')
+    else:
+        source = ("function reply(citations: Citation[]) {\n  return {\n    KEY: `Most relevant evidence:\\n${citations\n"
+                  "      .map((c, i) => `${i + 1}. ${c.excerpt} (${c.relevance_score.toFixed(2)})`)\n      .join(\"\\n\\n\")}`,\n  };\n}\n")
+    path = "reply.py" if language == "python" else "reply.ts"
+    assert _findings(source.replace("KEY", key), path) == []
+    assert [code for _, code in _findings(source.replace("KEY", "prompt"), path)] == ["PL205", "PL102"]
 
 
 @pytest.mark.parametrize("key", [k for k, _ in KEYS])
