@@ -60,7 +60,7 @@ LITERAL_FUNCTIONS = frozenset({"dedent", "cleandoc"})
 # A Jinja tag that only a template has: a loop, or an output reading an attribute or key.
 _JINJA_TAG = re.compile(r"\{%-?\s*for\s|\{\{-?\s*[A-Za-z_]\w*\s*(?:\.\s*\w+|\[[^\]{}]+\])")
 # The nodes that may build text per item: loops, and what holds a comprehension.
-BUILDING = frozenset({ast.For, ast.AsyncFor, ast.Call, ast.Assign, ast.AnnAssign, ast.Return})
+BUILDING = frozenset({ast.For, ast.AsyncFor, ast.Call, ast.Assign, ast.AnnAssign, ast.Return, ast.Lambda})
 # What a tuple of loop variables is called as one item.
 ITEM = "item_"
 _OPENING = re.compile(r"(?i)([rbuf]*)('''|\"\"\"|'|\")")
@@ -256,7 +256,9 @@ def _held(node: ast.AST) -> list[ast.ListComp | ast.GeneratorExp]:
     elif isinstance(node, ast.Call) and called_name(node) in SERIALIZERS and node.args:
         held = list(_literal_values(node.args[0]))
     elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.Return)):
-        held = [node.value]
+        held = list(_literal_values(node.value)) if node.value is not None else []
+    elif isinstance(node, ast.Lambda):
+        held = list(_literal_values(node.body))  # what a tool made by a call returns (see _handed_over)
     else:
         held = []
     return [c for c in map(_comprehension, held) if c is not None]
@@ -1021,6 +1023,10 @@ def _handed_over(node: ast.AST, lexicon: Lexicon) -> list[ast.AST]:
         return [keys["content"]] if "role" in keys and "content" in keys else []
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _is_tool(node, lexicon):
         return _returned_values(node)
+    if isinstance(node, ast.Call) and lexicon.mentions(called_name(node) or "", "tool"):
+        # A tool made by a call, its function given in the options (`tool({execute: async () => ({results})})`).
+        given = [v for arg in node.args if isinstance(arg, ast.Dict) for v in arg.values] + [k.value for k in node.keywords]
+        return [f.body for f in given if isinstance(f, ast.Lambda)]
     return []
 
 

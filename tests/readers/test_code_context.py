@@ -90,6 +90,9 @@ TOOL_FORMS = {
     "dumped comprehension": "import json\n\n\ndef lookup(query, docs):\n    return json.dumps([DICT for X in docs])\n",
     "appended then dumped": "import json\n\n\ndef lookup(query, docs):\n    results = []\n    for X in docs:\n        results.append(DICT)\n    return json.dumps(results)\n",
     "returned by a tool": "@tool\ndef lookup(query):\n    return [DICT for X in index.search(query)]\n",
+    "in a payload a tool returns": '@tool\ndef lookup(query):\n    return {"query": query, "results": [DICT for X in index.search(query)]}\n',
+    # A tool made by a call, its function among the options (the Vercel AI SDK's `tool({execute})`, blind71 uanandaraja).
+    "made by a call": 'lookup = tool(description="Search the notes.", execute=lambda query: {"results": [DICT for X in index.search(query)]})\n',
     "in a tool message": 'def answer(query, docs):\n    results = [DICT for X in docs]\n    return [{"role": "tool", "content": results}]\n',
     "made by a helper": "import json\n\n\ndef _entry(X):\n    return DICT\n\n\ndef lookup(query, docs):\n    return json.dumps([_entry(X) for X in docs])\n",
     # The payload of a request written as one literal (blind74 OliverTai688, in TypeScript): the list is one value.
@@ -137,6 +140,21 @@ def test_a_payload_typescript_serializes_holds_its_items_as_json_sources(key, co
     # The twins: a key of the item's own, and the same payload handed to no model (kept as a list).
     assert lint_text(source.replace(key, "department"), path="prompt.ts", config=CONFIG) == []
     assert lint_text(source.replace("JSON.stringify(", "Object.freeze("), path="prompt.ts", config=CONFIG) == []
+
+
+@pytest.mark.parametrize("key, code", KEYS)
+def test_what_a_typescript_tool_made_by_a_call_returns_is_read(key, code):
+    """`tool({ execute: async ({ query }) => { const found = hits.map(...); return { results: found }; } })`."""
+    source = (
+        "export const searchTool = tool({\n  description: \"Search the web.\",\n  execute: async ({ query }) => {\n"
+        "    const response = await exa.search(query);\n"
+        "    const found = response.results.map((r) => ({ title: r.title, KEY: r.value, text: r.chunk }));\n"
+        "    return { success: true, results: found };\n  },\n});\n"
+    ).replace("KEY", key)
+    assert [f.code for f in lint_text(source, path="search.ts", config=CONFIG)] == [code]
+    # The twins: a key of the item's own; the same function registered as no tool.
+    assert lint_text(source.replace(key, "department"), path="search.ts", config=CONFIG) == []
+    assert lint_text(source.replace("tool({", "route({"), path="search.ts", config=CONFIG) == []
 
 
 @pytest.mark.parametrize("language", ["python", "typescript"])
