@@ -285,7 +285,7 @@ def _lines_of(module: ast.Module, lexicon: Lexicon, inner: bool) -> set[int]:
         names = [function.name]
         if inner:
             names += [_named(n) for n in ast.walk(function) if isinstance(n, (ast.For, ast.AsyncFor, ast.Assign, ast.AugAssign, ast.comprehension))]
-        if function.name in filling or any(name and says_context(name) for name in names) or _fills_a_prompt(function):
+        if function.name in filling or any(name and says_context(name) for name in names) or _fills_a_prompt(function, lexicon):
             kept_lines.update(range(function.lineno, (function.end_lineno or function.lineno) + 1))
     return kept_lines
 
@@ -296,15 +296,19 @@ CHAIN_RUNS = frozenset({"invoke", "ainvoke", "stream", "astream", "batch", "abat
 PROMPT_FILLS = frozenset({"format", "format_messages", "format_prompt", "partial"})
 
 
-def _fills_a_prompt(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+def _fills_a_prompt(function: ast.FunctionDef | ast.AsyncFunctionDef, lexicon: Lexicon) -> bool:
     """Whether the function hands a text it builds to a prompt as one of its variables (fullstack-gpt's
-    `condensed = "\n\n".join(f"..." for answer in answers)`, then `chain.invoke({"answers": condensed})`)."""
+    `condensed = "\n\n".join(f"..." for answer in answers)`, then `chain.invoke({"answers": condensed})`), or to a
+    function whose name says it makes a prompt (`getRagAnswerPrompt(question, formattedTopics)`)."""
     assigned = {n.targets[0].id for n in own_nodes(function) if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)}
-    for call in (n for n in own_nodes(function) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)):
-        if call.func.attr in CHAIN_RUNS and call.args and isinstance(call.args[0], ast.Dict):
+    for call in (n for n in own_nodes(function) if isinstance(n, ast.Call)):
+        attribute = call.func.attr if isinstance(call.func, ast.Attribute) else None
+        if attribute in CHAIN_RUNS and call.args and isinstance(call.args[0], ast.Dict):
             values = call.args[0].values
-        elif call.func.attr in PROMPT_FILLS and not isinstance(call.func.value, (ast.Constant, ast.JoinedStr)):
+        elif attribute in PROMPT_FILLS and not isinstance(call.func.value, (ast.Constant, ast.JoinedStr)):
             values = [k.value for k in call.keywords]
+        elif names_prompt_function(called_name(call), lexicon):
+            values = [*call.args, *(k.value for k in call.keywords)]
         else:
             continue
         if any(isinstance(v, ast.Name) and v.id in assigned for v in values):

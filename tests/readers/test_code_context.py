@@ -157,6 +157,16 @@ def test_what_a_typescript_tool_made_by_a_call_returns_is_read(key, code):
     assert lint_text(source.replace("tool({", "route({"), path="search.ts", config=CONFIG) == []
 
 
+@pytest.mark.parametrize("call", ["store.get_rag_answer_prompt(question, topics)", "build_prompt(question=question, context=topics)"])
+def test_a_text_handed_to_a_function_named_for_prompts_is_read(call):
+    """`return RagPromptStore.getRagAnswerPrompt(question, formattedTopics)` (blind68 g122622): the text per item goes
+    into a prompt, whatever the function that builds it is called. The twin: handed to a function named otherwise."""
+    source = ('def collect(question, rows):\n    topics = "\\n\\n".join(f"Topic: {r.topic} (relevance {r.relevance_score:.2f})\\n{r.detail}" '
+              'for i, r in enumerate(rows))\n    return CALL\n')
+    assert [code for _, code in _findings(source.replace("CALL", call))] == ["PL102"]
+    assert _findings(source.replace("CALL", "store.save_topics(question, topics)")) == []
+
+
 @pytest.mark.parametrize("language", ["python", "typescript"])
 @pytest.mark.parametrize("key", ["answer", "response"])
 def test_a_text_given_as_the_answer_is_no_prompt(language, key):
