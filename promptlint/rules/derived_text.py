@@ -18,7 +18,10 @@ is never reported. A knowledge graph's summaries, each a section under a heading
 (`-----Entities-----`, `## Relationships`, `=== Community Reports ===`: the `graph-sections` list), sent
 beside a section of the chunks they were written from (`-----Sources-----`, `Document Chunks`: the
 `text-sections` list) are reported once, at the first summary's heading, with no fix: which to keep
-is the application's choice.
+is the application's choice. So is, in a template that asks a question from a context given as one slot, a slot
+that prints a summary (by its name, `{doc_summary}`, or its label, `Summary:`) in the paragraph of the context's slot
+(`Summary of the policy:{summary}` over `Context from document:{context}`); not a summary of the conversation
+(`{chat_summary}`, `history-vars` in `rules/segment.yaml`).
 
 ## Why is this bad?
 The model cannot tell which of the two is authoritative, and the derived copy is
@@ -60,7 +63,7 @@ from collections.abc import Iterator
 
 from ..meaning.vocabulary import normalise_label
 from ..model.findings import Applicability
-from ..model.prompt import Field, Prompt, Source, Span
+from ..model.prompt import Field, PartKind, Prompt, Source, Span
 from ._context import RuleContext
 from ._fields import Reading, label_written, read, remove_field, source_label
 
@@ -73,6 +76,7 @@ EFFECT = "0.91 → 0.86 correctness with a summary line per source"
 
 def check(prompt: Prompt, ctx: RuleContext):
     yield from _graph_beside_text(prompt, ctx)
+    yield from _summary_beside_the_context(prompt, ctx)
     for reading in [*ctx.readings(prompt, "derived"), *_precis(prompt, ctx)]:
         source, field = reading.source, reading.field
         if not field.value or _names_the_source(source, field, ctx) or _titled_as_such(prompt, field, ctx):
@@ -115,6 +119,44 @@ def _graph_beside_text(prompt: Prompt, ctx: RuleContext) -> Iterator:
         f"('{prompt.text[chunks[0][0] : chunks[0][1]]}'); the shorter, lossy copies compete with the text",
         tokens_text=cost,
     )
+
+
+# A value a template prints: `{summary}`, `{{ doc_summary }}`, `${summary}`.
+_PRINTED = re.compile(r"\$?\{\{?[ \t]*(?P<name>[A-Za-z_][\w.]*)[ \t]*\}?\}")
+
+
+def _summary_beside_the_context(prompt: Prompt, ctx: RuleContext) -> Iterator:
+    """In a template whose retrieved context is one slot, a slot that prints a summary (by its name or its label:
+    "Summary of the policy:{summary}") in the paragraph of the context's slot: a summary sent beside the text it
+    was written from, to answer a question. Not a summary of the conversation (`{chat_summary}`), which the sources did
+    not give, nor one a prompt that asks no question is given to refine (a summarizer's running summary)."""
+    if prompt.assembled or prompt.sources or "{" not in prompt.text or not any(p.kind is PartKind.QUESTION for p in prompt.parts):
+        return
+    history = frozenset(word for phrase in ctx.lexicon.words("segment", "history-vars") for word in phrase.split())
+    for part in (p for p in prompt.parts if p.kind is PartKind.SOURCES):
+        start, end = _paragraph(prompt.text, part.span)
+        for printed in _PRINTED.finditer(prompt.text, start, end):
+            at = printed.start()
+            if any(p.kind is not PartKind.INSTRUCTIONS and p.span.start <= at < p.span.end for p in prompt.parts):
+                continue  # the context's slot, or another the request fills (the question, the history)
+            name = normalise_label(printed["name"].rsplit(".", 1)[-1])
+            label = normalise_label(prompt.text[prompt.text.rfind("\n", 0, at) + 1 : at].strip(" \t:*#-"))
+            if not (ctx.lexicon.means(name, "derived") or ctx.lexicon.means(label, "derived")) or history.intersection(f"{name} {label}".split()):
+                continue
+            yield ctx.finding(
+                prompt,
+                Span(at, printed.end()),
+                f"A summary ('{printed[0]}') is sent beside the retrieved context ('{prompt.text[part.span.start : part.span.end]}') it was "
+                "written from; the shorter, lossy copy competes with the text",
+                tokens_text="",
+            )
+
+
+def _paragraph(text: str, span: Span) -> tuple[int, int]:
+    """The lines around ``span`` up to a blank line on each side."""
+    start = text.rfind("\n\n", 0, span.start)
+    end = text.find("\n\n", span.end)
+    return (start + 2 if start >= 0 else 0), (end if end >= 0 else len(text))
 
 
 def _applicability(prompt: Prompt, reading: Reading, ctx: RuleContext) -> Applicability:
