@@ -39,33 +39,42 @@ def rewritten_bindings(module: ast.Module, lexicon: Lexicon) -> dict[int, tuple[
                 bound.setdefault(owner, set()).add(slot)
         for owner, slot in _answered_with_a_rewrite(call, owners, vocab, bound_once):
             bound.setdefault(owner, set()).add(slot)
-    for owner, slot in _answered_from_state(module, owners, vocab, rewrites, frozenset(lexicon.words("segment", "answer-keys"))):
+    answers = frozenset(lexicon.words("segment", "answer-keys"))
+    state_keys = _keys_rewritten(module, vocab, rewrites)
+    for owner, slot in _answered_from_state(module, owners, vocab, state_keys, answers):
         bound.setdefault(owner, set()).add(slot)
     found = {line: tuple((slot, "rewritten") for slot in sorted(bound[owner])) for owner, (_, lines) in owners.items() if owner in bound for line in lines}
-    for line, slot in _printed_rewrites(module, rewrites):
+    for line, slot in _printed_rewrites(module, rewrites, state_keys, answers):
         found[line] = tuple(sorted({*found.get(line, ()), (slot, "rewritten")}))
     return found
 
 
-def _printed_rewrites(module: ast.Module, rewrites: Rewrites) -> list[tuple[int, str]]:
+def _printed_rewrites(module: ast.Module, rewrites: Rewrites, state_keys: set[str], answers: frozenset[str]) -> list[tuple[int, str]]:
     """The names an f-string of a function prints that hold the question rewritten (`user_query =
     state.get("resolved_query") or state.get("user_query")`, then `f"USER QUERY:\\n{user_query}"`; a parameter a call
-    passes a rewrite), each with every line of the function: a text it assembles of them
+    passes a rewrite; in a function that returns the answer, a name read from a state key a step wrote a rewrite into,
+    `q = state['question']`), each with every line of the function: a text it assembles of them
     (`HumanMessage(content="\\n".join(parts))`) starts where it is sent."""
     found = []
     for function in (f for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))):
+        from_state = {n.targets[0].id for n in ast.walk(function) if _named_assignment(n) and _reads_keys(n.value, state_keys)} if state_keys and _answer_values(function, answers) else set()
         printed = {v.value.id for text in ast.walk(function) if isinstance(text, ast.JoinedStr)
-                   for v in text.values if isinstance(v, ast.FormattedValue) and isinstance(v.value, ast.Name) and rewrites.holds(v.value)}
+                   for v in text.values if isinstance(v, ast.FormattedValue) and isinstance(v.value, ast.Name) and (v.value.id in from_state or rewrites.holds(v.value))}
         found += [(line, name) for name in sorted(printed) for line in range(function.lineno, (function.end_lineno or function.lineno) + 1)]
     return found
 
 
-def _answered_from_state(module: ast.Module, owners: dict, vocab, rewrites: Rewrites, answers: frozenset[str]) -> list[tuple[str, str]]:
+def _answer_values(function: ast.AST, answers: frozenset[str]) -> list[ast.AST]:
+    """What a function returns under an answer key of the dict it returns (`{"generation": ...}`): a graph's step that answers."""
+    return [v for r in ast.walk(function) if isinstance(r, ast.Return) and isinstance(r.value, ast.Dict)
+            for k, v in zip(r.value.keys, r.value.values) if isinstance(k, ast.Constant) and k.value in answers]
+
+
+def _answered_from_state(module: ast.Module, owners: dict, vocab, keys: set[str], answers: frozenset[str]) -> list[tuple[str, str]]:
     """The question slots an answer is generated with from a state a step wrote a rewrite into (a LangGraph
     graph: `transform_query` returns `{"question": better_question}`; `generate` reads `state["question"]` and
     returns `{"generation": rag_chain.invoke({"question": question, ...})}`). Only a fill whose result the
     function returns as the answer (`answer-keys`) counts: a grader filled from the same state judges, it answers nothing."""
-    keys = _keys_rewritten(module, vocab, rewrites)
     if not keys:
         return []
     found = []
@@ -88,11 +97,12 @@ def _keys_rewritten(module: ast.Module, vocab, rewrites: Rewrites) -> set[str]:
     for node in ast.walk(module):
         if isinstance(node, ast.Return) and isinstance(node.value, ast.Dict):
             pairs = [(k.value, v) for k, v in zip(node.value.keys, node.value.values) if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+            rewriter = rewrites.rewriter_returns(node)
         elif isinstance(node, ast.Assign) and len(node.targets) == 1 and (key := _key(node.targets[0])) is not None:
-            pairs = [(key, node.value)]
+            pairs, rewriter = [(key, node.value)], False
         else:
             continue
-        keys |= {key for key, value in pairs if slot_kind(key, vocab) == "question" and rewrites.holds(value)}
+        keys |= {key for key, value in pairs if slot_kind(key, vocab) == "question" and (rewriter or rewrites.holds(value))}
     return keys
 
 
@@ -115,8 +125,7 @@ def _reads_keys(value: ast.AST, keys: set[str]) -> bool:
 def _answering_calls(function: ast.AST, answers: frozenset[str]) -> list[ast.Call]:
     """The calls whose result a function returns as the answer: under an answer key of the dict it returns
     (`{"generation": generation}`, `{"answer": chain.invoke(...)}`), directly or through a local."""
-    returned = [v for r in ast.walk(function) if isinstance(r, ast.Return) and isinstance(r.value, ast.Dict)
-                for k, v in zip(r.value.keys, r.value.values) if isinstance(k, ast.Constant) and k.value in answers]
+    returned = _answer_values(function, answers)
     names = {v.id for v in returned if isinstance(v, ast.Name)}
     values = [v for v in returned if not isinstance(v, ast.Name)]
     values += [n.value for n in ast.walk(function) if _named_assignment(n) and n.targets[0].id in names]

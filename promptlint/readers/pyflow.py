@@ -62,6 +62,12 @@ class Rewrites:
             return self._part_holds(value)
         return isinstance(value, ast.Call) and self._call_holds(value)
 
+    def rewriter_returns(self, node: ast.Return) -> bool:
+        """Whether a `return` is of a function whose name says it rewrites the question (`def rewrite_query(state)`,
+        `def transform_query`): what it returns under the question's key is the rewrite, however it was made."""
+        scope = self.scope.get(id(node))
+        return isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and self._names_a_rewrite(scope.name)
+
     def _name_holds(self, name: str, scope: ast.AST | None) -> bool:
         """Whether a name may hold the question rewritten where ``scope`` (a function, or None for the module) reads it."""
         key = (id(scope) if scope is not None else 0, name)

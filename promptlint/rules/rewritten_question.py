@@ -19,7 +19,9 @@ QA_PROMPT}), ...})`, whose options objects give the keywords: `condensing-chains
 `rules/segment.yaml`), and a slot of the prompt a graph's
 step answers with from a state another step wrote a rewrite into (`transform_query` returns
 `{"question": better_question}`; `generate` fills the prompt with `state["question"]` and returns
-`{"generation": ...}`: `answer-keys`; a grader filled from the same state answers nothing). The rewrite
+`{"generation": ...}`: `answer-keys`; a grader filled from the same state answers nothing; a step whose name says it
+rewrites the question, `def rewrite_query(state)`, writes a rewrite under the question's key whatever call made it,
+and the answering step's own f-string, `f"Question:\n{q}"` after `q = state["question"]`, is filled with it too). The rewrite
 is followed through the module's locals, in any branch or loop (`chosen = best_variant`), into the
 parameters of a function it calls with it (`self._respond(chosen, docs)`), out of a function typed to return
 one (`-> RewrittenQuery`) or a chain built to write one, and into the text field of one (`rewritten.query`);

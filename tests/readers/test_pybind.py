@@ -225,3 +225,27 @@ def test_an_f_string_printing_a_local_filled_with_a_rewrite_prints_the_rewritten
     assert _found(text) == [(4, "PL304")]
     # The twin: the local holds the question as asked.
     assert _found(text.replace(value, "state.get('question') or q")) == []
+
+
+# A step named for rewriting the question writes whatever it made into the state's question, here by a call no name
+# reads as a rewrite; the answering step prints the state's question in an f-string (blind75 DMontgomery40).
+FSTRING_GRAPH = '''def rewrite_query(state):
+    q = state["question"]
+    newq, _ = generate_text(user_input=f"Rewrite this for code search, one line.\\n\\n{q}")
+    return {"question": newq.strip()}
+
+
+def generate_node(state):
+    q = state["question"]
+    context = "\\n\\n".join(d.text for d in state["documents"][:5])
+    user = f"Question:\\n{q}\\n\\nContext:\\n{context}\\n\\nAnswer:"
+    content, _ = generate_text(user_input=user)
+    return {"generation": content}
+'''
+
+
+def test_a_step_named_for_rewriting_writes_the_rewrite_an_fstring_answers_with():
+    assert _found(FSTRING_GRAPH) == [(10, "PL304")]
+    # The twins: a step named otherwise writes its text back; a step that answers nothing prints the state's question.
+    assert _found(FSTRING_GRAPH.replace("def rewrite_query(", "def route_query(")) == []
+    assert _found(FSTRING_GRAPH.replace('return {"generation": content}', 'return {"route": content}')) == []
