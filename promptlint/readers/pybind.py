@@ -41,12 +41,81 @@ def rewritten_bindings(module: ast.Module, lexicon: Lexicon) -> dict[int, tuple[
             bound.setdefault(owner, set()).add(slot)
     answers = frozenset(lexicon.words("segment", "answer-keys"))
     state_keys = _keys_rewritten(module, vocab, rewrites)
-    for owner, slot in _answered_from_state(module, owners, vocab, state_keys, answers):
+    for _, owner, slot in _answered_from_state(module, owners, vocab, state_keys, answers):
         bound.setdefault(owner, set()).add(slot)
     found = {line: tuple((slot, "rewritten") for slot in sorted(bound[owner])) for owner, (_, lines) in owners.items() if owner in bound for line in lines}
     for line, slot in _printed_rewrites(module, rewrites, state_keys, answers):
         found[line] = tuple(sorted({*found.get(line, ()), (slot, "rewritten")}))
     return found
+
+
+def opaque_fills(module: ast.Module, lexicon: Lexicon) -> list[tuple[ast.Call, tuple[str, ...], tuple[tuple[str, str], ...]]]:
+    """The calls that fill a template whose text the module does not hold (imported, `from .prompts import QA_PROMPT`,
+    or pulled, `hub.pull("rlm/rag-prompt")`), directly or through a chain made of it, with the question rewritten: each
+    call, the slots it fills, and the question slots bound to the rewrite. The call is all the file shows of that
+    prompt, and what it fills the question with is the code's to say."""
+    opaque = _opaque_templates(module, lexicon)
+    if not opaque:
+        return []
+    vocab = words(lexicon=lexicon)
+    # A line no string starts on stands for the text elsewhere, so that what is made of it is followed as for any other.
+    owners = _made_of(module, {**_owners(module), **{name: ([], {0}) for name in opaque}})
+    rewrites = Rewrites(module, vocab, frozenset(lexicon.words("segment", "rewrite-verbs")))
+    rewritten: dict[int, tuple[ast.Call, set[str]]] = {}
+    for call in (n for n in ast.walk(module) if isinstance(n, ast.Call)):
+        owner, filled = _filled(call, owners)
+        if owner in owners and owners[owner][1] == {0}:
+            slots = {slot for slot, value in filled if slot_kind(slot, vocab) == "question" and rewrites.holds(value)}
+            rewritten[id(call)] = (call, slots)
+    state_keys = _keys_rewritten(module, vocab, rewrites)
+    for call, owner, slot in _answered_from_state(module, owners, vocab, state_keys, frozenset(lexicon.words("segment", "answer-keys"))):
+        if owners[owner][1] == {0}:
+            rewritten.setdefault(id(call), (call, set()))[1].add(slot)
+    found = []
+    for call, slots in rewritten.values():
+        filled = tuple(dict.fromkeys(slot for slot, _ in _filled(call, owners)[1]))
+        # An answer is made from something besides the conversation (the context, a scratchpad of findings); a prompt
+        # given only the question and the history plans or rewrites, and a rewrite is what it should be given.
+        if slots and any(slot_kind(slot, vocab) not in ("question", "rewritten", "history") for slot in filled):
+            found.append((call, filled, tuple((slot, "rewritten") for slot in sorted(slots))))
+    return found
+
+
+# Calls that load a prompt's text from elsewhere: LangChain's hub and loader.
+_LOADERS = frozenset({("hub", "pull"), ("load_prompt",)})
+
+
+def _opaque_templates(module: ast.Module, lexicon: Lexicon) -> set[str]:
+    """The names of templates whose text the module does not hold: imported under a name that says prompt or run on a
+    dict of slots (a chain made of a prompt elsewhere), or assigned what a prompt loader returns."""
+    imported = {alias.asname or alias.name for node in ast.walk(module) if isinstance(node, ast.ImportFrom) for alias in node.names}
+    names = {name for name in imported if lexicon.mentions(name, "prompt")} | (_run_on_slots(module) & imported)
+    if names:
+        names -= _makers(module)
+    return names | {node.targets[0].id for node in ast.walk(module) if _named_assignment(node) and _loaded(node.value)}
+
+
+def _run_on_slots(module: ast.Module) -> set[str]:
+    """The names a fill is called on with a dict of slots: `rag_chain.invoke({"context": docs, "question": q})`."""
+    return {call.func.value.id for call in ast.walk(module) if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+            and call.func.attr in _FILLING and isinstance(call.func.value, ast.Name) and call.args and isinstance(call.args[0], ast.Dict)}
+
+
+def _makers(module: ast.Module) -> set[str]:
+    """The names called, or called on for anything but a fill: a class or a function that makes a prompt
+    (`ChatPromptTemplate.from_template(...)`, `build_prompt(...)`), not a template."""
+    found = set()
+    for call in (n for n in ast.walk(module) if isinstance(n, ast.Call)):
+        if isinstance(call.func, ast.Name):
+            found.add(call.func.id)
+        elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) and call.func.attr not in _FILLING:
+            found.add(call.func.value.id)
+    return found
+
+
+def _loaded(value: ast.AST) -> bool:
+    """Whether a value is a prompt a loader brings from elsewhere (`hub.pull("rlm/rag-prompt")`): its argument names it."""
+    return isinstance(value, ast.Call) and tuple(called_names(value)) in _LOADERS
 
 
 def _printed_rewrites(module: ast.Module, rewrites: Rewrites, state_keys: set[str], answers: frozenset[str]) -> list[tuple[int, str]]:
@@ -70,7 +139,7 @@ def _answer_values(function: ast.AST, answers: frozenset[str]) -> list[ast.AST]:
             for k, v in zip(r.value.keys, r.value.values) if isinstance(k, ast.Constant) and k.value in answers]
 
 
-def _answered_from_state(module: ast.Module, owners: dict, vocab, keys: set[str], answers: frozenset[str]) -> list[tuple[str, str]]:
+def _answered_from_state(module: ast.Module, owners: dict, vocab, keys: set[str], answers: frozenset[str]) -> list[tuple[ast.Call, str, str]]:
     """The question slots an answer is generated with from a state a step wrote a rewrite into (a LangGraph
     graph: `transform_query` returns `{"question": better_question}`; `generate` reads `state["question"]` and
     returns `{"generation": rag_chain.invoke({"question": question, ...})}`). Only a fill whose result the
@@ -86,7 +155,7 @@ def _answered_from_state(module: ast.Module, owners: dict, vocab, keys: set[str]
             for slot, value in filled:
                 reads = _reads_keys(value, keys) or isinstance(value, ast.Name) and value.id in read
                 if reads and slot_kind(slot, vocab) == "question":
-                    found.append((owner, slot))
+                    found.append((call, owner, slot))
     return found
 
 
@@ -194,7 +263,7 @@ def _owners(module: ast.Module) -> dict[str, tuple[list[str], set[int]]]:
     fill it (a function's) and the lines its strings start on."""
     owners: dict[str, tuple[list[str], set[int]]] = {}
     for node in ast.walk(module):
-        if _held(node):
+        if _held(node) and not _loaded(node.value):
             owners[_reference(node.targets[0])] = ([], _string_lines(node.value))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             returned = {line for r in ast.walk(node) if isinstance(r, ast.Return) and r.value is not None for line in _string_lines(r.value)}

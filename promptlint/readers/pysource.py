@@ -26,7 +26,7 @@ from ..model.prompt import Syntax
 from .pybuild import BUILDING, Loop, called_name, chain_end, every_statement, jinja_by_content, literal_in_call, reaching_the_model, formatters, split_fields, with_names, wrappers
 from .pyassembly import assembled, joined, module_texts, own_nodes, returned_text, summed_text, written_out
 from .pymessages import messages_written_out
-from .pybind import rewritten_bindings
+from .pybind import opaque_fills, rewritten_bindings
 from .pycalls import helpers_of, with_listed_keys
 from .pyorder import with_order
 from .pyversions import NewerSyntax, parse_module
@@ -113,13 +113,13 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
     sent = _read(raw, starts, handed, written, taken)
     built = built_in(module, raw, lexicon, alone=not found and not sent)
     # A string built per item is one source's wrapper before it is a prompt of its own.
-    for template in (*built, *sent):
+    for template in (*built, *sent, *filled_elsewhere(module, raw, lexicon)):
         found.setdefault((template.line, template.column), template)
     bindings = rewritten_bindings(module, lexicon)
     for line, items in _items_bound(written, (*named, *handed), lexicon).items():
         bindings[line] = bindings.get(line, ()) + items
     never_run = _never_called(module)
-    return [replace(found[k], bound=bindings.get(found[k].line, ())) for k in sorted(found)
+    return [replace(found[k], bound=found[k].bound + bindings.get(found[k].line, ())) for k in sorted(found)
             if not any(first <= found[k].line <= last for first, last in never_run)]
 
 
@@ -176,6 +176,18 @@ def written_texts(module: ast.Module, raw: str) -> dict[tuple[int, int], tuple[P
             if template is not None and first in nodes:
                 texts[_place(raw, starts, nodes[first])] = template, {_place(raw, starts, nodes[n]) for n in taken if n in nodes}
     return texts
+
+
+def filled_elsewhere(module: ast.Module, raw: str, lexicon: Lexicon) -> list[PyTemplate]:
+    """At each call that fills a template whose text is elsewhere with the question rewritten (see pybind.opaque_fills),
+    the slots it fills, each alone on a line: all the file shows of that prompt, read with the question bound to the
+    rewrite. ``module`` is Python's or JavaScript lowered to it."""
+    starts = line_starts(raw)
+    found = []
+    for call, slots, bound in opaque_fills(module, lexicon):
+        line, column = _place(raw, starts, call)
+        found.append(PyTemplate("\n\n".join("{" + slot + "}" for slot in slots), Syntax.TEXT, line, column, None, bound=bound))
+    return found
 
 
 def _place(raw: str, starts: list[int], node: ast.AST) -> tuple[int, int]:

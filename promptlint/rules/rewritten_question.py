@@ -26,7 +26,12 @@ is followed through the module's locals, in any branch or loop (`chosen = best_v
 parameters of a function it calls with it (`self._respond(chosen, docs)`), out of a function typed to return
 one (`-> RewrittenQuery`) or a chain built to write one, and into the text field of one (`rewritten.query`);
 a template may be held by the object (`self.rag_prompt`, `self.QA_PROMPT`). The fix is then the code's,
-and none is offered, whatever the slot is called.
+and none is offered, whatever the slot is called. In Python, a template whose text the file does not hold (imported
+under a name that says prompt, `from .prompts import QA_PROMPT`; a chain imported and run on a dict of slots,
+`rag_chain.invoke({"context": docs, "question": q})`; or pulled, `hub.pull("rlm/rag-prompt")`) is reported at the
+call that fills its question with a rewrite, when the call gives it something to answer from besides the
+conversation (the context, a scratchpad of findings): a prompt given only the question and the history plans or
+rewrites, and a rewrite is what it should be given.
 
 ## Why is this bad?
 Rewrites exist for retrieval: they make a better search query. The answer must

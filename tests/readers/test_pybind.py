@@ -249,3 +249,37 @@ def test_a_step_named_for_rewriting_writes_the_rewrite_an_fstring_answers_with()
     # The twins: a step named otherwise writes its text back; a step that answers nothing prints the state's question.
     assert _found(FSTRING_GRAPH.replace("def rewrite_query(", "def route_query(")) == []
     assert _found(FSTRING_GRAPH.replace('return {"generation": content}', 'return {"route": content}')) == []
+
+
+# A template whose text is in another module, or pulled from a hub, filled here with the question rewritten: the call
+# is all the file shows of that prompt (blind75 Mithun-Aggarwal, blind69 zooomg). An answer is made from something
+# besides the conversation: a prompt given only the question and the history plans or rewrites.
+ELSEWHERE = {
+    "imported": ("from .prompts import QA_PROMPT\n\n\ndef answer(q, history, docs):\n    standalone = condense_question(q, history)\n"
+                 "    text = QA_PROMPT.format(context=docs, question=QUESTION)\n    return llm.invoke(text)\n", 6),
+    "pulled from a hub": ('from langchain import hub\n\nprompt = hub.pull("rlm/rag-prompt")\nrag_chain = prompt | llm\n\n\n'
+                          "def answer(q, history, docs):\n    standalone = condense_question(q, history)\n"
+                          '    return rag_chain.invoke({"context": docs, "question": QUESTION})\n', 9),
+    "an imported chain in a graph": ("from chains import rag_chain, question_rewriter\n\n\ndef generate(state):\n    question = state[\"question\"]\n"
+                                     '    generation = rag_chain.invoke({"context": state["documents"], "question": question})\n    return {"generation": generation}\n\n\n'
+                                     "def transform_query(state):\n    better = question_rewriter.invoke({\"question\": state[\"question\"]})\n"
+                                     '    return {"question": better if QUESTION else better}\n', 6),
+}
+
+
+@pytest.mark.parametrize("form", ELSEWHERE)
+def test_a_template_elsewhere_filled_with_the_rewrite_is_reported_at_the_call(form):
+    text, line = ELSEWHERE[form]
+    assert _found(text.replace("QUESTION", "standalone")) == [(line, "PL304")]
+    # The twins: the question as asked; a prompt given nothing but the conversation (it plans, it answers nothing).
+    if form != "an imported chain in a graph":
+        assert _found(text.replace("QUESTION", "q")) == []
+        planned = text.replace("context=docs", "chat_history=history").replace('"context": docs', '"chat_history": history')
+        assert _found(planned.replace("QUESTION", "standalone")) == []
+
+
+def test_a_prompt_class_imported_is_no_template_elsewhere():
+    """`ChatPromptTemplate` is imported to make a prompt, which the module holds: the template is read, not the call."""
+    text = ('from langchain_core.prompts import ChatPromptTemplate\n\nQA = ChatPromptTemplate.from_template("Context: {context}\\n\\nQuestion: {question}")\n\n\n'
+            'def answer(q, history, docs):\n    standalone = condense_question(q, history)\n    chain = QA | llm\n    return chain.invoke({"context": docs, "question": standalone})\n')
+    assert _found(text) == [(3, "PL304")]
