@@ -83,7 +83,8 @@ class Rewrites:
         rewording = any(w in self.verbs or w in self.vocab.rewrite_qualifiers for w in words)
         asked = [n for n, w in enumerate(words) if slot_kind(w, self.vocab) == "question"]
         # `expand_query_context` makes the context of a question, not the question: what the name's last words name
-        named = " ".join(words[asked[-1] + 1 :]) if asked else ""
+        after = words[asked[-1] + 1 :] if asked else []
+        named = "" if after[:1] and after[0] in self.vocab.rewrite_adjuncts else " ".join(after)
         return rewording and bool(asked) and not (named and slot_kind(named, self.vocab) in ("context", "history"))
 
     def _record(self, node: ast.AST) -> None:

@@ -8,7 +8,9 @@ is not: it holds what the user typed into a search box as often as a generated q
 original, the rewrite is a repeated question: PL101.) In Python code, a slot named for
 the question counts too when the module fills it with a rewrite where it calls the
 template: `QA_PROMPT.format(question=standalone_question)`, `chain.invoke({"question":
-condensed_question})`, `build_prompt(docs, rewritten_query)`; so does a slot of the prompt handed to
+condensed_question})`, `build_prompt(docs, rewritten_query)`, or a local a function named for rewriting the question
+fills (`query = rephrase_query_with_history(q, history)`: words after the question's, "with history", say with what;
+a slot `{my_query}` is a question as `{the_query}` is); so does a slot of the prompt handed to
 a framework chain that makes a follow-up standalone and answers with that rewrite
 (`ConversationalRetrievalChain.from_llm(..., combine_docs_chain_kwargs={"prompt": QA_PROMPT})`
 unless `rephrase_question=False`; the same chain built from its parts, `combine_docs_chain=load_qa_chain(llm,

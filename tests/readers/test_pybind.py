@@ -283,3 +283,14 @@ def test_a_prompt_class_imported_is_no_template_elsewhere():
     text = ('from langchain_core.prompts import ChatPromptTemplate\n\nQA = ChatPromptTemplate.from_template("Context: {context}\\n\\nQuestion: {question}")\n\n\n'
             'def answer(q, history, docs):\n    standalone = condense_question(q, history)\n    chain = QA | llm\n    return chain.invoke({"context": docs, "question": standalone})\n')
     assert _found(text) == [(3, "PL304")]
+
+
+@pytest.mark.parametrize("rewriter", ["rephrase_query_with_history", "condense_question_using_history", "rewrite_query_from_chat"])
+def test_a_rewriter_named_with_what_it_rewrites_with(rewriter):
+    """`rephrase_query_with_history(q, history)` rewrites the query (blind69 rashadphz), and `my_query` is a question as
+    `the_query` is. The twins: a function that makes the query's context; the query as asked."""
+    text = ("from backend.prompts import CHAT_PROMPT\n\n\ndef chat(q, history, results):\n    query = REWRITER(q, history)\n"
+            "    prompt = CHAT_PROMPT.format(my_context=format_context(results), my_query=query)\n    return llm.complete(prompt)\n")
+    assert _found(text.replace("REWRITER", rewriter)) == [(6, "PL304")]
+    assert _found(text.replace("REWRITER", "expand_query_context")) == []
+    assert _found(text.replace("REWRITER(q, history)", "q")) == []

@@ -44,6 +44,7 @@ class Vocab:
     setup_vars: frozenset[str]  # names of variables that hold the deployment's setup, not a request's input
     count_words: frozenset[str]  # words of a variable's name that make it a number of things (see segment.yaml)
     rewrite_qualifiers: frozenset[str]  # words that make a question's name a rewritten question's
+    rewrite_adjuncts: frozenset[str]  # words after the question's in a rewriter's name that say with what it rewrites
     past_qualifiers: frozenset[str]  # words that make a rewrite's name an earlier attempt's output
     condensing_chains: tuple[dict[str, str], ...]  # chains that answer with the question they rewrote (see segment.yaml)
     source_header: re.Pattern[str]
@@ -186,6 +187,7 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         setup_vars=frozenset(normalise_label(w) for w in seg["setup-vars"]),
         count_words=frozenset(seg["count-words"]),
         rewrite_qualifiers=frozenset(seg["rewrite-qualifiers"]),
+        rewrite_adjuncts=frozenset(seg["rewrite-adjuncts"]),
         past_qualifiers=frozenset(seg["past-qualifiers"]),
         condensing_chains=tuple(seg["condensing-chains"]),
         source_header=source_header,
