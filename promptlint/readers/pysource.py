@@ -319,7 +319,8 @@ def _fills_a_prompt(function: ast.FunctionDef | ast.AsyncFunctionDef, lexicon: L
             values = call.args[0].values
         elif attribute in PROMPT_FILLS and not isinstance(call.func.value, (ast.Constant, ast.JoinedStr)):
             values = [k.value for k in call.keywords]
-        elif names_prompt_function(called_name(call), lexicon):
+        elif lexicon.mentions(called_name(call), "prompt"):
+            # Not one named for a message: `send_message(channel, text)` posts to people as often as to a model.
             values = [*call.args, *(k.value for k in call.keywords)]
         else:
             continue

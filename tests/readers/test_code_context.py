@@ -165,6 +165,7 @@ def test_a_text_handed_to_a_function_named_for_prompts_is_read(call):
               'for i, r in enumerate(rows))\n    return CALL\n')
     assert [code for _, code in _findings(source.replace("CALL", call))] == ["PL102"]
     assert _findings(source.replace("CALL", "store.save_topics(question, topics)")) == []
+    assert _findings(source.replace("CALL", "slack.send_message(channel, topics)")) == []
 
 
 @pytest.mark.parametrize("language", ["python", "typescript"])
