@@ -129,32 +129,33 @@ def test_the_clean_twin_of_a_tool_dict_is_clean(form):
     assert [t.loop.keys for t in templates_in(source) if t.loop is not None] == [("title", "department", "text")]
 
 
-@pytest.mark.parametrize("key, code", KEYS)
-def test_a_payload_typescript_serializes_holds_its_items_as_json_sources(key, code):
-    """`JSON.stringify({ question, CITATIONS: citations.map((c) => ({ ... })) })`, returned by a prompt's function."""
-    source = (
+# TypeScript that hands per-item objects to the model, each with the change that hands them to no model: a payload a
+# prompt's function serializes (blind74 OliverTai688), and what a tool made by a call returns (blind71 uanandaraja).
+TYPESCRIPT_HANDED = {
+    "a serialized payload": (
         "function buildPrompt(question: string, citations: Citation[]): string {\n  return JSON.stringify({\n    question,\n"
-        "    CITATIONS: citations.map((c) => ({ title: c.title, KEY: c.value, text: c.chunk })),\n  });\n}\n"
-    ).replace("KEY", key)
-    assert [f.code for f in lint_text(source, path="prompt.ts", config=CONFIG)] == [code]
-    # The twins: a key of the item's own, and the same payload handed to no model (kept as a list).
-    assert lint_text(source.replace(key, "department"), path="prompt.ts", config=CONFIG) == []
-    assert lint_text(source.replace("JSON.stringify(", "Object.freeze("), path="prompt.ts", config=CONFIG) == []
-
-
-@pytest.mark.parametrize("key, code", KEYS)
-def test_what_a_typescript_tool_made_by_a_call_returns_is_read(key, code):
-    """`tool({ execute: async ({ query }) => { const found = hits.map(...); return { results: found }; } })`."""
-    source = (
+        "    CITATIONS: citations.map((c) => ({ title: c.title, KEY: c.value, text: c.chunk })),\n  });\n}\n",
+        ("JSON.stringify(", "Object.freeze("),
+    ),
+    "what a tool made by a call returns": (
         "export const searchTool = tool({\n  description: \"Search the web.\",\n  execute: async ({ query }) => {\n"
         "    const response = await exa.search(query);\n"
         "    const found = response.results.map((r) => ({ title: r.title, KEY: r.value, text: r.chunk }));\n"
-        "    return { success: true, results: found };\n  },\n});\n"
-    ).replace("KEY", key)
-    assert [f.code for f in lint_text(source, path="search.ts", config=CONFIG)] == [code]
-    # The twins: a key of the item's own; the same function registered as no tool.
-    assert lint_text(source.replace(key, "department"), path="search.ts", config=CONFIG) == []
-    assert lint_text(source.replace("tool({", "route({"), path="search.ts", config=CONFIG) == []
+        "    return { success: true, results: found };\n  },\n});\n",
+        ("tool({", "route({"),
+    ),
+}
+
+
+@pytest.mark.parametrize("form", TYPESCRIPT_HANDED)
+@pytest.mark.parametrize("key, code", KEYS)
+def test_per_item_objects_typescript_hands_the_model_are_json_sources(form, key, code):
+    template, (handed, kept) = TYPESCRIPT_HANDED[form]
+    source = template.replace("KEY", key)
+    assert [f.code for f in lint_text(source, path="rag.ts", config=CONFIG)] == [code]
+    # The twins: a key of the item's own, and the same objects handed to no model.
+    assert lint_text(source.replace(key, "department"), path="rag.ts", config=CONFIG) == []
+    assert lint_text(source.replace(handed, kept), path="rag.ts", config=CONFIG) == []
 
 
 @pytest.mark.parametrize("call", ["store.get_rag_answer_prompt(question, topics)", "build_prompt(question=question, context=topics)"])
