@@ -42,7 +42,7 @@ In an assembled prompt (no slot anywhere: a prompt as a run recorded it, a logge
 template says which text is static, and a chunk's own text can run on after the data as easily as
 instructions can. There a line counts only when it speaks to the model: it opens with an
 instruction verb, perhaps after a condition or an adverb ("Answer only from...", "2. **Cite:** always...", "ONLY return JSON",
-"For BUG_FIX, identify the root cause"), it holds a mark of a request in Chinese, Japanese or Korean ("请", a line
+"For BUG_FIX, identify the root cause", "Based on the sources provided above, answer ..."), it holds a mark of a request in Chinese, Japanese or Korean ("请", a line
 that opens with "尽量" or "必须", "ください", "하세요"), or it says "you" and names the task ("If your sources disagree, you say so"). The words are in `rules/cache-boundary.yaml`, in
 English and a few other languages (French, German, Spanish, Italian, Portuguese, Russian, Vietnamese, Indonesian; "you" and the
 task's words in Chinese, Japanese and Korean); a line in a language they do not hold does not count there.

@@ -512,15 +512,16 @@ _ITEM_MARKER = re.compile(r"\s*(?:[-*\u2022]|\d{1,2}[.)])\s+")
 
 
 def _rules_on_the_context(body: list[Line], i: int, vocab: Vocab) -> bool:
-    """Whether a label alone on its line at ``i`` heads a list of instructions about the context ("Rules:", then
-    "- Use only the retrieved context."): the prompt's rules, which a chunk's own list ("Steps:", "- Remove
-    the cover") never writes, since it does not speak of the context it is retrieved into."""
+    """Whether a label alone on its line at ``i`` heads instructions about the context ("Rules:", then "- Use only
+    the retrieved context."; "INSTRUCTIONS:", then "Based on the sources provided above, answer ..."): the prompt's
+    rules, which a chunk's own list ("Steps:", "- Remove the cover") never writes, since it does not speak of the
+    context it is retrieved into."""
     label = LABEL_LINE.match(body[i].lower)
     if label is None or body[i].lower[label.end() :].strip():
         return False
     items = list(itertools.takewhile(lambda line: not line.blank, body[i + 1 :]))
     return any(
-        (marker := _ITEM_MARKER.match(line.lower)) and vocab.instruction_opener.match(line.lower, marker.end()) and speaks_of_context(line, vocab)
+        vocab.instruction_opener.match(line.lower, marker.end() if (marker := _ITEM_MARKER.match(line.lower)) else 0) and speaks_of_context(line, vocab)
         for line in items
     )
 
