@@ -20,8 +20,9 @@ A chunk's id is reported even where the model cites it (`[{{ chunk.id }}]` under
 ids", `identities` in `rules/chunk-ordinal.yaml`): a count keys a source as well, for fewer tokens.
 Cited, it is reported without a fix, since removing it would leave the citations with no key. So is
 an id a store gave each chunk, told by its shape whatever its name (a UUID, a hash, a name with a
-zero-padded or "::"-joined index: `[large_pdf_page_003_001]`, `"id": "res-0000"`), each chunk's own (an id
-over two different texts names the document they share): as the key that heads every source, without a fix; as a field named an id alone, with an unsafe fix (no fix where the
+zero-padded or "::"-joined index: `[large_pdf_page_003_001]`, `"id": "res-0000"`; under a field named an id alone,
+the numbers a store gave its rows, `id=3159`, `id=3165`, on three sources or more, no renderer's count 1, 2, 3), each
+chunk's own (an id over two different texts names the document they share): as the key that heads every source, without a fix; as a field named an id alone, with an unsafe fix (no fix where the
 model is asked to cite). A writer's code ("SKU-4411"), a name or a count is no such id.
 
 A header that numbers each source under a word meaning a chunk, with numbers no renderer
@@ -209,9 +210,25 @@ def _store_id_fields(prompt: Prompt, ctx: RuleContext) -> list[Field]:
     (`"id": "res-0000"`): each chunk's id, whatever the lexicon makes of the bare name, where no two chunks share it."""
     identities = ctx.labels("identities")
     fields = [next((f for f in s.fields if f.label in identities), None) for s in prompt.sources]
-    if not prompt.sources or not all(f is not None and f.value_span and machine_id(f.value) for f in fields):
+    if not prompt.sources or not all(f is not None and f.value_span for f in fields):
+        return []
+    if not (all(machine_id(f.value) for f in fields) or _row_numbers([f.value for f in fields])):
         return []
     return fields if _each_keys_one_text(prompt, [(f.value, s) for f, s in zip(fields, prompt.sources)]) else []
+
+
+# Sources enough to tell a store's row numbers from a count.
+ROW_NUMBER_SOURCES = 3
+
+
+def _row_numbers(values: list[str]) -> bool:
+    """Whether an id field's values are the numbers a store gave its rows (`id=3159`, `id=3165`, `id=3157`): a number
+    on each of three sources or more, no two the same, that no renderer counts (not 1, 2, 3 in order, nor 0, 1, 2)."""
+    if len(values) < ROW_NUMBER_SOURCES or not all(v.strip().isdigit() for v in values):
+        return False
+    numbers = [int(v) for v in values]
+    counted = numbers[0] in (0, 1) and numbers == list(range(numbers[0], numbers[0] + len(numbers)))
+    return len(set(numbers)) == len(numbers) and not counted
 
 
 def check(prompt: Prompt, ctx: RuleContext):

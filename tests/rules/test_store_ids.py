@@ -108,3 +108,23 @@ def test_the_twin_whose_id_comes_back_over_the_same_text_is_the_chunk_retrieved_
     results = [{"distance": 0.61, "id": key, "content": TEXTS[n % 2]} for n, key in enumerate(["res-0000", "res-0001", "res-0000", "res-0001"])]
     text = f"You match resumes to the job.\n\nResults:\n{json.dumps(results, indent=1)}\n\nQuestion: Which results fit best?\n"
     assert [f.code for f in lint_text(text, path="p.txt", config=CONFIG)] == ["PL203"] * 4
+
+
+def _row_keyed(ids):
+    blocks = "\n\n".join(f"[{n}] (collection=budget_docs, id={key})\n{text}" for n, (key, text) in enumerate(zip(ids, TEXTS), 1))
+    return f"You answer from the sources.\n\nQUESTION: Who presented the budget?\n\nSOURCES:\n{blocks}\n\nANSWER:\n"
+
+
+@pytest.mark.parametrize("ids", [["3159", "3165", "3157", "3158"], ["12", "40", "77", "103"], ["3157", "3158", "3159", "3160"]])
+def test_a_field_named_id_holding_a_stores_row_numbers_is_reported(ids):
+    """`(collection=la_plata_county_code, id=3159)` on each source (blind77 mzienert): numbers no renderer counts, each
+    source its own, are the rows the store gave the chunks."""
+    found = [(f.code, f.line) for f in lint_text(_row_keyed(ids), path="p.txt", config=CONFIG)]
+    assert found == [("PL203", 6 + 3 * n) for n in range(4)]
+
+
+@pytest.mark.parametrize("ids", [["1", "2", "3", "4"], ["0", "1", "2", "3"], ["3159", "3159", "3165", "3165"]])
+def test_a_count_or_a_number_two_texts_share_is_no_row_number(ids):
+    assert lint_text(_row_keyed(ids), path="p.txt", config=CONFIG) == []
+    # Nor are two sources enough to tell row numbers from anything else.
+    assert lint_text(_row_keyed(["3159", "3165"]), path="p.txt", config=CONFIG) == []
