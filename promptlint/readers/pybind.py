@@ -24,61 +24,63 @@ from .segment import slot_kind, words
 _FILLING = frozenset({"format", "format_messages", "format_prompt", "invoke", "ainvoke", "stream", "astream", "partial"})
 
 
-def rewritten_bindings(module: ast.Module, lexicon: Lexicon) -> dict[int, tuple[tuple[str, str], ...]]:
+# The line a template held elsewhere stands on (no string of the module starts there): what is made of it is followed
+# as for any other template, and its fills are read at their calls.
+ELSEWHERE = 0
+
+Bindings = dict[int, tuple[tuple[str, str], ...]]
+Fill = tuple[ast.Call, tuple[str, ...], tuple[tuple[str, str], ...]]
+
+
+def rewritten_bindings(module: ast.Module, lexicon: Lexicon) -> Bindings:
     """For the first line of each string a template is made of: the question slots a call of the
     module fills with a rewritten question, each as (slot, "rewritten")."""
+    return read_fills(module, lexicon)[0]
+
+
+def read_fills(module: ast.Module, lexicon: Lexicon) -> tuple[Bindings, list[Fill]]:
+    """What the module fills its templates' question slots with, read once: the bindings of the templates it holds
+    (see rewritten_bindings), and the calls that fill a template whose text it does not hold (imported, `from .prompts
+    import QA_PROMPT`, or pulled, `hub.pull("rlm/rag-prompt")`), directly or through a chain made of it, with the
+    question rewritten: each call, the slots it fills, and the question slots bound to the rewrite. The call is all the
+    file shows of that prompt, and what it fills the question with is the code's to say."""
     vocab = words(lexicon=lexicon)
-    owners = _owners(module)
+    owners = _owners(module, _opaque_templates(module, lexicon))
     rewrites = Rewrites(module, vocab, frozenset(lexicon.words("segment", "rewrite-verbs")))
     bound_once = _bound_once(module)
     bound: dict[str, set[str]] = {}
+    elsewhere: dict[int, tuple[ast.Call, tuple[str, ...], set[str]]] = {}
     for call in (n for n in ast.walk(module) if isinstance(n, ast.Call)):
         owner, filled = _filled(call, owners)
-        for slot, value in filled:
-            if slot_kind(slot, vocab) == "question" and rewrites.holds(value):
-                bound.setdefault(owner, set()).add(slot)
+        slots = {slot for slot, value in filled if slot_kind(slot, vocab) == "question" and rewrites.holds(value)}
+        if slots:
+            bound.setdefault(owner, set()).update(slots)
+        if owner in owners and owners[owner][1] == {ELSEWHERE}:
+            elsewhere[id(call)] = (call, tuple(dict.fromkeys(slot for slot, _ in filled)), slots)
         for owner, slot in _answered_with_a_rewrite(call, owners, vocab, bound_once):
             bound.setdefault(owner, set()).add(slot)
     answers = frozenset(lexicon.words("segment", "answer-keys"))
     state_keys = _keys_rewritten(module, vocab, rewrites)
-    for _, owner, slot in _answered_from_state(module, owners, vocab, state_keys, answers):
+    for call, owner, slot in _answered_from_state(module, owners, vocab, state_keys, answers):
         bound.setdefault(owner, set()).add(slot)
+        if id(call) in elsewhere:
+            elsewhere[id(call)][2].add(slot)
     found = {line: tuple((slot, "rewritten") for slot in sorted(bound[owner])) for owner, (_, lines) in owners.items() if owner in bound for line in lines}
     for line, slot in _printed_rewrites(module, rewrites, state_keys, answers):
         found[line] = tuple(sorted({*found.get(line, ()), (slot, "rewritten")}))
-    return found
+    found.pop(ELSEWHERE, None)
+    return found, _answered_elsewhere(elsewhere.values(), vocab)
 
 
-def opaque_fills(module: ast.Module, lexicon: Lexicon) -> list[tuple[ast.Call, tuple[str, ...], tuple[tuple[str, str], ...]]]:
-    """The calls that fill a template whose text the module does not hold (imported, `from .prompts import QA_PROMPT`,
-    or pulled, `hub.pull("rlm/rag-prompt")`), directly or through a chain made of it, with the question rewritten: each
-    call, the slots it fills, and the question slots bound to the rewrite. The call is all the file shows of that
-    prompt, and what it fills the question with is the code's to say."""
-    opaque = _opaque_templates(module, lexicon)
-    if not opaque:
-        return []
-    vocab = words(lexicon=lexicon)
-    # A line no string starts on stands for the text elsewhere, so that what is made of it is followed as for any other.
-    owners = _made_of(module, {**_owners(module), **{name: ([], {0}) for name in opaque}})
-    rewrites = Rewrites(module, vocab, frozenset(lexicon.words("segment", "rewrite-verbs")))
-    rewritten: dict[int, tuple[ast.Call, set[str]]] = {}
-    for call in (n for n in ast.walk(module) if isinstance(n, ast.Call)):
-        owner, filled = _filled(call, owners)
-        if owner in owners and owners[owner][1] == {0}:
-            slots = {slot for slot, value in filled if slot_kind(slot, vocab) == "question" and rewrites.holds(value)}
-            rewritten[id(call)] = (call, slots)
-    state_keys = _keys_rewritten(module, vocab, rewrites)
-    for call, owner, slot in _answered_from_state(module, owners, vocab, state_keys, frozenset(lexicon.words("segment", "answer-keys"))):
-        if owners[owner][1] == {0}:
-            rewritten.setdefault(id(call), (call, set()))[1].add(slot)
-    found = []
-    for call, slots in rewritten.values():
-        filled = tuple(dict.fromkeys(slot for slot, _ in _filled(call, owners)[1]))
-        # An answer is made from something besides the conversation (the context, a scratchpad of findings); a prompt
-        # given only the question and the history plans or rewrites, and a rewrite is what it should be given.
-        if slots and any(slot_kind(slot, vocab) not in ("question", "rewritten", "history") for slot in filled):
-            found.append((call, filled, tuple((slot, "rewritten") for slot in sorted(slots))))
-    return found
+def _answered_elsewhere(fills, vocab) -> list[Fill]:
+    """The fills of templates held elsewhere whose question is the rewrite, in a call that gives the prompt something to
+    answer from besides the conversation (the context, a scratchpad of findings): a prompt given only the question and
+    the history plans or rewrites, and a rewrite is what it should be given."""
+    return [
+        (call, filled, tuple((slot, "rewritten") for slot in sorted(slots)))
+        for call, filled, slots in fills
+        if slots and any(slot_kind(slot, vocab) not in ("question", "rewritten", "history") for slot in filled)
+    ]
 
 
 # Calls that load a prompt's text from elsewhere: LangChain's hub and loader.
@@ -258,10 +260,10 @@ def _bound_once(module: ast.Module) -> dict[str, ast.AST]:
     return {name: assigned[0] for name, assigned in values.items() if len(assigned) == 1}
 
 
-def _owners(module: ast.Module) -> dict[str, tuple[list[str], set[int]]]:
+def _owners(module: ast.Module, elsewhere: set[str]) -> dict[str, tuple[list[str], set[int]]]:
     """Each template's name (a constant's, or the function's that returns it) with the parameters that
-    fill it (a function's) and the lines its strings start on."""
-    owners: dict[str, tuple[list[str], set[int]]] = {}
+    fill it (a function's) and the lines its strings start on; a template held ``elsewhere`` on ELSEWHERE's."""
+    owners: dict[str, tuple[list[str], set[int]]] = {name: ([], {ELSEWHERE}) for name in elsewhere}
     for node in ast.walk(module):
         if _held(node) and not _loaded(node.value):
             owners[_reference(node.targets[0])] = ([], _string_lines(node.value))

@@ -26,7 +26,7 @@ from ..model.prompt import Syntax
 from .pybuild import BUILDING, Loop, called_name, chain_end, every_statement, jinja_by_content, literal_in_call, reaching_the_model, formatters, split_fields, with_names, wrappers
 from .pyassembly import assembled, joined, module_texts, own_nodes, returned_text, summed_text, written_out
 from .pymessages import messages_written_out
-from .pybind import opaque_fills, rewritten_bindings
+from .pybind import Fill, read_fills
 from .pycalls import helpers_of, with_listed_keys
 from .pyorder import with_order
 from .pyversions import NewerSyntax, parse_module
@@ -112,10 +112,10 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
         found.setdefault((template.line, template.column), template)
     sent = _read(raw, starts, handed, written, taken)
     built = built_in(module, raw, lexicon, alone=not found and not sent)
+    bindings, fills = read_fills(module, lexicon)
     # A string built per item is one source's wrapper before it is a prompt of its own.
-    for template in (*built, *sent, *filled_elsewhere(module, raw, lexicon)):
+    for template in (*built, *sent, *filled_elsewhere(fills, raw)):
         found.setdefault((template.line, template.column), template)
-    bindings = rewritten_bindings(module, lexicon)
     for line, items in _items_bound(written, (*named, *handed), lexicon).items():
         bindings[line] = bindings.get(line, ()) + items
     never_run = _never_called(module)
@@ -178,16 +178,12 @@ def written_texts(module: ast.Module, raw: str) -> dict[tuple[int, int], tuple[P
     return texts
 
 
-def filled_elsewhere(module: ast.Module, raw: str, lexicon: Lexicon) -> list[PyTemplate]:
-    """At each call that fills a template whose text is elsewhere with the question rewritten (see pybind.opaque_fills),
+def filled_elsewhere(fills: list[Fill], raw: str) -> list[PyTemplate]:
+    """At each call that fills a template whose text is elsewhere with the question rewritten (see pybind.read_fills),
     the slots it fills, each alone on a line: all the file shows of that prompt, read with the question bound to the
-    rewrite. ``module`` is Python's or JavaScript lowered to it."""
+    rewrite."""
     starts = line_starts(raw)
-    found = []
-    for call, slots, bound in opaque_fills(module, lexicon):
-        line, column = _place(raw, starts, call)
-        found.append(PyTemplate("\n\n".join("{" + slot + "}" for slot in slots), Syntax.TEXT, line, column, None, bound=bound))
-    return found
+    return [PyTemplate("\n\n".join("{" + slot + "}" for slot in slots), Syntax.TEXT, *_place(raw, starts, call), None, bound=bound) for call, slots, bound in fills]
 
 
 def _place(raw: str, starts: list[int], node: ast.AST) -> tuple[int, int]:
@@ -265,8 +261,12 @@ def _answer_lines(module: ast.Module, lexicon: Lexicon) -> set[int]:
     """The lines of a value given as the answer (`{"answer": f"... {d.excerpt} ..."}`, `answer=...`; `answer-keys` in
     `rules/segment.yaml`): the reply a person reads, built from the sources when no model is called, not a prompt."""
     keys = frozenset(lexicon.words("segment", "answer-keys"))
-    values = [v for node in ast.walk(module) if isinstance(node, ast.Dict) for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant) and k.value in keys]
-    values += [k.value for node in ast.walk(module) if isinstance(node, ast.Call) for k in node.keywords if k.arg in keys]
+    values = []
+    for node in ast.walk(module):
+        if isinstance(node, ast.Dict):
+            values += [v for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant) and k.value in keys]
+        elif isinstance(node, ast.Call):
+            values += [k.value for k in node.keywords if k.arg in keys]
     return {line for value in values for line in range(value.lineno, (value.end_lineno or value.lineno) + 1)}
 
 
