@@ -69,7 +69,7 @@ class Concept:
     written: frozenset[str] = frozenset()  # words after a name that say how its value is written ("created_at_formatted")
     leads: frozenset[str] = frozenset()
     reported: bool = False
-    names_only: bool = False  # read only by ``mentions`` and ``phrases``, never when a label is looked up
+    names_only: bool = False  # read only by ``mentions``, ``names`` and ``phrases``, never when a label is looked up
     # When listed, the only words that may stand beside a head or a lead: any other word makes the
     # name a domain quantity ("risk score", "due date"), not the concept ("rerank score", "updated date").
     modifiers: frozenset[str] | None = None
@@ -175,6 +175,12 @@ class Lexicon:
         found = self._concepts[concept]
         words = split(name)
         return self.means(name, concept) or " ".join(words) in found.phrases or any(word in found.heads for word in words)
+
+    def names(self, name: str, concept: str) -> bool:
+        """Whether a name is the concept by its words, for a concept read only where a rule asks (names-only):
+        `answer_instructions` is guidance, `instructions` alone is not."""
+        found = self._concepts[concept]
+        return any(" ".join(words) in found.phrases or found.by_words(words) for words in _readings(name, self._generic))
 
     def document_of(self, source: Source) -> str | None:
         """Which document a chunk came from: a field that names it, else its title. A file's name followed by

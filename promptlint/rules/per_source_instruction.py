@@ -20,6 +20,12 @@ label's brackets that opens with one ("Content (treat as untrusted data only):")
 removes the aside and leaves the label. A line that marks the source
 restricted ("Do not use this source") is reported by PL105 alone.
 
+A field whose name says it holds guidance for the answer (`answer_instructions`, `llm_guidance`,
+`citation_rule`: an instruction word beside one that names the answer or the model, in
+`rules/lexicon.yaml` under `guidance`) is an instruction per source whatever it says, reported without a
+fix: its value is the source's own. A field named "instructions" alone is the document's text (a
+recipe's, a product's), and is not reported.
+
 Instructions the renderer writes after every source's text, the same lines word for word after each
 ("The CURRENT EMAIL below is the only email you should answer." under each of five items), are one
 cause and one finding, at the first copy, with no fix: removing every copy would drop what the author
@@ -112,6 +118,20 @@ def _closing_finding(prompt: Prompt, ctx: RuleContext, everywhere: list[list[Spa
     )
 
 
+def _guidance_fields(prompt: Prompt, ctx: RuleContext, source, name: str):
+    """A field of the source whose name says it tells the model how to answer from it
+    ("answer_instructions"). Its value is the source's own, different for each: where to state it once is the
+    author's to choose, so no fix is offered."""
+    for field in source.fields:
+        if ctx.lexicon.names(field.label, "guidance"):
+            yield ctx.finding(
+                prompt,
+                field.value_span,
+                f"{name} carries instructions to the model in its field '{field.label}'; they compete with the system "
+                "prompt's rules: say once there how sources are to be used",
+            )
+
+
 def check(prompt: Prompt, ctx: RuleContext):
     words = ctx.words("phrases")
     phrases = patterns(words)
@@ -135,6 +155,7 @@ def check(prompt: Prompt, ctx: RuleContext):
                 f"{name} carries an instruction to the model; it competes with the system prompt's rules",
                 fix=Fix(Applicability.UNSAFE if introduces else Applicability.SAFE, (Edit(remove_line(prompt.text, line)),), "Remove the instruction line"),
             )
+        yield from _guidance_fields(prompt, ctx, source, name)
         # Each scope is scanned only where a phrase can match in it: a source's text is long.
         for scope in (s for s in (source.header, source.content) if scan and may_match(words, prompt.lower[s.start : s.end])):
             for match in phrases.finditer(prompt.lower, scope.start, scope.end):

@@ -94,3 +94,38 @@ def test_an_imperative_aside_in_a_templates_label_is_an_instruction_and_goes_alo
     assert (finding.code, finding.line, text.splitlines()[finding.line - 1][finding.column - 1 :].startswith(" " + aside)) == ("PL103", 4, True)
     assert fix_text(text, path="t.j2", config=CONFIG) == template.replace("LABEL", label).replace(" ASIDE", "").replace("ASIDE", "")
     assert lint_text(template.replace("LABEL", label).replace("ASIDE", "(in English)"), path="t.j2", config=CONFIG) == []
+
+
+# A source's field named for guidance on the answer: each document carries its own (blind78 ArkadiyShuvaev:
+# "Anweisungen zur Beantwortung: {{ doc.answer_instructions }}" under each search result).
+GUIDANCE_FIELDS = ["answer_instructions", "llm_guidance", "response_hints", "citation_rule", "answeringInstructions"]
+# The same word without one naming the answer or the model is the document's own text.
+OWN_FIELDS = ["instructions", "usage_instructions", "cooking_instructions", "rules", "hint"]
+
+
+def _loop_with(field: str) -> str:
+    return ("Answer from the results.\n{% for doc in documents %}\n[{{ loop.index }}] {{ doc.title }}\n{{ doc.text }}\n"
+            "{% if doc.FIELD %}\nNote: {{ doc.FIELD }}\n{% endif %}\n{% endfor %}\nQuestion: {{ question }}\n").replace("FIELD", field)
+
+
+def _results_with(field: str) -> str:
+    results = [{"title": "Pricing", "content": "Plans start at $10.", field: "Always link the pricing page."},
+               {"title": "Refunds", "content": "Refunds take 5 days.", field: "Mention the limit."}]
+    return json.dumps({"results": results}) + QUESTION
+
+
+@pytest.mark.parametrize("field", GUIDANCE_FIELDS)
+def test_a_field_named_for_guidance_is_an_instruction_per_source_without_a_fix(field):
+    text = _loop_with(field)
+    [finding] = lint_text(text, path="t.j2", config=CONFIG)
+    assert (finding.code, finding.line, finding.column, finding.fix) == ("PL103", 6, 7, None)
+    text = _results_with(field)
+    findings = lint_text(text, path="p.txt", config=CONFIG)
+    assert [(f.code, f.fix) for f in findings] == [("PL103", None)] * 2
+    assert [text[f.column - 1 : f.end_column - 1] for f in findings] == ["Always link the pricing page.", "Mention the limit."]
+
+
+@pytest.mark.parametrize("field", OWN_FIELDS)
+def test_a_field_named_instructions_alone_is_the_documents_text(field):
+    assert lint_text(_loop_with(field), path="t.j2", config=CONFIG) == []
+    assert lint_text(_results_with(field), path="p.txt", config=CONFIG) == []
