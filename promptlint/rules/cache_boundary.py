@@ -2,7 +2,8 @@
 
 ## What it does
 Flags per-request content (conversation history, sources, the question, the
-current date or time, user data, the request's own input) placed before the main block
+current date or time, user data, what the application detected in the request after its label
+("Detected language: fr", "Predicted intent: refund"), the request's own input) placed before the main block
 of static instructions or examples. A template slot alone on its line under a label of its own
 ("JOB DESCRIPTION:", "## Context (above)", `<report>`, "--- FINDINGS ---", "===Tables", then `{jd}`) is the request's input whatever
 its name, unless the name says it holds the deployment's setup (`{format_instructions}`,

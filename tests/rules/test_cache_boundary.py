@@ -827,3 +827,17 @@ def test_a_users_data_label_alone_titles_the_block_under_it(label):
 def test_the_twin_with_the_users_data_on_the_labels_line_is_per_request_data(label):
     text = f"{label}: manual wheelchair, Montreal\n{BLOCK}\n"
     assert _found(text, config=build({"today": "2026-12-02"}, "test")) == [(1, 1, "PL305")]
+
+
+@pytest.mark.parametrize("line", ["- Detected Campus: Not specified", "Detected language: fr", "* Predicted intent: refund_request", "Inferred user role: admin"])
+def test_what_the_application_detected_in_the_request_is_per_request_data(line):
+    """blind78 HemanthKumar: "SESSION CONTEXT:" then "- Detected Program: B.Tech ...", "- Query Intent: ..." before
+    the answering rules: a classifier's output for this request, so the rules after it miss the cache."""
+    text = f"You answer admissions questions.\n\nSESSION CONTEXT:\n{line}\n{BLOCK}\n"
+    assert _found(text, config=build({"today": "2026-12-02"}, "test")) == [(4, 1, "PL305")]
+
+
+@pytest.mark.parametrize("line", ["Detected issues are listed first.", "Report what you detected: the defects, then the causes.", "Classified documents must not be quoted."])
+def test_detected_in_a_sentence_of_the_instructions_is_static(line):
+    text = f"You review pull requests.\n{line}\n{BLOCK}\n"
+    assert _found(text, config=build({"today": "2026-12-02"}, "test")) == []
