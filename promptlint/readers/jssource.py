@@ -43,7 +43,7 @@ from .jsscan import _ESCAPE, JsSyntaxError, Token, fields, tokens
 from .pybuild import ITEM, Loop, field_jinja, jinja_expression, reference, segment_fields, split_fields
 from .jslower import lowered
 from .pybind import rewritten_bindings
-from .pysource import MIN_LENGTH, OUTPUT_CALLS, SDK_SYSTEM_OPTION, TEMPLATE_CALLS, PyTemplate, built_in, kept_as_sources, names_prompt_function, requests_sent_twice, returned_prompt_texts, rewrite_through, says_prompt, written_texts
+from .pysource import MIN_LENGTH, OUTPUT_CALLS, SDK_SYSTEM_OPTION, TEMPLATE_CALLS, PyTemplate, built_in, kept_as_sources, names_prompt_function, requests_sent_twice, returned_prompt_texts, rewrite_through, says_prompt, with_sources_printed, written_texts
 from .segment import SlotNames, is_prompt_text, is_template_text, words
 
 # Tags that only reshape a template literal (its indentation): the template is still the prompt.
@@ -129,6 +129,10 @@ def templates_in(raw: str, lexicon: Lexicon | None = None, jsx: bool = False) ->
         _add_evaluated(raw, module, code.lexicon, alone, found)
         _add_returned(raw, module, code.lexicon, found)
         found = _written_through(raw, module, found)
+        # A text that prints the sources by the name their text is bound to, read by the evaluator: placed at its
+        # first literal and never fixed, as _add_returned's.
+        printed = with_sources_printed(module, raw, [t for t in found.values() if t.loop is not None], code.lexicon, found)
+        found = {k: t if k in found else replace(t, origin=None, offsets=None) for k, t in printed.items()}
     return _bound_to_rewrites(raw, jsx, module, code.lexicon, [found[k] for k in sorted(found)])
 
 

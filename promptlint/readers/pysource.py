@@ -7,7 +7,8 @@ Haystack's PromptBuilder and ChatMessage.from_*, LlamaIndex's PromptTemplate), o
 that is a Jinja template by its content (a value written as a sum of literals and other terms is the
 one text it adds up to); and the per-source strings code builds in a
 loop, through the module's own helpers and methods, and the per-item dicts it hands the
-model as JSON (see pybuild and pycalls).
+model as JSON (see pybuild and pycalls); and a text that prints those per-item strings by the
+name they are bound to (see with_sources_printed).
 """
 
 from __future__ import annotations
@@ -116,6 +117,7 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
     # A string built per item is one source's wrapper before it is a prompt of its own.
     for template in (*built, *sent, *filled_elsewhere(fills, raw)):
         found.setdefault((template.line, template.column), template)
+    found = with_sources_printed(module, raw, built, lexicon, found, taken)
     for line, items in _items_bound(written, (*named, *handed), lexicon).items():
         bindings[line] = bindings.get(line, ()) + items
     never_run = _never_called(module)
@@ -243,6 +245,63 @@ def _for_context(module: ast.Module, built: list[PyTemplate], lexicon: Lexicon, 
     kept_lines, shown_lines = _lines_of(module, lexicon, inner=inner), _display_lines(module, lexicon) | _answer_lines(module, lexicon)
     named_lines = _lines_of(module, lexicon, inner=False) if any(_read_in(t) for t in built) else set()
     return [t for t in built if t.line not in shown_lines and (_made_in(t, kept_lines, named_lines) or _renders_a_source(t, lexicon))]
+
+
+def with_sources_printed(module: ast.Module, raw: str, built: list[PyTemplate], lexicon: Lexicon, found: dict, taken: set[int] = frozenset()) -> dict:
+    """The templates ``found`` (by line and column) with the texts that print the sources a loop of ``built`` renders,
+    by the name their function binds the loop's text to (`body = "\n\n".join(f"{s.id}: {s.text}" for s in snippets)`,
+    then `return f"{header}\n\nExcerpts:\n{body}\n\n{instructions}"`): a prompt whatever the names say, read with
+    its function's string locals written in (see pyassembly), the name bound as the context; the texts so written in
+    are then part of it, not prompts of their own. Not a text printed, logged or raised, nor a reply or a report for
+    a person (see _answer_lines), nor one a prompt already takes in (``taken``, by id). ``module`` is Python's, or
+    JavaScript lowered to it (jslower)."""
+    bound = _bound_to_sources(module, built)
+    if not bound:
+        return found  # most modules render no sources into a name
+    reading = _Printing(raw, lexicon, module, taken)
+    for function, names in bound:
+        reading.read(function, names)
+    places = {_place(raw, reading.starts, n) for n in ast.walk(module) if id(n) in reading.absorbed and hasattr(n, "lineno")}
+    return {k: v for k, v in found.items() if k not in places} | {(t.line, t.column): t for t in reading.printing if (t.line, t.column) not in found}
+
+
+def _bound_to_sources(module: ast.Module, built: list[PyTemplate]) -> list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, frozenset[str]]]:
+    """Each function of the module with the names it binds the text of the sources a loop of ``built`` renders to."""
+    sites = [(t.loop.site or t.line, t.loop.into) for t in built if t.loop is not None and t.loop.into]
+    functions = (f for f in ast.walk(module) if sites and isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)))
+    bound = ((f, frozenset(n for line, into in sites if f.lineno <= line <= (f.end_lineno or line) for n in into)) for f in functions)
+    return [(function, names) for function, names in bound if names]
+
+
+class _Printing:
+    """The texts of a module's functions that print names bound to the sources (see with_sources_printed), and the
+    ids of the literals written into them."""
+
+    def __init__(self, raw: str, lexicon: Lexicon, module: ast.Module, taken: set[int]):
+        self.raw, self.starts, self.vocab, self.taken = raw, line_starts(raw), words(lexicon=lexicon), taken
+        self.shown = _display_lines(module, lexicon) | _answer_lines(module, lexicon)
+        self.texts, self.helpers = module_texts(module), helpers_of(module)
+        self.printing: list[PyTemplate] = []
+        self.absorbed: set[int] = set()
+
+    def read(self, function: ast.FunctionDef | ast.AsyncFunctionDef, names: frozenset[str]) -> None:
+        written = written_out(function, self.texts, self.helpers)
+        quiet = {id(n) for node in own_nodes(function) if isinstance(node, ast.Raise) or isinstance(node, ast.Call) and called_name(node) in OUTPUT_CALLS for n in ast.walk(node)}
+        for node in own_nodes(function):
+            if not isinstance(node, ast.JoinedStr) or id(node) in quiet or id(node) in self.taken or node.lineno in self.shown:
+                continue
+            printed = names & {name for p in node.values if isinstance(p, ast.FormattedValue) and (name := _name_printed(p.value))}
+            text, taken_in, _ = written.get(id(node), (node, set(), ()))
+            template = _template(self.raw, self.starts, text, False) if printed else None
+            if template is not None and is_prompt_text(template.text, self.vocab, sources=printed):
+                self.printing.append(replace(template, bound=tuple((name, "context") for name in sorted(printed))))
+                self.absorbed |= taken_in
+
+
+def _name_printed(value: ast.AST) -> str | None:
+    """The name a field prints: `{body}`, or its items joined (`${parts.join("\n\n")}`)."""
+    value = joined(value) or value
+    return value.id if isinstance(value, ast.Name) else None
 
 
 def _read_in(template: PyTemplate) -> bool:

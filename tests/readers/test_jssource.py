@@ -374,9 +374,11 @@ def test_a_value_under_a_context_label_is_the_context_whatever_its_name(field):
               f"  return `Answer the question from this context.\n\nContext:\n{field}\n\n{RULES_AFTER}\nQuestion: ${{query}}`;\n}}\n")
     found = [(f.line, f.code) for f in lint_text(source, path="answer.ts", config=CONFIG) if f.code in ("PL203", "PL305")]
     assert found == [(2, "PL203"), (6, "PL305")]
-    # The twin: under a label that names no context ("Notes:"), nothing says the string is a prompt (the map over
-    # the documents is still their wrapper).
-    assert [f.code for f in lint_text(source.replace("Context:", "Notes:"), path="answer.ts", config=CONFIG)] == ["PL203"]
+    # Under a label that names no context ("Notes:") the code still says it: the string prints the name the documents'
+    # text is bound to (see test_sources_printed, where the same text logged is no prompt). The evaluator reads it,
+    # so it is reported at the literal's opening, never fixed.
+    notes = source.replace("Context:", "Notes:")
+    assert [(f.line, f.code, f.fix) for f in lint_text(notes, path="answer.ts", config=CONFIG) if f.code in ("PL203", "PL305")] == [(2, "PL203", None), (3, "PL305", None)]
 
 
 @pytest.mark.parametrize("name, kind", [("chatHistory", "history"), ("retrievedContext", "context"), ("userQuestion", "question")])

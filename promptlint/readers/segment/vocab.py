@@ -270,15 +270,21 @@ def is_template_text(text: str) -> bool:
     return has_own_words(text) and holds_slot(text)
 
 
-def is_prompt_text(text: str, vocab: Vocab, key: str | None = None) -> bool:
+def is_prompt_text(text: str, vocab: Vocab, key: str | None = None, sources: frozenset[str] = frozenset()) -> bool:
     """Whether a string kept in code or data is a prompt although nothing marks it as one: words
     of its own, and a key that names a prompt (`system_prompt:`, `"template"`) or a slot the
-    words call the retrieved context (`{context}`, `{{documents}}`, `$search_results$`)."""
+    words call the retrieved context (`{context}`, `{{documents}}`, `$search_results$`), or one of
+    ``sources``, the names code binds to the text of the sources it renders."""
     lower = lowercase(text)
     if not has_own_words(text) or vocab.log_line.match(lower) or _command_line(lower):
         return False
     if key is not None and vocab.lexicon.means(key, "prompt"):
         return True
+    if sources:
+        # The name alone or inside the slot's expression (`{'\n\n'.join(parts)}`).
+        named = re.compile(r"\b(?:" + "|".join(re.escape(name.lower()) for name in sources) + r")\b")
+        if any(named.search(lower, m.start(), m.end()) for m in SLOT.finditer(lower)):
+            return True
     return may_hold_slot(lower) and any(_prints_the_context(text[m.start() : m.end()], text[m.start("name") : m.end("name")], vocab) or _announced_as_context(lower, m.start(), vocab) for m in SLOT.finditer(lower))
 
 
