@@ -32,26 +32,22 @@ Bindings = dict[int, tuple[tuple[str, str], ...]]
 Fill = tuple[ast.Call, tuple[str, ...], tuple[tuple[str, str], ...]]
 
 
-def rewritten_bindings(module: ast.Module, lexicon: Lexicon) -> Bindings:
-    """For the first line of each string a template is made of: the question slots a call of the
-    module fills with a rewritten question, each as (slot, "rewritten")."""
-    return read_fills(module, lexicon)[0]
-
-
 def read_fills(module: ast.Module, lexicon: Lexicon) -> tuple[Bindings, list[Fill]]:
     """What the module fills its templates' question slots with, read once: the bindings of the templates it holds
-    (see rewritten_bindings), and the calls that fill a template whose text it does not hold (imported, `from .prompts
+    (for the first line of each string a template is made of, the question slots a call of the module fills with a
+    rewritten question, each as (slot, "rewritten")), and the calls that fill a template whose text it does not hold (imported, `from .prompts
     import QA_PROMPT`, or pulled, `hub.pull("rlm/rag-prompt")`), directly or through a chain made of it, with the
     question rewritten: each call, the slots it fills, and the question slots bound to the rewrite. The call is all the
     file shows of that prompt, and what it fills the question with is the code's to say."""
     vocab = words(lexicon=lexicon)
     owners = _owners(module, _opaque_templates(module, lexicon))
+    mapped = _chain_mappings(module)
     rewrites = Rewrites(module, vocab, frozenset(lexicon.words("segment", "rewrite-verbs")))
     bound_once = _bound_once(module)
     bound: dict[str, set[str]] = {}
     elsewhere: dict[int, tuple[ast.Call, tuple[str, ...], set[str]]] = {}
     for call in (n for n in ast.walk(module) if isinstance(n, ast.Call)):
-        owner, filled = _filled(call, owners)
+        owner, filled = _filled(call, owners, mapped)
         slots = {slot for slot, value in filled if slot_kind(slot, vocab) == "question" and rewrites.holds(value)}
         if slots:
             bound.setdefault(owner, set()).update(slots)
@@ -61,7 +57,7 @@ def read_fills(module: ast.Module, lexicon: Lexicon) -> tuple[Bindings, list[Fil
             bound.setdefault(owner, set()).add(slot)
     answers = frozenset(lexicon.words("segment", "answer-keys"))
     state_keys = _keys_rewritten(module, vocab, rewrites)
-    for call, owner, slot in _answered_from_state(module, owners, vocab, state_keys, answers):
+    for call, owner, slot in _answered_from_state(module, (owners, mapped), vocab, state_keys, answers):
         bound.setdefault(owner, set()).add(slot)
         if id(call) in elsewhere:
             elsewhere[id(call)][2].add(slot)
@@ -83,8 +79,8 @@ def _answered_elsewhere(fills, vocab) -> list[Fill]:
     ]
 
 
-# Calls that load a prompt's text from elsewhere: LangChain's hub and loader.
-_LOADERS = frozenset({("hub", "pull"), ("load_prompt",)})
+# Calls that load a prompt's text from elsewhere: LangChain's hub (in JavaScript, `pull` imported from it) and loader.
+_LOADERS = frozenset({("hub", "pull"), ("load_prompt",), ("pull",)})
 
 
 def _opaque_templates(module: ast.Module, lexicon: Lexicon) -> set[str]:
@@ -117,7 +113,8 @@ def _makers(module: ast.Module) -> set[str]:
 
 def _loaded(value: ast.AST) -> bool:
     """Whether a value is a prompt a loader brings from elsewhere (`hub.pull("rlm/rag-prompt")`): its argument names it."""
-    return isinstance(value, ast.Call) and tuple(called_names(value)) in _LOADERS
+    named = isinstance(value, ast.Call) and value.args and isinstance(value.args[0], ast.Constant) and isinstance(value.args[0].value, str)
+    return bool(named) and tuple(called_names(value)) in _LOADERS
 
 
 def _printed_rewrites(module: ast.Module, rewrites: Rewrites, state_keys: set[str], answers: frozenset[str]) -> list[tuple[int, str]]:
@@ -141,11 +138,12 @@ def _answer_values(function: ast.AST, answers: frozenset[str]) -> list[ast.AST]:
             for k, v in zip(r.value.keys, r.value.values) if isinstance(k, ast.Constant) and k.value in answers]
 
 
-def _answered_from_state(module: ast.Module, owners: dict, vocab, keys: set[str], answers: frozenset[str]) -> list[tuple[ast.Call, str, str]]:
+def _answered_from_state(module: ast.Module, templates: tuple[dict, dict], vocab, keys: set[str], answers: frozenset[str]) -> list[tuple[ast.Call, str, str]]:
     """The question slots an answer is generated with from a state a step wrote a rewrite into (a LangGraph
     graph: `transform_query` returns `{"question": better_question}`; `generate` reads `state["question"]` and
     returns `{"generation": rag_chain.invoke({"question": question, ...})}`). Only a fill whose result the
-    function returns as the answer (`answer-keys`) counts: a grader filled from the same state judges, it answers nothing."""
+    function returns as the answer (`answer-keys`) counts: a grader filled from the same state judges, it answers nothing.
+    ``templates``: the owners and the chains' mappings (see _filled)."""
     if not keys:
         return []
     found = []
@@ -153,7 +151,7 @@ def _answered_from_state(module: ast.Module, owners: dict, vocab, keys: set[str]
         read = {n.targets[0].id for n in ast.walk(function) if _named_assignment(n) and _reads_keys(n.value, keys)}
         answering = _answering_calls(function, answers)
         for call in answering:
-            owner, filled = _filled(call, owners)
+            owner, filled = _filled(call, *templates)
             for slot, value in filled:
                 reads = _reads_keys(value, keys) or isinstance(value, ast.Name) and value.id in read
                 if reads and slot_kind(slot, vocab) == "question":
@@ -311,12 +309,16 @@ def _named_assignment(node: ast.AST) -> bool:
 
 
 def _string_lines(node: ast.AST) -> set[int]:
-    # (A module lowered from JavaScript places a template literal, not the pieces inside it.)
-    return {n.lineno for n in ast.walk(node) if (isinstance(n, ast.JoinedStr) or isinstance(n, ast.Constant) and isinstance(n.value, str)) and hasattr(n, "lineno")}
+    # (A module lowered from JavaScript places a template literal, not the pieces inside it.) A dict's keys are names,
+    # not text: `{"context": retriever, "question": RunnablePassthrough()} | prompt` holds no template of its own.
+    keys = {id(k) for d in ast.walk(node) if isinstance(d, ast.Dict) for k in d.keys if k is not None}
+    return {n.lineno for n in ast.walk(node) if (isinstance(n, ast.JoinedStr) or isinstance(n, ast.Constant) and isinstance(n.value, str)) and hasattr(n, "lineno") and id(n) not in keys}
 
 
-def _filled(call: ast.Call, owners: dict[str, tuple[list[str], set[int]]]) -> tuple[str, list[tuple[str, ast.AST]]]:
-    """The template a call fills and (slot, value) for each slot it fills; ("", []) for any other call."""
+def _filled(call: ast.Call, owners: dict[str, tuple[list[str], set[int]]], mapped: dict[str, list[tuple[str, ast.AST]]]) -> tuple[str, list[tuple[str, ast.AST]]]:
+    """The template a call fills and (slot, value) for each slot it fills; ("", []) for any other call. A chain made
+    from a mapping of slots (``mapped``, see _chain_mappings) run on one value fills the mapping's slots, each
+    passthrough with that value."""
     callee = called_name(call)
     if callee in owners and owners[callee][0]:
         # `build_prompt(context, rewritten_question)`: the arguments bind the function's parameters.
@@ -326,8 +328,58 @@ def _filled(call: ast.Call, owners: dict[str, tuple[list[str], set[int]]]) -> tu
     owner = _reference(target)
     if callee not in _FILLING or owner not in owners:
         return "", []
+    if owner in mapped and call.args and not isinstance(call.args[0], ast.Dict):
+        return owner, [(slot, call.args[0] if _passes_through(value) else value) for slot, value in mapped[owner]]
     filled = [(k.arg, k.value) for k in call.keywords if k.arg]
     for arg in call.args:
         if isinstance(arg, ast.Dict):
             filled += [(k.value, v) for k, v in zip(arg.keys, arg.values) if isinstance(k, ast.Constant) and isinstance(k.value, str)]
     return owner, filled
+
+
+# What makes a chain's mapping of slots (`RunnableParallel(context=..., question=RunnablePassthrough())`), and what hands
+# a slot the value the chain is run on.
+_MAPPINGS = frozenset({"RunnableParallel", "RunnableMap"})
+_PASSTHROUGH = "RunnablePassthrough"
+
+
+def _chain_mappings(module: ast.Module) -> dict[str, list[tuple[str, ast.AST]]]:
+    """The chains the module makes from a mapping of slots one of which passes the chain's input through, by name, with
+    each slot and what fills it: `rag_chain = {"context": retriever | format_docs, "question": RunnablePassthrough()}
+    | prompt | llm`, LangChain's way of running a prompt on one value (`rag_chain.invoke(question)`)."""
+    found = {}
+    for node in (n for n in ast.walk(module) if _held(n)):
+        slots = _mapped_slots(node.value)
+        if any(_passes_through(value) for _, value in slots):
+            found[_reference(node.targets[0])] = slots
+    return found
+
+
+def _mapped_slots(value: ast.AST | None) -> list[tuple[str, ast.AST]]:
+    """The slots of the mapping a chain starts with (a dict, or a RunnableParallel of keywords or of a dict, its
+    `steps`), with what fills each; [] when it starts with none."""
+    value = _chain_start(value)
+    if isinstance(value, ast.Dict):
+        return [(k.value, v) for k, v in zip(value.keys, value.values) if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+    if not (isinstance(value, ast.Call) and called_name(value) in _MAPPINGS):
+        return []
+    inner = [_steps(a) for a in (*value.args, *(k.value for k in value.keywords if k.arg == "steps")) if isinstance(a, ast.Dict)]
+    return [(k.arg, k.value) for k in value.keywords if k.arg and k.arg != "steps"] + [slot for d in inner for slot in _mapped_slots(d)]
+
+
+def _chain_start(value: ast.AST | None) -> ast.AST | None:
+    """What a chain starts with: the first of `a | b | c`, the mapping `RunnableMap({...}).assign(answer=...)` adds to."""
+    while isinstance(value, ast.BinOp) and isinstance(value.op, ast.BitOr):
+        value = value.left
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and called_name(value) == "assign":
+        value = value.func.value
+    return value
+
+
+def _steps(mapping: ast.Dict) -> ast.AST:
+    """A mapping's slots: JavaScript's `new RunnableMap({ steps: {...} })` holds them under `steps`."""
+    return next((v for k, v in zip(mapping.keys, mapping.values) if isinstance(k, ast.Constant) and k.value == "steps"), mapping)
+
+
+def _passes_through(value: ast.AST) -> bool:
+    return isinstance(value, ast.Call) and called_name(value) == _PASSTHROUGH and not value.args and not value.keywords

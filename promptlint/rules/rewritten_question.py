@@ -33,7 +33,10 @@ under a name that says prompt, `from .prompts import QA_PROMPT`; a chain importe
 `rag_chain.invoke({"context": docs, "question": q})`; or pulled, `hub.pull("rlm/rag-prompt")`) is reported at the
 call that fills its question with a rewrite, when the call gives it something to answer from besides the
 conversation (the context, a scratchpad of findings): a prompt given only the question and the history plans or
-rewrites, and a rewrite is what it should be given.
+rewrites, and a rewrite is what it should be given. A chain run on one value through a mapping of its slots
+(`{"context": retriever | format_docs, "question": RunnablePassthrough()} | prompt`, then
+`rag_chain.invoke(standalone_question)`; in TypeScript, a hub prompt run through `new RunnableMap({ steps: {...} })`)
+fills the slot the mapping passes the value through to with that value.
 
 ## Why is this bad?
 Rewrites exist for retrieval: they make a better search query. The answer must

@@ -20,6 +20,11 @@ FILLED = {
     "piped chain": f"QA_PROMPT = PromptTemplate.from_template({TEMPLATE})\nchain = QA_PROMPT | llm | parser\n\n\ndef answer(docs, VALUE_ROOT):\n    return chain.invoke({{\"context\": docs, \"question\": VALUE}})\n",
     "function by position": f"def build_prompt(context, question):\n    return f{TEMPLATE}\n\n\ndef answer(llm, docs, VALUE_ROOT):\n    return llm.invoke(build_prompt(docs, VALUE))\n",
     "function by keyword": f"def build_prompt(context, question):\n    return f{TEMPLATE}\n\n\ndef answer(llm, docs, VALUE_ROOT):\n    return llm.invoke(build_prompt(context=docs, question=VALUE))\n",
+    # LangChain's way of running a prompt on one value: a mapping of its slots, one passing the value through.
+    "chain run through a mapping": f"QA_PROMPT = PromptTemplate.from_template({TEMPLATE})\nchain = {{\"context\": retriever | format_docs, \"question\": RunnablePassthrough()}} | QA_PROMPT | llm\n\n\n"
+                                   "def answer(docs, VALUE_ROOT):\n    return chain.invoke(VALUE)\n",
+    "chain run through a RunnableParallel": f"QA_PROMPT = PromptTemplate.from_template({TEMPLATE})\nchain = RunnableParallel(context=retriever, question=RunnablePassthrough()) | QA_PROMPT | llm\n\n\n"
+                                            "def answer(docs, VALUE_ROOT):\n    return chain.invoke(VALUE)\n",
 }
 REWRITTEN = ["standalone_question", "rewritten_query", "condensed_question", "enhanced['standalone_query']", "state.rephrased_question",
              "state.get('resolved_query') or question"]
@@ -260,6 +265,12 @@ ELSEWHERE = {
     "pulled from a hub": ('from langchain import hub\n\nprompt = hub.pull("rlm/rag-prompt")\nrag_chain = prompt | llm\n\n\n'
                           "def answer(q, history, docs):\n    standalone = condense_question(q, history)\n"
                           '    return rag_chain.invoke({"context": docs, "question": QUESTION})\n', 9),
+    # blind74 matzapata (in TypeScript, below): the pulled prompt gets the question through a mapping that passes on the
+    # value the chain is run on.
+    "pulled, run through a mapping": ('from langchain import hub\n\nprompt = hub.pull("rlm/rag-prompt")\n'
+                                      'rag_chain = {"context": retriever | format_docs, "question": RunnablePassthrough()} | prompt | llm\n\n\n'
+                                      "def answer(q, history, docs):\n    standalone = condense_question(q, history)\n"
+                                      "    return rag_chain.invoke(QUESTION)\n", 9),
     "an imported chain in a graph": ("from chains import rag_chain, question_rewriter\n\n\ndef generate(state):\n    question = state[\"question\"]\n"
                                      '    generation = rag_chain.invoke({"context": state["documents"], "question": question})\n    return {"generation": generation}\n\n\n'
                                      "def transform_query(state):\n    better = question_rewriter.invoke({\"question\": state[\"question\"]})\n"
@@ -275,6 +286,7 @@ def test_a_template_elsewhere_filled_with_the_rewrite_is_reported_at_the_call(fo
     if form != "an imported chain in a graph":
         assert _found(text.replace("QUESTION", "q")) == []
         planned = text.replace("context=docs", "chat_history=history").replace('"context": docs', '"chat_history": history')
+        planned = planned.replace('"context": retriever | format_docs', '"chat_history": history')
         assert _found(planned.replace("QUESTION", "standalone")) == []
 
 
@@ -294,3 +306,22 @@ def test_a_rewriter_named_with_what_it_rewrites_with(rewriter):
     assert _found(text.replace("REWRITER", rewriter)) == [(6, "PL304")]
     assert _found(text.replace("REWRITER", "expand_query_context")) == []
     assert _found(text.replace("REWRITER(q, history)", "q")) == []
+
+
+# blind74 matzapata: LangChain.js pulls the answer prompt from the hub and runs it through a RunnableMap whose `question`
+# passes on the value the chain is invoked with, the question contextualized from the chat history.
+MAPPED_TS = """import { pull } from "langchain/hub";
+
+export async function answer(question: string, history: Message[], k: number) {
+  const standalone = await condenseQuestion(question, history);
+  const prompt = await pull<ChatPromptTemplate>("rlm/rag-prompt");
+  const fromDocs = RunnableSequence.from([prompt, model, new StringOutputParser()]);
+  const chain = new RunnableMap({ steps: { context: retriever, question: new RunnablePassthrough() } }).assign({ answer: fromDocs });
+  return await chain.invoke(QUESTION);
+}
+"""
+
+
+def test_a_pulled_prompt_run_through_a_mapping_in_typescript_is_reported_at_the_call():
+    assert [(f.line, f.code) for f in lint_text(MAPPED_TS.replace("QUESTION", "standalone"), path="rag.ts", config=CONFIG)] == [(8, "PL304")]
+    assert lint_text(MAPPED_TS.replace("QUESTION", "question"), path="rag.ts", config=CONFIG) == []
