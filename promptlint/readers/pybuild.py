@@ -704,6 +704,9 @@ def _wrapper(target: ast.AST, iterated: ast.AST, body: list[ast.stmt], strings: 
     target, aliases = _unpacked(target)
     name = getattr(target, "id", None)
     _alias_parallel(aliases, [*body, *strings], name)
+    site = getattr(iterated, "lineno", None)
+    if index is None and aliases and _counts(iterated):
+        index, iterated = name, _read_at_the_counter(aliases, iterated)
     _alias_locals(aliases, body, name, index)
     _alias_keywords(aliases, strings)
     refs = [ref for s in strings for ref in _field_refs(_body(s), aliases)]
@@ -711,13 +714,24 @@ def _wrapper(target: ast.AST, iterated: ast.AST, body: list[ast.stmt], strings: 
         return None  # renders no field of the loop variable: a log line, a query, a message
     loop = Loop(
         target=name,
-        site=getattr(iterated, "lineno", None),
+        site=site,
         collection=_collection(iterated),
         index=index,
         aliases=tuple((alias, *ref) for alias, ref in aliases.items()),
         keys=tuple(dict.fromkeys(keys[-1] for root, keys in refs if root == name and keys)),
     )
     return _loop_template(strings, raw, starts, loop, rebuilt)
+
+
+def _read_at_the_counter(aliases: dict[str, tuple[str, tuple[str, ...]]], iterated: ast.AST) -> ast.AST:
+    """`for i in range(len(docs))`, then `docs[i]`: the counter is the source's ordinal, and the one list read at it
+    (see _alias_parallel) is what the loop goes through; several lists read at it are gone through together."""
+    return ast.parse(next(iter(aliases)), mode="eval").body if len(aliases) == 1 else iterated
+
+
+def _counts(iterated: ast.AST) -> bool:
+    """`range(n)`, `range(len(docs))`, `range(0, n)`: a loop over the places of a list, not its items."""
+    return isinstance(iterated, ast.Call) and isinstance(iterated.func, ast.Name) and iterated.func.id == "range"
 
 
 def _collection(iterated: ast.AST) -> str:
@@ -751,11 +765,20 @@ def _unpacked(target: ast.AST) -> tuple[ast.AST, dict[str, tuple[str, tuple[str,
 
 
 def _alias_parallel(aliases: dict[str, tuple[str, tuple[str, ...]]], nodes: list[ast.AST], name: str | None) -> None:
-    """Lists the loop variable indexes (`for idx in top_k:` then `chunks[idx]["source"]`, `scores[idx]`): each is
-    the item's value of that name, as a key of the item is (`chunks`, `scores`)."""
+    """Lists the loop variable indexes (`for idx in top_k:` then `chunks[idx]["source"]`, `scores[idx]`; `for i in
+    range(n):` then `results.points[i].payload`): each is the item's value of that name, as a key of the item is
+    (`chunks`, `scores`, `points`)."""
     for node in (n for top in nodes for n in ast.walk(top)) if name else ():
-        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name) and node.slice.id == name and isinstance(node.value, ast.Name):
-            aliases.setdefault(node.value.id, (name, (node.value.id,)))
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name) and node.slice.id == name and (dotted := _dotted(node.value)):
+            aliases.setdefault(dotted, (name, (dotted.rsplit(".", 1)[-1],)))
+
+
+def _dotted(node: ast.AST) -> str | None:
+    """A name or an attribute chain of names as written (`results.points`); None for any other value."""
+    if isinstance(node, ast.Name):
+        return node.id
+    inner = _dotted(node.value) if isinstance(node, ast.Attribute) else None
+    return f"{inner}.{node.attr}" if inner else None
 
 
 def _alias_locals(aliases: dict[str, tuple[str, tuple[str, ...]]], body: list[ast.stmt], name: str | None, index: str | None) -> None:
@@ -1115,6 +1138,8 @@ def reference(node: ast.AST, aliases: dict[str, tuple[str, tuple[str, ...]]]) ->
     if isinstance(node, ast.Name):
         return aliases.get(node.id, (node.id, ()))
     if isinstance(node, ast.Attribute):
+        if aliases and (dotted := _dotted(node)) in aliases:
+            return aliases[dotted]  # a list of the object's, read at the loop's counter (see _alias_parallel)
         inner = reference(node.value, aliases)
         return inner and (inner[0], inner[1] + (node.attr,))
     if isinstance(node, ast.Subscript):
@@ -1261,8 +1286,8 @@ def field_jinja(node: ast.AST | None, loop: Loop) -> str:
     if ref is None:
         return "_"
     root, keys = ref
-    if root == loop.index:
-        return "loop.index"
+    if root == loop.index and not keys:
+        return "loop.index"  # (a loop over a list's places counts with its target: `docs[i]` reads the item)
     if root != loop.target:
         return "_"
     return root + "".join("[" + repr(key) + "]" for key in keys)

@@ -830,3 +830,27 @@ def test_a_helpers_text_in_a_function_that_makes_the_context_is_its_sources(head
     # Nor does a name inside such a function (`for i, d, cut in docs`) say what a helper it calls makes.
     twin = source.replace("compose_context", "process_children").replace("_format_chunk", "_format_row")
     assert lint_text(twin, path="context.py", config=CONFIG) == []
+
+
+# A loop over a list's places, the item read at the counter (blind79 nevan-kurniawan: `for i in range(0, iter_len)`, then
+# `query_results.points[i].payload.get('published')` on every RESULT block, an expected PL201 missed).
+INDEXED = {
+    "an object's list": ("query_results.points[i]", "query_results.points"),
+    "a list": ("hits[i]", "hits"),
+}
+
+
+@pytest.mark.parametrize("counted", ["range(len(LIST))", "range(0, n)"])
+@pytest.mark.parametrize("form", INDEXED)
+def test_a_loop_over_a_lists_places_reads_the_item_at_the_counter(form, counted):
+    item, listed = INDEXED[form]
+    source = (f"def build(query_results, hits, n):\n    blocks = []\n    for i in {counted.replace('LIST', listed)}:\n"
+              f"        title = {item}.payload.get('title')\n"
+              f"        blocks.append(f\"RESULT {{i + 1}}:\\n    Title: {{title}}\\n    Published date: {{{item}.payload.get('published')}}\\n\"\n"
+              f"                      f\"    Text: {{{item}.payload.get('text')}}\\n\")\n"
+              '    return "\\n".join(blocks)\n')
+    assert [(line, code) for line, _, code in _found(source)] == [(5, "PL201")]
+    [loop] = [t.loop for t in templates_in(source) if t.loop is not None]
+    assert (loop.collection, loop.index, loop.site) == (listed, "i", 3)
+    # The twin: a loop over places that reads no list at the counter renders no item ("Step 1", "Step 2").
+    assert _found(f"def steps(n):\n    lines = []\n    for i in {counted.replace('LIST', 'steps')}:\n        lines.append(f\"Step {{i + 1}}: do the next thing now\")\n    return lines\n") == []
