@@ -7,8 +7,8 @@ bare placeholders (`"document": <citation_id>,  // why`), and it never fails: wh
 cannot read is not a source. An object is a source when one of its keys names the
 chunk text (a content label: `content`, `text`, `page_content`, ...) with a string
 value and it has at least one other key; the other keys are its fields, and the keys of an object that is
-the value of a key naming metadata (`"metadata": {...}`). Objects Python prints (`Document(page_content='...', metadata={...})`)
-are the same objects written another way, and are read by the same walk.
+the value of a key naming metadata (`"metadata": {...}`). Objects Python prints (`Document(page_content='...', metadata={...})`,
+a list of dicts `[{'title': ..., 'snippet': '...'}]`) are the same objects written another way, and are read by the same walk.
 
 A field's span is what removing it takes, its comma included, so that the JSON left
 behind still reads: up to the next key, or, for the last key, from the end of the
@@ -39,6 +39,8 @@ _CONTENT_KEY = re.compile(r'"[\w -]{1,30}"\s*:\s*"')
 # results put into the prompt as they are): a keyword given a string after a call's parenthesis or a comma, looked up as a
 # content label.
 _PYTHON_KEYWORD = re.compile(r"[(,]\s*(\w{1,30})\s*=\s*['\"]")
+# A dict's key as Python prints it, before a string: `{'snippet': '...'`.
+_PYTHON_KEY = re.compile(r"[{,]\s*'([\w -]{1,30})'\s*:\s*['\"]")
 # The tokens of Python's objects: JSON's, and strings in single quotes, a call's name and its parenthesis, `=` after a keyword.
 _PYTHON_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|[A-Za-z_]\w*\(|[{}\[\]:,()=]|[^\s{}\[\]:,"\'()=]+')
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
@@ -76,7 +78,7 @@ def json_sources(
     labels = (content_labels, title_labels, heading_labels, roles, metadata_labels)
     text = _unserialised(text) if "{" in text else text
     walk = _walked(text, labels, python=False) if "{" in text and _CONTENT_KEY.search(text) else None
-    if (walk is None or not walk.sources) and "(" in text and any(normalise_label(m[1]) in content_labels for m in _PYTHON_KEYWORD.finditer(text)):
+    if (walk is None or not walk.sources) and _printed_by_python(text, content_labels):
         printed = _walked(text, labels, python=True)
         walk = printed if printed.sources else walk
     if walk is None:
@@ -88,6 +90,13 @@ def json_sources(
     sources = [dataclasses.replace(s, position=i) for i, s in enumerate(sorted(walk.sources, key=lambda s: s.span.start))]
     block = walk.holders[0] if len(walk.holders) == 1 else Span(sources[0].span.start, sources[-1].span.end)
     return sources, block, turns
+
+
+def _printed_by_python(text: str, content_labels: frozenset[str]) -> bool:
+    """Whether the text may hold objects as Python prints them, one of whose keys names the chunk text: a call's keyword
+    (`Document(page_content='...')`) or a dict's key in single quotes (`[{'title': ..., 'snippet': '...'}]`)."""
+    keyed = (_PYTHON_KEYWORD.finditer(text) if "(" in text else ()), (_PYTHON_KEY.finditer(text) if "'" in text else ())
+    return any(normalise_label(m[1]) in content_labels for found in keyed for m in found)
 
 
 def _walked(text: str, labels: tuple[frozenset[str], ...], python: bool) -> _Walk:
@@ -148,7 +157,7 @@ class _Walk:
             parent.pairs.append((closed.key, whole, Span(closed.key.start, span.end)))
             if closed.bracket in _OBJECTS:
                 parent.objects[closed.key.start] = closed
-        source = _source(self.text, closed, whole, *self.labels) if self._may_be_source(closed) else None
+        source = _source(self.text, closed, whole, *self.labels) if self._may_be_source(closed, parent) else None
         if isinstance(source, Source):
             self.sources.append(source)
         elif source is _TURN:
@@ -156,11 +165,11 @@ class _Walk:
         if not self.stack and self.sources and whole.contains(self.sources[-1].span):
             self.holders.append(whole)
 
-    def _may_be_source(self, closed: _Container) -> bool:
-        """A JSON object; of what Python prints, only an object of a class (`Document(...)`, capitalised, as a
-        class is named): a dict is as often a tool's arguments, and a function's call (`reply_text(text=...)`)
-        is code, not a result."""
-        if not self.python:
+    def _may_be_source(self, closed: _Container, parent: _Container | None) -> bool:
+        """A JSON object; of what Python prints, an object of a class (`Document(...)`, capitalised, as a class is
+        named), or a dict among the items of a list (`[{'title': ..., 'snippet': ...}, ...]`, results printed): a
+        dict alone is as often a tool's arguments, and a function's call (`reply_text(text=...)`) is code, not a result."""
+        if not self.python or closed.bracket == "{" and parent is not None and parent.bracket == "[":
             return closed.bracket == "{"
         return closed.bracket == "(" and closed.called[:1].isupper() and self.text[closed.start - 1 : closed.start] != "."
 

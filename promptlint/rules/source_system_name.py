@@ -2,7 +2,8 @@
 
 ## What it does
 Flags the name of the system, connector or retriever a chunk came from (Confluence,
-SharePoint, Zendesk, Google Drive, a `retriever="bm25"` attribute, ...) when it is rendered as a field of the
+SharePoint, Zendesk, Google Drive, a web search API such as DuckDuckGo or Tavily, a `retriever="bm25"` attribute,
+...) when it is rendered as a field of the
 source's wrapper (`Source: Confluence`, `[Zendesk]`), and a slot of a sources
 template or a key of a per-source object that prints it (`{d.source_type}`,
 `{{ doc.meta.datasource }}`, `${d.connector}`, `"connector": d.origin`). A title

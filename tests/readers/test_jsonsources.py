@@ -261,3 +261,17 @@ def test_an_object_under_a_key_that_names_no_metadata_is_the_documents_own():
     assert [[f.label for f in s.fields] for s in sources(text)] == [["stats"], ["stats"]]
     assert [f.code for f in lint_text(text, config=CONFIG) if f.code == "PL102"] == []
     assert fix_text(text, config=CONFIG) == text
+
+
+def test_dicts_python_prints_in_a_list_are_sources():
+    """A run's log prints the search results as Python writes a list of dicts (blind79 Gmpho: `[{'url': ..., 'title':
+    ..., 'snippet': ..., 'source': 'DuckDuckGo'}, ...]` under "### SA WEB DATA"): each dict with the text under a
+    content key is a source, as the same list written in JSON is. The twin: a dict alone (a tool's arguments) is none."""
+    results = [{"url": "https://a.example/runners", "title": "Runner index", "snippet": "Form guide for every runner of the meeting.", "source": "DuckDuckGo"},
+               {"url": "https://b.example/cards", "title": "Race cards", "snippet": "The draw, the weights and the jockeys of each race.", "source": "DuckDuckGo"}]
+    # Read as the same list written in JSON is.
+    assert [(s.title, [f.label for f in s.fields]) for s in sources(repr(results))] == [(s.title, [f.label for f in s.fields]) for s in sources(json.dumps(results))]
+    assert [[f.label for f in s.fields] for s in sources(repr(results))] == [["url", "title", "source"]] * 2
+    printed = repr(results)
+    assert [printed[s.content.start : s.content.end] for s in sources(printed)] == [r["snippet"] for r in results]
+    assert sources("args = " + repr(results[0])) == []
