@@ -192,8 +192,11 @@ def _message_quoted(lower: str, inside: SpanSet, messages: list[Message]) -> lis
     # The last few user messages: a long conversation's every turn is not searched for across the whole text.
     for message in [m for m in messages if m.role == "user"][-QUOTED_MESSAGES:]:
         said = lower[message.span.start : message.span.end].strip()
+        # A message of many lines, a conversation's context pasted in, is not split into words for nothing.
+        if "\n" in said:
+            continue
         words = re.findall(r"\w+", said)
-        if "\n" in said or not QUOTED_WORDS <= len(words) <= QUESTION_WORDS:
+        if not QUOTED_WORDS <= len(words) <= QUESTION_WORDS:
             continue
         pattern = re.compile(r"(?<!\w)" + r"[\W_]+".join(re.escape(w) for w in words) + r"(?!\w)")
         copies = [
