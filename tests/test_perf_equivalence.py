@@ -727,3 +727,13 @@ def test_counting_nothing_loads_no_tokenizer(monkeypatch):
     # A finding whose cost is no text ("tokens_text=''") must not load the tokenizer for a prompt that needs none.
     monkeypatch.setattr(tokens, "_encoding", lambda: pytest.fail("the tokenizer was loaded"))
     assert tokens.count("") == 0 and tokens.count("", shared=True) == 0
+
+
+@given(st.text(alphabet="ab-=#:[ \t\r\n", max_size=40))
+def test_a_line_pattern_finds_what_the_pattern_opened_by_a_caret_finds(text):
+    from promptlint.readers import textfile
+    from promptlint.rules import derived_text
+
+    for pattern in (textfile._MARKER_LINE, derived_text._SECTION):
+        caret = re.compile("^(?:" + pattern._first.pattern + ")", re.MULTILINE)
+        assert [(start, m.end(), m.regs[1:]) for start, m in pattern.finditer(text)] == [(m.start(), m.end(), m.regs[1:]) for m in caret.finditer(text)]

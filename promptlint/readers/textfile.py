@@ -10,6 +10,7 @@ import yaml
 
 from ..meaning.lexicon import Lexicon
 from ..meaning.vocabulary import normalise_label
+from ..model.lines import LinePattern
 from ..model.prompt import Syntax
 from .document import Document, DocumentKind, Input, Prompt, syntax_error
 from .logged import logged_prompts
@@ -152,7 +153,7 @@ _MARKER = re.compile(r"^[ \t]*(?P<open>[-=<>#*~|]{2,}|\[)?[ \t]*(?P<words>[^\W\d
 
 
 # What a marker line opens or ends with, found first: most lines are no marker, and this test is cheap.
-_MARKER_LINE = re.compile(r"^[ \t]*(?:[-=<>#*~|]{2}|\[)[^\n]{0,80}$|^[^\n:]{1,60}:[ \t]*$", re.MULTILINE)
+_MARKER_LINE = LinePattern(r"[ \t]*(?:[-=<>#*~|]{2}|\[)[^\n]{0,80}$|[^\n:]{1,60}:[ \t]*$")
 
 
 def _logged_requests(file: Input) -> list[tuple[int, int]]:
@@ -177,8 +178,8 @@ def _markers(file: Input) -> list[tuple[str, str, int, int]]:
     """The marker lines of a log that name a prompt or a response, each as (which, its words, its span)."""
     responses = _response_labels(file.lexicon)
     markers = []
-    for line in _MARKER_LINE.finditer(file.raw):
-        marker = _MARKER.fullmatch(file.raw, line.start(), line.end())
+    for start, line in _MARKER_LINE.finditer(file.raw):
+        marker = _MARKER.fullmatch(file.raw, start, line.end())
         if marker is None or not (marker["open"] or marker["close"]):
             continue
         words = normalise_label(marker["words"]).split()

@@ -63,6 +63,7 @@ from collections.abc import Iterator
 
 from ..meaning.vocabulary import normalise_label
 from ..model.findings import Applicability
+from ..model.lines import LinePattern
 from ..model.prompt import Field, PartKind, Prompt, Source, Span
 from ._context import RuleContext
 from ._fields import Reading, label_written, read, remove_field, source_label
@@ -95,7 +96,7 @@ def check(prompt: Prompt, ctx: RuleContext):
 
 
 # A section's heading alone on its line, marked as one: "-----Entities(KG)-----", "## Relationships", "=== Sources ===".
-_SECTION = re.compile(r"(?m)^[ \t]*(?:-{3,}|={3,}|#{1,6}[ \t]+)[ \t]*(?P<name>[^\W\d_][\w ]*?)[ \t]*(?:\([^()\n]*\))?[ \t]*(?:-{3,}|={3,})?[ \t]*:?[ \t]*$")
+_SECTION = LinePattern(r"[ \t]*(?:-{3,}|={3,}|#{1,6}[ \t]+)[ \t]*(?P<name>[^\W\d_][\w ]*?)[ \t]*(?:\([^()\n]*\))?[ \t]*(?:-{3,}|={3,})?[ \t]*:?[ \t]*$")
 
 
 def _graph_beside_text(prompt: Prompt, ctx: RuleContext) -> Iterator:
@@ -103,7 +104,7 @@ def _graph_beside_text(prompt: Prompt, ctx: RuleContext) -> Iterator:
     beside a section of the chunks they were extracted from: one finding, at the first such summary's heading."""
     if "---" not in prompt.text and "#" not in prompt.text and "===" not in prompt.text:
         return  # most prompts have no marked heading: their lines are not read for one
-    sections = [(m.span("name"), m.start(), " ".join(m["name"].lower().split())) for m in _SECTION.finditer(prompt.text)]
+    sections = [(m.span("name"), start, " ".join(m["name"].lower().split())) for start, m in _SECTION.finditer(prompt.text)]
     graph, text = ctx.labels("graph-sections"), ctx.labels("text-sections")
     summaries = [(span, start, name) for span, start, name in sections if name in graph]
     chunks = [span for span, _, name in sections if name in text]
