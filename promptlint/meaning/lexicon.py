@@ -136,6 +136,7 @@ class Lexicon:
         self._generic = generic
         self._added = added  # (file, key) -> the words the user's `extend-<key>` adds to that list
         self._seen: dict[str, frozenset[str]] = {}  # a prompt asks about the same labels again and again
+        self._lists: dict[tuple[str, str], tuple[str, ...]] = {}  # and every rule for its lists, on every prompt
         # Every phrase a label is looked up by: most names are none, found with one look.
         self._phrases = frozenset(p for c in concepts.values() if not c.names_only for p in c.phrases)
 
@@ -155,10 +156,13 @@ class Lexicon:
             return frozenset()  # no concept reads a name of more words by its words (Concept.by_words)
         return frozenset(n for n, c in self._concepts.items() if not c.names_only and any(c.by_words(w) for w in candidates))
 
-    def words(self, file: str, key: str) -> list[str]:
+    def words(self, file: str, key: str) -> tuple[str, ...]:
         """A word list of rules/<file>.yaml with the words the user added to it: a rule and a
         reader that read the same list read the same words."""
-        return list(vocabulary.load(file).get(key, [])) + list(self._added.get((file, key), ()))
+        found = self._lists.get((file, key))
+        if found is None:
+            found = self._lists[file, key] = (*vocabulary.load(file).get(key, []), *self._added.get((file, key), ()))
+        return found
 
     def means(self, name: str, concept: str) -> bool:
         return concept in self.concepts(name)

@@ -21,9 +21,9 @@ class RuleContext:
     today: datetime.date
     lexicon: Lexicon = field(default_factory=shipped)  # what field labels mean, the user's words included
 
-    def words(self, key: str) -> list[str]:
+    def words(self, key: str) -> tuple[str, ...]:
         """A word list from the rule's vocabulary file plus the user's ``extend-<key>`` (the lexicon holds both)."""
-        return self.lexicon.words(self.rule.vocabulary, key) if self.rule.vocabulary else []
+        return self.lexicon.words(self.rule.vocabulary, key) if self.rule.vocabulary else ()
 
     def labels(self, key: str = "labels") -> frozenset[str]:
         return vocabulary.label_set(self.words(key))
