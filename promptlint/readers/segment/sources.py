@@ -941,6 +941,8 @@ _ASSIGNED = re.compile(r"(?P<lead>[ \t]+)?(?<!\S)(?P<name>[A-Za-z_][\w.-]{0,30})
 def assigned_items(text: str, start: int, end: int) -> list[Field]:
     """The `name=value` items between two offsets, each a field; removing one removes the space before
     it, or after it when it opens the line."""
+    if text.find("=", start, end) < 0:
+        return []  # most texts hold no "=", and the pattern, which opens with no literal, is tried at every character
     return [Field(normalise_label(m["name"]), m["value"], Span(m.start(), m.end("value") if m["lead"] else m.end()), Span(m.start("value"), m.end("value")), FieldForm.INLINE)
             for m in _ASSIGNED.finditer(text, start, end)]
 
