@@ -224,12 +224,15 @@ def _titled_json(text: str, lines: list[Line], vocab: Vocab) -> list[Span]:
     "Search results:"): in a prompt as it was sent, data the request filled in where a template had its slot
     (see is_input), unless the title names the deployment's setup ("Tools:", "Output schema:")."""
     found, decoder = [], json.JSONDecoder()
-    title: Line | None = None
+    before: Line | None = None  # the line before, blank lines skipped: the title, if it is written as one
     for line in lines:
         if line.blank:
             continue
         opening = line.text.lstrip()
-        if title is not None and opening[:1] in "[{" and (found == [] or found[-1].end <= line.start):
+        # Whether the line before is a title is asked only above a value: most lines are under none.
+        title = before if before is not None and opening[:1] in "[{" and _BLOCK_TITLE.fullmatch(before.lower) else None
+        before = line
+        if title is not None and (found == [] or found[-1].end <= line.start):
             start = line.start + len(line.text) - len(opening)
             try:
                 _, end = decoder.raw_decode(text, start)
@@ -239,7 +242,6 @@ def _titled_json(text: str, lines: list[Line], vocab: Vocab) -> list[Span]:
             line_end = text.find("\n", end) if end >= 0 else -1
             if end > line.end and not text[end : line_end if line_end >= 0 else len(text)].strip() and not holds_setup(label, vocab):
                 found.append(Span(start, end))
-        title = line if _BLOCK_TITLE.fullmatch(line.lower) else None
     return found
 
 
