@@ -102,8 +102,6 @@ _SECTION = LinePattern(r"[ \t]*(?:-{3,}|={3,}|#{1,6}[ \t]+)[ \t]*(?P<name>[^\W\d
 def _graph_beside_text(prompt: Prompt, ctx: RuleContext) -> Iterator:
     """A knowledge graph's summaries (entities, relations, community reports, each a section under its heading) sent
     beside a section of the chunks they were extracted from: one finding, at the first such summary's heading."""
-    if "---" not in prompt.text and "#" not in prompt.text and "===" not in prompt.text:
-        return  # most prompts have no marked heading: their lines are not read for one
     sections = [(m.span("name"), start, " ".join(m["name"].lower().split())) for start, m in _SECTION.finditer(prompt.text)]
     graph, text = ctx.labels("graph-sections"), ctx.labels("text-sections")
     summaries = [(span, start, name) for span, start, name in sections if name in graph]
