@@ -59,7 +59,8 @@ Question: {{ question }}
 ## Fix safety
 Unsafe: the slot is renamed to the original question's variable (option
 `original-question`, default `question`), which must then be passed in the render
-context.
+context. A rewrite read under a key (`{state["rewritten_query"]}`) is reported without a fix: which key holds
+the user's question is the code's to say.
 
 ## Options
 - `original-question` (default `question`, or the first name the config's
@@ -92,7 +93,9 @@ def check(prompt: Prompt, ctx: RuleContext):
         name = _NAME.search(prompt.text, slot.start, slot.end)
         fix = None
         # A slot the code that fills it binds to a rewrite, or one already named for the question: the fix is in that code.
-        if name and name[0] != original and name[0] not in prompt.rewrites_bound_by_code:
+        # So it is for a rewrite read under a key (`{state["rewritten_query"]}`): which key holds the question is the code's.
+        keyed = prompt.text.startswith("[", name.end()) if name else False
+        if name and not keyed and name[0] != original and name[0] not in prompt.rewrites_bound_by_code:
             fix = Fix(Applicability.UNSAFE, (Edit(Span(name.start(), name.end()), original),), f"Use the original question ({original})")
         yield ctx.finding(
             prompt,

@@ -325,3 +325,20 @@ export async function answer(question: string, history: Message[], k: number) {
 def test_a_pulled_prompt_run_through_a_mapping_in_typescript_is_reported_at_the_call():
     assert [(f.line, f.code) for f in lint_text(MAPPED_TS.replace("QUESTION", "standalone"), path="rag.ts", config=CONFIG)] == [(8, "PL304")]
     assert lint_text(MAPPED_TS.replace("QUESTION", "question"), path="rag.ts", config=CONFIG) == []
+
+
+# A rewrite read under a key of the state (blind79 AkashSathe508: `Question:\n{state["rewritten_query"]}` in a LangGraph
+# node's f-string, an expected PL304 missed): the key says what the slot holds, as an attribute's name does.
+KEYED = ['{state["rewritten_query"]}', "{state['rewritten_query']}", "{state.rewritten_query}"]
+
+
+@pytest.mark.parametrize("slot", KEYED)
+def test_a_rewrite_read_under_a_key_is_the_rewritten_question(slot):
+    text = ('def answer_node(state):\n    prompt = f"""\nAnswer ONLY using the context.\n\nContext:\n{state["context"]}\n\n'
+            f'Question:\n{slot}\n"""\n    return llm.invoke(prompt)\n')
+    [finding] = lint_text(text, path="qa.py", config=CONFIG)
+    assert (finding.line, finding.code) == (9, "PL304")
+    # Which key holds the user's question is the code's to say: no fix renames a keyed slot.
+    assert (finding.fix is None) == ("[" in slot)
+    # The twin: the question as asked, under its own key, and the context under its key, are what they say.
+    assert _found(text.replace("rewritten_query", "question")) == []

@@ -6,7 +6,7 @@ import re
 
 from ...meaning.vocabulary import normalise_label
 from ...model.prompt import Message, Source, Span, SpanSet
-from .vocab import Line, QUESTION_LINE, SECTION_LABEL, SLOT, Vocab, may_hold_slot, names_the_question, named_slots, section_label, text_lines, trim
+from .vocab import Line, QUESTION_LINE, SECTION_LABEL, SLOT, Vocab, may_hold_slot, names_the_question, named_slots, section_label, slot_name, text_lines, trim
 
 
 def find_questions(
@@ -131,7 +131,7 @@ def _question_slots(text: str, lower: str, vocab: Vocab, inside: SpanSet, labell
     rewritten: list[Span] = []
     if not may_hold_slot(text):
         return questions, rewritten
-    named = {text[slot.start("name") : slot.end("name")]: "question" for s in labelled if (slot := SLOT.fullmatch(lower, s.start, s.end))}
+    named = {slot_name(text, slot): "question" for s in labelled if (slot := SLOT.fullmatch(lower, s.start, s.end))}
     for span, kind in named_slots(text, lower, 0, len(text), vocab, named):
         if span.start in inside:
             continue

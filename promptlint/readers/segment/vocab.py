@@ -430,6 +430,19 @@ def holds_setup(name: str, vocab: Vocab) -> bool:
     return not words or " ".join(words) in vocab.setup_vars or words[-1] in vocab.setup_vars or any(w in vocab.setup_qualifiers for w in words)
 
 
+# A string key after a slot's name (`state["rewritten_query"]`, `doc['title']`).
+_SLOT_KEY = re.compile(r"""\[[ \t]*(['"])([\w -]{1,40})\1[ \t]*\]""")
+
+
+def slot_name(text: str, match: re.Match[str]) -> str:
+    """A slot's name as written, with the string keys after it read as its parts: `{state["rewritten_query"]}` is
+    `state.rewritten_query`, whose last part says what it holds, as `{state.rewritten_query}`'s does."""
+    name, at = text[match.start("name") : match.end("name")], match.end("name")
+    while (key := _SLOT_KEY.match(text, at)) is not None:
+        name, at = f"{name}.{key[2]}", key.end()
+    return name
+
+
 def named_slots(text: str, lower: str, start: int, end: int, vocab: Vocab, known: dict[str, str] | None = None) -> list[tuple[Span, str]]:
     """The slots between two offsets whose names say what they hold, with that kind; a slot
     that is only mentioned (see _mentioned) is not one. A name is read as written, where its
@@ -437,11 +450,13 @@ def named_slots(text: str, lower: str, start: int, end: int, vocab: Vocab, known
     the text itself gave a name the lexicon does not know (a label over the slot: "QUESTION:\n{q}")."""
     found = []
     for match in SLOT.finditer(lower, start, end):
-        name = text[match.start("name") : match.end("name")]
+        name, keyed = text[match.start("name") : match.end("name")], slot_name(text, match)
         if lower.startswith("(", match.end("name")):
             # A method called on the value (`$now.format('yyyy-MM-dd')`) names what it does, not what the value is.
             name = name.rpartition(".")[0] or name
-        kind = slot_kind(name, vocab) or (known or {}).get(name)
+        # A key read from the value says what it holds (`state["rewritten_query"]`); one that says nothing leaves it
+        # to the name (`best_match['text']` under "Context:").
+        kind = (keyed != name and slot_kind(keyed, vocab)) or slot_kind(name, vocab) or (known or {}).get(keyed) or (known or {}).get(name)
         if kind is not None and (not _mentioned(lower, match.start(), match.end()) or _quoted_in_a_sentence(lower, match.start(), match.end())):
             found.append((Span(match.start(), match.end()), kind))
     return found
