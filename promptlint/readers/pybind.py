@@ -84,10 +84,13 @@ _LOADERS = frozenset({("hub", "pull"), ("load_prompt",), ("pull",)})
 
 
 def _opaque_templates(module: ast.Module, lexicon: Lexicon) -> set[str]:
-    """The names of templates whose text the module does not hold: imported under a name that says prompt or run on a
-    dict of slots (a chain made of a prompt elsewhere), or assigned what a prompt loader returns."""
+    """The names of templates whose text the module does not hold: imported under a name that says prompt (a module
+    of them too, `import prompts`) or run on a dict of slots (a chain made of a prompt elsewhere), or assigned what a
+    prompt loader returns."""
     imported = {alias.asname or alias.name for node in ast.walk(module) if isinstance(node, ast.ImportFrom) for alias in node.names}
-    names = {name for name in imported if lexicon.mentions(name, "prompt")} | (_run_on_slots(module) & imported)
+    # A module of prompts imported whole (`import prompts`, then `prompts.prompt_telekom | model`): its templates.
+    modules = {alias.asname or alias.name.split(".")[0] for node in ast.walk(module) if isinstance(node, ast.Import) for alias in node.names}
+    names = {name for name in imported | modules if lexicon.mentions(name, "prompt")} | (_run_on_slots(module) & imported)
     if names:
         names -= _makers(module)
     return names | {node.targets[0].id for node in ast.walk(module) if _named_assignment(node) and _loaded(node.value)}

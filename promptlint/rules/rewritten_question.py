@@ -29,7 +29,8 @@ parameters of a function it calls with it (`self._respond(chosen, docs)`), out o
 one (`-> RewrittenQuery`) or a chain built to write one, and into the text field of one (`rewritten.query`);
 a template may be held by the object (`self.rag_prompt`, `self.QA_PROMPT`). The fix is then the code's,
 and none is offered, whatever the slot is called. In Python, a template whose text the file does not hold (imported
-under a name that says prompt, `from .prompts import QA_PROMPT`; a chain imported and run on a dict of slots,
+under a name that says prompt, `from .prompts import QA_PROMPT`, or from a module of them imported whole, `import
+prompts` then `prompts.qa_prompt | llm`; a chain imported and run on a dict of slots,
 `rag_chain.invoke({"context": docs, "question": q})`; or pulled, `hub.pull("rlm/rag-prompt")`) is reported at the
 call that fills its question with a rewrite, when the call gives it something to answer from besides the
 conversation (the context, a scratchpad of findings): a prompt given only the question and the history plans or

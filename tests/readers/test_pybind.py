@@ -342,3 +342,19 @@ def test_a_rewrite_read_under_a_key_is_the_rewritten_question(slot):
     assert (finding.fix is None) == ("[" in slot)
     # The twin: the question as asked, under its own key, and the context under its key, are what they say.
     assert _found(text.replace("rewritten_query", "question")) == []
+
+
+# A module of prompts imported whole (blind79 Ahitk: `import prompts as prompts`, then `prompts.main_prompt | model`
+# filled with the state's question after a step wrote its rewrite there).
+GRAPH_WITH_A_PROMPTS_MODULE = ("import MODULE\n\n\ndef generate(state):\n    question = state[\"question\"]\n    chain = MODULE.qa_prompt | llm\n"
+                               '    generation = chain.invoke({"context": state["documents"], "question": question})\n    return {"generation": generation}\n\n\n'
+                               "def transform_query(state):\n    better = question_rewriter.invoke({\"question\": state[\"question\"]})\n"
+                               '    return {"question": REWRITE}\n')
+
+
+def test_a_template_of_a_module_of_prompts_filled_with_the_rewrite_is_reported_at_the_call():
+    text = GRAPH_WITH_A_PROMPTS_MODULE.replace("MODULE", "prompts")
+    assert _found(text.replace("REWRITE", "better")) == [(7, "PL304")]
+    # The twins: the step writes the question back as asked; a module whose name says nothing of prompts.
+    assert _found(text.replace("REWRITE", 'state["question"]')) == []
+    assert _found(GRAPH_WITH_A_PROMPTS_MODULE.replace("MODULE", "helpers").replace("REWRITE", "better")) == []
