@@ -42,7 +42,7 @@ from ..model.prompt import Prompt, Syntax
 from .jsscan import _ESCAPE, JsSyntaxError, Token, fields, tokens
 from .pybuild import ITEM, Loop, field_jinja, jinja_expression, reference, segment_fields, split_fields
 from .jslower import lowered
-from .pybind import read_fills
+from .pybind import PASSTHROUGH, read_fills
 from .pysource import MIN_LENGTH, OUTPUT_CALLS, SDK_SYSTEM_OPTION, TEMPLATE_CALLS, PyTemplate, built_in, filled_elsewhere, kept_as_sources, names_prompt_function, requests_sent_twice, returned_prompt_texts, rewrite_through, says_prompt, with_sources_printed, written_texts
 from .segment import SlotNames, is_prompt_text, is_template_text, words
 
@@ -136,16 +136,12 @@ def templates_in(raw: str, lexicon: Lexicon | None = None, jsx: bool = False) ->
     return _bound_to_rewrites(raw, jsx, module, code.lexicon, [found[k] for k in sorted(found)])
 
 
-# What a file that runs a chain on a mapping of slots names (see pybind._chain_mappings).
-_PASSTHROUGH = "RunnablePassthrough"
-
-
 def _bound_to_rewrites(raw: str, jsx: bool, module: ast.Module | None, lexicon: Lexicon, templates: list[PyTemplate]) -> list[PyTemplate]:
     """The templates, each with the question slots a chain of the file fills with the question it rewrote
     (`ConversationalRetrievalQAChain.fromLLM(model, retriever, {qaTemplate: QA})`, see pybind), and the calls that
     fill a template held elsewhere with the rewrite (a prompt pulled from the hub, run through a mapping that passes
     the rewrite through), read as the slots they fill; the file is lowered for it only when it names such a chain."""
-    chains = {chain["call"] for chain in words(lexicon=lexicon).condensing_chains} | {_PASSTHROUGH}
+    chains = {chain["call"] for chain in words(lexicon=lexicon).condensing_chains} | {PASSTHROUGH}  # a chain run on a mapping of slots (see pybind)
     if not any(chain in raw for chain in chains):
         return templates
     module = module or lowered(raw, jsx)

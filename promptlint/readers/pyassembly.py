@@ -230,9 +230,9 @@ class _Built:
             return self.pieces(value.left) + self.pieces(value.right)
         if (shown := shown_or_nothing(value)) is not None:
             return self.pieces(shown)  # `x ? \`authors: ${x}\` : ""`, a line shown when there is a value
-        if (lines := _literals_joined(value)) is not None:
-            separator, items = lines  # `" ".join(["Write ...", "Cite ..."])`: the text the lines make
-            return [piece for n, item in enumerate(items) for piece in ([separator] if n else []) + self.pieces(item)]
+        if (lines := literal_lines(value)) is not None and _written_string(value.func.value):
+            # `" ".join(["Write ...", "Cite ..."])`: the text the lines make.
+            return [piece for n, item in enumerate(lines) for piece in ([value.func.value] if n else []) + self.pieces(item)]
         if (made := helper_text(value, self.helpers)) is not None:
             return list(made.values)  # `hints = request_hints(req)`: the text the module's function makes of it
         return [ast.FormattedValue(value=_joined_over(value) or value, conversion=-1)]
@@ -248,13 +248,17 @@ class _Built:
         return any(isinstance(p, ast.Constant) and isinstance(p.value, str) and p.value.strip() for p in self.strings.get(name, ()))
 
 
-def _literals_joined(value: ast.AST) -> tuple[ast.Constant, list[ast.expr]] | None:
-    """The separator and the lines of `SEP.join([...])` over a list or tuple of literals and f-strings only; None
-    for any other value."""
+def literal_lines(value: ast.AST) -> list[ast.expr] | None:
+    """The lines of `SEP.join([...])` over a list or tuple of string literals and f-strings only; None for any other
+    value. (What separates them is the caller's to read: a literal, or `chr(10)`.)"""
     items = joined(value)
-    if not isinstance(items, (ast.List, ast.Tuple)) or not items.elts or not isinstance(value.func.value, ast.Constant) or not isinstance(value.func.value.value, str):
+    if not isinstance(items, (ast.List, ast.Tuple)) or not items.elts:
         return None
-    return (value.func.value, list(items.elts)) if all(isinstance(e, (ast.Constant, ast.JoinedStr)) for e in items.elts) else None
+    return list(items.elts) if all(_written_string(e) or isinstance(e, ast.JoinedStr) for e in items.elts) else None
+
+
+def _written_string(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 
 def _unwrapped(iterated: ast.AST, calls: tuple[str, ...]) -> ast.AST:

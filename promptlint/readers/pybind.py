@@ -343,7 +343,7 @@ def _filled(call: ast.Call, owners: dict[str, tuple[list[str], set[int]]], mappe
 # What makes a chain's mapping of slots (`RunnableParallel(context=..., question=RunnablePassthrough())`), and what hands
 # a slot the value the chain is run on.
 _MAPPINGS = frozenset({"RunnableParallel", "RunnableMap"})
-_PASSTHROUGH = "RunnablePassthrough"
+PASSTHROUGH = "RunnablePassthrough"
 
 
 def _chain_mappings(module: ast.Module) -> dict[str, list[tuple[str, ast.AST]]]:
@@ -385,4 +385,4 @@ def _steps(mapping: ast.Dict) -> ast.AST:
 
 
 def _passes_through(value: ast.AST) -> bool:
-    return isinstance(value, ast.Call) and called_name(value) == _PASSTHROUGH and not value.args and not value.keywords
+    return isinstance(value, ast.Call) and called_name(value) == PASSTHROUGH and not value.args and not value.keywords

@@ -25,7 +25,7 @@ from ..meaning.lexicon import Lexicon, shipped, split
 from ..model.lines import line_starts
 from ..model.prompt import Syntax
 from .pybuild import BUILDING, Loop, called_name, chain_end, every_statement, jinja_by_content, literal_in_call, reaching_the_model, formatters, split_fields, with_names, wrappers
-from .pyassembly import assembled, joined, module_texts, own_nodes, returned_text, summed_text, written_out
+from .pyassembly import assembled, joined, literal_lines, module_texts, own_nodes, returned_text, summed_text, written_out
 from .pymessages import messages_written_out
 from .pybind import Fill, read_fills
 from .pycalls import helpers_of, with_listed_keys
@@ -117,7 +117,7 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
     # A string built per item is one source's wrapper before it is a prompt of its own.
     for template in (*built, *sent, *filled_elsewhere(fills, raw)):
         found.setdefault((template.line, template.column), template)
-    found = with_sources_printed(module, raw, built, lexicon, found, taken)
+    found = with_sources_printed(module, raw, built, lexicon, found, (taken, written))
     for line, items in _items_bound(written, (*named, *handed), lexicon).items():
         bindings[line] = bindings.get(line, ()) + items
     never_run = _never_called(module)
@@ -247,18 +247,19 @@ def _for_context(module: ast.Module, built: list[PyTemplate], lexicon: Lexicon, 
     return [t for t in built if t.line not in shown_lines and (_made_in(t, kept_lines, named_lines) or _renders_a_source(t, lexicon))]
 
 
-def with_sources_printed(module: ast.Module, raw: str, built: list[PyTemplate], lexicon: Lexicon, found: dict, taken: set[int] = frozenset()) -> dict:
+def with_sources_printed(module: ast.Module, raw: str, built: list[PyTemplate], lexicon: Lexicon, found: dict, read: tuple[set[int], dict] | None = None) -> dict:
     """The templates ``found`` (by line and column) with the texts that print the sources a loop of ``built`` renders,
     by the name their function binds the loop's text to (`body = "\n\n".join(f"{s.id}: {s.text}" for s in snippets)`,
     then `return f"{header}\n\nExcerpts:\n{body}\n\n{instructions}"`): a prompt whatever the names say, read with
     its function's string locals written in (see pyassembly), the name bound as the context; the texts so written in
     are then part of it, not prompts of their own. Not a text printed, logged or raised, nor a reply or a report for
-    a person (see _answer_lines), nor one a prompt already takes in (``taken``, by id). ``module`` is Python's, or
-    JavaScript lowered to it (jslower)."""
+    a person (see _answer_lines), nor one a prompt already takes in. ``read``: what the caller has read of the module
+    already, the ids of the literals its prompts take in and the texts its functions write out (see _written); else
+    they are read here. ``module`` is Python's, or JavaScript lowered to it (jslower)."""
     bound = _bound_to_sources(module, built)
     if not bound:
         return found  # most modules render no sources into a name
-    reading = _Printing(raw, lexicon, module, taken)
+    reading = _Printing(raw, lexicon, module, *(read or (set(), _written(module, []))))
     for function, names in bound:
         reading.read(function, names)
     places = {_place(raw, reading.starts, n) for n in ast.walk(module) if id(n) in reading.absorbed and hasattr(n, "lineno")}
@@ -277,21 +278,20 @@ class _Printing:
     """The texts of a module's functions that print names bound to the sources (see with_sources_printed), and the
     ids of the literals written into them."""
 
-    def __init__(self, raw: str, lexicon: Lexicon, module: ast.Module, taken: set[int]):
-        self.raw, self.starts, self.vocab, self.taken = raw, line_starts(raw), words(lexicon=lexicon), taken
+    def __init__(self, raw: str, lexicon: Lexicon, module: ast.Module, taken: set[int], written: dict):
+        self.raw, self.starts, self.vocab = raw, line_starts(raw), words(lexicon=lexicon)
         self.shown = _display_lines(module, lexicon) | _answer_lines(module, lexicon)
-        self.texts, self.helpers = module_texts(module), helpers_of(module)
+        self.taken, self.written = taken, written  # see with_sources_printed's ``read``
         self.printing: list[PyTemplate] = []
         self.absorbed: set[int] = set()
 
     def read(self, function: ast.FunctionDef | ast.AsyncFunctionDef, names: frozenset[str]) -> None:
-        written = written_out(function, self.texts, self.helpers)
         quiet = {id(n) for node in own_nodes(function) if isinstance(node, ast.Raise) or isinstance(node, ast.Call) and called_name(node) in OUTPUT_CALLS for n in ast.walk(node)}
         for node in own_nodes(function):
             if not isinstance(node, ast.JoinedStr) or id(node) in quiet or id(node) in self.taken or node.lineno in self.shown:
                 continue
             printed = names & {name for p in node.values if isinstance(p, ast.FormattedValue) and (name := _name_printed(p.value))}
-            text, taken_in, _ = written.get(id(node), (node, set(), ()))
+            text, taken_in, _ = self.written.get(id(node), (node, set(), ()))
             template = _template(self.raw, self.starts, text, False) if printed else None
             if template is not None and is_prompt_text(template.text, self.vocab, sources=printed):
                 self.printing.append(replace(template, bound=tuple((name, "context") for name in sorted(printed))))
@@ -849,15 +849,12 @@ def _separator(node: ast.AST) -> str | None:
 
 
 def _lines_joined(node: ast.AST) -> str | None:
-    """The text of `SEP.join([...])` over a list or tuple of string literals and f-strings, else None."""
-    items = joined(node)
-    if items is None:
+    """The text of `SEP.join([...])` over a list or tuple of string literals and f-strings (see pyassembly.literal_lines), else None."""
+    lines = literal_lines(node)
+    separator = _separator(node.func.value) if lines is not None else None
+    if separator is None:
         return None
-    separator = _separator(node.func.value)
-    if separator is None or not isinstance(items, (ast.List, ast.Tuple)) or not items.elts:
-        return None
-    texts = [i.value if isinstance(i, ast.Constant) and isinstance(i.value, str) else _joined(i) if isinstance(i, ast.JoinedStr) else None for i in items.elts]
-    return None if None in texts else separator.join(texts)
+    return separator.join(line.value if isinstance(line, ast.Constant) else _joined(line) for line in lines)
 
 
 def _joined(node: ast.JoinedStr) -> str:
