@@ -728,7 +728,10 @@ def read_body(text: str, body: list[Line], vocab: Vocab, default_start: int) -> 
     if not head.labelled and (record := _one_mapping(text, body[i:], vocab)) is not None:
         members, content = record
         return Body(fields + members, head.wrapper_lines, content)
-    if head.labelled:
+    if head.labelled and head.inline and (items := _items_after_the_text(text, body[i - 1], body[i:])) is not None:
+        content_lines, closing = items
+        fields += closing
+    elif head.labelled:
         content_lines, closing = _closing_fields(text, body[i:], vocab)
         fields += closing
     else:
@@ -984,6 +987,23 @@ def _fields_after_slot(text: str, lines: list[Line], vocab: Vocab) -> tuple[list
             break
         read += 1
     return fields, read
+
+
+def _items_after_the_text(text: str, label_line: Line, lines: list[Line]) -> tuple[list[Line], list[Field]] | None:
+    """The text as one item of a list of labelled items ("- Title: ...", "- Snippet: <text>", "- Source: duckduckgo"):
+    it ends where the next item of the list starts, and the items after it, to the end of the source, are its fields
+    as the items before it are. None when the text is no such item, or anything but such items follows it."""
+    marker = _ITEM_MARKER.match(label_line.text)
+    if marker is None or not marker[0].strip() or marker[0].strip()[0].isdigit():
+        return None
+    after = next((k for k, line in enumerate(lines) if line.text.startswith(marker[0]) and LABEL_LINE.match(line.lower)), None)
+    if after is None:
+        return None
+    items = [(line, LABEL_LINE.match(line.lower)) for line in lines[after:] if not line.blank]
+    if not all(line.text.startswith(marker[0]) and labelled and labelled["value"].strip() for line, labelled in items):
+        return None
+    fields = [_line_field(text, line, labelled, normalise_label(line.text[labelled.start("label") : labelled.end("label")])) for line, labelled in items]
+    return strip_blank_edges(lines[:after]), fields
 
 
 def _closing_fields(text: str, lines: list[Line], vocab: Vocab) -> tuple[list[Line], list[Field]]:
