@@ -22,8 +22,6 @@ from functools import cache
 from ..model.prompt import Source
 from . import vocabulary
 
-# Han, kana and hangul: scripts that write a compound name without spaces.
-_IDEOGRAPHIC = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 # A word: a run of letters (any script: "puntuación" is one word) or of digits; camelCase starts a word at each capital.
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[^\W\d_A-Z]+|[A-Z]+|\d+|[^\W\d_]+")
 # The lines a chunk covers, after a file's name (its extension just before): ":10-42", "#L10-L20", " (lines 10-42)".
@@ -88,7 +86,7 @@ class Concept:
         # makes another name (`text_source` is a source of text). Nothing else may follow.
         if len(words) > 1 and words[0] in self.qualified and all(w in self.trailing for w in words[1:]):
             return True
-        return _IDEOGRAPHIC.search(last) is not None and self._by_compound(last)
+        return vocabulary.IDEOGRAPHIC.search(last) is not None and self._by_compound(last)
 
     def _written_for_a_reader(self, words: tuple[str, ...]) -> bool:
         """`last_updated_formatted` is the date "last updated", written for a reader: the name without the words
@@ -108,10 +106,10 @@ class Concept:
         """Chinese, Japanese and Korean write a name as one run with its head last (相关性分数 is
         relevance + score, 片段序号 chunk + number): the run ends in a head, or in a qualified
         word with a qualifier before it."""
-        if any(word.endswith(head) and _IDEOGRAPHIC.search(head) for head in self.heads):
+        if any(word.endswith(head) and vocabulary.IDEOGRAPHIC.search(head) for head in self.heads):
             return True
         return any(
-            word.endswith(q) and _IDEOGRAPHIC.search(q) and any(x in word[: -len(q)] for x in self.qualifiers if _IDEOGRAPHIC.search(x))
+            word.endswith(q) and vocabulary.IDEOGRAPHIC.search(q) and any(x in word[: -len(q)] for x in self.qualifiers if vocabulary.IDEOGRAPHIC.search(x))
             for q in self.qualified
         )
 

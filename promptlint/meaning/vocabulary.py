@@ -61,6 +61,33 @@ def alternation(words) -> str:
     return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
+# Han, kana and hangul: scripts that write a word against the next with no space between.
+IDEOGRAPHIC = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+
+
+# A run of ideographic characters: a Chinese or Japanese sentence writes no space between its words.
+_IDEOGRAPHIC_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
+
+
+def word_count(text: str) -> int:
+    """How many words a text holds, a run of ideographic characters read as a word every two characters (a
+    Chinese word is one to three of them), so that a sentence is as long in any script."""
+    spaced = len(text.split())
+    if not IDEOGRAPHIC.search(text):
+        return spaced
+    return spaced + sum((len(run) - 1) // 2 for run in _IDEOGRAPHIC_RUN.findall(text))
+
+
+@cache
+def words_pattern(words: frozenset[str]) -> re.Pattern[str]:
+    """Any of ``words`` in lower-cased text: a word of an alphabet as a whole word, one of an ideographic script
+    wherever it stands, since a qualifier is written against it ("相关上下文" is the relevant context)."""
+    spaced = [w for w in words if not IDEOGRAPHIC.search(w)]
+    joined = [w for w in words if IDEOGRAPHIC.search(w)]
+    whole = r"\b(?:" + alternation(spaced) + r")\b" if spaced else ""
+    return re.compile("|".join(filter(None, [whole, alternation(joined)])) or r"(?!)")
+
+
 def patterns(phrases: list[str]) -> re.Pattern[str]:
     """One alternation over lower-cased text, compiled case-sensitively for speed."""
     return _patterns(tuple(phrases))

@@ -9,7 +9,7 @@ flagged even when every date has gone stale since (a logged prompt linted a year
 date by its name (`published_at`, `crawled_on`, `as_of`, `dateModified`, a `Year`), by its
 value when its name says nothing else and the value is a date (alone, after a word or two that name it,
 "updated 2026-11-20", or as the first of its items; not a title holding one, "Outlook (last updated
-2025-10-15)"), or in a template by the word after its slot
+2025-10-15)"; in brackets where a citation key would open the source, "[2026-07-01] id=... (score=0.67)"), or in a template by the word after its slot
 when that prints it as a time before now (`({age} ago)`: the `relative-suffixes` list). In a list of
 sources one a line, a date that opens every item ("- 2023-04-10: `Stock tumbles` (Source: Barron's)") is one.
 

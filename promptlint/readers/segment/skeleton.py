@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 
 from ...meaning.values import number, parse_date
-from ...meaning.vocabulary import normalise_label
+from ...meaning.vocabulary import normalise_label, word_count
 from ...model.prompt import Field, FieldForm, Message, Source, Span
 from .vocab import LABEL_LINE, QUESTION_LINE, SECTION_LABEL, SLOT, Line, Vocab, names_the_question, slot_kind, speaks_of_context, trim
 from .instructions import looks_like_instruction, opens_with_imperative
@@ -151,14 +151,25 @@ def _head(text: str, line: Line, index: int) -> _Head | None:
         return None  # one cell at most, and no group: no head
     if groups < line_end:
         cells += tuple(_grouped(text, Span(groups, line_end), cut_from=cells[-1].span.end if cells else groups))
-    if content is None and cells and len(text[cells[-1].span.start : cells[-1].span.end].split()) >= CONTENT_WORDS:
+    if content is None and cells and word_count(text[cells[-1].span.start : cells[-1].span.end]) >= CONTENT_WORDS:
         # "Pricing · 0.93 · The Pro plan costs ...": the last cell is the text.
         content, cells = cells[-1].span, cells[:-1]
+    key, cells = _key(lead, cells)
     if len(cells) < 2 and not (content and cells and _has_group(text, start, end)):
         return None
-    key = Span(lead.start("key"), lead.end("key")) if lead["key"] else None
     shape = tuple((c.label or "_", text[c.cut.start : c.span.start].strip()[:1]) for c in cells)
     return _Head(index, key, cells, content, (marks, bool(lead["key"]), bool(lead["number"]), shape, content is not None))
+
+
+def _key(lead: re.Match[str], cells: tuple[_Cell, ...]) -> tuple[Span | None, tuple[_Cell, ...]]:
+    """The citation key that opens a head, and its cells. A date in the key's place keys nothing
+    ("[2026-07-01] id=... (score=0.67)"): it is the source's date, a cell of its own."""
+    if not lead["key"]:
+        return None, cells
+    key = Span(lead.start("key"), lead.end("key"))
+    if parse_date(lead["key"]) is None:
+        return key, cells
+    return None, (_Cell(key, Span(key.start - 1, lead.end()), "", key), *cells)
 
 
 def _opening(text: str, line: Line) -> tuple[re.Match[str], int, str]:
@@ -203,7 +214,7 @@ def _text_after(text: str, start: int, cells_end: int, end: int) -> re.Match[str
     for colon in _TEXT_AFTER.finditer(text, max(start, cells_end), min(end, start + _HEAD_CHARS)):
         if _open_brackets(text[start : colon.start()]):
             continue  # a label inside a group: "(match: 0.93): ..."
-        if len(text[colon.end() : min(end, colon.end() + _HEAD_CHARS)].split()) >= CONTENT_WORDS:
+        if word_count(text[colon.end() : min(end, colon.end() + _HEAD_CHARS)]) >= CONTENT_WORDS:
             return colon
     return None
 
@@ -332,7 +343,7 @@ def _retrieved(text: str, lines: list[Line], vocab: Vocab, units: list[tuple[_He
     a field among the cells, and the run where sources stand."""
     contents = [text[c.start : c.end] for _, c in units]
     # A chunk cut from a table may be a few words ("budget proj. prov."): one such among three units or more.
-    short = sum(len(c.split()) < CONTENT_WORDS for c in contents)
+    short = sum(word_count(c) < CONTENT_WORDS for c in contents)
     if len(set(contents)) < len(contents) or short > (len(contents) >= 3):
         return False
     firsts = [Line(c.start, c.end, text[c.start : c.end], text[c.start : c.end].lower()) for _, c in units]
@@ -364,15 +375,19 @@ def where_sources_stand(lines: list[Line], vocab: Vocab, first: int, end: int) -
     under a line that speaks of the context and before the question ("Answer from the sources below." ... "Question: ...")."""
     labels = list(itertools.islice((line for line in reversed(lines[:first]) if not line.blank), _LABELS_ABOVE))
     # A label of its own may stand between the context's label and the units ("Context:", "Semantic matches:").
-    above = next((line for n, line in enumerate(labels) if (n == 0 or line.lower.rstrip().endswith(":")) and speaks_of_context(line, vocab)), None)
-    if above is None or any(not line.lower.rstrip().endswith(":") for line in labels[: labels.index(above)]):
+    above = next((line for n, line in enumerate(labels) if (n == 0 or _ends_in_colon(line)) and speaks_of_context(line, vocab)), None)
+    if above is None or any(not _ends_in_colon(line) for line in labels[: labels.index(above)]):
         return False
     section = SECTION_LABEL.match(above.lower)
-    if section and (section["md"] or normalise_label(section["dspy"] or section["plain"]) in vocab.context_labels):
-        return True  # a heading that speaks of the context ("# Relevant Context from Memory") titles what follows
-    if above.lower.rstrip().endswith(":"):
+    if section and (section["md"] or section["cjk"] or normalise_label(section["dspy"] or section["plain"]) in vocab.context_labels):
+        return True  # a heading that speaks of the context ("# Relevant Context from Memory", "【相关检索片段】") titles what follows
+    if _ends_in_colon(above):
         return True
     return asked_after(lines, vocab, end)
+
+
+def _ends_in_colon(line: Line) -> bool:
+    return line.lower.rstrip().endswith((":", "\uff1a"))
 
 
 def asked_after(lines: list[Line], vocab: Vocab, end: int) -> bool:

@@ -15,8 +15,12 @@ from ...model.prompt import Span
 from ..expressions import slot_reference
 
 
-# "[[ ## question ## ]]" (DSPy) and "## Question" / "Question:" on a line of their own.
-SECTION_LABEL = re.compile(r"\s*(?:\[\[ ## (?P<dspy>[\w ]+?) ## \]\]|#{1,6}\s*(?P<md>[\w' ]+?)|(?P<plain>[^\W\d_][\w' ]{0,25}?)\s*[:：])\s*$")
+# "[[ ## question ## ]]" (DSPy) and "## Question" / "Question:" on a line of their own; in Chinese and Japanese also
+# between lenticular brackets, a note in parentheses after it ("【参考资料】", "【相关记忆】（仅供参考）").
+SECTION_LABEL = re.compile(
+    r"\s*(?:\[\[ ## (?P<dspy>[\w ]+?) ## \]\]|#{1,6}\s*(?P<md>[\w' ]+?)|(?P<plain>[^\W\d_][\w' ]{0,25}?)\s*[:：]"
+    r"|【(?P<cjk>[^\W\d_][\w' ]{0,25}?)】[:：]?(?:\s*[（(][^（()）\n]{0,80}[）)])?)\s*$"
+)
 
 
 @dataclass(frozen=True)
@@ -324,7 +328,7 @@ def section_label(text: str) -> str | None:
     """The name a line gives as a section's label ("Context:", "## Sources", "[[ ## context ## ]]"), normalised;
     None for any other line."""
     section = SECTION_LABEL.match(text)
-    return normalise_label(section["dspy"] or section["md"] or section["plain"]) if section else None
+    return normalise_label(section["dspy"] or section["md"] or section["plain"] or section["cjk"]) if section else None
 
 
 def consecutive_prompts(text: str) -> list[tuple[int, int]]:
@@ -419,7 +423,7 @@ def names_the_question(label: str, vocab: Vocab) -> bool:
 
 def speaks_of_context(line: Line, vocab: Vocab) -> bool:
     """Whether a line names the context ("Use the context below.", "# Relevant Context", "Instruction: With this context")."""
-    return re.search(r"\b(?:" + alternation(sorted(vocab.context_labels)) + r")\b", line.lower) is not None
+    return vocabulary.words_pattern(vocab.context_labels).search(line.lower) is not None
 
 
 def holds_setup(name: str, vocab: Vocab) -> bool:
@@ -529,7 +533,10 @@ def text_lines(text: str, lower: str, start: int = 0, end: int | None = None) ->
 LABEL_LINE = re.compile(r"\s*(?:[-*•]\s+)?(?:\*\*|__)?(?P<label>(?:[^\W\d]|@)[\w .@;/-]{0,40}?)(?:\*\*|__)?\s*[:=：](?!//)\s*(?:\*\*|__)?\s*(?P<value>.*)$")
 # "label: value", "label=value" or "label value" inside a header group.
 INLINE_ITEM = re.compile(r"\s*(?P<label>(?:[^\W\d_]|@)(?:[^\W\d]|[ .@;-]){0,30}?)\s*(?:[:=：]\s*|\s+(?=[\d({]))(?P<value>\S.*?)\s*$")
-QUESTION_LINE = re.compile(r"\s*(?:#{1,6}\s*)?(?:\*\*|__)?(?P<label>[^\W\d_][\w' ]{0,20}?)\s*(?:\*\*|__)?[:：](?:\*\*|__)?\s*(?P<value>.*)$")
+# A label and what follows it on its line; a label between lenticular brackets needs no colon ("【用户问题】").
+QUESTION_LINE = re.compile(
+    r"\s*(?:#{1,6}\s*)?(?:\*\*|__)?(?P<bracket>【)?(?P<label>[^\W\d_][\w' ]{0,20}?)\s*(?(bracket)】[:：]?|(?:\*\*|__)?[:：])(?:\*\*|__)?\s*(?P<value>.*)$"
+)
 SEPARATOR = re.compile(r"\s*(?:[-=*_]{3,}|```\w*)\s*$")
 
 
