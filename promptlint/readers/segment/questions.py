@@ -47,8 +47,8 @@ def _labelled_questions(text: str, lines: list[Line], vocab: Vocab, inside: Span
     for index, line in enumerate(lines):
         if line.start in inside:
             continue
-        match = QUESTION_LINE.match(line.lower)
-        if match and names_the_question(normalise_label(match["label"]), vocab) and match["value"].strip():
+        match = _question_label(line, vocab)
+        if match is not None:
             asked = _unquoted(text, trim(text, Span(line.start + match.start("value"), line.end)))
             answer = _written_answer(lines, index, vocab)
             if answer is None:
@@ -67,6 +67,21 @@ def _labelled_questions(text: str, lines: list[Line], vocab: Vocab, inside: Span
     return found, [exchange for _, exchange in answered]
 
 
+def _question_label(line: Line, vocab: Vocab) -> re.Match[str] | None:
+    """A question label and the question after it: opening the line ("Question: ..."), or opening a sentence of it
+    with the question quoted ("You are a tutor. A student asked: "where is href taught?"")."""
+    match = QUESTION_LINE.match(line.lower)
+    if match and names_the_question(normalise_label(match["label"]), vocab) and match["value"].strip():
+        return match
+    for sentence in _SENTENCE_START.finditer(line.lower):
+        match = QUESTION_LINE.match(line.lower, sentence.end())
+        if match and match["value"][:1] in _QUOTES and names_the_question(normalise_label(match["label"]), vocab):
+            return match
+    return None
+
+
+# Where a sentence of a line starts after another.
+_SENTENCE_START = re.compile(r"[.!?][ \t]+(?=\S)")
 # Quotes a question may stand in after its label, opening and closing.
 _QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019", "`": "`"}
 

@@ -411,10 +411,11 @@ def _per_request(name: str, label: str, vocab: Vocab) -> bool:
 def names_the_question(label: str, vocab: Vocab) -> bool:
     """Whether a label (normalised) names the user's question: "Question", or a question one or two words
     qualify as the live one ("current user question", "business question"), not an example's or an earlier one;
-    or one that says the user asks ("the user wants")."""
+    or one that says the user asks ("the user wants", "a student asked")."""
     if label in vocab.question_labels:
         return True
-    said = label.removeprefix("the ").split()
+    said = label.split()
+    said = said[1:] if said[:1] in (["the"], ["a"], ["an"]) else said
     if len(said) == 2 and said[0] in vocab.askers and said[1] in vocab.asking_verbs:
         return True
     *qualifiers, head = label.split() or [""]
