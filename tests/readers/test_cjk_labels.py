@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from promptlint.engine.config import build
-from promptlint.engine.lint import lint_text
+from promptlint.engine.lint import fix_text, lint_text
+from promptlint.readers.segment import segment_text
 
 CONFIG = build({"today": "2026-12-07"}, "test")
 
@@ -63,3 +64,45 @@ def test_a_slot_alone_under_a_bracketed_label_is_the_requests_input(label):
 
 def test_a_slot_under_no_label_of_its_own_is_not_read_as_input():
     assert _codes(TEMPLATE.replace("{label}\n", ""), "plan.j2") == []
+
+
+# Sources written with the full-width punctuation of Chinese and Japanese: brackets, parentheses, colons and commas
+# part a header's groups and items as their ASCII forms do, and the labels of the fields and the text are read in
+# these languages; each prompt's fix removes what the rule reports and leaves the rest as it was written.
+ANSWER = "请只根据下面的资料回答用户的问题。\n\n"
+TEXTS = ("退货需要在收到商品后的三十天之内提出申请，并且商品必须保持原包装完好无损才可以办理。",
+         "运费由买家承担，除非商品本身存在质量问题，这种情况下卖家会全额退还运费给买家。")
+WRITTEN = {
+    "a group in full-width parentheses": (
+        "[{n}] 退货政策{n}（相似度：0.9{n}）\n{text}\n", ["PL102", "PL102"], "[{n}] 退货政策{n}\n{text}\n"),
+    "items parted by a full-width comma": (
+        "片段{n}（分数 0.9{n}，来源：退货政策{n}.pdf）：{text}\n", ["PL102", "PL102"], "片段{n}（来源：退货政策{n}.pdf）：{text}\n"),
+    "labelled lines of the source and its text": (
+        "### 文档 {n}\n标题：退货政策{n}\n来源：confluence\n更新时间：2026-0{n}-02\n内容：{text}\n", ["PL202", "PL201", "PL202", "PL201"],
+        "### 文档 {n}\n标题：退货政策{n}\n内容：{text}\n"),
+    "a Japanese header in lenticular brackets": (
+        "【資料{n}】返品ポリシー{n}（関連度：0.9{n}、更新日：2026-0{n}-02）\n{text}\n", ["PL102", "PL201", "PL102", "PL201"], "【資料{n}】返品ポリシー{n}\n{text}\n"),
+}
+
+
+def _sources(written: str) -> str:
+    return "\n".join(written.format(n=n, text=text) for n, text in enumerate(TEXTS, 1))
+
+
+@pytest.mark.parametrize("form", sorted(WRITTEN))
+def test_full_width_punctuation_parts_a_sources_fields_and_its_fix_keeps_the_rest(form):
+    written, codes, fixed = WRITTEN[form]
+    text = f"{ANSWER}{_sources(written)}\n问题：退货要多久之内申请？\n"
+    assert [f.code for f in lint_text(text, path="prompt.txt", config=CONFIG)] == codes
+    assert fix_text(text, path="prompt.txt", config=CONFIG, unsafe=True) == f"{ANSWER}{_sources(fixed)}\n问题：退货要多久之内申请？\n"
+    # The twin without the fields: nothing to report.
+    assert lint_text(f"{ANSWER}{_sources(fixed)}\n问题：退货要多久之内申请？\n", path="prompt.txt", config=CONFIG) == []
+
+
+def test_a_bracketed_title_over_the_next_sources_header_heads_no_source():
+    """"【参考资料】以下是检索到的相关规定：" over "### 规定 1 - a.docx:": the bracket titles the block (Chinese writes
+    no plural to tell "reference material" from "a reference"); over a text of its own it heads that one source."""
+    blocks = "\n".join(f"### 规定 {n} - 规定{n}.docx:\n{text}\n" for n, text in enumerate(TEXTS, 1))
+    titled = segment_text(f"【参考资料】以下是检索到的相关规定：\n{blocks}\n问题：退货要多久之内申请？")
+    assert [s.title for s in titled.sources] == ["规定 1 - 规定1.docx", "规定 2 - 规定2.docx"]
+    assert len(segment_text(f"【参考资料】\n{TEXTS[0]}\n\n问题：退货要多久之内申请？").sources) == 1

@@ -10,7 +10,7 @@ from ...meaning.values import number, parse_date
 from ...meaning.vocabulary import normalise_label
 from ...model.prompt import Field, FieldForm, Span
 from ..expressions import slot_reference
-from .vocab import INLINE_ITEM, LABEL_LINE, Vocab, lowercase
+from .vocab import INLINE_ITEM, LABEL_LINE, Vocab, as_ascii, lowercase
 
 
 _WARNING_MARK = re.compile("\u26a0\ufe0f?")
@@ -227,11 +227,11 @@ def inline_field(raw: str, offset: int, start: int, end: int, separator: str = "
     before = start
     while before > 0 and raw[before - 1].isspace():
         before -= 1
-    if before > 0 and raw[before - 1] in separator:
+    if before > 0 and as_ascii(raw[before - 1]) in separator:
         span_start = before - 1
         while span_start > 0 and raw[span_start - 1] == " " and raw[end - 1 : end] != " ":
             span_start -= 1  # the last item: "Title | Updated: ..." leaves "Title", not "Title "
-    elif raw[end : end + 1] and raw[end] in separator:
+    elif raw[end : end + 1] and as_ascii(raw[end]) in separator:
         span_end = end + 1
         while span_end < len(raw) and raw[span_end] == " ":
             span_end += 1

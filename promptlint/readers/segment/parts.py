@@ -179,7 +179,7 @@ _SENTENCE_STOP = re.compile(r"[.!?](?=\s)")
 # a banner ("--- FINDINGS ---", or opened only: "===Tables"), a label between lenticular brackets ("【参考经验】").
 _BLOCK_TITLE = re.compile(
     r"\s*(?:#{1,6}\s+\S.*|[^\n]{1,60}[:\uff1a]|<[a-z_][\w-]*>|([-=~])\1+[ \t]*[^\s\-=~][^\n]{0,58}?[ \t]*\1{2,}|([-=~])\2{2,}[ \t]*[^\s\-=~][^\n]{0,58}"
-    r"|【[^】\n]{1,30}】(?:[（(][^（()）\n]{0,40}[）)])?)\s*$"
+    r"|[【\[][^】\]\n]{1,30}[】\]](?:[（(][^（()）\n]{0,40}[）)])?)\s*$"
 )
 
 

@@ -28,14 +28,14 @@ from dataclasses import dataclass
 from ...meaning.values import number, parse_date
 from ...meaning.vocabulary import normalise_label, word_count
 from ...model.prompt import Field, FieldForm, Message, Source, Span
-from .vocab import LABEL_LINE, QUESTION_LINE, SECTION_LABEL, SLOT, Line, Vocab, names_the_question, slot_kind, speaks_of_context, trim
+from .vocab import LABEL_LINE, as_ascii, QUESTION_LINE, SECTION_LABEL, SLOT, Line, Vocab, names_the_question, slot_kind, speaks_of_context, trim
 from .instructions import looks_like_instruction, opens_with_imperative
 from .headers import with_space
 from .sources import RUN_ONLY, assigned_items, assigned_row, by_position, cut_last_source, first_value, strip_blank_edges
 
 # What opens a unit's line: a Markdown heading's marks or a list marker, then a citation key ("[3]") or a number ("3.").
 # A key is one token: a number, a short name, or a store's id ("[large_pdf_page_003_001]", "[4731e598-9cb5-...]").
-_LEAD = re.compile(r"[ \t]*(?P<marks>#{1,6}[ \t]+|[-*\u2022][ \t]+)?(?:\[(?P<key>[\w.:#-]{1,64})\][ \t]*|(?P<number>\d{1,3})[.)][ \t]+)?")
+_LEAD = re.compile(r"[ \t]*(?P<marks>#{1,6}[ \t]+|[-*\u2022][ \t]+)?(?:[\[\u3010](?P<key>[\w.:#-]{1,64})[\]\u3011][ \t]*|(?P<number>\d{1,3})[.)][ \t]+)?")
 # A head written inside a banner, the same rule on both sides: "--- README.md (lines 27-72) ---".
 _BANNER = re.compile(r"[ \t]*(?P<rule>-{2,}|={2,}|~{2,}|\*{2,})[ \t]+(?P<inner>\S(?:.*\S)?)[ \t]+(?P=rule)[ \t]*$")
 # A cell that is a word and a number or a range, unlabelled: where in its document a chunk stands ("lines 27-72", "page 3").
@@ -44,9 +44,9 @@ _LOCATED = re.compile(r"(?P<label>[^\W\d_]{1,12}\.?)[ \t]+(?P<value>\d{1,6}(?:[ 
 # (Not a dash: "Title — Section > Subsection" is a heading path, which the header lines read.)
 _SEPARATOR = re.compile(r"[ \t]+(?:-{2,}|/|\||\u00b7|\u2022)[ \t]+")
 # What a separator or a group holds: a line with none of them has neither (found by `in`, faster than the patterns).
-_HEAD_MARKS = ("--", "/", "|", "\u00b7", "\u2022", ")", "]")
+_HEAD_MARKS = ("--", "/", "|", "\u00b7", "\u2022", ")", "]", "\uff09", "\u3011")
 # A bracketed group that ends a cell: "Pricing (0.93, 2026-11-20)".
-_GROUP = re.compile(r"(?:\((?P<round>[^()\n]*)\)|\[(?P<square>[^\[\]\n]*)\])(?=[ \t]*$)")
+_GROUP = re.compile(r"(?:[(\uff08](?P<round>[^()\uff08\uff09\n]*)[)\uff09]|[\[\u3010](?P<square>[^\[\]\u3010\u3011\n]*)[\]\u3011])(?=[ \t]*$)")
 # A cell written "label: value" or "label=value"; a label is a few words.
 _LABELLED = re.compile(r"[ \t]*(?P<label>[^\W\d_][\w .@-]{0,30}?)[ \t]*[:=\uff1a][ \t]*(?P<value>\S.*?)[ \t]*$")
 # A long text after a colon, at the end of a line: the content on the unit's own line.
@@ -220,6 +220,7 @@ def _text_after(text: str, start: int, cells_end: int, end: int) -> re.Match[str
 
 
 def _open_brackets(before: str) -> bool:
+    before = as_ascii(before)
     return before.count("(") > before.count(")") or before.count("[") > before.count("]")
 
 
@@ -265,7 +266,7 @@ def _grouped(text: str, span: Span, cut_from: int) -> list[_Cell]:
 
 
 # Where a group's items part: a comma or a semicolon, or a spaced dash before a labelled item ("[Memory - Score: 0.87]").
-_ITEM_BREAK = re.compile(r"[,;][ \t]*|[ \t]+[-\u2013\u2014][ \t]+(?=[^\W\d_][\w .-]{0,30}?[ \t]*[:=][ \t]*\S)")
+_ITEM_BREAK = re.compile(r"[,;\uff0c\uff1b\u3001][ \t]*|[ \t]+[-\u2013\u2014][ \t]+(?=[^\W\d_][\w .-]{0,30}?[ \t]*[:=][ \t]*\S)")
 
 
 def _items(text: str, inner: Span, whole: Span) -> list[_Cell]:

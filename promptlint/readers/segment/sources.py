@@ -184,7 +184,7 @@ def _source_headers(lines: list[Line], vocab: Vocab, taken: SpanSet) -> list[tup
         if line.start in taken:
             continue
         match = vocab.source_header.match(line.lower.strip())
-        if match and _heads_a_source(line, match, vocab) and not _titles_the_context_slot(lines, index, match, vocab):
+        if match and _heads_a_source(line, match, vocab) and not _titles_the_block(lines, index, match, vocab) and not _over_units(lines, index, taken):
             headers.append((index, match))
     return _without_numbered_paragraphs(_numbered_in_order(_with_listed_headers(headers, lines, vocab)))
 
@@ -289,14 +289,26 @@ def _heads_a_source(line: Line, match: re.Match[str], vocab: Vocab) -> bool:
     return not _prints_request_data(next((match[g] for g in _KEY_GROUPS if match[g] is not None), None), vocab)
 
 
-def _titles_the_context_slot(lines: list[Line], index: int, match: re.Match[str], vocab: Vocab) -> bool:
+def _over_units(lines: list[Line], index: int, taken: SpanSet) -> bool:
+    """A header line right above the sources read already (the units of one skeleton under "【相关检索片段】")
+    titles them: it heads no source of its own."""
+    below = next((line for line in lines[index + 1 :] if not line.blank), None)
+    return below is not None and below.start in taken
+
+
+def _titles_the_block(lines: list[Line], index: int, match: re.Match[str], vocab: Vocab) -> bool:
     """"[Context]" over "{context}": a title with no key over the slot that holds all the sources joined
-    titles the block, where one source's header would stand over one source's text."""
-    if match["rest5"] is None or match["rest5"].strip():
+    titles the block, where one source's header would stand over one source's text; so does one over the
+    next source's header ("[EVIDENCE]" then "[E1]", "【参考资料】以下是检索到的规定：" then "### 规定 1 - a.docx:")."""
+    if match["rest5"] is None:
         return False
     below = next((line for line in lines[index + 1 :] if not line.blank), None)
-    reference = slot_reference(below.text) if below is not None else None
-    return reference is not None and slot_kind(reference.root, vocab) == "context"
+    if below is None:
+        return False
+    if (header := vocab.source_header.match(below.lower.strip())) is not None and _heads_a_source(below, header, vocab):
+        return True
+    reference = slot_reference(below.text)
+    return not match["rest5"].strip() and reference is not None and slot_kind(reference.root, vocab) == "context"
 
 
 def _with_document_header(text: str, lines: list[Line], vocab: Vocab, sources: list[Source], taken: SpanSet) -> list[Source]:

@@ -19,7 +19,7 @@ from ..expressions import slot_reference
 # between lenticular brackets, a note in parentheses after it ("【参考资料】", "【相关记忆】（仅供参考）").
 SECTION_LABEL = re.compile(
     r"\s*(?:\[\[ ## (?P<dspy>[\w ]+?) ## \]\]|#{1,6}\s*(?P<md>[\w' ]+?)|(?P<plain>[^\W\d_][\w' ]{0,25}?)\s*[:：]"
-    r"|【(?P<cjk>[^\W\d_][\w' ]{0,25}?)】[:：]?(?:\s*[（(][^（()）\n]{0,80}[）)])?)\s*$"
+    r"|[【\[](?P<cjk>[^\W\d_][\w' ]{0,25}?)[】\]][:：]?(?:\s*[（(][^（()）\n]{0,80}[）)])?)\s*$"
 )
 
 
@@ -536,17 +536,32 @@ LABEL_LINE = re.compile(r"\s*(?:[-*•]\s+)?(?:\*\*|__)?(?P<label>(?:[^\W\d]|@)[
 INLINE_ITEM = re.compile(r"\s*(?P<label>(?:[^\W\d_]|@)(?:[^\W\d]|[ .@;-]){0,30}?)\s*(?:[:=：]\s*|\s+(?=[\d({]))(?P<value>\S.*?)\s*$")
 # A label and what follows it on its line; a label between lenticular brackets needs no colon ("【用户问题】").
 QUESTION_LINE = re.compile(
-    r"\s*(?:#{1,6}\s*)?(?:\*\*|__)?(?P<bracket>【)?(?P<label>[^\W\d_][\w' ]{0,20}?)\s*(?(bracket)】[:：]?|(?:\*\*|__)?[:：])(?:\*\*|__)?\s*(?P<value>.*)$"
+    r"\s*(?:#{1,6}\s*)?(?:\*\*|__)?(?P<bracket>[【\[])?(?P<label>[^\W\d_][\w' ]{0,20}?)\s*(?(bracket)[】\]][:：]?|(?:\*\*|__)?[:：])(?:\*\*|__)?\s*(?P<value>.*)$"
 )
 SEPARATOR = re.compile(r"\s*(?:[-=*_]{3,}|```\w*)\s*$")
 
 
 def lowercase(text: str) -> str:
-    """``text`` in lower case, so that an offset in one is the same place in the other.
+    """``text`` in lower case, so that an offset in one is the same place in the other, and with the full-width
+    punctuation Chinese, Japanese and Korean write read as its ASCII form ("【资料1】退货（分数：0.91，来源：a.pdf）" as
+    "[资料1]退货(分数:0.91,来源:a.pdf)"), one character for one, so that every pattern of the lower-cased text reads both.
 
     str.lower keeps the length of every character but "\u0130" (capital I with a dot),
     which becomes "i" and a combining dot; here it becomes a plain "i".
     """
+    return as_ascii(_lowered(text))
+
+
+def as_ascii(text: str) -> str:
+    """``text`` with its full-width punctuation written in ASCII, one character for one (see lowercase)."""
+    return text if text.isascii() else text.translate(_FULL_WIDTH)
+
+
+# Brackets, parentheses, the colon, the commas (an enumeration's too) and semicolon, the question and exclamation marks.
+_FULL_WIDTH = str.maketrans("\u3010\u3011\uff08\uff09\uff1a\uff0c\u3001\uff1b\uff1f\uff01", "[]():,,;?!")
+
+
+def _lowered(text: str) -> str:
     if len(text) > _LONG and not text.isascii():
         # A prompt is mostly ASCII, yet one dash makes str.lower look up every character: lower
         # its bytes instead (ASCII letters alone), when the few other characters have no lower case
