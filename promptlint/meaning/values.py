@@ -7,7 +7,9 @@ from __future__ import annotations
 import datetime
 import re
 
-_NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:\s*%)?")
+# A decimal comma, as most of Europe writes one ("0,91"), is a decimal point; three digits after a comma after a
+# whole number ("1,234") are thousands.
+_NUMBER = re.compile(r"[-+]?(?:\d+,\d+|\d+(?:\.\d*)?|\.\d+)(?:\s*%)?")
 
 
 def number(value: str) -> float | None:
@@ -16,6 +18,10 @@ def number(value: str) -> float | None:
     if not match:
         return None
     text = match.group(0)
+    whole, comma, rest = text.partition(",")
+    if comma:
+        digits = len(rest.rstrip("% \t"))
+        text = whole + rest if digits == 3 and whole.lstrip("-+") != "0" else f"{whole}.{rest}"
     if text.endswith("%"):
         return float(text[:-1].strip()) / 100
     return float(text)

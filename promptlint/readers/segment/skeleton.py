@@ -265,8 +265,8 @@ def _grouped(text: str, span: Span, cut_from: int) -> list[_Cell]:
     return cells
 
 
-# Where a group's items part: a comma or a semicolon, or a spaced dash before a labelled item ("[Memory - Score: 0.87]").
-_ITEM_BREAK = re.compile(r"[,;\uff0c\uff1b\u3001][ \t]*|[ \t]+[-\u2013\u2014][ \t]+(?=[^\W\d_][\w .-]{0,30}?[ \t]*[:=][ \t]*\S)")
+# Where a group's items part: a comma (not a decimal comma between two digits, "0,91") or a semicolon, or a spaced dash before a labelled item ("[Memory - Score: 0.87]").
+_ITEM_BREAK = re.compile(r"(?:(?<!\d)[,\uff0c]|[,\uff0c](?!\d)|[;\uff1b\u3001])[ \t]*|[ \t]+[-\u2013\u2014][ \t]+(?=[^\W\d_][\w .-]{0,30}?[ \t]*[:=][ \t]*\S)")
 
 
 def _items(text: str, inner: Span, whole: Span) -> list[_Cell]:
