@@ -6,7 +6,9 @@ a source's wrapper: `(score: 0.61)`, `(relevance 82%)`, `similarity=0.83`,
 `<relevance_score>0.8</relevance_score>`, `{{ '%.3f' % hit.rerank_score }}`. A field
 is a score by its name (`vector_distance`, `@search.rerankerScore`, `_score`), or
 by its shape when it has no name: a fraction or a percentage on every source
-(`[1] Returns Policy (0.82)`). When the sources arrive pre-joined in one slot, an
+(`[1] Returns Policy (0.82)`). A header's measure is read however it is written (`(similarity 91%)`,
+`（相似度：0.91）`, `(score de pertinence : 0,91)`), and so is a score on the labelled line under a source's
+heading (`## Returns`, then `Relevance: 0.91`). When the sources arrive pre-joined in one slot, an
 instruction that says they carry scores ("Passages (with similarity scores):",
 "the paragraphs and their corresponding scores") or tells the model to weigh them by
 it ("use the answers with the highest score", "sorted by relevance score") is flagged

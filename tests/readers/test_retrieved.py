@@ -57,10 +57,10 @@ def test_a_printed_metadata_value_is_a_field_and_its_twin_is_clean(form, code, t
 
 def test_without_the_documents_most_of_these_forms_are_not_read():
     # What the documents add: from the text alone, only the markup's attribute, the header lines
-    # whose skeleton repeats (a value in brackets or after ' | '), labelled records and metadata lines over
-    # the text (a LlamaIndex node's) are read as fields.
+    # whose skeleton repeats (a value in brackets, a measure's words and its fraction, or a value after ' | '),
+    # labelled records and metadata lines over the text (a LlamaIndex node's) are read as fields.
     read = [form for form, code, _ in FORMS if _findings(form, INSTRUCTIONS[0], ()) == [code, code]]
-    assert read == ["{title} ({score:.0%})\n{text}", "{title} | {score}\n{text}", "Title: {title}\nRelevance: {score:.2f}\n{text}",
+    assert read == ["{title} (relevance {score:.2f})\n{text}", "{title} ({score:.0%})\n{text}", "{title} | {score}\n{text}", "Title: {title}\nRelevance: {score:.2f}\n{text}",
                     '<doc title="{title}" similarity="{score:.4f}">{text}</doc>', "{title} (updated {updated})\n{text}",
                     "title: {title}\nupdated: {updated}\n\n{text}"]
 

@@ -38,8 +38,12 @@ from .sources import RUN_ONLY, assigned_items, assigned_row, by_position, cut_la
 _LEAD = re.compile(r"[ \t]*(?P<marks>#{1,6}[ \t]+|[-*\u2022][ \t]+)?(?:[\[\u3010](?P<key>[\w.:#-]{1,64})[\]\u3011][ \t]*|(?P<number>\d{1,3})[.)][ \t]+)?")
 # A head written inside a banner, the same rule on both sides: "--- README.md (lines 27-72) ---".
 _BANNER = re.compile(r"[ \t]*(?P<rule>-{2,}|={2,}|~{2,}|\*{2,})[ \t]+(?P<inner>\S(?:.*\S)?)[ \t]+(?P=rule)[ \t]*$")
-# A cell that is a word and a number or a range, unlabelled: where in its document a chunk stands ("lines 27-72", "page 3").
-_LOCATED = re.compile(r"(?P<label>[^\W\d_]{1,12}\.?)[ \t]+(?P<value>\d{1,6}(?:[ \t]*[-\u2013][ \t]*\d{1,6})?)")
+# A cell that is a word and a number or a range, unlabelled: where in its document a chunk stands ("lines 27-72", "page 3");
+# or a few words and a fraction or a percentage, which no title ends with: a measure ("similarity 91%", "match score 0.92").
+_LOCATED = re.compile(
+    r"(?P<label>[^\W\d_]{1,12}\.?)[ \t]+(?P<value>\d{1,6}(?:[ \t]*[-\u2013][ \t]*\d{1,6})?)"
+    r"|(?P<measure>[^\W\d_]{1,20}(?:[ \t]+[^\W\d_]{1,20}){0,2})[ \t]+(?P<amount>\d{1,3}(?:[.,]\d+[ \t]*%?|[ \t]*%))"
+)
 # The separators a header writes between its cells, spaced on both sides.
 # (Not a dash: "Title — Section > Subsection" is a heading path, which the header lines read.)
 _SEPARATOR = re.compile(r"[ \t]+(?:-{2,}|/|\||\u00b7|\u2022)[ \t]+")
@@ -48,7 +52,7 @@ _HEAD_MARKS = ("--", "/", "|", "\u00b7", "\u2022", ")", "]", "\uff09", "\u3011")
 # A bracketed group that ends a cell: "Pricing (0.93, 2026-11-20)".
 _GROUP = re.compile(r"(?:[(\uff08](?P<round>[^()\uff08\uff09\n]*)[)\uff09]|[\[\u3010](?P<square>[^\[\]\u3010\u3011\n]*)[\]\u3011])(?=[ \t]*$)")
 # A cell written "label: value" or "label=value"; a label is a few words.
-_LABELLED = re.compile(r"[ \t]*(?P<label>[^\W\d_][\w .@-]{0,30}?)[ \t]*[:=\uff1a][ \t]*(?P<value>\S.*?)[ \t]*$")
+_LABELLED = re.compile(r"[ \t]*(?P<label>[^\W\d_][\w .@-]{0,30}?)[ \t]*[:=\uff1a](?!//)[ \t]*(?P<value>\S.*?)[ \t]*$")
 # A long text after a colon, at the end of a line: the content on the unit's own line.
 _TEXT_AFTER = re.compile(r":[ \t]+(?=\S)")
 # Words a unit's content needs: a value is a few words, retrieved text a sentence.
@@ -301,7 +305,8 @@ def _cell(text: str, span: Span, cut: Span) -> _Cell:
     if labelled and len(labelled["label"].split()) <= 3:
         return _Cell(span, cut, normalise_label(labelled["label"]), Span(labelled.start("value"), labelled.end("value")))
     if located := _LOCATED.fullmatch(text, span.start, span.end):
-        return _Cell(span, cut, normalise_label(located["label"]), Span(located.start("value"), located.end("value")))
+        label, value = ("label", "value") if located["label"] else ("measure", "amount")
+        return _Cell(span, cut, normalise_label(located[label]), Span(located.start(value), located.end(value)))
     return _Cell(span, cut, "", span)
 
 
@@ -419,7 +424,7 @@ def _source(text: str, line: Line, head: _Head, content: Span, wrapper: set[int]
         fields.append(Field(cell.label, value, cell.cut, cell.value, FieldForm.INLINE))
     header = Span(line.start, content.start if head.content is not None else line.end)
     key = text[head.key.start : head.key.end] if head.key else None
-    title = title or first_value(fields, vocab.title_labels)
+    title = title or first_value(fields, vocab.title_labels) or first_value(fields, vocab.fallback_title_labels)
     return Source(0, Span(line.start, max(content.end, line.end)), header, content, key, head.key, title=title, fields=fields)
 
 

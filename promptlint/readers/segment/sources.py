@@ -184,7 +184,8 @@ def _source_headers(lines: list[Line], vocab: Vocab, taken: SpanSet) -> list[tup
         if line.start in taken:
             continue
         match = vocab.source_header.match(line.lower.strip())
-        if match and _heads_a_source(line, match, vocab) and not _titles_the_block(lines, index, match, vocab) and not _over_units(lines, index, taken):
+        below = next((ln for ln in lines[index + 1 :] if not ln.blank), None)
+        if match and _heads_a_source(line, match, vocab, below) and not _titles_the_block(lines, index, match, vocab) and not _over_units(lines, index, taken):
             headers.append((index, match))
     return _without_numbered_paragraphs(_numbered_in_order(_with_listed_headers(headers, lines, vocab)))
 
@@ -256,6 +257,12 @@ def _carries_reported_field(rest: str, vocab: Vocab) -> bool:
     return any(vocab.lexicon.reported(f.label) or (not f.label and parse_date(f.value) is not None) for f in fields)
 
 
+def _reported_line(line: Line | None, vocab: Vocab) -> bool:
+    """A labelled line whose label a rule reports ("Relevance: 0.91", "**Updated:** 2026-01-02")."""
+    labelled = LABEL_LINE.match(line.lower) if line is not None else None
+    return labelled is not None and bool(labelled["value"].strip()) and vocab.lexicon.reported(normalise_label(labelled["label"]))
+
+
 def _with_listed_headers(headers: list[tuple[int, re.Match[str]]], lines: list[Line], vocab: Vocab) -> list[tuple[int, re.Match[str]]]:
     ends = [index for index, _ in headers[1:]] + [len(lines)]
     listed = [n for n, (_, match) in enumerate(headers) if any(match[g] is not None for g in RUN_ONLY)]
@@ -273,14 +280,16 @@ def _one_file_in_context(header: tuple[int, re.Match[str]], lines: list[Line], v
     return match["rest11"] is not None and above is not None and speaks_of_context(above, vocab)
 
 
-def _heads_a_source(line: Line, match: re.Match[str], vocab: Vocab) -> bool:
-    """A line written as a source's header that is one: not a labelled instruction, a field or a turn's role."""
+def _heads_a_source(line: Line, match: re.Match[str], vocab: Vocab, below: Line | None = None) -> bool:
+    """A line written as a source's header that is one: not a labelled instruction, a field or a turn's role. A
+    numbered item or a heading is one only with metadata a rule reports, on its line or on the labelled line
+    under it ("## Returns", then "Relevance: 0.91")."""
     if match["rest6"] is not None and not _names_a_field(match["rest6"], vocab):
         return False  # "[Tone: formal; Length: short]": labelled, but nothing a source carries
     if vocab.role_marker.match(next((match[g] for g in _REST_GROUPS if match[g] is not None), "")):
         return False  # "[1] USER:": a numbered turn of a conversation, not a source
     listed = next((g for g in LISTED if match[g] is not None), None)
-    if listed is not None and not _carries_reported_field(line.text.strip()[match.start(listed) : match.end(listed)], vocab):
+    if listed is not None and not _carries_reported_field(line.text.strip()[match.start(listed) : match.end(listed)], vocab) and not _reported_line(below, vocab):
         return False  # "1. Answer briefly.", "## Instructions": a list item or a heading, no source's header
     # The slot as written: its names are read by their case ("chunkIndex").
     if match["key5"] is not None and _labelled_key(line.text.strip()[match.start("key5") : match.end("key5")], vocab) is None:
