@@ -184,8 +184,7 @@ def _source_headers(lines: list[Line], vocab: Vocab, taken: SpanSet) -> list[tup
         if line.start in taken:
             continue
         match = vocab.source_header.match(line.lower.strip())
-        below = next((ln for ln in lines[index + 1 :] if not ln.blank), None)
-        if match and _heads_a_source(line, match, vocab, below) and not _titles_the_block(lines, index, match, vocab) and not _over_units(lines, index, taken):
+        if match and _heads_a_source(line, match, vocab, _next_written(lines, index)) and not _titles_the_block(lines, index, match, vocab) and not _over_units(lines, index, taken):
             headers.append((index, match))
     return _without_numbered_paragraphs(_numbered_in_order(_with_listed_headers(headers, lines, vocab)))
 
@@ -298,10 +297,15 @@ def _heads_a_source(line: Line, match: re.Match[str], vocab: Vocab, below: Line 
     return not _prints_request_data(next((match[g] for g in _KEY_GROUPS if match[g] is not None), None), vocab)
 
 
+def _next_written(lines: list[Line], index: int) -> Line | None:
+    """The first line after ``index`` that is not blank."""
+    return next((lines[i] for i in range(index + 1, len(lines)) if not lines[i].blank), None)
+
+
 def _over_units(lines: list[Line], index: int, taken: SpanSet) -> bool:
     """A header line right above the sources read already (the units of one skeleton under "【相关检索片段】")
     titles them: it heads no source of its own."""
-    below = next((line for line in lines[index + 1 :] if not line.blank), None)
+    below = _next_written(lines, index)
     return below is not None and below.start in taken
 
 
@@ -311,7 +315,7 @@ def _titles_the_block(lines: list[Line], index: int, match: re.Match[str], vocab
     next source's header ("[EVIDENCE]" then "[E1]", "【参考资料】以下是检索到的规定：" then "### 规定 1 - a.docx:")."""
     if match["rest5"] is None:
         return False
-    below = next((line for line in lines[index + 1 :] if not line.blank), None)
+    below = _next_written(lines, index)
     if below is None:
         return False
     if (header := vocab.source_header.match(below.lower.strip())) is not None and _heads_a_source(below, header, vocab):

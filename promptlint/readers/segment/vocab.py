@@ -554,11 +554,13 @@ def lowercase(text: str) -> str:
 
 def as_ascii(text: str) -> str:
     """``text`` with its full-width punctuation written in ASCII, one character for one (see lowercase)."""
-    return text if text.isascii() else text.translate(_FULL_WIDTH)
+    # str.translate looks up every character: asked first whether there is one to write (a search in C).
+    return text if text.isascii() or not _FULL_WIDTH_MARK.search(text) else text.translate(_FULL_WIDTH)
 
 
 # Brackets, parentheses, the colon, the commas (an enumeration's too) and semicolon, the question and exclamation marks.
 _FULL_WIDTH = str.maketrans("\u3010\u3011\uff08\uff09\uff1a\uff0c\u3001\uff1b\uff1f\uff01", "[]():,,;?!")
+_FULL_WIDTH_MARK = re.compile("[\u3010\u3011\uff08\uff09\uff1a\uff0c\u3001\uff1b\uff1f\uff01]")
 
 
 def _lowered(text: str) -> str:
