@@ -75,9 +75,9 @@ def test_without_the_retrieved_documents_the_same_request_is_read_from_its_text_
         chain.invoke("How long do I have to return damaged goods?")
     alone = promptlint.capture()
     alone._take(captured.requests[0].body, "")
-    # The text alone reads less than the documents tell: the header's skeleton gives the dates
-    # (a date-shaped value in brackets on each source), not the scores beside them.
-    assert [f.code for f in alone.findings] == ["PL201", "PL201"]
+    # The text alone reads what the documents tell: the header's skeleton gives the dates (a date-shaped value
+    # in brackets on each source) and the scores beside them (a measure's word and its number, "relevance 1.75").
+    assert [f.code for f in alone.findings] == ["PL102", "PL201", "PL102", "PL201"]
 
 
 def test_retrievals_are_seen_in_a_context_that_starts_capture_after_another_did():

@@ -75,8 +75,9 @@ def test_a_haystack_pipeline_is_linted_with_the_documents_it_retrieved(asynchron
 
 
 @pytest.mark.parametrize(("source", "expected"), [
-    # A BM25 score (1.75) has no score's shape, and nothing labels it: read alone, only the dates are found.
-    (SCORED, ["PL201", "PL201"]),
+    # A BM25 score (1.75) has no score's shape, but the word before it says what it measures ("relevance 1.75"):
+    # read alone, the scores are found beside the dates.
+    (SCORED, ["PL102", "PL201", "PL102", "PL201"]),
     # Read alone, each source's whole line is its wrapper, chunk and all; rewriting it would save fewer
     # tokens than PL402's min-saving, so only the dates are reported.
     (DATED, ["PL201", "PL201"]),
