@@ -184,7 +184,11 @@ def _source_headers(lines: list[Line], vocab: Vocab, taken: SpanSet) -> list[tup
         if line.start in taken:
             continue
         match = vocab.source_header.match(line.lower.strip())
-        if match and _heads_a_source(line, match, vocab, _next_written(lines, index)) and not _titles_the_block(lines, index, match, vocab) and not _over_units(lines, index, taken):
+        if match is None:
+            continue
+        below = _next_written(lines, index)
+        # A header right above the sources read already (the units of one skeleton under "【相关检索片段】") titles them.
+        if _heads_a_source(line, match, vocab, below) and not _titles_the_block(below, match, vocab) and not (below is not None and below.start in taken):
             headers.append((index, match))
     return _without_numbered_paragraphs(_numbered_in_order(_with_listed_headers(headers, lines, vocab)))
 
@@ -302,21 +306,12 @@ def _next_written(lines: list[Line], index: int) -> Line | None:
     return next((lines[i] for i in range(index + 1, len(lines)) if not lines[i].blank), None)
 
 
-def _over_units(lines: list[Line], index: int, taken: SpanSet) -> bool:
-    """A header line right above the sources read already (the units of one skeleton under "【相关检索片段】")
-    titles them: it heads no source of its own."""
-    below = _next_written(lines, index)
-    return below is not None and below.start in taken
-
-
-def _titles_the_block(lines: list[Line], index: int, match: re.Match[str], vocab: Vocab) -> bool:
+def _titles_the_block(below: Line | None, match: re.Match[str], vocab: Vocab) -> bool:
     """"[Context]" over "{context}": a title with no key over the slot that holds all the sources joined
     titles the block, where one source's header would stand over one source's text; so does one over the
-    next source's header ("[EVIDENCE]" then "[E1]", "【参考资料】以下是检索到的规定：" then "### 规定 1 - a.docx:")."""
-    if match["rest5"] is None:
-        return False
-    below = _next_written(lines, index)
-    if below is None:
+    next source's header ("[EVIDENCE]" then "[E1]", "【参考资料】以下是检索到的规定：" then "### 规定 1 - a.docx:");
+    ``below`` is the line under it that is not blank."""
+    if match["rest5"] is None or below is None:
         return False
     if (header := vocab.source_header.match(below.lower.strip())) is not None and _heads_a_source(below, header, vocab):
         return True
