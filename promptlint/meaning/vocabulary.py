@@ -62,11 +62,12 @@ def alternation(words) -> str:
 
 
 # Han, kana and hangul: scripts that write a word against the next with no space between.
-IDEOGRAPHIC = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+_IDEOGRAPHS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+IDEOGRAPHIC = re.compile(f"[{_IDEOGRAPHS}]")
 
 
 # A run of ideographic characters: a Chinese or Japanese sentence writes no space between its words.
-_IDEOGRAPHIC_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
+_IDEOGRAPHIC_RUN = re.compile(f"[{_IDEOGRAPHS}]+")
 
 
 def word_count(text: str) -> int:

@@ -176,10 +176,10 @@ def _line_parts(text: str, lower: str, line: Line, vocab: Vocab, questions: list
 
 _SENTENCE_STOP = re.compile(r"[.!?](?=\s)")
 # What titles the block under it: a short label ending in a colon, a Markdown heading, an opening tag,
-# a banner ("--- FINDINGS ---", or opened only: "===Tables"), a label between lenticular brackets ("【参考经验】").
+# a banner ("--- FINDINGS ---", or opened only: "===Tables"), a label between brackets ("【参考经验】", lower-cased "[参考经验]").
 _BLOCK_TITLE = re.compile(
     r"\s*(?:#{1,6}\s+\S.*|[^\n]{1,60}[:\uff1a]|<[a-z_][\w-]*>|([-=~])\1+[ \t]*[^\s\-=~][^\n]{0,58}?[ \t]*\1{2,}|([-=~])\2{2,}[ \t]*[^\s\-=~][^\n]{0,58}"
-    r"|[【\[][^】\]\n]{1,30}[】\]](?:[（(][^（()）\n]{0,40}[）)])?)\s*$"
+    r"|\[[^\]\n]{1,30}\](?:\([^()\n]{0,40}\))?)\s*$"
 )
 
 
@@ -210,7 +210,7 @@ def is_input(text: str, slot: Span, name: str, vocab: Vocab) -> bool:
         end -= 1
     # A sentence of any length that ends in a colon announces what it stands over ("To help you, we list the
     # keywords found in the paper:"), as a short label does.
-    title = text[text.rfind("\n", 0, end) + 1 : end].lower()
+    title = lowercase(text[text.rfind("\n", 0, end) + 1 : end])
     return _BLOCK_TITLE.fullmatch(title) is not None or title.rstrip().endswith((":", "\uff1a"))
 
 

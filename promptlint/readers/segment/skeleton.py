@@ -393,7 +393,7 @@ def where_sources_stand(lines: list[Line], vocab: Vocab, first: int, end: int) -
 
 
 def _ends_in_colon(line: Line) -> bool:
-    return line.lower.rstrip().endswith((":", "\uff1a"))
+    return line.lower.rstrip().endswith(":")  # a full-width colon too: the lower-cased line writes it so
 
 
 def asked_after(lines: list[Line], vocab: Vocab, end: int) -> bool:

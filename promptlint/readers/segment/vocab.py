@@ -16,10 +16,11 @@ from ..expressions import slot_reference
 
 
 # "[[ ## question ## ]]" (DSPy) and "## Question" / "Question:" on a line of their own; in Chinese and Japanese also
-# between lenticular brackets, a note in parentheses after it ("【参考资料】", "【相关记忆】（仅供参考）").
+# between lenticular brackets, a note in parentheses after it ("【参考资料】", "【相关记忆】（仅供参考）"), which the
+# lower-cased text these patterns read writes as "[参考资料]" (see lowercase).
 SECTION_LABEL = re.compile(
     r"\s*(?:\[\[ ## (?P<dspy>[\w ]+?) ## \]\]|#{1,6}\s*(?P<md>[\w' ]+?)|(?P<plain>[^\W\d_][\w' ]{0,25}?)\s*[:：]"
-    r"|[【\[](?P<cjk>[^\W\d_][\w' ]{0,25}?)[】\]][:：]?(?:\s*[（(][^（()）\n]{0,80}[）)])?)\s*$"
+    r"|\[(?P<cjk>[^\W\d_][\w' ]{0,25}?)\]:?(?:\s*\([^()\n]{0,80}\))?)\s*$"
 )
 
 
@@ -534,9 +535,9 @@ def text_lines(text: str, lower: str, start: int = 0, end: int | None = None) ->
 LABEL_LINE = re.compile(r"\s*(?:[-*•]\s+)?(?:\*\*|__)?(?P<label>(?:[^\W\d]|@)[\w .@;/-]{0,40}?)(?:\*\*|__)?\s*[:=：](?!//)\s*(?:\*\*|__)?\s*(?P<value>.*)$")
 # "label: value", "label=value" or "label value" inside a header group.
 INLINE_ITEM = re.compile(r"\s*(?P<label>(?:[^\W\d_]|@)(?:[^\W\d]|[ .@;-]){0,30}?)\s*(?:[:=：]\s*|\s+(?=[\d({]))(?P<value>\S.*?)\s*$")
-# A label and what follows it on its line; a label between lenticular brackets needs no colon ("【用户问题】").
+# A label and what follows it on its line; a label between brackets needs no colon ("【用户问题】", lower-cased "[用户问题]").
 QUESTION_LINE = re.compile(
-    r"\s*(?:#{1,6}\s*)?(?:\*\*|__)?(?P<bracket>[【\[])?(?P<label>[^\W\d_][\w' ]{0,20}?)\s*(?(bracket)[】\]][:：]?|(?:\*\*|__)?[:：])(?:\*\*|__)?\s*(?P<value>.*)$"
+    r"\s*(?:#{1,6}\s*)?(?:\*\*|__)?(?P<bracket>\[)?(?P<label>[^\W\d_][\w' ]{0,20}?)\s*(?(bracket)\]:?|(?:\*\*|__)?[:：])(?:\*\*|__)?\s*(?P<value>.*)$"
 )
 SEPARATOR = re.compile(r"\s*(?:[-=*_]{3,}|```\w*)\s*$")
 
@@ -560,7 +561,7 @@ def as_ascii(text: str) -> str:
 
 # Brackets, parentheses, the colon, the commas (an enumeration's too) and semicolon, the question and exclamation marks.
 _FULL_WIDTH = str.maketrans("\u3010\u3011\uff08\uff09\uff1a\uff0c\u3001\uff1b\uff1f\uff01", "[]():,,;?!")
-_FULL_WIDTH_MARK = re.compile("[\u3010\u3011\uff08\uff09\uff1a\uff0c\u3001\uff1b\uff1f\uff01]")
+_FULL_WIDTH_MARK = re.compile("[" + "".join(map(chr, _FULL_WIDTH)) + "]")
 
 
 def _lowered(text: str) -> str:
