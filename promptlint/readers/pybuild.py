@@ -128,9 +128,9 @@ def with_names(built: list[PyTemplate], node: ast.AST, module: ast.Module) -> li
     """The per-item strings a node builds, each with the names its text is bound to (see Loop.into)."""
     if not built:
         return built
-    names = _bound_to(node, module)
-    names += _bound_from(names, module)
-    return [replace(w, loop=replace(w.loop, into=names)) for w in built]
+    bound = _bound_to(node, module)
+    named = [w.loop.into or bound for w in built]
+    return [replace(w, loop=replace(w.loop, into=names + _bound_from(names, module))) for w, names in zip(built, named)]
 
 
 def _bound_to(node: ast.AST, module: ast.Module) -> tuple[str, ...]:
@@ -202,14 +202,18 @@ def _loop_wrappers(node: ast.For | ast.AsyncFor, raw: str, starts: list[int], he
     if serialized:
         body = [_as_json(statement, serialized) for statement in body]
     made = _made_by_helpers(body, helpers)
-    found = [_with_helpers(strings, made, helpers, node) for strings in _accumulated(body, helpers)]
-    pieces, more = _in_order(body, helpers)
-    made_pieces = [w for strings, rebuilt in found if (w := _wrapper(node.target, node.iter, body, strings, raw, starts, rebuilt))]
-    if not more or _dispatches(node.body):
-        return made_pieces
-    # First: it stands where the string it starts with does, and reads more than that string alone.
-    whole = _wrapper(node.target, node.iter, body, _with_helpers(pieces, made, helpers, node)[0], raw, starts, True)
-    return [w for w in [whole] if w] + [replace(w, loop=replace(w.loop, piece=True)) for w in made_pieces]
+    texts = [] if _dispatches(node.body) else [(text, pieces) for text, pieces, more in _in_order(body, helpers) if more]
+    text_of = {name: text for text, _ in texts for name in text}
+    found = []
+    # First: each text read whole stands where the string it starts with does, and reads more than that string alone.
+    for text, pieces in texts:
+        whole = _wrapper(node.target, node.iter, body, _with_helpers(pieces, made, helpers, node)[0], raw, starts, True)
+        found += [replace(whole, loop=replace(whole.loop, into=text))] if whole else []
+    for target, strings in _accumulated(body, helpers):
+        strings, rebuilt = _with_helpers(strings, made, helpers, node)
+        piece = _wrapper(node.target, node.iter, body, strings, raw, starts, rebuilt)
+        found += [replace(piece, loop=replace(piece.loop, piece=target in text_of, into=text_of.get(target, (target,))))] if piece else []
+    return found
 
 
 # An if/elif chain of this many branches or more, two of them adding text, renders items of different kinds.
@@ -299,13 +303,15 @@ def _statements(body: list[ast.stmt]):
 
 
 def _accumulated(body: list[ast.stmt], helpers: Helpers):
-    """The string groups the body adds to something: `parts.append(f"...")`, `text += block`."""
-    return (strings for _, strings, bare, _ in _adds(body, helpers) if not bare)
+    """The string groups the body adds to something, each with what it adds to: `parts.append(f"...")`, `text += block`."""
+    return ((target, strings) for target, strings, bare, _ in _adds(body, helpers) if not bare)
 
 
-def _in_order(body: list[ast.stmt], helpers: Helpers) -> tuple[list[ast.AST], bool]:
-    """What a loop body adds to the text it builds, in order, as the pieces of one text, and whether
-    they read more than any one string does: a bare value, or two adds with fields.
+def _in_order(body: list[ast.stmt], helpers: Helpers) -> list[tuple[tuple[str, ...], list[ast.AST], bool]]:
+    """Each text a loop body builds (the names its adds add to, see _texts), with what the body adds to it in
+    order, as the pieces of one text, and whether they read more than any one string does: a bare value, or two
+    adds with fields. Two lists filled side by side (`context_parts.append(...)`, `sources_used.append(...)`)
+    are two texts, never one.
 
     A string added is itself; a value added bare (`parts.append(doc.page_content)`) is a
     field; a loop nested in the body adds its pieces for each part of the item, read with
@@ -321,10 +327,52 @@ def _in_order(body: list[ast.stmt], helpers: Helpers) -> tuple[list[ast.AST], bo
             seen.add(written)
             line = [ast.copy_location(ast.Constant("\n"), strings[-1])] if listed else []
             adds.append((target, strings + line, bare))
-    texts = {target for target, _, bare in adds if not bare}
-    kept = [(strings, bare) for target, strings, bare in adds if target in texts]
+    texts = _texts(body, [target for target, _, bare in adds if not bare])
+    return [_text_of(text, adds) for text in dict.fromkeys(texts.values())]
+
+
+def _texts(body: list[ast.stmt], targets: list[str]) -> dict[str, tuple[str, ...]]:
+    """Each name a loop body adds text to, with every name whose text flows into the same text, through locals or
+    not: a list joined into another (`lines = [" | ".join(header_bits)]`, `parts.append("\n".join(lines))`) is a
+    piece of it; lists filled side by side from the same item are not."""
+    feeds: dict[str, set[str]] = {}
+    for statement in (s for top in body for s in ast.walk(top)):
+        added = _added(statement)
+        receiver, value = (_receiver(statement), added) if added is not None else (_name_of(statement), getattr(statement, "value", None))
+        if receiver is None or value is None:
+            continue
+        for name in {n.id for n in ast.walk(value) if isinstance(n, ast.Name)} - {receiver}:
+            feeds.setdefault(name, set()).add(receiver)
+    text_of = {target: (target,) for target in targets}
+    for target in targets:
+        for reached in _reached(target, feeds) & text_of.keys():
+            merged = tuple(dict.fromkeys(text_of[target] + text_of[reached]))
+            text_of.update(dict.fromkeys(merged, merged))
+    return text_of
+
+
+def _reached(name: str, feeds: dict[str, set[str]]) -> set[str]:
+    """The names whose values are made, step by step, from ``name``'s."""
+    reached, pending = set(), [name]
+    while pending:
+        for fed in feeds.get(pending.pop(), ()):
+            if fed not in reached:
+                reached.add(fed)
+                pending.append(fed)
+    return reached
+
+
+def _name_of(statement: ast.stmt) -> str | None:
+    """The one name an assignment binds: `lines = [...]`."""
+    targets = statement.targets if isinstance(statement, ast.Assign) else []
+    return targets[0].id if len(targets) == 1 and isinstance(targets[0], ast.Name) else None
+
+
+def _text_of(text: tuple[str, ...], adds: list[tuple[str, list[ast.AST], bool]]) -> tuple[tuple[str, ...], list[ast.AST], bool]:
+    """The pieces the adds add to one text, and whether they read more than any one string does (see _in_order)."""
+    kept = [(strings, bare) for target, strings, bare in adds if target in text]
     with_fields = sum(any(isinstance(part, ast.FormattedValue) for s in strings for part in getattr(s, "values", ())) for strings, _ in kept)
-    return [piece for strings, _ in kept for piece in strings], any(bare for _, bare in kept) or with_fields > 1
+    return text, [piece for strings, _ in kept for piece in strings], any(bare for _, bare in kept) or with_fields > 1
 
 
 def _adds(body: list[ast.stmt], helpers: Helpers, nested: bool = False, binding: dict[str, ast.AST] | None = None):
