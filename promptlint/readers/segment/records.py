@@ -307,7 +307,7 @@ def _read_record(text: str, lines: list[Line], fields: list[Field], content: Spa
         return entry
     if content is None:
         return _text_by_role(fields, lines)
-    if not fields or _announces(text, content, fields):
+    if not fields or _announces(text, content, fields) or _names_a_step(text, content, fields, vocab):
         return None
     return fields, content, labelled, False
 
@@ -373,6 +373,17 @@ def _announces(text: str, content: Span, fields: list[Field]) -> bool:
     ("Each point should have the following fields:"), as a specification does; a passage does not."""
     written = text[content.start : content.end].rstrip(" *_")
     return "\n" not in written and written.endswith((":", "\uff1a")) and content.end <= fields[0].span.start
+
+
+def _names_a_step(text: str, content: Span, fields: list[Field], vocab: Vocab) -> bool:
+    """Whether the unlabelled text is a few words on one line above the fields, none of which a source carries (no
+    title, address, date, score or origin): it names the step or setting they describe ("1. KEYWORD GENERATION",
+    then "Input: User query", "Tool: ReasoningEngine", "Action: Generate 3-5 search keywords"), not a passage."""
+    written = text[content.start : content.end]
+    return (
+        "\n" not in written and len(written.split()) <= SECTION_WORDS and content.end <= fields[0].span.start
+        and not any(f.label in vocab.title_labels or f.label in vocab.metadata_labels or vocab.lexicon.reported(f.label) for f in fields)
+    )
 
 
 def document_template(text: str, lines: list[Line], vocab: Vocab) -> list[Source]:
