@@ -114,3 +114,12 @@ def machine_id(value: str) -> bool:
     if not value or len(value) > 80 or parse_date(value) is not None:
         return False
     return any(form.fullmatch(value) for form in (_UUID, _HASH, _INDEXED))
+
+
+# What a language writes for no value: Python's None, JSON's null, JavaScript's undefined.
+_NULLS = frozenset({"none", "null", "nil", "undefined"})
+
+
+def is_null(value: str) -> bool:
+    """Whether a value says there is none: empty, or a language's word for no value (`'guard_summary': None`)."""
+    return value.strip().lower() in _NULLS or not value.strip()

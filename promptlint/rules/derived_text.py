@@ -14,7 +14,7 @@ derived text only beside the page's own text under a content label (`Content:`, 
 it is the content the source has. A summary written as a label alone on its line and
 the lines under it (`SUMMARY:`, then its text) counts when the source has text after it;
 with none, that text is the source's own. A source with no text beside the derived text
-is never reported. A knowledge graph's summaries, each a section under a heading marked as one
+is never reported, nor a field that holds no value (`'guard_summary': None`, `null`, empty). A knowledge graph's summaries, each a section under a heading marked as one
 (`-----Entities-----`, `## Relationships`, `=== Community Reports ===`: the `graph-sections` list), sent
 beside a section of the chunks they were written from (`-----Sources-----`, `Document Chunks`: the
 `text-sections` list) are reported once, at the first summary's heading, with no fix: which to keep
@@ -61,6 +61,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ..meaning import values
 from ..meaning.vocabulary import normalise_label
 from ..model.findings import Applicability
 from ..model.lines import LinePattern
@@ -80,7 +81,7 @@ def check(prompt: Prompt, ctx: RuleContext):
     yield from _summary_beside_the_context(prompt, ctx)
     for reading in [*ctx.readings(prompt, "derived"), *_precis(prompt, ctx)]:
         source, field = reading.source, reading.field
-        if not field.value or _names_the_source(source, field, ctx) or _titled_as_such(prompt, field, ctx):
+        if values.is_null(field.value) or _names_the_source(source, field, ctx) or _titled_as_such(prompt, field, ctx):
             continue
         if not prompt.text[source.content.start : source.content.end].strip():
             continue  # nothing beside it: the derived text is all the source has, and removing it would remove that

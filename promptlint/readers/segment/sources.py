@@ -1067,22 +1067,25 @@ def _top_level_items(raw: str, start: int, end: int) -> list[tuple[int, int]]:
 def _mapping_fields(text: str, line: Line, value_start: int) -> list[Field]:
     """The fields of a line whose value (from ``value_start``) is a mapping ("Metadata: {'chunk_id': 'c1', 'source': 'wiki'}",
     or the mapping alone, as JSON: `{"title": "Returns", "confidence": 0.82}`): one per key, each removable on its own.
-    Items that are not "'key': value" (a slot, "...") are left."""
+    Items that are not "'key': value" (a slot, "...") are left. A mapping cut short (`str(record)[:300]`) is read up
+    to the cut: its last item's value runs to the end of the line, and a key cut in two is no item."""
     raw = text[value_start : line.end].rstrip()
-    if len(raw) < 2 or raw[0] != "{" or raw[-1] != "}" or not _MAPPING_ITEM.match(raw, 1):
+    if len(raw) < 2 or raw[0] != "{" or not _MAPPING_ITEM.match(raw, 1):
         return []
+    closed = raw[-1] == "}"
     fields = []
-    for start, end in _top_level_items(raw, 1, len(raw) - 1):
+    for start, end in _top_level_items(raw, 1, len(raw) - closed):
         item = _MAPPING_ITEM.match(raw[start:end])
         if item is None:
             continue
         value = item["value"]
         quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "'\""
-        value_at = value_start + start + item.start("value") + (1 if quoted else 0)
-        shown = value[1:-1] if quoted else value
+        cut = not closed and end == len(raw) and value[0] in "'\"" and not quoted  # a string the cut left open
+        value_at = value_start + start + item.start("value") + (1 if quoted or cut else 0)
+        shown = value[1:-1] if quoted else value[1:] if cut else value
         # The item and the comma after it (before it, for the last): removing it leaves a valid mapping.
         span_start, span_end = start + item.start("q"), end
-        if raw[end] == ",":
+        if end < len(raw) and raw[end] == ",":
             span_end = end + 1 + (len(raw[end + 1 :]) - len(raw[end + 1 :].lstrip(" ")))
         elif start > 1:
             span_start = start - 1
