@@ -42,7 +42,7 @@ from ..model.prompt import Prompt, Syntax
 from .jsscan import _ESCAPE, JsSyntaxError, Token, fields, tokens
 from .pybuild import ITEM, Loop, field_jinja, jinja_expression, reference, segment_fields, split_fields
 from .jslower import lowered
-from .pybind import PASSTHROUGH, read_fills
+from .pybind import FILLING, PASSTHROUGH, read_fills
 from .pysource import MIN_LENGTH, OUTPUT_CALLS, SDK_SYSTEM_OPTION, TEMPLATE_CALLS, PyTemplate, built_in, filled_elsewhere, kept_as_sources, names_prompt_function, requests_sent_twice, returned_prompt_texts, rewrite_through, says_prompt, with_sources_printed, written_texts
 from .segment import SlotNames, is_prompt_text, is_template_text, words
 
@@ -128,7 +128,7 @@ def templates_in(raw: str, lexicon: Lexicon | None = None, jsx: bool = False) ->
     if module is not None:
         _add_evaluated(raw, module, code.lexicon, alone, found)
         _add_returned(raw, module, code.lexicon, found)
-        found = _written_through(raw, module, found)
+        found = _written_through(raw, module, found, code.lexicon)
         # A text that prints the sources by the name their text is bound to, read by the evaluator: placed at its
         # first literal and never fixed, as _add_returned's.
         printed = with_sources_printed(module, raw, [t for t in found.values() if t.loop is not None], code.lexicon, found)
@@ -150,12 +150,12 @@ def _bound_to_rewrites(raw: str, jsx: bool, module: ast.Module | None, lexicon: 
     return sorted(bound + filled_elsewhere(fills, raw), key=lambda t: (t.line, t.column))
 
 
-def _written_through(raw: str, module: ast.Module, found: dict) -> dict:
+def _written_through(raw: str, module: ast.Module, found: dict, lexicon: Lexicon) -> dict:
     """The templates found, each read as more than its literal where the evaluator says so."""
     # A request that sends a template's field again as a message of its own: the template is read with its messages.
     found = found | {(t.line, t.column): t for t in requests_sent_twice(module, raw)}
     # A prompt a function grows (`let prompt = ...; prompt += ...`) is read as all it adds up to.
-    for at, (template, taken) in written_texts(module, raw).items():
+    for at, (template, taken) in written_texts(module, raw, lexicon).items():
         if at in found:
             found = {k: v for k, v in found.items() if k not in taken} | {at: template}
     return found
@@ -483,7 +483,13 @@ def _evaluated(code: Code, found: dict, wrappers: list) -> bool:
     callback; a request's messages need a list of them; text grown in pieces is read for a prompt found, or
     for what a function named for prompts returns."""
     grows = _grows_text(code) and (bool(found) or _names_a_prompt_function(code))
-    return bool(wrappers) or _iterates(code) or _lists_messages(code) or grows or bool(found) and _writes_in_declared_text(code)
+    return bool(wrappers) or _iterates(code) or _lists_messages(code) or grows or bool(found) and (_writes_in_declared_text(code) or _fills_slots(code))
+
+
+def _fills_slots(code: Code) -> bool:
+    """Whether the file calls a prompt's method that fills its slots (`prompt.partial({...})`, `.format({...})`), with
+    what the evaluator may read written in (see pybind.written_fills)."""
+    return any(code.name(i) in FILLING and code.punct(i - 1, ".", "?.") and code.punct(i + 1, "(") for i in range(len(code.toks)))
 
 
 def _names_a_prompt_function(code: Code) -> bool:

@@ -16,12 +16,13 @@ from __future__ import annotations
 import ast
 
 from ..meaning.lexicon import Lexicon
+from .pyassembly import own_nodes
 from .pybuild import called_name
 from .pyflow import Rewrites, called_names
 from .segment import slot_kind, words
 
 # Calls on a prompt that fill its slots by keyword, or with a dict of them.
-_FILLING = frozenset({"format", "format_messages", "format_prompt", "invoke", "ainvoke", "stream", "astream", "partial"})
+FILLING = frozenset({"format", "format_messages", "format_prompt", "invoke", "ainvoke", "stream", "astream", "partial"})
 
 
 # The line a template held elsewhere stands on (no string of the module starts there): what is made of it is followed
@@ -68,6 +69,42 @@ def read_fills(module: ast.Module, lexicon: Lexicon) -> tuple[Bindings, list[Fil
     return found, _answered_elsewhere(elsewhere.values(), vocab)
 
 
+def written_fills(module: ast.Module, module_text: dict[str, ast.expr], lexicon: Lexicon) -> dict[int, dict[str, ast.expr]]:
+    """By the line each template's string starts on, the slots the module fills with a text it writes whole, each with
+    that text: a literal, or a name bound once to one in the function that fills it (else ``module_text``'s, see
+    pyassembly.module_texts): `prompt.partial(format_instructions=RULES)`, `{"rules": rules}` in a chain's run. Only a
+    slot every fill gives the same text: one filled with anything else as well holds what the run gives it. Not a slot
+    whose name says it holds the request's data (`{user_input}`, `{context}`): a literal there is a demo's value."""
+    owners, mapped, vocab = _owners(module, set()), _chain_mappings(module), words(lexicon=lexicon)
+    texts: dict[tuple[str, str], set[ast.expr | None]] = {}
+    for scope in (n for n in ast.walk(module) if isinstance(n, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef))):
+        local = _texts_bound_once(scope)
+        for call in (n for n in own_nodes(scope) if isinstance(n, ast.Call)):
+            owner, filled = _filled(call, owners, mapped)
+            for slot, value in filled if owner and not owners[owner][0] else ():
+                written = value if _literal_text(value) else local.get(value.id, module_text.get(value.id)) if isinstance(value, ast.Name) else None
+                texts.setdefault((owner, slot), set()).add(written)
+    found: dict[int, dict[str, ast.expr]] = {}
+    for (owner, slot), written in texts.items():
+        if len(written) == 1 and None not in written and slot_kind(slot, vocab) is None:
+            for line in owners[owner][1]:
+                found.setdefault(line, {})[slot] = next(iter(written))
+    return found
+
+
+def _texts_bound_once(scope: ast.AST) -> dict[str, ast.expr]:
+    """The names a function (or a module's top level) binds once, to a string it writes whole or with fields."""
+    values: dict[str, list[ast.AST]] = {}
+    for node in own_nodes(scope):
+        if _named_assignment(node):
+            values.setdefault(node.targets[0].id, []).append(node.value)
+    return {name: value for name, (value, *more) in values.items() if not more and _literal_text(value)}
+
+
+def _literal_text(value: ast.AST) -> bool:
+    return isinstance(value, ast.JoinedStr) or isinstance(value, ast.Constant) and isinstance(value.value, str)
+
+
 def _answered_elsewhere(fills, vocab) -> list[Fill]:
     """The fills of templates held elsewhere whose question is the rewrite, in a call that gives the prompt something to
     answer from besides the conversation (the context, a scratchpad of findings): a prompt given only the question and
@@ -99,7 +136,7 @@ def _opaque_templates(module: ast.Module, lexicon: Lexicon) -> set[str]:
 def _run_on_slots(module: ast.Module) -> set[str]:
     """The names a fill is called on with a dict of slots: `rag_chain.invoke({"context": docs, "question": q})`."""
     return {call.func.value.id for call in ast.walk(module) if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
-            and call.func.attr in _FILLING and isinstance(call.func.value, ast.Name) and call.args and isinstance(call.args[0], ast.Dict)}
+            and call.func.attr in FILLING and isinstance(call.func.value, ast.Name) and call.args and isinstance(call.args[0], ast.Dict)}
 
 
 def _makers(module: ast.Module) -> set[str]:
@@ -109,7 +146,7 @@ def _makers(module: ast.Module) -> set[str]:
     for call in (n for n in ast.walk(module) if isinstance(n, ast.Call)):
         if isinstance(call.func, ast.Name):
             found.add(call.func.id)
-        elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) and call.func.attr not in _FILLING:
+        elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) and call.func.attr not in FILLING:
             found.add(call.func.value.id)
     return found
 
@@ -329,7 +366,7 @@ def _filled(call: ast.Call, owners: dict[str, tuple[list[str], set[int]]], mappe
         return callee, [*zip(params, call.args), *((k.arg, k.value) for k in call.keywords if k.arg)]
     target = call.func.value if isinstance(call.func, ast.Attribute) else None
     owner = _reference(target)
-    if callee not in _FILLING or owner not in owners:
+    if callee not in FILLING or owner not in owners:
         return "", []
     if owner in mapped and call.args and not isinstance(call.args[0], ast.Dict):
         return owner, [(slot, call.args[0] if _passes_through(value) else value) for slot, value in mapped[owner]]

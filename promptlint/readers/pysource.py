@@ -25,9 +25,9 @@ from ..meaning.lexicon import Lexicon, shipped, split
 from ..model.lines import line_starts
 from ..model.prompt import Syntax
 from .pybuild import BUILDING, Loop, called_name, chain_end, every_statement, jinja_by_content, literal_in_call, reaching_the_model, formatters, split_fields, with_names, wrappers
-from .pyassembly import assembled, joined, literal_lines, module_texts, own_nodes, returned_text, summed_text, written_out
+from .pyassembly import assembled, joined, literal_lines, module_texts, one_text, own_nodes, returned_text, summed_text, written_out
 from .pymessages import messages_written_out
-from .pybind import Fill, read_fills
+from .pybind import Fill, read_fills, written_fills
 from .pycalls import helpers_of, with_listed_keys
 from .pyorder import with_order
 from .pyversions import NewerSyntax, parse_module
@@ -104,7 +104,7 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
     # An f-string of locals its function writes text into is read with them written in (see pyassembly);
     # the texts so taken in are then part of that prompt, not prompts of their own.
     sent_twice = messages_written_out(module)
-    written = _written(module, sent_twice)
+    written = _written(module, sent_twice, lexicon)
     handed += [(template, False) for template, _ in sent_twice]
     taken = {part for literal, _ in (*named, *handed) if id(literal) in written for part in written[id(literal)][1]}
     starts = line_starts(raw)
@@ -156,27 +156,50 @@ def _items_bound(written: dict, literals: tuple, lexicon: Lexicon) -> dict[int, 
             for literal, _ in literals if id(literal) in written and written[id(literal)][2]}
 
 
-def _written(module: ast.Module, sent_twice: list[tuple[ast.AST, ast.Call]]) -> dict[int, tuple[ast.Call, set[int], tuple[str, ...]]]:
+def _written(module: ast.Module, sent_twice: list[tuple[ast.AST, ast.Call]], lexicon: Lexicon) -> dict[int, tuple[ast.Call, set[int], tuple[str, ...]]]:
     """The f-strings of the module read as more than they write, by id: with the locals their function writes
     into them (see pyassembly), or with the messages of a request that sends one of their fields again
     (``sent_twice``, see pymessages); each with the ids of the literals it takes in."""
     texts, helpers = module_texts(module), helpers_of(module)
     written = {k: v for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) for k, v in written_out(f, texts, helpers).items()}
-    return written | {id(template): (text, set(), ()) for template, text in sent_twice}
+    return written | _filled_in(module, texts, lexicon) | {id(template): (text, set(), ()) for template, text in sent_twice}
 
 
-def written_texts(module: ast.Module, raw: str) -> dict[tuple[int, int], tuple[PyTemplate, set[tuple[int, int]]]]:
+# A format string's slot: `{context}`, `{format_instructions}`.
+_FORMAT_SLOT = re.compile(r"(?<!\{)\{(?P<name>[A-Za-z_]\w*)\}(?!\})")
+
+
+def _filled_in(module: ast.Module, module_text: dict[str, ast.expr], lexicon: Lexicon) -> dict[int, tuple[ast.Call, set[int], tuple[str, ...]]]:
+    """The templates (string literals with format slots) the module fills with texts it writes (see pybind.written_fills),
+    by id, each read with those texts written in at their slots (`"{context}\\n\\n{format_instructions}\\n{query}"` filled
+    by `prompt.partial(format_instructions=RULES)` reads the rules where the slot is), and the ids of the literals so taken in."""
+    fills = written_fills(module, module_text, lexicon)
+    found = {}
+    for node in ast.walk(module) if fills else ():
+        slots = fills.get(getattr(node, "lineno", None), {}) if isinstance(node, ast.Constant) and isinstance(node.value, str) else {}
+        pieces: list[ast.expr] = []
+        at = 0
+        for slot in (m for m in _FORMAT_SLOT.finditer(node.value) if m["name"] in slots) if slots else ():
+            text = slots[slot["name"]]
+            pieces += [ast.Constant(node.value[at : slot.start()]), *(text.values if isinstance(text, ast.JoinedStr) else [text])]
+            at = slot.end()
+        if pieces:
+            taken = {id(n) for text in slots.values() for n in ast.walk(text)}
+            found[id(node)] = one_text([*pieces, ast.Constant(node.value[at:])], node), taken, ()
+    return found
+
+
+def written_texts(module: ast.Module, raw: str, lexicon: Lexicon) -> dict[tuple[int, int], tuple[PyTemplate, set[tuple[int, int]]]]:
     """By the line and column of the literal that starts it, each text a function of ``module`` (Python's, or
     JavaScript lowered to it) writes out in more than one literal (see pyassembly), with the places of the
     literals it takes in."""
     starts = line_starts(raw)
     nodes = {id(n): n for n in ast.walk(module) if isinstance(n, (ast.Constant, ast.JoinedStr)) and hasattr(n, "lineno")}
-    texts, module_text, helpers = {}, module_texts(module), helpers_of(module)
-    for function in (f for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))):
-        for first, (text, taken, _) in written_out(function, module_text, helpers).items():
-            template = _template(raw, starts, text, False)
-            if template is not None and first in nodes:
-                texts[_place(raw, starts, nodes[first])] = template, {_place(raw, starts, nodes[n]) for n in taken if n in nodes}
+    texts = {}
+    for first, (text, taken, _) in _written(module, [], lexicon).items():
+        template = _template(raw, starts, text, False)
+        if template is not None and first in nodes:
+            texts[_place(raw, starts, nodes[first])] = template, {_place(raw, starts, nodes[n]) for n in taken if n in nodes}
     return texts
 
 
@@ -259,7 +282,7 @@ def with_sources_printed(module: ast.Module, raw: str, built: list[PyTemplate], 
     bound = _bound_to_sources(module, built)
     if not bound:
         return found  # most modules render no sources into a name
-    reading = _Printing(raw, lexicon, module, *(read or (set(), _written(module, []))))
+    reading = _Printing(raw, lexicon, module, *(read or (set(), _written(module, [], lexicon))))
     for function, names in bound:
         reading.read(function, names)
     places = {_place(raw, reading.starts, n) for n in ast.walk(module) if id(n) in reading.absorbed and hasattr(n, "lineno")}
