@@ -75,6 +75,8 @@ def written_fills(module: ast.Module, module_text: dict[str, ast.expr], lexicon:
     pyassembly.module_texts): `prompt.partial(format_instructions=RULES)`, `{"rules": rules}` in a chain's run. Only a
     slot every fill gives the same text: one filled with anything else as well holds what the run gives it. Not a slot
     whose name says it holds the request's data (`{user_input}`, `{context}`): a literal there is a demo's value."""
+    if not _fills_with_text(module):
+        return {}  # most modules fill their templates with what a run gives, never with a text they write
     owners, mapped, vocab = _owners(module, set()), _chain_mappings(module), words(lexicon=lexicon)
     texts: dict[tuple[str, str], set[ast.expr | None]] = {}
     for scope in (n for n in ast.walk(module) if isinstance(n, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef))):
@@ -90,6 +92,18 @@ def written_fills(module: ast.Module, module_text: dict[str, ast.expr], lexicon:
             for line in owners[owner][1]:
                 found.setdefault(line, {})[slot] = next(iter(written))
     return found
+
+
+def _fills_with_text(module: ast.Module) -> bool:
+    """Whether a call of the module fills a prompt's slots (`.partial(...)`, `.format(...)`, `.invoke({...})`) with a
+    literal or a name bound to one: a cheap test, before the templates are followed."""
+    nodes = list(ast.walk(module))
+    texts = {n.targets[0].id for n in nodes if _named_assignment(n) and _literal_text(n.value)}
+    for call in (n for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in FILLING):
+        values = [k.value for k in call.keywords] + [v for arg in call.args if isinstance(arg, ast.Dict) for v in arg.values]
+        if any(_literal_text(v) or isinstance(v, ast.Name) and v.id in texts for v in values):
+            return True
+    return False
 
 
 def _texts_bound_once(scope: ast.AST) -> dict[str, ast.expr]:
