@@ -44,7 +44,7 @@ def read_fills(module: ast.Module, lexicon: Lexicon) -> tuple[Bindings, list[Fil
     owners = _owners(module, _opaque_templates(module, lexicon))
     mapped = _chain_mappings(module)
     rewrites = Rewrites(module, vocab, frozenset(lexicon.words("segment", "rewrite-verbs")))
-    bound_once = _bound_once(module)
+    bound_once = _bound_once(ast.walk(module))
     bound: dict[str, set[str]] = {}
     elsewhere: dict[int, tuple[ast.Call, tuple[str, ...], set[str]]] = {}
     for call in (n for n in ast.walk(module) if isinstance(n, ast.Call)):
@@ -80,12 +80,11 @@ def written_fills(module: ast.Module, module_text: dict[str, ast.expr], lexicon:
     owners, mapped, vocab = _owners(module, set()), _chain_mappings(module), words(lexicon=lexicon)
     texts: dict[tuple[str, str], set[ast.expr | None]] = {}
     for scope in (n for n in ast.walk(module) if isinstance(n, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef))):
-        local = _texts_bound_once(scope)
+        local = module_text | {name: value for name, value in _bound_once(own_nodes(scope)).items() if _literal_text(value)}
         for call in (n for n in own_nodes(scope) if isinstance(n, ast.Call)):
             owner, filled = _filled(call, owners, mapped)
             for slot, value in filled if owner and not owners[owner][0] else ():
-                written = value if _literal_text(value) else local.get(value.id, module_text.get(value.id)) if isinstance(value, ast.Name) else None
-                texts.setdefault((owner, slot), set()).add(written)
+                texts.setdefault((owner, slot), set()).add(value if _literal_text(value) else local.get(getattr(value, "id", None)))
     found: dict[int, dict[str, ast.expr]] = {}
     for (owner, slot), written in texts.items():
         if len(written) == 1 and None not in written and slot_kind(slot, vocab) is None:
@@ -104,15 +103,6 @@ def _fills_with_text(module: ast.Module) -> bool:
         if any(_literal_text(v) or isinstance(v, ast.Name) and v.id in texts for v in values):
             return True
     return False
-
-
-def _texts_bound_once(scope: ast.AST) -> dict[str, ast.expr]:
-    """The names a function (or a module's top level) binds once, to a string it writes whole or with fields."""
-    values: dict[str, list[ast.AST]] = {}
-    for node in own_nodes(scope):
-        if _named_assignment(node):
-            values.setdefault(node.targets[0].id, []).append(node.value)
-    return {name: value for name, (value, *more) in values.items() if not more and _literal_text(value)}
 
 
 def _literal_text(value: ast.AST) -> bool:
@@ -303,10 +293,10 @@ def _resolved(value: ast.AST | None, bound: dict[str, ast.AST]) -> ast.AST | Non
     return bound.get(value.id, value) if isinstance(value, ast.Name) else value
 
 
-def _bound_once(module: ast.Module) -> dict[str, ast.AST]:
-    """The names the module (any of its functions) assigns exactly once, to what."""
+def _bound_once(nodes) -> dict[str, ast.AST]:
+    """The names ``nodes`` (a module's, any of its functions', or one scope's own) assign exactly once, to what."""
     values: dict[str, list[ast.AST]] = {}
-    for node in ast.walk(module):
+    for node in nodes:
         if _named_assignment(node):
             values.setdefault(node.targets[0].id, []).append(node.value)
     return {name: assigned[0] for name, assigned in values.items() if len(assigned) == 1}

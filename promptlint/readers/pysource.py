@@ -159,7 +159,8 @@ def _items_bound(written: dict, literals: tuple, lexicon: Lexicon) -> dict[int, 
 def _written(module: ast.Module, sent_twice: list[tuple[ast.AST, ast.Call]], lexicon: Lexicon) -> dict[int, tuple[ast.Call, set[int], tuple[str, ...]]]:
     """The f-strings of the module read as more than they write, by id: with the locals their function writes
     into them (see pyassembly), or with the messages of a request that sends one of their fields again
-    (``sent_twice``, see pymessages); each with the ids of the literals it takes in."""
+    (``sent_twice``, see pymessages); and the templates with the texts the module fills their slots with (see
+    _filled_in); each with the ids of the literals it takes in."""
     texts, helpers = module_texts(module), helpers_of(module)
     written = {k: v for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) for k, v in written_out(f, texts, helpers).items()}
     return written | _filled_in(module, texts, lexicon) | {id(template): (text, set(), ()) for template, text in sent_twice}
@@ -176,23 +177,26 @@ def _filled_in(module: ast.Module, module_text: dict[str, ast.expr], lexicon: Le
     fills = written_fills(module, module_text, lexicon)
     found = {}
     for node in ast.walk(module) if fills else ():
-        slots = fills.get(getattr(node, "lineno", None), {}) if isinstance(node, ast.Constant) and isinstance(node.value, str) else {}
-        pieces: list[ast.expr] = []
-        at = 0
-        for slot in (m for m in _FORMAT_SLOT.finditer(node.value) if m["name"] in slots) if slots else ():
-            text = slots[slot["name"]]
-            pieces += [ast.Constant(node.value[at : slot.start()]), *(text.values if isinstance(text, ast.JoinedStr) else [text])]
-            at = slot.end()
-        if pieces:
-            taken = {id(n) for text in slots.values() for n in ast.walk(text)}
-            found[id(node)] = one_text([*pieces, ast.Constant(node.value[at:])], node), taken, ()
+        slots = fills.get(node.lineno) if isinstance(node, ast.Constant) and isinstance(node.value, str) and hasattr(node, "lineno") else None
+        if slots and (text := _with_texts_at_slots(node, slots)) is not None:
+            found[id(node)] = text, {id(n) for written in slots.values() for n in ast.walk(written)}, ()
     return found
 
 
+def _with_texts_at_slots(template: ast.Constant, slots: dict[str, ast.expr]) -> ast.Call | None:
+    """A template's text with the texts ``slots`` names written in where the slots stand; None when it has none of them."""
+    pieces: list[ast.expr] = []
+    at = 0
+    for slot in (m for m in _FORMAT_SLOT.finditer(template.value) if m["name"] in slots):
+        text = slots[slot["name"]]
+        pieces += [ast.Constant(template.value[at : slot.start()]), *(text.values if isinstance(text, ast.JoinedStr) else [text])]
+        at = slot.end()
+    return one_text([*pieces, ast.Constant(template.value[at:])], template) if pieces else None
+
+
 def written_texts(module: ast.Module, raw: str, lexicon: Lexicon) -> dict[tuple[int, int], tuple[PyTemplate, set[tuple[int, int]]]]:
-    """By the line and column of the literal that starts it, each text a function of ``module`` (Python's, or
-    JavaScript lowered to it) writes out in more than one literal (see pyassembly), with the places of the
-    literals it takes in."""
+    """By the line and column of the literal that starts it, each text ``module`` (Python's, or JavaScript lowered to
+    it) writes out in more than one literal (see _written), with the places of the literals it takes in."""
     starts = line_starts(raw)
     nodes = {id(n): n for n in ast.walk(module) if isinstance(n, (ast.Constant, ast.JoinedStr)) and hasattr(n, "lineno")}
     texts = {}
