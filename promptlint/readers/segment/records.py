@@ -382,7 +382,7 @@ def _names_a_step(text: str, content: Span, fields: list[Field], vocab: Vocab) -
     written = text[content.start : content.end]
     return (
         "\n" not in written and len(written.split()) <= SECTION_WORDS and content.end <= fields[0].span.start
-        and not any(f.label in vocab.title_labels or f.label in vocab.metadata_labels or vocab.lexicon.reported(f.label) for f in fields)
+        and not any(vocab.is_field(f.label) for f in fields)
     )
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from ...meaning.values import number, parse_date
 from ...meaning.vocabulary import normalise_label, word_count
 from ...model.prompt import Field, FieldForm, Message, Source, Span
-from .vocab import LABEL_LINE, as_ascii, QUESTION_LINE, SECTION_LABEL, SLOT, Line, Vocab, names_the_question, slot_kind, speaks_of_context, trim
+from .vocab import LABEL_LINE, QUESTION_LINE, SECTION_LABEL, SLOT, Line, Vocab, as_ascii, names_the_question, slot_kind, speaks_of_context, trim
 from .instructions import looks_like_instruction, opens_with_imperative
 from .headers import with_space
 from .sources import RUN_ONLY, assigned_items, assigned_row, by_position, cut_last_source, first_value, strip_blank_edges
