@@ -2,9 +2,11 @@
 
 ## What it does
 Flags a template that sends low-relevance hits after the relevant ones: a list
-concatenated onto the relevant list (`relevant + marginal[:3]`), or a loop over a
-collection named for weaker hits (`marginal`, `low_score`, `fallback`, `extra`,
-`others`, `near_misses`, `distractors`).
+concatenated onto the relevant list (`relevant + marginal[:3]`, `docs + extra`), or a
+loop over a collection named for weaker hits (`marginal`, `low_score`, `fallback`,
+`near_misses`, `distractors`). A name that only says a list adds to another (`extra`,
+`others`, `more`, `backup`) counts when the list is added after another one: a loop
+over `other_chunks` alone may hold another company's chunks, not weaker ones.
 
 ## Why is this bad?
 A chunk below the relevance floor cannot be the answer and can be mistaken for
@@ -53,9 +55,9 @@ def _starts_with(words: tuple[str, ...], entry: str) -> bool:
     return all(w.startswith(e[:-1]) if e.endswith("*") else w == e for w, e in zip(words, wanted))
 
 
-def _marginal(collection: str, entries: list[str]) -> re.Match[str] | None:
-    """The first name in the collection expression that names weaker hits."""
-    return next((m for m in _NAME.finditer(collection) if any(_starts_with(split(m[0]), e) for e in entries)), None)
+def _naming(text: str, entries: tuple[str, ...]) -> re.Match[str] | None:
+    """The first name in the text whose words open like one of the entries."""
+    return next((m for m in _NAME.finditer(text) if any(_starts_with(split(m[0]), e) for e in entries)), None)
 
 
 def _operands(expression: str) -> list[Span]:
@@ -69,12 +71,24 @@ def _operands(expression: str) -> list[Span]:
     return spans + [Span(start, len(expression))]
 
 
-def _without(expression: str, entries: list[str], offset: int) -> Fix | None:
-    """The unsafe fix that takes every operand naming weaker hits (with its `+`) out of an
-    expression that stands at ``offset``; None when the first operand, what the loop is over, is one."""
+def _weaker(expression: str, ctx: RuleContext) -> list[tuple[Span, re.Match[str]]]:
+    """Each operand of the collection expression that names weaker hits, with the name: a name for weaker
+    hits anywhere, a name for an added list only after the first operand (what it is added to)."""
+    found = []
+    for index, operand in enumerate(_operands(expression)):
+        text = expression[operand.start : operand.end]
+        match = _naming(text, ctx.words("collections")) or (_naming(text, ctx.words("added")) if index else None)
+        if match:
+            found.append((operand, match))
+    return found
+
+
+def _without(expression: str, weaker: list[tuple[Span, re.Match[str]]], offset: int) -> Fix | None:
+    """The unsafe fix that takes every operand naming weaker hits (with its `+`) out of an expression that
+    stands at ``offset``; None when the first operand, what the loop is over, is one."""
     operands = _operands(expression)
-    weak = [i for i, o in enumerate(operands) if _marginal(expression[o.start : o.end], entries)]
-    if not weak or weak[0] == 0:
+    weak = [operands.index(operand) for operand, _ in weaker]
+    if weak[0] == 0:
         return None
     edits = []
     for index in weak:
@@ -87,17 +101,18 @@ def _without(expression: str, entries: list[str], offset: int) -> Fix | None:
 
 
 def check(prompt: Prompt, ctx: RuleContext):
-    entries = ctx.words("collections")
     for source in prompt.sources:
-        collection = source.collection.lower()
-        match = _marginal(source.collection, entries)
-        if match:
-            start = prompt.lower.find(collection, source.span.start, source.header.start)
-            span = Span(start + match.start(), start + match.end()) if start >= 0 else source.header
-            yield ctx.finding(
-                prompt,
-                span,
-                f"'{source.collection}' sends weaker hits after the relevant ones; below the floor they can only mislead",
-                fix=_without(source.collection, entries, start) if start >= 0 else None,
-                tokens_text="",
-            )
+        weaker = _weaker(source.collection, ctx)
+        if not weaker:
+            continue
+        operand, match = weaker[0]
+        start = prompt.lower.find(source.collection.lower(), source.span.start, source.header.start)
+        at = start + operand.start
+        span = Span(at + match.start(), at + match.end()) if start >= 0 else source.header
+        yield ctx.finding(
+            prompt,
+            span,
+            f"'{source.collection}' sends weaker hits after the relevant ones; below the floor they can only mislead",
+            fix=_without(source.collection, weaker, start) if start >= 0 else None,
+            tokens_text="",
+        )

@@ -52,6 +52,27 @@ def test_the_fix_is_unsafe_and_only_when_weaker_hits_are_added(collection, fixed
     assert lint_text(result, path="t.j2", config=CONFIG) == []
 
 
+@pytest.mark.parametrize("collection", ["other_chunks", "extra_docs", "more_results", "backup_hits", "others + relevant"])
+def test_a_list_named_only_as_added_is_weaker_only_when_added_after_another(collection):
+    """"other", "extra", "more" and "backup" say a list adds to another, not that its hits are weaker: a loop over
+    `other_chunks` alone held the chunks of neither company a filing assistant grouped (blind82 indhra, a false PL107)."""
+    assert lint_text(TEMPLATE.format(collection=collection), path="t.j2", config=CONFIG) == []
+
+
+def test_a_list_built_apart_from_the_grouped_ones_is_not_weaker_hits():
+    source = """\
+def build(query, chunks, apple, tesla):
+    parts = []
+    other_chunks = [c for c in chunks if c not in apple and c not in tesla]
+    for chunk in other_chunks:
+        parts.append(f'<context source="{chunk['document']}">\\n{chunk['text']}\\n</context>')
+    context = "\\n".join(parts)
+    return f"<retrieved_context>\\n{context}\\n</retrieved_context>\\n\\nQuestion: {query}"
+"""
+    assert lint_text(source, path="llm.py", config=CONFIG) == []
+    assert [f.code for f in lint_text(source.replace("other_chunks", "marginal_chunks"), path="llm.py", config=CONFIG)] == ["PL107"]
+
+
 @pytest.mark.parametrize("collection", ["extracted_snippet_queue", "otherwise", "moreover", "extraction_results"])
 def test_a_name_that_only_opens_like_a_word_for_weaker_hits_is_none(collection):
     """"extra" names weaker hits as a word, not as the start of "extracted" (storm's extracted_snippet_queue was
