@@ -397,12 +397,18 @@ def _returned_lines(function: ast.FunctionDef | ast.AsyncFunctionDef, returned: 
 def summed_text(value: ast.AST) -> ast.Call | None:
     """A sum with a string of words among its terms (`"You are a tutor. " + f"Context: {context}" + "Answer
     briefly."`) as the one text it adds up to, its other terms slots; None for any other value."""
+    pieces = summed_pieces(value)
+    return one_text(pieces, value) if pieces is not None else None
+
+
+def summed_pieces(value: ast.AST) -> list[ast.expr] | None:
+    """The pieces of a sum with a string of words among its terms, as an f-string's parts; None for any other value."""
     if not (isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add)):
         return None
     pieces = _Built(None).pieces(value)
     if not any(isinstance(p, ast.Constant) and isinstance(p.value, str) and p.value.strip() for p in pieces):
         return None
-    return one_text(pieces, value)
+    return pieces
 
 
 def one_text(pieces: list[ast.expr], at: ast.AST) -> ast.Call:

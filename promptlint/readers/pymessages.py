@@ -6,7 +6,7 @@
 
 A message is a dict with a role and a content, a pair of a role and a content, a spread of other
 messages (`*history`) or a placeholder for them (`MessagesPlaceholder("history")`). Its content is
-read as the evaluator reads a value: a template (an f-string, or a string with `{slots}`, or a name
+read as the evaluator reads a value: a template (an f-string, a sum of strings and values, a string with `{slots}`, or a name
 the function or the module binds once to one) or a value sent as it is (`question`, `"{question}"`).
 When a later message sends as it is a value an earlier message's template shows, the messages are
 read as one text, in order, each a paragraph: the template's text, the rest as slots named by what
@@ -24,7 +24,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .pyassembly import one_text, own_nodes, plain_field
+from .pyassembly import one_text, own_nodes, plain_field, summed_pieces
 
 # What stands between two messages read as one text.
 _BETWEEN = "\n\n"
@@ -177,7 +177,8 @@ def _repeating(messages: list[ast.expr], bound: dict[str, ast.AST], bare: bool =
     pieces: list[ast.expr] = []
     for i, value in enumerate(values):
         pieces += ([ast.Constant(_BETWEEN)] if pieces else []) + _pieces(value, sent[i])
-    return values[first], one_text(pieces, values[first])
+    template = _held(contents[first], bound) or contents[first]  # the code's own node, a sum read as its f-string
+    return template, one_text(pieces, template)
 
 
 def _content(element: ast.AST, bare: bool = False) -> ast.AST | None:
@@ -209,8 +210,11 @@ def _string(node: ast.AST) -> str | None:
 
 
 def _resolved(value: ast.AST, bound: dict[str, ast.AST]) -> ast.AST:
-    """A name bound once to a string or an f-string, as that; any other value as it is."""
-    held = _held(value, bound)
+    """A name bound once to a string, an f-string or a sum of strings and values, as that (a sum as the f-string
+    it adds up to: `"Context:\\n" + context` as `f"Context:\\n{context}"`); any other value as it is."""
+    held = _held(value, bound) or value
+    if (summed := summed_pieces(held)) is not None:
+        return ast.copy_location(ast.JoinedStr(values=summed), held)
     return held if isinstance(held, ast.JoinedStr) or _string(held) is not None else value
 
 

@@ -12,7 +12,9 @@ user's message states and that stands again outside the sources (a tool's output
 the query) is the question, repeated; so is a user's message of one line and three words
 or more that another, longer message quotes whole ("the users prompt which is ### START
 PROMPT ### Which devs know laravel ### END PROMPT ###"), reported without a fix. In code, the
-messages of a request are read in the order they are sent, a list built by statements included:
+messages of a request are read in the order they are sent, a list built by statements included, each message's
+text as code writes it (an f-string, or strings and values added up: `"Context:\\n" + context + "\\nQuestion: " +
+question` then `{"role": "user", "content": question}` sends the question twice):
 a history the question was appended to (`history.append({"role": "user", "content": q})`, then
 `messages.extend(history[-4:])`) holds it, and a last message that shows it again repeats it. In
 LangChain's list of message templates a bare string is the user's message template
