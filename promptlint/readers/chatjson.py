@@ -695,7 +695,8 @@ class NotebookCell:
 
     kind: str  # code, markdown or raw
     source: tuple[ChatText, ...]
-    # What a code cell printed (each `stream` output's strings): where a chain logs the prompts it sends.
+    # What a code cell printed (each `stream` output's strings, and the text an `execute_result` shows): where a
+    # chain logs the prompts it sends.
     printed: tuple[tuple[ChatText, ...], ...] = ()
 
 
@@ -719,12 +720,15 @@ def notebook_cells(raw: str) -> list[NotebookCell] | None:
 
 
 def _printed(reader: _Record, cell: _Node, number: int) -> tuple[tuple[ChatText, ...], ...]:
-    """The strings of each `stream` output of a cell (what it printed), one tuple an output."""
+    """The strings of each `stream` output of a cell (what it printed) and of each `execute_result`'s plain text (the
+    value of its last line, as Python writes it), one tuple an output."""
     outputs = cell.get("outputs", "array")
     printed = []
     for index, output in enumerate(outputs.value if outputs is not None else []):
-        kind, text = output.get("output_type", "string"), output.get("text")
-        if kind is None or kind.value != "stream" or text is None:
+        kind = output.get("output_type", "string")
+        data = output.get("data", "object") if kind is not None and kind.value == "execute_result" else None
+        text = data.get("text/plain") if data is not None else output.get("text") if kind is not None and kind.value == "stream" else None
+        if text is None:
             continue
         lines = [text] if text.kind == "string" else text.value if text.kind == "array" else []
         first = len(reader.texts)

@@ -1,13 +1,16 @@
 """Prompts a program's log printed as it sent them: where a run's output (a notebook cell's, a saved console
 log) shows the text the model got, that text is the prompt, and the rest of the log is not.
 
-Two ways of logging are read, both LangChain's:
+Three ways of logging are read, all LangChain's:
 
 - verbose chains print "Prompt after formatting:", then the prompt as it stands, in colour, up to the colour's
   reset (or the chain's end, "> Finished chain.");
 - the debug trace and the callbacks print the prompts of a model call as a list of string literals under the
   key `prompts` (`"prompts": ["System: ...\\nHuman: ..."]` as JSON, `prompts: ['...']` as Python writes a list):
-  each literal, its escapes decoded, is a prompt.
+  each literal, its escapes decoded, is a prompt;
+- a program prints the messages it sends a chat model, the list whole as Python writes it
+  (`[HumanMessage(content='...'), AIMessage(content='', ...), ToolMessage(content='Published: ...')]`, or dicts
+  with a role and a content): the messages are one request, each with its role (see printed_messages).
 
 Each prompt comes with the offset in the log of each of its characters and of its end, so that a finding
 points at the line of the log that holds it. A prompt logged again (a retry sends it as it was) is read once.
@@ -15,6 +18,7 @@ points at the line of the log that holds it. A prompt logged again (a retry send
 
 from __future__ import annotations
 
+import ast
 import re
 
 # LangChain's verbose log: the marker, then the colour the prompt is printed in, if any.
@@ -33,6 +37,50 @@ _PROMPT_CHARS = 200
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", '"': '"', "'": "'", "\\": "\\", "/": "/"}
 # The escapes written as a code point: how many hex digits follow each.
 _CODE_POINTS = {"x": 2, "u": 4, "U": 8}
+
+
+# A list of chat messages as Python prints it: its bracket, then a LangChain message object or a dict with a role.
+_MESSAGE_LIST = re.compile(r"\s*\[\s*(?:[A-Z][A-Za-z]*Message\(|\{\s*'role'\s*:)")
+# LangChain's message classes, by the role each sends; a ChatMessage names its own.
+_MESSAGE_ROLES = {"SystemMessage": "system", "HumanMessage": "user", "AIMessage": "assistant", "ToolMessage": "tool", "FunctionMessage": "tool"}
+
+
+def printed_messages(log: str) -> list[tuple[str, str]] | None:
+    """The messages of a chat request a log is, printed whole as Python writes a list of them, each (role, text);
+    None when the log is anything else, one of the list's items is no message with a text, or the list holds no
+    message of the user's, or none of the system's or a tool's (turns alone are a conversation kept, not a request
+    made). The list is parsed as Python writes it, never run."""
+    if not _MESSAGE_LIST.match(log):
+        return None
+    try:
+        listed = ast.parse(log.strip(), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    messages = [_message(item) for item in listed.elts] if isinstance(listed, ast.List) else [None]
+    roles = {m[0] for m in messages if m is not None}
+    if any(m is None for m in messages) or "user" not in roles or not roles & {"system", "tool"}:
+        return None
+    return messages
+
+
+def _message(item: ast.expr) -> tuple[str, str] | None:
+    """A printed message's role and text: `HumanMessage(content='...')`, `ChatMessage(role='user', content=...)`,
+    `{'role': 'user', 'content': '...'}`; None for anything else."""
+    if isinstance(item, ast.Call) and isinstance(item.func, ast.Name):
+        fields = {k.arg: k.value for k in item.keywords}
+        text = fields.get("content", item.args[0] if item.args else None)
+        role = _MESSAGE_ROLES.get(item.func.id) or _string(fields.get("role"))
+    elif isinstance(item, ast.Dict):
+        fields = {k.value: v for k, v in zip(item.keys, item.values) if isinstance(k, ast.Constant)}
+        text, role = fields.get("content"), _string(fields.get("role"))
+    else:
+        return None
+    text = _string(text)
+    return (role, text) if role and text is not None else None
+
+
+def _string(node: ast.expr | None) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
 def may_show_prompts(log: str) -> bool:

@@ -5,20 +5,23 @@ its characters is placed where the file writes it, so that a finding points at i
 in a notebook is edited: a fix would have to be written back through the JSON of every line it
 touches. IPython's own syntax (`%pip install`, `!ls`, a `%%bash` cell) is no Python: its lines are
 read as comments. A cell that still does not parse alone is left out, and said so. Where the code holds
-no prompt, the prompts a chain logged in the cells' outputs as it sent them are read.
+no prompt, the prompts a chain logged in the cells' outputs as it sent them are read, and so are the
+messages of a chat request an output shows whole (`[HumanMessage(...), ToolMessage(...)]`), read as that
+request's JSON body is and placed at the output.
 """
 
 from __future__ import annotations
 
 import ast
+import json
 import re
 from dataclasses import replace
 
 from ..model.lines import line_column, line_starts
 from . import chatjson
 from .document import Document, DocumentKind, Input, Prompt, syntax_error
-from .logged import logged_prompts, may_show_prompts
-from .sourcemap import Anchored, CharOffsets, Pieces, Verbatim
+from .logged import logged_prompts, may_show_prompts, printed_messages
+from .sourcemap import Anchored, CharOffsets, Embedded, Pieces, Verbatim
 
 # A line of IPython's own syntax: a magic, a shell escape, or help (`?obj`).
 _IPYTHON_LINE = re.compile(r"[ \t]*[%!?]")
@@ -48,20 +51,28 @@ def read_notebook(file: Input) -> Document:
     # The prompts a chain logged as it sent them are read as those assembled prompts where the code holds none the
     # reader finds (a framework's chain, or another file, builds them); a logged rendering of a prompt the code
     # holds is that prompt, read once, in the code.
-    logged = [prompt for cell in cells for output in cell.printed for prompt in _logged_prompts(file.raw, output)]
     lines = {line for prompt in prompts for text in prompt.texts for line in _own_lines(text)}
-    prompts += [prompt for prompt in logged if not any(line in prompt.texts[0] for line in lines)]
+    prompts += [prompt for prompt in _printed_prompts(file, cells) if not any(line in text for text in prompt.texts for line in lines)]
     return file.document(DocumentKind.JSON, prompts, unread=(*unread, *document.unread))
+
+
+def _printed_prompts(file: Input, cells: list[chatjson.NotebookCell]) -> list[Prompt]:
+    """The prompts the cells' outputs show as they were sent: logged by a chain, or a request's messages."""
+    return [prompt for cell in cells for output in cell.printed for prompt in (*_logged_prompts(file.raw, output), *_printed_request(file, output))]
 
 
 # The words past which a line of a prompt is its own text, not a label or a rule any prompt may write.
 _OWN_WORDS = 3
 
 
+# A slot of a prompt in code: what a rendering writes in its place is not the prompt's own.
+_SLOT = re.compile(r"\{[^{}\n]*\}")
+
+
 def _own_lines(text: str) -> set[str]:
-    """The lines of a prompt's own text: three words or more, no slot (what a rendering of it writes as is, a log
-    perhaps after a role: "Human: ...")."""
-    return {line.strip() for line in text.split("\n") if len(line.split()) >= _OWN_WORDS and "{" not in line}
+    """The prompt's own text, line by line and between its slots: each piece of three words or more (what a
+    rendering of it writes as is, a log perhaps after a role: "Human: ...", a value where the slot was)."""
+    return {piece.strip() for line in text.split("\n") for piece in _SLOT.split(line) if len(piece.split()) >= _OWN_WORDS}
 
 
 def _logged_prompts(raw: str, strings: tuple[chatjson.ChatText, ...]) -> list[Prompt]:
@@ -72,6 +83,20 @@ def _logged_prompts(raw: str, strings: tuple[chatjson.ChatText, ...]) -> list[Pr
     offsets = [chatjson.raw_offset(s, raw, i) for s in strings for i in range(len(s.text))]
     offsets.append(chatjson.raw_offset(strings[-1], raw, len(strings[-1].text)))
     return [Prompt((prompt,), Pieces(tuple(offsets[at] for at in placed))) for prompt, placed in logged_prompts(text)]
+
+
+def _printed_request(file: Input, strings: tuple[chatjson.ChatText, ...]) -> list[Prompt]:
+    """The request an output shows as the list of its messages (see logged.printed_messages), read as its JSON body
+    is, its findings placed at the output; never edited."""
+    messages = printed_messages("".join(s.text for s in strings))
+    if messages is None:
+        return []
+    from .jsonfile import read_json
+
+    body = json.dumps({"messages": [{"role": role, "content": text} for role, text in messages]})
+    sent = read_json(Input(file.display, body, ".json", file.lexicon))
+    at = Anchored(strings[0].line, strings[0].column)
+    return [] if sent.errors else [replace(p, source=Embedded(p.source, at)) for p in sent.prompts]
 
 
 def _module(raw: str, cells: list[tuple[chatjson.ChatText, ...]]) -> tuple[str, list[int], list[tuple[int, int]]]:

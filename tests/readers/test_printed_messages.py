@@ -1,0 +1,78 @@
+"""A notebook output that shows the messages a chat model is sent, the list whole as Python writes it
+(`[HumanMessage(content='...'), AIMessage(...), ToolMessage(content='Published: ...')]`, or dicts with a role
+and a content), is that request: read as its JSON body is, its findings placed at the output (blind82
+farrelsp: a tool message with two dated PubMed records, "no prompt found"; drawn and scored before this change)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from promptlint.engine.config import build
+from promptlint.engine.lint import lint_text
+
+CONFIG = build({"today": "2026-12-02", "select": ["PL201", "PL402"]}, "test")
+RECORD = ("Published: 2025-06-{day}\\nTitle: A randomized trial number {day} of a treatment for lung cancer\\n"
+          "Copyright Information: (c) The Author(s) 2025. Published by a university press. All rights reserved. For commercial "
+          "re-use, please contact the publisher for reprints and translation rights.\\nSummary::\\n" + "The trial enrolled patients and measured survival. " * 8)
+TOOL = "\\n\\n".join(RECORD.format(day=day) for day in (11, 18))
+LANGCHAIN = (f"[HumanMessage(content='What is medicine for lung cancer?', additional_kwargs={{}}, response_metadata={{}}),\n"
+             f" AIMessage(content='', additional_kwargs={{}}, tool_calls=[{{'name': 'pubmed_search', 'args': {{'query': 'lung cancer'}}}}]),\n"
+             f" ToolMessage(content='{TOOL}', name='pubmed_search', tool_call_id='fe8d')]")
+DICTS = f"[{{'role': 'user', 'content': 'What is medicine for lung cancer?'}}, {{'role': 'tool', 'content': '{TOOL}'}}]"
+
+
+def _notebook(code: str, output: str, kind: str = "execute_result") -> str:
+    lines = [line + "\n" for line in output.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    shown = {"output_type": "execute_result", "data": {"text/plain": lines}, "execution_count": 2, "metadata": {}}
+    printed = {"output_type": "stream", "name": "stdout", "text": lines}
+    cells = [{"cell_type": "code", "source": [code], "outputs": [shown if kind == "execute_result" else printed], "metadata": {}, "execution_count": 2}]
+    return json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1)
+
+
+def _found(text: str) -> list[tuple[int, str]]:
+    return [(f.line, f.code) for f in lint_text(text, path="tools.ipynb", config=CONFIG)]
+
+
+@pytest.mark.parametrize(("output", "kind", "code"), [
+    (LANGCHAIN, "execute_result", "messages"),
+    (DICTS, "stream", "print(messages)"),
+])
+def test_the_messages_an_output_shows_are_the_request_sent(output, kind, code):
+    text = _notebook(code, output, kind)
+    line = next(n for n, l in enumerate(text.split("\n"), 1) if "What is medicine" in l)
+    assert _found(text) == [(line, "PL201"), (line, "PL402")]
+
+
+@pytest.mark.parametrize("output", [
+    # a list of retrieved documents, not of messages
+    f"[Document(page_content='{TOOL}', metadata={{'source': 'pubmed'}})]",
+    # no message of the user's: a program's own data
+    f"[{{'role': 'tool', 'content': '{TOOL}'}}]",
+    # the conversation's turns alone: a history kept, not a request made
+    f"[HumanMessage(content='What is medicine for lung cancer?'), AIMessage(content='{TOOL}')]",
+    # one item is no message
+    f"[HumanMessage(content='What is medicine for lung cancer?'), ToolMessage(content='{TOOL}'), 'done']",
+])
+def test_an_output_that_is_no_list_of_messages_is_no_request(output):
+    assert _found(_notebook("messages", output)) == []
+
+
+def test_a_printed_request_whose_prompt_the_code_holds_is_read_once_in_the_code():
+    """The code's own prompt, printed again inside the request, is that prompt: read where the code writes it."""
+    code = ('SYSTEM_PROMPT = "Answer from the records the tool returns and cite each record you use as [n]."\n'
+            'messages = [SystemMessage(SYSTEM_PROMPT), HumanMessage(query)]\nmessages')
+    output = LANGCHAIN.replace("[HumanMessage(", "[SystemMessage(content='Answer from the records the tool returns and cite each record you use as [n].'),\n HumanMessage(", 1)
+    assert _found(_notebook(code, output)) == []
+    assert [code for _, code in _found(_notebook("messages", output))] == ["PL201", "PL402"]
+
+
+def test_a_printed_rendering_of_a_one_line_prompt_with_a_slot_is_read_once_in_the_code():
+    """The words between the code prompt's slots are its own: a rendering that writes them is that prompt."""
+    code = ('system_prompt = f"Use the records the tool returns to answer the question and keep the answer concise, in {language}."\n'
+            'messages = [{"role": "system", "content": system_prompt}, {"role": "user", "content": query}]\nmessages')
+    output = LANGCHAIN.replace("[HumanMessage(", "[SystemMessage(content='Use the records the tool returns to answer the question and keep the answer concise, in English.'),\n HumanMessage(", 1)
+    assert _found(_notebook(code, output)) == []
+    assert [code for _, code in _found(_notebook("messages", output))] == ["PL201", "PL402"]
