@@ -378,7 +378,11 @@ def _is_field(text: str, column: list[_Cell]) -> bool:
 
 def where_sources_stand(lines: list[Line], vocab: Vocab, first: int, end: int) -> bool:
     """Under a context label ("## Sources", "Search results:") or a heading that speaks of the context, or
-    under a line that speaks of the context and before the question ("Answer from the sources below." ... "Question: ...")."""
+    under a line that speaks of the context and before the question ("Answer from the sources below." ... "Question: ...").
+    A Markdown heading that speaks of the context holds its whole section: a note between it and the units
+    ("[News as of: Thursday, 16 October 2025 ...]") leaves them in it."""
+    if _in_context_section(lines, vocab, first):
+        return True
     labels = list(itertools.islice((line for line in reversed(lines[:first]) if not line.blank), _LABELS_ABOVE))
     # A label of its own may stand between the context's label and the units ("Context:", "Semantic matches:").
     above = next((line for n, line in enumerate(labels) if (n == 0 or _ends_in_colon(line)) and speaks_of_context(line, vocab)), None)
@@ -390,6 +394,16 @@ def where_sources_stand(lines: list[Line], vocab: Vocab, first: int, end: int) -
     if _ends_in_colon(above):
         return True
     return asked_after(lines, vocab, end)
+
+
+# A Markdown heading: its marks, a space, and words.
+_MARKDOWN_HEADING = re.compile(r"[ \t]*#{1,6}[ \t]+\S")
+
+
+def _in_context_section(lines: list[Line], vocab: Vocab, first: int) -> bool:
+    """Whether the nearest Markdown heading above a line speaks of the context ("## Retrieved Context:")."""
+    heading = next((line for line in reversed(lines[:first]) if _MARKDOWN_HEADING.match(line.text)), None)
+    return heading is not None and speaks_of_context(heading, vocab)
 
 
 def _ends_in_colon(line: Line) -> bool:
