@@ -9,7 +9,7 @@ from dataclasses import replace
 from ..model.prompt import Syntax
 from . import chatjson
 from .document import SEPARATORS, Document, DocumentKind, Input, Prompt, syntax_error
-from .sourcemap import ChatStrings, ReadOnlyChats
+from .sourcemap import Anchored, ChatStrings, Embedded, ReadOnlyChats
 
 
 def read_json(file: Input) -> Document:
@@ -22,6 +22,13 @@ def read_json(file: Input) -> Document:
             return _chat_templates(file, templates)
         return _member_prompts(file, members)
     return _chat_records(file, DocumentKind.JSON, [record] if record is not None else [])
+
+
+def embedded_request(file: Input, body: str, at: Anchored) -> list[Prompt]:
+    """The prompts of a request's JSON body that a file holds in another form (a recording's string, a log's
+    line), read as a JSON file's are and placed at ``at``, never edited; none when the body is broken."""
+    sent = read_json(Input(file.display, body, ".json", file.lexicon))
+    return [] if sent.errors else [replace(p, source=Embedded(p.source, at)) for p in sent.prompts]
 
 
 def read_jsonl(file: Input) -> Document:

@@ -10,7 +10,10 @@ Three ways of logging are read, all LangChain's:
   each literal, its escapes decoded, is a prompt;
 - a program prints the messages it sends a chat model, the list whole as Python writes it
   (`[HumanMessage(content='...'), AIMessage(content='', ...), ToolMessage(content='Published: ...')]`, or dicts
-  with a role and a content): the messages are one request, each with its role (see printed_messages).
+  with a role and a content): the messages are one request, each with its role (see printed_requests);
+- OpenAI's Python client, at the debug level, logs each request's options on one line (`Request options:
+  {'method': 'post', 'url': '/chat/completions', ..., 'json_data': {'messages': [...], 'model': ...}}`): its
+  `json_data` is the request's body.
 
 Each prompt comes with the offset in the log of each of its characters and of its end, so that a finding
 points at the line of the log that holds it. A prompt logged again (a retry sends it as it was) is read once.
@@ -43,24 +46,60 @@ _CODE_POINTS = {"x": 2, "u": 4, "U": 8}
 _MESSAGE_LIST = re.compile(r"\s*\[\s*(?:[A-Z][A-Za-z]*Message\(|\{\s*'role'\s*:)")
 # LangChain's message classes, by the role each sends; a ChatMessage names its own.
 _MESSAGE_ROLES = {"SystemMessage": "system", "HumanMessage": "user", "AIMessage": "assistant", "ToolMessage": "tool", "FunctionMessage": "tool"}
+# OpenAI's Python client logging a request at the debug level: the options, a dict on the rest of the line.
+_REQUEST_OPTIONS = re.compile(r"Request options: (\{.*)")
+_MARKERS = ("Message(", "'role'", "Request options: ")
 
 
-def printed_messages(log: str) -> list[tuple[str, str]] | None:
+def printed_requests(log: str) -> list[tuple[int, dict]]:
+    """The chat requests a log shows whole, each with the log offset where it is shown and its body as JSON holds
+    it: the log a list of messages as Python prints it (see _listed_messages), and each request OpenAI's client
+    logged with its options. Python's writing is parsed, never run."""
+    if not any(marker in log for marker in _MARKERS):
+        return []
+    found = []
+    if (messages := _listed_messages(log)) is not None:
+        found.append((len(log) - len(log.lstrip()), {"messages": [{"role": role, "content": text} for role, text in messages]}))
+    for options in _REQUEST_OPTIONS.finditer(log) if "Request options: " in log else ():
+        body = _json_data(options[1])
+        if isinstance(body, dict) and isinstance(body.get("messages"), list):
+            found.append((options.start(), body))
+    return found
+
+
+def _listed_messages(log: str) -> list[tuple[str, str]] | None:
     """The messages of a chat request a log is, printed whole as Python writes a list of them, each (role, text);
     None when the log is anything else, one of the list's items is no message with a text, or the list holds no
     message of the user's, or none of the system's or a tool's (turns alone are a conversation kept, not a request
-    made). The list is parsed as Python writes it, never run."""
+    made)."""
     if not _MESSAGE_LIST.match(log):
         return None
-    try:
-        listed = ast.parse(log.strip(), mode="eval").body
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
+    listed = _parsed(log.strip())
     messages = [_message(item) for item in listed.elts] if isinstance(listed, ast.List) else [None]
     roles = {m[0] for m in messages if m is not None}
     if any(m is None for m in messages) or "user" not in roles or not roles & {"system", "tool"}:
         return None
     return messages
+
+
+def _json_data(options: str) -> object:
+    """The body in a request's options as OpenAI's client logs them (`{'method': 'post', ..., 'json_data': {...}}`);
+    None when there is none or it is no literal (the options' other values may be objects Python writes otherwise)."""
+    parsed = _parsed(options)
+    if not isinstance(parsed, ast.Dict):
+        return None
+    data = next((v for k, v in zip(parsed.keys, parsed.values) if isinstance(k, ast.Constant) and k.value == "json_data"), None)
+    try:
+        return ast.literal_eval(data) if data is not None else None
+    except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+        return None
+
+
+def _parsed(text: str) -> ast.expr | None:
+    try:
+        return ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 def _message(item: ast.expr) -> tuple[str, str] | None:

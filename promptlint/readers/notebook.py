@@ -20,8 +20,8 @@ from dataclasses import replace
 from ..model.lines import line_column, line_starts
 from . import chatjson
 from .document import Document, DocumentKind, Input, Prompt, syntax_error
-from .logged import logged_prompts, may_show_prompts, printed_messages
-from .sourcemap import Anchored, CharOffsets, Embedded, Pieces, Verbatim
+from .logged import logged_prompts, may_show_prompts, printed_requests
+from .sourcemap import Anchored, CharOffsets, Pieces, Verbatim
 
 # A line of IPython's own syntax: a magic, a shell escape, or help (`?obj`).
 _IPYTHON_LINE = re.compile(r"[ \t]*[%!?]")
@@ -58,7 +58,7 @@ def read_notebook(file: Input) -> Document:
 
 def _printed_prompts(file: Input, cells: list[chatjson.NotebookCell]) -> list[Prompt]:
     """The prompts the cells' outputs show as they were sent: logged by a chain, or a request's messages."""
-    return [prompt for cell in cells for output in cell.printed for prompt in (*_logged_prompts(file.raw, output), *_printed_request(file, output))]
+    return [prompt for cell in cells for output in cell.printed for prompt in (*_logged_prompts(file.raw, output), *_printed_requests(file, output))]
 
 
 # The words past which a line of a prompt is its own text, not a label or a rule any prompt may write.
@@ -85,18 +85,25 @@ def _logged_prompts(raw: str, strings: tuple[chatjson.ChatText, ...]) -> list[Pr
     return [Prompt((prompt,), Pieces(tuple(offsets[at] for at in placed))) for prompt, placed in logged_prompts(text)]
 
 
-def _printed_request(file: Input, strings: tuple[chatjson.ChatText, ...]) -> list[Prompt]:
-    """The request an output shows as the list of its messages (see logged.printed_messages), read as its JSON body
-    is, its findings placed at the output; never edited."""
-    messages = printed_messages("".join(s.text for s in strings))
-    if messages is None:
-        return []
-    from .jsonfile import read_json
+def _printed_requests(file: Input, strings: tuple[chatjson.ChatText, ...]) -> list[Prompt]:
+    """The requests an output shows whole (see logged.printed_requests), each read as its JSON body is, its
+    findings placed where the output shows it; never edited."""
+    from .jsonfile import embedded_request
 
-    body = json.dumps({"messages": [{"role": role, "content": text} for role, text in messages]})
-    sent = read_json(Input(file.display, body, ".json", file.lexicon))
-    at = Anchored(strings[0].line, strings[0].column)
-    return [] if sent.errors else [replace(p, source=Embedded(p.source, at)) for p in sent.prompts]
+    prompts = []
+    for offset, body in printed_requests("".join(s.text for s in strings)):
+        string, inner = _string_at(strings, offset)
+        prompts += embedded_request(file, json.dumps(body), Anchored(*line_column(line_starts(file.raw), chatjson.raw_offset(string, file.raw, inner))))
+    return prompts
+
+
+def _string_at(strings: tuple[chatjson.ChatText, ...], offset: int) -> tuple[chatjson.ChatText, int]:
+    """The output's string that holds an offset of the output's text, and the offset in it."""
+    for string in strings:
+        if offset < len(string.text):
+            return string, offset
+        offset -= len(string.text)
+    return strings[-1], len(strings[-1].text)
 
 
 def _module(raw: str, cells: list[tuple[chatjson.ChatText, ...]]) -> tuple[str, list[int], list[tuple[int, int]]]:

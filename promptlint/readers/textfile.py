@@ -4,17 +4,18 @@ stands in the file verbatim."""
 from __future__ import annotations
 
 import itertools
+import json
 import re
 
 import yaml
 
 from ..meaning.lexicon import Lexicon
 from ..meaning.vocabulary import normalise_label
-from ..model.lines import LinePattern
+from ..model.lines import LinePattern, line_column, line_starts
 from ..model.prompt import Syntax
 from .document import Document, DocumentKind, Input, Prompt, syntax_error
-from .logged import logged_prompts
-from .sourcemap import Pieces, Verbatim
+from .logged import logged_prompts, printed_requests
+from .sourcemap import Anchored, Pieces, Verbatim
 
 
 def read_text(file: Input) -> Document:
@@ -25,10 +26,8 @@ def read_text(file: Input) -> Document:
     syntax = Syntax.JINJA if file.suffix == ".prompt" and ("{%" in raw or "{{" in raw) else Syntax.TEXT
     pieces = (_fenced_prompts(file) if file.suffix == ".md" else []) or _sectioned_prompts(file)
     if not pieces and syntax == Syntax.TEXT:
-        # A test's snapshot file (each export one prompt a test rendered), or a saved run's log (a chain's debug
-        # trace): the prompts it holds, each decoded and placed where it stands.
-        if decoded := _snapshot_exports(raw) or logged_prompts(raw):
-            return file.document(DocumentKind.TEXT, [Prompt((text,), Pieces(offsets)) for text, offsets in decoded])
+        if recorded := _recorded_prompts(file):
+            return file.document(DocumentKind.TEXT, recorded)
         from .segment import consecutive_prompts
 
         pieces = _logged_requests(file) or consecutive_prompts(raw)
@@ -43,6 +42,23 @@ def read_text(file: Input) -> Document:
         end = _response_start(file, header) or len(raw)
         return file.document(DocumentKind.TEXT, [Prompt((raw[header:end],), Verbatim(header, end))])
     return _template(file, syntax)
+
+
+def _recorded_prompts(file: Input) -> list[Prompt]:
+    """A test's snapshot file (each export one prompt a test rendered), or a saved run's log (a chain's debug trace,
+    a client's requests): the prompts it holds, each decoded and placed where it stands; none for any other text."""
+    if decoded := _snapshot_exports(file.raw) or logged_prompts(file.raw):
+        return [Prompt((text,), Pieces(offsets)) for text, offsets in decoded]
+    return _printed_requests(file)
+
+
+def _printed_requests(file: Input) -> list[Prompt]:
+    """The requests a saved log shows whole (see logged.printed_requests), each read as its JSON body is and placed
+    at the line that shows it."""
+    from .jsonfile import embedded_request
+
+    starts = line_starts(file.raw)
+    return [p for offset, body in printed_requests(file.raw) for p in embedded_request(file, json.dumps(body), Anchored(*line_column(starts, offset)))]
 
 
 # A Jest or Vitest snapshot file opens so; each export is `exports[`name`] = `value`;`, the value a template literal.

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import replace
 
 import yaml
 
 from ..model.prompt import Syntax
 from .document import Document, DocumentKind, Input, Prompt, syntax_error
-from .sourcemap import Anchored, Embedded, SourceMap, Verbatim, YamlBlock
+from .sourcemap import Anchored, SourceMap, Verbatim, YamlBlock
 
 
 def read_yaml(file: Input) -> Document:
@@ -55,7 +54,7 @@ def _recorded_requests(file: Input, interactions: yaml.SequenceNode) -> list[Pro
     """The prompts of the requests an HTTP recording holds (a VCR cassette: `interactions`, each with a
     `request` whose `body` is the JSON the app sent, as a string or under `string`, or whose `parsed_body` is
     that JSON written as YAML), each read as a JSON request body and placed at its body. A body that is no JSON, or holds no prompt, is passed over."""
-    from .jsonfile import read_json
+    from .jsonfile import embedded_request
 
     prompts = []
     for interaction in interactions.value:
@@ -69,9 +68,7 @@ def _recorded_requests(file: Input, interactions: yaml.SequenceNode) -> list[Pro
             sent_json = body.value
         else:
             continue
-        sent = read_json(Input(file.display, sent_json, ".json", file.lexicon))
-        at = Anchored(body.start_mark.line + 1, body.start_mark.column + 1)
-        prompts += [] if sent.errors else [replace(p, source=Embedded(p.source, at)) for p in sent.prompts]
+        prompts += embedded_request(file, sent_json, Anchored(body.start_mark.line + 1, body.start_mark.column + 1))
     return prompts
 
 

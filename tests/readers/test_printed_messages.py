@@ -76,3 +76,24 @@ def test_a_printed_rendering_of_a_one_line_prompt_with_a_slot_is_read_once_in_th
     output = LANGCHAIN.replace("[HumanMessage(", "[SystemMessage(content='Use the records the tool returns to answer the question and keep the answer concise, in English.'),\n HumanMessage(", 1)
     assert _found(_notebook(code, output)) == []
     assert [code for _, code in _found(_notebook("messages", output))] == ["PL201", "PL402"]
+
+
+# OpenAI's Python client at the debug level logs each request's options on one line, the body under `json_data`.
+OPTIONS = ("2025-10-16 09:19:41,517 [DEBUG] openai._base_client: Request options: {'method': 'post', 'url': '/chat/completions', "
+           "'headers': {'X-Stainless-Raw-Response': 'true'}, 'files': None, 'json_data': {'messages': [{'content': 'What is medicine "
+           f"for lung cancer?', 'role': 'user'}}, {{'content': '{TOOL}', 'role': 'tool', 'tool_call_id': 'fe8d'}}], 'model': 'llama3.2', 'stream': False}}}}")
+
+
+def test_a_request_the_client_logged_with_its_options_is_the_request_sent():
+    text = _notebook("answer(query)", "connecting\n" + OPTIONS + "\ndone", kind="stream")
+    line = next(n for n, l in enumerate(text.split("\n"), 1) if "Request options" in l)
+    assert _found(text) == [(line, "PL201"), (line, "PL402")]
+    # options with no body, or a body that sends no messages, are no request
+    assert _found(_notebook("answer(query)", OPTIONS.replace("'json_data'", "'params'"), kind="stream")) == []
+    assert _found(_notebook("answer(query)", OPTIONS.replace("'messages'", "'input_texts'"), kind="stream")) == []
+
+
+@pytest.mark.parametrize("path", ["run.log", "debug.txt"])
+def test_a_saved_log_holding_the_logged_request_is_that_request(path):
+    log = "starting\n" + OPTIONS + "\nfinished\n"
+    assert [(f.line, f.code) for f in lint_text(log, path=path, config=CONFIG)] == [(2, "PL201"), (2, "PL402")]
