@@ -43,9 +43,12 @@ _CODE_POINTS = {"x": 2, "u": 4, "U": 8}
 
 
 # A list of chat messages as Python prints it: its bracket, then a LangChain message object or a dict with a role.
-_MESSAGE_LIST = re.compile(r"\s*\[\s*(?:[A-Z][A-Za-z]*Message\(|\{\s*'role'\s*:)")
+_MESSAGE_LIST = re.compile(r"\s*\[\s*(?:[A-Z][A-Za-z]*Message\(|\{\s*'(?:role|content)'\s*:)")
 # LangChain's message classes, by the role each sends; a ChatMessage names its own.
 _MESSAGE_ROLES = {"SystemMessage": "system", "HumanMessage": "user", "AIMessage": "assistant", "ToolMessage": "tool", "FunctionMessage": "tool"}
+# The items of OpenAI's Responses API that are no message: the model's call of a tool, and what the tool gave back.
+_TOOL_CALL_TYPES = ("function_call", "ToolCall")
+_TOOL_OUTPUT_TYPE = "function_call_output"
 # OpenAI's Python client logging a request at the debug level: the options, a dict on the rest of the line.
 _REQUEST_OPTIONS = re.compile(r"Request options: (\{.*)")
 _MARKERS = ("Message(", "'role'", "Request options: ")
@@ -104,17 +107,24 @@ def _parsed(text: str) -> ast.expr | None:
 
 def _message(item: ast.expr) -> tuple[str, str] | None:
     """A printed message's role and text: `HumanMessage(content='...')`, `ChatMessage(role='user', content=...)`,
-    `{'role': 'user', 'content': '...'}`; None for anything else."""
+    `{'role': 'user', 'content': '...'}`, a message with no text (`'content': None`, the model calling a tool) as
+    an empty one; an item of OpenAI's Responses API, a call of a tool as the assistant's (`ResponseFunctionToolCall(...)`,
+    `{'type': 'function_call', ...}`) and its output as the tool's (`{'type': 'function_call_output', 'output': '...'}`);
+    None for anything else."""
     if isinstance(item, ast.Call) and isinstance(item.func, ast.Name):
         fields = {k.arg: k.value for k in item.keywords}
-        text = fields.get("content", item.args[0] if item.args else None)
-        role = _MESSAGE_ROLES.get(item.func.id) or _string(fields.get("role"))
+        kind, text = item.func.id, fields.get("content", item.args[0] if item.args else None)
+        role = _MESSAGE_ROLES.get(kind) or _string(fields.get("role"))
     elif isinstance(item, ast.Dict):
         fields = {k.value: v for k, v in zip(item.keys, item.values) if isinstance(k, ast.Constant)}
-        text, role = fields.get("content"), _string(fields.get("role"))
+        kind, text, role = _string(fields.get("type")) or "", fields.get("content"), _string(fields.get("role"))
+        if kind == _TOOL_OUTPUT_TYPE:
+            text, role = fields.get("output"), "tool"
     else:
         return None
-    text = _string(text)
+    if role is None and kind.endswith(_TOOL_CALL_TYPES):
+        return "assistant", ""
+    text = "" if isinstance(text, ast.Constant) and text.value is None else _string(text)
     return (role, text) if role and text is not None else None
 
 

@@ -48,12 +48,23 @@ def read_notebook(file: Input) -> Document:
         return file.document(DocumentKind.JSON, unread=[*unread, "not read: its code cells do not parse as one module"])
     starts, file_starts = line_starts(module), line_starts(file.raw)
     prompts = [replace(prompt, source=_placed(prompt.source, offsets, starts, file_starts)) for prompt in document.prompts]
-    # The prompts a chain logged as it sent them are read as those assembled prompts where the code holds none the
-    # reader finds (a framework's chain, or another file, builds them); a logged rendering of a prompt the code
-    # holds is that prompt, read once, in the code.
-    lines = {line for prompt in prompts for text in prompt.texts for line in _own_lines(text)}
-    prompts += [prompt for prompt in _printed_prompts(file, cells) if not any(line in text for text in prompt.texts for line in lines)]
-    return file.document(DocumentKind.JSON, prompts, unread=(*unread, *document.unread))
+    return file.document(DocumentKind.JSON, _with_printed(prompts, _printed_prompts(file, cells)), unread=(*unread, *document.unread))
+
+
+def _with_printed(code: list[Prompt], printed: list[Prompt]) -> list[Prompt]:
+    """The code's prompts and the prompts the outputs show as sent, each prompt read once. The prompts a chain logged
+    are read where the code holds none the reader finds (a framework's chain, or another file, builds them); a logged
+    rendering of a prompt the code holds is that prompt, read in the code. A request that holds a tool's output holds
+    what no prompt of the code can (the results a tool returned at run time): it is read, and the code's prompts it
+    renders (its user's message, its system prompt) are read in it."""
+    own = [_own_lines("\n".join(prompt.texts)) for prompt in code]
+    kept, rendered = [], set()
+    for prompt in printed:
+        renders = {n for n, lines in enumerate(own) if any(line in text for text in prompt.texts for line in lines)}
+        if not renders or any(chat.role == "tool" for chat in prompt.chats or ()):
+            kept.append(prompt)
+            rendered |= renders
+    return [prompt for n, prompt in enumerate(code) if n not in rendered] + kept
 
 
 def _printed_prompts(file: Input, cells: list[chatjson.NotebookCell]) -> list[Prompt]:

@@ -60,22 +60,19 @@ def test_an_output_that_is_no_list_of_messages_is_no_request(output):
     assert _found(_notebook("messages", output)) == []
 
 
-def test_a_printed_request_whose_prompt_the_code_holds_is_read_once_in_the_code():
-    """The code's own prompt, printed again inside the request, is that prompt: read where the code writes it."""
-    code = ('SYSTEM_PROMPT = "Answer from the records the tool returns and cite each record you use as [n]."\n'
-            'messages = [SystemMessage(SYSTEM_PROMPT), HumanMessage(query)]\nmessages')
-    output = LANGCHAIN.replace("[HumanMessage(", "[SystemMessage(content='Answer from the records the tool returns and cite each record you use as [n].'),\n HumanMessage(", 1)
-    assert _found(_notebook(code, output)) == []
-    assert [code for _, code in _found(_notebook("messages", output))] == ["PL201", "PL402"]
+SYSTEM = "Answer from the records below in English and cite each record you use as [n]."
+RENDERED = f"[{{'role': 'system', 'content': '{SYSTEM}\\n\\nContext:\\n{TOOL}'}}, {{'role': 'user', 'content': 'What is medicine for lung cancer?'}}]"
 
 
-def test_a_printed_rendering_of_a_one_line_prompt_with_a_slot_is_read_once_in_the_code():
-    """The words between the code prompt's slots are its own: a rendering that writes them is that prompt."""
-    code = ('system_prompt = f"Use the records the tool returns to answer the question and keep the answer concise, in {language}."\n'
-            'messages = [{"role": "system", "content": system_prompt}, {"role": "user", "content": query}]\nmessages')
-    output = LANGCHAIN.replace("[HumanMessage(", "[SystemMessage(content='Use the records the tool returns to answer the question and keep the answer concise, in English.'),\n HumanMessage(", 1)
-    assert _found(_notebook(code, output)) == []
-    assert [code for _, code in _found(_notebook("messages", output))] == ["PL201", "PL402"]
+@pytest.mark.parametrize("system", [
+    f'f"{SYSTEM}\\n\\nContext:\\n{{context}}"',
+    # the words between the slots of a line are the prompt's own, the value rendered in the slot is not
+    'f"Answer from the records below in {language} and cite each record you use as [n].\\n\\nContext:\\n{context}"',
+])
+def test_a_printed_rendering_of_a_prompt_the_code_holds_is_read_once_in_the_code(system):
+    code = f"system = {system}\nmessages = [{{'role': 'system', 'content': system}}, {{'role': 'user', 'content': query}}]\nmessages"
+    assert _found(_notebook(code, RENDERED)) == []
+    assert [code for _, code in _found(_notebook("messages", RENDERED))] == ["PL201", "PL402"]
 
 
 # OpenAI's Python client at the debug level logs each request's options on one line, the body under `json_data`.
@@ -97,3 +94,22 @@ def test_a_request_the_client_logged_with_its_options_is_the_request_sent():
 def test_a_saved_log_holding_the_logged_request_is_that_request(path):
     log = "starting\n" + OPTIONS + "\nfinished\n"
     assert [(f.line, f.code) for f in lint_text(log, path=path, config=CONFIG)] == [(2, "PL201"), (2, "PL402")]
+
+
+@pytest.mark.parametrize("output", [
+    # the assistant's message that calls the tool has no text
+    (f"[{{'role': 'user', 'content': 'What is medicine for lung cancer?'}}, {{'content': None, 'role': 'assistant', "
+     f"'tool_calls': [{{'id': 'call_1', 'function': {{'name': 'pubmed_search'}}}}]}}, {{'role': 'tool', 'tool_call_id': 'call_1', 'content': '{TOOL}'}}]"),
+    # OpenAI's Responses API: the tool's call and its output are items of their own
+    (f"[{{'role': 'user', 'content': 'What is medicine for lung cancer?'}},\n ResponseFunctionToolCall(arguments='{{}}', call_id='call_1', "
+     f"name='search', type='function_call'),\n {{'type': 'function_call_output', 'call_id': 'call_1', 'output': '{TOOL}'}}]"),
+])
+def test_a_tool_call_and_its_output_are_messages_of_the_request(output):
+    assert [code for _, code in _found(_notebook("messages", output))] == ["PL201", "PL402"]
+
+
+def test_a_request_with_a_tool_output_is_read_though_the_code_holds_its_user_message():
+    """The tool's output is what no prompt of the code holds: the request is read, the code's message in it."""
+    code = "question = 'Find the latest trials of a medicine for lung cancer and summarise them.'\nmessages = [{'role': 'user', 'content': question}]\nmessages"
+    output = DICTS.replace("What is medicine for lung cancer?", "Find the latest trials of a medicine for lung cancer and summarise them.")
+    assert [code for _, code in _found(_notebook(code, output))] == ["PL201", "PL402"]
