@@ -71,13 +71,13 @@ def _operands(expression: str) -> list[Span]:
     return spans + [Span(start, len(expression))]
 
 
-def _weaker(expression: str, ctx: RuleContext) -> list[tuple[Span, re.Match[str]]]:
+def _weaker(expression: str, weaker: tuple[str, ...], added: tuple[str, ...]) -> list[tuple[Span, re.Match[str]]]:
     """Each operand of the collection expression that names weaker hits, with the name: a name for weaker
     hits anywhere, a name for an added list only after the first operand (what it is added to)."""
     found = []
     for index, operand in enumerate(_operands(expression)):
         text = expression[operand.start : operand.end]
-        match = _naming(text, ctx.words("collections")) or (_naming(text, ctx.words("added")) if index else None)
+        match = _naming(text, weaker) or (_naming(text, added) if index else None)
         if match:
             found.append((operand, match))
     return found
@@ -101,8 +101,10 @@ def _without(expression: str, weaker: list[tuple[Span, re.Match[str]]], offset: 
 
 
 def check(prompt: Prompt, ctx: RuleContext):
-    for source in prompt.sources:
-        weaker = _weaker(source.collection, ctx)
+    collections = [s for s in prompt.sources if s.collection]
+    names = (ctx.words("collections"), ctx.words("added")) if collections else ((), ())
+    for source in collections:
+        weaker = _weaker(source.collection, *names)
         if not weaker:
             continue
         operand, match = weaker[0]
