@@ -143,3 +143,22 @@ def test_a_per_item_wrapper_inside_a_written_text_stays_a_source(language):
     # The twin: a title on each source.
     titled = text.replace("[CONTEXT ${i}]:", "[CONTEXT ${i}] ${doc.title}:").replace("[CONTEXT {i}]:", "[CONTEXT {i}] {doc.title}:")
     assert "PL205" not in [f.code for f in lint_text(titled, path=f"prompt.{language}", config=CONFIG)]
+
+
+# A task's records that show a similarity beside short values (ragflow's wiki planner: an entity, the page it may
+# update, the page's slug), judged wrong in the census as a retrieval score: no value of the item is a text that
+# ends its line, as a chunk does.
+RECORDS = '''def reconcile(batch, chat):
+    lines = []
+    for k, (name, rec) in enumerate(batch):
+        lines.append(f'{k + 1}. Entity: "{name}" — existing page: "{rec.get("page_title")}" (slug: {rec.get("slug")}, similarity: {rec.get("similarity"):.2f})')
+    user_prompt = "For each pair below, decide whether the entity is the page's concept.\\n\\n" + "\\n".join(lines)
+    return chat(user_prompt)
+'''
+
+
+def test_short_values_around_a_score_make_a_record_not_a_retrieved_source():
+    assert _codes(RECORDS, "wiki.py", select=["PL102"]) == []
+    # The twin: the item's text ends its line, as a chunk's does.
+    ending = RECORDS.replace('(slug: {rec.get("slug")}, similarity: {rec.get("similarity"):.2f})', '(similarity: {rec.get("similarity"):.2f}): {rec.get("excerpt")}')
+    assert _codes(ending, "wiki.py", select=["PL102"]) == ["PL102"]

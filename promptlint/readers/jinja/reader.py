@@ -24,11 +24,13 @@ MAX_MACRO_DEPTH = 5
 OUTSIDE_ROOT = "outside the project root"
 
 _RULE_LINE = re.compile(r"[-=*_~]{3,}")  # a separator line between a label and its block
-# A literal label before an output: "Score: ", "- **Updated:** ".
 # The word a template writes right before a value, one space apart: "part {{ c.index }}".
 _WORD_BEFORE = re.compile(r"(?<![\w-])([A-Za-z]+) $")
 # A header's closing group and a colon, at the end of the text before an output: "[1] (chan, 2024-05-01): ".
 _HEADER_END = re.compile(r"[)\]][ \t]*:[ \t]*$")
+# What may follow a text that ends its line: closing quotes and brackets, a stop.
+_CLOSING_MARKS = re.compile(r"[\s\"'`)\]}>.,;!?\u201d\u300d\u3011]*")
+# A literal label before an output: "Score: ", "- **Updated:** ".
 _LITERAL_LABEL = re.compile(r"(?:\*\*|__)?([A-Za-z][\w .'/-]{0,30}?)(?:\*\*|__)?\s*[:=](?:\*\*|__)?\s*$")
 
 # What a piece of an included file counts as where it is included, most telling first.
@@ -261,18 +263,26 @@ class Reader:
                 self.parts.append(Part(PartKind.SOURCES, block.span, "the retrieved context"))
                 return True
             return False
-        # An item that carries a retrieval score (`{{ r.score }}`, `[weight={{ hit.score }}]`) is a retrieved
-        # one, whatever the loop's names say: the score is what retrieval alone gives. But the reading is a guess
-        # (a product's rating is a score too), so no fix of it is certain.
-        content = self._content_output(mine, iter_kind)
-        guessed = content is None and iter_kind is None and self._shows_a_score(mine)
-        if guessed:
-            content = self._content_output(mine, "context")
-        elif content is None and iter_kind != "context":
+        # An item that carries a retrieval score (`{{ r.score }}`, `[weight={{ hit.score }}]`) and prints a text is a
+        # retrieved one, whatever the loop's names say: the score is what retrieval alone gives. But the reading is a
+        # guess (a product's rating is a score too), so no fix of it is certain. The text ends the item's line, as a
+        # chunk does; short values written around the score (`Entity: "{{ name }}" (slug: {{ slug }}, similarity:
+        # {{ sim }})`) make a record of a task, no chunk.
+        content, guessed = self._item_text(mine, iter_kind)
+        if content is None and iter_kind != "context":
             return False
         self.sources.append(dataclasses.replace(self._loop_source(block, outputs, target, content, instructions), guessed=guessed))
         self.parts.append(Part(PartKind.SOURCES, block.span, "the sources"))
         return True
+
+    def _item_text(self, mine: list[Output], iter_kind: str | None) -> tuple[Output | None, bool]:
+        """The output that prints the item's text, and whether the item is read as retrieved by its score alone (the
+        text then printed as over the context, ending its line)."""
+        content = self._content_output(mine, iter_kind)
+        if content is not None or iter_kind is not None or not self._shows_a_score(mine):
+            return content, False
+        content = self._content_output(mine, "context")
+        return (content, True) if content is not None and self._ends_its_line(content) else (None, False)
 
     def _shows_a_score(self, mine: list[Output]) -> bool:
         return any(o.ref.path and self.vocab.lexicon.means(o.ref.key, "score") for o in mine)
@@ -323,6 +333,11 @@ class Reader:
         if not self._alone_on_its_line(last) or after.split("\n", 1)[0].strip():
             return None
         return last if any(o.ref.path and self.vocab.lexicon.concepts(o.ref.key) for o in header) else None
+
+    def _ends_its_line(self, output: Output) -> bool:
+        """Whether nothing but closing marks follows an output on its line (`"{{ x.text }}"`, not `{{ slug }}, ...`)."""
+        after = neighbour(output.origin, output.tag, 1) or ""
+        return _CLOSING_MARKS.fullmatch(after.split("\n", 1)[0]) is not None
 
     def _alone_on_its_line(self, output: Output) -> bool:
         """Whether nothing stands before an output on its line: "{{ a.answer }}", not "... → {{ a.end }}"."""
