@@ -1,11 +1,11 @@
 """Prompts a program's log printed as it sent them: where a run's output (a notebook cell's, a saved console
 log) shows the text the model got, that text is the prompt, and the rest of the log is not.
 
-Three ways of logging are read, all LangChain's:
+Four ways of logging are read:
 
-- verbose chains print "Prompt after formatting:", then the prompt as it stands, in colour, up to the colour's
+- LangChain's verbose chains print "Prompt after formatting:", then the prompt as it stands, in colour, up to the colour's
   reset (or the chain's end, "> Finished chain.");
-- the debug trace and the callbacks print the prompts of a model call as a list of string literals under the
+- LangChain's debug trace and callbacks print the prompts of a model call as a list of string literals under the
   key `prompts` (`"prompts": ["System: ...\\nHuman: ..."]` as JSON, `prompts: ['...']` as Python writes a list):
   each literal, its escapes decoded, is a prompt;
 - a program prints the messages it sends a chat model, the list whole as Python writes it
@@ -16,7 +16,8 @@ Three ways of logging are read, all LangChain's:
   `json_data` is the request's body.
 
 Each prompt comes with the offset in the log of each of its characters and of its end, so that a finding
-points at the line of the log that holds it. A prompt logged again (a retry sends it as it was) is read once.
+points at the line of the log that holds it; a request, with the offset where the log shows it. A prompt logged
+again (a retry sends it as it was) is read once.
 """
 
 from __future__ import annotations

@@ -4,10 +4,10 @@ A notebook is JSON, each line of a cell one string: the module is those strings 
 its characters is placed where the file writes it, so that a finding points at its own line. Nothing
 in a notebook is edited: a fix would have to be written back through the JSON of every line it
 touches. IPython's own syntax (`%pip install`, `!ls`, a `%%bash` cell) is no Python: its lines are
-read as comments. A cell that still does not parse alone is left out, and said so. Where the code holds
-no prompt, the prompts a chain logged in the cells' outputs as it sent them are read, and so are the
-messages of a chat request an output shows whole (`[HumanMessage(...), ToolMessage(...)]`), read as that
-request's JSON body is and placed at the output.
+read as comments. A cell that still does not parse alone is left out, and said so. The prompts the cells'
+outputs show as they were sent (a chain's log of them, or a chat request's messages printed whole,
+`[HumanMessage(...), ToolMessage(...)]`, read as that request's JSON body is and placed at the output) are read
+where the code does not hold them already (see _with_printed).
 """
 
 from __future__ import annotations
