@@ -8,7 +8,8 @@ of static instructions or examples. A template slot alone on its line under a la
 ("JOB DESCRIPTION:", "## Context (above)", `<report>`, "--- FINDINGS ---", "===Tables", "【参考经验】", then `{jd}`) is the request's input whatever
 its name, unless the name says it holds the deployment's setup (`{format_instructions}`,
 `{tool_list}`, `{criteria}`: `setup-vars` in `rules/segment.yaml`). A one-line, one-sentence reminder after the context
-("Answer:", "Cite your sources.") is not a violation (a sentence of several instructions, "Answer directly, do not
+("Answer:", "Cite your sources."; the reply it asks for word for word may stand quoted on the next line, "If the
+answer is not there, say:" then `"I could not find it."`) is not a violation (a sentence of several instructions, "Answer directly, do not
 repeat the question, do not mention the context", is a block of them, not a reminder), nor is one short line of a few
 sentences that closes the request after the question ("Write only SQL. Include the ids."), when the prompt
 says something before its data; when only a label stands there ("Context: {context}"), that line is the
@@ -332,13 +333,24 @@ def _is_reminder(prompt: Prompt, pieces: list[tuple[int, str]], ctx: RuleContext
     """One short line of one sentence that gives one instruction ("Answer:", "Cite your sources.") is a reminder,
     not a block; so is one short line of a few after the question, when nothing of the request follows it
     ("Write only SQL. Include the ids.")."""
-    lines = {line for line, _ in pieces}
+    # A line that only quotes what the line before asks for ("If it is not there, say:" then "\"I could not find
+    # it.\"") goes on that line's sentence.
+    lines = {line for line, _ in pieces} - _quoted_replies(pieces)
     text = " ".join(piece.strip() for _, piece in pieces)
     if len(lines) > ctx.options["reminder-lines"] or len(text) >= ctx.options["reminder-chars"]:
         return False
     # Sentences with words: a stop after a slot's closing quote ('"{query}". Use...') ends none.
     sentences = sum(1 for sentence in _SENTENCE_END.split(_MARKUP.sub(" ", text)) if re.search(r"\w", sentence))
     return sentences <= 1 and _instructions_in(text, ctx) <= 1 or min(lines) > _closing_line(prompt)
+
+
+# A line that is all a quotation: a reply the line before asks the model to give word for word.
+_QUOTATION = re.compile(r"[\"'\u201c\u300c][^\n]*[\"'\u201d\u300d][.!]?")
+
+
+def _quoted_replies(pieces: list[tuple[int, str]]) -> set[int]:
+    """The lines of a tail that quote a reply the line before introduces with a colon."""
+    return {line for (_, before), (line, piece) in zip(pieces, pieces[1:]) if before.rstrip().endswith((":", "\uff1a")) and _QUOTATION.fullmatch(piece.strip())}
 
 
 # Where one instruction of a sentence may end and the next begin: "Answer directly, do not repeat the question".

@@ -841,3 +841,20 @@ def test_what_the_application_detected_in_the_request_is_per_request_data(line):
 def test_detected_in_a_sentence_of_the_instructions_is_static(line):
     text = f"You review pull requests.\n{line}\n{BLOCK}\n"
     assert _found(text, config=build({"today": "2026-12-02"}, "test")) == []
+
+
+# A reminder whose sentence asks for a reply word for word, the reply quoted on the next line (blind83 Anagha-Thampi:
+# "If the answer is not in the context, say:" then "\"I could not find the answer in the provided document.\"").
+QUOTED_REPLY = [('say:', '"I could not find the answer in the provided document."'),
+                ('reply exactly:', "'Not in the handbook.'"),
+                ('回答：', '「わかりません」')]
+
+
+@pytest.mark.parametrize(("ask", "reply"), QUOTED_REPLY)
+@pytest.mark.parametrize("path", ["t.txt", "t.j2"])
+def test_a_reminder_with_its_reply_quoted_on_the_next_line_is_one_sentence(ask, reply, path):
+    head = CLOSED[path].split("{line}")[0].replace("{{{{", "{{").replace("}}}}", "}}")
+    assert _found(f"{head}If the answer is not in the sources, {ask}\n{reply}\n", path) == []
+    # Twins: the quotation after a line that does not introduce it, and a second instruction after it, are a block.
+    assert _found(f"{head}If the answer is not in the sources, stop.\n{reply}\n", path) == [(4, 1, "PL305")]
+    assert _found(f"{head}If the answer is not in the sources, {ask}\n{reply}\nCite every claim as [n].\n", path) == [(4, 1, "PL305")]
