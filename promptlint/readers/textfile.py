@@ -176,11 +176,16 @@ def _logged_requests(file: Input) -> list[tuple[int, int]]:
     """Where the prompts of a log of several requests stand: the same marker line over each prompt sent ("---
     PROMPT SENT TO LLM --->"), twice or more, and, where the log keeps it, another over the model's response
     ("<--- RAW RESPONSE FROM LLM ---"). Each prompt runs to the next marker, less the banner of the next record
-    ("=====", "TIMESTAMP: ...", "=====") over it. What the log writes between them was never sent."""
+    ("=====", "TIMESTAMP: ...", "=====") over it. What the log writes between them was never sent. A text whose
+    lines before the first marker hold a template's slots is a template, its markers its own section labels."""
     markers = _markers(file)
     prompts = [m for m in markers if m[0] == "prompt"]
     if len(prompts) < 2 or len({words for _, words, _, _ in prompts}) > 1:
         return []
+    from .segment.vocab import holds_slot
+
+    if holds_slot(file.raw[: markers[0][2]]):
+        return []  # a template's slots before the first marker: the markers are its own sections ("Instructions:")
     pieces = []
     for (kind, _, _, marker_end), following in zip(markers, [*markers[1:], None]):
         start = marker_end + 1  # the line after the marker

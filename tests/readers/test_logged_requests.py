@@ -54,3 +54,16 @@ def test_the_twin_whose_prompt_marker_does_not_repeat_is_no_log_of_requests(mark
 def test_a_question_over_the_next_records_banner_stays_in_its_prompt():
     text = "".join(f"=== PROMPT ===\n{p}\n\nQuestion: Where am I?\n\n{'=' * 40}\nTIMESTAMP: 2025-09-16\n{'=' * 40}\n" for p in PROMPTS)
     assert [p.rsplit("\n", 1)[-1] for p in _prompts(text)] == ["Question: Where am I?"] * 2
+
+
+def test_a_template_whose_section_label_repeats_is_no_log():
+    """A template with its slots at the top and "Instructions:" over two blocks below them is one prompt, not a log
+    of two (blind83 kunjshukla: the question and the context were dropped as the log's preamble)."""
+    template = ("Answer the question from the contract excerpts.\n\nQuestion: {question}\n\nContext:\n{contexts}\n\n"
+                "Instructions:\n1. Answer only from the excerpts.\n2. Cite each excerpt you use.\n\n"
+                "Rationale:\n- Reranked excerpts keep the answer grounded.\n\n"
+                "Instructions:\n1. Answer in two to four sentences.\n2. Give a confidence between 0 and 1.\n")
+    assert _prompts(template) == [template.strip()]
+    # The twin: the same markers over rendered prompts, nothing before the first, is a log of two.
+    log = template.split("Instructions:\n", 1)[1]
+    assert len(_prompts("Instructions:\n" + log)) == 2
