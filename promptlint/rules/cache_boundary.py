@@ -5,7 +5,7 @@ Flags per-request content (conversation history, sources, the question, the
 current date or time, user data, what the application detected in the request after its label
 ("Detected language: fr", "Predicted intent: refund"), the request's own input) placed before the main block
 of static instructions or examples. A template slot alone on its line under a label of its own
-("JOB DESCRIPTION:", "## Context (above)", `<report>`, "--- FINDINGS ---", "===Tables", "【参考经验】", then `{jd}`) is the request's input whatever
+("JOB DESCRIPTION:", "**Pergunta do cliente:**", "## Context (above)", `<report>`, "--- FINDINGS ---", "===Tables", "【参考经验】", then `{jd}`) is the request's input whatever
 its name, unless the name says it holds the deployment's setup (`{format_instructions}`,
 `{tool_list}`, `{criteria}`: `setup-vars` in `rules/segment.yaml`). A one-line, one-sentence reminder after the context
 ("Answer:", "Cite your sources."; the reply it asks for word for word may stand quoted on the next line, "If the

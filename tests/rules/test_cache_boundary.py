@@ -597,6 +597,8 @@ def test_todays_date_in_other_languages_is_per_request_data(line):
 
 
 @pytest.mark.parametrize("label", ["Evaluation:", "JOB DESCRIPTION:", "### Resume", "<report>", "--- FINDINGS ---", "=== Report ===",
+                                   # A label in bold (blind83 Guilherme-Fadel: "**Pergunta do cliente:**" over `{pergunta}`).
+                                   "**Pergunta do cliente:**", "__Texto relevante:__",
                                    # A sentence of any length that ends in a colon announces what it stands over.
                                    "You will grade one answer. To help you, we list the passages of the paper that the search engine matched:",
                                    "Ниже приведены фрагменты статьи, которые поисковая система сочла наиболее близкими к теме запроса пользователя："])

@@ -175,10 +175,10 @@ def _line_parts(text: str, lower: str, line: Line, vocab: Vocab, questions: list
 
 
 _SENTENCE_STOP = re.compile(r"[.!?](?=\s)")
-# What titles the block under it: a short label ending in a colon, a Markdown heading, an opening tag,
+# What titles the block under it: a short label ending in a colon (in bold too, "**Question:**"), a Markdown heading, an opening tag,
 # a banner ("--- FINDINGS ---", or opened only: "===Tables"), a label between brackets ("【参考经验】", lower-cased "[参考经验]").
 _BLOCK_TITLE = re.compile(
-    r"\s*(?:#{1,6}\s+\S.*|[^\n]{1,60}[:\uff1a]|<[a-z_][\w-]*>|([-=~])\1+[ \t]*[^\s\-=~][^\n]{0,58}?[ \t]*\1{2,}|([-=~])\2{2,}[ \t]*[^\s\-=~][^\n]{0,58}"
+    r"\s*(?:#{1,6}\s+\S.*|[^\n]{1,60}[:\uff1a](?:\*\*|__)?|<[a-z_][\w-]*>|([-=~])\1+[ \t]*[^\s\-=~][^\n]{0,58}?[ \t]*\1{2,}|([-=~])\2{2,}[ \t]*[^\s\-=~][^\n]{0,58}"
     r"|\[[^\]\n]{1,30}\](?:\([^()\n]{0,40}\))?)\s*$"
 )
 
