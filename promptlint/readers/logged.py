@@ -25,6 +25,8 @@ from __future__ import annotations
 import ast
 import re
 
+from .pyassembly import string_value
+
 # LangChain's verbose log: the marker, then the colour the prompt is printed in, if any.
 _FORMATTED_MARKER = "Prompt after formatting:"
 _AFTER_FORMATTING = re.compile(r"Prompt after formatting:[ \t]*\n(?:\x1b\[[0-9;]*m)*")
@@ -115,22 +117,18 @@ def _message(item: ast.expr) -> tuple[str, str] | None:
     if isinstance(item, ast.Call) and isinstance(item.func, ast.Name):
         fields = {k.arg: k.value for k in item.keywords}
         kind, text = item.func.id, fields.get("content", item.args[0] if item.args else None)
-        role = _MESSAGE_ROLES.get(kind) or _string(fields.get("role"))
+        role = _MESSAGE_ROLES.get(kind) or string_value(fields.get("role"))
     elif isinstance(item, ast.Dict):
         fields = {k.value: v for k, v in zip(item.keys, item.values) if isinstance(k, ast.Constant)}
-        kind, text, role = _string(fields.get("type")) or "", fields.get("content"), _string(fields.get("role"))
+        kind, text, role = string_value(fields.get("type")) or "", fields.get("content"), string_value(fields.get("role"))
         if kind == _TOOL_OUTPUT_TYPE:
             text, role = fields.get("output"), "tool"
     else:
         return None
     if role is None and kind.endswith(_TOOL_CALL_TYPES):
         return "assistant", ""
-    text = "" if isinstance(text, ast.Constant) and text.value is None else _string(text)
+    text = "" if isinstance(text, ast.Constant) and text.value is None else string_value(text)
     return (role, text) if role and text is not None else None
-
-
-def _string(node: ast.expr | None) -> str | None:
-    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
 def may_show_prompts(log: str) -> bool:

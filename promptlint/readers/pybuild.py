@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING
 
 from ..meaning.lexicon import Lexicon
 from ..model.prompt import Prompt, Span, Syntax
-from .pyassembly import joined, own_nodes, plain_field, shown_or_nothing
+from .pyassembly import joined, own_nodes, plain_field, shown_or_nothing, string_value
 from .pycalls import Helpers, bind, helper_called, helpers_of, inlined, listed_keys, over_keys, returned_dict, returned_text, richest_return
 from .segment import SlotNames, lowercase
 
@@ -1192,7 +1192,7 @@ def reference(node: ast.AST, aliases: dict[str, tuple[str, tuple[str, ...]]]) ->
         return inner and (inner[0], inner[1] + (node.attr,))
     if isinstance(node, ast.Subscript):
         inner = reference(node.value, aliases)
-        key = _string(node.slice)
+        key = string_value(node.slice)
         if key is not None:
             return inner and (inner[0], inner[1] + (key,))
         return inner  # an index or a slice: a part of the same value
@@ -1214,7 +1214,7 @@ def _call_reference(node: ast.Call, aliases: dict[str, tuple[str, tuple[str, ...
     if not isinstance(node.func, ast.Attribute):
         return None
     inner = reference(node.func.value, aliases)
-    key = _string(node.args[0]) if node.func.attr == "get" and node.args else None
+    key = string_value(node.args[0]) if node.func.attr == "get" and node.args else None
     if key is not None:
         return inner and (inner[0], inner[1] + (key,))
     if node.func.attr == "get" and len(node.args) == 2:
@@ -1231,16 +1231,11 @@ def _call_reference(node: ast.Call, aliases: dict[str, tuple[str, tuple[str, ...
 def _function_reference(node: ast.Call, aliases: dict[str, tuple[str, tuple[str, ...]]]) -> tuple[str, tuple[str, ...]] | None:
     """What a plain function's call shows: `getattr(doc, "title", "")` the attribute, as `doc.title` reads it;
     `str(score)`, `round(score, 2)`, `format_date(d.updated)` the value in another form."""
-    key = _string(node.args[1]) if node.func.id == "getattr" and len(node.args) >= 2 else None
+    key = string_value(node.args[1]) if node.func.id == "getattr" and len(node.args) >= 2 else None
     if key is not None:
         inner = reference(node.args[0], aliases)
         return inner and (inner[0], inner[1] + (key,))
     return reference(node.args[0], aliases) if node.args else None
-
-
-def _string(node: ast.AST) -> str | None:
-    """The value of a string constant (a key: `doc["date"]`, `doc.get("date")`); None for anything else."""
-    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
 def split_fields(body: str) -> list[tuple[int, int, str]] | None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .pyassembly import one_text, own_nodes, plain_field, summed_pieces
+from .pyassembly import one_text, own_nodes, plain_field, string_value, summed_pieces
 
 # What stands between two messages read as one text.
 _BETWEEN = "\n\n"
@@ -171,7 +171,7 @@ def _repeating(messages: list[ast.expr], bound: dict[str, ast.AST], bare: bool =
     repeats = any(name in _shown(values[first]) for i, name in enumerate(sent) if i != first)
     # A chat template's last message may be its slot alone (`("human", "{question}")`): the request the template
     # ends in, which the template's text and the rules read as its last part.
-    asks_last = first < len(values) - 1 and _string(values[-1]) is not None and sent[-1] is not None
+    asks_last = first < len(values) - 1 and string_value(values[-1]) is not None and sent[-1] is not None
     if not (repeats or asks_last):
         return None
     pieces: list[ast.expr] = []
@@ -185,13 +185,13 @@ def _content(element: ast.AST, bare: bool = False) -> ast.AST | None:
     """A message's content (`{"role": ..., "content": x}`, `("human", x)`), what a spread sends (`*history`), a
     placeholder's name as a slot (`MessagesPlaceholder("history")`), and where ``bare``, a string or a name
     alone; None for anything else."""
-    if bare and (_string(element) is not None or isinstance(element, ast.Name)):
+    if bare and (string_value(element) is not None or isinstance(element, ast.Name)):
         return element
     if isinstance(element, ast.Starred):
         return element.value
-    if isinstance(element, (ast.List, ast.Tuple)) and len(element.elts) == 2 and _string(element.elts[0]) is not None:
+    if isinstance(element, (ast.List, ast.Tuple)) and len(element.elts) == 2 and string_value(element.elts[0]) is not None:
         return element.elts[1]
-    if isinstance(element, ast.Call) and element.args and (name := _string(element.args[0])) is not None and name.isidentifier():
+    if isinstance(element, ast.Call) and element.args and (name := string_value(element.args[0])) is not None and name.isidentifier():
         return ast.Constant("{" + name + "}")
     if not isinstance(element, ast.Dict):
         return None
@@ -205,17 +205,13 @@ def _resolved_message(element: ast.AST, bound: dict[str, ast.AST]) -> ast.AST:
     return held if isinstance(held, (ast.Dict, ast.Tuple)) else element
 
 
-def _string(node: ast.AST) -> str | None:
-    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
-
-
 def _resolved(value: ast.AST, bound: dict[str, ast.AST]) -> ast.AST:
     """A name bound once to a string, an f-string or a sum of strings and values, as that (a sum as the f-string
     it adds up to: `"Context:\\n" + context` as `f"Context:\\n{context}"`); any other value as it is."""
     held = _held(value, bound) or value
     if (summed := summed_pieces(held)) is not None:
         return ast.copy_location(ast.JoinedStr(values=summed), held)
-    return held if isinstance(held, ast.JoinedStr) or _string(held) is not None else value
+    return held if isinstance(held, ast.JoinedStr) or string_value(held) is not None else value
 
 
 def _held(value: ast.AST, bound: dict[str, ast.AST]) -> ast.AST | None:
@@ -228,7 +224,7 @@ def _sent_as_is(value: ast.AST) -> str | None:
     that is one slot (`"{question}"`), an f-string that is one field; None for a text of its own."""
     if isinstance(value, ast.JoinedStr) and len(value.values) == 1 and plain_field(value.values[0]):
         value = value.values[0].value
-    if (text := _string(value)) is not None:
+    if (text := string_value(value)) is not None:
         slot = _SLOT.fullmatch(text.strip())
         return slot[1] if slot else None
     chain = value
@@ -241,11 +237,11 @@ def _shown(value: ast.AST) -> set[str]:
     """The values a template shows: its plain fields and its `{slots}`."""
     parts = value.values if isinstance(value, ast.JoinedStr) else [value]
     shown = {ast.unparse(p.value) for p in parts if plain_field(p)}
-    return shown | {name for p in parts if (text := _string(p)) is not None for name in _SLOT.findall(text)}
+    return shown | {name for p in parts if (text := string_value(p)) is not None for name in _SLOT.findall(text)}
 
 
 def _pieces(value: ast.AST, sent: str | None) -> list[ast.expr]:
     """A message as pieces of the one text: a template's own, a value sent as it is as a slot of its name."""
     if sent is not None:
         return [ast.Constant("{" + sent + "}")]
-    return list(value.values) if isinstance(value, ast.JoinedStr) else [value if _string(value) is not None else ast.FormattedValue(value, -1)]
+    return list(value.values) if isinstance(value, ast.JoinedStr) else [value if string_value(value) is not None else ast.FormattedValue(value, -1)]
