@@ -184,11 +184,16 @@ def _python_inner(node: ast.expr) -> ast.expr | None:
     return None
 
 
+def string_value(node: ast.AST | None) -> str | None:
+    """The value of a string constant (a key: `doc["date"]`, a message's text); None for anything else."""
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
 def _python_step(node: ast.expr, keyed: bool):
     if isinstance(node, ast.Attribute):
         return "key", node.attr, node.value
-    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
-        return "key", node.slice.value, node.value
+    if isinstance(node, ast.Subscript) and (key := string_value(node.slice)) is not None:
+        return "key", key, node.value
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and node.args and isinstance(node.args[0], ast.Constant):
         return "key", str(node.args[0].value), node.func.value
     if isinstance(node, ast.Name):

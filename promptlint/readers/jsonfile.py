@@ -4,11 +4,14 @@ strings, located through their escapes and written back re-encoded (sourcemap.Ch
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from dataclasses import replace
 
 from ..model.prompt import Syntax
 from . import chatjson
 from .document import SEPARATORS, Document, DocumentKind, Input, Prompt, syntax_error
+from .logged import printed_requests
 from .sourcemap import Anchored, ChatStrings, Embedded, ReadOnlyChats
 
 
@@ -29,6 +32,12 @@ def embedded_request(file: Input, body: str, at: Anchored) -> list[Prompt]:
     line), read as a JSON file's are and placed at ``at``, never edited; none when the body is broken."""
     sent = read_json(Input(file.display, body, ".json", file.lexicon))
     return [] if sent.errors else [replace(p, source=Embedded(p.source, at)) for p in sent.prompts]
+
+
+def shown_requests(file: Input, log: str, place: Callable[[int], tuple[int, int]]) -> list[Prompt]:
+    """The requests a log shows whole (see logged.printed_requests), each read as its JSON body is and placed at the
+    file's line and column ``place`` gives for the log offset that shows it."""
+    return [p for offset, body in printed_requests(log) for p in embedded_request(file, json.dumps(body), Anchored(*place(offset)))]
 
 
 def read_jsonl(file: Input) -> Document:

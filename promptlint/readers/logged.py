@@ -25,7 +25,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .pyassembly import string_value
+from .expressions import string_value
 
 # LangChain's verbose log: the marker, then the colour the prompt is printed in, if any.
 _FORMATTED_MARKER = "Prompt after formatting:"

@@ -13,14 +13,14 @@ where the code does not hold them already (see _with_printed).
 from __future__ import annotations
 
 import ast
-import json
+import functools
 import re
 from dataclasses import replace
 
 from ..model.lines import line_column, line_starts
 from . import chatjson
 from .document import Document, DocumentKind, Input, Prompt, syntax_error
-from .logged import logged_prompts, may_show_prompts, printed_requests
+from .logged import logged_prompts, may_show_prompts
 from .sourcemap import Anchored, CharOffsets, Pieces, Verbatim
 
 # A line of IPython's own syntax: a magic, a shell escape, or help (`?obj`).
@@ -97,15 +97,16 @@ def _logged_prompts(raw: str, strings: tuple[chatjson.ChatText, ...]) -> list[Pr
 
 
 def _printed_requests(file: Input, strings: tuple[chatjson.ChatText, ...]) -> list[Prompt]:
-    """The requests an output shows whole (see logged.printed_requests), each read as its JSON body is, its
-    findings placed where the output shows it; never edited."""
-    from .jsonfile import embedded_request
+    """The requests an output shows whole, each placed where the output shows it (see jsonfile.shown_requests)."""
+    from .jsonfile import shown_requests
 
-    prompts = []
-    for offset, body in printed_requests("".join(s.text for s in strings)):
+    starts = functools.cache(lambda: line_starts(file.raw))  # an output that shows no request needs none
+
+    def place(offset: int) -> tuple[int, int]:
         string, inner = _string_at(strings, offset)
-        prompts += embedded_request(file, json.dumps(body), Anchored(*line_column(line_starts(file.raw), chatjson.raw_offset(string, file.raw, inner))))
-    return prompts
+        return line_column(starts(), chatjson.raw_offset(string, file.raw, inner))
+
+    return shown_requests(file, "".join(s.text for s in strings), place)
 
 
 def _string_at(strings: tuple[chatjson.ChatText, ...], offset: int) -> tuple[chatjson.ChatText, int]:

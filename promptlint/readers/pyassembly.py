@@ -418,11 +418,6 @@ def one_text(pieces: list[ast.expr], at: ast.AST) -> ast.Call:
     return ast.copy_location(ast.Call(func=ast.Attribute(value=ast.Constant(""), attr="join", ctx=ast.Load()), args=[joined], keywords=[]), at)
 
 
-def string_value(node: ast.AST | None) -> str | None:
-    """The value of a string constant (a key: `doc["date"]`, a message's text); None for anything else."""
-    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
-
-
 def plain_field(part: ast.AST) -> bool:
     """An f-string's field shown as it is, with no conversion or format (`{name}`, not `{score:.2f}`)."""
     return isinstance(part, ast.FormattedValue) and part.conversion == -1 and part.format_spec is None

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 
 from ..meaning.lexicon import Lexicon
+from .expressions import string_value
 from .pyassembly import own_nodes
 from .pybuild import called_name
 from .pyflow import Rewrites, called_names
@@ -106,7 +107,7 @@ def _fills_with_text(module: ast.Module) -> bool:
 
 
 def _literal_text(value: ast.AST) -> bool:
-    return isinstance(value, ast.JoinedStr) or isinstance(value, ast.Constant) and isinstance(value.value, str)
+    return isinstance(value, ast.JoinedStr) or string_value(value) is not None
 
 
 def _answered_elsewhere(fills, vocab) -> list[Fill]:

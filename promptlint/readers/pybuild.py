@@ -43,7 +43,8 @@ from typing import TYPE_CHECKING
 
 from ..meaning.lexicon import Lexicon
 from ..model.prompt import Prompt, Span, Syntax
-from .pyassembly import joined, own_nodes, plain_field, shown_or_nothing, string_value
+from .expressions import string_value
+from .pyassembly import joined, own_nodes, plain_field, shown_or_nothing
 from .pycalls import Helpers, bind, helper_called, helpers_of, inlined, listed_keys, over_keys, returned_dict, returned_text, richest_return
 from .segment import SlotNames, lowercase
 

@@ -24,7 +24,8 @@ from __future__ import annotations
 import ast
 import re
 
-from .pyassembly import one_text, own_nodes, plain_field, string_value, summed_pieces
+from .expressions import string_value
+from .pyassembly import one_text, own_nodes, plain_field, summed_pieces
 
 # What stands between two messages read as one text.
 _BETWEEN = "\n\n"

@@ -3,8 +3,8 @@ stands in the file verbatim."""
 
 from __future__ import annotations
 
+import functools
 import itertools
-import json
 import re
 
 import yaml
@@ -14,8 +14,8 @@ from ..meaning.vocabulary import normalise_label
 from ..model.lines import LinePattern, line_column, line_starts
 from ..model.prompt import Syntax
 from .document import Document, DocumentKind, Input, Prompt, syntax_error
-from .logged import logged_prompts, printed_requests
-from .sourcemap import Anchored, Pieces, Verbatim
+from .logged import logged_prompts
+from .sourcemap import Pieces, Verbatim
 
 
 def read_text(file: Input) -> Document:
@@ -53,12 +53,11 @@ def _recorded_prompts(file: Input) -> list[Prompt]:
 
 
 def _printed_requests(file: Input) -> list[Prompt]:
-    """The requests a saved log shows whole (see logged.printed_requests), each read as its JSON body is and placed
-    at the line that shows it."""
-    from .jsonfile import embedded_request
+    """The requests a saved log shows whole, each placed at the line that shows it (see jsonfile.shown_requests)."""
+    from .jsonfile import shown_requests
 
-    starts = line_starts(file.raw)
-    return [p for offset, body in printed_requests(file.raw) for p in embedded_request(file, json.dumps(body), Anchored(*line_column(starts, offset)))]
+    starts = functools.cache(lambda: line_starts(file.raw))  # a log that shows no request needs none
+    return shown_requests(file, file.raw, lambda offset: line_column(starts(), offset))
 
 
 # A Jest or Vitest snapshot file opens so; each export is `exports[`name`] = `value`;`, the value a template literal.
