@@ -269,7 +269,7 @@ def _for_context(module: ast.Module, built: list[PyTemplate], lexicon: Lexicon, 
     a page or a file, not a prompt."""
     if not built:
         return built  # most modules build no text per item: their functions need no walk
-    kept_lines, shown_lines = _lines_of(module, lexicon, inner=inner), _display_lines(module, lexicon) | _answer_lines(module, lexicon)
+    kept_lines, shown_lines = _lines_of(module, lexicon, inner=inner), _display_lines(module, lexicon) | _answer_lines(module, lexicon) | _printed_lines(module)
     named_lines = _lines_of(module, lexicon, inner=False) if any(_read_in(t) for t in built) else set()
     return [t for t in built if t.line not in shown_lines and (_made_in(t, kept_lines, named_lines) or _renders_a_source(t, lexicon))]
 
@@ -366,6 +366,13 @@ def _display_lines(module: ast.Module, lexicon: Lexicon) -> set[int]:
         and lexicon.mentions(function.name, "display") and not names_prompt_function(function.name, lexicon)
         for line in range(function.lineno, (function.end_lineno or function.lineno) + 1)
     }
+
+
+def _printed_lines(module: ast.Module) -> set[int]:
+    """The lines of what a call prints or logs (`print("\n".join(f"{h.score:.3f} {h.title}" for h in hits))`): a
+    line for a person watching the run, even in a module that goes on to send those hits to a model."""
+    printed = (n for n in ast.walk(module) if isinstance(n, ast.Call) and called_name(n) in OUTPUT_CALLS)
+    return {line for call in printed for arg in [*call.args, *(k.value for k in call.keywords)] for line in range(arg.lineno, (arg.end_lineno or arg.lineno) + 1)}
 
 
 def _lines_of(module: ast.Module, lexicon: Lexicon, inner: bool) -> set[int]:

@@ -346,6 +346,23 @@ def test_the_same_body_named_for_the_context_or_a_prompt_is_read(name):
     assert "PL102" in [f.code for f in lint_text(REPORT.replace("NAME", name), path="result.py", config=CONFIG)]
 
 
+# A run that prints each hit's score for whoever watches it, then sends the hits' text, without scores, to a model.
+PRINTED_HITS = ('def answer(question):\n    hits = index.query(question, top_k=5)\n    SHOW\n'
+                '    context = "\\n\\n".join(HIT for h in hits)\n'
+                '    prompt = f"Answer from the context below.\\n\\nContext:\\n{context}\\n\\nQuestion: {question}"\n'
+                '    return client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": prompt}])\n')
+
+
+@pytest.mark.parametrize("show", ['print("\\n".join([f"{h.score:.3f}  {h.title}" for h in hits]))',
+                                  'logger.info("hits: %s", ", ".join(f"{h.title} ({h.score:.2f})" for h in hits))'])
+def test_what_a_run_prints_of_its_hits_is_no_source(show):
+    source = PRINTED_HITS.replace("SHOW", show).replace("HIT", 'h.text')
+    assert [f.code for f in lint_text(source, path="answer.py", config=CONFIG)] == []
+    # The twin: the score the prompt's own loop writes is on every source the model reads.
+    twin = PRINTED_HITS.replace("SHOW", "pass").replace("HIT", 'f"(score {h.score:.2f}) {h.text}"')
+    assert "PL102" in [f.code for f in lint_text(twin, path="answer.py", config=CONFIG)]
+
+
 # A table of prompts under a name that says so, nested in lists and dicts, in Python and in TypeScript.
 QUOTE_TEMPLATE = "Answer from the cited knowledge.\n\n<Cites>\n{{quote}}\n</Cites>\n\nQuestion: {{question}}\nOnce more, the question: {{question}}\n"
 PROMPT_TABLES = {
