@@ -78,10 +78,11 @@ class Rewrites:
 
     def _names_a_rewrite(self, identifier: str) -> bool:
         """Whether a name (of a function, an object, a type) says it is, or makes, the question rewritten:
-        `RewrittenQuery`, `question_rewriter`, `condense_question`."""
+        `RewrittenQuery`, `question_rewriter`, `condense_question`; not `on_new_message`, which has just arrived."""
         words = split(identifier)
-        rewording = any(w in self.verbs or w in self.vocab.rewrite_qualifiers for w in words)
         asked = [n for n, w in enumerate(words) if slot_kind(w, self.vocab) == "question"]
+        qualified = any(w in self.vocab.rewrite_qualifiers for w in words) and any(words[n] in self.vocab.rewrite_heads for n in asked)
+        rewording = qualified or any(w in self.verbs for w in words)
         # `expand_query_context` makes the context of a question, not the question: what the name's last words name
         after = words[asked[-1] + 1 :] if asked else []
         named = "" if after[:1] and after[0] in self.vocab.rewrite_adjuncts else " ".join(after)

@@ -4,7 +4,8 @@
 Flags a template whose question slot is a rewritten, condensed, standalone,
 expanded or generated form of the user's question (`{{ standalone_question }}`,
 `{hyde_query}`) when the original question is not sent at all. A bare `{search_query}`
-is not: it holds what the user typed into a search box as often as a generated query. (Sent beside the
+is not: it holds what the user typed into a search box as often as a generated query; nor is a message or an
+input called new (`${newMessage}`): the one that has just arrived, where `{new_question}` is a rewrite. (Sent beside the
 original, the rewrite is a repeated question: PL101.) In Python code, a slot named for
 the question counts too when the module fills it with a rewrite where it calls the
 template: `QA_PROMPT.format(question=standalone_question)`, `chain.invoke({"question":

@@ -120,3 +120,24 @@ Answer:"""
 def test_a_template_held_by_the_class_is_the_one_the_chain_answers_with():
     assert _found(HELD) == [(_line(HELD, "Question: {question}"), "PL304")]
     assert _found(HELD.replace("ConversationalRetrievalChain", "RetrievalQA").replace("combine_docs_chain_kwargs", "chain_type_kwargs")) == []
+
+
+# What a chat handler reads as the message that has just arrived, then answers with the sources.
+ARRIVED = '''def on_message(event, docs):
+    question = MAKE(event)
+    context = "\\n\\n".join(d["text"] for d in docs)
+    prompt = f"""Answer only from the context.
+
+Context:
+{context}
+
+Question: {question}
+Answer:"""
+    return llm.generate(prompt)
+'''
+
+
+@pytest.mark.parametrize(("make", "rewritten"), [("read_new_message", False), ("get_new_user_input", False), ("get_new_question", True), ("make_better_query", True)])
+def test_a_message_called_new_is_the_one_that_arrived_and_a_question_called_new_a_rewrite(make, rewritten):
+    text = ARRIVED.replace("MAKE", make)
+    assert _found(text) == ([(_line(text, "Question: {question}"), "PL304")] if rewritten else [])

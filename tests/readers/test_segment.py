@@ -307,7 +307,9 @@ def test_a_rule_after_a_context_slot_closes_the_context_and_starts_no_source(rul
      ("question_text", "question"), ("formatted_user_question", "question"), ("history_str", "history"),
      ("system_message", None), ("sql_query", None), ("doc_text", None), ("published_date", None),
      ("new_question", "rewritten"), ("better_query", "rewritten"), ("standalone_user_query", "rewritten"), ("original_question", "question"),
-     ("last_generated_query", None), ("previous_rewritten_question", None)],
+     ("last_generated_query", None), ("previous_rewritten_question", None),
+     # A message or an input called new is the one that has just arrived, not a rewrite of it.
+     ("new_message", None), ("newUserMessage", None), ("new_input", None), ("new_query", "rewritten")],
 )
 def test_a_variable_is_read_by_its_words_once_the_ones_that_say_how_it_is_written_are_set_aside(name, kind):
     assert slot_kind(name, words()) == kind
@@ -433,6 +435,12 @@ def test_a_question_label_filled_by_a_rewritten_question_is_the_rewritten_questi
     prompt = segment_text(text)
     assert prompt.questions == [] and [text[s.start : s.end] for s in prompt.rewritten_questions] == [slot]
     assert [f.code for f in lint_text(text, path="t.txt", config=build({}, ".")) if f.code == "PL304"] == ["PL304"]
+
+
+@pytest.mark.parametrize("slot", ["{new_message}", "${newMessage}", "{{ new_user_input }}"])
+def test_a_message_called_new_is_the_one_that_arrived_not_a_rewrite(slot):
+    text = f"Answer from the context.\n\n{{context}}\n\nUser message: {slot}\n"
+    assert [f.code for f in lint_text(text, path="t.txt", config=build({}, ".")) if f.code == "PL304"] == []
 
 
 def test_a_question_label_filled_by_the_question_is_the_question():

@@ -49,6 +49,7 @@ class Vocab:
     setup_vars: frozenset[str]  # names of variables that hold the deployment's setup, not a request's input
     count_words: frozenset[str]  # words of a variable's name that make it a number of things (see segment.yaml)
     rewrite_qualifiers: frozenset[str]  # words that make a question's name a rewritten question's
+    rewrite_heads: frozenset[str]  # the names of the question those words make a rewrite of
     rewrite_adjuncts: frozenset[str]  # words after the question's in a rewriter's name that say with what it rewrites
     past_qualifiers: frozenset[str]  # words that make a rewrite's name an earlier attempt's output
     condensing_chains: tuple[dict[str, str], ...]  # chains that answer with the question they rewrote (see segment.yaml)
@@ -192,6 +193,7 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         setup_vars=frozenset(normalise_label(w) for w in seg["setup-vars"]),
         count_words=frozenset(seg["count-words"]),
         rewrite_qualifiers=frozenset(seg["rewrite-qualifiers"]),
+        rewrite_heads=frozenset(seg["rewrite-heads"]),
         rewrite_adjuncts=frozenset(seg["rewrite-adjuncts"]),
         past_qualifiers=frozenset(seg["past-qualifiers"]),
         condensing_chains=tuple(seg["condensing-chains"]),
@@ -394,8 +396,9 @@ def slot_kind(name: str, vocab: Vocab) -> str | None:
             kind = None  # `total_chunks`, `num_docs`, `doc_count`: how many, not the text
         elif last in ("context", "history", "rewritten"):
             kind = last
-        elif last == "question" and any(w in vocab.rewrite_qualifiers for w in named[:-1]):
-            # `new_question`, `better_query`: the question as rewritten; `last_generated_query`: an earlier try's
+        elif last == "question" and named[-1] in vocab.rewrite_heads and any(w in vocab.rewrite_qualifiers for w in named[:-1]):
+            # `new_question`, `better_query`: the question as rewritten (`new_message` has just arrived);
+            # `last_generated_query`: an earlier try's
             kind = None if any(w in vocab.past_qualifiers for w in named[:-1]) else "rewritten"
     if kind is None and _per_request(name, label, vocab):
         kind = "volatile"
