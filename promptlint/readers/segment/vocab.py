@@ -396,13 +396,20 @@ def slot_kind(name: str, vocab: Vocab) -> str | None:
             kind = None  # `total_chunks`, `num_docs`, `doc_count`: how many, not the text
         elif last in ("context", "history", "rewritten"):
             kind = last
-        elif last == "question" and named[-1] in vocab.rewrite_heads and any(w in vocab.rewrite_qualifiers for w in named[:-1]):
-            # `new_question`, `better_query`: the question as rewritten (`new_message` has just arrived);
-            # `last_generated_query`: an earlier try's
-            kind = None if any(w in vocab.past_qualifiers for w in named[:-1]) else "rewritten"
+        elif last == "question":
+            kind = _qualified_rewrite(named, vocab)
     if kind is None and _per_request(name, label, vocab):
         kind = "volatile"
     return kind
+
+
+def _qualified_rewrite(named: list[str], vocab: Vocab) -> str | None:
+    """"rewritten" for a question or a query a word qualifies as rewritten (`new_question`, `better_query`; not
+    `new_message`, which has just arrived, nor `last_generated_query`, an earlier try's)."""
+    qualifiers = named[:-1]
+    if named[-1] not in vocab.rewrite_heads or not any(w in vocab.rewrite_qualifiers for w in qualifiers):
+        return None
+    return None if any(w in vocab.past_qualifiers for w in qualifiers) else "rewritten"
 
 
 def _per_request(name: str, label: str, vocab: Vocab) -> bool:
