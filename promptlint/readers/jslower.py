@@ -68,6 +68,8 @@ class _Lowering:
             return [self.klass(node)]
         if kind in ("lexical_declaration", "variable_declaration", "expression_statement", "return_statement"):
             return self.simple(node)
+        if kind == "import_statement":
+            return self.import_statement(node)
         if kind == "if_statement":
             return [self.if_statement(node)]
         if kind == "switch_statement":
@@ -80,6 +82,26 @@ class _Lowering:
             body = node.child_by_field_name("body")
             return self.statement(body) if body is not None else []
         return []
+
+    def import_statement(self, node) -> list[ast.stmt]:
+        """`import { buildPrompt, QA as qa } from "./prompts"` as Python's `from prompts import ...`, a default import
+        as one name of it, `import * as prompts from "./prompts"` as `import prompts`."""
+        source = node.child_by_field_name("source")
+        module = self.text(source).strip("'\"").rsplit("/", 1)[-1] if source is not None else ""
+        clause = next((c for c in node.named_children if c.type == "import_clause"), None)
+        names, whole = [], []
+        for part in clause.named_children if clause is not None else ():
+            if part.type == "identifier":
+                names.append(ast.alias(self.text(part)))
+            elif part.type == "namespace_import" and part.named_child_count:
+                bound = self.text(part.named_children[0])
+                whole.append(ast.alias(module or bound, bound if bound != module else None))
+            elif part.type == "named_imports":
+                for spec in (c for c in part.named_children if c.type == "import_specifier"):
+                    name, alias = spec.child_by_field_name("name"), spec.child_by_field_name("alias")
+                    names.append(ast.alias(self.text(name), self.text(alias) if alias is not None else None))
+        lowered = [self.at(ast.ImportFrom(module, names, 0), node)] if names else []
+        return lowered + ([self.at(ast.Import(whole), node)] if whole else [])
 
     def simple(self, node) -> list[ast.stmt]:
         """A declaration, an expression's statement, a return."""

@@ -133,16 +133,18 @@ def templates_in(raw: str, lexicon: Lexicon | None = None, jsx: bool = False) ->
         # first literal and never fixed, as _add_returned's.
         printed = with_sources_printed(module, raw, [t for t in found.values() if t.loop is not None], code.lexicon, found)
         found = {k: t if k in found else replace(t, origin=None, offsets=None) for k, t in printed.items()}
-    return _bound_to_rewrites(raw, jsx, module, code.lexicon, [found[k] for k in sorted(found)])
+    return _bound_to_rewrites(raw, jsx, module, code, [found[k] for k in sorted(found)])
 
 
-def _bound_to_rewrites(raw: str, jsx: bool, module: ast.Module | None, lexicon: Lexicon, templates: list[PyTemplate]) -> list[PyTemplate]:
+def _bound_to_rewrites(raw: str, jsx: bool, module: ast.Module | None, code: Code, templates: list[PyTemplate]) -> list[PyTemplate]:
     """The templates, each with the question slots a chain of the file fills with the question it rewrote
     (`ConversationalRetrievalQAChain.fromLLM(model, retriever, {qaTemplate: QA})`, see pybind), and the calls that
     fill a template held elsewhere with the rewrite (a prompt pulled from the hub, run through a mapping that passes
-    the rewrite through), read as the slots they fill; the file is lowered for it only when it names such a chain."""
+    the rewrite through, made by a function imported, `buildPrompt(context, question)`), read as the slots they fill;
+    the file is lowered for it only when it names such a chain or a function that makes a prompt."""
+    lexicon = code.lexicon
     chains = {chain["call"] for chain in words(lexicon=lexicon).condensing_chains} | {PASSTHROUGH}  # a chain run on a mapping of slots (see pybind)
-    if not any(chain in raw for chain in chains):
+    if not any(chain in raw for chain in chains) and not _names_a_prompt_function(code):
         return templates
     module = module or lowered(raw, jsx)
     bindings, fills = read_fills(module, lexicon) if module is not None else ({}, [])

@@ -29,6 +29,8 @@ FILLING = frozenset({"format", "format_messages", "format_prompt", "invoke", "ai
 # The line a template held elsewhere stands on (no string of the module starts there): what is made of it is followed
 # as for any other template, and its fills are read at their calls.
 ELSEWHERE = 0
+# The parameters of a function imported that makes a prompt: unknown, each named by what the call passes it.
+BY_ARGUMENT = ["*"]
 
 Bindings = dict[int, tuple[tuple[str, str], ...]]
 Fill = tuple[ast.Call, tuple[str, ...], tuple[tuple[str, str], ...]]
@@ -42,7 +44,7 @@ def read_fills(module: ast.Module, lexicon: Lexicon) -> tuple[Bindings, list[Fil
     question rewritten: each call, the slots it fills, and the question slots bound to the rewrite. The call is all the
     file shows of that prompt, and what it fills the question with is the code's to say."""
     vocab = words(lexicon=lexicon)
-    owners = _owners(module, _opaque_templates(module, lexicon))
+    owners = _owners(module, _opaque_templates(module, lexicon)) | {name: (BY_ARGUMENT, {ELSEWHERE}) for name in _opaque_makers(module, lexicon)}
     mapped = _chain_mappings(module)
     rewrites = Rewrites(module, vocab, frozenset(lexicon.words("segment", "rewrite-verbs")))
     bound_once = _bound_once(ast.walk(module))
@@ -136,6 +138,15 @@ def _opaque_templates(module: ast.Module, lexicon: Lexicon) -> set[str]:
     if names:
         names -= _makers(module)
     return names | {node.targets[0].id for node in ast.walk(module) if _named_assignment(node) and _loaded(node.value)}
+
+
+def _opaque_makers(module: ast.Module, lexicon: Lexicon) -> set[str]:
+    """The functions imported under a name that says they make a prompt, and called (`build_prompt(context, question)`
+    from `.helpers`): a prompt whose text the module does not hold, filled with what each call passes. Not a class
+    (`PromptTemplate(...)`), which takes a template's text, not its values."""
+    imported = {alias.asname or alias.name for node in ast.walk(module) if isinstance(node, ast.ImportFrom) for alias in node.names}
+    called = {call.func.id for call in ast.walk(module) if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)}
+    return {name for name in imported & called if name[:1].islower() and lexicon.mentions(name, "prompt")}
 
 
 def _run_on_slots(module: ast.Module) -> set[str]:
@@ -365,6 +376,10 @@ def _filled(call: ast.Call, owners: dict[str, tuple[list[str], set[int]]], mappe
     from a mapping of slots (``mapped``, see _chain_mappings) run on one value fills the mapping's slots, each
     passthrough with that value."""
     callee = called_name(call)
+    if callee in owners and owners[callee][0] is BY_ARGUMENT:
+        # `build_prompt(context, question)` imported: each argument fills the slot its own name says.
+        named = [(name, arg) for arg in call.args if (name := _reference(arg))]
+        return callee, [*named, *((k.arg, k.value) for k in call.keywords if k.arg)]
     if callee in owners and owners[callee][0]:
         # `build_prompt(context, rewritten_question)`: the arguments bind the function's parameters.
         params = owners[callee][0]

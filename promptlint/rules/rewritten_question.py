@@ -32,7 +32,9 @@ a template may be held by the object (`self.rag_prompt`, `self.QA_PROMPT`). The 
 and none is offered, whatever the slot is called. In Python, a template whose text the file does not hold (imported
 under a name that says prompt, `from .prompts import QA_PROMPT`, or from a module of them imported whole, `import
 prompts` then `prompts.qa_prompt | llm`; a chain imported and run on a dict of slots,
-`rag_chain.invoke({"context": docs, "question": q})`; or pulled, `hub.pull("rlm/rag-prompt")`) is reported at the
+`rag_chain.invoke({"context": docs, "question": q})`; or pulled, `hub.pull("rlm/rag-prompt")`; or made by a function
+imported under a name that says prompt, in TypeScript and JavaScript too, `buildPrompt(context, question)` from
+`./helpers`, each argument filling the slot its own name says) is reported at the
 call that fills its question with a rewrite, when the call gives it something to answer from besides the
 conversation (the context, a scratchpad of findings): a prompt given only the question and the history plans or
 rewrites, and a rewrite is what it should be given. A chain run on one value through a mapping of its slots

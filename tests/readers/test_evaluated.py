@@ -122,6 +122,14 @@ def test_javascript_lowers_to_the_python_the_evaluator_reads():
     ]
 
 
+def test_javascript_imports_lower_to_pythons():
+    source = ('import { buildPrompt, QA_PROMPT as qa } from "./prompts/helpers";\nimport Default from "lib";\n'
+              'import * as prompts from "../prompts";\nimport "./side-effect";\n')
+    assert ast.unparse(jslower.lowered(source, jsx=False)).split("\n") == [
+        "from helpers import buildPrompt, QA_PROMPT as qa", "from lib import Default", "import prompts",
+    ]
+
+
 def test_what_cannot_be_lowered_is_no_text():
     # The reader refuses a broken file before lowering it; lowered alone, it reads what the grammar read.
     assert isinstance(jslower.lowered("const p = `never ends", jsx=False), ast.Module)

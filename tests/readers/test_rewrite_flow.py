@@ -141,3 +141,55 @@ Answer:"""
 def test_a_message_called_new_is_the_one_that_arrived_and_a_question_called_new_a_rewrite(make, rewritten):
     text = ARRIVED.replace("MAKE", make)
     assert _found(text) == ([(_line(text, "Question: {question}"), "PL304")] if rewritten else [])
+
+
+# A prompt made by a function another module holds, handed the context and a question that may be the rewrite.
+MADE_ELSEWHERE = {
+    "engine.py": '''from .helpers import build_prompt
+
+
+def retrieve(question, history):
+    docs = store.similarity_search(question, 8)
+    context = "\\n---\\n".join(d.page_content for d in docs)
+    prompt = build_prompt(ARGS)
+    return llm.invoke(prompt)
+
+
+def answer(question, history):
+    asked = question
+    if history:
+        result = reformulate_query(question, history)
+        asked = result.standalone_question
+    return retrieve(PASSED, history)
+''',
+    "engine.ts": '''import { buildPrompt } from "./helpers";
+
+async function retrieve(question: string, history: string[]) {
+  const docs = await store.similaritySearch(question, 8);
+  const context = docs.map((d) => d.pageContent).join("\\n---\\n");
+  const prompt = buildPrompt(ARGS);
+  return await llm.invoke(prompt);
+}
+
+export async function answer(question: string, history: string[]) {
+  let asked = question;
+  if (history.length > 0) {
+    const result = await reformulateQuery(question, history);
+    asked = result.standaloneQuestion;
+  }
+  return await retrieve(PASSED, history);
+}
+''',
+}
+
+
+@pytest.mark.parametrize("path", sorted(MADE_ELSEWHERE))
+def test_a_prompt_made_by_a_function_imported_is_filled_with_what_the_call_passes(path):
+    """blind85 Portmeo: `buildPrompt(context, question)` from helpers.ts, its `question` the standalone rewrite."""
+    text = MADE_ELSEWHERE[path].replace("ARGS", "context, question").replace("PASSED", "asked")
+    found = [(f.line, f.code, f.fix) for f in lint_text(text, path=path, config=CONFIG)]
+    assert found == [(_line(text, "buildPrompt(" if path.endswith(".ts") else "build_prompt("), "PL304", None)]
+    # The twins: the question as asked; or a call that gives the prompt nothing to answer from but the question.
+    as_asked = MADE_ELSEWHERE[path].replace("ARGS", "context, question").replace("PASSED", "question")
+    assert lint_text(as_asked, path=path, config=CONFIG) == []
+    assert [f for f in lint_text(text.replace("context, question)", "question)"), path=path, config=CONFIG) if f.code == "PL304"] == []
