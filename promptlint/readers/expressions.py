@@ -184,6 +184,17 @@ def _python_inner(node: ast.expr) -> ast.expr | None:
     return None
 
 
+def spread_sum(node: ast.expr) -> ast.expr:
+    """A list made of lists spread into it (`[*relevant, *marginal[:3]]`, JavaScript's `[...relevant,
+    ...marginal]`) as the sum it is (`relevant + marginal[:3]`); any other value as it is."""
+    if not isinstance(node, (ast.List, ast.Tuple)) or len(node.elts) < 2 or not all(isinstance(e, ast.Starred) for e in node.elts):
+        return node
+    total = node.elts[0].value
+    for element in node.elts[1:]:
+        total = ast.BinOp(total, ast.Add(), element.value)
+    return total
+
+
 def string_value(node: ast.AST | None) -> str | None:
     """The value of a string constant (a key: `doc["date"]`, a message's text); None for anything else."""
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None

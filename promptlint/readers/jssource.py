@@ -40,6 +40,7 @@ from ..meaning.lexicon import Lexicon, shipped
 from ..model.lines import line_column, line_starts
 from ..model.prompt import Prompt, Syntax
 from .jsscan import _ESCAPE, JsSyntaxError, Token, fields, tokens
+from .expressions import spread_sum
 from .pybuild import ITEM, Loop, field_jinja, jinja_expression, reference, segment_fields, split_fields
 from .jslower import lowered
 from .pybind import FILLING, PASSTHROUGH, read_fills
@@ -709,6 +710,8 @@ def _receiver_start(code: Code, dot: int) -> int:
     """The first token of what `.map(...)` is called on; -1 when unclear."""
     j = dot - 1
     while j >= 0:
+        if code.punct(j, "]") and j in code.match and j == dot - 1 and not (code.name(code.match[j] - 1) or code.punct(code.match[j] - 1, ")", "]")):
+            return code.match[j]  # an array written out, `[...relevant, ...marginal].map(...)`
         if code.punct(j, ")", "]") and j in code.match:
             j = code.match[j] - 1
         elif code.name(j) is not None and code.punct(j - 1, ".", "?."):
@@ -749,7 +752,7 @@ def _added_to(code: Code, found: list[int]) -> tuple[str, ...]:
 
 def _jinja_collection(text: str) -> str:
     node = python_of(text)
-    python = ast.unparse(node) if node is not None else ""
+    python = ast.unparse(spread_sum(node)) if node is not None else ""
     return python if python and jinja_expression(python) else "items"
 
 
@@ -1114,6 +1117,10 @@ def _python_words(toks: list[Token], a: int, b: int) -> str | None:
             k += 1
             while k < b and toks[k].start < token.end:
                 k += 1  # its fields' tokens
+            continue
+        if token.kind == "punct" and token.text == "..." and k > a and toks[k - 1].text in ("[", ",", "("):
+            out.append("*")  # a spread, `[...a, ...b]`, as Python's `[*a, *b]`
+            k += 1
             continue
         if token.kind == "regex" or token.kind == "punct" and token.text in ("=>", "...", "${"):
             return None

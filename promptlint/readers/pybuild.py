@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING
 
 from ..meaning.lexicon import Lexicon
 from ..model.prompt import Prompt, Span, Syntax
-from .expressions import string_value
+from .expressions import spread_sum, string_value
 from .pyassembly import joined, own_nodes, plain_field, shown_or_nothing
 from .pycalls import Helpers, bind, helper_called, helpers_of, inlined, listed_keys, over_keys, returned_dict, returned_text, richest_return
 from .segment import SlotNames, lowercase
@@ -788,7 +788,7 @@ def _collection(iterated: ast.AST) -> str:
     (`sorted(docs, key=lambda d: d.date)` is `items|sort(attribute='date')`)."""
     from .pyorder import sort_key  # pyorder reads this module
 
-    collection = ast.unparse(iterated)
+    collection = ast.unparse(spread_sum(iterated))
     if jinja_expression(collection):
         return collection
     key = sort_key(iterated)

@@ -2,9 +2,10 @@
 
 ## What it does
 Flags a template that sends low-relevance hits after the relevant ones: a list
-concatenated onto the relevant list (`relevant + marginal[:3]`, `docs + extra`), or a
-loop over a collection named for weaker hits (`marginal`, `low_score`, `fallback`,
-`near_misses`, `distractors`). A name that only says a list adds to another (`extra`,
+concatenated onto the relevant list (`relevant + marginal[:3]`, `docs + extra`; spread into one,
+`[*correct, *ambiguous]`, in JavaScript `[...correct, ...ambiguous].map(...)`), or a
+loop over a collection named for weaker hits (`marginal`, `low_score`, `weak`, `fallback`,
+`near_misses`, `distractors`, or the `ambiguous` grade of a corrective-RAG grader). A name that only says a list adds to another (`extra`,
 `others`, `more`, `backup`) counts when the list is added after another one: a loop
 over `other_chunks` alone may hold another company's chunks, not weaker ones.
 

@@ -32,6 +32,9 @@ CASES = [
     ("oracle + distractors", "oracle"),
     ("distractor_docs", None),
     ("relevant + extra_docs", "relevant"),
+    # A corrective-RAG grader's "ambiguous" hits, and weak ones, added after the correct ones.
+    ("correct_chunks + ambiguous_chunks", "correct_chunks"),
+    ("relevant + weak_matches[:2]", "relevant"),
 ]
 
 
@@ -78,3 +81,23 @@ def test_a_name_that_only_opens_like_a_word_for_weaker_hits_is_none(collection):
     """"extra" names weaker hits as a word, not as the start of "extracted" (storm's extracted_snippet_queue was
     PL107 in the census, judged wrong)."""
     assert lint_text(TEMPLATE.format(collection=collection), path="t.j2", config=CONFIG) == []
+
+
+# The graded hits joined into the context: the lists spread into one, in Python and JavaScript (blind85 Abhinavsuri90).
+SPREAD = {
+    "answer.py": ('def answer(query, graded):\n    correct = [g for g in graded if g.grade == "CORRECT"]\n    NAME = [g for g in graded if g.grade == "AMBIGUOUS"]\n'
+                  '    context = "\\n\\n".join(f"[Source {i + 1} | Page {c.page}]\\n{c.text}" for i, c in enumerate([*correct, *NAME]))\n'
+                  '    return llm.invoke(f"Answer only from the context.\\n\\nContext:\\n{context}\\n\\nQuestion: {query}")\n'),
+    "answer.js": ('async function answer(query, graded) {\n  const correct = graded.filter((g) => g.grade === "CORRECT");\n  const NAME = graded.filter((g) => g.grade === "AMBIGUOUS");\n'
+                  '  const context = [...correct, ...NAME].map((c, i) => `[Source ${i + 1} | Page ${c.page}]\\n${c.pageContent}`).join("\\n\\n");\n'
+                  '  return await llm.invoke(`Answer only from the context.\\n\\nContext:\\n${context}\\n\\nQuestion: ${query}`);\n}\n'),
+}
+
+
+@pytest.mark.parametrize("path", sorted(SPREAD))
+def test_weaker_hits_spread_after_the_relevant_ones_are_added_to_them(path):
+    source = SPREAD[path]
+    found = [(f.code, f.message.split("'")[1], f.fix) for f in lint_text(source.replace("NAME", "ambiguous"), path=path, config=CONFIG)]
+    assert found == [("PL107", "correct + ambiguous", None)]
+    # The twin: a second list that says nothing of weaker hits.
+    assert lint_text(source.replace("NAME", "reviewed"), path=path, config=CONFIG) == []
