@@ -376,14 +376,8 @@ def _filled(call: ast.Call, owners: dict[str, tuple[list[str], set[int]]], mappe
     from a mapping of slots (``mapped``, see _chain_mappings) run on one value fills the mapping's slots, each
     passthrough with that value."""
     callee = called_name(call)
-    if callee in owners and owners[callee][0] is BY_ARGUMENT:
-        # `build_prompt(context, question)` imported: each argument fills the slot its own name says.
-        named = [(name, arg) for arg in call.args if (name := _reference(arg))]
-        return callee, [*named, *((k.arg, k.value) for k in call.keywords if k.arg)]
     if callee in owners and owners[callee][0]:
-        # `build_prompt(context, rewritten_question)`: the arguments bind the function's parameters.
-        params = owners[callee][0]
-        return callee, [*zip(params, call.args), *((k.arg, k.value) for k in call.keywords if k.arg)]
+        return callee, _arguments(call, owners[callee][0])
     target = call.func.value if isinstance(call.func, ast.Attribute) else None
     owner = _reference(target)
     if callee not in FILLING or owner not in owners:
@@ -395,6 +389,16 @@ def _filled(call: ast.Call, owners: dict[str, tuple[list[str], set[int]]], mappe
         if isinstance(arg, ast.Dict):
             filled += [(k.value, v) for k, v in zip(arg.keys, arg.values) if isinstance(k, ast.Constant) and isinstance(k.value, str)]
     return owner, filled
+
+
+def _arguments(call: ast.Call, params: list[str]) -> list[tuple[str, ast.AST]]:
+    """(slot, value) for each argument of a call of a function that makes a prompt: `build_prompt(context,
+    rewritten_question)` binds the function's parameters; a function imported (BY_ARGUMENT), each argument the slot
+    its own name says."""
+    keywords = [(k.arg, k.value) for k in call.keywords if k.arg]
+    if params is BY_ARGUMENT:
+        return [(name, arg) for arg in call.args if (name := _reference(arg))] + keywords
+    return [*zip(params, call.args), *keywords]
 
 
 # What makes a chain's mapping of slots (`RunnableParallel(context=..., question=RunnablePassthrough())`), and what hands
