@@ -31,7 +31,7 @@ from .pybind import Fill, read_fills, written_fills
 from .pycalls import helpers_of, with_listed_keys
 from .pyorder import with_order
 from .pyversions import NewerSyntax, parse_module
-from .segment import is_prompt_text, is_template_text, slot_kind, words
+from .segment import is_prompt_text, is_template_text, renders_a_page, slot_kind, words
 
 # Names a template is assigned to: SYSTEM_PROMPT, qa_template, PROMPT_TMPL, ...
 # Calls whose string arguments are templates, by the called name's last part.
@@ -249,14 +249,16 @@ def built_in(module: ast.Module, raw: str, lexicon: Lexicon, alone: bool, by_own
 
 
 def kept_as_sources(module: ast.Module, built: list[PyTemplate], lexicon: Lexicon, alone: bool, by_own_name: bool = False) -> list[PyTemplate]:
-    """The per-item strings of a module that are sources' wrappers: not a chat history's turns, not
-    values put together bare outside a function that makes the context, and (see _for_context) each
+    """The per-item strings of a module that are sources' wrappers: not a chat history's turns, not a page's
+    markup, not values put together bare outside a function that makes the context, and (see _for_context) each
     kept by a name, a shape or a call that says it makes the context. Whatever reader found them."""
     # A loop over the chat history renders turns, not sources: by the name of what it iterates, or of what
     # that was made from (`recent = chats.filter(...).slice(-10)`).
     history = words(lexicon=lexicon)
     made_from = _made_from(module)
     built = [t for t in built if not any(slot_kind(n, history) == "history" for n in _named_text(t.loop.collection, made_from))]
+    # A text per item in a page's markup (`<div class="result-score">Score: ${score}</div>`) lists results for a person.
+    built = [t for t in built if not renders_a_page(t.text, history)]
     built = _bare_in_context(module, built, lexicon)
     return _for_context(module, built, lexicon, inner=not by_own_name or not alone)
 

@@ -353,6 +353,33 @@ PRINTED_HITS = ('def answer(question):\n    hits = index.query(question, top_k=5
                 '    return client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": prompt}])\n')
 
 
+# A page's list of results, written per item in a browser's markup: for a person, whatever the names say.
+PAGE = {
+    "results.js": ('function formatSources(sources) {\n  let html = "<ul>";\n  for (const src of sources) {\n'
+                   '    html += `ITEM`;\n  }\n  return html + "</ul>";\n}\n'),
+    "results.py": ('def format_sources(sources):\n    html = ""\n    for src in sources:\n        html += f\'ITEM\'\n    return html\n'),
+}
+PAGE_ITEMS = {
+    "an attribute only a page gives": ('<div class="result"><b>{src.title}</b> (score: {src.score:.2f})<br>{src.text}</div>', '<div class="result">'),
+    "two elements of a page": ("<li><strong>{src.title}</strong> - {src.score:.2f} match {src.text}</li>", "<li><strong>"),
+    "a data attribute": ('<p data-chunk-index="{src.index}">{src.title}: {src.text} (score: {src.score:.2f})</p>', '<p data-chunk-index="{src.index}">'),
+}
+
+
+@pytest.mark.parametrize("path", sorted(PAGE))
+@pytest.mark.parametrize("item", sorted(PAGE_ITEMS))
+def test_a_text_per_item_in_a_pages_markup_is_no_source(path, item):
+    """blind85 mirrors: `html += \\`<li><strong>${src.source}</strong> - ${conf}% match\\``, `<div class="result-score">`."""
+    written, markup = PAGE_ITEMS[item]
+    if path.endswith(".js"):
+        written, markup = written.replace("{", "${"), markup.replace("{", "${")
+    source = PAGE[path].replace("ITEM", written)
+    assert lint_text(source, path=path, config=CONFIG) == []
+    # The twin: the same item with its markup taken away is a source's wrapper, its score on every source.
+    twin = PAGE[path].replace("ITEM", written.replace(markup, "[").replace("</div>", "").replace("</li>", "").replace("</p>", "").replace("<b>", "").replace("</b>", "").replace("<br>", "\\n").replace("</strong>", ""))
+    assert "PL102" in [f.code for f in lint_text(twin, path=path, config=CONFIG)]
+
+
 @pytest.mark.parametrize("show", ['print("\\n".join([f"{h.score:.3f}  {h.title}" for h in hits]))',
                                   'logger.info("hits: %s", ", ".join(f"{h.title} ({h.score:.2f})" for h in hits))'])
 def test_what_a_run_prints_of_its_hits_is_no_source(show):

@@ -16,7 +16,7 @@ import re
 from ...meaning.lexicon import Lexicon
 from ...model.prompt import Message, Prompt, Source, Span, SpanSet
 from ..jsonsources import json_sources
-from .vocab import LABEL_LINE, SLOT, Line, SlotNames, Vocab, consecutive_prompts, holds_slot, is_prompt_text, is_template_text, lowercase, may_hold_slot, slot_kind, text_lines, words
+from .vocab import LABEL_LINE, SLOT, Line, SlotNames, Vocab, consecutive_prompts, holds_slot, is_prompt_text, is_template_text, lowercase, may_hold_slot, renders_a_page, slot_kind, text_lines, words
 from .instructions import imperative_aside, looks_like_instruction, opens_with_imperative
 from .messages import role_messages
 from .examples import blank_out, code_spans, end_before, example_spans, is_template
@@ -32,7 +32,7 @@ from .parts import PART_LABELS, is_input, label_parts, merge_parts
 # What the other readers and the engine use: the entry, and the vocabulary and line services the readers share.
 __all__ = [
     "LABEL_LINE", "PART_LABELS", "SlotNames", "Vocab", "consecutive_prompts", "imperative_aside", "is_input", "is_prompt_text", "is_template_text", "looks_like_instruction", "lowercase",
-    "merge_parts", "opens_with_imperative", "role_messages", "segment_text", "slot_kind", "text_lines", "words",
+    "merge_parts", "opens_with_imperative", "renders_a_page", "role_messages", "segment_text", "slot_kind", "text_lines", "words",
 ]
 
 

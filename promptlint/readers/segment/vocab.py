@@ -59,6 +59,8 @@ class Vocab:
     role_names: dict[str, str]  # a role under another name -> the usual one ("human" -> "user")
     chat_roles: frozenset[str]  # the names of the roles that take turns in a chat ("user", "ai")
     source_tag: re.Pattern[str]
+    page_tag: re.Pattern[str]  # an opening tag of a page's element, its attributes in group 2 (see segment.yaml)
+    page_attribute: re.Pattern[str]
     container_tags: frozenset[str]
     content_tags: frozenset[str]
     document_slots: frozenset[str]  # the slot a framework fills with one document's text (see segment.yaml)
@@ -203,6 +205,8 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         role_names=dict(seg["role-names"]),
         chat_roles=frozenset(seg["role-markers"]),
         source_tag=re.compile(r"<(" + tag_names + r")(\s[^<>]*)?>"),
+        page_tag=re.compile(r"<(" + alternation(seg["page-elements"]) + r")(\s[^<>]*)?/?>", re.IGNORECASE),
+        page_attribute=re.compile(r"(?<![\w-])(?:" + alternation(seg["page-attributes"]) + r"|data-[\w-]+)\s*=", re.IGNORECASE),
         container_tags=frozenset(seg["container-tags"]),
         content_tags=frozenset(seg["content-tags"]),
         document_slots=vocabulary.label_set(seg["document-template-slots"]),
@@ -375,6 +379,13 @@ def may_hold_slot(text: str) -> bool:
 def holds_slot(text: str, lower: str | None = None) -> bool:
     """Whether a text holds a template slot; ``lower``, when given, is ``text`` in lower case."""
     return may_hold_slot(text) and SLOT.search(lowercase(text) if lower is None else lower) is not None
+
+
+def renders_a_page(text: str, vocab: Vocab) -> bool:
+    """Whether a text is written in a page's markup: an element of a page with an attribute only a page gives it
+    (`<div class="result-score">`, `<li data-chunk-index="3">`), or two kinds of such elements (`<li><strong>`)."""
+    tags = list(vocab.page_tag.finditer(text)) if "<" in text else []
+    return any(vocab.page_attribute.search(t[2] or "") for t in tags) or len({t[1].lower() for t in tags}) > 1
 
 
 def slot_kind(name: str, vocab: Vocab) -> str | None:
