@@ -273,6 +273,7 @@ def _for_context(module: ast.Module, built: list[PyTemplate], lexicon: Lexicon, 
         return built  # most modules build no text per item: their functions need no walk
     kept_lines, shown_lines = _lines_of(module, lexicon, inner=inner), _display_lines(module, lexicon) | _answer_lines(module, lexicon) | _printed_lines(module)
     named_lines = _lines_of(module, lexicon, inner=False) if any(_read_in(t) for t in built) else set()
+    built = [t for t in built if not _only_written_out(module, t)]
     return [t for t in built if t.line not in shown_lines and (_made_in(t, kept_lines, named_lines) or _renders_a_source(t, lexicon))]
 
 
@@ -375,6 +376,25 @@ def _printed_lines(module: ast.Module) -> set[int]:
     line for a person watching the run, even in a module that goes on to send those hits to a model."""
     printed = (n for n in ast.walk(module) if isinstance(n, ast.Call) and called_name(n) in OUTPUT_CALLS)
     return {line for call in printed for arg in [*call.args, *(k.value for k in call.keywords)] for line in range(arg.lineno, (arg.end_lineno or arg.lineno) + 1)}
+
+
+# Methods that add to a list of lines: what is added is written out where the list is.
+_GROWING = frozenset({"append", "extend", "insert", "push"})
+
+
+def _only_written_out(module: ast.Module, template: PyTemplate) -> bool:
+    """Whether the text a loop builds goes only to what a call prints, logs or writes to a file, in the function
+    that builds it (`lines.append(f"- #{c['chunk_index']} ...")`, then `fh.write("\n".join(lines))`): a report."""
+    into = set(template.loop.into) if template.loop is not None else set()
+    if not into:
+        return False
+    line = template.loop.site or template.line
+    around = [f for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.lineno <= line <= (f.end_lineno or f.lineno)]
+    scope = max(around, key=lambda f: f.lineno, default=module)  # the innermost function, or the module's own code
+    written = {id(n) for call in own_nodes(scope) if isinstance(call, ast.Call) and called_name(call) in OUTPUT_CALLS for n in ast.walk(call)}
+    grown = {id(call.func.value) for call in own_nodes(scope) if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in _GROWING}
+    read = [n for n in own_nodes(scope) if isinstance(n, ast.Name) and n.id in into and isinstance(n.ctx, ast.Load) and id(n) not in grown]
+    return bool(read) and all(id(n) in written for n in read)
 
 
 def _lines_of(module: ast.Module, lexicon: Lexicon, inner: bool) -> set[int]:
@@ -599,7 +619,7 @@ def _candidates(node: ast.AST, lexicon: Lexicon):
 
 
 # Calls whose string arguments go to a person or a log, never to a model.
-OUTPUT_CALLS = frozenset({"print", "debug", "info", "warning", "warn", "error", "exception", "critical", "log", "echo", "secho", "write"})
+OUTPUT_CALLS = frozenset({"print", "debug", "info", "warning", "warn", "error", "exception", "critical", "log", "echo", "secho", "write", "write_text", "writelines"})
 
 
 def names_prompt_function(name: str, lexicon: Lexicon) -> bool:

@@ -353,6 +353,20 @@ PRINTED_HITS = ('def answer(question):\n    hits = index.query(question, top_k=5
                 '    return client.chat.completions.create(model="gpt-4o", messages=[{"role": "user", "content": prompt}])\n')
 
 
+# A script that writes what each chunk holds to a report file; its twin joins the same lines into a prompt.
+REPORT_FILE = ('def answer(chunks, out, question):\n    lines = ["# Chunks"]\n    for c in chunks:\n'
+               '        lines.append(f"**chunk {c.chunk_index}** (score {c.score:.2f})\\n{c.text}")\n    SINK\n')
+
+
+@pytest.mark.parametrize("sink", ['with open(out, "w") as fh:\n        fh.write("\\n".join(lines) + "\\n")',
+                                  'print("\\n".join(lines))', 'Path(out).write_text("\\n".join(lines))'])
+def test_lines_per_item_only_written_to_a_file_or_printed_are_a_report(sink):
+    """blind85 mirrors: `lines.append(f"- #{c['chunk_index']} ...")`, then `fh.write("\\n".join(lines))`."""
+    assert lint_text(REPORT_FILE.replace("SINK", sink), path="dump.py", config=CONFIG) == []
+    twin = REPORT_FILE.replace("SINK", 'context = "\\n".join(lines)\n    return llm.invoke(f"Answer from the context.\\n{context}\\nQuestion: {question}")')
+    assert {"PL102", "PL203"} <= {f.code for f in lint_text(twin, path="dump.py", config=CONFIG)}
+
+
 # A page's list of results, written per item in a browser's markup: for a person, whatever the names say.
 PAGE = {
     "results.js": ('function formatSources(sources) {\n  let html = "<ul>";\n  for (const src of sources) {\n'
