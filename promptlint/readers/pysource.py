@@ -100,6 +100,7 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
     except SyntaxError as exc:
         raise PythonSyntaxError(exc.msg, exc.lineno or 1, exc.offset or 1, isinstance(exc, NewerSyntax)) from None
     named = [(literal, hint) for node in ast.walk(module) for literal, hint in _candidates(node, lexicon)]
+    named += [(literal, False) for literal in _module_texts_returned(module, lexicon)]
     handed = [(literal, hint) for node in ast.walk(module) for literal, hint in _sent(node, lexicon)]
     # An f-string of locals its function writes text into is read with them written in (see pyassembly);
     # the texts so taken in are then part of that prompt, not prompts of their own.
@@ -654,6 +655,48 @@ def _returned_prompts(function: ast.FunctionDef | ast.AsyncFunctionDef, lexicon:
     for returned in _returns(function.body):
         for value in _prompt_values(returned.value, lexicon):
             yield from _strings(assembled(function, value) or returned_text(function, value), False)
+
+
+# Calls of a text that give it back filled or tidied: `CORE_RULES.format(today=today)`, `RULES.strip()`.
+_TEXT_METHODS = frozenset({"format", "strip", "lstrip", "rstrip", "replace", "substitute", "safe_substitute"})
+
+
+def _module_texts_returned(module: ast.Module, lexicon: Lexicon) -> list[ast.expr]:
+    """The module's texts (see pyassembly.module_texts) that a function named for prompts returns, whatever
+    their own names say: as they are or filled (`return CORE_RULES.format(today=today)`), or among the blocks it
+    joins and returns (`blocks = [CORE_RULES.format(...), INTERNAL_RULES if internal else CUSTOMER_RULES]`, then
+    `return "\n\n".join(blocks)`)."""
+    functions = [f for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and names_prompt_function(f.name, lexicon)]
+    texts = module_texts(module) if functions else {}
+    found = []
+    for function in functions if texts else ():
+        blocks = _listed(function)
+        for returned in _returns(function.body):
+            items = joined(returned.value)
+            pieces = blocks.get(items.id, []) if isinstance(items, ast.Name) else items.elts if isinstance(items, (ast.List, ast.Tuple)) else [returned.value]
+            found += [texts[name] for piece in pieces for name in _text_names(piece) if name in texts]
+    return list({id(t): t for t in found}.values())
+
+
+def _listed(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, list[ast.expr]]:
+    """Each list a function fills, with what it puts in it: `blocks = [a, b]`, `blocks.append(c)`, `.extend([d])`."""
+    lists: dict[str, list[ast.expr]] = {}
+    for node in own_nodes(function):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and isinstance(node.value, (ast.List, ast.Tuple)):
+            lists.setdefault(node.targets[0].id, []).extend(node.value.elts)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("append", "extend") and isinstance(node.func.value, ast.Name) and node.args:
+            added = node.args[0]
+            lists.setdefault(node.func.value.id, []).extend(added.elts if isinstance(added, (ast.List, ast.Tuple)) else [added])
+    return lists
+
+
+def _text_names(piece: ast.AST) -> list[str]:
+    """The names of the texts a value gives: `CORE_RULES`, `CORE_RULES.format(...)`, `A if mode else B`."""
+    while isinstance(piece, ast.Call) and isinstance(piece.func, ast.Attribute) and piece.func.attr in _TEXT_METHODS:
+        piece = piece.func.value
+    if isinstance(piece, ast.IfExp):
+        return _text_names(piece.body) + _text_names(piece.orelse)
+    return [piece.id] if isinstance(piece, ast.Name) else []
 
 
 def _prompt_values(value: ast.AST, lexicon: Lexicon) -> list[ast.AST]:

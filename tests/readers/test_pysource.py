@@ -254,6 +254,27 @@ def test_what_a_function_named_for_prompts_returns_is_a_prompt(name):
     assert _found(source.replace(name, "summarise")) == []
 
 
+RULES_TEXT = "Answer only from the numbered sources. Never infer a value that is not written in a source."
+MODULE_TEXTS = ('CORE_RULES = """You are {name}. Today is {today}.\n\n' + RULES_TEXT + '"""\n'
+                'INTERNAL_RULES = "Internal staff may see internal policies and procedures."\n'
+                'CUSTOMER_RULES = "Only public, customer-facing material was given to you."\n\n\n')
+
+
+@pytest.mark.parametrize("body", [
+    "    return CORE_RULES.format(name=name, today=today)\n",
+    "    blocks = [CORE_RULES.format(name=name, today=today), INTERNAL_RULES if internal else CUSTOMER_RULES]\n    return '\\n\\n'.join(blocks)\n",
+    "    blocks = []\n    blocks.append(CORE_RULES.strip())\n    blocks.extend([INTERNAL_RULES if internal else CUSTOMER_RULES])\n    return '\\n\\n'.join(blocks)\n",
+])
+def test_the_module_texts_a_function_named_for_prompts_returns_are_prompts(body):
+    """blind86 hchouriya: `system_prompt()` joins `CORE_RULES.format(...)` and a mode's rules; no name says prompt."""
+    source = MODULE_TEXTS + "def system_prompt(name, today, internal):\n" + body
+    found = _found(source)
+    assert found[0] == "You are {name}. Today is {today}.\n\n" + RULES_TEXT
+    assert len(found) == (1 if "INTERNAL" not in body else 3)
+    # The twin: the same function under a name that says nothing of prompts.
+    assert _found(source.replace("def system_prompt", "def assemble")) == []
+
+
 def test_a_returned_f_string_with_a_repeated_question_is_linted():
     source = f'def build_prompt(question, context):\n    return f"""{PROMPT_TEXT}\n\n{{context}}\n\nQuestion: {{question}}\nQuestion: {{question}}\n"""\n'
     assert [(f.line, f.column, f.code) for f in lint_text(source, path="rag.py", config=CONFIG)] == [(6, 11, "PL101")]
