@@ -99,8 +99,7 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
         module = parse_module(raw)
     except SyntaxError as exc:
         raise PythonSyntaxError(exc.msg, exc.lineno or 1, exc.offset or 1, isinstance(exc, NewerSyntax)) from None
-    named = [(literal, hint) for node in ast.walk(module) for literal, hint in _candidates(node, lexicon)]
-    named += [(literal, False) for literal in _module_texts_returned(module, lexicon)]
+    named = _named(module, lexicon)
     handed = [(literal, hint) for node in ast.walk(module) for literal, hint in _sent(node, lexicon)]
     # An f-string of locals its function writes text into is read with them written in (see pyassembly);
     # the texts so taken in are then part of that prompt, not prompts of their own.
@@ -124,6 +123,12 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
     never_run = _never_called(module)
     return [replace(found[k], bound=found[k].bound + bindings.get(found[k].line, ())) for k in sorted(found)
             if not any(first <= found[k].line <= last for first, last in never_run)]
+
+
+def _named(module: ast.Module, lexicon: Lexicon) -> list[tuple[ast.expr, bool]]:
+    """The strings a name, a prompt class or a prompt function's return says are templates, each with whether it is Jinja."""
+    named = [(literal, hint) for node in ast.walk(module) for literal, hint in _candidates(node, lexicon)]
+    return named + [(literal, False) for literal in _module_texts_returned(module, lexicon)]
 
 
 def _never_called(module: ast.Module) -> list[tuple[int, int]]:
@@ -389,13 +394,17 @@ def _only_written_out(module: ast.Module, template: PyTemplate) -> bool:
     into = set(template.loop.into) if template.loop is not None else set()
     if not into:
         return False
-    line = template.loop.site or template.line
-    around = [f for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.lineno <= line <= (f.end_lineno or f.lineno)]
-    scope = max(around, key=lambda f: f.lineno, default=module)  # the innermost function, or the module's own code
+    scope = _innermost(module, template.loop.site or template.line)
     written = {id(n) for call in own_nodes(scope) if isinstance(call, ast.Call) and called_name(call) in OUTPUT_CALLS for n in ast.walk(call)}
     grown = {id(call.func.value) for call in own_nodes(scope) if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in _GROWING}
     read = [n for n in own_nodes(scope) if isinstance(n, ast.Name) and n.id in into and isinstance(n.ctx, ast.Load) and id(n) not in grown]
     return bool(read) and all(id(n) in written for n in read)
+
+
+def _innermost(module: ast.Module, line: int) -> ast.AST:
+    """The innermost function around a line, or the module for its own code."""
+    around = [f for f in ast.walk(module) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.lineno <= line <= (f.end_lineno or f.lineno)]
+    return max(around, key=lambda f: f.lineno, default=module)
 
 
 def _lines_of(module: ast.Module, lexicon: Lexicon, inner: bool) -> set[int]:
