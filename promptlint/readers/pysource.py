@@ -99,7 +99,7 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
         module = parse_module(raw)
     except SyntaxError as exc:
         raise PythonSyntaxError(exc.msg, exc.lineno or 1, exc.offset or 1, isinstance(exc, NewerSyntax)) from None
-    named = _named(module, lexicon)
+    named = _named_strings(module, lexicon)
     handed = [(literal, hint) for node in ast.walk(module) for literal, hint in _sent(node, lexicon)]
     # An f-string of locals its function writes text into is read with them written in (see pyassembly);
     # the texts so taken in are then part of that prompt, not prompts of their own.
@@ -125,7 +125,7 @@ def templates_in(raw: str, lexicon: Lexicon | None = None) -> list[PyTemplate]:
             if not any(first <= found[k].line <= last for first, last in never_run)]
 
 
-def _named(module: ast.Module, lexicon: Lexicon) -> list[tuple[ast.expr, bool]]:
+def _named_strings(module: ast.Module, lexicon: Lexicon) -> list[tuple[ast.expr, bool]]:
     """The strings a name, a prompt class or a prompt function's return says are templates, each with whether it is Jinja."""
     named = [(literal, hint) for node in ast.walk(module) for literal, hint in _candidates(node, lexicon)]
     return named + [(literal, False) for literal in _module_texts_returned(module, lexicon)]
