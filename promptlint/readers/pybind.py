@@ -131,7 +131,7 @@ def _opaque_templates(module: ast.Module, lexicon: Lexicon) -> set[str]:
     """The names of templates whose text the module does not hold: imported under a name that says prompt (a module
     of them too, `import prompts`) or run on a dict of slots (a chain made of a prompt elsewhere), or assigned what a
     prompt loader returns."""
-    imported = {alias.asname or alias.name for node in ast.walk(module) if isinstance(node, ast.ImportFrom) for alias in node.names}
+    imported = _imported(module)
     # A module of prompts imported whole (`import prompts`, then `prompts.prompt_telekom | model`): its templates.
     modules = {alias.asname or alias.name.split(".")[0] for node in ast.walk(module) if isinstance(node, ast.Import) for alias in node.names}
     names = {name for name in imported | modules if lexicon.mentions(name, "prompt")} | (_run_on_slots(module) & imported)
@@ -144,9 +144,14 @@ def _opaque_makers(module: ast.Module, lexicon: Lexicon) -> set[str]:
     """The functions imported under a name that says they make a prompt, and called (`build_prompt(context, question)`
     from `.helpers`): a prompt whose text the module does not hold, filled with what each call passes. Not a class
     (`PromptTemplate(...)`), which takes a template's text, not its values."""
-    imported = {alias.asname or alias.name for node in ast.walk(module) if isinstance(node, ast.ImportFrom) for alias in node.names}
+    imported = _imported(module)
     called = {call.func.id for call in ast.walk(module) if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)}
     return {name for name in imported & called if name[:1].islower() and lexicon.mentions(name, "prompt")}
+
+
+def _imported(module: ast.Module) -> set[str]:
+    """The names the module imports from others (`from .prompts import QA_PROMPT`, `build_prompt as make`)."""
+    return {alias.asname or alias.name for node in ast.walk(module) if isinstance(node, ast.ImportFrom) for alias in node.names}
 
 
 def _run_on_slots(module: ast.Module) -> set[str]:
