@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from ..meaning.lexicon import Lexicon, shipped, split
 from ..model.lines import line_starts
 from ..model.prompt import Syntax
-from .pybuild import BUILDING, Loop, called_name, chain_end, every_statement, jinja_by_content, literal_in_call, reaching_the_model, formatters, split_fields, with_names, wrappers
+from .pybuild import ADDING, BUILDING, LITERAL_METHODS, Loop, called_name, chain_end, every_statement, jinja_by_content, literal_in_call, reaching_the_model, formatters, split_fields, with_names, wrappers
 from .pyassembly import assembled, joined, literal_lines, module_texts, one_text, own_nodes, returned_text, summed_text, written_out
 from .pymessages import messages_written_out
 from .pybind import Fill, read_fills, written_fills
@@ -384,20 +384,18 @@ def _printed_lines(module: ast.Module) -> set[int]:
     return {line for call in printed for arg in [*call.args, *(k.value for k in call.keywords)] for line in range(arg.lineno, (arg.end_lineno or arg.lineno) + 1)}
 
 
-# Methods that add to a list of lines: what is added is written out where the list is.
-_GROWING = frozenset({"append", "extend", "insert", "push"})
-
-
 def _only_written_out(module: ast.Module, template: PyTemplate) -> bool:
     """Whether the text a loop builds goes only to what a call prints, logs or writes to a file, in the function
     that builds it (`lines.append(f"- #{c['chunk_index']} ...")`, then `fh.write("\n".join(lines))`): a report."""
     into = set(template.loop.into) if template.loop is not None else set()
     if not into:
         return False
-    scope = _innermost(module, template.loop.site or template.line)
-    written = {id(n) for call in own_nodes(scope) if isinstance(call, ast.Call) and called_name(call) in OUTPUT_CALLS for n in ast.walk(call)}
-    grown = {id(call.func.value) for call in own_nodes(scope) if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in _GROWING}
-    read = [n for n in own_nodes(scope) if isinstance(n, ast.Name) and n.id in into and isinstance(n.ctx, ast.Load) and id(n) not in grown]
+    nodes = list(own_nodes(_innermost(module, template.loop.site or template.line)))
+    calls = [n for n in nodes if isinstance(n, ast.Call)]
+    written = {id(n) for call in calls if called_name(call) in OUTPUT_CALLS for n in ast.walk(call)}
+    # What a line is added to by (`lines.append(...)`; JavaScript's `push` is lowered to it) is not read there.
+    grown = {id(call.func.value) for call in calls if isinstance(call.func, ast.Attribute) and call.func.attr in ADDING}
+    read = [n for n in nodes if isinstance(n, ast.Name) and n.id in into and isinstance(n.ctx, ast.Load) and id(n) not in grown]
     return bool(read) and all(id(n) in written for n in read)
 
 
@@ -667,7 +665,7 @@ def _returned_prompts(function: ast.FunctionDef | ast.AsyncFunctionDef, lexicon:
 
 
 # Calls of a text that give it back filled or tidied: `CORE_RULES.format(today=today)`, `RULES.strip()`.
-_TEXT_METHODS = frozenset({"format", "strip", "lstrip", "rstrip", "replace", "substitute", "safe_substitute"})
+_TEXT_METHODS = LITERAL_METHODS | {"substitute", "safe_substitute"}
 
 
 def _module_texts_returned(module: ast.Module, lexicon: Lexicon) -> list[ast.expr]:
