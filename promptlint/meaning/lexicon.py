@@ -227,7 +227,10 @@ class Lexicon:
         return key
 
     def is_generic(self, name: str) -> bool:
-        return " ".join(split(name)) in self._generic
+        """Whether the name says nothing of what it holds: a listed word, or a single letter (a loop's
+        `s`, `d`), which says less than any label written beside it."""
+        words = " ".join(split(name))
+        return len(words) == 1 or words in self._generic
 
 
 def _readings(name: str, generic: frozenset[str]) -> list[tuple[str, ...]]:

@@ -4,7 +4,8 @@
 Flags a retrieval, rerank, relevance or similarity score (or distance) rendered in
 a source's wrapper: `(score: 0.61)`, `(relevance 82%)`, `similarity=0.83`,
 `<relevance_score>0.8</relevance_score>`, `{{ '%.3f' % hit.rerank_score }}`. A field
-is a score by its name (`vector_distance`, `@search.rerankerScore`, `_score`), or
+is a score by its name (`vector_distance`, `@search.rerankerScore`, `_score`; a name that says nothing, a loop's
+one-letter `s`, is read by the label written before it: `Score: {s}` is a score, `Page: {s}` a page), or
 by its shape when it has no name: a fraction or a percentage on every source
 (`[1] Returns Policy (0.82)`). A header's measure is read however it is written (`(similarity 91%)`,
 `（相似度：0.91）`, `(score de pertinence : 0,91)`), and so is a score on the labelled line under a source's

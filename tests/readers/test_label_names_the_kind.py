@@ -35,3 +35,20 @@ CASES = [
 def test_a_label_names_a_key_of_a_kind_it_does_not_know(path, template, label, key, reported):
     text = template.replace("LABEL", label).replace("KEY", key)
     assert [f.code for f in lint_text(text, path=path, config=CONFIG)] == (["PL102"] if reported else [])
+
+
+# A loop's one-letter variable says nothing of what it holds; the label printed before it does. Seen in blind87
+# jlonge4: `f"Context: {c} (Page: {s}, File: {f})" for c, s, f in zip(context, sources, files)`.
+ZIPPED = {
+    "context.py": 'def context(docs, values, files):\n    return "\\n".join([f"Context: {c} (LABEL{s}, File: {f})" for c, s, f in zip(docs, values, files)])\n\n\n'
+    'def prompt(question, docs, values, files):\n    return f"Answer from the context.\\n{context(docs, values, files)}\\nQuestion: {question}"\n',
+    "context.ts": "export function prompt(question: string, docs: Row[]): string {\n  const context = docs.map(([c, s, f]) => `Context: ${c} (LABEL${s}, File: ${f})`).join('\\n');\n"
+    "  return `Answer from the context.\\n${context}\\nQuestion: ${question}`;\n}\n",
+}
+
+
+@pytest.mark.parametrize("path", sorted(ZIPPED))
+@pytest.mark.parametrize(("label", "reported"), [("Page: ", False), ("Section: ", False), ("Score: ", True), ("", True)])
+def test_a_label_names_what_a_one_letter_variable_holds(path, label, reported):
+    text = ZIPPED[path].replace("LABEL", label)
+    assert [f.code for f in lint_text(text, path=path, config=CONFIG)] == (["PL102"] if reported else [])

@@ -522,12 +522,12 @@ class Reader:
         before = neighbour(output.origin, output.tag, -1)
         literal = _LITERAL_LABEL.search(before) if before is not None else None
         # The attribute's own name is the better witness ("distance_m" is meters, not a vector
-        # distance); the literal label counts only when the name says nothing, or names a kind of what the
-        # label names that the lexicon does not know ("Relevance Score: {{ c.llm_score }}": a score, of a kind
-        # the label says).
+        # distance); the literal label counts only when the name says nothing (a single letter, "value":
+        # "Page: {s}" prints a page), or names a kind of what the label names that the lexicon does not know
+        # ("Relevance Score: {{ c.llm_score }}": a score, of a kind the label says).
         said = normalise_label(literal[1]) if literal else ""
         lexicon = self.vocab.lexicon
-        if literal and self.vocab.is_field(said) and (not ref.path or lexicon.is_generic(label) or any(lexicon.qualified(label, c) for c in lexicon.concepts(said))):
+        if literal and lexicon.concepts(said) and (lexicon.is_generic(label) or self.vocab.is_field(said) and (not ref.path or any(lexicon.qualified(label, c) for c in lexicon.concepts(said)))):
             label = said
         label = self._qualified(label, before)
         # An element's attribute is named by the markup the model reads (`hit_score="{{ d.s }}"`).
