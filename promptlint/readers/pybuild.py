@@ -41,7 +41,7 @@ from string import Formatter
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from ..meaning.lexicon import Lexicon
+from ..meaning.lexicon import Lexicon, shipped
 from ..model.prompt import Prompt, Span, Syntax
 from .expressions import spread_sum, string_value
 from .pyassembly import joined, own_nodes, plain_field, shown_or_nothing
@@ -1210,6 +1210,8 @@ def reference(node: ast.AST, aliases: dict[str, tuple[str, tuple[str, ...]]]) ->
 
 def _call_reference(node: ast.Call, aliases: dict[str, tuple[str, tuple[str, ...]]]) -> tuple[str, tuple[str, ...]] | None:
     """What a call shows: a key it gets, the value whose method it is, or the argument a function shows in another form."""
+    if shipped().mentions(called_name(node), "staleness"):
+        return None  # `stale_note(d.updated_at)`: the function's verdict on the date, shown only when it is stale
     if isinstance(node.func, ast.Name):
         return _function_reference(node, aliases)
     if not isinstance(node.func, ast.Attribute):

@@ -4,7 +4,9 @@
 Flags dates rendered on every source (two or more sources, all dated). A date is
 worth showing only when it is a warning: the source is older than `stale-after` days,
 rendered `(last updated YYYY-MM-DD)` (in XML, `<last_updated>YYYY-MM-DD</last_updated>`, or the element's value
-written as that note). Stale notes in that form are the recommended form and are not flagged, on one source or on all; a plain `Date:` on every source is
+written as that note). Stale notes in that form are the recommended form and are not flagged, on one source or on all, and
+neither is what code prints through a function named for staleness (`stale_note(d.updated_at)`, `memoryStalenessNote(age)`:
+its own note, shown when the source is stale); a plain `Date:` on every source is
 flagged even when every date has gone stale since (a logged prompt linted a year on). A field is a
 date by its name (`published_at`, `crawled_on`, `as_of`, `dateModified`, a `Year`), by its
 value when its name says nothing else and the value is a date (alone, after a word or two that name it,
