@@ -861,3 +861,18 @@ def test_messages_other_products_write_are_read(shape):
     with pytest.raises(JsonSyntaxError) as caught:
         parse_chat_json(broken)
     assert caught.value.message in ('message has no "role"', '"prompt" must be a string, or a list of one string')
+
+
+def test_a_role_under_another_name_takes_its_turn_as_the_usual_role():
+    """Sourcegraph's `"speaker": "human"` is the user: earlier human turns (each a file of the codebase, answered
+    "Ok.") are earlier turns, not static text after the assistant's. The same body written with `role`/`content`
+    gives the same findings. Seen in blind87 sourcegraph cody."""
+    turns = [("system", "You are a coding assistant. Answer with code only.")]
+    for name in ("src/a.ts", "src/b.ts", "src/c.ts"):
+        turns += [("human", f"Codebase context from file {name}:\n```typescript\nexport interface A{{}}\nexport const b = 1;\n"
+                            "export function c() {\n  return b;\n}\n```"), ("assistant", "Ok.")]
+    turns.append(("human", "Answer without apologizing.\n\nQuestion: Write a class Dog that implements Animal."))
+    spoken = json.dumps({"messages": [{"speaker": who, "text": text} for who, text in turns]})
+    usual = {"human": "user"}
+    written = json.dumps({"messages": [{"role": usual.get(who, who), "content": text} for who, text in turns]})
+    assert [(f.code, f.line) for f in lint_text(spoken, path="body.json")] == [(f.code, f.line) for f in lint_text(written, path="body.json")] == []

@@ -55,6 +55,7 @@ def segment_text(
         return _with_other_slots(text, marked, messages, names, lexicon, known)
     lower = lowercase(text)
     vocab = words(names, lexicon)
+    messages = _usual_roles(messages, vocab)
     lines = text_lines(text, lower)
     if may_hold_slot(text) and (labelled := context_slots(text, lines, vocab)):
         vocab = words((*names, *labelled), lexicon)  # "OJK Context: {context_ojk}": the label says what the slot holds
@@ -78,6 +79,13 @@ def segment_text(
     seen, seen_lower = blank_out(text, shown), blank_out(lower, shown)
     prompt = _read(seen, seen_lower, text_lines(seen, seen_lower), vocab, messages, known, shown, assembled)
     return dataclasses.replace(prompt, text=text, lower=lower)
+
+
+def _usual_roles(messages: list[Message] | None, vocab: Vocab) -> list[Message] | None:
+    """A body's roles under another name (Sourcegraph's `"speaker": "human"`) as the usual ones."""
+    if not messages:
+        return messages
+    return [dataclasses.replace(m, role=vocab.role_names.get(m.role, m.role)) for m in messages]
 
 
 def shows_sources(text: str, lexicon: Lexicon | None = None) -> bool:
