@@ -29,7 +29,7 @@ A header that numbers each source under a word meaning a chunk, with numbers no 
 counts (`[Chunk 30]`, `[Chunk 20]`, `[Chunk 32]`, not 1, 2, 3 in order), shows each chunk's
 place in the index; it is reported, without a fix (the key heads the source), unless the
 instructions ask the model to cite. So is a count under a word that names the source as a chunk
-(`--- Chunk {i + 1} ---`, `[Auszug {chunk_idx}]`, "Chunk 1", "Chunk 2": `counted-units` in
+(`--- Chunk {i + 1} ---`, `[Auszug {chunk_idx}]`, "Chunk 1", "Chunk 2", a tag named for the count, `<chunk_0>`: `counted-units` in
 `rules/chunk-ordinal.yaml`; qualified by a word or two, `=== CONTEXT CHUNK {idx + 1} ===`) when the model is not asked to cite: the number only says where the
 chunk came in the list. A source's template read alone that heads each source with such a count in
 brackets (`[Excerpt ${i + 1}] (Page ${c.pageNum})`) leaves it to the prompt that holds the sources,
@@ -142,8 +142,9 @@ def _asks_to_cite(prompt: Prompt, ctx: RuleContext) -> bool:
     return any(pattern.search(prompt.lower, p.span.start, p.span.end) for p in prompt.parts if p.kind is PartKind.INSTRUCTIONS)
 
 
-# The word a header writes before its key: "[Chunk 30]" gives "chunk", "### Chunk #4:" gives "chunk".
-_KEY_WORD = re.compile(r"([a-z][a-z ]*?)\s*(?:no\.?|#)?\s*$")
+# The word a header writes before its key: "[Chunk 30]" gives "chunk", "### Chunk #4:" gives "chunk", and so
+# does a tag named for the count, "<chunk_{i}>".
+_KEY_WORD = re.compile(r"([a-z][a-z ]*?)[\s_-]*(?:no\.?|#)?[\s_-]*$")
 
 
 def _keyed_by_the_index(prompt: Prompt, ctx: RuleContext) -> list[Source]:
@@ -184,7 +185,7 @@ def _counted_unit(words: str | None, units) -> bool:
 
 
 def _word_before_key(prompt: Prompt, source: Source) -> str | None:
-    before = _KEY_WORD.search(prompt.lower[source.header.start : source.key_span.start].lstrip("[(#-=* "))
+    before = _KEY_WORD.search(prompt.lower[source.header.start : source.key_span.start].lstrip("[(<#-=* "))
     return before[1] if before else None
 
 
@@ -247,7 +248,7 @@ def _numbered_sources(prompt: Prompt, ctx: RuleContext):
     if not numbered:
         numbered, place = _keyed_by_store_ids(prompt), "keyed by the id its store gave the chunk, where a count ([1], [2]) would do"
     for source in numbered:
-        header = prompt.text[source.header.start : source.key_span.end].strip("[(#-=* \n")
+        header = prompt.text[source.header.start : source.key_span.end].strip("[(<#-=* \n")
         # The key heads the source: removing it leaves a header to rewrite, so no fix is offered.
         yield ctx.finding(
             prompt,
