@@ -19,6 +19,7 @@ removal is made inside it (any other edit would have to know the JSON's quoting)
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from dataclasses import dataclass, field
 
@@ -90,6 +91,32 @@ def json_sources(
     sources = [dataclasses.replace(s, position=i) for i, s in enumerate(sorted(walk.sources, key=lambda s: s.span.start))]
     block = walk.holders[0] if len(walk.holders) == 1 else Span(sources[0].span.start, sources[-1].span.end)
     return sources, block, turns
+
+
+# The mean length of a record's text read by its role: longer than a name, a date or an id.
+_TEXT_CHARS = 80
+
+
+def text_key_by_role(text: str) -> str | None:
+    """The key that holds each record's text in a JSON list of records (or a list under one key of an object,
+    `{"results": [...]}`) that no key's name says holds it: the records, two or more, share one set of keys, and
+    the text is the key whose values are long and vary (a FAQ record's `answer`, beside its `id`, `section` and
+    `question`). None when the text is no such list. What a tool gives back is read so: a search tool's results."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(value, dict):
+        value = next((v for v in value.values() if isinstance(v, list)), None)
+    if not isinstance(value, list) or len(value) < 2 or not all(isinstance(v, dict) and len(v) >= 2 for v in value):
+        return None
+    keys = list(value[0])
+    if any(list(v) != keys for v in value):
+        return None
+    texts = {k: [v[k] for v in value] for k in keys if all(isinstance(v[k], str) for v in value)}
+    varying = {k: sum(map(len, vs)) / len(vs) for k, vs in texts.items() if len(set(vs)) == len(vs)}
+    longest = max(varying, key=varying.__getitem__, default=None)
+    return longest if longest is not None and varying[longest] >= _TEXT_CHARS else None
 
 
 def _printed_by_python(text: str, content_labels: frozenset[str]) -> bool:

@@ -10,7 +10,8 @@ Four ways of logging are read:
   each literal, its escapes decoded, is a prompt;
 - a program prints the messages it sends a chat model, the list whole as Python writes it
   (`[HumanMessage(content='...'), AIMessage(content='', ...), ToolMessage(content='Published: ...')]`, or dicts
-  with a role and a content): the messages are one request, each with its role (see printed_requests);
+  with a role and a content, which may be given as parts): the messages are one request, each with its role (see
+  printed_requests);
 - OpenAI's Python client, at the debug level, logs each request's options on one line (`Request options:
   {'method': 'post', 'url': '/chat/completions', ..., 'json_data': {'messages': [...], 'model': ...}}`): its
   `json_data` is the request's body.
@@ -127,8 +128,27 @@ def _message(item: ast.expr) -> tuple[str, str] | None:
         return None
     if role is None and kind.endswith(_TOOL_CALL_TYPES):
         return "assistant", ""
-    text = "" if isinstance(text, ast.Constant) and text.value is None else string_value(text)
+    text = "" if isinstance(text, ast.Constant) and text.value is None else string_value(text) if not isinstance(text, ast.List) else _parts_text(text)
     return (role, text) if role and text is not None else None
+
+
+def _parts_text(parts: ast.List) -> str | None:
+    """A message's content given as parts, each with its text (the Responses API's
+    `[ResponseOutputText(text='...')]`, `[{'type': 'input_text', 'text': '...'}]`): their texts, joined;
+    None when a part has no text."""
+    texts = []
+    for part in parts.elts:
+        if isinstance(part, ast.Call):
+            fields = {k.arg: k.value for k in part.keywords}
+        elif isinstance(part, ast.Dict):
+            fields = {k.value: v for k, v in zip(part.keys, part.values) if isinstance(k, ast.Constant)}
+        else:
+            return None
+        text = string_value(fields.get("text"))
+        if text is None:
+            return None
+        texts.append(text)
+    return "\n".join(texts)
 
 
 def may_show_prompts(log: str) -> bool:

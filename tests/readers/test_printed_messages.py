@@ -113,3 +113,15 @@ def test_a_request_with_a_tool_output_is_read_though_the_code_holds_its_user_mes
     code = "question = 'Find the latest trials of a medicine for lung cancer and summarise them.'\nmessages = [{'role': 'user', 'content': question}]\nmessages"
     output = DICTS.replace("What is medicine for lung cancer?", "Find the latest trials of a medicine for lung cancer and summarise them.")
     assert [code for _, code in _found(_notebook(code, output))] == ["PL201", "PL402"]
+
+
+def test_a_message_s_content_given_as_parts_is_their_text():
+    """The Responses API prints the model's reply with its content as parts (`ResponseOutputMessage(content=
+    [ResponseOutputText(text='...')], role='assistant')`): the list is still a request, read (blind87 Sanjomwa).
+    The twin: a part with no text (an image) leaves the list unread, as any item with no text does."""
+    reply = "ResponseOutputMessage(id='msg_1', content=[ResponseOutputText(annotations=[], text='Aspirin is no cancer medicine.', type='output_text')], role='assistant', type='message')"
+    output = (f"[{{'role': 'user', 'content': 'What is medicine for lung cancer?'}},\n ResponseFunctionToolCall(arguments='{{}}', call_id='call_1', "
+              f"name='search', type='function_call'),\n {{'type': 'function_call_output', 'call_id': 'call_1', 'output': '{TOOL}'}},\n {reply}]")
+    assert [code for _, code in _found(_notebook("messages", output))] == ["PL201", "PL402"]
+    imaged = output.replace("ResponseOutputText(annotations=[], text='Aspirin is no cancer medicine.', type='output_text')", "ResponseOutputImage(url='a.png')")
+    assert _found(_notebook("messages", imaged)) == []

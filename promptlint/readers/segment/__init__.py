@@ -14,8 +14,9 @@ import functools
 import re
 
 from ...meaning.lexicon import Lexicon
+from ...meaning.vocabulary import normalise_label
 from ...model.prompt import Message, Prompt, Source, Span, SpanSet
-from ..jsonsources import json_sources
+from ..jsonsources import json_sources, text_key_by_role
 from .vocab import LABEL_LINE, SLOT, Line, SlotNames, Vocab, consecutive_prompts, holds_slot, is_prompt_text, is_template_text, lowercase, may_hold_slot, renders_a_page, slot_kind, text_lines, words
 from .instructions import imperative_aside, looks_like_instruction, opens_with_imperative
 from .messages import role_messages
@@ -193,11 +194,28 @@ def _sources(
     if sources:
         return sources, None, None
     sources, json_block, turns = json_sources(text, vocab.content_labels, vocab.title_labels, vocab.heading_labels, vocab.chat_roles, vocab.metadata_labels)
+    if not sources and (by_role := _tool_results_by_role(text, messages, vocab)):
+        sources, json_block, turns = by_role
     if not sources:
         sources = (record_sources(text, lines, vocab, messages)
                    or separated_sources(text, lines, vocab, messages) or list_sources(text, lines, vocab)
                    or document_template(text, lines, vocab) or repeated_blocks(text, lines, vocab, messages))
     return sources, json_block, turns
+
+
+def _tool_results_by_role(text: str, messages: list[Message], vocab: Vocab):
+    """The sources a tool's message gives back as a JSON list of records whose text no key's name says holds it
+    (`[{"id": ..., "section": ..., "question": ..., "answer": "..."}]`): read by the role of each key, the long text
+    varying from record to record being the content (see jsonsources.text_key_by_role). A reading by shape, so
+    each source is marked as guessed and no fix of it is certain."""
+    for message in messages:
+        if vocab.lexicon.names(message.role, "tool-role") and (key := text_key_by_role(text[message.span.start : message.span.end])):
+            sources, block, turns = json_sources(
+                text, vocab.content_labels | {normalise_label(key)}, vocab.title_labels, vocab.heading_labels, vocab.chat_roles, vocab.metadata_labels
+            )
+            if sources:
+                return [dataclasses.replace(s, guessed=True) for s in sources], block, turns
+    return None
 
 
 # Placeholders marked otherwise than with braces, each with the braces of the same length it reads as:
