@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import sys
+from dataclasses import replace
 
 from ..model.lines import line_column, line_starts
 from ..model.prompt import Syntax
@@ -68,8 +69,12 @@ def _code_document(file: Input, kind: DocumentKind, found: list) -> Document:
     prompts = []
     for template in found:
         syntax = template.syntax if template.syntax == Syntax.TEXT or parses(template.text) else Syntax.TEXT
-        hosts = _hosts(template.loop.into, found) if template.loop is not None else ()
-        prompts.append(Prompt((template.text,), _code_source(template, kind, file), syntax=syntax, loop=template.loop, names=template.bound, hosts=hosts))
+        loop, hosts = template.loop, ()
+        if loop is not None and (printed := _printed(loop.into, found)):
+            # The prompt that prints the items' text holds these sources, and the others are likely the rest of
+            # its request (its system message).
+            loop, hosts = replace(loop, printed=printed), tuple(t.text for t in found if t.loop is None)
+        prompts.append(Prompt((template.text,), _code_source(template, kind, file), syntax=syntax, loop=loop, names=template.bound, hosts=hosts))
     return file.document(kind, prompts)
 
 
@@ -77,15 +82,13 @@ def _code_document(file: Input, kind: DocumentKind, found: list) -> Document:
 _SLOT = re.compile(r"\{[^{}\n]*\}")
 
 
-def _hosts(names: tuple[str, ...], found: list) -> tuple[str, ...]:
-    """The texts of the file's prompts not built per item, when one of them has a slot that prints one of ``names``
-    (`context = "\\n".join(...)`, then `f"Context: {context}"`): that prompt holds the sources a per-item string
-    renders, and the others are likely the rest of its request (its system message); () when none prints them."""
+def _printed(names: tuple[str, ...], found: list) -> tuple[str, ...]:
+    """Those of ``names`` that a slot of the file's prompts not built per item prints (`context = "\\n".join(...)`,
+    then `f"Context: {context}"`; `def get_context(...)`, then `{get_context(q)}`)."""
     if not names:
         return ()
-    printed = re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b")
-    prompts = [t.text for t in found if t.loop is None]
-    return tuple(prompts) if any(printed.search(slot[0]) for text in prompts for slot in _SLOT.finditer(text)) else ()
+    slots = [slot[0] for t in found if t.loop is None for slot in _SLOT.finditer(t.text)]
+    return tuple(n for n in names if any(re.search(rf"\b{re.escape(n)}\b", slot) for slot in slots))
 
 
 def _code_source(template, kind: DocumentKind, file: Input) -> SourceMap:

@@ -163,6 +163,20 @@ def jinja_reference(node: nodes.Node | None) -> Reference | None:
     return _follow(node, _jinja_step)
 
 
+# Calls that iterate their first argument's items: a loop over `zip(documents, metadatas)` is over the documents.
+_ITERATING = frozenset({"zip", "enumerate", "sorted", "reversed", "list"})
+
+
+def iterated_name(iterated: nodes.Node | None) -> str | None:
+    """The name of what a loop over ``iterated`` goes through: `zip(texts, scores)` goes through `texts`."""
+    from jinja2 import nodes
+
+    while isinstance(iterated, nodes.Call) and isinstance(iterated.node, nodes.Name) and iterated.node.name in _ITERATING and iterated.args:
+        iterated = iterated.args[0]
+    found = jinja_reference(iterated)
+    return found.key if found else None
+
+
 def _python_inner(node: ast.expr) -> ast.expr | None:
     """The Python expression a formatting wrapper prints, or None when ``node`` is not one."""
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant):

@@ -43,10 +43,11 @@ from typing import TYPE_CHECKING
 
 from ..meaning.lexicon import Lexicon, shipped
 from ..model.prompt import Prompt, Span, Syntax
-from .expressions import spread_sum, string_value
+from .expressions import iterated_name, spread_sum, string_value
+from .expressions import jinja_expression as jinja_node
 from .pyassembly import joined, own_nodes, plain_field, shown_or_nothing
 from .pycalls import Helpers, bind, helper_called, helpers_of, inlined, listed_keys, over_keys, returned_dict, returned_text, richest_return
-from .segment import SlotNames, lowercase
+from .segment import SlotNames, lowercase, slot_kind, words
 
 if TYPE_CHECKING:
     from .pysource import PyTemplate
@@ -90,6 +91,8 @@ class Loop:
     # that returns it), and the names bound from those in turn (`context = "\n".join(parts)`): a prompt of the
     # module that prints one of them holds these sources.
     into: tuple[str, ...] = ()
+    # Those of ``into`` a prompt of the module prints (see codefile).
+    printed: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------- finding the wrappers
@@ -166,6 +169,10 @@ def _bound_from(names: tuple[str, ...], module: ast.Module) -> tuple[str, ...]:
     for node in ast.walk(module):
         if isinstance(node, ast.Assign) and _made_from(node.value, names):
             found += [t.id for t in node.targets if isinstance(t, ast.Name) and t.id not in names]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+            isinstance(r, ast.Return) and r.value is not None and _made_from(r.value, names) for r in own_nodes(node)
+        ):
+            found.append(node.name)  # `return "\n".join(parts)`: a prompt prints the call (`{context(docs)}`)
     return tuple(dict.fromkeys(found))
 
 
@@ -1304,6 +1311,7 @@ def segment_fields(text: str, loop: Loop, fields: list[tuple[int, int, str]], na
     """
     from .jinja import Block, Origin, Tag, segment_origin
 
+    names = _with_the_context_named(loop, names, lexicon)
     opening = Tag("block", Span(0, 0), "for", f" for {loop.target} in {loop.collection} ")
     children, at = [], 0
     for start, end, expression in fields:
@@ -1319,6 +1327,18 @@ def segment_fields(text: str, loop: Loop, fields: list[tuple[int, int, str]], na
         return replace(prompt, sources=[replace(s, partial=True) for s in prompt.sources]) if loop.piece else prompt
     # Not a source after all (a log line, a query, a chat turn): nothing in it is a prompt's.
     return Prompt(text, lowercase(text), [], [], [], [])
+
+
+def _with_the_context_named(loop: Loop, names: SlotNames, lexicon: Lexicon | None) -> SlotNames:
+    """``names`` and, when a prompt of the module prints the items' text under a name that says it is the context
+    (`context = "\n".join(...)`, then `{context}`; a function `get_context` that returns it, then `{get_context(q)}`),
+    what the loop goes through as the context, whatever it is called: `zip(texts, scores)` then goes through the
+    retrieved texts. A name no prompt prints says less (`write_report` writes a report)."""
+    vocab = words(names, lexicon)
+    if not any(slot_kind(name, vocab) == "context" for name in loop.printed):
+        return names
+    iterated = iterated_name(jinja_node(loop.collection))
+    return (*names, (iterated, "context")) if iterated else names
 
 
 def _expression(text: str) -> ast.AST | None:

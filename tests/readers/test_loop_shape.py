@@ -89,9 +89,13 @@ def test_below_the_header_twins():
     # No metadata in the header (`total_chunks` alone is known to nothing): nothing says what the item is.
     plain = HEADER_CODE.replace("ITERATED", "enumerate(zip(documents, metadatas))").replace("HEADER", "part")
     assert _codes(plain, "api.py") == []
-    # A loop over what no word names as the retrieved context (`users`): its item's shape alone is no source.
+    # A loop over what no word names as the retrieved context (`users`), its text bound to no name that does
+    # (`profiles`): its item's shape alone is no source.
     users = HEADER_CODE.replace("ITERATED", "enumerate(zip(users, metadatas))").replace("HEADER", "chunk {meta['chunk_id']}")
-    assert _codes(users, "api.py") == []
+    profiles = users.replace("context", "profiles").replace("Context:", "Profiles:")
+    assert _codes(profiles, "api.py") == []
+    # Bound to the context a prompt prints, it is the context whatever the loop goes through (test_bound_to_the_context).
+    assert _codes(users, "api.py") == ["PL203"]
 
 
 # A branch of a loop body that leaves the iteration (`if over_budget: ...; break`) adds another item's text in place

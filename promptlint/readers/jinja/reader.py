@@ -10,7 +10,7 @@ from jinja2 import nodes
 from ...meaning import vocabulary
 from ...meaning.vocabulary import normalise_label
 from ...model.prompt import Field, FieldForm, Part, PartKind, Source, SourceStyle, Span
-from ..expressions import Reference
+from ..expressions import Reference, iterated_name
 from ..expressions import jinja_expression as _expression
 from ..expressions import jinja_reference as reference
 from ..segment import PART_LABELS, Vocab, is_input, slot_kind, text_lines
@@ -472,8 +472,8 @@ class Reader:
 
     def _iterated_kind(self, block: Block, loop: nodes.For) -> str | None:
         """What the loop iterates, by the name of what it iterates or by the label above it."""
-        iterated = reference(_items_of(loop.iter))
-        kind = slot_kind(iterated.key, self.vocab) if iterated else None
+        iterated = iterated_name(loop.iter)
+        kind = slot_kind(iterated, self.vocab) if iterated else None
         return kind or ("context" if self._announced_as_context(block) else None)
 
     def _announced_as_context(self, block: Block) -> bool:
@@ -559,16 +559,6 @@ class Reader:
         # The block's own tags only: a slice of the flat list, from its opening tag to its closing one.
         first, last = self.main.index[id(block.tags[0])], self.main.index[id(block.tags[-1])]
         return [span for tag in self.main.flat[first : last + 1] if tag.kind == "data" for span in instruction_spans(self.main, tag, self.vocab.lexicon)]
-
-
-# Calls that iterate their first argument's items: a loop over `zip(documents, metadatas)` is over the documents.
-_ITERATING = frozenset({"zip", "enumerate", "sorted", "reversed", "list"})
-
-
-def _items_of(iterated: nodes.Node) -> nodes.Node:
-    while isinstance(iterated, nodes.Call) and isinstance(iterated.node, nodes.Name) and iterated.node.name in _ITERATING and iterated.args:
-        iterated = iterated.args[0]
-    return iterated
 
 
 def _item_named(block: Block, target: str) -> str:
