@@ -71,6 +71,9 @@ def _header(raw: str, vocab: Vocab) -> tuple[str | None, tuple[str, ...], tuple[
             Field("parse warning", raw[value_start:].strip(), with_space(raw, rest.start, warning.start(), end), Span(rest.start + value_start, rest.end), FieldForm.INLINE)
         )
         end = warning.start()
+    if pairs := _pairs(lowered, end):
+        # "doc_id=8dcf... source=[REDACTED]": every item a field, written one after another with spaces between.
+        return None, (), tuple(fields + [inline_field(raw, rest.start, s, e, separator=" ") for s, e in pairs])
     # Parenthesised and bracketed groups hold metadata; "|" separates items.
     groups, title_end = _group_fields(raw, lowered[:end], rest.start, vocab)
     fields += groups
@@ -96,6 +99,19 @@ def _header(raw: str, vocab: Vocab) -> tuple[str | None, tuple[str, ...], tuple[
             title_text = title_text[: hyphen.start()].strip()
             fields.extend(dashed)
     return (title_text or None), heading, tuple(fields)
+
+
+# A `key=value` item of a header written with spaces between items: the value a run of non-spaces or a bracketed group.
+_PAIR = re.compile(r"[^\W\d][\w.-]{0,30}=(?:\[[^\[\]]*\]|[^\s\[\]]+)")
+_PAIRS = re.compile(rf"\s*{_PAIR.pattern}(?:\s+{_PAIR.pattern})+\s*")
+
+
+def _pairs(lowered: str, end: int) -> list[tuple[int, int]]:
+    """The items of a header's rest that is two `key=value` items or more, one after another with spaces between
+    ("doc_id=8dcf... source=[REDACTED]"); none when it is anything else."""
+    if "=" not in lowered[:end] or not _PAIRS.fullmatch(lowered, 0, end):
+        return []
+    return [(m.start(), m.end()) for m in _PAIR.finditer(lowered, 0, end)]
 
 
 def _group_fields(raw: str, lowered: str, offset: int, vocab: Vocab) -> tuple[list[Field], int]:
