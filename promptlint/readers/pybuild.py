@@ -1206,6 +1206,8 @@ def reference(node: ast.AST, aliases: dict[str, tuple[str, tuple[str, ...]]]) ->
         return inner  # an index or a slice: a part of the same value
     if isinstance(node, ast.Call):
         return _call_reference(node, aliases)
+    if isinstance(node, ast.JoinedStr) and (shown := _formatted_alone(node)) is not None:
+        return reference(shown, aliases)  # `f"{similarity:.6f}"`: the value, formatted
     if isinstance(node, ast.IfExp):
         return reference(node.body, aliases)
     if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
@@ -1213,6 +1215,13 @@ def reference(node: ast.AST, aliases: dict[str, tuple[str, tuple[str, ...]]]) ->
     if isinstance(node, ast.BinOp) and isinstance(node.right, ast.Constant):
         return reference(node.left, aliases)  # `i + 1`
     return None
+
+
+def _formatted_alone(node: ast.JoinedStr) -> ast.AST | None:
+    """The one value an f-string formats with no words around it (`f"{score:.2f}"`, `f"({date})"`); None otherwise."""
+    values = [v for v in node.values if isinstance(v, ast.FormattedValue)]
+    words = "".join(v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str))
+    return values[0].value if len(values) == 1 and not any(c.isalpha() for c in words) else None
 
 
 def _call_reference(node: ast.Call, aliases: dict[str, tuple[str, tuple[str, ...]]]) -> tuple[str, tuple[str, ...]] | None:

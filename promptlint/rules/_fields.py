@@ -15,18 +15,21 @@ from ..model.lines import remove_line
 from ..model.prompt import Field, FieldForm, Prompt, Source, SourceStyle, Span
 
 # "{score:.2f}", "{{ doc.score }}", "{{ '%.3f' % hit.score }}", a JavaScript template's "${c.score}",
-# or a prompt library's "[DOC_2_SCORE]".
-_SLOT_VALUE = re.compile(r"\$?\{\{?[^{}]*[A-Za-z_][^{}]*\}\}?|\[[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\]")
+# a field that formats its value in a string of its own ("{quoteattr(f'{s:.6f}')}"), or a prompt library's "[DOC_2_SCORE]".
+_SLOT_VALUE = re.compile(r"\$?\{\{?(?:[^{}]|\{[^{}]*\})*\}\}?|\[[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\]")
+# A slot reads a name: "{1}" and "{}" print none.
+_NAMED = re.compile(r"[A-Za-z_]")
 
 
 def is_slot(value: str) -> bool:
     """A template slot standing for the value ("{score:.2f}", "{{ doc.score }}", "[DOC_2_SCORE]")."""
-    return bool(_SLOT_VALUE.fullmatch(value.strip()))
+    slot = _SLOT_VALUE.fullmatch(value.strip())
+    return slot is not None and _NAMED.search(slot[0]) is not None
 
 
 def has_slot(value: str) -> bool:
     """Whether a template slot stands somewhere in the value ("{item.id}: {item.name}")."""
-    return bool(_SLOT_VALUE.search(value))
+    return any(_NAMED.search(slot[0]) for slot in _SLOT_VALUE.finditer(value))
 
 
 # An ordinal's own shape, whatever its label: "3 of 7", "3/7", "#3".

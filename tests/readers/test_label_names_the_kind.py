@@ -52,3 +52,25 @@ ZIPPED = {
 def test_a_label_names_what_a_one_letter_variable_holds(path, label, reported):
     text = ZIPPED[path].replace("LABEL", label)
     assert [f.code for f in lint_text(text, path=path, config=CONFIG)] == (["PL102"] if reported else [])
+
+
+# A value formatted in a string of its own inside a field (`quoteattr(f'{similarity:.6f}')`) is that value: the
+# attribute names it, and its slot is a slot. Seen in blind88 SentimentalK.
+FORMATTED = '''from xml.sax.saxutils import quoteattr
+
+
+def build_context(chunks):
+    parts = []
+    for c in chunks:
+        value = c.get("KEY", 0.0)
+        parts.append(f"<chunk title={quoteattr(c['title'])} ATTRIBUTE={quoteattr(f'{value:.6f}')}>\\n{c['text']}\\n</chunk>")
+    return "\\n".join(parts)
+'''
+
+
+@pytest.mark.parametrize(("attribute", "key", "reported"), [
+    ("cosine_similarity", "cosine_similarity", True), ("relevance", "value", True), ("weight_kg", "weight_kg", False),
+])
+def test_a_value_formatted_in_a_string_of_its_own_is_read(attribute, key, reported):
+    findings = lint_text(FORMATTED.replace("ATTRIBUTE", attribute).replace("KEY", key), path="context.py", config=CONFIG)
+    assert [(f.code, f.line) for f in findings] == ([("PL102", 8)] if reported else [])
