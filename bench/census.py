@@ -171,8 +171,9 @@ def judged_by_labels(census: list[dict], labels: list[dict]) -> tuple[collection
 def main_prompts_found(census: list[dict], labels: list[dict]) -> list[tuple[dict, str, bool]]:
     """Each rule expected in a main answer prompt, and whether promptlint reports it in its file or a related one."""
     reported = {(str(Path(repo["root"]) / f["path"]), f["name"]) for repo in census for f in repo["findings"]}
-    # A related file may be written with its lines and a note: "/repo/path.js:38-39 (default system prompt)".
-    related = lambda main: [re.match(r"[^\s:]+", entry)[0] for entry in main.get("related") or []]  # noqa: E731
+    # A related file may be written with its lines and a note, "/repo/path.js:38-39 (default system prompt)", or as a
+    # mapping, {file: /repo/path.js, lines: [38, 39], what: ...}.
+    related = lambda main: [entry["file"] if isinstance(entry, dict) else re.match(r"[^\s:]+", entry)[0] for entry in main.get("related") or []]  # noqa: E731
     return [
         (main, rule, any((path, rule) in reported for path in [main["file"], *related(main)]))
         for label in labels
