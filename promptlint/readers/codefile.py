@@ -87,8 +87,8 @@ def _printed(names: tuple[str, ...], found: list) -> tuple[str, ...]:
     then `f"Context: {context}"`; `def get_context(...)`, then `{get_context(q)}`)."""
     if not names:
         return ()
-    slots = [slot[0] for t in found if t.loop is None for slot in _SLOT.finditer(t.text)]
-    return tuple(n for n in names if any(re.search(rf"\b{re.escape(n)}\b", slot) for slot in slots))
+    slots = "\n".join(slot[0] for t in found if t.loop is None for slot in _SLOT.finditer(t.text))
+    return tuple(n for n in names if re.search(rf"\b{re.escape(n)}\b", slots))
 
 
 def _code_source(template, kind: DocumentKind, file: Input) -> SourceMap:

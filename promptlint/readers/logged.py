@@ -115,40 +115,42 @@ def _message(item: ast.expr) -> tuple[str, str] | None:
     an empty one; an item of OpenAI's Responses API, a call of a tool as the assistant's (`ResponseFunctionToolCall(...)`,
     `{'type': 'function_call', ...}`) and its output as the tool's (`{'type': 'function_call_output', 'output': '...'}`);
     None for anything else."""
-    if isinstance(item, ast.Call) and isinstance(item.func, ast.Name):
-        fields = {k.arg: k.value for k in item.keywords}
+    fields = _named_values(item)
+    if fields is None or isinstance(item, ast.Call) and not isinstance(item.func, ast.Name):
+        return None
+    if isinstance(item, ast.Call):
         kind, text = item.func.id, fields.get("content", item.args[0] if item.args else None)
         role = _MESSAGE_ROLES.get(kind) or string_value(fields.get("role"))
-    elif isinstance(item, ast.Dict):
-        fields = {k.value: v for k, v in zip(item.keys, item.values) if isinstance(k, ast.Constant)}
+    else:
         kind, text, role = string_value(fields.get("type")) or "", fields.get("content"), string_value(fields.get("role"))
         if kind == _TOOL_OUTPUT_TYPE:
             text, role = fields.get("output"), "tool"
-    else:
-        return None
     if role is None and kind.endswith(_TOOL_CALL_TYPES):
         return "assistant", ""
-    text = "" if isinstance(text, ast.Constant) and text.value is None else string_value(text) if not isinstance(text, ast.List) else _parts_text(text)
+    text = _text(text)
     return (role, text) if role and text is not None else None
 
 
-def _parts_text(parts: ast.List) -> str | None:
-    """A message's content given as parts, each with its text (the Responses API's
-    `[ResponseOutputText(text='...')]`, `[{'type': 'input_text', 'text': '...'}]`): their texts, joined;
-    None when a part has no text."""
-    texts = []
-    for part in parts.elts:
-        if isinstance(part, ast.Call):
-            fields = {k.arg: k.value for k in part.keywords}
-        elif isinstance(part, ast.Dict):
-            fields = {k.value: v for k, v in zip(part.keys, part.values) if isinstance(k, ast.Constant)}
-        else:
-            return None
-        text = string_value(fields.get("text"))
-        if text is None:
-            return None
-        texts.append(text)
-    return "\n".join(texts)
+def _named_values(item: ast.expr) -> dict | None:
+    """The values of a printed object by name: a call's keywords (`HumanMessage(content=...)`), a dict's keys; None
+    for anything else."""
+    if isinstance(item, ast.Call):
+        return {k.arg: k.value for k in item.keywords}
+    if isinstance(item, ast.Dict):
+        return {k.value: v for k, v in zip(item.keys, item.values) if isinstance(k, ast.Constant)}
+    return None
+
+
+def _text(content: ast.expr | None) -> str | None:
+    """A message's text: a string, none (`None`, the model calling a tool) as an empty one, or its parts' texts joined
+    (the Responses API's `[ResponseOutputText(text='...')]`, `[{'type': 'input_text', 'text': '...'}]`); None when
+    it is anything else, or a part has no text."""
+    if isinstance(content, ast.Constant) and content.value is None:
+        return ""
+    if not isinstance(content, ast.List):
+        return string_value(content)
+    texts = [string_value(fields.get("text")) if (fields := _named_values(part)) is not None else None for part in content.elts]
+    return None if None in texts else "\n".join(texts)
 
 
 def may_show_prompts(log: str) -> bool:
