@@ -33,7 +33,9 @@ repository's main answer prompt). A finding is right when its rule is expected i
 lines hold it (give or take LABEL_SLACK lines: a range is the reader's), debatable when allowed,
 wrong otherwise, in a file that holds no prompt too; a finding of an unlabelled file is counted
 apart. A main prompt's expected rule is found when promptlint reports it in that file or in one of
-its `related` files.
+its `related` files; a second count adds the places the labeller's evidence for that rule cites (`cited`:
+"/repo/path.py:826-828", taken from the evidence text by file name and line, give or take LABEL_SLACK lines), since
+the brief asks for the prompt "with the code that renders the sources into it" and the evidence names that code.
 """
 
 from __future__ import annotations
@@ -168,18 +170,34 @@ def judged_by_labels(census: list[dict], labels: list[dict]) -> tuple[collection
     return verdicts, lines
 
 
-def main_prompts_found(census: list[dict], labels: list[dict]) -> list[tuple[dict, str, bool]]:
-    """Each rule expected in a main answer prompt, and whether promptlint reports it in its file or a related one."""
-    reported = {(str(Path(repo["root"]) / f["path"]), f["name"]) for repo in census for f in repo["findings"]}
+def main_prompts_found(census: list[dict], labels: list[dict]) -> list[tuple[dict, str, bool, bool]]:
+    """Each rule expected in a main answer prompt; whether promptlint reports it in its file or a related one, and
+    whether it does so there or at a place the labeller's evidence cites for that rule."""
+    reported = {(str(Path(repo["root"]) / f["path"]), f["name"], f["line"]) for repo in census for f in repo["findings"]}
     # A related file may be written with its lines and a note, "/repo/path.js:38-39 (default system prompt)", or as a
     # mapping, {file: /repo/path.js, lines: [38, 39], what: ...}.
     related = lambda main: [entry["file"] if isinstance(entry, dict) else re.match(r"[^\s:]+", entry)[0] for entry in main.get("related") or []]  # noqa: E731
+
+    def in_files(main: dict, rule: str) -> bool:
+        return any((path, rule) == (where, name) for path in [main["file"], *related(main)] for where, name, _ in reported)
+
+    def at_cited(main: dict, rule: str) -> bool:
+        return any(_at(place, rule, reported) for place in (main.get("cited") or {}).get(rule) or [])
+
     return [
-        (main, rule, any((path, rule) in reported for path in [main["file"], *related(main)]))
+        (main, rule, in_files(main, rule), in_files(main, rule) or at_cited(main, rule))
         for label in labels
         for main in label.get("main_prompts") or []
         for rule in main.get("expect") or []
     ]
+
+
+def _at(place: str, rule: str, reported: set[tuple[str, str, int]]) -> bool:
+    """Whether ``rule`` is reported at a cited place, "/repo/path.py:826-828" (give or take LABEL_SLACK) or "/repo/path.md"."""
+    path, _, lines = place.partition(":")
+    first, _, last = lines.partition("-")
+    return any(where == path and name == rule and (not lines or int(first) - LABEL_SLACK <= line <= int(last) + LABEL_SLACK)
+               for where, name, line in reported)
 
 
 def labelled(census_file: Path, label_files: list[Path]) -> None:
@@ -191,9 +209,10 @@ def labelled(census_file: Path, label_files: list[Path]) -> None:
           f" ({verdicts['unlabelled']} in files not labelled)")
     print("\n".join(lines))
     found = main_prompts_found(census, labels)
-    print(f"main answer prompts: {sum(hit for _, _, hit in found)} of {len(found)} expected patterns found")
-    for main, rule, hit in found:
-        print(f"  {'found ' if hit else 'missed'} {main['repo']} {Path(main['file']).name} {rule}")
+    print(f"main answer prompts: {sum(hit for _, _, hit, _ in found)} of {len(found)} expected patterns found in their files,"
+          f" {sum(cited for *_, cited in found)} counting the places the evidence cites")
+    for main, rule, hit, cited in found:
+        print(f"  {'found ' if hit else 'cited ' if cited else 'missed'} {main['repo']} {Path(main['file']).name} {rule}")
 
 
 def main() -> None:
