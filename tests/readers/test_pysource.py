@@ -446,6 +446,20 @@ def test_the_texts_of_a_table_of_prompts_are_prompts(form):
     assert lint_text(code.replace("TEXT", "{{question}}"), path=path, config=CONFIG) == []
 
 
+@pytest.mark.parametrize("statement", [
+    "WITH ranked AS (\n    SELECT id, {context_expr} AS body\n    FROM {table}\n)\nSELECT * FROM ranked\nORDER BY score DESC",
+    "\n    -- documents that match\n    SELECT d.id, d.text\n    FROM documents d\n    WHERE d.text @@ {context}\n",
+    "MATCH (d:Document)-[:HAS]->(c:Chunk)\nWHERE c.text CONTAINS {context}\nRETURN d.title, c.text",
+])
+def test_a_database_query_is_no_prompt_whatever_its_slots_are_named(statement):
+    """A statement of SQL or Cypher is for a database (census R2R): its slots are its parameters, not a context."""
+    source = f'def search(context, context_expr, table, db):\n    query = f"""{statement}"""\n    return db.execute(query)\n'
+    assert templates_in(source) == []
+    # The twin: a prompt asking for SQL, written in sentences, with the schema in it, is a prompt.
+    twin = source.replace('query = f"""', 'query = f"""Write one query over this context, then explain it.\n{context}\nUse this shape:\n')
+    assert len(templates_in(twin)) == 1
+
+
 @pytest.mark.parametrize("command", [
     'f\'"{python}" scripts/build_index.py --corpus "{docs}" --output "{out}" --chunk-size 512\'',
     'f"ingest -d {documents} -o {out}"',

@@ -287,7 +287,7 @@ def is_prompt_text(text: str, vocab: Vocab, key: str | None = None, sources: fro
     words call the retrieved context (`{context}`, `{{documents}}`, `$search_results$`), or one of
     ``sources``, the names code binds to the text of the sources it renders."""
     lower = lowercase(text)
-    if not has_own_words(text) or vocab.log_line.match(lower) or _command_line(lower):
+    if not has_own_words(text) or vocab.log_line.match(lower) or _command_line(lower) or _sql_statement(text):
         return False
     if key is not None and vocab.lexicon.means(key, "prompt"):
         return True
@@ -318,6 +318,17 @@ def _command_line(lower: str) -> bool:
     line, continued lines joined, with two options or more. Its slots are a program's arguments, not a context."""
     line = lower.replace("\\\n", " ").strip()
     return "\n" not in line and len(_OPTION.findall(line)) >= 2
+
+
+# A statement of SQL: its first line (after blank lines and `--` comments) opens with a verb in capitals, and a
+# clause in capitals follows on a later line (`WITH scores AS (` ... `FROM {table} v`).
+_SQL_OPENING = re.compile(r"(?:\s*--[^\n]*\n|\s*\n)*\s*(?:SELECT|WITH|INSERT\s+INTO|UPDATE|DELETE\s+FROM|CREATE\s+(?:TABLE|INDEX|VIEW)|MATCH)\b")
+_SQL_CLAUSE = re.compile(r"\n\s*(?:FROM|WHERE|JOIN|LEFT\s+JOIN|GROUP\s+BY|ORDER\s+BY|SET|VALUES|RETURN|LIMIT)\b")
+
+
+def _sql_statement(text: str) -> bool:
+    """Whether a text is a query for a database, not for a model (its slots are a statement's parameters)."""
+    return bool(_SQL_OPENING.match(text)) and bool(_SQL_CLAUSE.search(text))
 
 
 def _announced_as_context(lower: str, at: int, vocab: Vocab) -> bool:
