@@ -16,7 +16,7 @@ items of different kinds: each add is read alone.
 
 A dict made once per item is the JSON text the model reads when the module hands it to the
 model (serialized, returned by a tool, held by a chat message): its keys are the fields, each
-named by its key (see json_text). A tuple made per item and printed whole into a prompt's
+named by its key (see json_text), also when it is built key by key (see _dict_built). A tuple made per item and printed whole into a prompt's
 variable (a LangChain pipeline ending in a function of the module) is its repr: `(doc, score)`.
 `map(f, docs)` is read as the comprehension it is.
 
@@ -197,10 +197,17 @@ def formatters(module: ast.Module, raw: str, starts: list[int], helpers: Helpers
     for function in (f for f in named if f.name not in called):
         parameters = [a.arg for a in function.args.args if a.arg not in ("self", "cls")]
         returned = richest_return(function.body) if len(parameters) == 1 else None
-        if returned is not None and (strings := _strings(returned, helpers)):
+        if returned is not None and (strings := _strings(returned, helpers)) and _lays_out(strings):
             found.append(_wrapper(ast.Name(parameters[0]), ast.Name("items"), function.body, strings, raw, starts))
     # Two fields of the item at least: a text that prints its parameter whole (`{context}`) is a prompt, not an item's.
     return [w for w in found if w is not None and len(w.loop.keys) >= 2]
+
+
+def _lays_out(strings: list[ast.AST]) -> bool:
+    """Whether a text writes characters of its own between its fields (a label, a line break): one that only joins
+    the item's values (`f"{chunk.title_prefix}{chunk.summary}{chunk.content}"`) is the item's pieces stored as one
+    text, such as the text an index embeds, not a layout shown to a model."""
+    return any(not isinstance(s, ast.JoinedStr) or any(isinstance(v, ast.Constant) and v.value for v in s.values) for s in strings)
 
 
 def _loop_wrappers(node: ast.For | ast.AsyncFor, raw: str, starts: list[int], helpers: Helpers, serialized: Mapping[int | str, str]) -> list[PyTemplate]:
@@ -208,7 +215,7 @@ def _loop_wrappers(node: ast.For | ast.AsyncFor, raw: str, starts: list[int], he
         return []  # the keys of one record, each line of it written out where its text is read (see pycalls)
     body = list(_statements(node.body))
     if serialized:
-        body = [_as_json(statement, serialized) for statement in body]
+        body = [_as_json(statement, serialized, body) for statement in body]
     made = _made_by_helpers(body, helpers)
     texts = [] if _dispatches(node.body) else [(text, pieces) for text, pieces, more in _in_order(body, helpers) if more]
     text_of = {name: text for text, _ in texts for name in text}
@@ -560,8 +567,7 @@ def _shown_bare(value: ast.AST, named: dict[str, list[ast.AST]]) -> bool:
     """Whether a value added as it is shows a field: a key of something (`doc.page_content`, `r["text"]`), or a local set in the body."""
     if isinstance(value, ast.Name):
         return value.id in named
-    found = reference(value, {})
-    return found is not None and bool(found[1])
+    return _reads_a_field(value)
 
 
 def _made_by_helpers(body: list[ast.stmt], helpers: Helpers) -> dict[str, ast.AST]:
@@ -841,7 +847,7 @@ def _alias_locals(aliases: dict[str, tuple[str, tuple[str, ...]]], body: list[as
     """Add the variables the loop body sets from the item ``name``, or from a list read at the loop's counter
     ``index`` (`score = scores[i]`, one value per item): each stands for a field of it. A local set inside a loop
     nested in the body (`for other in hits: if other.id == hit.id: text = hit.text; break`) holds it as well."""
-    for statement in _with_nested_loops(body):
+    for statement in map(_named_by_test, _with_nested_loops(body)):
         if _unpacked_from_item(statement, name, aliases):
             # `(date, entry) = item` names the item's parts, as `for date, entry in items` does; each name unpacked
             # from a value computed from the item is a field of it too, named by its variable.
@@ -867,6 +873,14 @@ def _with_nested_loops(body: list[ast.stmt]):
         yield statement
         if isinstance(statement, (ast.For, ast.AsyncFor, ast.While)):
             yield from every_statement(statement.body)
+
+
+def _named_by_test(statement: ast.stmt) -> ast.stmt:
+    """A branch whose test names its value (`if summary := doc.summary:`), read as the assignment it makes."""
+    test = getattr(statement, "test", None) if isinstance(statement, (ast.If, ast.While)) else None
+    if isinstance(test, ast.NamedExpr):
+        return ast.copy_location(ast.Assign([test.target], test.value), statement)
+    return statement
 
 
 def every_statement(body: list[ast.stmt]):
@@ -1018,9 +1032,11 @@ def reaching_the_model(module: ast.Module, lexicon: Lexicon, piped: Mapping[str,
     Each is mapped to the prompt variable it fills, where that is known: what a function of the
     module returns when a pipeline ends in it (``piped``: function -> variable, see chain_end) is
     printed whole into that variable. Elsewhere the variable is "" (not known)."""
-    held = [h for node in ast.walk(module) for h in _handed_over(node, lexicon)]
+    streamed = _streamed(module)
+    held = [h for node in ast.walk(module) if id(node) not in streamed for h in _handed_over(node, lexicon)]
     # What a serializer writes, where its text is kept: the text is the JSON of its argument.
     held = [inner for node in held for inner in _literal_values(node.args[0] if _serialized(node) else node)]
+    held += _held_in_dicts(module, held)
     # What a function of the module returns for it (`json.dumps(transform_chunks(chunks))`, or a name assigned its
     # result, `rag_context = build_rag_context(q)` then `json.dumps(rag_context)`): the list it makes.
     helpers = helpers_of(module)
@@ -1032,6 +1048,32 @@ def reaching_the_model(module: ast.Module, lexicon: Lexicon, piped: Mapping[str,
             returned = map(_sliced, _returned_values(helpers[function]))
             reaching.update((_held_key(h), variable) for h in returned if isinstance(h, (ast.Name, ast.ListComp, ast.GeneratorExp)))
     return reaching
+
+
+def _reads_a_field(value: ast.AST) -> bool:
+    found = reference(value, {})
+    return found is not None and bool(found[1])
+
+
+def _streamed(module: ast.Module) -> set[int]:
+    """The parts of the texts a generator yields (by id): they go to whoever iterates it, a client's stream as often
+    as a model (`yield f"data: {json.dumps(payload)}\n\n"`, a server-sent event)."""
+    return {id(part) for node in ast.walk(module) if isinstance(node, ast.Yield) and isinstance(node.value, ast.JoinedStr) for part in node.value.values}
+
+
+def _held_in_dicts(module: ast.Module, held: list[ast.AST]) -> list[ast.AST]:
+    """What the names among ``held`` hold, where the module builds such a name as a dict: `payload = {"results":
+    results}` or `payload["results"] = results`, then `json.dumps(payload)`, serializes `results` too."""
+    names = {h.id for h in held if isinstance(h, ast.Name)}
+    values = []
+    for node in ast.walk(module) if names else ():
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name) and target.id in names and isinstance(node.value, ast.Dict):
+                values.append(node.value)
+            elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id in names and isinstance(target.slice, ast.Constant):
+                values.append(node.value)
+    return [inner for value in values for inner in _literal_values(value)]
 
 
 def _assigned_calls(module: ast.Module, names: set[str]) -> dict[str, ast.Call]:
@@ -1095,8 +1137,8 @@ def _repr_text(node: ast.Tuple) -> ast.JoinedStr:
 def _handed_over(node: ast.AST, lexicon: Lexicon) -> list[ast.AST]:
     """What one node of a module hands the model: a serializer's call kept, returned or written into an
     f-string; a chat message's content; what a tool returns."""
-    if isinstance(node, (ast.Return, ast.Assign, ast.FormattedValue)) and _serialized(node.value):
-        return [node.value]
+    if isinstance(node, (ast.Return, ast.Assign, ast.FormattedValue)):
+        return [value for value in _kept_values(node) if _serialized(value)]
     if isinstance(node, ast.Dict):
         keys = {key.value: value for key, value in zip(node.keys, node.values) if isinstance(key, ast.Constant)}
         return [keys["content"]] if "role" in keys and "content" in keys else []
@@ -1107,6 +1149,11 @@ def _handed_over(node: ast.AST, lexicon: Lexicon) -> list[ast.AST]:
         given = [v for arg in node.args if isinstance(arg, ast.Dict) for v in arg.values] + [k.value for k in node.keywords]
         return [f.body for f in given if isinstance(f, ast.Lambda)]
     return []
+
+
+def _kept_values(node: ast.Return | ast.Assign | ast.FormattedValue) -> list[ast.AST]:
+    """The values a node keeps; returned beside other values, a text is one of them: `return json.dumps(payload), citations`."""
+    return node.value.elts if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple) else [node.value]
 
 
 def _returned_values(function: ast.AST) -> list[ast.AST]:
@@ -1123,15 +1170,43 @@ def _is_tool(function: ast.FunctionDef | ast.AsyncFunctionDef, lexicon: Lexicon)
     return any(name and lexicon.mentions(name, "tool") for name in names)
 
 
-def _as_json(statement: ast.stmt, serialized: Mapping[int | str, str]) -> ast.stmt:
-    """A loop body's statement that adds a dict to a list the model reads (``serialized``), the dict read as its JSON text."""
+def _as_json(statement: ast.stmt, serialized: Mapping[int | str, str], body: list[ast.stmt]) -> ast.stmt:
+    """A loop body's statement that adds a dict to a list the model reads (``serialized``), the dict read as its JSON
+    text: the dict written in the add, or the one a local of the ``body`` is built into (see _dict_built)."""
     if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call) and isinstance(statement.value.func, ast.Attribute):
         call = statement.value
-        if call.func.attr in ADDING and call.args and isinstance(call.args[-1], ast.Dict) and _receiver(statement) in serialized:
-            text = json_text(call.args[-1])
+        added = call.args[-1] if call.args else None
+        if isinstance(added, ast.Name):
+            added = _dict_built(added.id, body)
+        if call.func.attr in ADDING and isinstance(added, ast.Dict) and _receiver(statement) in serialized:
+            text = json_text(added)
             if text is not None:
                 return ast.copy_location(ast.Expr(ast.Call(call.func, [*call.args[:-1], text], [])), statement)
     return statement
+
+
+def _dict_built(name: str, body: list[ast.stmt]) -> ast.Dict | None:
+    """The dict a local is built into over a loop body: written as a literal, then given keys one by one, some only
+    when the item has the value (`result = {"title": t}`, then `if date: result["updated_at"] = date`). Each key
+    stands where it is first given; None when the body does not write the local as a dict literal."""
+    assigned = [s for s in body if isinstance(s, ast.Assign) and len(s.targets) == 1]
+    written = next((s.value for s in assigned if isinstance(s.targets[0], ast.Name) and s.targets[0].id == name and isinstance(s.value, ast.Dict)), None)
+    if written is None:
+        return None
+    keys = {k.value: v for k, v in zip(written.keys, written.values) if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+    for statement in assigned[[s.value for s in assigned].index(written) + 1:]:
+        key = _key_given(statement.targets[0], name)
+        # A key given in two branches keeps the value that reads a field (`section.text` over a message made of it).
+        if key is not None and (key not in keys or not _reads_a_field(keys[key])):
+            keys[key] = statement.value
+    return ast.copy_location(ast.Dict([ast.Constant(k) for k in keys], list(keys.values())), written)
+
+
+def _key_given(target: ast.AST, name: str) -> str | None:
+    """The key an assignment gives the dict ``name``: `result["updated_at"] = ...` gives "updated_at"."""
+    if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id == name:
+        return target.slice.value if isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str) else None
+    return None
 
 
 def json_text(node: ast.Dict) -> ast.JoinedStr | None:
@@ -1172,6 +1247,8 @@ def _keyed(value: ast.AST, path: tuple[str, ...]) -> ast.AST:
     if ref is None:
         return value
     keyed: ast.AST = ast.copy_location(ast.Name(ref[0], ast.Load()), value)
+    if ref == (path[-1], ()):
+        return keyed  # a local named as its key, `"score": float(score)`, says what it is itself
     for key in path:
         keyed = ast.copy_location(ast.Subscript(keyed, ast.Constant(key), ast.Load()), value)
     return keyed

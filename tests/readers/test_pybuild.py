@@ -713,6 +713,15 @@ def test_a_function_of_one_item_that_is_no_sources_template(function):
     assert [code for _, _, code in _found(function) if code == "PL102"] == []
 
 
+def test_a_function_of_one_item_that_only_joins_its_values_is_no_sources_template():
+    # `f"{chunk.title_prefix}{chunk.doc_summary}{chunk.content}"` (census onyx): the text an index embeds, no layout.
+    joined = 'def enriched_chunk(chunk):\n    return f"{chunk.title_prefix}{chunk.doc_summary}{chunk.content}{chunk.metadata_suffix}"\n'
+    assert _found(joined) == []
+    # The twin: the same values with a label and line breaks of its own are laid out for a reader.
+    laid_out = joined.replace("{chunk.doc_summary}{chunk.content}", "\\nSummary: {chunk.doc_summary}\\n\\n{chunk.content}")
+    assert [code for _, _, code in _found(laid_out)] == ["PL104"]
+
+
 SERIALIZED_HELPER = (
     "import json\n\n\ndef transform_chunks(chunks):\n"
     '    return [{"title": c.title, "similarity": c.similarity, "content": c.content} for c in chunks]\n\n\n'
@@ -728,6 +737,27 @@ def test_a_list_of_dicts_a_helper_returns_to_a_serializer_is_the_json_the_model_
     assert _found(page) == []
 
 
+# A tool's results written as JSON records (census onyx): each record a dict built by name, given keys only when
+# the item has them, and the list handed to the serializer inside a payload, returned beside a citation map.
+BUILT_RECORDS = (
+    "import json\n\n\ndef sections_as_json(sections):\n    results = []\n    for section in sections:\n"
+    "        chunk = section.center_chunk\n        updated = None\n        if chunk.updated_at:\n"
+    "            updated = chunk.updated_at.isoformat()\n"
+    '        result = {"document": section.citation, "title": chunk.title}\n'
+    '        if updated is not None:\n            result["updated_at"] = updated\n'
+    '        result["content"] = section.combined_content\n        results.append(result)\n'
+    '    payload = {}\n    payload["results"] = results\n    return json.dumps(payload, indent=2), {}\n'
+)
+
+
+def test_a_record_built_key_by_key_and_serialized_in_a_payload_is_the_json_the_model_reads():
+    assert [(line, code) for line, _, code in _found(BUILT_RECORDS)] == [(11, "PL201")]
+    # The twins: the payload sent to a client's stream, and the record never added to what is serialized.
+    streamed = BUILT_RECORDS.replace("    return json.dumps(payload, indent=2), {}\n", '    yield f"data: {json.dumps(payload)}\\n\\n"\n')
+    assert _found(streamed) == []
+    assert _found(BUILT_RECORDS.replace("results.append(result)", "results.append(section.id)")) == []
+
+
 def test_a_local_shows_the_locals_set_before_it():
     # `chunk_ref` is read into `cite`, and `cite` into the text added (blind48b garretbeebe): "chunk 3/12".
     source = ('def build(question, chunks):\n    blocks = []\n    for i, chunk in enumerate(chunks, start=1):\n        p = chunk.payload\n'
@@ -736,6 +766,16 @@ def test_a_local_shows_the_locals_set_before_it():
     assert [code for _, _, code in _found(source)] == ["PL203"]
     # The twin: a reference with no chunk position in it.
     assert _found(source.replace(" (chunk {chunk_ref})", "")) == []
+
+
+def test_a_local_named_in_a_branch_s_test_is_the_item_s_field():
+    # `if summary := doc.summary:` (census R2R) names the document's summary as `summary = doc.summary` does.
+    source = ('def build_context(docs):\n    lines = []\n    for doc in docs:\n        lines.append(f"Title: {doc.title}")\n'
+              '        if summary := doc.summary:\n            lines.append(f"Summary: {summary}")\n        lines.append(doc.text)\n'
+              '    return "\\n".join(lines)\n')
+    assert [(line, code) for line, _, code in _found(source)] == [(6, "PL104")]
+    # The twin: the name made from something other than the item is not its field.
+    assert _found(source.replace("summary := doc.summary", "summary := overview")) == []
 
 
 def test_lists_the_loop_variable_indexes_are_the_item_s_values():
