@@ -1203,7 +1203,10 @@ def _dict_built(name: str, body: list[ast.stmt]) -> ast.Dict | None:
 
 
 def _key_given(target: ast.AST, name: str) -> str | None:
-    """The key an assignment gives the dict ``name``: `result["updated_at"] = ...` gives "updated_at"."""
+    """The key an assignment gives the dict ``name``: `result["updated_at"] = ...` gives "updated_at", as does
+    `result.updated_at = ...` in TypeScript."""
+    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == name:
+        return target.attr
     if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id == name:
         return target.slice.value if isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str) else None
     return None

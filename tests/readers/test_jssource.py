@@ -544,3 +544,24 @@ def test_json_stringify_of_the_list_a_helper_maps_is_the_json_the_model_reads():
         "}\n"
     )
     assert [code for _, _, code in _found(source)] == ["PL102"]
+
+
+BUILT_RECORD = """export function resultsForModel(chunks: Chunk[]): string {
+  const results = [];
+  for (const chunk of chunks) {
+    const result: Record<string, unknown> = { title: chunk.title, content: chunk.content };
+    if (chunk.updatedAt) {
+      result.updated_at = chunk.updatedAt.toISOString();
+    }
+    results.push(result);
+  }
+  const payload = { results };
+  return JSON.stringify(payload, null, 2);
+}
+"""
+
+
+def test_a_record_given_keys_one_by_one_and_stringified_in_a_payload_is_the_json_the_model_reads():
+    assert [(line, code) for line, _, code in _found(BUILT_RECORD)] == [(4, "PL201")]
+    # The twin: the date given to another object than the record has no place in the JSON.
+    assert _found(BUILT_RECORD.replace("result.updated_at =", "log.updated_at =")) == []
