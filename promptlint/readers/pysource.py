@@ -732,10 +732,12 @@ def returned_prompt_texts(module: ast.Module, raw: str, lexicon: Lexicon) -> lis
 
 def _sent_by_name(function: ast.FunctionDef | ast.AsyncFunctionDef, lexicon: Lexicon):
     """The string a local of the function holds when a chat message of the function sends that local
-    (`user = f"QUESTION: {query} ..."`, then `{"role": "user", "content": user}`), whatever it is called; and
+    (`user = f"QUESTION: {query} ..."`, then `{"role": "user", "content": user}`, or a call given the messages by
+    their roles' names, `PromptBundle(system=SYSTEM, user=user)`), whatever it is called; and
     the lines a message sends joined, as the function fills them (`parts.append(f"USER QUERY:\\n{q}")`, ...,
     then `HumanMessage(content="\\n".join(parts))`), read as the one text they make (see pyassembly)."""
-    for content in (_message_content(node, lexicon) for node in own_nodes(function)):
+    roles = words(lexicon=lexicon).chat_roles
+    for content in (c for node in own_nodes(function) for c in (_message_content(node, lexicon), *_given_by_role(node, roles))):
         if isinstance(content, ast.Name):
             yield from _strings(returned_text(function, content), False)
         elif joined(content) is not None and (text := assembled(function, content)) is not None:
@@ -755,6 +757,15 @@ def _message_content(node: ast.AST, lexicon: Lexicon) -> ast.AST | None:
     if isinstance(node, ast.Call) and called_name(node) in _MESSAGE_CLASSES:
         return next((k.value for k in node.keywords if k.arg == "content"), node.args[0] if node.args else None)
     return None
+
+
+def _given_by_role(node: ast.AST, roles: frozenset[str]) -> list[ast.AST]:
+    """The texts a call gives as the messages of two chat roles or more, each by its role's name
+    (`PromptBundle(system=SYSTEM, user=user, context=context)`): each is a message's text."""
+    if not isinstance(node, ast.Call):
+        return []
+    given = [k.value for k in node.keywords if k.arg in roles]
+    return given if len(given) >= 2 else []
 
 
 def _tool_output(role: ast.AST, lexicon: Lexicon) -> bool:

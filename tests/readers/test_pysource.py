@@ -472,3 +472,18 @@ def test_a_shell_command_is_no_prompt_whatever_its_arguments_are_named(command):
     # The twin: the same slot in a sentence of its own is a prompt's context, whatever else the text holds.
     twin = 'def run(docs):\n    prompt = f"Answer from these notes -- briefly.\\n{docs}\\nCite the --output flag only if asked."\n    return prompt\n'
     assert len(templates_in(twin)) == 1
+
+
+ROLE_KEYWORDS = (
+    "def build(question, context):\n    user = (\n        f\"Question: {question}\\n\\n\"\n        \"Answer requirements:\\n\"\n"
+    "        \"1) Report the computed metrics if they are available.\\n\"\n        \"2) Explain the meaning at a high level for a student.\\n\"\n"
+    "        \"3) Clearly state the limitations of the data.\\n\"\n        \"4) Do not give medical advice of any kind.\\n\"\n    )\n"
+    "    return PromptBundle(system=SYSTEM, user=user, context=context)\n"
+)
+
+
+def test_a_text_a_call_gives_by_a_chat_role_s_name_is_a_message():
+    # `PromptBundle(system=..., user=user)` (blind88c capstoneg5): `user` is the user message's text, whatever it is called.
+    assert [(f.line, f.code) for f in lint_text(ROLE_KEYWORDS, path="bundle.py", config=CONFIG)] == [(3, "PL305")]
+    # The twin: one role's name alone among a call's options (`Account(user=user)`) names no message.
+    assert lint_text(ROLE_KEYWORDS.replace("system=SYSTEM, ", ""), path="bundle.py", config=CONFIG) == []
