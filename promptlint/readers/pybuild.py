@@ -304,11 +304,11 @@ def _comprehension(node: ast.AST) -> ast.ListComp | ast.GeneratorExp | None:
 
 def _statements(body: list[ast.stmt]):
     """The statements of a loop body, through if/with/try but not into nested loops or definitions, nor into
-    a branch that leaves the iteration (`if over_budget: parts.append(truncated); break`): what it adds is
-    another item's text, in place of the one the body goes on to add."""
+    a branch that leaves the iteration (`if over_budget: parts.append(truncated); break`, or `return` the text so
+    far): what it adds is another item's text, in place of the one the body goes on to add."""
     for statement in body:
         yield statement
-        if isinstance(statement, ast.If) and statement.body and isinstance(statement.body[-1], (ast.Break, ast.Continue)):
+        if isinstance(statement, ast.If) and statement.body and isinstance(statement.body[-1], (ast.Break, ast.Continue, ast.Return)):
             yield from _statements(statement.orelse)
         elif isinstance(statement, (ast.If, ast.With, ast.AsyncWith, ast.Try)):
             for block in (getattr(statement, name, []) for name in ("body", "orelse", "finalbody")):

@@ -98,8 +98,9 @@ def test_below_the_header_twins():
     assert _codes(users, "api.py") == ["PL203"]
 
 
-# A branch of a loop body that leaves the iteration (`if over_budget: ...; break`) adds another item's text in place
-# of the one the body goes on to add: the wrapper is read from the body's own path (01ponyo response_generator.py).
+# A branch of a loop body that leaves the iteration (`if over_budget: ...; break`, or returns the text so far: blind89c
+# fidpa) adds another item's text in place of the one the body goes on to add: the wrapper is read from the body's own
+# path (01ponyo response_generator.py).
 LEAVING = '''def format_context(chunks, budget):
     parts = []
     used = 0
@@ -119,7 +120,7 @@ LEAVING = '''def format_context(chunks, budget):
 '''
 
 
-@pytest.mark.parametrize("leave", ["break", "continue"])
+@pytest.mark.parametrize("leave", ["break", "continue", 'return "\\n".join(parts)'])
 def test_a_branch_that_leaves_the_iteration_is_not_part_of_the_item_s_text(leave):
     text = LEAVING.replace("LEAVE", leave)
     scored = text.replace("SCORE", 'parts.append(f"Relevance Score: {score}")')
