@@ -102,3 +102,18 @@ def test_a_title_slot_shared_by_a_templates_sources_stays_their_title():
     """The clean twin of the constant banner: "Title: {title}" prints each source's own title."""
     text = "Answer from the articles.\n\n[1] Title: {title}\nURL: {url}\nContent: {text}\n\n[2] Title: {title}\nURL: {url}\nContent: {text}\n\nQuestion: {question}\n"
     assert [s.title for s in segment_text(text).sources] == ["{title}", "{title}"]
+
+
+BRACKETED = ("Answer the question from the context.\n\nContext:\n\n[Source: returns.pdf]\nItems can be returned within 30 days of "
+             "delivery with a receipt.\n\n[Source: shipping.pdf]\nShipping takes five business days for standard orders.\n\n"
+             "[Source: warranty.pdf]\nThe warranty covers manufacturing defects for one year.\n\nQuestion: How long do I have to return an item?\n")
+
+
+def test_a_field_in_brackets_on_a_line_of_its_own_heads_a_record_as_a_field_does():
+    # "[SOURCE: 746894995501337991]" (blind89s SapientSapiens), "[Nguồn: KTLT_C02.2_Ham_Coban.pdf]" (blind89a Azerath404).
+    prompt = segment_text(BRACKETED)
+    assert [[(f.label, f.value) for f in s.fields] for s in prompt.sources] == [[("source", "returns.pdf")], [("source", "shipping.pdf")], [("source", "warranty.pdf")]]
+    assert [prompt.text[s.content.start : s.content.end] for s in prompt.sources][1] == "Shipping takes five business days for standard orders."
+    # The twin: a note in brackets inside a chunk's prose, once, heads nothing.
+    noted = "Answer from the context.\n\nContext:\nItems can be returned within 30 days.\n[Note: EU orders only]\nShipping takes five days.\n\nQuestion: Can I return it?\n"
+    assert segment_text(noted).sources == []

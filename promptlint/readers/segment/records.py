@@ -17,9 +17,13 @@ from .headers import inline_field, split_items, with_space
 from .sources import LONE_TAG, by_position, cut_last_source, first_value, strip_blank_edges, titled_by_field
 
 
-# A field of a record: "Doc ID: 7", "**Updated:** 2026-10-01", "- Origin: wiki". A short label only, and
-# not the hour of a time ("当前时间 14:05").
-_RECORD_FIELD = re.compile(r"\s*(?:[-*\u2022]\s+)?(?:\*\*|__)?(?P<label>(?:[^\W\d_]|@)[\w.@/-]*(?: [\w.@/-]+){0,3}?)(?:\*\*|__)?\s*(?!(?<=\d)[:：]\d)[:=：](?!//)(?:\*\*|__)?\s*(?P<value>.*)$")
+# A field of a record: "Doc ID: 7", "**Updated:** 2026-10-01", "- Origin: wiki", or a line of its own in brackets,
+# "[Source: returns.pdf]" (a label of words alone: "[Step 1: ...]" counts, see headers). A short label only, and not
+# the hour of a time ("当前时间 14:05").
+_RECORD_FIELD = re.compile(
+    r"\s*(?:[-*\u2022]\s+)?(?:(?P<open>\[)(?=[^\W\d_][^\d\n:=：\]]*[:=：])|\*\*|__)?(?P<label>(?:[^\W\d_]|@)[\w.@/-]*(?: [\w.@/-]+){0,3}?)(?:\*\*|__)?\s*(?!(?<=\d)[:：]\d)[:=：](?!//)(?:\*\*|__)?\s*"
+    r"(?P<value>(?(open)[^\[\]\n]*?|.*))(?(open)\s*\]\s*)$"
+)
 _MD_HEADING = re.compile(r"\s*#{1,6}\s+(?P<title>\S.*?)\s*$")
 # A banner heading: "----Analyst 2----", "=== Report {n} ===", "~~ Notes ~~"; its words name the record.
 # Not "**...**": that is bold text, which opens an instruction as often as a record.
@@ -288,8 +292,8 @@ def _labels_the_text_after(opening: tuple[Line, re.Match[str], str] | None, cont
 
 
 def record_field(text: str, line: Line, field: re.Match[str], label: str) -> Field:
-    """A "Label: value" line of a record as a field."""
-    value = Span(line.start + field.start("value"), line.end)
+    """A "Label: value" line of a record as a field (in brackets, "[Source: returns.pdf]", the value inside them)."""
+    value = Span(line.start + field.start("value"), line.start + field.end("value"))
     return Field(label, text[value.start : value.end].strip(" *_"), with_newline(text, line), value, FieldForm.LINE)
 
 
