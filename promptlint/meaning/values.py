@@ -101,10 +101,11 @@ def parse_date(value: str) -> datetime.date | None:
     return None
 
 
-# A store's id, one token that no writer would choose: a UUID, a hash, or a name with a zero-padded or
+# A store's id, one token that no writer would choose: a UUID, a hash (in hex, or a 64-bit number written out,
+# "746894995501337991": no page, year or count runs to sixteen digits), or a name with a zero-padded or
 # "::"-joined index ("large_pdf_page_003_001", "res-0000", "doc::c00007").
 _UUID = re.compile(r"[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}")
-_HASH = re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{8,64}")
+_HASH = re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{8,64}|[1-9]\d{15,19}")
 _INDEXED = re.compile(r"(?=.*[^\W\d])[\w.:#-]*?(?:(?<![\d.])0\d{2,}(?![\d.])|::c?\d+)[\w.:#-]*")
 
 

@@ -26,12 +26,14 @@ def _keyed(keys, rules="Rules:\n- Use only the retrieved context.\n- Do not inve
     return f"SYSTEM:\nYou are a grounded assistant.\n\nUSER:\nUser query:\nWho presented the budget?\n\nRetrieved context:\n{blocks}\n\n{rules}\n"
 
 
-@pytest.mark.parametrize("value", ["large_pdf_page_003_001", "res-0000", "doc::c00007", "notes.txt::138", "4731e598-9cb5-490d-ba06-1898dcad1a28", "1f835d16", "S1-C000"])
+@pytest.mark.parametrize("value", ["large_pdf_page_003_001", "res-0000", "doc::c00007", "notes.txt::138", "4731e598-9cb5-490d-ba06-1898dcad1a28", "1f835d16", "S1-C000",
+                                   "746894995501337991", "11059408771257319474"])
 def test_a_stores_id_is_told_by_its_shape(value):
     assert machine_id(value)
 
 
-@pytest.mark.parametrize("value", ["001", "2025-08-02", "SKU-4411", "ISO-9001", "v1.0.0", "returns-policy", "12345678", "deadbeef", "report_2021_final", "0.001"])
+@pytest.mark.parametrize("value", ["001", "2025-08-02", "SKU-4411", "ISO-9001", "v1.0.0", "returns-policy", "12345678", "deadbeef", "report_2021_final", "0.001",
+                                   "978014300723", "+4915112345678", "123456789012345"])
 def test_a_writers_name_or_a_number_is_no_stores_id(value):
     assert not machine_id(value)
 
@@ -128,3 +130,18 @@ def test_a_count_or_a_number_two_texts_share_is_no_row_number(ids):
     assert lint_text(_row_keyed(ids), path="p.txt", config=CONFIG) == []
     # Nor are two sources enough to tell row numbers from anything else.
     assert lint_text(_row_keyed(["3159", "3165"]), path="p.txt", config=CONFIG) == []
+
+
+def _bracketed(keys):
+    blocks = "\n\n".join(f"[SOURCE: {key}]\n{text}" for key, text in zip(keys, TEXTS))
+    return f"Question:\nWho presented the budget?\n\nContext (each block has provenance):\n\n{blocks}\n\nTask:\nAnswer from the context above.\n"
+
+
+def test_a_source_named_by_its_stores_id_is_reported():
+    # blind89s SapientSapiens: "[SOURCE: 746894995501337991]" over each chunk, a 64-bit id its store gave it.
+    keys = ["746894995501337991", "3867695687837246310", "11059408771257319474", "6473252847633315921"]
+    found = lint_text(_bracketed(keys), path="prompt.txt", config=CONFIG)
+    assert [(f.line, f.code) for f in found] == [(6, "PL203"), (9, "PL203"), (12, "PL203"), (15, "PL203")]
+    # The twin: sources named by their files, or by numbers a writer or a renderer chose, show no id.
+    assert lint_text(_bracketed(["budget.pdf", "statement.pdf", "tables.pdf", "summary.pdf"]), path="prompt.txt", config=CONFIG) == []
+    assert lint_text(_bracketed(["4", "2", "9", "7"]), path="prompt.txt", config=CONFIG) == []
