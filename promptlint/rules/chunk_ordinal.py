@@ -23,9 +23,9 @@ an id a store gave each chunk, told by its shape whatever its name (a UUID, a ha
 zero-padded or "::"-joined index: `[large_pdf_page_003_001]`, `"id": "res-0000"`; under a field named an id alone,
 the numbers a store gave its rows, `id=3159`, `id=3165`, on three sources or more, no renderer's count 1, 2, 3), each
 chunk's own (an id over two different texts names the document they share): as the key that heads every source, without a fix; as a field named an id alone, with an unsafe fix (no fix where the
-model is asked to cite); and as the value of a field named by a word for a source on every source
-(`[SOURCE: 746894995501337991]`, a 64-bit number written out, as a store hashes its chunks), with an unsafe
-fix. A writer's code ("SKU-4411"), a name or a count is no such id.
+model is asked to cite); and as the value of a field named by a word for a source, or as an id of something
+(`doc_id`), on every source (`[SOURCE: 746894995501337991]`, a 64-bit number written out, as a store hashes its
+chunks; `doc_id=8dcfbe88...`), with an unsafe fix. A writer's code ("SKU-4411"), a name or a count is no such id.
 
 A header that numbers each source under a word meaning a chunk, with numbers no renderer
 counts (`[Chunk 30]`, `[Chunk 20]`, `[Chunk 32]`, not 1, 2, 3 in order), shows each chunk's
@@ -211,19 +211,21 @@ def _each_keys_one_text(prompt: Prompt, keyed: list[tuple[str, Source]]) -> bool
 def _store_id_fields(prompt: Prompt, ctx: RuleContext) -> list[Field]:
     """The field named an id alone ("id", "uuid") whose value is on every source an id a store assigned
     (`"id": "res-0000"`): each chunk's id, whatever the lexicon makes of the bare name, where no two chunks share it.
-    So is a field named by a word for a source whose value is on every source such an id, and nothing a writer
-    would choose (`[SOURCE: 746894995501337991]`): the key is the chunk's id."""
+    So is a field named by a word for a source, or an id of something (`doc_id`), whose value is on every source
+    such an id, and nothing a writer would choose (`[SOURCE: 746894995501337991]`, `doc_id=8dcfbe88...`)."""
     identities = ctx.labels("identities")
-    named = _fields_named(prompt, identities)
+    named = _fields_named(prompt, lambda label: label in identities)
     if not (named and (all(machine_id(f.value) for f in named) or _row_numbers([f.value for f in named]))):
-        named = _fields_named(prompt, frozenset(ctx.lexicon.words("segment", "source-words")))
+        source_words = frozenset(ctx.lexicon.words("segment", "source-words"))
+        named = _fields_named(prompt, lambda label: label in source_words or bool(identities.intersection(split(label)[-1:])))
         named = named if named and all(machine_id(f.value) for f in named) else []
     return named if named and _each_keys_one_text(prompt, [(f.value, s) for f, s in zip(named, prompt.sources)]) else []
 
 
-def _fields_named(prompt: Prompt, labels: frozenset[str]) -> list[Field]:
-    """The field of each source with one of ``labels`` and a value, in the sources' order; [] when a source has none."""
-    fields = [next((f for f in s.fields if f.label in labels), None) for s in prompt.sources]
+def _fields_named(prompt: Prompt, named) -> list[Field]:
+    """The field of each source whose label is ``named`` and that has a value, in the sources' order; [] when a
+    source has none."""
+    fields = [next((f for f in s.fields if named(f.label)), None) for s in prompt.sources]
     return fields if prompt.sources and all(f is not None and f.value_span for f in fields) else []
 
 

@@ -145,3 +145,18 @@ def test_a_source_named_by_its_stores_id_is_reported():
     # The twin: sources named by their files, or by numbers a writer or a renderer chose, show no id.
     assert lint_text(_bracketed(["budget.pdf", "statement.pdf", "tables.pdf", "summary.pdf"]), path="prompt.txt", config=CONFIG) == []
     assert lint_text(_bracketed(["4", "2", "9", "7"]), path="prompt.txt", config=CONFIG) == []
+
+
+def _doc_ids(ids):
+    blocks = "\n\n".join(f"[{n}] doc_id={key} source=budget\n{text}" for n, (key, text) in enumerate(zip(ids, TEXTS), 1))
+    return f"Use only the evidence below.\n\nQUESTION: Who presented the budget?\n\n{blocks}\n\nAnswer in one paragraph.\n"
+
+
+def test_an_id_of_a_document_on_every_source_is_reported():
+    # blind88s UsamaWalayat: "[1] doc_id=8dcfbe88... source=..." on each source, a 40-hex id its store gave it.
+    ids = ["8dcfbe88d7e6d0e32e1b3427bba083cdfff4dba0", "17f9b845e9f8bd79628f7c269b379582d7836891", "a65a4737ffd2796435f551e49cf277e0b53e0591", "ec2b5ab9fac878221d75afc541808a494d8fd57d"]
+    assert [(f.line, f.code) for f in lint_text(_doc_ids(ids), path="prompt.txt", config=CONFIG)] == [(5, "PL203"), (8, "PL203"), (11, "PL203"), (14, "PL203")]
+    # The twins: one id over two texts names the document they share; a name is no store's id.
+    shared = [ids[0], ids[0], ids[1], ids[2]]
+    assert lint_text(_doc_ids(shared), path="prompt.txt", config=CONFIG) == []
+    assert lint_text(_doc_ids(["budget-2025", "statement", "tables", "summary"]), path="prompt.txt", config=CONFIG) == []
