@@ -117,6 +117,13 @@ def machine_id(value: str) -> bool:
     return any(form.fullmatch(value) for form in (_UUID, _HASH, _INDEXED))
 
 
+def hashed_id(value: str) -> bool:
+    """Whether a value is an id a store made up by hashing or at random (a UUID, a hash): a writer's code with an
+    index in it ("NIC-POLICY-AL-003") is not."""
+    value = value.strip().lower()
+    return any(form.fullmatch(value) for form in (_UUID, _HASH))
+
+
 # What a language writes for no value: Python's None, JSON's null, JavaScript's undefined.
 _NULLS = frozenset({"none", "null", "nil", "undefined"})
 

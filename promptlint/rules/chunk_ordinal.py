@@ -24,8 +24,8 @@ zero-padded or "::"-joined index: `[large_pdf_page_003_001]`, `"id": "res-0000"`
 the numbers a store gave its rows, `id=3159`, `id=3165`, on three sources or more, no renderer's count 1, 2, 3), each
 chunk's own (an id over two different texts names the document they share): as the key that heads every source, without a fix; as a field named an id alone, with an unsafe fix (no fix where the
 model is asked to cite); and as the value of a field named by a word for a source, or as an id of something
-(`doc_id`), on every source (`[SOURCE: 746894995501337991]`, a 64-bit number written out, as a store hashes its
-chunks; `doc_id=8dcfbe88...`), with an unsafe fix. A writer's code ("SKU-4411"), a name or a count is no such id.
+(`doc_id`), on every source, when it is a hash or a UUID (`[SOURCE: 746894995501337991]`, a 64-bit number written
+out, as a store hashes its chunks; `doc_id=8dcfbe88...`; not `Policy ID: NIC-POLICY-AL-003`), with an unsafe fix. A writer's code ("SKU-4411"), a name or a count is no such id.
 
 A header that numbers each source under a word meaning a chunk, with numbers no renderer
 counts (`[Chunk 30]`, `[Chunk 20]`, `[Chunk 32]`, not 1, 2, 3 in order), shows each chunk's
@@ -74,7 +74,7 @@ import re
 from ..meaning import vocabulary
 from ..meaning.vocabulary import normalise_label
 from ..meaning.lexicon import split
-from ..meaning.values import machine_id
+from ..meaning.values import hashed_id, machine_id
 from ..model.findings import Applicability
 from ..model.prompt import Field, PartKind, Prompt, Source, Span
 from ._context import RuleContext
@@ -212,13 +212,14 @@ def _store_id_fields(prompt: Prompt, ctx: RuleContext) -> list[Field]:
     """The field named an id alone ("id", "uuid") whose value is on every source an id a store assigned
     (`"id": "res-0000"`): each chunk's id, whatever the lexicon makes of the bare name, where no two chunks share it.
     So is a field named by a word for a source, or an id of something (`doc_id`), whose value is on every source
-    such an id, and nothing a writer would choose (`[SOURCE: 746894995501337991]`, `doc_id=8dcfbe88...`)."""
+    a hash or a UUID, nothing a writer would choose (`[SOURCE: 746894995501337991]`, `doc_id=8dcfbe88...`; a code
+    with an index, `Policy ID: NIC-POLICY-AL-003`, may be the writer's)."""
     identities = ctx.labels("identities")
     named = _fields_named(prompt, lambda label: label in identities)
     if not (named and (all(machine_id(f.value) for f in named) or _row_numbers([f.value for f in named]))):
         source_words = frozenset(ctx.lexicon.words("segment", "source-words"))
         named = _fields_named(prompt, lambda label: label in source_words or bool(identities.intersection(split(label)[-1:])))
-        named = named if named and all(machine_id(f.value) for f in named) else []
+        named = named if named and all(hashed_id(f.value) for f in named) else []
     return named if named and _each_keys_one_text(prompt, [(f.value, s) for f, s in zip(named, prompt.sources)]) else []
 
 

@@ -160,3 +160,5 @@ def test_an_id_of_a_document_on_every_source_is_reported():
     shared = [ids[0], ids[0], ids[1], ids[2]]
     assert lint_text(_doc_ids(shared), path="prompt.txt", config=CONFIG) == []
     assert lint_text(_doc_ids(["budget-2025", "statement", "tables", "summary"]), path="prompt.txt", config=CONFIG) == []
+    # Nor is a code a writer gave each record, an index in it: "Policy ID: NIC-POLICY-AL-003".
+    assert lint_text(_doc_ids(["NIC-POLICY-RM-001", "NIC-POLICY-DG-002", "NIC-POLICY-AL-003", "NIC-POLICY-IR-005"]), path="prompt.txt", config=CONFIG) == []
