@@ -43,7 +43,8 @@ perhaps the day the item tells of, a fact of it, not the source's); when the sou
 next), which no one renderer writes; when a stale date's label says it is no update ("Filed:",
 "Published:", "Created:"), for the note would say the source was last updated then; and when every
 date is stale by today's clock: the renderer may show a date only when it is stale, and a
-"Published:" date would be rewritten as "last updated". A label a domain word qualifies ("Due date",
+"Published:" date would be rewritten as "last updated"; and when a label may name a fact the document states
+("Effective Date:", "As of:", "Year:": `own-dates` in `rules/unconditional-date.yaml`). A label a domain word qualifies ("Due date",
 "Date of birth", "Expiry date") is the document's own content and never a date here.
 
 In a template, a date slot outside a staleness test fires; the unsafe fix wraps it
@@ -135,6 +136,9 @@ def _fix(prompt: Prompt, dated: list, ctx: RuleContext) -> Fix:
     if any(not field.label for _, (field, _) in dated):
         # "- 2026-11-30: The user moved to Berlin": a date no label names may be when what the text tells happened.
         return Fix(Applicability.UNSAFE, tuple(edits), "Remove the dates (no label says they date the source) and keep stale ones as notes")
+    if any(field.label in ctx.labels("own-dates") for _, (field, _) in dated):
+        # "Effective Date: 2026-01-27" on each policy: the day it takes effect is the policy's own fact.
+        return Fix(Applicability.UNSAFE, tuple(edits), "Remove the dates (their label may name a fact of the document) and keep stale ones as notes")
     updates = vocabulary.label_set(ctx.lexicon.words("unconditional-date", "update-labels"))
     if any(is_stale(date, ctx) and field.label not in updates and not _canonical(field, date) for _, (field, date) in dated):
         # "Filed: 2024-02-02" would become "(last updated 2024-02-02)": a filing date is not when the source changed.

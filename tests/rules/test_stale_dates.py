@@ -75,3 +75,15 @@ def test_a_stale_date_in_an_element_is_kept_as_a_note_and_the_fix_settles(age):
     assert fixed == text.replace("<published>", "<published>last updated ")
     assert fix_text(fixed, path="p.txt", config=CONFIG, unsafe=True) == fixed
     assert [f.code for f in lint_text(fixed, path="p.txt", config=CONFIG) if f.code == "PL201"] == []
+
+
+@pytest.mark.parametrize("label", ["Effective Date", "As of", "Year"])
+def test_a_date_the_document_may_state_is_reported_but_never_removed_by_a_safe_fix(label):
+    # A policy's "Effective Date: January 27, 2026" (a governance document on the mirrors) is the policy's own fact.
+    dates = ["2026-06-01", "2026-07-15", "2026-09-30"] if label != "Year" else ["2026", "2025", "2026"]
+    text = _prompt(f"[{{n}}] {{title}}\n{label}: {{date}}\n", dates)
+    assert [f.code for f in lint_text(text, path="p.txt", config=CONFIG) if f.code == "PL201"] == ["PL201"] * 3
+    assert fix_text(text, path="p.txt", config=CONFIG) == text
+    # The twin: a date the source was updated on is its metadata, and the safe fix removes it.
+    updated = _prompt("[{n}] {title}\nUpdated: {date}\n", ["2026-06-01", "2026-07-15", "2026-09-30"])
+    assert "Updated:" not in fix_text(updated, path="p.txt", config=CONFIG)
