@@ -446,31 +446,32 @@ def test_the_texts_of_a_table_of_prompts_are_prompts(form):
     assert lint_text(code.replace("TEXT", "{{question}}"), path=path, config=CONFIG) == []
 
 
-@pytest.mark.parametrize("statement", [
-    "WITH ranked AS (\n    SELECT id, {context_expr} AS body\n    FROM {table}\n)\nSELECT * FROM ranked\nORDER BY score DESC",
-    "\n    -- documents that match\n    SELECT d.id, d.text\n    FROM documents d\n    WHERE d.text @@ {context}\n",
-    "MATCH (d:Document)-[:HAS]->(c:Chunk)\nWHERE c.text CONTAINS {context}\nRETURN d.title, c.text",
-])
-def test_a_database_query_is_no_prompt_whatever_its_slots_are_named(statement):
-    """A statement of SQL or Cypher is for a database (census R2R): its slots are its parameters, not a context."""
-    source = f'def search(context, context_expr, table, db):\n    query = f"""{statement}"""\n    return db.execute(query)\n'
-    assert templates_in(source) == []
-    # The twin: a prompt asking for SQL, written in sentences, with the schema in it, is a prompt.
-    twin = source.replace('query = f"""', 'query = f"""Write one query over this context, then explain it.\n{context}\nUse this shape:\n')
-    assert len(templates_in(twin)) == 1
+# Texts for another program, whatever their slots are named: a command line's slots are a program's arguments
+# (`--corpus "{docs}"` names no retrieved context), and a statement of SQL or Cypher is for a database (census R2R).
+_RUN = "import subprocess\n\n\ndef run(python, docs, documents, context, out):\n    cmd = {}\n    subprocess.run(cmd, shell=True)\n"
+_QUERY = 'def search(context, context_expr, table, db):\n    query = f"""{}"""\n    return db.execute(query)\n'
+FOR_A_PROGRAM = [
+    _RUN.format('f\'"{python}" scripts/build_index.py --corpus "{docs}" --output "{out}" --chunk-size 512\''),
+    _RUN.format('f"ingest -d {documents} -o {out}"'),
+    _RUN.format('f"python index.py \\\\\\n  --context {context} \\\\\\n  --top-k 5"'),
+    _QUERY.format("WITH ranked AS (\n    SELECT id, {context_expr} AS body\n    FROM {table}\n)\nSELECT * FROM ranked\nORDER BY score DESC"),
+    _QUERY.format("\n    -- documents that match\n    SELECT d.id, d.text\n    FROM documents d\n    WHERE d.text @@ {context}\n"),
+    _QUERY.format("MATCH (d:Document)-[:HAS]->(c:Chunk)\nWHERE c.text CONTAINS {context}\nRETURN d.title, c.text"),
+]
 
 
-@pytest.mark.parametrize("command", [
-    'f\'"{python}" scripts/build_index.py --corpus "{docs}" --output "{out}" --chunk-size 512\'',
-    'f"ingest -d {documents} -o {out}"',
-    'f"python index.py \\\\\\n  --context {context} \\\\\\n  --top-k 5"',
-])
-def test_a_shell_command_is_no_prompt_whatever_its_arguments_are_named(command):
-    """A command line's slots are a program's arguments: `--corpus "{docs}"` names no retrieved context."""
-    source = f"import subprocess\n\n\ndef run(python, docs, documents, context, out):\n    cmd = {command}\n    subprocess.run(cmd, shell=True)\n"
+@pytest.mark.parametrize("source", FOR_A_PROGRAM)
+def test_a_text_for_another_program_is_no_prompt_whatever_its_slots_are_named(source):
     assert templates_in(source) == []
-    # The twin: the same slot in a sentence of its own is a prompt's context, whatever else the text holds.
-    twin = 'def run(docs):\n    prompt = f"Answer from these notes -- briefly.\\n{docs}\\nCite the --output flag only if asked."\n    return prompt\n'
+
+
+@pytest.mark.parametrize("twin", [
+    # The same slot in a sentence of its own is a prompt's context, whatever else the text holds.
+    'def run(docs):\n    prompt = f"Answer from these notes -- briefly.\\n{docs}\\nCite the --output flag only if asked."\n    return prompt\n',
+    # A prompt asking for SQL, written in sentences, with the shape of the query in it, is a prompt.
+    _QUERY.format("Write one query over this context, then explain it.\n{context}\nUse this shape:\nSELECT d.id FROM documents d\nWHERE d.text @@ {context}"),
+])
+def test_a_prompt_that_mentions_a_program_s_words_is_a_prompt(twin):
     assert len(templates_in(twin)) == 1
 
 
