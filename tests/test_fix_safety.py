@@ -175,3 +175,20 @@ def test_a_safe_fix_keeps_every_chunk_every_unit_and_the_question(files, reach):
     changed = [path.name for path in files if _check_fixed(path)]
     # The fix reaches this many files: fewer means a fix was lost, more that a new one reaches further.
     assert len(changed) == reach, changed
+
+
+# A prompt's own sections, written as a document is ("### Define [2100]" then bold labelled lines: ab1355's
+# memory.memories_sum.sys.md, on the mirrors): read as sources by their shape, nothing says they were retrieved.
+SECTIONS = ("# Memory Summary System\n\n## Core Purpose\n- **Process** the conversation history\n\n"
+            "### Define [2100]\n- **Summary**: _Memory content identification_\n- **Scope**: _Information boundaries_\n\n"
+            "### Create [2400]\n- **Summary**: _Memory formation_\n- **Scope**: _Storage process_\n\n"
+            "### Review [2800]\n- **Summary**: _Performance review_\n- **Scope**: _Process improvement_\n")
+
+
+def test_sources_read_by_shape_alone_are_a_guess_that_no_safe_fix_edits():
+    assert fix_text(SECTIONS, path="memory.sys.md", config=build({"today": "2026-12-02"}, "test")) == SECTIONS
+    # The twins: the same sections inside a tag that opens the context, or before the question, are sources, and
+    # the safe fix removes their summaries.
+    config = build({"today": "2026-12-02", "select": ["PL104"]}, "test")
+    for twin in (SECTIONS.replace("### Define", "<context>\n### Define") + "</context>\n", SECTIONS + "\nQuestion: what is stored?\n"):
+        assert "**Summary**" not in fix_text(twin, path="memory.sys.md", config=config), twin

@@ -15,14 +15,14 @@ import re
 
 from ...meaning.lexicon import Lexicon
 from ...meaning.vocabulary import normalise_label
-from ...model.prompt import Message, Prompt, Source, Span, SpanSet
+from ...model.prompt import Message, Prompt, Source, SourceStyle, Span, SpanSet
 from ..jsonsources import json_sources, text_key_by_role
-from .vocab import LABEL_LINE, SLOT, Line, SlotNames, Vocab, consecutive_prompts, holds_slot, is_prompt_text, is_template_text, lowercase, may_hold_slot, renders_a_page, slot_kind, text_lines, words
+from .vocab import LABEL_LINE, SLOT, Line, SlotNames, Vocab, consecutive_prompts, holds_slot, is_prompt_text, is_template_text, lowercase, may_hold_slot, renders_a_page, section_label, slot_kind, text_lines, words
 from .instructions import imperative_aside, looks_like_instruction, opens_with_imperative
 from .messages import role_messages
 from .examples import blank_out, code_spans, end_before, example_spans, is_template
 from .sources import by_position, context_slots, text_sources, unwrapped_context
-from .records import document_template, list_sources, record_sources, separated_sources
+from .records import document_template, list_sources, opens_the_context, record_sources, separated_sources
 from .xml import widen_to_container, xml_sources
 from .skeleton import aligned_fields, skeleton_sources
 from .blocks import repeated_blocks
@@ -147,6 +147,7 @@ def _read(
     if not assembled:
         sources = _repeated(lower, sources)
     questions, rewritten, examples = find_questions(text, lower, lines, vocab, sources, messages)
+    sources = _unless_told(sources, lines, vocab, assembled and not questions)
     if examples and json_block is None:
         # Sources before a worked example's question, or between it and its written answer, are part of that
         # example, not retrieved for this one.
@@ -169,6 +170,31 @@ def _read(
         removable=[f.span for s in sources for f in s.fields] if json_block else [],
         assembled=assembled,
     )
+
+
+def _unless_told(sources: list[Source], lines: list[Line], vocab: Vocab, unasked: bool) -> list[Source]:
+    """The sources of an assembled text that asks no question (``unasked``), marked as guessed unless something says they are
+    retrieved: a renderer's count over them, or a line before the first that opens the context (a context label or a
+    heading that names it, "# Retrieved code"; a lone tag). Such a text may be a document, or a prompt of its own
+    sections ("### Define [2100]" then "- **Summary**: ..."): its headers and records are reported, never fixed for
+    certain. Tags and JSON keys that name sources say so themselves."""
+    if not unasked or not sources or _counted(sources):
+        return sources
+    before = [line for line in lines if line.end <= sources[0].span.start]
+    if any(opens_the_context(line, vocab) or _names_the_context(line, vocab) for line in before):
+        return sources
+    return [s if s.style in (SourceStyle.XML, SourceStyle.JSON) else dataclasses.replace(s, guessed=True) for s in sources]
+
+
+def _names_the_context(line: Line, vocab: Vocab) -> bool:
+    label = section_label(line.lower)
+    return label is not None and slot_kind(label.replace(" ", "_"), vocab) == "context"
+
+
+def _counted(sources: list[Source]) -> bool:
+    """Whether the sources are keyed by a renderer's count, 1, 2, 3 (or 0, 1, 2) in order."""
+    keys = [s.key for s in sources]
+    return len(keys) >= 2 and all(k is not None and k.isdigit() for k in keys) and [int(k) for k in keys] == list(range(int(keys[0]), int(keys[0]) + len(keys))) and keys[0] in ("0", "1")
 
 
 def _sources(

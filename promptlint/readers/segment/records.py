@@ -78,7 +78,7 @@ def _paragraphs(lines: list[Line], vocab: Vocab) -> list[list[Line]]:
     paragraphs: list[list[Line]] = [[]]
     for line in lines:
         line = _after_the_context_label(line, vocab)
-        if line.blank or SEPARATOR.match(line.text) or _opens_the_context(line, vocab):
+        if line.blank or SEPARATOR.match(line.text) or opens_the_context(line, vocab):
             if paragraphs[-1]:
                 paragraphs.append([])
         elif paragraphs[-1] and (_MD_HEADING.match(line.text) or _BANNER.match(line.text)):
@@ -98,7 +98,7 @@ def _after_the_context_label(line: Line, vocab: Vocab) -> Line:
     return Line(line.start + at, line.end, line.text[at:], line.lower[at:])
 
 
-def _opens_the_context(line: Line, vocab: Vocab) -> bool:
+def opens_the_context(line: Line, vocab: Vocab) -> bool:
     """A lone tag, or a label of the context alone on its line, as a label or a banner ("--- Retrieved Context ---")."""
     if LONE_TAG.match(line.lower):
         return True
@@ -138,7 +138,7 @@ def _with_following_paragraphs(text: str, lines: list[Line], vocab: Vocab, messa
 def _paragraphs_after(source: Source, body: list[Line], vocab: Vocab, messages: list[Message], last: bool) -> list[Line]:
     """The lines after a record that are its own: up to a line that closes or opens the context, and for the
     last record up to the next part of the prompt."""
-    body = body[: next((i for i, line in enumerate(body) if _opens_the_context(line, vocab) or _opens_a_part(body, i, vocab)), len(body))]
+    body = body[: next((i for i, line in enumerate(body) if opens_the_context(line, vocab) or _opens_a_part(body, i, vocab)), len(body))]
     if last:
         body = cut_last_source(body, vocab, messages, source.span.end, seen_content=True)
     return strip_blank_edges(body)
@@ -195,7 +195,7 @@ def _faq_under_the_context(kept: list[tuple[Source, str, bool]], lines: list[Lin
     """The records, less entries that ask and answer outside the context: under no context label, they are worked examples."""
     if not any(kind == _FAQ for _, kind, _ in kept):
         return kept
-    opened = next((line.start for line in lines if _opens_the_context(line, vocab) or _after_the_context_label(line, vocab) is not line), None)
+    opened = next((line.start for line in lines if opens_the_context(line, vocab) or _after_the_context_label(line, vocab) is not line), None)
     return [r for r in kept if r[1] != _FAQ or opened is not None and r[0].span.start > opened]
 
 
