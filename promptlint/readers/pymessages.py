@@ -88,9 +88,10 @@ class _Built:
                 self.run(statement.body)  # a loop's body once; a try's handlers are its error paths
                 self.run(getattr(statement, "finalbody", []))
             elif (grown_by := _growth(statement)) is not None:
-                name, method, added = grown_by
+                receiver, method, added = grown_by
+                name = ast.unparse(receiver)
                 # A list the scope did not make (a parameter, `history`) holds, before, what it was given.
-                held = self.lists.get(name) or [ast.Starred(ast.parse(name, mode="eval").body)]
+                held = self.lists.get(name) or [ast.Starred(receiver)]
                 self.lists[name] = held + ([added] if method == "append" else _elements(added, self.lists))
                 self.grown.add(name)
 
@@ -108,14 +109,14 @@ class _Built:
                 self.branching.add(name)
 
 
-def _growth(statement: ast.stmt) -> tuple[str, str, ast.expr] | None:
+def _growth(statement: ast.stmt) -> tuple[ast.expr, str, ast.expr] | None:
     """What a statement adds to a list, as (the list, "append" or "extend", what): `x.append(m)`, `x.extend(ms)`,
     `x += ms`; None for any other statement."""
     if isinstance(statement, ast.AugAssign) and isinstance(statement.op, ast.Add):
-        return ast.unparse(statement.target), "extend", statement.value
+        return statement.target, "extend", statement.value
     call = statement.value if isinstance(statement, ast.Expr) else None
     if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in ("append", "extend") and len(call.args) == 1:
-        return ast.unparse(call.func.value), call.func.attr, call.args[0]
+        return call.func.value, call.func.attr, call.args[0]
     return None
 
 

@@ -565,3 +565,11 @@ def test_a_record_given_keys_one_by_one_and_stringified_in_a_payload_is_the_json
     assert [(line, code) for line, _, code in _found(BUILT_RECORD)] == [(4, "PL201")]
     # The twin: the date given to another object than the record has no place in the JSON.
     assert _found(BUILT_RECORD.replace("result.updated_at =", "log.updated_at =")) == []
+
+
+def test_a_stray_replacement_character_in_a_name_is_read_not_a_crash():
+    # A byte garbled in transit before `messages.push(` (found by fuzzing): the name is odd, the file is still read.
+    source = ("export function build(history: Msg[], question: string, context: string) {\n  const messages = [];\n"
+              "  messages.push({ role: 'system', content: `Answer from the context.\\n${context}` });\n"
+              "  \ufffdmessages.push(...history);\n  messages.push({ role: 'user', content: question });\n  return messages;\n}\n")
+    assert _found(source) == _found(source.replace("\ufffd", ""))
