@@ -482,3 +482,22 @@ def test_a_bug_met_in_one_file_is_one_line_and_the_rest_is_linted(work, monkeypa
     assert result.stdout.splitlines() == PL102_CONCISE
     where = "test_hardening.py:" + str(trips_on_one_file.__code__.co_firstlineno + 2)
     assert result.stderr.splitlines() == [f"error: trips.txt: not linted, promptlint failed on it (KeyError at {where}); please report this bug", NOT_READ]
+
+
+def test_a_bug_met_while_reading_one_file_is_one_line_and_the_rest_is_linted(work, monkeypatch):
+    # The reader, not the rules, met the bug (a garbled name in TypeScript did, found by fuzzing): the same one line.
+    copy(PL102 / "bad.txt", work)
+    copy(PL102 / "bad.txt", work, "trips.txt")
+    real = documents.read
+
+    def trips_on_one_file(path, *args, **kwargs):
+        if str(path).endswith("trips.txt"):
+            raise SyntaxError("a reader's bug")
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(documents, "read", trips_on_one_file)
+    result = check("--select", "PL102", "--output-format", "concise", "--no-cache", "--jobs", "1", "trips.txt", "bad.txt")
+    assert result.exit_code == 2
+    assert result.stdout.splitlines() == PL102_CONCISE
+    where = "test_hardening.py:" + str(trips_on_one_file.__code__.co_firstlineno + 2)
+    assert result.stderr.splitlines() == [f"error: trips.txt: not linted, promptlint failed on it (SyntaxError at {where}); please report this bug", NOT_READ]

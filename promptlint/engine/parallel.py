@@ -85,8 +85,12 @@ def _checked(doc: documents.Document, config: Config, fix: Applicability | None)
     try:
         result = check_document(doc, config, fix)
     except Exception as exc:  # a bug met in one file must not stop the others from being linted
-        return Checked(None, [], unreadable=f"{doc.path}: not linted, promptlint failed on it ({_where(exc)}); please report this bug")
+        return _failed(doc.path, exc)
     return Checked(_text_of(doc), result.findings, result.fixed, result.error, fixed_findings=result.fixed_findings, no_prompt=not doc.holds_prompt, depends=result.depends)
+
+
+def _failed(name: str, exc: Exception) -> Checked:
+    return Checked(None, [], unreadable=f"{name}: not linted, promptlint failed on it ({_where(exc)}); please report this bug")
 
 
 def _where(exc: Exception) -> str:
@@ -102,6 +106,8 @@ def check_bytes(data: bytes, name: str, config: Config, fix: Applicability | Non
         doc = documents.parse(data, name, config.suffix_for(name), config.lexicon)
     except documents.UnreadableFile as exc:
         return Checked(None, [], unreadable=str(exc))
+    except Exception as exc:  # a reader's bug, as in _checked
+        return _failed(name, exc)
     return _checked(doc, config, fix)
 
 
@@ -110,6 +116,8 @@ def _lint(path: Path, config: Config, fix: Applicability | None, cache: Cache | 
         doc = documents.read(path, suffix=config.suffix_for(path), lexicon=config.lexicon)
     except documents.UnreadableFile as exc:
         return Checked(None, [], unreadable=str(exc))
+    except Exception as exc:  # a reader's bug met in one file must not stop the others from being linted
+        return _failed(str(path), exc)
     checked = _checked(doc, config, fix)
     if cache is not None and fix is None and not checked.no_prompt:
         # A file with no prompt is not cached, so that every run says it was skipped.
