@@ -29,6 +29,9 @@ LABELS = [{"files": [
     {"file": "/r/app/ui.js", "prompts": []},
 ], "main_prompts": [
     {"repo": "app", "file": "/r/app/answer.py", "expect": ["cache-boundary", "derived-text"], "related": ["/r/app/prompts.py:10-20 (system prompt)"]},
+    # The evidence cites where a rule lives: the score rendered by the retriever's file, lines 40-44.
+    {"repo": "app", "file": "/r/app/answer.py", "expect": ["retrieval-score", "chunk-ordinal"],
+     "cited": {"retrieval-score": ["/r/app/prompts.py:40-44"], "chunk-ordinal": ["/r/app/prompts.py:70-72"]}},
 ]}]
 
 
@@ -39,6 +42,7 @@ def test_each_finding_is_judged_by_the_prompt_that_holds_it():
                                                       ["wrong", "app", "ui.js:3"], ["unlabelled", "app", "other.py:5"]]
 
 
-def test_a_main_prompts_pattern_is_found_in_its_file_or_a_related_one():
-    found = [(rule, hit) for _, rule, hit in census.main_prompts_found(CENSUS, LABELS)]
-    assert found == [("cache-boundary", True), ("derived-text", False)]
+def test_a_main_prompts_pattern_is_found_in_its_file_or_a_related_one_or_where_its_evidence_cites():
+    found = [(rule, hit, cited) for _, rule, hit, cited in census.main_prompts_found(CENSUS, LABELS)]
+    # Strict: in the file or a related one. Second figure: at a cited place too (give or take a few lines), not elsewhere.
+    assert found == [("cache-boundary", True, True), ("derived-text", False, False), ("retrieval-score", False, True), ("chunk-ordinal", False, False)]
