@@ -117,6 +117,14 @@ def machine_id(value: str) -> bool:
     return any(form.fullmatch(value) for form in (_UUID, _HASH, _INDEXED))
 
 
+def renderer_count(values: list[str]) -> bool:
+    """Whether values are a renderer's count of the items it shows: whole numbers from 1 (or 0) up, one by one, in order."""
+    if not values or not all(v.strip().isdigit() for v in values):
+        return False
+    first = int(values[0])
+    return first in (0, 1) and [int(v) for v in values] == list(range(first, first + len(values)))
+
+
 def hashed_id(value: str) -> bool:
     """Whether a value is an id a store made up by hashing or at random (a UUID, a hash): a writer's code with an
     index in it ("NIC-POLICY-AL-003") is not."""

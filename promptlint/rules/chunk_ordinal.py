@@ -74,7 +74,7 @@ import re
 from ..meaning import vocabulary
 from ..meaning.vocabulary import normalise_label
 from ..meaning.lexicon import split
-from ..meaning.values import hashed_id, machine_id
+from ..meaning.values import hashed_id, machine_id, renderer_count
 from ..model.findings import Applicability
 from ..model.prompt import Field, PartKind, Prompt, Source, Span
 from ._context import RuleContext
@@ -155,8 +155,7 @@ def _keyed_by_the_index(prompt: Prompt, ctx: RuleContext) -> list[Source]:
     the index, not a citation number."""
     if len(prompt.sources) < 2 or not all(s.key and s.key.isdigit() and s.key_span for s in prompt.sources):
         return []
-    numbers = [int(s.key) for s in prompt.sources]
-    if numbers[0] in (0, 1) and numbers == list(range(numbers[0], numbers[0] + len(numbers))):
+    if renderer_count([s.key for s in prompt.sources]):
         return []
     words = {_word_before_key(prompt, s) for s in prompt.sources}
     word = next(iter(words)) if len(words) == 1 else None
@@ -240,8 +239,7 @@ def _row_numbers(values: list[str]) -> bool:
     if len(values) < ROW_NUMBER_SOURCES or not all(v.strip().isdigit() for v in values):
         return False
     numbers = [int(v) for v in values]
-    counted = numbers[0] in (0, 1) and numbers == list(range(numbers[0], numbers[0] + len(numbers)))
-    return len(set(numbers)) == len(numbers) and not counted
+    return len(set(numbers)) == len(numbers) and not renderer_count(values)
 
 
 def check(prompt: Prompt, ctx: RuleContext):

@@ -14,6 +14,7 @@ import functools
 import re
 
 from ...meaning.lexicon import Lexicon
+from ...meaning.values import renderer_count
 from ...meaning.vocabulary import normalise_label
 from ...model.prompt import Message, Prompt, Source, SourceStyle, Span, SpanSet
 from ..jsonsources import json_sources, text_key_by_role
@@ -178,7 +179,7 @@ def _unless_told(sources: list[Source], lines: list[Line], vocab: Vocab, unasked
     heading that names it, "# Retrieved code"; a lone tag). Such a text may be a document, or a prompt of its own
     sections ("### Define [2100]" then "- **Summary**: ..."): its headers and records are reported, never fixed for
     certain. Tags and JSON keys that name sources say so themselves."""
-    if not unasked or not sources or _counted(sources):
+    if not unasked or not sources or len(sources) >= 2 and renderer_count([s.key or "" for s in sources]):
         return sources
     before = [line for line in lines if line.end <= sources[0].span.start]
     if any(opens_the_context(line, vocab) or _names_the_context(line, vocab) for line in before):
@@ -189,12 +190,6 @@ def _unless_told(sources: list[Source], lines: list[Line], vocab: Vocab, unasked
 def _names_the_context(line: Line, vocab: Vocab) -> bool:
     label = section_label(line.lower)
     return label is not None and slot_kind(label.replace(" ", "_"), vocab) == "context"
-
-
-def _counted(sources: list[Source]) -> bool:
-    """Whether the sources are keyed by a renderer's count, 1, 2, 3 (or 0, 1, 2) in order."""
-    keys = [s.key for s in sources]
-    return len(keys) >= 2 and all(k is not None and k.isdigit() for k in keys) and [int(k) for k in keys] == list(range(int(keys[0]), int(keys[0]) + len(keys))) and keys[0] in ("0", "1")
 
 
 def _sources(
