@@ -466,38 +466,24 @@ def test_a_yaml_file_with_a_list_as_a_key_is_linted(work):
     assert check("prompt.yaml").exit_code == 0
 
 
-def test_a_bug_met_in_one_file_is_one_line_and_the_rest_is_linted(work, monkeypatch):
+# Where a bug may be met: checking a file (a rule's), or reading it (a reader's: a garbled name in TypeScript was,
+# found by fuzzing). Each is one line naming the file, and the other files are still linted.
+@pytest.mark.parametrize("module, name, error", [(lint, "check_document", KeyError), (documents, "read", SyntaxError)])
+def test_a_bug_met_in_one_file_is_one_line_and_the_rest_is_linted(work, monkeypatch, module, name, error):
     copy(PL102 / "bad.txt", work)
     copy(PL102 / "bad.txt", work, "trips.txt")
-    real = lint.check_document
+    real = getattr(module, name)
 
-    def trips_on_one_file(doc, *args, **kwargs):
-        if doc.path.endswith("trips.txt"):
-            raise KeyError("a reader's bug")
-        return real(doc, *args, **kwargs)
+    def trips_on_one_file(first, *args, **kwargs):
+        if str(getattr(first, "path", first)).endswith("trips.txt"):
+            raise error("a bug")
+        return real(first, *args, **kwargs)
 
-    monkeypatch.setattr(lint, "check_document", trips_on_one_file)
+    monkeypatch.setattr(module, name, trips_on_one_file)
     result = check("--select", "PL102", "--output-format", "concise", "--no-cache", "--jobs", "1", "trips.txt", "bad.txt")
     assert result.exit_code == 2
     assert result.stdout.splitlines() == PL102_CONCISE
     where = "test_hardening.py:" + str(trips_on_one_file.__code__.co_firstlineno + 2)
-    assert result.stderr.splitlines() == [f"error: trips.txt: not linted, promptlint failed on it (KeyError at {where}); please report this bug", NOT_READ]
+    assert result.stderr.splitlines() == [f"error: trips.txt: not linted, promptlint failed on it ({error.__name__} at {where}); please report this bug", NOT_READ]
 
 
-def test_a_bug_met_while_reading_one_file_is_one_line_and_the_rest_is_linted(work, monkeypatch):
-    # The reader, not the rules, met the bug (a garbled name in TypeScript did, found by fuzzing): the same one line.
-    copy(PL102 / "bad.txt", work)
-    copy(PL102 / "bad.txt", work, "trips.txt")
-    real = documents.read
-
-    def trips_on_one_file(path, *args, **kwargs):
-        if str(path).endswith("trips.txt"):
-            raise SyntaxError("a reader's bug")
-        return real(path, *args, **kwargs)
-
-    monkeypatch.setattr(documents, "read", trips_on_one_file)
-    result = check("--select", "PL102", "--output-format", "concise", "--no-cache", "--jobs", "1", "trips.txt", "bad.txt")
-    assert result.exit_code == 2
-    assert result.stdout.splitlines() == PL102_CONCISE
-    where = "test_hardening.py:" + str(trips_on_one_file.__code__.co_firstlineno + 2)
-    assert result.stderr.splitlines() == [f"error: trips.txt: not linted, promptlint failed on it (SyntaxError at {where}); please report this bug", NOT_READ]
