@@ -1051,6 +1051,7 @@ def reaching_the_model(module: ast.Module, lexicon: Lexicon, piped: Mapping[str,
 
 
 def _reads_a_field(value: ast.AST) -> bool:
+    """Whether a value reads a key or attribute of something (`doc.page_content`, `r["text"]`), not a name alone."""
     found = reference(value, {})
     return found is not None and bool(found[1])
 
@@ -1190,11 +1191,12 @@ def _dict_built(name: str, body: list[ast.stmt]) -> ast.Dict | None:
     when the item has the value (`result = {"title": t}`, then `if date: result["updated_at"] = date`). Each key
     stands where it is first given; None when the body does not write the local as a dict literal."""
     assigned = [s for s in body if isinstance(s, ast.Assign) and len(s.targets) == 1]
-    written = next((s.value for s in assigned if isinstance(s.targets[0], ast.Name) and s.targets[0].id == name and isinstance(s.value, ast.Dict)), None)
-    if written is None:
+    at = next((i for i, s in enumerate(assigned) if isinstance(s.targets[0], ast.Name) and s.targets[0].id == name and isinstance(s.value, ast.Dict)), None)
+    if at is None:
         return None
+    written = assigned[at].value
     keys = {k.value: v for k, v in zip(written.keys, written.values) if isinstance(k, ast.Constant) and isinstance(k.value, str)}
-    for statement in assigned[[s.value for s in assigned].index(written) + 1:]:
+    for statement in assigned[at + 1 :]:
         key = _key_given(statement.targets[0], name)
         # A key given in two branches keeps the value that reads a field (`section.text` over a message made of it).
         if key is not None and (key not in keys or not _reads_a_field(keys[key])):

@@ -136,7 +136,8 @@ def _fix(prompt: Prompt, dated: list, ctx: RuleContext) -> Fix:
     if any(not field.label for _, (field, _) in dated):
         # "- 2026-11-30: The user moved to Berlin": a date no label names may be when what the text tells happened.
         return Fix(Applicability.UNSAFE, tuple(edits), "Remove the dates (no label says they date the source) and keep stale ones as notes")
-    if any(field.label in ctx.labels("own-dates") for _, (field, _) in dated):
+    own_dates = ctx.labels("own-dates")
+    if any(field.label in own_dates for _, (field, _) in dated):
         # "Effective Date: 2026-01-27" on each policy: the day it takes effect is the policy's own fact.
         return Fix(Applicability.UNSAFE, tuple(edits), "Remove the dates (their label may name a fact of the document) and keep stale ones as notes")
     updates = vocabulary.label_set(ctx.lexicon.words("unconditional-date", "update-labels"))
