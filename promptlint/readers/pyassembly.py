@@ -230,6 +230,8 @@ class _Built:
             return self.pieces(value.left) + self.pieces(value.right)
         if (shown := shown_or_nothing(value)) is not None:
             return self.pieces(shown)  # `x ? \`authors: ${x}\` : ""`, a line shown when there is a value
+        if (filled := _filled_or_bare(value)) is not None:
+            return self.pieces(filled)
         if (lines := literal_lines(value)) is not None and _written_string(value.func.value):
             # `" ".join(["Write ...", "Cite ..."])`: the text the lines make.
             return [piece for n, item in enumerate(lines) for piece in ([value.func.value] if n else []) + self.pieces(item)]
@@ -245,7 +247,7 @@ class _Built:
 
     def own_text(self, name: str) -> bool:
         """The local holds words of the function's own, not only what it was handed (`context = "\\n".join(docs)`)."""
-        return any(isinstance(p, ast.Constant) and isinstance(p.value, str) and p.value.strip() for p in self.strings.get(name, ()))
+        return _has_words(self.strings.get(name, []))
 
 
 def literal_lines(value: ast.AST) -> list[ast.expr] | None:
@@ -255,6 +257,22 @@ def literal_lines(value: ast.AST) -> list[ast.expr] | None:
     if not isinstance(items, (ast.List, ast.Tuple)) or not items.elts:
         return None
     return list(items.elts) if all(_written_string(e) or isinstance(e, ast.JoinedStr) for e in items.elts) else None
+
+
+def _filled_or_bare(value: ast.AST) -> ast.AST | None:
+    """`"Facts:\\n" + "\\n".join(facts) if facts else "Facts:\\n"`: a block shown with what it holds, or its label bare
+    when there is nothing, read as the block filled; None for any other value (a choice of two words, `"Arabic" if
+    arabic else "English"`, stays a slot)."""
+    if not isinstance(value, ast.IfExp) or not _written_string(value.orelse) or not value.orelse.value.strip():
+        return None
+    first = value.body
+    while isinstance(first, ast.BinOp) and isinstance(first.op, ast.Add):
+        first = first.left
+    return value.body if first is not value.body and _written_string(first) and first.value.startswith(value.orelse.value) else None
+
+
+def _has_words(pieces: list[ast.expr]) -> bool:
+    return any(_written_string(p) and p.value.strip() for p in pieces)
 
 
 def _written_string(node: ast.AST) -> bool:

@@ -36,6 +36,10 @@ FILLS = {
     body = "Here are the excerpts:\\n" + "\\n".join(d.text for d in docs)
     closing = "%(closing)s"
     return "\\n".join([prelude, body, closing])""",
+    "a block under a condition": """    prelude = f"Current Date: {now}\\n%(static)s"
+    body = "Here are the excerpts:\\n" + "\\n".join(d.text for d in docs) if docs else "Here are the excerpts:\\n"
+    closing = "%(closing)s"
+    return "\\n".join([prelude, body, closing])""",
 }
 
 
@@ -49,6 +53,32 @@ def test_pieces_are_read_in_order_as_one_prompt(fill):
     text = template.text
     assert text.index(STATIC) < text.index("Here are the excerpts:") < text.index(CLOSING)
     assert [f.code for f in lint_text(_module(FILLS[fill]), path="prompts.py") if f.code == "PL305"] == ["PL305"]
+
+
+def test_a_block_under_a_condition_is_read_as_the_text_it_writes_when_the_condition_holds():
+    [template] = [t for t in templates_in(_module(FILLS["a block under a condition"])) if t.text.startswith("Current Date")]
+    assert "\nHere are the excerpts:\n{docs}\n" in template.text
+
+
+LABELLED_BLOCKS = """def build_fact_prompt(question, facts):
+    facts_block = "Facts:\\n" + "\\n".join(facts) if facts else "Facts:\\n"
+    question_block = f"Question:\\n{question}"
+    closing = (
+        "Reply with a JSON list of the answers only. Reply with an empty list if the facts hold none. "
+        "Write every answer exactly as the facts spell it."
+    )
+    return "\\n\\n".join([%s])
+"""
+
+
+def test_rules_after_a_labelled_block_under_a_condition_are_reported():
+    module = LABELLED_BLOCKS % "facts_block, question_block, closing"
+    assert [f.code for f in lint_text(module, path="prompts.py") if f.code == "PL305"] == ["PL305"]
+
+
+def test_the_twin_with_the_rules_first_is_clean():
+    module = LABELLED_BLOCKS % "closing, facts_block, question_block"
+    assert [f.code for f in lint_text(module, path="prompts.py") if f.code == "PL305"] == []
 
 
 @pytest.mark.parametrize("fill", FILLS)
