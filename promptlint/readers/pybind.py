@@ -194,9 +194,13 @@ def _printed_rewrites(module: ast.Module, rewrites: Rewrites, state_keys: set[st
 
 
 def _answer_values(function: ast.AST, answers: frozenset[str]) -> list[ast.AST]:
-    """What a function returns under an answer key of the dict it returns (`{"generation": ...}`): a graph's step that answers."""
-    return [v for r in ast.walk(function) if isinstance(r, ast.Return) and isinstance(r.value, ast.Dict)
-            for k, v in zip(r.value.keys, r.value.values) if isinstance(k, ast.Constant) and k.value in answers]
+    """What a function returns under an answer key of the dict it returns (`{"generation": ...}`), or writes into the
+    answer field of the state it is handed (`state.answer = response.content`): a graph's step that answers."""
+    returned = [v for r in ast.walk(function) if isinstance(r, ast.Return) and isinstance(r.value, ast.Dict)
+                for k, v in zip(r.value.keys, r.value.values) if isinstance(k, ast.Constant) and k.value in answers]
+    written = [n.value for n in ast.walk(function) if isinstance(n, ast.Assign) and len(n.targets) == 1
+               and (key := _state_key(n.targets[0])) is not None and "." in key and n.targets[0].attr in answers]
+    return returned + written
 
 
 def _answered_from_state(module: ast.Module, templates: tuple[dict, dict], vocab, keys: set[str], answers: frozenset[str]) -> list[tuple[ast.Call, str, str]]:
@@ -222,45 +226,67 @@ def _answered_from_state(module: ast.Module, templates: tuple[dict, dict], vocab
 
 def _keys_rewritten(module: ast.Module, vocab, rewrites: Rewrites) -> set[str]:
     """The question keys of a state that a function writes a rewrite into: `return {"question": better_question}`,
-    `state["question"] = rewritten`."""
+    `state["question"] = rewritten`, `state.question = rewritten_msg.content` (see _state_key)."""
     keys = set()
     for node in ast.walk(module):
         if isinstance(node, ast.Return) and isinstance(node.value, ast.Dict):
             pairs = [(k.value, v) for k, v in zip(node.value.keys, node.value.values) if isinstance(k, ast.Constant) and isinstance(k.value, str)]
-            rewriter = rewrites.rewriter_returns(node)
-        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and (key := _key(node.targets[0])) is not None:
-            pairs, rewriter = [(key, node.value)], False
+            rewriter = rewrites.rewriter_writes(node)
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and (key := _state_key(node.targets[0])) is not None:
+            pairs, rewriter = [(key, node.value)], rewrites.rewriter_writes(node)
         else:
             continue
-        keys |= {key for key, value in pairs if slot_kind(key, vocab) == "question" and (rewriter or rewrites.holds(value))}
+        keys |= {key for key, value in pairs if slot_kind(key.rpartition(".")[2], vocab) == "question" and (rewriter or rewrites.holds(value))}
     return keys
 
 
-def _key(node: ast.AST) -> str | None:
-    """The key of `x["key"]`."""
+def _state_key(node: ast.AST) -> str | None:
+    """The key of `x["key"]`; of a field of an object a function is handed (`state.question`, a state written as a
+    class's fields), the object's name and the field's, "state.question", so that only that object's field is read
+    as it (`request.question` in a handler is the request's)."""
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
         return node.slice.value
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id not in ("self", "cls"):
+        return f"{node.value.id}.{node.attr}"
     return None
 
 
 def _reads_keys(value: ast.AST, keys: set[str]) -> bool:
     """Whether a value is read from one of the keys, however it is then taken apart (`state["question"][-1].content`)."""
     while isinstance(value, (ast.Attribute, ast.Subscript)):
-        if isinstance(value, ast.Subscript) and _key(value) in keys and isinstance(value.value, ast.Name):
+        if _state_key(value) in keys and isinstance(value.value, ast.Name):
             return True
         value = value.value
     return False
 
 
 def _answering_calls(function: ast.AST, answers: frozenset[str]) -> list[ast.Call]:
-    """The calls whose result a function returns as the answer: under an answer key of the dict it returns
-    (`{"generation": generation}`, `{"answer": chain.invoke(...)}`), directly or through a local."""
-    returned = _answer_values(function, answers)
-    names = {v.id for v in returned if isinstance(v, ast.Name)}
-    values = [v for v in returned if not isinstance(v, ast.Name)]
-    values += [n.value for n in ast.walk(function) if _named_assignment(n) and n.targets[0].id in names]
-    values = [v.value if isinstance(v, ast.Await) else v for v in values]
-    return [v for v in values if isinstance(v, ast.Call)]
+    """The calls whose result a function returns as the answer (see _answer_values: `{"generation": generation}`,
+    `{"answer": chain.invoke(...)}`), directly or through locals: a field of one (`answer = response.answer`, after
+    `response = chain.invoke(...)`), a method called on one (`response.content.strip()`), and the locals a call is
+    handed (`llm.invoke(prompt_text)`, after `prompt_text = prompt.format(...)`)."""
+    bound: dict[str, list[ast.AST]] = {}
+    for node in ast.walk(function):
+        if _named_assignment(node):
+            bound.setdefault(node.targets[0].id, []).append(node.value)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+            bound.setdefault(node.target.id, []).append(node.value)  # `response: RAGResponse = chain.invoke(...)`
+    pending, seen, calls = list(_answer_values(function, answers)), set(), []
+    while pending:
+        value = pending.pop()
+        if isinstance(value, ast.Await):
+            pending.append(value.value)
+        elif isinstance(value, (ast.Attribute, ast.Subscript)):
+            pending.append(value.value)
+        elif isinstance(value, ast.Name) and value.id not in seen:
+            seen.add(value.id)
+            pending += bound.get(value.id, [])
+        elif isinstance(value, ast.Call):
+            calls.append(value)
+            pending += [a for a in value.args if isinstance(a, ast.Name)]
+            if isinstance(value.func, ast.Attribute):
+                pending.append(value.func.value)
+    return calls
 
 
 def _answered_with_a_rewrite(call: ast.Call, owners: dict[str, tuple[list[str], set[int]]], vocab, bound: dict[str, ast.AST]) -> list[tuple[str, str]]:

@@ -62,9 +62,10 @@ class Rewrites:
             return self._part_holds(value)
         return isinstance(value, ast.Call) and self._call_holds(value)
 
-    def rewriter_returns(self, node: ast.Return) -> bool:
-        """Whether a `return` is of a function whose name says it rewrites the question (`def rewrite_query(state)`,
-        `def transform_query`): what it returns under the question's key is the rewrite, however it was made."""
+    def rewriter_writes(self, node: ast.Return | ast.Assign) -> bool:
+        """Whether a `return` or an assignment is of a function whose name says it rewrites the question (`def
+        rewrite_query(state)`, `def transform_query`): what it returns or writes under the question's key is the
+        rewrite, however it was made."""
         scope = self.scope.get(id(node))
         return isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and self._names_a_rewrite(scope.name)
 

@@ -22,7 +22,8 @@ QA_PROMPT}), ...})`, whose options objects give the keywords: `condensing-chains
 `rules/segment.yaml`), and a slot of the prompt a graph's
 step answers with from a state another step wrote a rewrite into (`transform_query` returns
 `{"question": better_question}`; `generate` fills the prompt with `state["question"]` and returns
-`{"generation": ...}`: `answer-keys`; a grader filled from the same state answers nothing; a step whose name says it
+`{"generation": ...}`: `answer-keys`; or a state written as a class's fields, `state.question = ...` and `state.answer =
+reply.content`, the answer followed back through the locals it is made from; a grader filled from the same state answers nothing; a step whose name says it
 rewrites the question, `def rewrite_query(state)`, writes a rewrite under the question's key whatever call made it,
 and the answering step's own f-string, `f"Question:\n{q}"` after `q = state["question"]`, is filled with it too). The rewrite
 is followed through the module's locals, in any branch or loop (`chosen = best_variant`), into the

@@ -193,6 +193,42 @@ def test_an_answer_generated_from_a_state_holding_the_rewrite_is_filled_with_it(
     assert _found(text.replace(WRITES[write], 'return {"question": question.strip()}')) == []
 
 
+# The same graph with its state written as a class's fields (`state.question = ...`, `state.answer = ...`), the answer
+# reached through locals: the text of a reply (`reply.content.strip()`), a field of a typed result, a prompt formatted
+# into a local and handed to the model (blind88 01Varshan).
+FIELD_GRAPH = '''ANSWER_PROMPT = PromptTemplate.from_template("""Answer from the notes.
+
+Notes: {notes}
+
+Question: {question}
+Answer:""")
+
+
+def rephrase_question_node(state: FlowState) -> FlowState:
+    reply = llm.invoke(REWORD_PROMPT.format(question=state.question))
+    state.question = reply.content.strip()
+    return state
+
+
+def answer_node(state: FlowState) -> FlowState:
+    STEP
+    return state
+'''
+FIELD_ANSWERS = {
+    "formatted, then sent": "text = ANSWER_PROMPT.format(notes=state.notes, question=state.question)\n    reply = llm.invoke(text)\n    state.answer = reply.content.strip()",
+    "a typed result's field": "chain = ANSWER_PROMPT | llm\n    result: Reply = chain.invoke({\"notes\": state.notes, \"question\": state.question})\n    state.answer = result.text",
+}
+
+
+@pytest.mark.parametrize("answer", FIELD_ANSWERS)
+def test_an_answer_written_to_a_state_field_holding_the_rewrite_is_filled_with_it(answer):
+    text = FIELD_GRAPH.replace("STEP", FIELD_ANSWERS[answer])
+    assert _found(text) == [(5, "PL304")]
+    # The twins: the step keeps the question as it was asked; another object's field of the same name.
+    assert _found(text.replace("state.question = reply.content.strip()", "state.notes = reply.content.strip()")) == []
+    assert _found(text.replace("question=state.question)\n    reply", "question=request.question)\n    reply").replace('"question": state.question', '"question": request.question')) == []
+
+
 # LangChain.js: `ConversationalRetrievalQAChain.fromLLM(model, retriever, {qaTemplate: QA_PROMPT, ...})` answers with
 # the standalone rewrite too; its options object gives the keywords (blind57b mayooear's chatbot, forked widely).
 JS_MADE = {"const": "const QA_PROMPT = `TEMPLATE`;\n", "PromptTemplate": "const QA_PROMPT = PromptTemplate.fromTemplate(`TEMPLATE`);\n"}
