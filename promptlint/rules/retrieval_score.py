@@ -11,7 +11,7 @@ by its shape when it has no name: a fraction or a percentage on every source
 `（相似度：0.91）`, `(score de pertinence : 0,91)`), and so is a score on the labelled line under a source's
 heading (`## Returns`, then `Relevance: 0.91`). When the sources arrive pre-joined in one slot, an
 instruction that says they carry scores ("Passages (with similarity scores):",
-"the paragraphs and their corresponding scores") or tells the model to weigh them by
+"the paragraphs and their corresponding scores", "chunks, each with a relevance score") or tells the model to weigh them by
 it ("use the answers with the highest score", "sorted by relevance score") is flagged
 where it says so; a sentence that asks the model to give the scores ("Determine a
 relevance score for each document") is its task, not what the sources carry, and

@@ -85,7 +85,7 @@ def test_square_bracket_placeholders_are_slots(label, header):
     assert found == [(3, "PL102"), (6, "PL102")]
 
 
-@pytest.mark.parametrize("context, question", [("<<context>>", "<<question>>"), ("<<retrieved_docs>>", "<<user_query>>")])
+@pytest.mark.parametrize("context, question", [("<<context>>", "<<question>>"), ("<<retrieved_docs>>", "<<user_query>>"), ("<<CONTEXT>>", "<<QUESTION>>")])
 @pytest.mark.parametrize("reminder", ["[Remind]\nAnswer from the document only, cite every chunk you use as [n], and say so when the document does not hold the answer.\nWrite in the language of the question, keep the answer under five sentences and never cite a chunk you did not use.\n"])
 def test_double_angle_placeholders_are_slots(context, question, reminder):
     """`<<context>>` (LongCite's templates, `.replace("<<context>>", ...)` in code) is a slot as `{{context}}` is."""
@@ -97,6 +97,13 @@ def test_double_angle_placeholders_are_slots(context, question, reminder):
     # The twin: Llama's <<SYS>> markers (capitals) are no slots, and with the reminder before the slots nothing fires.
     twin = f"<<SYS>>\n{reminder}<</SYS>>\n\n[Document Start]\n{context}\n[Document End]\n\n[Question]\n{question}\n"
     assert [f.code for f in lint_text(twin, path="t.txt", config=build({}, "test"))] == []
+
+
+def test_a_double_angle_token_in_quotes_is_written_about_not_filled():
+    # A design note on masking names its sentinels (`<<UUID_0>>`): read as slots, the note's lines became data.
+    text = "Mask every id before the model sees it.\n\nSentinel:\n`<<UUID_0>>`\n\nRestore the ids after the model has answered.\n"
+    assert [p.kind.value for p in segment_text(text).parts] == ["instructions"]
+    assert [p.kind.value for p in segment_text(text.replace("`", "")).parts] == ["instructions", "input", "instructions"]
 
 
 @pytest.mark.parametrize("quoted", ['"[GENERAL_KNOWLEDGE]"', "`[GENERAL_KNOWLEDGE]`", "\u201c[OWN_KNOWLEDGE]\u201d"])

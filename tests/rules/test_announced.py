@@ -199,6 +199,8 @@ def test_weighing_the_sources_by_their_score_is_announced(path, sentence, phrase
     ("Below are the passages along with their relevance scores.", "passages along with their relevance scores"),
     ("You get the search results plus rerank scores.", "results plus rerank scores"),
     ("Here are the documents and the corresponding distance scores:", "documents and the corresponding distance scores"),
+    ("The context holds retrieved chunks with some similarity score to the question.", "with some similarity score"),
+    ("You get the retrieved chunks, each with a relevance score.", "each with a relevance score"),
 ])
 def test_naming_the_scores_sent_beside_the_sources_is_announced(path, sentence, phrase):
     text = FORMS[path].replace("You answer from the knowledge base.", f"You answer from the knowledge base. {sentence}").format(label="Context:")
@@ -209,6 +211,7 @@ def test_naming_the_scores_sent_beside_the_sources_is_announced(path, sentence, 
     "Use the context and your confidence score to decide.",  # a score the model gives, not one sent with the sources
     "Read the documents and score each answer.",
     "Answer with the context and a relevance score for your answer.",
+    "Only chunks with a similarity score above 0.7 are kept.",
 ])
 def test_a_score_that_is_not_sent_beside_the_sources_is_not_announced(sentence):
     text = FORMS["t.txt"].replace("You answer from the knowledge base.", f"You answer from the knowledge base. {sentence}").format(label="Context:")

@@ -241,11 +241,12 @@ def _tool_results_by_role(text: str, messages: list[Message], vocab: Vocab):
 
 # Placeholders marked otherwise than with braces, each with the braces of the same length it reads as:
 # [DOC_2_SCORE], [USER_QUESTION] (capitals and an underscore; in quotes, a literal the model is told to write:
-# print the sentinel "[GENERAL_KNOWLEDGE]"), and <<context>>, <<user_query>> (lower case: <<SYS>> is Llama's marker).
+# print the sentinel "[GENERAL_KNOWLEDGE]"), and <<context>>, <<user_query>>, <<CONTEXT>> (not <<SYS>>, Llama's marker;
+# in quotes, a token a text writes about: sentinels `<<UUID_0>>` in a design note).
 _OTHER_SLOTS = (
     # The bracket first, then what stands before it: a pattern that opens with a literal is found fast.
     (re.compile(r"\[(?<![\"'`\u201c]\[)([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\](?![\"'`\u201d])"), "[{}]", "{{{}}}"),
-    (re.compile(r"<<([a-z_][a-z0-9_]*)>>"), "<<{}>>", "{{{{{}}}}}"),
+    (re.compile(r"<<(?<![\"'`\u201c]<<)(?!SYS>>)([A-Za-z_][A-Za-z0-9_]*)>>(?![\"'`\u201d])"), "<<{}>>", "{{{{{}}}}}"),
 )
 
 
