@@ -3,7 +3,7 @@
 A notebook is JSON, each line of a cell one string: the module is those strings joined, and each of
 its characters is placed where the file writes it, so that a finding points at its own line. Nothing
 in a notebook is edited: a fix would have to be written back through the JSON of every line it
-touches. IPython's own syntax (`%pip install`, `!ls`, a `%%bash` cell) is no Python: its lines are
+touches. IPython's own syntax (`%pip install`, `!ls`, a `%%bash` cell, `pip install` run as a magic) is no Python: its lines are
 read as comments. A cell that still does not parse alone is left out, and said so. The prompts the cells'
 outputs show as they were sent (a chain's log of them, or a chat request's messages printed whole,
 `[HumanMessage(...), ToolMessage(...)]`, read as that request's JSON body is and placed at the output) are read
@@ -23,8 +23,9 @@ from .document import Document, DocumentKind, Input, Prompt, syntax_error
 from .logged import logged_prompts, may_show_prompts
 from .sourcemap import Anchored, CharOffsets, Pieces, Verbatim
 
-# A line of IPython's own syntax: a magic, a shell escape, or help (`?obj`).
-_IPYTHON_LINE = re.compile(r"[ \t]*[%!?]")
+# A line of IPython's own syntax: a magic, a shell escape, help (`?obj`), or a magic IPython runs without its `%`
+# (`pip install langchain`: automagic).
+_IPYTHON_LINE = re.compile(r"^[ \t]*(?:[%!?]|(?:pip|conda|mamba) +(?:install|uninstall)\b)", re.M)
 
 
 def read_notebook(file: Input) -> Document:
@@ -140,7 +141,7 @@ def _module(raw: str, cells: list[tuple[chatjson.ChatText, ...]]) -> tuple[str, 
         spans.append((start, at))
     offsets.append(offsets[-1] if offsets else 0)
     module = "".join(parts)
-    if any(mark in module for mark in "%!?"):
+    if _IPYTHON_LINE.search(module):
         module = _commented(module, spans)
     return module, offsets, spans
 

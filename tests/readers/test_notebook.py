@@ -61,6 +61,14 @@ def test_a_cell_that_does_not_parse_is_left_out_and_the_rest_is_read():
     assert [f.code for f in lint_text(notebook, path="demo.ipynb", config=CONFIG) if f.code in ("PL102", "PL900")] == ["PL102"]
 
 
+@pytest.mark.parametrize("magic", ["pip install -q openai\n", "conda install -y faiss-cpu\n"])
+def test_a_magic_run_without_its_percent_sign_is_no_python_and_the_cell_is_read(magic):
+    # IPython runs `pip install x` as `%pip install x` (automagic): the rest of the cell is the notebook's code.
+    notebook = _notebook([magic + TEMPLATE + "\n" + BUILD], [])
+    assert [(f.code, f.line) for f in lint_text(notebook, path="demo.ipynb", config=CONFIG) if f.code in ("PL102", "PL900")] == [
+        ("PL102", _line_of(notebook, "(score: {hit.score:.2f})"))]
+
+
 def test_a_notebook_that_is_not_json_is_a_syntax_error_on_its_line():
     findings = lint_text('{"cells": [\n  {"cell_type": "code",\n  oops}\n]}\n', path="demo.ipynb", config=CONFIG)
     assert [(f.code, f.line) for f in findings] == [("PL900", 3)]
