@@ -309,7 +309,9 @@ def test_a_rule_after_a_context_slot_closes_the_context_and_starts_no_source(rul
      ("new_question", "rewritten"), ("better_query", "rewritten"), ("standalone_user_query", "rewritten"), ("original_question", "question"),
      ("last_generated_query", None), ("previous_rewritten_question", None),
      # A message or an input called new is the one that has just arrived, not a rewrite of it.
-     ("new_message", None), ("newUserMessage", None), ("new_input", None), ("new_query", "rewritten")],
+     ("new_message", None), ("newUserMessage", None), ("new_input", None), ("new_query", "rewritten"),
+     # One item of the context under a word that says it was retrieved; the item alone is a text pasted in.
+     ("retrieved_chunk", "context"), ("relevant_passage", "context"), ("topDoc", "context"), ("chunk", None), ("document", None)],
 )
 def test_a_variable_is_read_by_its_words_once_the_ones_that_say_how_it_is_written_are_set_aside(name, kind):
     assert slot_kind(name, words()) == kind

@@ -48,6 +48,7 @@ class Vocab:
     setup_qualifiers: frozenset[str]  # words of a variable's name that make it the assistant's setup (see segment.yaml)
     setup_vars: frozenset[str]  # names of variables that hold the deployment's setup, not a request's input
     count_words: frozenset[str]  # words of a variable's name that make it a number of things (see segment.yaml)
+    retrieval_qualifiers: frozenset[str]  # words of a variable's name that say one item was retrieved (see segment.yaml)
     rewrite_qualifiers: frozenset[str]  # words that make a question's name a rewritten question's
     rewrite_heads: frozenset[str]  # the names of the question those words make a rewrite of
     rewrite_adjuncts: frozenset[str]  # words after the question's in a rewriter's name that say with what it rewrites
@@ -194,6 +195,7 @@ def _vocabulary(lexicon: Lexicon) -> Vocab:
         setup_qualifiers=frozenset(seg["setup-qualifiers"]),
         setup_vars=frozenset(normalise_label(w) for w in seg["setup-vars"]),
         count_words=frozenset(seg["count-words"]),
+        retrieval_qualifiers=frozenset(seg["retrieval-qualifiers"]),
         rewrite_qualifiers=frozenset(seg["rewrite-qualifiers"]),
         rewrite_heads=frozenset(seg["rewrite-heads"]),
         rewrite_adjuncts=frozenset(seg["rewrite-adjuncts"]),
@@ -418,6 +420,8 @@ def slot_kind(name: str, vocab: Vocab) -> str | None:
             kind = None  # `total_chunks`, `num_docs`, `doc_count`: how many, not the text
         elif last in ("context", "history", "rewritten"):
             kind = last
+        elif last is None and named and vocab.slot_kinds.get(named[-1] + "s") == "context" and any(w in vocab.retrieval_qualifiers for w in label.split()):
+            kind = "context"  # `retrieved_chunk`, `relevant_passage`: one of the items retrieved (`{document}` alone is pasted)
         elif last == "question":
             kind = _qualified_rewrite(named, vocab)
     if kind is None and _per_request(name, label, vocab):
