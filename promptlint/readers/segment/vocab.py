@@ -404,29 +404,33 @@ def renders_a_page(text: str, vocab: Vocab) -> bool:
 def slot_kind(name: str, vocab: Vocab) -> str | None:
     """What a template variable holds, judged by its name; None when the name says nothing."""
     label = normalise_label(name.rsplit(".", 1)[-1])
-    kind = vocab.slot_kinds.get(label)
-    if kind is None:
-        # `question_text`, `retrieved_docs`: the name, once the words that say how the value is
-        # written are set aside; and for the context, the history and a rewrite (`kb_context`,
-        # `doc_summaries`, `query_interpretation`) its last word. A question's last word is not
-        # enough: `system_message` is no question.
-        named = [w for w in label.split() if w not in vocab.slot_fillers]
-        whole, last = (vocab.slot_kinds.get(" ".join(named)), vocab.slot_kinds.get(named[-1])) if named else (None, None)
-        if whole in ("context", "question", "history"):
-            kind = whole
-        elif last in ("context", "history") and any(w in vocab.setup_qualifiers for w in named[:-1]):
-            kind = None  # `personality_context`: the assistant's setup, not what a request retrieved
-        elif last in ("context", "history") and any(w in vocab.count_words for w in named):
-            kind = None  # `total_chunks`, `num_docs`, `doc_count`: how many, not the text
-        elif last in ("context", "history", "rewritten"):
-            kind = last
-        elif last is None and named and vocab.slot_kinds.get(named[-1] + "s") == "context" and any(w in vocab.retrieval_qualifiers for w in label.split()):
-            kind = "context"  # `retrieved_chunk`, `relevant_passage`: one of the items retrieved (`{document}` alone is pasted)
-        elif last == "question":
-            kind = _qualified_rewrite(named, vocab)
+    kind = vocab.slot_kinds.get(label) or _kind_by_words(label, vocab)
     if kind is None and _per_request(name, label, vocab):
         kind = "volatile"
     return kind
+
+
+def _kind_by_words(label: str, vocab: Vocab) -> str | None:
+    """`question_text`, `retrieved_docs`: the name, once the words that say how the value is written are set aside;
+    and for the context, the history and a rewrite (`kb_context`, `doc_summaries`, `query_interpretation`) its last
+    word. A question's last word is not enough: `system_message` is no question."""
+    named = [w for w in label.split() if w not in vocab.slot_fillers]
+    if not named:
+        return None
+    whole, last = vocab.slot_kinds.get(" ".join(named)), vocab.slot_kinds.get(named[-1])
+    if whole in ("context", "question", "history"):
+        return whole
+    if last in ("context", "history") and any(w in vocab.setup_qualifiers for w in named[:-1]):
+        return None  # `personality_context`: the assistant's setup, not what a request retrieved
+    if last in ("context", "history") and any(w in vocab.count_words for w in named):
+        return None  # `total_chunks`, `num_docs`, `doc_count`: how many, not the text
+    if last in ("context", "history", "rewritten"):
+        return last
+    if last == "question":
+        return _qualified_rewrite(named, vocab)
+    if last is None and vocab.slot_kinds.get(named[-1] + "s") == "context" and any(w in vocab.retrieval_qualifiers for w in label.split()):
+        return "context"  # `retrieved_chunk`, `relevant_passage`: one of the items retrieved (`{document}` alone is pasted)
+    return None
 
 
 def _qualified_rewrite(named: list[str], vocab: Vocab) -> str | None:
