@@ -64,10 +64,10 @@ from collections.abc import Iterator
 from ..meaning import values
 from ..meaning.vocabulary import normalise_label
 from ..model.findings import Applicability
-from ..model.lines import LinePattern
 from ..model.prompt import Field, PartKind, Prompt, Source, Span
 from ._context import RuleContext
 from ._fields import Reading, label_written, read, remove_field, source_label
+from ._sections import sections
 
 CODE = "PL104"
 NAME = "derived-text"
@@ -96,28 +96,22 @@ def check(prompt: Prompt, ctx: RuleContext):
         )
 
 
-# A section's heading alone on its line, marked as one: "-----Entities(KG)-----", "## Relationships", "=== Sources ===".
-_SECTION = LinePattern(r"[ \t]*(?:-{3,}|={3,}|#{1,6}[ \t]+)[ \t]*(?P<name>[^\W\d_][\w ]*?)[ \t]*(?:\([^()\n]*\))?[ \t]*(?:-{3,}|={3,})?[ \t]*:?[ \t]*$")
-
-
 def _graph_beside_text(prompt: Prompt, ctx: RuleContext) -> Iterator:
     """A knowledge graph's summaries (entities, relations, community reports, each a section under its heading) sent
     beside a section of the chunks they were extracted from: one finding, at the first such summary's heading."""
-    sections = [(m.span("name"), start, " ".join(m["name"].lower().split())) for start, m in _SECTION.finditer(prompt.text)]
+    found = sections(prompt)
     graph, text = ctx.labels("graph-sections"), ctx.labels("text-sections")
-    summaries = [(span, start, name) for span, start, name in sections if name in graph]
-    chunks = [span for span, _, name in sections if name in text]
+    summaries = [s for s in found if s.name in graph]
+    chunks = [s for s in found if s.name in text]
     if not summaries or not chunks:
         return
-    ends = sorted(start for _, start, _ in sections) + [len(prompt.text)]
-    cost = "".join(prompt.text[start : next(e for e in ends if e > start)] for _, start, _ in summaries)
-    names = ", ".join(f"'{prompt.text[span[0] : span[1]]}'" for span, _, _ in summaries)
+    names = ", ".join(f"'{prompt.text[s.heading.start : s.heading.end]}'" for s in summaries)
     yield ctx.finding(
         prompt,
-        Span(*summaries[0][0]),
+        summaries[0].heading,
         f"A knowledge graph's summaries ({names}) are sent beside the chunks they were extracted from "
-        f"('{prompt.text[chunks[0][0] : chunks[0][1]]}'); the shorter, lossy copies compete with the text",
-        tokens_text=cost,
+        f"('{prompt.text[chunks[0].heading.start : chunks[0].heading.end]}'); the shorter, lossy copies compete with the text",
+        tokens_text="".join(prompt.text[s.body.start : s.body.end] for s in summaries),
     )
 
 

@@ -14,6 +14,11 @@ value when its name says nothing else and the value is a date (alone, after a wo
 2025-10-15)"; in brackets where a citation key would open the source, "[2026-07-01] id=... (score=0.67)"), or in a template by the word after its slot
 when that prints it as a time before now (`({age} ago)`: the `relative-suffixes` list). In a list of
 sources one a line, a date that opens every item ("- 2023-04-10: `Stock tumbles` (Source: Barron's)") is one.
+A knowledge graph's summaries sent as records under their sections' headings (LightRAG's "-----Entities(KG)-----"
+and "-----Relationships(KG)-----": `graph-sections` in `rules/derived-text.yaml`; a JSON array, one JSON object a
+line, or a CSV table) are read too: when every record of a section, two or more, carries a date under one field
+(`created_at`, the day the graph took it in), one finding names the sections, with no fix, since the graph's library
+writes the records.
 
 ## Why is this bad?
 With a date everywhere the model starts preferring recency over relevance; on a
@@ -64,12 +69,14 @@ import re
 
 from ..meaning import vocabulary
 from ..meaning.lexicon import Lexicon
+from ..meaning.vocabulary import normalise_label
 from ..meaning.values import is_date, parse_date
 from ..model.findings import Applicability, Edit, Fix
 from ..model.lines import remove_line
 from ..model.prompt import Field, FieldForm, Prompt, Source, SourceStyle, Span
 from ._context import RuleContext
 from ._fields import is_slot, read, written
+from ._sections import records, sections
 
 CODE = "PL201"
 NAME = "unconditional-date"
@@ -185,8 +192,33 @@ def _wrap_in_staleness_test(prompt: Prompt, source: Source, field: Field, ctx: R
     )
 
 
+def _graph_records(prompt: Prompt, ctx: RuleContext):
+    """The records of a knowledge graph's summaries (`graph-sections` in `rules/derived-text.yaml`: LightRAG's
+    "-----Entities(KG)-----" and "-----Relationships(KG)-----"), when every record of a section, two or more, carries
+    a date under one field (`created_at`): one finding, at the first, with no fix (the graph's library writes them)."""
+    graph = vocabulary.label_set(ctx.lexicon.words("derived-text", "graph-sections"))
+    dated = []
+    for section in (s for s in sections(prompt) if s.name in graph):
+        listed = records(prompt.text, section.body)
+        keys = [k for k in listed[0] if ctx.lexicon.means(normalise_label(k), "date")] if len(listed) > 1 else []
+        key = next((k for k in keys if all(parse_date(r.get(k) or "") for r in listed)), None)
+        if key is not None and (at := prompt.text.find(key, section.body.start, section.body.end)) >= 0:
+            dated.append((section, key, Span(at, at + len(key)), [r[key] for r in listed]))
+    if dated:
+        _, key, at, _ = dated[0]
+        names = ", ".join(f"'{prompt.text[s.heading.start : s.heading.end]}'" for s, *_ in dated)
+        yield ctx.finding(
+            prompt,
+            at,
+            f"Every record of the knowledge graph's summaries ({names}) carries its date ('{key}'); a date on every "
+            "record makes the model prefer recency over relevance",
+            tokens_text=" ".join(f'"{key}": "{v}",' for *_, listed in dated for v in listed),
+        )
+
+
 def check(prompt: Prompt, ctx: RuleContext):
     yield from _template_findings(prompt, ctx)
+    yield from _graph_records(prompt, ctx)
     if len(prompt.sources) < 2 or any(s.repeated for s in prompt.sources):
         return
     dated = [(source, _date_field(source, ctx.lexicon)) for source in prompt.sources]
