@@ -199,7 +199,7 @@ def _answer_values(function: ast.AST, answers: frozenset[str]) -> list[ast.AST]:
     returned = [v for r in ast.walk(function) if isinstance(r, ast.Return) and isinstance(r.value, ast.Dict)
                 for k, v in zip(r.value.keys, r.value.values) if isinstance(k, ast.Constant) and k.value in answers]
     written = [n.value for n in ast.walk(function) if isinstance(n, ast.Assign) and len(n.targets) == 1
-               and (key := _state_key(n.targets[0])) is not None and "." in key and n.targets[0].attr in answers]
+               and isinstance(n.targets[0], ast.Attribute) and _state_key(n.targets[0]) and n.targets[0].attr in answers]
     return returned + written
 
 
