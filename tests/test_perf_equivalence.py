@@ -732,8 +732,8 @@ def test_counting_nothing_loads_no_tokenizer(monkeypatch):
 @given(st.text(alphabet="ab-=#:[ \t\r\n", max_size=40))
 def test_a_line_pattern_finds_what_the_pattern_opened_by_a_caret_finds(text):
     from promptlint.readers import textfile
-    from promptlint.rules import derived_text
+    from promptlint.rules import _sections
 
-    for pattern in (textfile._MARKER_LINE, derived_text._SECTION):
+    for pattern in (textfile._MARKER_LINE, _sections._SECTION):
         caret = re.compile("^(?:" + pattern._first.pattern + ")", re.MULTILINE)
         assert [(start, m.end(), m.regs[1:]) for start, m in pattern.finditer(text)] == [(m.start(), m.end(), m.regs[1:]) for m in caret.finditer(text)]
