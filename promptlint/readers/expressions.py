@@ -209,6 +209,13 @@ def spread_sum(node: ast.expr) -> ast.expr:
     return total
 
 
+def sum_terms(node: ast.AST) -> list[ast.AST]:
+    """The terms of a sum, left to right (`"Facts:\\n" + "\\n".join(facts)` gives the literal, then the join)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return sum_terms(node.left) + sum_terms(node.right)
+    return [node]
+
+
 def string_value(node: ast.AST | None) -> str | None:
     """The value of a string constant (a key: `doc["date"]`, a message's text); None for anything else."""
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None

@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 import collections
 
+from .expressions import sum_terms
 from .pycalls import Helpers, returned_text as helper_text
 
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
@@ -265,10 +266,8 @@ def _filled_or_bare(value: ast.AST) -> ast.AST | None:
     arabic else "English"`, stays a slot)."""
     if not isinstance(value, ast.IfExp) or not _written_string(value.orelse) or not value.orelse.value.strip():
         return None
-    first = value.body
-    while isinstance(first, ast.BinOp) and isinstance(first.op, ast.Add):
-        first = first.left
-    return value.body if first is not value.body and _written_string(first) and first.value.startswith(value.orelse.value) else None
+    terms = sum_terms(value.body)
+    return value.body if len(terms) > 1 and _written_string(terms[0]) and terms[0].value.startswith(value.orelse.value) else None
 
 
 def _has_words(pieces: list[ast.expr]) -> bool:

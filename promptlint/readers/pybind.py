@@ -244,8 +244,8 @@ def _state_key(node: ast.AST) -> str | None:
     """The key of `x["key"]`; of a field of an object a function is handed (`state.question`, a state written as a
     class's fields), the object's name and the field's, "state.question", so that only that object's field is read
     as it (`request.question` in a handler is the request's)."""
-    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
-        return node.slice.value
+    if isinstance(node, ast.Subscript):
+        return string_value(node.slice)
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id not in ("self", "cls"):
         return f"{node.value.id}.{node.attr}"
     return None

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING
 
 from ..meaning.lexicon import Lexicon, shipped
 from ..model.prompt import Prompt, Span, Syntax
-from .expressions import iterated_name, spread_sum, string_value
+from .expressions import iterated_name, spread_sum, string_value, sum_terms
 from .expressions import jinja_expression as jinja_node
 from .pyassembly import joined, own_nodes, plain_field, shown_or_nothing
 from .pycalls import Helpers, bind, helper_called, helpers_of, inlined, listed_keys, over_keys, returned_dict, returned_text, richest_return
@@ -542,7 +542,7 @@ def _added_strings(added: ast.AST, named: dict[str, list[ast.AST]], helpers: Hel
 def _summed_locals(added: ast.AST, named: dict[str, list[ast.AST]]) -> list[ast.AST]:
     """`header + body`, each a text the body made (`header = f"--- Source [{d.id}] ---"`): their strings in
     order; nothing when a term is any other value."""
-    terms = _terms(added) if isinstance(added, ast.BinOp) else []
+    terms = sum_terms(added) if isinstance(added, ast.BinOp) else []
     if len(terms) < 2 or not all(_literal(t) or isinstance(t, ast.Name) and named.get(t.id) for t in terms):
         return []
     return [piece for t in terms for piece in (named[t.id] if isinstance(t, ast.Name) else [t])]
@@ -665,7 +665,7 @@ def listed_lines(node: ast.List) -> list[ast.AST] | None:
 
 def _summed(node: ast.BinOp) -> list[ast.AST] | None:
     """`"Score: " + str(doc.score) + "\n"`: each value a field, as in an f-string; None for `a + b`, which nothing says is text."""
-    terms = _terms(node)
+    terms = sum_terms(node)
     if not any(_literal(term) for term in terms):
         return None
     return [_field(term) if not _literal(term) else term for term in terms]
@@ -707,13 +707,6 @@ def _literal(node: ast.AST | None) -> bool:
 def _trimmed(node: ast.AST) -> bool:
     """A text with its edges trimmed: `text.strip()`, `.lstrip()`, `.rstrip()` with no argument."""
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("strip", "lstrip", "rstrip") and not node.args and not node.keywords
-
-
-def _terms(node: ast.AST) -> list[ast.AST]:
-    """The terms of a sum, left to right."""
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        return _terms(node.left) + _terms(node.right)
-    return [node]
 
 
 def _field(value: ast.AST) -> ast.JoinedStr:
@@ -1210,7 +1203,7 @@ def _key_given(target: ast.AST, name: str) -> str | None:
     if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == name:
         return target.attr
     if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id == name:
-        return target.slice.value if isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str) else None
+        return string_value(target.slice)
     return None
 
 

@@ -5,6 +5,7 @@ section lists: read here once for the rules that look into a graph's summaries (
 from __future__ import annotations
 
 import csv
+import functools
 import json
 from dataclasses import dataclass
 
@@ -22,10 +23,16 @@ class Section:
     body: Span  # from the heading's line to the next section's, or to the end
 
 
-def sections(prompt: Prompt) -> list[Section]:
-    found = [(m.span("name"), start, " ".join(m["name"].lower().split())) for start, m in _SECTION.finditer(prompt.text)]
-    ends = [start for _, start, _ in found[1:]] + [len(prompt.text)]
-    return [Section(name, Span(*span), Span(start, end)) for (span, start, name), end in zip(found, ends)]
+def sections(prompt: Prompt) -> tuple[Section, ...]:
+    return _sections(prompt.text)
+
+
+# Read once a prompt: PL104 and PL201 both look at its sections.
+@functools.lru_cache(maxsize=4)
+def _sections(text: str) -> tuple[Section, ...]:
+    found = [(m.span("name"), start, " ".join(m["name"].lower().split())) for start, m in _SECTION.finditer(text)]
+    ends = [start for _, start, _ in found[1:]] + [len(text)]
+    return tuple(Section(name, Span(*span), Span(start, end)) for (span, start, name), end in zip(found, ends))
 
 
 def records(text: str, body: Span) -> list[dict[str, str]]:

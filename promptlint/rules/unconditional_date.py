@@ -203,7 +203,7 @@ def _graph_records(prompt: Prompt, ctx: RuleContext):
         keys = [k for k in listed[0] if ctx.lexicon.means(normalise_label(k), "date")] if len(listed) > 1 else []
         key = next((k for k in keys if all(parse_date(r.get(k) or "") for r in listed)), None)
         if key is not None and (at := prompt.text.find(key, section.body.start, section.body.end)) >= 0:
-            dated.append((section, key, Span(at, at + len(key)), [r[key] for r in listed]))
+            dated.append((section, key, Span(at, at + len(key)), " ".join(f'"{key}": "{r[key]}",' for r in listed)))
     if dated:
         _, key, at, _ = dated[0]
         names = ", ".join(f"'{prompt.text[s.heading.start : s.heading.end]}'" for s, *_ in dated)
@@ -212,7 +212,7 @@ def _graph_records(prompt: Prompt, ctx: RuleContext):
             at,
             f"Every record of the knowledge graph's summaries ({names}) carries its date ('{key}'); a date on every "
             "record makes the model prefer recency over relevance",
-            tokens_text=" ".join(f'"{key}": "{v}",' for *_, listed in dated for v in listed),
+            tokens_text=" ".join(cost for *_, cost in dated),
         )
 
 
